@@ -1,0 +1,39 @@
+/**
+ * Positions and diagnostics shared by every parser in the engine.
+ * Lines and columns are 0-based internally (as in LSP); faces that print for people (the CLI) add 1.
+ */
+export interface Span {
+  line: number;
+  column: number;
+  length: number;
+}
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+
+export interface RelatedLocation {
+  span: Span;
+  message: string;
+}
+
+export interface Diagnostic {
+  span: Span;
+  severity: Severity;
+  /** Stable code, e.g. `KPP101`; the catalog in `core/i18n` holds its texts. */
+  code: string;
+  message: string;
+  related?: RelatedLocation[];
+}
+
+export function span(line: number, column: number, length: number): Span {
+  return { line, column, length };
+}
+
+/** Whole-line span helper for diagnostics about a line as a whole. */
+export function lineSpan(line: number, text: string): Span {
+  const start = text.length - text.trimStart().length;
+  return { line, column: start, length: Math.max(1, text.trimEnd().length - start) };
+}
+
+export function containsPosition(s: Span, line: number, column: number): boolean {
+  return s.line === line && column >= s.column && column <= s.column + s.length;
+}

@@ -1,0 +1,56 @@
+/**
+ * Explanation and message texts, English and Simplified Chinese. Each domain keeps its texts in
+ * `messages/<domain>.ts` with both languages side by side; this module merges them into one catalog per language.
+ */
+import { iptablesMessages } from './messages/iptables';
+import { ipvsMessages } from './messages/ipvs';
+import { lintMessages } from './messages/lint';
+import { routesMessages } from './messages/routes';
+import { traceMessages } from './messages/trace';
+
+export type Lang = 'en' | 'zh-CN';
+export const LANGS: readonly Lang[] = ['en', 'zh-CN'];
+
+export type Messages = Record<string, string>;
+export interface MessageBundle {
+  en: Messages;
+  'zh-CN': Messages;
+}
+
+const bundles: MessageBundle[] = [iptablesMessages, ipvsMessages, lintMessages, routesMessages, traceMessages];
+
+function merge(lang: Lang): Messages {
+  const out: Messages = {};
+  for (const b of bundles) {
+    for (const [k, v] of Object.entries(b[lang])) {
+      if (k in out) throw new Error(`i18n key defined twice: ${k}`);
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+export const catalogs: Readonly<Record<Lang, Messages>> = { en: merge('en'), 'zh-CN': merge('zh-CN') };
+
+/** Maps a VS Code / LSP locale (`zh-cn`, `zh-Hans`, `en-US`, ...) to a catalog language. */
+export function normalizeLang(locale: string | undefined): Lang {
+  const l = (locale ?? '').toLowerCase();
+  if (l.startsWith('zh')) return 'zh-CN';
+  return 'en';
+}
+
+/**
+ * Looks up `key` and fills `{name}` placeholders. Falls back to English, then to the key itself,
+ * so a missing text never breaks a hover.
+ */
+export function t(lang: Lang, key: string, params?: Record<string, string | number>): string {
+  const template = catalogs[lang][key] ?? catalogs.en[key] ?? key;
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+export function hasKey(key: string): boolean {
+  return key in catalogs.en;
+}

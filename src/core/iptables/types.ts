@@ -1,0 +1,181 @@
+/**
+ * The iptables dump model: what the parser produces and every other module reads.
+ * Every token keeps its position so hovers, jumps and diagnostics point at the exact text.
+ */
+import type { Diagnostic, Span } from '../common/diagnostics';
+
+/** Which text the dump was: the detector reports one of these. */
+export type IptablesFormat =
+  | 'iptables-save' // `*table`, `:CHAIN POLICY [p:b]`, `-A`, `COMMIT` (also ip6tables-save and restore input)
+  | 'iptables-S' // `iptables [-t T] -S`: `-P`, `-N`, `-A` without table headers
+  | 'iptables-L' // `iptables -L -n [-v] [--line-numbers]` listings
+  | 'rule-lines'; // loose `-A ...` lines from a grep, no declarations
+
+export interface Counters {
+  packets: number;
+  bytes: number;
+  span: Span;
+}
+
+/** Kinds of tokens, used by semantic highlighting and hovers. */
+export type TokenKind =
+  | 'table' // `*nat`
+  | 'chainDecl' // chain name on `:CHAIN` / `-N CHAIN` / `-P CHAIN`
+  | 'chainRef' // chain name after `-A`/`-I`/...
+  | 'policy' // ACCEPT/DROP/- in declarations and -P
+  | 'command' // -A, -I, -N, -P, -X, -F, COMMIT
+  | 'counter' // [p:b] or -c p b
+  | 'option' // -s, --dport, ...
+  | 'negation' // !
+  | 'module' // name after -m
+  | 'value' // option argument
+  | 'target' // name after -j/-g
+  | 'comment' // `# ...` line
+  | 'commentText'; // the text of `--comment "..."`
+
+export interface Token {
+  kind: TokenKind;
+  /** Text as written (quotes kept for quoted values). */
+  text: string;
+  span: Span;
+}
+
+/**
+ * One option with its arguments. Generic options (-s, -d, -p, -i, -o, -f) belong to module `''`.
+ * `name` is canonical: the long name without dashes (`source`, `destination`, `protocol`, `in-interface`,
+ * `out-interface`, `fragment`, `dport`, `probability`, `to-destination`, ...).
+ */
+export interface OptionArg {
+  name: string;
+  /** Option as written, e.g. `-s` or `--source`. */
+  written: string;
+  /** Argument values with quotes removed and escapes resolved (`--comment "a \"b\""` gives `a "b"`). */
+  values: string[];
+  negated: boolean;
+  /** Span of the option token (without its values). */
+  span: Span;
+  valueSpans: Span[];
+  /** Span of the `!` when negated. */
+  negationSpan?: Span;
+}
+
+export interface Match {
+  /** Module name: `tcp`, `comment`, `statistic`, ... ; `''` for generic options. */
+  module: string;
+  /** Span of the module name after `-m`; undefined for the generic pseudo-module and implicit modules. */
+  moduleSpan?: Span;
+  options: OptionArg[];
+}
+
+export interface Target {
+  name: string;
+  /** `jump` for -j, `goto` for -g. */
+  kind: 'jump' | 'goto';
+  span: Span;
+  options: OptionArg[];
+}
+
+export interface Rule {
+  /** Index of the rule in `IptablesDump.rules` (dump order). */
+  id: number;
+  table: string;
+  chain: string;
+  /** 0-based line of the rule. */
+  line: number;
+  /** Span of the rule text from the command (`-A`) to the end. */
+  span: Span;
+  chainSpan: Span;
+  command: 'append' | 'insert' | 'delete' | 'replace' | 'check';
+  /** For -I/-R/-D with a number (1-based as written). */
+  position?: number;
+  /** Original rule text from the chain name onwards (after `-A`), without counters. */
+  text: string;
+  matches: Match[];
+  target?: Target;
+  /** Value of `-m comment --comment`, unquoted. */
+  comment?: string;
+  counters?: Counters;
+  tokens: Token[];
+  /** 0-based position of the rule in its chain. */
+  index: number;
+}
+
+export interface Chain {
+  table: string;
+  name: string;
+  builtin: boolean;
+  /** Policy of a builtin chain (ACCEPT, DROP); undefined for user chains (`-`). */
+  policy?: string;
+  counters?: Counters;
+  /** Where the chain was declared (`:NAME` or `-N NAME`); undefined when only used. */
+  declSpan?: Span;
+  rules: Rule[];
+}
+
+export interface Table {
+  name: string;
+  /** Span of the `*name` header; undefined for formats without table headers. */
+  span?: Span;
+  /** 0-based line of the header, and of COMMIT when seen. */
+  line?: number;
+  commitLine?: number;
+  chains: Map<string, Chain>;
+}
+
+export interface DumpHeader {
+  /** `iptables-save`, `ip6tables-save`, `xtables-save`, `iptables-nft-save`, ... */
+  tool: string;
+  version?: string;
+  /** `nf_tables` / `legacy` when the header says so. */
+  backend?: string;
+  line: number;
+}
+
+/** Lines that tell of the legacy/nft split (`# Warning: iptables-legacy tables present ...`). */
+export interface BackendWarning {
+  line: number;
+  text: string;
+}
+
+export interface IptablesDump {
+  format: IptablesFormat;
+  family: 4 | 6;
+  tables: Table[];
+  /** All rules in dump order. */
+  rules: Rule[];
+  headers: DumpHeader[];
+  backendWarnings: BackendWarning[];
+  /** Parse problems (unknown lines, broken quoting, ...). Lint adds its own separately. */
+  diagnostics: Diagnostic[];
+  /** Every token of every line in line order, for semantic tokens and hovers. */
+  tokens: Token[];
+  lineCount: number;
+}
+
+export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {
+  raw: ['PREROUTING', 'OUTPUT'],
+  mangle: ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'],
+  nat: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'],
+  filter: ['INPUT', 'FORWARD', 'OUTPUT'],
+  security: ['INPUT', 'FORWARD', 'OUTPUT'],
+};
+
+/** Targets built into iptables (not chain names). */
+export const STANDARD_TARGETS = new Set(['ACCEPT', 'DROP', 'RETURN', 'QUEUE', 'NFQUEUE']);
+
+export function isBuiltinChain(table: string, chain: string): boolean {
+  return (BUILTIN_CHAINS[table] ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(chain);
+}
+
+/** First option of a given name in any match of the rule. */
+export function findOption(rule: Rule, name: string, module?: string): OptionArg | undefined {
+  for (const m of rule.matches) {
+    if (module !== undefined && m.module !== module) continue;
+    for (const o of m.options) if (o.name === name) return o;
+  }
+  return undefined;
+}
+
+export function targetOption(rule: Rule, name: string): OptionArg | undefined {
+  return rule.target?.options.find((o) => o.name === name);
+}
