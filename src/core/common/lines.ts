@@ -24,12 +24,13 @@ export function splitLines(text: string): string[] {
 }
 
 /** Matches a shell prompt ending in `#` or `$` followed by a command, e.g. `root@node:~# iptables-save`. */
-const PROMPT = /^(?:\[[^\]]*\]|[\w.@:~/-]*[\w~\]/)])\s*[#$]\s+(?=\S)/;
+const PROMPT = /^(?:\[[^\]]*\]|[\w.@:~/-]*[\w~\]/)])\s*[#$](?:\s+(?=\S)|$)/;
 
 /** A shell prompt line: `user@host:~$ cmd`, `[root@h ~]# cmd`, `$ cmd`. Returns the command or undefined. */
 export function promptCommand(content: string): string | undefined {
   const bare = /^[$]\s+(\S.*)$/.exec(content);
   if (bare) return bare[1];
+  if (content === '$') return '';
   const m = PROMPT.exec(content);
   if (m && /[@\]]|^[\w.-]+:/.test(content.slice(0, m[0].length))) return content.slice(m[0].length).trim();
   return undefined;

@@ -1,0 +1,376 @@
+/**
+ * The kube-proxy view of a dump: which Services and endpoints the rules implement, each chain's role, the
+ * probability ladder's effective shares, the masquerade mark, and hints about the kube-proxy version.
+ * Derived from chain names, comments and DNAT targets; chain hashes are recomputed to verify comments.
+ */
+import type { IptablesModel } from './model';
+import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from './naming';
+import { findOption, targetOption, type Rule } from './types';
+
+export interface KubeEndpoint {
+  ip: string;
+  port?: number;
+  /** The KUBE-SEP- chain. */
+  chain: string;
+  /** The `--probability` on the service chain's rule, when present. */
+  probability?: number;
+  /** Effective share of new connections: p_k times what earlier rules left over. */
+  share: number;
+  /** 0-based line of the service chain rule that jumps to this endpoint. */
+  ruleLine?: number;
+  /** Line of the DNAT rule in the endpoint chain. */
+  dnatLine?: number;
+  hashVerified: boolean | null;
+}
+
+export type TrafficPolicy = 'Cluster' | 'Local';
+
+export interface KubeService {
+  /** Service port name `ns/name:port` (or `ns/name` for an unnamed port); '' when comments are missing. */
+  name: string;
+  namespace?: string;
+  service?: string;
+  portName?: string;
+  protocol?: string;
+  clusterIP?: string;
+  port?: number;
+  nodePort?: number;
+  externalIPs: string[];
+  loadBalancerIPs: string[];
+  /** `Local` when kube-proxy built KUBE-SVL/KUBE-XLB chains or "no local endpoints" rules. */
+  trafficPolicy?: TrafficPolicy;
+  sessionAffinitySeconds?: number;
+  /** The KUBE-SVC- chain (or KUBE-SVL- when only that exists). */
+  chain?: string;
+  /** Every chain kube-proxy made for this service port, by role. */
+  chains: { kind: string; name: string }[];
+  hashVerified: boolean | null;
+  endpoints: KubeEndpoint[];
+  /** Filter-table "has no endpoints" rule present. */
+  noEndpoints: boolean;
+  noLocalEndpoints: boolean;
+  /** Lines of rules that belong to this service. */
+  lines: number[];
+}
+
+export interface VersionHint {
+  /** Stable code; its sentence is `iptables.version.<code>` in the i18n catalog. */
+  code: string;
+  line: number;
+}
+
+export interface KubeProxyView {
+  /** `iptables` when KUBE-SERVICES rules or KUBE-SVC chains exist, `ipvs` for IPVS-mode chains, else `none`. */
+  mode: 'iptables' | 'ipvs' | 'none';
+  services: KubeService[];
+  serviceByChain: ReadonlyMap<string, KubeService>;
+  endpointByChain: ReadonlyMap<string, { service: KubeService; endpoint: KubeEndpoint }>;
+  /** Mark value KUBE-MARK-MASQ sets (e.g. `0x4000`). */
+  masqueradeMark?: string;
+  dropMark?: string;
+  versionHints: VersionHint[];
+}
+
+const SVC_COMMENT = /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|has no endpoints|has no local endpoints|health check node port))?$/;
+const ARROW_COMMENT = /^(\S+?\/\S+?)\s+->\s+(\S+)$/;
+
+/** Splits a comment into the service port name and the rest (`ns/svc:p80 cluster IP` -> spn, kind). */
+export function parseServiceComment(comment: string | undefined): { spn: string; kind?: string; endpoint?: string } | undefined {
+  if (!comment) return undefined;
+  const arrow = ARROW_COMMENT.exec(comment);
+  if (arrow) return { spn: arrow[1], endpoint: arrow[2] };
+  const m = SVC_COMMENT.exec(comment);
+  if (!m || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[a-z0-9]/.test(m[1])) return undefined;
+  return { spn: m[1], ...(m[2] ? { kind: m[2] } : {}) };
+}
+
+function splitSpn(spn: string): { namespace: string; service: string; portName: string } {
+  const slash = spn.indexOf('/');
+  const rest = spn.slice(slash + 1);
+  const colon = rest.indexOf(':');
+  return {
+    namespace: spn.slice(0, slash),
+    service: colon >= 0 ? rest.slice(0, colon) : rest,
+    portName: colon >= 0 ? rest.slice(colon + 1) : '',
+  };
+}
+
+function firstValue(rule: Rule, name: string): string | undefined {
+  const o = findOption(rule, name);
+  return o && !o.negated ? o.values[0] : undefined;
+}
+
+function stripHostPrefix(cidr: string | undefined): string | undefined {
+  if (!cidr) return undefined;
+  return cidr.replace(/\/(?:32|128)$/, '');
+}
+
+function ruleProtocol(rule: Rule): string | undefined {
+  return firstValue(rule, 'protocol')?.toLowerCase();
+}
+
+function probabilityOf(rule: Rule): number | undefined {
+  const p = findOption(rule, 'probability', 'statistic');
+  if (!p || !p.values[0]) return undefined;
+  const v = Number(p.values[0]);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+export function buildKubeView(model: IptablesModel): KubeProxyView {
+  const { dump } = model;
+  const services = new Map<string, KubeService>();
+  const serviceByChain = new Map<string, KubeService>();
+  const endpointByChain = new Map<string, { service: KubeService; endpoint: KubeEndpoint }>();
+  const hints: VersionHint[] = [];
+  const hinted = new Set<string>();
+  const hint = (code: string, line: number) => {
+    if (hinted.has(code)) return;
+    hinted.add(code);
+    hints.push({ code, line });
+  };
+
+  const serviceFor = (spn: string, chain?: string): KubeService => {
+    const keyName = spn || `chain:${chain}`;
+    let s = services.get(keyName);
+    if (!s) {
+      s = {
+        name: spn,
+        ...(spn ? splitSpn(spn) : {}),
+        externalIPs: [],
+        loadBalancerIPs: [],
+        chains: [],
+        hashVerified: null,
+        endpoints: [],
+        noEndpoints: false,
+        noLocalEndpoints: false,
+        lines: [],
+      };
+      services.set(keyName, s);
+    }
+    return s;
+  };
+  const attachChain = (s: KubeService, chain: string) => {
+    const kind = kubeChainKind(chain);
+    if (!kind || kind === 'endpoint' || kind === 'kube-fixed') return;
+    if (!s.chains.some((c) => c.name === chain)) s.chains.push({ kind, name: chain });
+    if (kind === 'service' || (kind === 'service-local' && !s.chain)) s.chain = chain;
+    if (kind === 'service-local' || kind === 'external-local') s.trafficPolicy = 'Local';
+    serviceByChain.set(chain, s);
+  };
+
+  // 1. Entry rules: KUBE-SERVICES (cluster/external/LB IPs), KUBE-NODEPORTS, filter "no endpoints" rules.
+  for (const r of dump.rules) {
+    const info = parseServiceComment(r.comment);
+    const target = r.target?.name ?? '';
+    const targetKind = kubeChainKind(target);
+    if (r.chain === 'KUBE-SERVICES' || r.chain === 'KUBE-EXTERNAL-SERVICES' || r.chain === 'KUBE-NODEPORTS') {
+      if (target === 'KUBE-MARK-MASQ' || target === 'KUBE-NODEPORTS') continue;
+      const isServiceJump = targetKind === 'service' || targetKind === 'service-local' || targetKind === 'external' || targetKind === 'firewall' || targetKind === 'external-local';
+      const isNoEndpoints = !!info?.kind && /no (?:local )?endpoints/.test(info.kind);
+      if (!isServiceJump && !isNoEndpoints) continue;
+      if (!info && !isServiceJump) continue;
+      const s = serviceFor(info?.spn ?? '', target);
+      s.lines.push(r.line);
+      if (isServiceJump) attachChain(s, target);
+      const proto = ruleProtocol(r);
+      if (proto) s.protocol ??= proto;
+      const dst = stripHostPrefix(firstValue(r, 'destination'));
+      const dport = firstValue(r, 'dport');
+      if (r.chain === 'KUBE-NODEPORTS' || (findOption(r, 'dst-type', 'addrtype')?.values[0] === 'LOCAL' && !dst)) {
+        if (dport && r.table === 'nat') s.nodePort = Number(dport);
+      } else if (info?.kind === 'external IP') {
+        if (dst && !s.externalIPs.includes(dst)) s.externalIPs.push(dst);
+      } else if (info?.kind === 'loadbalancer IP') {
+        if (dst && !s.loadBalancerIPs.includes(dst)) s.loadBalancerIPs.push(dst);
+      } else if (info?.kind === 'has no local endpoints') {
+        s.noLocalEndpoints = true;
+        s.trafficPolicy = 'Local';
+      } else if (dst && (info?.kind === 'cluster IP' || info?.kind === 'has no endpoints' || !info?.kind)) {
+        if (info?.kind === 'has no endpoints') s.noEndpoints = true;
+        s.clusterIP ??= dst;
+        if (dport) s.port ??= Number(dport);
+      }
+      continue;
+    }
+  }
+
+  // 2. Service chains: the probability ladder to endpoint chains, session affinity.
+  for (const t of dump.tables) {
+    for (const chain of t.chains.values()) {
+      const kind = kubeChainKind(chain.name);
+      if (kind !== 'service' && kind !== 'service-local') continue;
+      const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !r.matches.some((m) => m.module === 'recent'));
+      let s = serviceByChain.get(chain.name);
+      if (!s) {
+        const spn = chain.rules.map((r) => parseServiceComment(r.comment)?.spn).find((x) => x) ?? '';
+        s = serviceFor(spn, chain.name);
+        attachChain(s, chain.name);
+      }
+      const svc = s;
+      for (const r of chain.rules) {
+        svc.lines.push(r.line);
+        const recent = r.matches.find((m) => m.module === 'recent');
+        if (recent) {
+          const secs = recent.options.find((o) => o.name === 'seconds')?.values[0];
+          if (secs) svc.sessionAffinitySeconds = Number(secs);
+        }
+        if (!svc.protocol) svc.protocol = ruleProtocol(r);
+        if (!svc.clusterIP && r.target?.name === 'KUBE-MARK-MASQ') {
+          const dst = stripHostPrefix(firstValue(r, 'destination'));
+          if (dst) svc.clusterIP = dst;
+          const dport = firstValue(r, 'dport');
+          if (dport && !svc.port) svc.port = Number(dport);
+        }
+      }
+      // Effective share: each rule takes p of what the rules before it left.
+      let remaining = 1;
+      ladder.forEach((r, i) => {
+        const p = probabilityOf(r);
+        const isLast = i === ladder.length - 1;
+        const take = p === undefined ? (isLast || ladder.length === 1 ? 1 : 1) : p;
+        const share = remaining * Math.min(1, Math.max(0, take));
+        remaining -= share;
+        const sep = r.target!.name;
+        const endpoint: KubeEndpoint = {
+          ip: '',
+          chain: sep,
+          share,
+          ruleLine: r.line,
+          hashVerified: null,
+          ...(p !== undefined ? { probability: p } : {}),
+        };
+        const arrow = parseServiceComment(r.comment)?.endpoint;
+        if (arrow) setEndpointAddress(endpoint, arrow);
+        // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
+        if (kind === 'service' || !svc.chains.some((c) => c.kind === 'service')) {
+          if (!svc.endpoints.some((e) => e.chain === sep)) svc.endpoints.push(endpoint);
+        }
+        if (!endpointByChain.has(sep)) endpointByChain.set(sep, { service: svc, endpoint });
+      });
+    }
+  }
+
+  // 3. Endpoint chains: DNAT targets give the address; also endpoint chains no service chain reached.
+  for (const t of dump.tables) {
+    for (const chain of t.chains.values()) {
+      if (kubeChainKind(chain.name) !== 'endpoint') continue;
+      let entry = endpointByChain.get(chain.name);
+      if (!entry) {
+        const spn = chain.rules.map((r) => parseServiceComment(r.comment)?.spn).find((x) => x) ?? '';
+        if (!spn) continue;
+        const s = serviceFor(spn);
+        const endpoint: KubeEndpoint = { ip: '', chain: chain.name, share: 0, hashVerified: null };
+        s.endpoints.push(endpoint);
+        entry = { service: s, endpoint };
+        endpointByChain.set(chain.name, entry);
+      }
+      for (const r of chain.rules) {
+        entry.service.lines.push(r.line);
+        if (r.target?.name === 'DNAT') {
+          const to = targetOption(r, 'to-destination')?.values[0];
+          if (to) setEndpointAddress(entry.endpoint, to);
+          entry.endpoint.dnatLine = r.line;
+          if (!entry.service.protocol) entry.service.protocol = ruleProtocol(r);
+        }
+      }
+    }
+  }
+
+  // 4. Hash verification, once names and protocols are known.
+  for (const s of services.values()) {
+    if (s.name && s.protocol) {
+      const own = s.chains.filter((c) => c.kind !== 'kube-fixed');
+      s.hashVerified = own.length ? own.every((c) => verifyServiceChain(c.name, s.name, s.protocol!)) : null;
+      for (const e of s.endpoints) {
+        if (e.ip && e.port !== undefined) {
+          const host = e.ip.includes(':') ? `[${e.ip}]` : e.ip;
+          e.hashVerified = verifyEndpointChain(e.chain, s.name, s.protocol, `${host}:${e.port}`) || verifyEndpointChain(e.chain, s.name, s.protocol, `${e.ip}:${e.port}`);
+        }
+      }
+    }
+    s.lines = [...new Set(s.lines)].sort((a, b) => a - b);
+    if (!s.trafficPolicy && s.chains.length) s.trafficPolicy = 'Cluster';
+  }
+
+  // 5. Marks and version hints.
+  let masqueradeMark: string | undefined;
+  let dropMark: string | undefined;
+  for (const name of ['KUBE-MARK-MASQ', 'KUBE-MARK-DROP']) {
+    for (const c of model.chainsNamed(name)) {
+      for (const r of c.rules) {
+        if (r.target?.name !== 'MARK') continue;
+        const o = r.target.options.find((x) => /^(?:set-xmark|set-mark|or-mark)$/.test(x.name));
+        const v = o?.values[0]?.split('/')[0];
+        if (!v) continue;
+        if (name === 'KUBE-MARK-MASQ') masqueradeMark = v;
+        else dropMark = v;
+        if (name === 'KUBE-MARK-DROP') hint('mark-drop', r.line);
+        if (o?.name === 'or-mark') hint('or-mark', r.line);
+        if (/^0x4d415351$/i.test(v)) hint('masq-ascii-mark', r.line);
+      }
+    }
+  }
+  let anyService = services.size > 0;
+  for (const t of dump.tables) {
+    for (const c of t.chains.values()) {
+      const line = c.declSpan?.line ?? c.rules[0]?.line ?? 0;
+      if (c.name.startsWith('KUBE-XLB-')) hint('xlb-chains', line);
+      if (c.name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
+      if (c.name.startsWith('KUBE-EXT-') || c.name.startsWith('KUBE-SVL-')) hint('ext-chains', line);
+      if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
+      if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
+      if (c.name.startsWith('KUBE-SVC-')) anyService = true;
+    }
+  }
+  for (const r of dump.rules) {
+    const p = probabilityOf(r);
+    if (p !== undefined) {
+      const era = probabilityEra(p);
+      if (era) hint(era, r.line);
+    }
+    if (r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
+  }
+  const sepWithoutComments = [...endpointByChain.keys()].some((name) => model.chainsNamed(name).some((c) => c.rules.length > 0 && c.rules.every((r) => r.comment === undefined)));
+  if (sepWithoutComments) hint('comments-elided', 0);
+
+  const list = [...services.values()].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
+  const mode = hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : 'none';
+  return {
+    mode,
+    services: list,
+    serviceByChain,
+    endpointByChain,
+    ...(masqueradeMark ? { masqueradeMark } : {}),
+    ...(dropMark ? { dropMark } : {}),
+    versionHints: hints,
+  };
+}
+
+function setEndpointAddress(e: KubeEndpoint, text: string): void {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:]+|[0-9a-fA-F:]+(?=:\d+$)|.+)(?::(\d+))?$/.exec(text);
+  if (!m) return;
+  // `ip:port`, `[v6]:port`, a bare ip, or a range `a-b:port` (first address kept).
+  const v4 = /^(\d+\.\d+\.\d+\.\d+)(?:-[\d.]+)?(?::(\d+)(?:-\d+)?)?$/.exec(text);
+  if (v4) {
+    e.ip = v4[1];
+    if (v4[2]) e.port = Number(v4[2]);
+    return;
+  }
+  e.ip = m[1];
+  if (m[2]) e.port = Number(m[2]);
+}
+
+/**
+ * kube-proxy before 1.17 wrote ladder probabilities with 5 decimals (1/3 -> 0.33333, shown by iptables-save as
+ * 0.33332999982); later versions write 10 (0.3333333333). Values exact in both (1/2, 1/4) tell nothing.
+ */
+export function probabilityEra(p: number): 'five-decimal-probability' | 'ten-decimal-probability' | undefined {
+  if (!(p > 0 && p < 1)) return undefined;
+  const k = Math.round(1 / p);
+  const exact = 1 / k;
+  const five = Math.round(exact * 1e5) / 1e5;
+  if (Math.abs(five - exact) < 1e-10) return undefined;
+  if (Math.abs(p - exact) < 1e-9) return 'ten-decimal-probability';
+  if (Math.abs(p - five) < 1e-9) return 'five-decimal-probability';
+  return undefined;
+}

@@ -1,0 +1,287 @@
+/**
+ * `iptables -L -n [-v] [-x] [--line-numbers]` listings: `Chain X (policy ACCEPT ...)` blocks with a column header
+ * and one row per rule. Columns become generic matches; the trailing text (`tcp dpt:443`, the comment between slash-stars,
+ * `statistic mode random probability 0.5`, `to:10.0.0.1:80`, ...) is mapped back to modules where possible.
+ */
+import type { Diagnostic, Span } from '../common/diagnostics';
+import type { SourceLine } from '../common/lines';
+import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
+import { isBuiltinChain } from './types';
+import { splitWords, type Word } from './words';
+
+const CHAIN_LINE = /^Chain\s+(\S+)\s+\((?:policy\s+(\w+)(?:\s+(\d+[KMGT]?)\s+packets,\s+(\d+[KMGT]?)\s+bytes)?|(\d+)\s+references?)\)/;
+const HEADER = /^(num\s+)?(pkts\s+bytes\s+)?target\s+prot\s+opt\s+(in\s+out\s+)?source\s+destination/;
+const PROTOCOLS = /^(?:all|tcp|udp|icmp|sctp|udplite|icmpv6|ipv6-icmp|esp|ah|gre|\d+)$/;
+
+export function isListingStart(content: string): boolean {
+  return CHAIN_LINE.test(content);
+}
+
+export interface ListingChain {
+  name: string;
+  policy?: string;
+  counters?: Counters;
+  declSpan: Span;
+}
+
+export interface ListingBlock {
+  chains: ListingChain[];
+  rules: Rule[];
+  tokens: Token[];
+  diagnostics: Diagnostic[];
+  nextLine: number;
+}
+
+/** Expands `12K` style counters from `iptables -L -v` (without -x). */
+export function expandSuffix(n: string): number {
+  const m = /^(\d+)([KMGT]?)$/.exec(n);
+  if (!m) return NaN;
+  const mult = { '': 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 }[m[2] as '' | 'K' | 'M' | 'G' | 'T'];
+  return Number(m[1]) * mult;
+}
+
+interface Columns {
+  num: boolean;
+  counters: boolean;
+  interfaces: boolean;
+}
+
+/** Parses consecutive listing blocks starting at `start`; stops at the first line that is not part of a listing. */
+export function parseListingBlock(lines: SourceLine[], start: number, table: string): ListingBlock {
+  const out: ListingBlock = { chains: [], rules: [], tokens: [], diagnostics: [], nextLine: start };
+  let chain: ListingChain | undefined;
+  let cols: Columns = { num: false, counters: false, interfaces: false };
+  let i = start;
+  for (; i < lines.length; i++) {
+    const sl = lines[i];
+    const c = sl.content;
+    if (c === '') {
+      // A blank line separates chains; the listing goes on if another chain follows.
+      if (lines[i + 1] && isListingStart(lines[i + 1].content)) continue;
+      break;
+    }
+    const cm = CHAIN_LINE.exec(c);
+    if (cm) {
+      const declSpan: Span = { line: sl.line, column: sl.offset + c.indexOf(cm[1], 5), length: cm[1].length };
+      chain = { name: cm[1], declSpan };
+      if (cm[2]) chain.policy = cm[2];
+      if (cm[3] !== undefined) chain.counters = { packets: expandSuffix(cm[3]), bytes: expandSuffix(cm[4]), span: { line: sl.line, column: sl.offset, length: c.length } };
+      out.chains.push(chain);
+      out.tokens.push({ kind: 'chainDecl', text: cm[1], span: declSpan });
+      if (cm[2]) out.tokens.push({ kind: 'policy', text: cm[2], span: { line: sl.line, column: sl.offset + c.indexOf(cm[2], declSpan.column - sl.offset + cm[1].length), length: cm[2].length } });
+      continue;
+    }
+    const hm = HEADER.exec(c);
+    if (hm) {
+      cols = { num: !!hm[1], counters: !!hm[2], interfaces: !!hm[3] };
+      continue;
+    }
+    if (!chain) break;
+    const rule = parseRow(sl, chain, table, cols, out);
+    if (!rule) break;
+    out.rules.push(rule);
+  }
+  out.nextLine = Math.max(i, start + 1);
+  return out;
+}
+
+function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Columns, out: ListingBlock): Rule | undefined {
+  const words = splitWords(sl.content, sl.offset).words;
+  let k = 0;
+  const line = sl.line;
+  const sp = (w: Word): Span => ({ line, column: w.column, length: w.raw.length });
+  const tokens: Token[] = [];
+  if (cols.num) {
+    if (!words[k] || !/^\d+$/.test(words[k].raw)) return undefined;
+    tokens.push({ kind: 'value', text: words[k].raw, span: sp(words[k]) });
+    k++;
+  }
+  let counters: Counters | undefined;
+  if (cols.counters) {
+    const p = words[k];
+    const b = words[k + 1];
+    if (!p || !b || Number.isNaN(expandSuffix(p.raw)) || Number.isNaN(expandSuffix(b.raw))) return undefined;
+    counters = { packets: expandSuffix(p.raw), bytes: expandSuffix(b.raw), span: { line, column: p.column, length: b.column + b.raw.length - p.column } };
+    tokens.push({ kind: 'counter', text: p.raw, span: sp(p) }, { kind: 'counter', text: b.raw, span: sp(b) });
+    k += 2;
+  }
+  // The target column is empty for rules without a target: then the protocol comes first.
+  let targetWord: Word | undefined;
+  if (words[k] && !(PROTOCOLS.test(words[k].raw) && /^(?:--|-f|!f)$/.test(words[k + 1]?.raw ?? ''))) {
+    targetWord = words[k];
+    k++;
+  }
+  const prot = words[k];
+  const opt = words[k + 1];
+  if (!prot || !opt || !/^!?(?:all|tcp|udp|icmp|sctp|udplite|icmpv6|ipv6-icmp|esp|ah|gre|\d+)$/.test(prot.raw)) return undefined;
+  k += 2;
+  const generic: OptionArg[] = [];
+  const addGeneric = (name: string, w: Word, value: string) => {
+    const negated = value.startsWith('!');
+    generic.push({ name, written: name, values: [negated ? value.slice(1) : value], negated, span: sp(w), valueSpans: [sp(w)] });
+    tokens.push({ kind: 'value', text: w.raw, span: sp(w) });
+  };
+  if (prot.raw !== 'all') addGeneric('protocol', prot, prot.raw);
+  else tokens.push({ kind: 'value', text: prot.raw, span: sp(prot) });
+  tokens.push({ kind: 'value', text: opt.raw, span: sp(opt) });
+  if (cols.interfaces) {
+    const inW = words[k];
+    const outW = words[k + 1];
+    if (!inW || !outW) return undefined;
+    if (!/^!?(?:\*|any)$/.test(inW.raw)) addGeneric('in-interface', inW, inW.raw);
+    if (!/^!?(?:\*|any)$/.test(outW.raw)) addGeneric('out-interface', outW, outW.raw);
+    k += 2;
+  }
+  const src = words[k];
+  const dst = words[k + 1];
+  if (!src || !dst) return undefined;
+  if (!/^!?(?:0\.0\.0\.0\/0|::\/0|anywhere)$/.test(src.raw)) addGeneric('source', src, src.raw);
+  if (!/^!?(?:0\.0\.0\.0\/0|::\/0|anywhere)$/.test(dst.raw)) addGeneric('destination', dst, dst.raw);
+  k += 2;
+  const matches: Match[] = generic.length ? [{ module: '', options: generic }] : [];
+  let target: Target | undefined;
+  if (targetWord) {
+    target = { name: targetWord.value, kind: 'jump', span: sp(targetWord), options: [] };
+    tokens.unshift({ kind: 'target', text: targetWord.raw, span: sp(targetWord) });
+  }
+  const rest = words.slice(k);
+  const comment = mapExtra(rest, matches, target, tokens, line, out.diagnostics);
+  return {
+    id: -1,
+    table,
+    chain: chain.name,
+    line,
+    span: { line, column: sl.offset, length: sl.content.length },
+    chainSpan: chain.declSpan,
+    command: 'append',
+    text: sl.content,
+    matches,
+    ...(target ? { target } : {}),
+    ...(comment !== undefined ? { comment } : {}),
+    ...(counters ? { counters } : {}),
+    tokens,
+    index: -1,
+  };
+}
+
+/** Maps listing trailer text back to modules and target options; returns the comment if any. */
+function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, tokens: Token[], line: number, diagnostics: Diagnostic[]): string | undefined {
+  let comment: string | undefined;
+  const sp = (w: Word): Span => ({ line, column: w.column, length: w.raw.length });
+  const opt = (name: string, w: Word, values: string[], negated = false): OptionArg => ({ name, written: name, values, negated, span: sp(w), valueSpans: [sp(w)] });
+  const add = (module: string, o: OptionArg) => {
+    let m = matches.find((x) => x.module === module);
+    if (!m) {
+      m = { module, options: [] };
+      matches.push(m);
+    }
+    m.options.push(o);
+  };
+  let i = 0;
+  while (i < rest.length) {
+    const w = rest[i];
+    const v = w.raw;
+    tokens.push({ kind: 'value', text: v, span: sp(w) });
+    if (v === '/*') {
+      const end = rest.findIndex((x, j) => j > i && x.raw === '*/');
+      const stop = end < 0 ? rest.length : end;
+      comment = rest.slice(i + 1, stop).map((x) => x.raw).join(' ');
+      const first = rest[i + 1] ?? w;
+      add('comment', opt('comment', first, [comment]));
+      for (let j = i + 1; j <= Math.min(stop, rest.length - 1); j++) tokens.push({ kind: 'commentText', text: rest[j].raw, span: sp(rest[j]) });
+      i = stop + 1;
+      continue;
+    }
+    let m: RegExpExecArray | null;
+    if ((m = /^(dpts?|spts?):(!?)(.+)$/.exec(v))) {
+      const proto = i > 0 && /^(tcp|udp|sctp)$/.test(rest[i - 1].raw) ? rest[i - 1].raw : 'tcp';
+      add(proto, opt(m[1].startsWith('d') ? 'dport' : 'sport', w, [m[3]], m[2] === '!'));
+      i++;
+      continue;
+    }
+    if (v === 'multiport' && rest[i + 1] && rest[i + 2]) {
+      const neg = rest[i + 2].raw === '!';
+      const valWord = neg ? rest[i + 3] : rest[i + 2];
+      if (valWord) add('multiport', opt(rest[i + 1].raw, valWord, [valWord.raw], neg));
+      i += neg ? 4 : 3;
+      continue;
+    }
+    if (v === 'statistic' && rest[i + 1]?.raw === 'mode') {
+      add('statistic', opt('mode', rest[i + 2] ?? w, [rest[i + 2]?.raw ?? '']));
+      i += 3;
+      if (rest[i]?.raw === 'probability' && rest[i + 1]) {
+        add('statistic', opt('probability', rest[i + 1], [rest[i + 1].raw]));
+        i += 2;
+      } else if (rest[i]?.raw === 'every' && rest[i + 1]) {
+        add('statistic', opt('every', rest[i + 1], [rest[i + 1].raw]));
+        i += 2;
+      }
+      continue;
+    }
+    if (v === 'mark' && rest[i + 1]?.raw === 'match') {
+      const neg = rest[i + 2]?.raw === '!';
+      const valWord = neg ? rest[i + 3] : rest[i + 2];
+      if (valWord) add('mark', opt('mark', valWord, [valWord.raw], neg));
+      i += neg ? 4 : 3;
+      continue;
+    }
+    if (v === 'ADDRTYPE' && rest[i + 1]?.raw === 'match') {
+      i += 2;
+      while (rest[i] && /^(src|dst)-type$/.test(rest[i].raw) && rest[i + 1]) {
+        const val = rest[i + 1].raw;
+        add('addrtype', opt(rest[i].raw, rest[i + 1], [val.replace(/^!/, '')], val.startsWith('!')));
+        i += 2;
+      }
+      continue;
+    }
+    if ((v === 'ctstate' || v === 'state') && rest[i + 1]) {
+      const neg = rest[i + 1].raw === '!';
+      const valWord = neg ? rest[i + 2] : rest[i + 1];
+      if (valWord) add(v === 'ctstate' ? 'conntrack' : 'state', opt(v, valWord, [valWord.raw], neg));
+      i += neg ? 3 : 2;
+      continue;
+    }
+    if ((v === 'match-set' || (v === '!' && rest[i + 1]?.raw === 'match-set')) && rest.length > i + 2) {
+      const neg = v === '!';
+      const base = neg ? i + 1 : i;
+      if (rest[base + 1] && rest[base + 2]) add('set', opt('match-set', rest[base + 1], [rest[base + 1].raw, rest[base + 2].raw], neg));
+      i = base + 3;
+      continue;
+    }
+    if (target && (m = /^to:(.+)$/.exec(v))) {
+      target.options.push(opt(target.name === 'SNAT' ? 'to-source' : 'to-destination', w, [m[1]]));
+      i++;
+      continue;
+    }
+    if (target && v === 'MARK' && rest[i + 1] && rest[i + 2]) {
+      const op = { or: 'or-mark', xset: 'set-xmark', set: 'set-mark', xor: 'xor-mark', and: 'and-mark' }[rest[i + 1].raw];
+      if (op) {
+        target.options.push(opt(op, rest[i + 2], [rest[i + 2].raw]));
+        i += 3;
+        continue;
+      }
+    }
+    if (target && v === 'reject-with' && rest[i + 1]) {
+      target.options.push(opt('reject-with', rest[i + 1], [rest[i + 1].raw]));
+      i += 2;
+      continue;
+    }
+    if (target && (v === 'random-fully' || v === 'random' || v === 'persistent')) {
+      target.options.push(opt(v, w, []));
+      i++;
+      continue;
+    }
+    if (/^(tcp|udp|sctp|icmp)$/.test(v)) {
+      i++;
+      continue;
+    }
+    // Everything else stays visible but is not interpreted.
+    diagnostics.push({ span: sp(w), severity: 'hint', code: 'listing-text-unmapped', message: `"${v}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.` });
+    add('unparsed', opt('text', w, [rest.slice(i).map((x) => x.raw).join(' ')]));
+    for (let j = i + 1; j < rest.length; j++) tokens.push({ kind: 'value', text: rest[j].raw, span: sp(rest[j]) });
+    break;
+  }
+  return comment;
+}
+
+export { isBuiltinChain };

@@ -1,0 +1,90 @@
+/**
+ * Indexes over a parsed dump, built once: chains by name, the jump graph (who jumps where), rules and tokens
+ * by line. Hovers, definitions, references and lint answer from these instead of rescanning the dump.
+ */
+import { buildKubeView, type KubeProxyView } from './kubeproxy';
+import { EXTENSION_TARGETS } from './options';
+import { STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Token } from './types';
+
+export interface ChainRef {
+  table: string;
+  name: string;
+}
+
+export interface IptablesModel {
+  dump: IptablesDump;
+  kube: KubeProxyView;
+  chain(table: string, name: string): Chain | undefined;
+  /** Chains with this name in any table (nat and filter both have KUBE-SERVICES). */
+  chainsNamed(name: string): Chain[];
+  /** Rules whose target is this chain (jump or goto), in dump order. */
+  references(table: string, name: string): Rule[];
+  /** Chains this chain's rules jump or go to. */
+  callees(table: string, name: string): ChainRef[];
+  /** True when the rule's target is a chain of its table (declared or used by other rules). */
+  targetsChain(rule: Rule): boolean;
+  ruleAtLine(line: number): Rule | undefined;
+  tokensOnLine(line: number): readonly Token[];
+  tokenAt(line: number, column: number): Token | undefined;
+}
+
+const key = (table: string, name: string) => `${table}\u0000${name}`;
+const NO_TOKENS: readonly Token[] = [];
+
+export function buildModel(dump: IptablesDump): IptablesModel {
+  const chains = new Map<string, Chain>();
+  const byName = new Map<string, Chain[]>();
+  for (const t of dump.tables) {
+    for (const c of t.chains.values()) {
+      chains.set(key(t.name, c.name), c);
+      const list = byName.get(c.name);
+      if (list) list.push(c);
+      else byName.set(c.name, [c]);
+    }
+  }
+  const refs = new Map<string, Rule[]>();
+  const calleeMap = new Map<string, ChainRef[]>();
+  const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
+  for (const r of dump.rules) {
+    ruleByLine[r.line] = r;
+    const target = r.target?.name;
+    if (!target || STANDARD_TARGETS.has(target)) continue;
+    // Extension targets (DNAT, MARK, ...) are not chains unless a chain of that name exists.
+    if (!chains.has(key(r.table, target)) && EXTENSION_TARGETS.has(target)) continue;
+    const k = key(r.table, target);
+    const list = refs.get(k);
+    if (list) list.push(r);
+    else refs.set(k, [r]);
+    const from = key(r.table, r.chain);
+    const callees = calleeMap.get(from) ?? [];
+    if (!callees.some((c) => c.name === target)) callees.push({ table: r.table, name: target });
+    calleeMap.set(from, callees);
+  }
+  const tokensByLine: Token[][] = [];
+  for (const tok of dump.tokens) (tokensByLine[tok.span.line] ??= []).push(tok);
+
+  const model: IptablesModel = {
+    dump,
+    kube: undefined as unknown as KubeProxyView,
+    chain: (table, name) => chains.get(key(table, name)),
+    chainsNamed: (name) => byName.get(name) ?? [],
+    references: (table, name) => refs.get(key(table, name)) ?? [],
+    callees: (table, name) => calleeMap.get(key(table, name)) ?? [],
+    targetsChain: (rule) => !!rule.target && (chains.has(key(rule.table, rule.target.name)) || refs.has(key(rule.table, rule.target.name))),
+    ruleAtLine: (line) => ruleByLine[line],
+    tokensOnLine: (line) => tokensByLine[line] ?? NO_TOKENS,
+    tokenAt: (line, column) => {
+      const list = tokensByLine[line];
+      if (!list) return undefined;
+      // Tokens on a line are sorted by column; the last one starting at or before the column wins.
+      let found: Token | undefined;
+      for (const t of list) {
+        if (t.span.column > column) break;
+        if (column <= t.span.column + t.span.length) found = t;
+      }
+      return found;
+    },
+  };
+  model.kube = buildKubeView(model);
+  return model;
+}

@@ -1,0 +1,92 @@
+/**
+ * kube-proxy's chain names. A Service port's chains are a prefix plus the first 16 characters of
+ * base32(sha256(servicePortName + lowercase protocol)); an endpoint chain also hashes the endpoint `ip:port`.
+ * Recomputing them lets the engine say whether a chain really belongs to the Service its comment names.
+ */
+import { createHash } from 'node:crypto';
+
+export const SERVICE_CHAIN_PREFIXES = ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-EXT-', 'KUBE-FW-', 'KUBE-XLB-'] as const;
+export type ServiceChainPrefix = (typeof SERVICE_CHAIN_PREFIXES)[number];
+export const ENDPOINT_CHAIN_PREFIX = 'KUBE-SEP-';
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 (with the standard alphabet), enough for the first 16 characters. */
+function base32(bytes: Uint8Array): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    buffer = (buffer << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += BASE32[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+/** The 16-character hash kube-proxy appends to a chain prefix. */
+export function chainHash(...parts: string[]): string {
+  return base32(createHash('sha256').update(parts.join('')).digest()).slice(0, 16);
+}
+
+/** `ns/name:port` (or `ns/name` when the port has no name), as kube-proxy's ServicePortName.String(). */
+export function servicePortName(namespace: string, name: string, portName: string): string {
+  return portName ? `${namespace}/${name}:${portName}` : `${namespace}/${name}`;
+}
+
+export function serviceChainName(prefix: ServiceChainPrefix, spn: string, protocol: string): string {
+  return prefix + chainHash(spn, protocol.toLowerCase());
+}
+
+export function endpointChainName(spn: string, protocol: string, endpoint: string): string {
+  return ENDPOINT_CHAIN_PREFIX + chainHash(spn, protocol.toLowerCase(), endpoint);
+}
+
+/**
+ * Service port names as they may appear in comments, in the forms kube-proxy versions hashed:
+ * modern `ns/name:port` / `ns/name`, and old releases' `ns/name:` for an unnamed port.
+ */
+export function spnCandidates(spn: string): string[] {
+  const out = [spn];
+  if (spn.endsWith(':')) out.push(spn.slice(0, -1));
+  else if (!/:[^/]*$/.test(spn)) out.push(`${spn}:`);
+  return out;
+}
+
+/** Whether `chain` is the name kube-proxy derives for the service port `spn` (any known form, any protocol given). */
+export function verifyServiceChain(chain: string, spn: string, protocol: string): boolean {
+  const prefix = SERVICE_CHAIN_PREFIXES.find((p) => chain.startsWith(p));
+  if (!prefix) return false;
+  return spnCandidates(spn).some((s) => serviceChainName(prefix, s, protocol) === chain);
+}
+
+export function verifyEndpointChain(chain: string, spn: string, protocol: string, endpoint: string): boolean {
+  if (!chain.startsWith(ENDPOINT_CHAIN_PREFIX)) return false;
+  return spnCandidates(spn).some((s) => endpointChainName(s, protocol, endpoint) === chain);
+}
+
+export type KubeChainKind =
+  | 'service' // KUBE-SVC-
+  | 'service-local' // KUBE-SVL-
+  | 'external' // KUBE-EXT-
+  | 'firewall' // KUBE-FW-
+  | 'external-local' // KUBE-XLB- (<= 1.23)
+  | 'endpoint' // KUBE-SEP-
+  | 'kube-fixed' // KUBE-SERVICES, KUBE-MARK-MASQ, ...
+  | undefined;
+
+export function kubeChainKind(chain: string): KubeChainKind {
+  if (chain.startsWith('KUBE-SVC-')) return 'service';
+  if (chain.startsWith('KUBE-SVL-')) return 'service-local';
+  if (chain.startsWith('KUBE-EXT-')) return 'external';
+  if (chain.startsWith('KUBE-FW-')) return 'firewall';
+  if (chain.startsWith('KUBE-XLB-')) return 'external-local';
+  if (chain.startsWith('KUBE-SEP-')) return 'endpoint';
+  if (chain.startsWith('KUBE-')) return 'kube-fixed';
+  return undefined;
+}

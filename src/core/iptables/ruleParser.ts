@@ -1,0 +1,189 @@
+/**
+ * Parses the argument part of one rule (`-s 10.0.0.0/8 -m tcp --dport 80 -j DNAT --to-destination ...`)
+ * into matches, target, comment and counters, with a token for every word.
+ */
+import type { Diagnostic } from '../common/diagnostics';
+import { canonicalOptionName, GENERIC_CANONICAL, IMPLICIT_PROTOCOL_MODULES, optionArity } from './options';
+import type { Counters, Match, OptionArg, Target, Token } from './types';
+import type { Word } from './words';
+
+export interface ParsedRuleBody {
+  matches: Match[];
+  target?: Target;
+  comment?: string;
+  counters?: Counters;
+  tokens: Token[];
+  diagnostics: Diagnostic[];
+}
+
+function looksLikeOption(w: Word | undefined): boolean {
+  return !!w && !w.quoted && /^--?[A-Za-z0-9]/.test(w.raw) && !/^-\d+$/.test(w.raw);
+}
+
+function isBang(w: Word | undefined): boolean {
+  return !!w && !w.quoted && w.raw === '!';
+}
+
+export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
+  const tokens: Token[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const generic: Match = { module: '', options: [] };
+  const matches: Match[] = [generic];
+  let current: Match | undefined;
+  let target: Target | undefined;
+  let comment: string | undefined;
+  let counters: Counters | undefined;
+  let pendingBang: Word | undefined;
+  let protocol: string | undefined;
+
+  const span = (w: Word) => ({ line, column: w.column, length: w.raw.length });
+  const implicitModule = (name: string): Match => {
+    let m = matches.find((x) => x.module === name && !x.moduleSpan);
+    if (!m) {
+      m = { module: name, options: [] };
+      matches.push(m);
+    }
+    return m;
+  };
+
+  let i = 0;
+  while (i < words.length) {
+    const w = words[i];
+    if (isBang(w)) {
+      tokens.push({ kind: 'negation', text: '!', span: span(w) });
+      pendingBang = w;
+      i++;
+      continue;
+    }
+    if (!looksLikeOption(w)) {
+      tokens.push({ kind: 'value', text: w.raw, span: span(w) });
+      diagnostics.push({
+        span: span(w),
+        severity: 'warning',
+        code: 'unexpected-word',
+        message: `Unexpected "${w.raw}": expected an option such as -s, -m or -j.`,
+      });
+      i++;
+      continue;
+    }
+    const written = w.raw;
+    const name = canonicalOptionName(written);
+    if (name === 'match' || name === 'm') {
+      tokens.push({ kind: 'option', text: written, span: span(w) });
+      const mod = words[i + 1];
+      if (!mod || looksLikeOption(mod)) {
+        diagnostics.push({ span: span(w), severity: 'error', code: 'missing-module-name', message: `${written} needs a module name.` });
+        i++;
+        continue;
+      }
+      tokens.push({ kind: 'module', text: mod.raw, span: span(mod) });
+      current = { module: mod.value, moduleSpan: span(mod), options: [] };
+      matches.push(current);
+      i += 2;
+      continue;
+    }
+    if (name === 'jump' || name === 'j' || name === 'goto' || name === 'g') {
+      tokens.push({ kind: 'option', text: written, span: span(w) });
+      const tw = words[i + 1];
+      if (!tw || looksLikeOption(tw)) {
+        diagnostics.push({ span: span(w), severity: 'error', code: 'missing-target', message: `${written} needs a target or chain name.` });
+        i++;
+        continue;
+      }
+      tokens.push({ kind: 'target', text: tw.raw, span: span(tw) });
+      if (target) {
+        diagnostics.push({ span: span(tw), severity: 'error', code: 'duplicate-target', message: `A rule can have only one target; "${tw.value}" repeats it.` });
+      }
+      target = { name: tw.value, kind: name.startsWith('g') ? 'goto' : 'jump', span: span(tw), options: [] };
+      current = undefined;
+      i += 2;
+      continue;
+    }
+    if (name === 'set-counters' || written === '-c') {
+      // `-c packets bytes` (iptables -S -v and restore input)
+      tokens.push({ kind: 'option', text: written, span: span(w) });
+      const p = words[i + 1];
+      const b = words[i + 2];
+      if (p && b && /^\d+$/.test(p.value) && /^\d+$/.test(b.value)) {
+        tokens.push({ kind: 'counter', text: p.raw, span: span(p) }, { kind: 'counter', text: b.raw, span: span(b) });
+        counters = {
+          packets: Number(p.value),
+          bytes: Number(b.value),
+          span: { line, column: w.column, length: b.column + b.raw.length - w.column },
+        };
+        i += 3;
+      } else {
+        diagnostics.push({ span: span(w), severity: 'error', code: 'bad-counters', message: `${written} needs two numbers: packets and bytes.` });
+        i++;
+      }
+      continue;
+    }
+
+    // A regular option: find where its values end.
+    tokens.push({ kind: 'option', text: written, span: span(w) });
+    const arity = optionArity(name);
+    const values: Word[] = [];
+    let j = i + 1;
+    let negated = false;
+    let negationSpan = pendingBang ? span(pendingBang) : undefined;
+    if (pendingBang) negated = true;
+    // Old syntax puts `!` after the option: `--dport ! 80`.
+    if (arity > 0 && isBang(words[j]) && words[j + 1] && !looksLikeOption(words[j + 1])) {
+      tokens.push({ kind: 'negation', text: '!', span: span(words[j]) });
+      negated = true;
+      negationSpan = span(words[j]);
+      j++;
+    }
+    for (let k = 0; k < arity && j < words.length; k++) {
+      const v = words[j];
+      if (isBang(v) || (looksLikeOption(v) && !(k === 0 && /^-\d/.test(v.raw)))) break;
+      values.push(v);
+      j++;
+    }
+    if (values.length < arity) {
+      diagnostics.push({
+        span: span(w),
+        severity: 'error',
+        code: 'missing-option-value',
+        message: `${written} expects ${arity === 2 ? 'two values' : 'a value'}.`,
+      });
+    }
+    for (const v of values) tokens.push({ kind: name === 'comment' ? 'commentText' : 'value', text: v.raw, span: span(v) });
+    const opt: OptionArg = {
+      name,
+      written,
+      values: values.map((v) => v.value),
+      negated,
+      span: span(w),
+      valueSpans: values.map(span),
+      ...(negationSpan ? { negationSpan } : {}),
+    };
+    pendingBang = undefined;
+
+    if (target) target.options.push(opt);
+    else if (GENERIC_CANONICAL.has(name)) {
+      generic.options.push(opt);
+      if (name === 'protocol' && values[0]) protocol = values[0].value.toLowerCase();
+    } else if (current) current.options.push(opt);
+    else {
+      // `--dport` right after `-p tcp` without `-m tcp`: iptables loads the protocol's module implicitly.
+      const implicit = protocol && IMPLICIT_PROTOCOL_MODULES.has(protocol) ? protocol : '';
+      if (implicit) implicitModule(implicit).options.push(opt);
+      else {
+        generic.options.push(opt);
+        diagnostics.push({
+          span: span(w),
+          severity: 'warning',
+          code: 'option-without-module',
+          message: `${written} is not a generic option and no -m module was loaded before it.`,
+        });
+      }
+    }
+    if (name === 'comment' && values[0]) comment = values[0].value;
+    i = j;
+  }
+  if (pendingBang) {
+    diagnostics.push({ span: span(pendingBang), severity: 'error', code: 'dangling-negation', message: '"!" must be followed by an option.' });
+  }
+  return { matches: generic.options.length ? matches : matches.slice(1), target, comment, counters, tokens, diagnostics };
+}
