@@ -1,0 +1,38 @@
+// Bundles the three entry points with esbuild. CommonJS output: VS Code's extension host loads CommonJS, and
+// @kubernetes/client-node (ESM-only) is absorbed into the bundle.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const entries = [
+  { in: 'src/extension/main.ts', out: 'dist/extension.js', external: ['vscode'] },
+  { in: 'src/server/main.ts', out: 'dist/server.js', external: [] },
+  { in: 'src/cli/main.ts', out: 'dist/cli.js', external: [] },
+];
+const started = Date.now();
+for (const e of entries) {
+  if (!existsSync(join(root, e.in))) {
+    console.log(`build: skipping ${e.in} (not present yet)`);
+    continue;
+  }
+  await build({
+    absWorkingDir: root,
+    entryPoints: [e.in],
+    outfile: e.out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: e.external,
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    // client-node's ESM uses import.meta.url in a few places; give it a CommonJS equivalent.
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  });
+}
+console.log(`build: done in ${Date.now() - started} ms`);

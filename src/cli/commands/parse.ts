@@ -1,0 +1,101 @@
+/** `kpp parse FILE [--json]`: what the dump is, its counts, its Services and endpoints, and parse diagnostics. */
+import { analyzeText, type Analysis } from '../../core/analyze';
+import type { Diagnostic } from '../../core/common/diagnostics';
+import { ipvsToJson } from '../../core/ipvs/json';
+import type { KubeService } from '../../core/iptables/kubeproxy';
+import { parseArgs } from '../args';
+import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
+
+export interface ParseJson {
+  format: string;
+  counts: { tables: number; chains: number; rules: number };
+  services: ReturnType<typeof serviceJson>[];
+  ipvs?: ReturnType<typeof ipvsToJson>;
+  routes?: unknown[];
+  addresses?: unknown[];
+  conntrack?: unknown[];
+  ipsets?: unknown[];
+  diagnostics: ReturnType<typeof diagnosticJson>[];
+}
+
+export function serviceJson(s: KubeService) {
+  return {
+    name: s.name,
+    protocol: s.protocol ?? null,
+    clusterIP: s.clusterIP ?? null,
+    port: s.port ?? null,
+    ...(s.nodePort !== undefined ? { nodePort: s.nodePort } : {}),
+    ...(s.externalIPs.length ? { externalIPs: s.externalIPs } : {}),
+    ...(s.loadBalancerIPs.length ? { loadBalancerIPs: s.loadBalancerIPs } : {}),
+    ...(s.trafficPolicy ? { trafficPolicy: s.trafficPolicy } : {}),
+    ...(s.sessionAffinitySeconds !== undefined ? { sessionAffinitySeconds: s.sessionAffinitySeconds } : {}),
+    ...(s.noEndpoints ? { noEndpoints: true } : {}),
+    chain: s.chain ?? null,
+    hashVerified: s.hashVerified,
+    endpoints: s.endpoints.map((e) => ({ ip: e.ip, port: e.port ?? null, chain: e.chain, share: round(e.share) })),
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1e9) / 1e9;
+}
+
+export function parseResultJson(a: Analysis): ParseJson {
+  const diagnostics: Diagnostic[] = [];
+  const out: ParseJson = { format: 'unknown', counts: { tables: 0, chains: 0, rules: 0 }, services: [], diagnostics: [] };
+  if (a.iptables) {
+    const d = a.iptables.dump;
+    out.format = a.detection.kind === 'nft' ? 'nft' : d.rules.length || d.tables.length ? d.format : a.detection.kind === 'unknown' ? 'unknown' : d.format;
+    out.counts = { tables: d.tables.filter((t) => t.span).length, chains: d.tables.reduce((n, t) => n + t.chains.size, 0), rules: d.rules.length };
+    out.services = a.iptables.kube.services.map(serviceJson);
+    diagnostics.push(...d.diagnostics);
+  }
+  if (a.ipvs) {
+    out.format = a.ipvs.format === 'unknown' ? 'ipvsadm' : `ipvsadm-${a.ipvs.format}`;
+    out.ipvs = ipvsToJson(a.ipvs);
+    diagnostics.push(...a.ipvs.diagnostics);
+  }
+  if (a.network) {
+    const n = a.network;
+    out.format = n.formats?.[0] ?? 'network';
+    out.routes = n.routes;
+    out.addresses = n.interfaces;
+    out.conntrack = n.conntrack;
+    out.ipsets = n.ipsets;
+    diagnostics.push(...n.diagnostics);
+  }
+  out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map(diagnosticJson);
+  return out;
+}
+
+export function runParse(argv: string[]): number {
+  const args = parseArgs(argv, ['lang'], ['json']);
+  const file = args.positionals[0];
+  const a = analyzeText(readInput(file));
+  const result = parseResultJson(a);
+  if (args.flags.has('json')) {
+    printJson(result);
+    return 0;
+  }
+  const lines: string[] = [];
+  lines.push(`format: ${result.format}`);
+  lines.push(`tables: ${result.counts.tables}, chains: ${result.counts.chains}, rules: ${result.counts.rules}`);
+  for (const s of result.services) {
+    const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : '(no cluster IP in dump)';
+    const np = 'nodePort' in s ? ` nodePort ${s.nodePort}` : '';
+    const verified = s.hashVerified === null ? '' : s.hashVerified ? ' (hash verified)' : ' (HASH MISMATCH)';
+    lines.push(`service ${s.name || '(unnamed)'} ${s.protocol ?? ''} ${addr}${np} -> ${s.chain ?? '-'}${verified}`);
+    for (const e of s.endpoints) lines.push(`  endpoint ${e.ip}:${e.port ?? '?'} ${(e.share * 100).toFixed(1)}% via ${e.chain}`);
+  }
+  if (result.ipvs) {
+    for (const v of result.ipvs.services) {
+      lines.push(`virtual ${v.protocol} ${v.fwmark !== undefined ? `fwmark ${v.fwmark}` : `${v.address}:${v.port}`} ${v.scheduler}${v.persistent ? ` persistent ${v.persistent}` : ''}`);
+      for (const r of v.realServers) lines.push(`  -> ${r.address}:${r.port} ${r.forward} weight ${r.weight} active ${r.activeConn} inactive ${r.inactConn}`);
+    }
+  }
+  if (result.routes) lines.push(`routes: ${result.routes.length}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const all = [...(a.iptables?.dump.diagnostics ?? []), ...(a.ipvs?.diagnostics ?? []), ...(a.network?.diagnostics ?? [])];
+  for (const d of all) process.stderr.write(`${formatDiagnostic(file ?? '-', d)}\n`);
+  return 0;
+}

@@ -1,0 +1,33 @@
+/**
+ * One entry for every face (CLI, language server, extension): detect what a text is and parse it with the
+ * right engine. Parsing happens once here; callers keep the result and answer questions from its indexes.
+ */
+import { detectDump, type Detection, type DumpKind } from './detect';
+import { buildModel, type IptablesModel } from './iptables/model';
+import { parseIptables } from './iptables/parser';
+import { parseIpvs } from './ipvs/parse';
+import type { IpvsDump } from './ipvs/types';
+import { parseNetworkText } from './routes/parse';
+import type { NetworkState } from './routes/types';
+
+export interface Analysis {
+  detection: Detection;
+  iptables?: IptablesModel;
+  ipvs?: IpvsDump;
+  network?: NetworkState;
+}
+
+/** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
+export function analyzeText(text: string, kind?: DumpKind): Analysis {
+  const detection = detectDump(text);
+  const chosen = kind ?? detection.kind;
+  switch (chosen) {
+    case 'ipvs':
+      return { detection, ipvs: parseIpvs(text) };
+    case 'network':
+      return { detection, network: parseNetworkText(text) };
+    default:
+      // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
+      return { detection, iptables: buildModel(parseIptables(text)) };
+  }
+}

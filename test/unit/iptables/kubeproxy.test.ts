@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildModel } from '../../../src/core/iptables/model';
+import { endpointChainName, serviceChainName } from '../../../src/core/iptables/naming';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import { probabilityEra } from '../../../src/core/iptables/kubeproxy';
+
+function dumpFor(spn: string, ip: string, port: number, endpoints: string[], opts: { wrongHash?: boolean } = {}): string {
+  const svc = opts.wrongHash ? 'KUBE-SVC-AAAAAAAAAAAAAAAA' : serviceChainName('KUBE-SVC-', spn, 'tcp');
+  const seps = endpoints.map((e) => endpointChainName(spn, 'tcp', e));
+  const lines = ['*nat', ':KUBE-SERVICES - [0:0]', `:${svc} - [0:0]`, ...seps.map((s) => `:${s} - [0:0]`)];
+  lines.push(`-A KUBE-SERVICES -d ${ip}/32 -p tcp -m comment --comment "${spn} cluster IP" -m tcp --dport ${port} -j ${svc}`);
+  endpoints.forEach((e, i) => {
+    const n = endpoints.length;
+    const stat = i < n - 1 ? ` -m statistic --mode random --probability ${(1 / (n - i)).toFixed(10)}` : '';
+    lines.push(`-A ${svc} -m comment --comment "${spn} -> ${e}"${stat} -j ${seps[i]}`);
+  });
+  endpoints.forEach((e, i) => {
+    lines.push(`-A ${seps[i]} -s ${e.split(':')[0]}/32 -m comment --comment "${spn}" -j KUBE-MARK-MASQ`);
+    lines.push(`-A ${seps[i]} -p tcp -m comment --comment "${spn}" -m tcp -j DNAT --to-destination ${e}`);
+  });
+  lines.push('COMMIT');
+  return lines.join('\n');
+}
+
+test('a 3-endpoint Service: cluster IP, port, protocol, endpoints with 1/3 each, hashes verified', () => {
+  const m = buildModel(parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080'])));
+  assert.equal(m.kube.mode, 'iptables');
+  assert.equal(m.kube.services.length, 1);
+  const s = m.kube.services[0];
+  assert.equal(s.name, 'default/web:http');
+  assert.deepEqual([s.namespace, s.service, s.portName], ['default', 'web', 'http']);
+  assert.deepEqual([s.protocol, s.clusterIP, s.port], ['tcp', '172.16.5.5', 80]);
+  assert.equal(s.hashVerified, true);
+  assert.deepEqual(s.endpoints.map((e) => `${e.ip}:${e.port}`), ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080']);
+  for (const e of s.endpoints) {
+    assert.ok(Math.abs(e.share - 1 / 3) < 1e-9, `share ${e.share}`);
+    assert.equal(e.hashVerified, true);
+  }
+  assert.equal(m.kube.serviceByChain.get(s.chain!), s);
+});
+
+test('a chain whose name does not match its comment is reported as unverified', () => {
+  const m = buildModel(parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080'], { wrongHash: true })));
+  assert.equal(m.kube.services[0].hashVerified, false);
+});
+
+test('filter "has no endpoints" rules make a Service with noEndpoints', () => {
+  const m = buildModel(parseIptables('*filter\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -d 172.16.9.9/32 -p tcp -m comment --comment "ns/empty:web has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable\nCOMMIT\n'));
+  const s = m.kube.services[0];
+  assert.equal(s.name, 'ns/empty:web');
+  assert.equal(s.noEndpoints, true);
+  assert.equal(s.clusterIP, '172.16.9.9');
+  assert.equal(s.endpoints.length, 0);
+});
+
+test('jump graph: references and callees', () => {
+  const m = buildModel(parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080'])));
+  const svc = m.kube.services[0].chain!;
+  assert.equal(m.references('nat', svc).length, 1);
+  assert.equal(m.references('nat', svc)[0].chain, 'KUBE-SERVICES');
+  assert.equal(m.callees('nat', svc).length, 2);
+  assert.equal(m.references('nat', 'KUBE-MARK-MASQ').length, 2);
+  const line = m.references('nat', svc)[0].line;
+  const tok = m.tokenAt(line, m.references('nat', svc)[0].target!.span.column + 2);
+  assert.equal(tok?.kind, 'target');
+});
+
+test('probability era: five decimals (old kube-proxy) and ten decimals', () => {
+  assert.equal(probabilityEra(0.33332999982), 'five-decimal-probability');
+  assert.equal(probabilityEra(0.33333333349), 'ten-decimal-probability');
+  assert.equal(probabilityEra(0.5), undefined);
+});
+
+test('version hints: KUBE-XLB, KUBE-PROXY-FIREWALL, or-mark', () => {
+  const m = buildModel(parseIptables('*nat\n:KUBE-XLB-ABC - [0:0]\n:KUBE-MARK-MASQ - [0:0]\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n*filter\n:KUBE-PROXY-FIREWALL - [0:0]\nCOMMIT\n'));
+  const codes = m.kube.versionHints.map((h) => h.code).sort();
+  assert.deepEqual(codes, ['or-mark', 'proxy-firewall', 'xlb-chains']);
+  assert.equal(m.kube.masqueradeMark, '0x4000');
+});
