@@ -1,0 +1,160 @@
+/**
+ * Findings over an iptables dump, each with a stable code (its texts are `lint.<code>` in the i18n catalog).
+ * Checks that only make sense on a whole dump (unreferenced chains, undefined targets) stay quiet on partial
+ * pastes, where missing pieces are expected.
+ */
+import type { Diagnostic, RelatedLocation, Severity } from '../common/diagnostics';
+import { t, type Lang } from '../i18n/catalog';
+import type { IptablesModel } from './model';
+import { kubeChainKind } from './naming';
+import { EXTENSION_TARGETS, MODULE_OPTIONS, TARGET_OPTIONS } from './options';
+import { STANDARD_TARGETS, type Chain, type Rule } from './types';
+
+export const IPTABLES_LINT_CODES = [
+  'undefined-chain',
+  'unreferenced-chain',
+  'unreachable-rule',
+  'probability-ladder',
+  'service-no-endpoints',
+  'service-chain-no-endpoints',
+  'duplicate-rule',
+  'unknown-module',
+  'unknown-option',
+  'hash-mismatch',
+  'nodeports-not-last',
+  'legacy-nft-split',
+] as const;
+export type IptablesLintCode = (typeof IPTABLES_LINT_CODES)[number];
+
+/** Above this many chains a dump is a large cluster's: "unreferenced chain" would only be noise. */
+const LARGE_DUMP_CHAINS = 1000;
+const TERMINAL = new Set(['ACCEPT', 'DROP', 'REJECT', 'RETURN', 'DNAT', 'SNAT', 'MASQUERADE', 'REDIRECT', 'QUEUE', 'NFQUEUE']);
+
+export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { dump } = model;
+  const complete = dump.format === 'iptables-save' && dump.tables.every((tb) => tb.span !== undefined && tb.commitLine !== undefined);
+  const add = (code: IptablesLintCode, severity: Severity, span: Diagnostic['span'], params: Record<string, string | number>, related?: RelatedLocation[]) => {
+    out.push({ span, severity, code, message: t(lang, `lint.${code}`, params), ...(related && related.length ? { related } : {}) });
+  };
+
+  for (const table of dump.tables) {
+    for (const chain of table.chains.values()) {
+      lintChainRules(chain);
+      if (!chain.builtin && complete && table.chains.size <= LARGE_DUMP_CHAINS && chain.declSpan && model.references(table.name, chain.name).length === 0) {
+        add('unreferenced-chain', 'hint', chain.declSpan, { chain: chain.name, table: table.name });
+      }
+    }
+  }
+
+  for (const rule of dump.rules) {
+    lintTarget(rule);
+    lintModules(rule);
+  }
+
+  lintKubeServices();
+
+  const split = dump.backendWarnings.find((w) => /legacy tables present|iptables-legacy-save/i.test(w.text));
+  if (split) {
+    const w = split;
+    add('legacy-nft-split', 'warning', { line: w.line, column: 0, length: w.text.length + 2 }, { text: w.text });
+  }
+  return out.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
+
+  function lintTarget(rule: Rule): void {
+    const target = rule.target;
+    if (!target || STANDARD_TARGETS.has(target.name) || EXTENSION_TARGETS.has(target.name)) return;
+    if (model.chain(rule.table, target.name)) return;
+    // In a partial paste the chain may simply not have been copied.
+    const severity: Severity = complete ? 'error' : 'info';
+    add('undefined-chain', severity, target.span, { chain: target.name, table: rule.table });
+  }
+
+  function lintModules(rule: Rule): void {
+    for (const m of rule.matches) {
+      if (m.module === 'unparsed') continue;
+      const known = MODULE_OPTIONS[m.module];
+      if (!known) {
+        if (m.moduleSpan) add('unknown-module', 'warning', m.moduleSpan, { module: m.module });
+        continue;
+      }
+      for (const o of m.options) {
+        if (!known.includes(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: m.module || 'iptables' });
+      }
+    }
+    const target = rule.target;
+    const targetKnown = target ? TARGET_OPTIONS[target.name] : undefined;
+    if (target && targetKnown) {
+      for (const o of target.options) {
+        if (!targetKnown.includes(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: target.name });
+      }
+    }
+  }
+
+  function lintChainRules(chain: Chain): void {
+    const seen = new Map<string, Rule>();
+    let terminalAt: Rule | undefined;
+    for (const r of chain.rules) {
+      if (terminalAt) {
+        add('unreachable-rule', 'warning', r.span, { chain: chain.name, line: terminalAt.line + 1 }, [{ span: terminalAt.span, message: 'unconditional rule' }]);
+      }
+      const normalized = r.text.replace(/\s+/g, ' ').trim();
+      const dup = seen.get(normalized);
+      if (dup) add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
+      else seen.set(normalized, r);
+      if (!terminalAt && isUnconditional(r) && r.target && (TERMINAL.has(r.target.name) || r.target.kind === 'goto')) terminalAt = r;
+    }
+    lintLadder(chain);
+  }
+
+  /** kube-proxy's ladder: rule i of n (0-based) has p = 1/(n-i), so each endpoint gets 1/n. */
+  function lintLadder(chain: Chain): void {
+    const kind = kubeChainKind(chain.name);
+    if (kind !== 'service' && kind !== 'service-local') return;
+    const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !r.matches.some((m) => m.module === 'recent'));
+    const n = ladder.length;
+    ladder.forEach((r, i) => {
+      const p = r.matches.find((m) => m.module === 'statistic')?.options.find((o) => o.name === 'probability');
+      const want = 1 / (n - i);
+      if (i === n - 1) {
+        if (p) add('probability-ladder', 'warning', p.span, { k: i + 1, n, want: '1 (no statistic match)', got: p.values[0] ?? '?' });
+        return;
+      }
+      const got = p ? Number(p.values[0]) : NaN;
+      // 1e-4 tolerates the 5-decimal probabilities of kube-proxy before 1.17.
+      if (!p || !(Math.abs(got - want) < 1e-4)) add('probability-ladder', 'warning', p?.span ?? r.span, { k: i + 1, n, want: want.toFixed(10), got: p?.values[0] ?? 'none' });
+    });
+  }
+
+  function lintKubeServices(): void {
+    for (const s of model.kube.services) {
+      const anchorLine = s.lines[0];
+      const anchor = anchorLine !== undefined ? model.ruleAtLine(anchorLine)?.span : undefined;
+      if (s.noEndpoints && anchor) add('service-no-endpoints', 'warning', anchor, { service: s.name || '?' });
+      if (complete && s.chain && s.endpoints.length === 0 && !s.noEndpoints) {
+        const chain = model.chainsNamed(s.chain)[0];
+        const span = chain?.declSpan ?? chain?.rules[0]?.span;
+        if (span) add('service-chain-no-endpoints', 'warning', span, { chain: s.chain, service: s.name || '?' });
+      }
+      if (s.hashVerified === false) {
+        for (const c of s.chains) {
+          const ch = model.chainsNamed(c.name)[0];
+          const span = ch?.declSpan ?? model.references(ch?.table ?? 'nat', c.name)[0]?.target?.span;
+          if (span) add('hash-mismatch', 'warning', span, { chain: c.name, service: s.name, protocol: s.protocol ?? '?' });
+        }
+      }
+    }
+    for (const c of model.chainsNamed('KUBE-SERVICES')) {
+      const idx = c.rules.findIndex((r) => r.target?.name === 'KUBE-NODEPORTS');
+      if (idx >= 0 && idx !== c.rules.length - 1) {
+        const r = c.rules[idx];
+        add('nodeports-not-last', 'warning', r.span, { count: c.rules.length - 1 - idx }, [{ span: c.rules[c.rules.length - 1].span, message: 'last rule' }]);
+      }
+    }
+  }
+}
+
+/** A rule with no conditions but (at most) a comment matches every packet. */
+function isUnconditional(r: Rule): boolean {
+  return r.matches.every((m) => m.module === 'comment' || (m.module === '' && m.options.length === 0));
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { LANGS } from '../../../src/core/i18n/catalog';
+import { IPTABLES_LINT_CODES, lintIptables } from '../../../src/core/iptables/lint';
+import { buildModel } from '../../../src/core/iptables/model';
+import { serviceChainName } from '../../../src/core/iptables/naming';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import { t } from '../../../src/core/i18n/catalog';
+
+function lint(text: string, lang: 'en' | 'zh-CN' = 'en') {
+  return lintIptables(buildModel(parseIptables(text)), lang);
+}
+const codes = (text: string) => lint(text).map((d) => `${d.span.line}:${d.code}`);
+
+test('undefined chain is an error in a complete dump, info in a partial paste', () => {
+  const full = lint('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\nCOMMIT\n');
+  assert.deepEqual(full.map((d) => [d.code, d.severity, d.span.line, d.span.column]), [['undefined-chain', 'error', 2, 12]]);
+  const partial = lint('-A INPUT -j NOPE\n');
+  assert.deepEqual(partial.map((d) => [d.code, d.severity]), [['undefined-chain', 'info']]);
+});
+
+test('unreferenced chain, unreachable rule, duplicate rule', () => {
+  const c = codes(['*filter', ':INPUT ACCEPT [0:0]', ':LONELY - [0:0]', '-A INPUT -j ACCEPT', '-A INPUT -s 10.0.0.1/32 -j DROP', '-A LONELY -j DROP', '-A LONELY -j DROP', 'COMMIT'].join('\n'));
+  assert.ok(c.includes('2:unreferenced-chain'));
+  assert.ok(c.includes('4:unreachable-rule'));
+  assert.ok(c.includes('6:duplicate-rule'));
+  assert.ok(c.includes('6:unreachable-rule'));
+});
+
+test('probability ladder must give 1/n; 5-decimal ladders pass', () => {
+  const svc = serviceChainName('KUBE-SVC-', 'ns/a:p', 'tcp');
+  const ladder = (p1: string, p2: string) =>
+    ['*nat', `:${svc} - [0:0]`, ':KUBE-SEP-A - [0:0]', ':KUBE-SEP-B - [0:0]', ':KUBE-SEP-C - [0:0]',
+      `-A ${svc} -m statistic --mode random --probability ${p1} -j KUBE-SEP-A`,
+      `-A ${svc} -m statistic --mode random --probability ${p2} -j KUBE-SEP-B`,
+      `-A ${svc} -j KUBE-SEP-C`, 'COMMIT'].join('\n');
+  assert.deepEqual(codes(ladder('0.3333333333', '0.5000000000')).filter((c) => c.includes('ladder')), []);
+  assert.deepEqual(codes(ladder('0.33332999982', '0.50000000000')).filter((c) => c.includes('ladder')), []);
+  assert.deepEqual(codes(ladder('0.5000000000', '0.5000000000')).filter((c) => c.includes('ladder')), ['5:probability-ladder']);
+});
+
+test('KUBE-NODEPORTS jump not last, unknown module and option, hash mismatch, no endpoints', () => {
+  const c = codes(
+    ['*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-NODEPORTS - [0:0]', ':KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]', ':PREROUTING ACCEPT [0:0]',
+      '-A PREROUTING -j KUBE-SERVICES',
+      '-A KUBE-SERVICES -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS',
+      '-A KUBE-SERVICES -d 10.0.0.1/32 -p tcp -m comment --comment "ns/a:p cluster IP" -m tcp --dport 80 -j KUBE-SVC-AAAAAAAAAAAAAAAA',
+      '-A KUBE-NODEPORTS -m frobnicate --x 1 -j RETURN',
+      '-A KUBE-NODEPORTS -m tcp --dportz 1 -j RETURN',
+      'COMMIT'].join('\n'),
+  );
+  assert.ok(c.includes('6:nodeports-not-last'), c.join());
+  assert.ok(c.includes('8:unknown-module'));
+  assert.ok(c.includes('9:unknown-option'));
+  assert.ok(c.includes('3:hash-mismatch'));
+  assert.ok(c.includes('3:service-chain-no-endpoints'));
+});
+
+test('legacy/nft split warning', () => {
+  assert.ok(codes('# Warning: iptables-legacy tables present, use iptables-legacy-save to see them\n*filter\nCOMMIT\n').includes('0:legacy-nft-split'));
+});
+
+test('messages exist in both languages for every code and the Chinese text is Chinese', () => {
+  for (const code of IPTABLES_LINT_CODES) {
+    for (const lang of LANGS) assert.notEqual(t(lang, `lint.${code}`), `lint.${code}`, `${lang} ${code}`);
+    assert.match(t('zh-CN', `lint.${code}`), /[\u4e00-\u9fff]/);
+  }
+  const zh = lint('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\nCOMMIT\n', 'zh-CN');
+  assert.match(zh[0].message, /NOPE.*filter|filter.*NOPE/);
+  assert.match(zh[0].message, /[\u4e00-\u9fff]/);
+});
