@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { catalogs, normalizeLang, t } from '../../../src/core/i18n/catalog';
+
+test('every key exists in both languages with the same placeholders', () => {
+  const en = Object.keys(catalogs.en).sort();
+  const zh = Object.keys(catalogs['zh-CN']).sort();
+  assert.deepEqual(zh.filter((k) => !en.includes(k)), [], 'keys only in zh-CN');
+  assert.deepEqual(en.filter((k) => !zh.includes(k)), [], 'keys only in en');
+  for (const k of en) {
+    const ph = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    assert.deepEqual(ph(catalogs['zh-CN'][k]), ph(catalogs.en[k]), `placeholders of ${k}`);
+  }
+});
+
+test('Chinese texts are Chinese', () => {
+  // Templates made only of placeholders, names and symbols need no translation; English words do.
+  const words = (v: string) => v.replace(/\{\w+\}|`[^`]*`|\*\*[^*]*\*\*|\b[A-Z][A-Za-z0-9_-]*\b/g, '');
+  const notChinese = Object.entries(catalogs['zh-CN']).filter(([, v]) => /[a-z]{4,}/.test(words(v)) && !/[\u4e00-\u9fff]/.test(v));
+  assert.deepEqual(notChinese.map(([k]) => k), []);
+});
+
+test('locale normalisation and fallbacks', () => {
+  assert.equal(normalizeLang('zh-cn'), 'zh-CN');
+  assert.equal(normalizeLang('zh-Hans'), 'zh-CN');
+  assert.equal(normalizeLang('en-US'), 'en');
+  assert.equal(normalizeLang(undefined), 'en');
+  assert.equal(t('en', 'no.such.key'), 'no.such.key');
+  assert.equal(t('en', 'iptables.option.source', { value: '10.0.0.0/8' }), 'Source address **10.0.0.0/8**.');
+});
