@@ -1,0 +1,32 @@
+/** `kpp explain FILE --line N [--column C] [--lang en|zh-CN]`: the hover text for a position, as Markdown. */
+import { analyzeText } from '../../core/analyze';
+import { explainAt } from '../../core/iptables/explain';
+import { explainIpvsAt } from '../../core/ipvs/explain';
+import { parseArgs, UsageError } from '../args';
+import { readInput } from '../io';
+import { langOption } from '../lang';
+
+function positiveInt(name: string, v: string | undefined, fallback?: number): number {
+  if (v === undefined) {
+    if (fallback !== undefined) return fallback;
+    throw new UsageError(`--${name} N is required`);
+  }
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--${name} must be a positive whole number (1-based)`);
+  return Number(v);
+}
+
+export function runExplain(argv: string[]): number {
+  const args = parseArgs(argv, ['line', 'column', 'lang'], []);
+  const lang = langOption(args);
+  const text = readInput(args.positionals[0]);
+  const line = positiveInt('line', args.options.get('line')) - 1;
+  const lines = text.split('\n');
+  if (line >= lines.length) throw new UsageError(`--line ${line + 1} is past the end of the file (${lines.length} lines)`);
+  // Without --column, explain the line's first meaningful token.
+  const firstCol = lines[line].length - lines[line].trimStart().length + 1;
+  const column = positiveInt('column', args.options.get('column'), firstCol) - 1;
+  const a = analyzeText(text);
+  const result = a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
+  process.stdout.write(`${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`);
+  return 0;
+}

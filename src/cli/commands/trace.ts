@@ -1,0 +1,110 @@
+/**
+ * `kpp trace FILE --src IP --dst IP:PORT [...]`: follows a packet through an iptables dump (or maps a VIP to its
+ * real servers in an ipvsadm dump) and prints the paths: JSON with `--json`, a readable tree otherwise.
+ */
+import { analyzeText } from '../../core/analyze';
+import { isIp, splitHostPort } from '../../core/common/ip';
+import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
+import type { Packet, TraceResult } from '../../core/iptables/trace/types';
+import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
+import { parseArgs, UsageError } from '../args';
+import { printJson, readInput } from '../io';
+import { langOption } from '../lang';
+
+const PROTOS = ['tcp', 'udp', 'sctp'] as const;
+const HOOKS = ['prerouting', 'output'] as const;
+
+export interface TraceJson {
+  paths: {
+    probability: number;
+    verdict: string;
+    dnat: { ip: string; port: number | null } | null;
+    masquerade: boolean;
+    steps: { table: string; chain: string; line: number | null; rule: string }[];
+    assumptions?: string[];
+  }[];
+  warnings?: string[];
+}
+
+export function packetFromArgs(args: ReturnType<typeof parseArgs>): Packet {
+  const src = args.options.get('src');
+  const dst = args.options.get('dst');
+  if (!src) throw new UsageError('--src IP is required');
+  if (!dst) throw new UsageError('--dst IP:PORT is required');
+  if (!isIp(src)) throw new UsageError(`--src: "${src}" is not an IP address`);
+  const hp = splitHostPort(dst);
+  if (!hp || !isIp(hp.host) || hp.port === undefined || hp.port > 65535) throw new UsageError(`--dst: "${dst}" is not IP:PORT (use [v6]:PORT for IPv6)`);
+  const proto = (args.options.get('proto') ?? 'tcp').toLowerCase();
+  if (!(PROTOS as readonly string[]).includes(proto)) throw new UsageError(`--proto must be one of ${PROTOS.join(', ')}`);
+  const hook = (args.options.get('hook') ?? 'prerouting').toLowerCase();
+  if (!(HOOKS as readonly string[]).includes(hook)) throw new UsageError(`--hook must be one of ${HOOKS.join(', ')}`);
+  const local = args.options.get('local-ip');
+  const localAddresses = local ? local.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  for (const a of localAddresses ?? []) if (!isIp(a)) throw new UsageError(`--local-ip: "${a}" is not an IP address`);
+  const inIface = args.options.get('in-iface');
+  return {
+    src,
+    dst: hp.host,
+    dport: hp.port,
+    proto: proto as Packet['proto'],
+    hook: hook as Packet['hook'],
+    ...(inIface ? { inIface } : {}),
+    ...(localAddresses ? { localAddresses } : {}),
+  };
+}
+
+export function traceJson(result: TraceResult): TraceJson {
+  return {
+    paths: result.paths.map((p) => ({
+      probability: Math.round(p.probability * 1e12) / 1e12,
+      verdict: p.verdict,
+      dnat: p.dnat ? { ip: p.dnat.ip, port: p.dnat.port ?? null } : null,
+      masquerade: p.masquerade,
+      steps: p.steps.map((s) => ({ table: s.table, chain: s.chain, line: s.line >= 0 ? s.line + 1 : null, rule: s.rule })),
+      ...(p.assumptions.length ? { assumptions: p.assumptions } : {}),
+    })),
+    ...(result.warnings.length ? { warnings: result.warnings } : {}),
+  };
+}
+
+export function runTrace(argv: string[]): number {
+  const args = parseArgs(argv, ['src', 'dst', 'proto', 'hook', 'in-iface', 'local-ip', 'lang'], ['json']);
+  const packet = packetFromArgs(args);
+  const lang = langOption(args);
+  const a = analyzeText(readInput(args.positionals[0]));
+  if (a.ipvs) return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
+  const result = tracePacket(a.iptables!.dump, packet, { lang });
+  if (args.flags.has('json')) printJson(traceJson(result));
+  else process.stdout.write(`${formatTraceTree(result, lang)}\n`);
+  return 0;
+}
+
+/** IPVS has no chains to walk: the VIP's real servers are the paths, weighted by the scheduler. */
+function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, packet: Packet, lang: ReturnType<typeof langOption>, json: boolean): number {
+  const query = { ip: packet.dst, port: packet.dport, protocol: packet.proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' };
+  const r = resolveVirtual(dump, query, lang);
+  if (!r) {
+    if (json) printJson({ paths: [], warnings: [explainNoVirtual(query, lang)] });
+    else process.stdout.write(`${explainNoVirtual(query, lang)}\n`);
+    return 0;
+  }
+  const label = `${r.service.protocol} ${r.service.address ?? ''}:${r.service.port ?? ''} ${r.service.scheduler ?? ''}`.trim();
+  const paths = r.realServers
+    .filter((e) => !e.draining)
+    .map((e) => ({
+      probability: e.share ?? 1 / Math.max(1, r.realServers.filter((x) => !x.draining).length),
+      verdict: 'ACCEPT',
+      dnat: { ip: e.realServer.address ?? '', port: e.realServer.port ?? null },
+      masquerade: e.realServer.forward === 'Masq',
+      steps: [
+        { table: 'ipvs', chain: label, line: r.service.line + 1, rule: label },
+        { table: 'ipvs', chain: label, line: e.realServer.line + 1, rule: `-> ${e.realServer.address}:${e.realServer.port} ${e.realServer.forward ?? ''} ${e.realServer.weight ?? ''}`.trim() },
+      ],
+    }));
+  if (json) printJson({ paths, explanation: r.explanation });
+  else {
+    process.stdout.write(`${r.explanation}\n`);
+    for (const p of paths) process.stdout.write(`  ${(p.probability * 100).toFixed(1)}% -> ${p.dnat.ip}:${p.dnat.port} (line ${p.steps[1].line})\n`);
+  }
+  return 0;
+}
