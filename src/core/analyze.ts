@@ -2,7 +2,11 @@
  * One entry for every face (CLI, language server, extension): detect what a text is and parse it with the
  * right engine. Parsing happens once here; callers keep the result and answer questions from its indexes.
  */
+import type { Diagnostic } from './common/diagnostics';
 import { detectDump, type Detection, type DumpKind } from './detect';
+import type { Lang } from './i18n/catalog';
+import { lintIptables } from './iptables/lint';
+import { lintIpvs } from './ipvs/lint';
 import { buildModel, type IptablesModel } from './iptables/model';
 import { parseIptables } from './iptables/parser';
 import { parseIpvs } from './ipvs/parse';
@@ -30,4 +34,13 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
       return { detection, iptables: buildModel(parseIptables(text)) };
   }
+}
+
+/** Parse problems and lint findings of an analysis, in line order: what the editor and `kpp lint` show. */
+export function diagnosticsOf(a: Analysis, lang: Lang): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  if (a.iptables) found.push(...a.iptables.dump.diagnostics, ...lintIptables(a.iptables, lang));
+  if (a.ipvs) found.push(...a.ipvs.diagnostics, ...lintIpvs(a.ipvs, lang));
+  if (a.network) found.push(...a.network.diagnostics);
+  return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }

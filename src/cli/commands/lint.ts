@@ -1,25 +1,13 @@
 /** `kpp lint FILE [--json] [--lang en|zh-CN]`: parse diagnostics plus lint findings; exit 1 when any is an error. */
-import { analyzeText } from '../../core/analyze';
-import type { Diagnostic } from '../../core/common/diagnostics';
-import { lintIptables } from '../../core/iptables/lint';
-import { lintIpvs } from '../../core/ipvs/lint';
+import { analyzeText, diagnosticsOf } from '../../core/analyze';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
 import { langOption } from '../lang';
 
-export function lintText(text: string, lang: ReturnType<typeof langOption>): Diagnostic[] {
-  const a = analyzeText(text);
-  const found: Diagnostic[] = [];
-  if (a.iptables) found.push(...a.iptables.dump.diagnostics, ...lintIptables(a.iptables, lang));
-  if (a.ipvs) found.push(...a.ipvs.diagnostics, ...lintIpvs(a.ipvs, lang));
-  if (a.network) found.push(...a.network.diagnostics);
-  return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
-}
-
 export function runLint(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
-  const findings = lintText(readInput(file), langOption(args));
+  const findings = diagnosticsOf(analyzeText(readInput(file)), langOption(args));
   if (args.flags.has('json')) printJson({ diagnostics: findings.map(diagnosticJson) });
   else {
     for (const d of findings) process.stdout.write(`${formatDiagnostic(file ?? '-', d)}\n`);

@@ -1,0 +1,91 @@
+/** Go to definition, references and call hierarchy over the jump graph. */
+import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Location } from 'vscode-languageserver';
+import { SymbolKind } from 'vscode-languageserver';
+import type { Analysis } from '../../core/analyze';
+import type { IptablesModel } from '../../core/iptables/model';
+import type { Chain, Rule } from '../../core/iptables/types';
+import { toRange } from '../convert';
+
+/** The chain named by the token under the cursor (a declaration, a `-A CHAIN`, or a jump target). */
+export function chainAt(model: IptablesModel, line: number, character: number): Chain | undefined {
+  const token = model.tokenAt(line, character);
+  if (!token || !(token.kind === 'chainDecl' || token.kind === 'chainRef' || token.kind === 'target')) return undefined;
+  const rule = model.ruleAtLine(line);
+  const name = token.text;
+  if (rule) return model.chain(rule.table, name) ?? model.chainsNamed(name)[0];
+  // A declaration line: the chain declared here.
+  return model.chainsNamed(name).find((c) => c.declSpan?.line === line) ?? model.chainsNamed(name)[0];
+}
+
+function chainLocation(uri: string, chain: Chain): Location | undefined {
+  const span = chain.declSpan ?? chain.rules[0]?.chainSpan;
+  return span ? { uri, range: toRange(span) } : undefined;
+}
+
+export function definition(a: Analysis, uri: string, line: number, character: number): Location | null {
+  const model = a.iptables;
+  if (!model) return null;
+  const chain = chainAt(model, line, character);
+  return (chain && chainLocation(uri, chain)) ?? null;
+}
+
+export function references(a: Analysis, uri: string, line: number, character: number, includeDeclaration: boolean): Location[] {
+  const model = a.iptables;
+  if (!model) return [];
+  const chain = chainAt(model, line, character);
+  if (!chain) return [];
+  const out: Location[] = [];
+  if (includeDeclaration) {
+    const decl = chainLocation(uri, chain);
+    if (decl) out.push(decl);
+  }
+  for (const r of model.references(chain.table, chain.name)) if (r.target) out.push({ uri, range: toRange(r.target.span) });
+  return out;
+}
+
+function item(uri: string, chain: Chain): CallHierarchyItem {
+  const span = chain.declSpan ?? chain.rules[0]?.chainSpan ?? { line: 0, column: 0, length: 0 };
+  const last = chain.rules[chain.rules.length - 1];
+  const range = { start: { line: span.line, character: 0 }, end: { line: Math.max(span.line, last?.line ?? span.line), character: 0 } };
+  return { name: chain.name, kind: SymbolKind.Function, detail: chain.table, uri, range, selectionRange: toRange(span), data: { table: chain.table, name: chain.name } };
+}
+
+export function prepareCallHierarchy(a: Analysis, uri: string, line: number, character: number): CallHierarchyItem[] | null {
+  const model = a.iptables;
+  const chain = model && chainAt(model, line, character);
+  return chain ? [item(uri, chain)] : null;
+}
+
+function chainOfItem(model: IptablesModel, it: CallHierarchyItem): Chain | undefined {
+  const d = it.data as { table?: string; name?: string } | undefined;
+  return d?.table && d.name ? model.chain(d.table, d.name) : model.chainsNamed(it.name)[0];
+}
+
+export function incomingCalls(a: Analysis, uri: string, it: CallHierarchyItem): CallHierarchyIncomingCall[] {
+  const model = a.iptables;
+  const chain = model && chainOfItem(model, it);
+  if (!model || !chain) return [];
+  const byCaller = new Map<string, { chain: Chain; rules: Rule[] }>();
+  for (const r of model.references(chain.table, chain.name)) {
+    const caller = model.chain(r.table, r.chain);
+    if (!caller) continue;
+    const entry = byCaller.get(caller.name) ?? { chain: caller, rules: [] };
+    entry.rules.push(r);
+    byCaller.set(caller.name, entry);
+  }
+  return [...byCaller.values()].map((e) => ({ from: item(uri, e.chain), fromRanges: e.rules.map((r) => toRange(r.target!.span)) }));
+}
+
+export function outgoingCalls(a: Analysis, uri: string, it: CallHierarchyItem): CallHierarchyOutgoingCall[] {
+  const model = a.iptables;
+  const chain = model && chainOfItem(model, it);
+  if (!model || !chain) return [];
+  const out: CallHierarchyOutgoingCall[] = [];
+  for (const callee of model.callees(chain.table, chain.name)) {
+    const target = model.chain(callee.table, callee.name);
+    if (!target) continue;
+    const ranges = chain.rules.filter((r) => r.target?.name === callee.name).map((r) => toRange(r.target!.span));
+    out.push({ to: item(uri, target), fromRanges: ranges });
+  }
+  return out;
+}

@@ -1,0 +1,172 @@
+/** Document symbols (tables > chains, and a Services tree), workspace symbols, and folding ranges. */
+import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range, type SymbolInformation } from 'vscode-languageserver';
+import type { Analysis } from '../../core/analyze';
+import type { Span } from '../../core/common/diagnostics';
+import type { KubeService } from '../../core/iptables/kubeproxy';
+import type { IptablesModel } from '../../core/iptables/model';
+import type { IpvsDump } from '../../core/ipvs/types';
+import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';
+import { toRange } from '../convert';
+
+/** End-of-line column for ranges that cover whole lines; clients clamp it to the real length. */
+const LINE_END = 10_000;
+
+function spanRange(first: number, last: number): Range {
+  return { start: { line: first, character: 0 }, end: { line: Math.max(first, last), character: LINE_END } };
+}
+
+function pct(share: number): string {
+  return `${Number((share * 100).toFixed(1))}%`;
+}
+
+export function documentSymbols(a: Analysis): DocumentSymbol[] {
+  if (a.iptables) return iptablesSymbols(a.iptables);
+  if (a.ipvs) return ipvsSymbols(a.ipvs);
+  return [];
+}
+
+function iptablesSymbols(model: IptablesModel): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  for (const table of model.dump.tables) {
+    const chains: DocumentSymbol[] = [];
+    let tableFirst = table.line ?? Number.MAX_SAFE_INTEGER;
+    let tableLast = table.commitLine ?? table.line ?? 0;
+    for (const chain of table.chains.values()) {
+      const lines = chain.rules.map((r) => r.line);
+      if (chain.declSpan) lines.push(chain.declSpan.line);
+      if (lines.length === 0) continue;
+      const first = Math.min(...lines);
+      const last = Math.max(...lines);
+      tableFirst = Math.min(tableFirst, first);
+      tableLast = Math.max(tableLast, last);
+      const sel: Span = chain.declSpan ?? chain.rules[0].chainSpan;
+      chains.push({
+        name: chain.name,
+        detail: chain.policy ? `${chain.policy}, ${chain.rules.length} rules` : `${chain.rules.length} rules`,
+        kind: chain.builtin ? SymbolKind.Event : SymbolKind.Function,
+        range: spanRange(first, last),
+        selectionRange: toRange(sel),
+      });
+    }
+    if (chains.length === 0 && table.line === undefined) continue;
+    const sel = table.span ? toRange(table.span) : spanRange(tableFirst, tableFirst);
+    out.push({ name: `*${table.name}`, kind: SymbolKind.Namespace, range: spanRange(Math.min(tableFirst, sel.start.line), tableLast), selectionRange: sel, children: chains });
+  }
+  const services = serviceTree(model);
+  if (services) out.push(services);
+  return out;
+}
+
+/** "Services": Service > port > endpoints, from the kube-proxy view. */
+function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
+  const groups = new Map<string, KubeService[]>();
+  for (const s of model.kube.services) {
+    if (s.lines.length === 0) continue;
+    const key = s.namespace && s.service ? `${s.namespace}/${s.service}` : s.name || s.chain || '?';
+    const list = groups.get(key) ?? [];
+    list.push(s);
+    groups.set(key, list);
+  }
+  if (groups.size === 0) return undefined;
+  const children: DocumentSymbol[] = [];
+  let allFirst = Number.MAX_SAFE_INTEGER;
+  let allLast = 0;
+  for (const [name, ports] of groups) {
+    const portSymbols: DocumentSymbol[] = ports.map((s) => {
+      const first = s.lines[0];
+      const last = s.lines[s.lines.length - 1];
+      const endpoints: DocumentSymbol[] = s.endpoints
+        .filter((e) => e.ruleLine !== undefined || e.dnatLine !== undefined)
+        .map((e) => {
+          const l = (e.ruleLine ?? e.dnatLine)!;
+          return { name: `${e.ip}:${e.port ?? '?'}`, detail: `${pct(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(l, l), selectionRange: spanRange(l, l) };
+        });
+      const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : s.nodePort !== undefined ? `NodePort ${s.nodePort}` : '';
+      return {
+        name: s.portName || (s.port !== undefined ? String(s.port) : s.chain ?? '?'),
+        detail: `${(s.protocol ?? '').toUpperCase()} ${addr} · ${s.endpoints.length} endpoint(s)${s.noEndpoints ? ' · no endpoints' : ''}`.trim(),
+        kind: SymbolKind.Interface,
+        range: spanRange(first, last),
+        selectionRange: spanRange(first, first),
+        children: endpoints,
+      };
+    });
+    const first = Math.min(...ports.map((s) => s.lines[0]));
+    const last = Math.max(...ports.map((s) => s.lines[s.lines.length - 1]));
+    allFirst = Math.min(allFirst, first);
+    allLast = Math.max(allLast, last);
+    children.push({ name, kind: SymbolKind.Class, range: spanRange(first, last), selectionRange: spanRange(first, first), children: portSymbols });
+  }
+  return { name: 'Services', detail: `${groups.size} Service(s)`, kind: SymbolKind.Module, range: spanRange(allFirst, allLast), selectionRange: spanRange(allFirst, allFirst), children };
+}
+
+function ipvsSymbols(dump: IpvsDump): DocumentSymbol[] {
+  return dump.services.map((s) => {
+    const last = s.realServers.length ? s.realServers[s.realServers.length - 1].line : s.line;
+    return {
+      name: serviceLabel(s),
+      detail: `${s.scheduler ?? ''} · ${s.realServers.length} real server(s)`,
+      kind: SymbolKind.Class,
+      range: spanRange(s.line, last),
+      selectionRange: toRange(s.span),
+      children: s.realServers.map((r) => ({
+        name: realServerLabel(r),
+        detail: `${r.forward ?? ''} weight ${r.weight ?? '?'}`,
+        kind: SymbolKind.Field,
+        range: toRange(r.span),
+        selectionRange: toRange(r.span),
+      })),
+    };
+  });
+}
+
+/** Chains and Services of every analysed document whose name contains the query (case-insensitive). */
+export function workspaceSymbols(docs: { uri: string; analysis: Analysis }[], query: string, limit = 500): SymbolInformation[] {
+  const q = query.toLowerCase();
+  const out: SymbolInformation[] = [];
+  for (const { uri, analysis } of docs) {
+    const model = analysis.iptables;
+    if (model) {
+      for (const table of model.dump.tables) {
+        for (const chain of table.chains.values()) {
+          if (out.length >= limit) return out;
+          const sel = chain.declSpan ?? chain.rules[0]?.chainSpan;
+          if (sel && chain.name.toLowerCase().includes(q)) out.push({ name: chain.name, kind: SymbolKind.Function, containerName: table.name, location: { uri, range: toRange(sel) } });
+        }
+      }
+      for (const s of model.kube.services) {
+        if (out.length >= limit) return out;
+        if (s.name && s.name.toLowerCase().includes(q) && s.lines.length) out.push({ name: s.name, kind: SymbolKind.Class, containerName: 'Services', location: { uri, range: spanRange(s.lines[0], s.lines[0]) } });
+      }
+    }
+    for (const s of analysis.ipvs?.services ?? []) {
+      const label = serviceLabel(s);
+      if (label.toLowerCase().includes(q)) out.push({ name: label, kind: SymbolKind.Class, containerName: 'IPVS', location: { uri, range: toRange(s.span) } });
+    }
+  }
+  return out;
+}
+
+export function foldingRanges(a: Analysis): FoldingRange[] {
+  const out: FoldingRange[] = [];
+  const model = a.iptables;
+  if (model) {
+    for (const table of model.dump.tables) {
+      if (table.line !== undefined && table.commitLine !== undefined && table.commitLine > table.line) out.push({ startLine: table.line, endLine: table.commitLine, kind: FoldingRangeKind.Region });
+    }
+    // Runs of consecutive rules of one chain fold together (iptables-save groups them).
+    const rules = model.dump.rules;
+    let start = 0;
+    for (let i = 1; i <= rules.length; i++) {
+      if (i === rules.length || rules[i].chain !== rules[start].chain || rules[i].table !== rules[start].table) {
+        if (rules[i - 1].line > rules[start].line) out.push({ startLine: rules[start].line, endLine: rules[i - 1].line, kind: FoldingRangeKind.Region });
+        start = i;
+      }
+    }
+  }
+  for (const s of a.ipvs?.services ?? []) {
+    const last = s.realServers.length ? s.realServers[s.realServers.length - 1].line : s.line;
+    if (last > s.line) out.push({ startLine: s.line, endLine: last, kind: FoldingRangeKind.Region });
+  }
+  return out;
+}

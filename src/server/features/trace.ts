@@ -1,0 +1,73 @@
+/** The tracer behind the custom requests: trace a packet through the open dump, list trace destinations. */
+import type { Analysis } from '../../core/analyze';
+import { isIp, splitHostPort } from '../../core/common/ip';
+import type { Lang } from '../../core/i18n/catalog';
+import { renderTraceMessage, tracePacket } from '../../core/iptables/trace';
+import { serviceLabel } from '../../core/ipvs/identity';
+import { resolveVirtual } from '../../core/ipvs/resolve';
+import type { ServiceTarget, TracePacketParams, TracePacketResult } from '../protocol';
+
+export class TraceInputError extends Error {}
+
+export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang): TracePacketResult {
+  if (!isIp(p.src)) throw new TraceInputError(`"${p.src}" is not an IP address`);
+  const hp = splitHostPort(p.dst);
+  if (!hp || !isIp(hp.host) || hp.port === undefined) throw new TraceInputError(`"${p.dst}" is not IP:PORT`);
+  const proto = p.proto ?? 'tcp';
+  if (a.ipvs) {
+    const r = resolveVirtual(a.ipvs, { ip: hp.host, port: hp.port, protocol: proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' }, lang);
+    if (!r) return { summary: `No IPVS virtual service for ${proto.toUpperCase()} ${p.dst}`, paths: [], warnings: [], matchedLines: [] };
+    const active = r.realServers.filter((e) => !e.draining);
+    return {
+      summary: r.explanation,
+      paths: active.map((e) => ({
+        probability: e.share ?? 1 / active.length,
+        verdict: 'ACCEPT',
+        dnat: { ip: e.realServer.address, port: e.realServer.port },
+        masquerade: e.realServer.forward === 'Masq',
+        steps: [
+          { table: 'ipvs', chain: serviceLabel(r.service), line: r.service.line, rule: serviceLabel(r.service), action: 'match' },
+          { table: 'ipvs', chain: serviceLabel(r.service), line: e.realServer.line, rule: `-> ${e.realServer.address}:${e.realServer.port}`, action: 'nat' },
+        ],
+        assumptions: [],
+      })),
+      warnings: [],
+      matchedLines: [r.service.line, ...active.map((e) => e.realServer.line)],
+    };
+  }
+  const dump = a.iptables!.dump;
+  const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang });
+  const matched = new Set<number>();
+  for (const path of result.paths) for (const s of path.steps) if (s.line >= 0 && s.ruleId !== undefined) matched.add(s.line);
+  const dnats = new Set(result.paths.map((x) => (x.dnat ? `${x.dnat.ip}:${x.dnat.port ?? ''}` : x.verdict)));
+  return {
+    summary: `${proto.toUpperCase()} ${p.src} → ${p.dst}: ${result.paths.length} path(s) → ${[...dnats].join(', ')}`,
+    paths: result.paths.map((x) => ({
+      probability: x.probability,
+      verdict: x.verdict,
+      dnat: x.dnat ? { ip: x.dnat.ip, port: x.dnat.port ?? null } : null,
+      masquerade: x.masquerade,
+      steps: x.steps.map((s) => ({ table: s.table, chain: s.chain, line: s.line, rule: s.rule, action: s.action, ...(s.noteMessage ? { note: renderTraceMessage(s.noteMessage, lang) } : s.note ? { note: s.note } : {}) })),
+      assumptions: x.assumptions,
+    })),
+    warnings: result.warnings,
+    matchedLines: [...matched].sort((x, y) => x - y),
+  };
+}
+
+export function listTargets(a: Analysis): ServiceTarget[] {
+  const out: ServiceTarget[] = [];
+  const hostPort = (ip: string, port: number) => (ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`);
+  for (const s of a.iptables?.kube.services ?? []) {
+    const line = s.lines[0] ?? 0;
+    const base = { name: s.name || s.chain || '?', protocol: s.protocol ?? 'tcp', line, endpoints: s.endpoints.length };
+    if (s.clusterIP && s.port !== undefined) out.push({ ...base, destination: hostPort(s.clusterIP, s.port), kind: 'cluster IP' });
+    for (const ip of s.externalIPs) if (s.port !== undefined) out.push({ ...base, destination: hostPort(ip, s.port), kind: 'external IP' });
+    for (const ip of s.loadBalancerIPs) if (s.port !== undefined) out.push({ ...base, destination: hostPort(ip, s.port), kind: 'load balancer IP' });
+  }
+  for (const v of a.ipvs?.services ?? []) {
+    if (v.address === undefined || v.port === undefined) continue;
+    out.push({ name: serviceLabel(v), protocol: v.protocol.toLowerCase(), destination: hostPort(v.address, v.port), kind: 'ipvs virtual service', line: v.line, endpoints: v.realServers.length });
+  }
+  return out;
+}

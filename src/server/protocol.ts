@@ -1,0 +1,68 @@
+/**
+ * Custom requests between the extension and the language server, declared once and imported by both sides.
+ * Lines in these messages are 0-based (LSP style).
+ */
+import { RequestType } from 'vscode-languageserver-protocol';
+
+export interface TracePacketParams {
+  uri: string;
+  src: string;
+  /** Destination `ip:port` or `[v6]:port`. */
+  dst: string;
+  proto?: 'tcp' | 'udp' | 'sctp';
+  hook?: 'prerouting' | 'output';
+  inIface?: string;
+  localAddresses?: string[];
+}
+
+export interface TraceStepResult {
+  table: string;
+  chain: string;
+  /** 0-based line, or -1 for a step the dump has no line for (an implied kube-proxy jump). */
+  line: number;
+  rule: string;
+  action: string;
+  note?: string;
+}
+
+export interface TracePathResult {
+  probability: number;
+  verdict: string;
+  dnat: { ip: string; port: number | null } | null;
+  masquerade: boolean;
+  steps: TraceStepResult[];
+  assumptions: string[];
+}
+
+export interface TracePacketResult {
+  /** One line summary in the server's language. */
+  summary: string;
+  paths: TracePathResult[];
+  warnings: string[];
+  /** Lines of rules the packet matched on any path, for highlighting. */
+  matchedLines: number[];
+}
+
+export const TracePacketRequest = new RequestType<TracePacketParams, TracePacketResult, void>('kubePacketPath/tracePacket');
+
+export interface ServiceTarget {
+  name: string;
+  protocol: string;
+  /** `ip:port` the packet would go to. */
+  destination: string;
+  kind: 'cluster IP' | 'external IP' | 'load balancer IP' | 'node port' | 'ipvs virtual service';
+  line: number;
+  endpoints: number;
+}
+
+export interface ListTargetsParams {
+  uri: string;
+}
+
+/** The Services (or IPVS virtual services) found in a dump, offered as trace destinations. */
+export const ListTargetsRequest = new RequestType<ListTargetsParams, ServiceTarget[], void>('kubePacketPath/listTargets');
+
+/** Settings the server reads (section `kubePacketPath`). */
+export interface ServerSettings {
+  language: 'auto' | 'en' | 'zh-CN';
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyPrepareRequest,
+  CodeLensRequest,
+  DefinitionRequest,
+  DocumentSymbolRequest,
+  FoldingRangeRequest,
+  HoverRequest,
+  InlayHintRequest,
+  ReferencesRequest,
+  SemanticTokensRequest,
+  WorkspaceSymbolRequest,
+  type DocumentSymbol,
+  type Hover,
+  type MarkupContent,
+} from 'vscode-languageserver-protocol/node';
+import { ListTargetsRequest, TracePacketRequest } from '../../src/server/protocol';
+import { corpusFile, CORPUS_MISSING } from '../helpers/corpus';
+import { seedDump } from '../helpers/dumps';
+import { startSession, type LspSession } from './client';
+
+const seed = seedDump();
+const URI = 'file:///work/seed.iptables';
+let s: LspSession;
+
+before(async () => {
+  s = await startSession();
+  await s.open(URI, 'iptables', seed.text);
+});
+after(async () => {
+  await s.close();
+});
+
+const pos = (needle: string, within: string = needle) => {
+  const line = seed.lineOf(within);
+  return { line, character: seed.lines[line].indexOf(needle) + 1 };
+};
+const hoverText = (h: Hover | null) => (h?.contents as MarkupContent).value;
+
+test('hover on the KUBE-SERVICES jump names the Service and its verified hash', async () => {
+  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: pos(seed.svcChain, '-A KUBE-SERVICES -d') });
+  const text = hoverText(h);
+  assert.match(text, /load-balancing chain of Service \*\*default\/kubernetes:https\*\*/);
+  assert.match(text, /it matches/);
+  assert.match(text, /TCP to 172\.16\.0\.1:443 \(Service \*\*default\/kubernetes\*\*, port https\)/);
+  assert.equal(h!.range!.start.character, seed.lines[seed.lineOf('-A KUBE-SERVICES -d')].indexOf(seed.svcChain));
+});
+
+test('hover on a probability: rule k of n, share 1/n', async () => {
+  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: pos('0.5000000000') });
+  assert.match(hoverText(h), /Rule 2 of 3 in this ladder.*33\.3%/s);
+});
+
+test('definition of a jump target goes to its declaration; references list every jump', async () => {
+  const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: URI }, position: pos(seed.svcChain, '-A KUBE-SERVICES -d') });
+  const loc = Array.isArray(def) ? def[0] : def;
+  assert.ok(loc && 'range' in loc);
+  assert.equal(loc.range.start.line, seed.lineOf(`:${seed.svcChain}`));
+  const refs = await s.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri: URI }, position: pos('KUBE-MARK-MASQ', ':KUBE-MARK-MASQ'), context: { includeDeclaration: false } });
+  assert.equal(refs!.length, 4, 'the SVC masquerade rule and three SEP hairpin rules jump to KUBE-MARK-MASQ');
+});
+
+test('call hierarchy: KUBE-SERVICES is called from PREROUTING and OUTPUT', async () => {
+  const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri: URI }, position: pos('KUBE-SERVICES', ':KUBE-SERVICES') });
+  assert.equal(items![0].name, 'KUBE-SERVICES');
+  const incoming = await s.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: items![0] });
+  assert.deepEqual(incoming!.map((c) => c.from.name).sort(), ['OUTPUT', 'PREROUTING']);
+});
+
+test('document symbols: table with chains, and Services > port > endpoints', async () => {
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
+  assert.deepEqual(symbols.map((x) => x.name), ['*nat', 'Services']);
+  assert.ok(symbols[0].children!.some((c) => c.name === seed.svcChain));
+  const svc = symbols[1].children![0];
+  assert.equal(svc.name, 'default/kubernetes');
+  assert.equal(svc.children![0].name, 'https');
+  assert.deepEqual(svc.children![0].children!.map((e) => e.name), ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443']);
+});
+
+test('folding, code lens and inlay hints', async () => {
+  const folds = await s.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri: URI } });
+  assert.ok(folds!.some((f) => f.startLine === 1 && f.endLine === seed.lineOf('COMMIT')), 'the *nat table folds to COMMIT');
+  const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } });
+  const titles = lenses!.map((l) => l.command?.title);
+  assert.ok(titles.includes('3 endpoints, 33.3% each, 1 reference'), titles.join(' | '));
+  assert.ok(titles.includes('Trace from a pod...'));
+  const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri: URI }, range: { start: { line: 0, character: 0 }, end: { line: seed.lines.length, character: 0 } } });
+  const labels = hints!.map((h) => h.label as string);
+  assert.ok(labels.includes(' default/kubernetes:https'));
+  assert.ok(labels.includes(' 10.0.1.12:6443 33.3%'));
+});
+
+test('semantic tokens mark Service and endpoint chains', async () => {
+  const tokens = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: URI } });
+  assert.ok(tokens!.data.length > 100);
+  assert.equal(tokens!.data.length % 5, 0);
+});
+
+test('trace request: three DNAT paths of 1/3 each, with lines to highlight', async () => {
+  const r = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.1.5', dst: '172.16.0.1:443' });
+  assert.equal(r.paths.length, 3);
+  assert.deepEqual(r.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`).sort(), ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443']);
+  for (const p of r.paths) assert.ok(Math.abs(p.probability - 1 / 3) < 1e-9);
+  assert.ok(r.matchedLines.includes(seed.lineOf('-A KUBE-SERVICES -d')));
+  const targets = await s.connection.sendRequest(ListTargetsRequest, { uri: URI });
+  assert.deepEqual(targets.map((t) => t.destination), ['172.16.0.1:443']);
+  await assert.rejects(s.connection.sendRequest(TracePacketRequest, { uri: URI, src: 'not-an-ip', dst: '172.16.0.1:443' }), /not an IP address/);
+});
+
+test('diagnostics with codes; a broken edit becomes diagnostics and the server keeps answering', async () => {
+  const broken = `${seed.text}\n-A KUBE-SERVICES -j NOWHERE\n-A\n*filter\n-A INPUT -m\n`;
+  const d = await s.change(URI, 2, broken);
+  const codes = d.diagnostics.map((x) => x.code);
+  assert.ok(codes.includes('undefined-chain') || codes.includes('missing-chain-name'), codes.join());
+  assert.ok(codes.includes('missing-module-name'));
+  assert.ok(codes.includes('missing-commit'));
+  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: pos('0.5000000000') });
+  assert.match(hoverText(h), /Rule 2 of 3/);
+  await s.change(URI, 3, '\u0000\u0001 garbage "unterminated\n[1:2] -A\n:\n*\n');
+  const again = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: 0, character: 0 } });
+  assert.ok(again === null || typeof again === 'object');
+  assert.equal(s.process.exitCode, null, 'server still running');
+  await s.change(URI, 4, seed.text);
+});
+
+test('workspace symbols find chains and Services across open dumps', async () => {
+  const other = 'file:///work/web.iptables';
+  await s.open(other, 'iptables', seedDump(['10.244.2.2:8080'], 'default/web:http', '172.16.5.5', 80).text);
+  const found = await s.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'default/' });
+  const names = (found ?? []).map((x) => x.name).sort();
+  assert.deepEqual(names, ['default/kubernetes:https', 'default/web:http']);
+});
+
+test('IPVS dumps: hover and symbols', async () => {
+  const uri = 'file:///work/ipvs.ipvs';
+  const text = 'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  172.16.0.1:443 rr\n  -> 10.0.1.11:6443             Masq    1      0          0\n  -> 10.0.1.12:6443             Masq    0      0          0\n';
+  await s.open(uri, 'ipvs', text);
+  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 21 } });
+  assert.match(hoverText(h), /round.robin/i);
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  assert.equal(symbols[0].children!.length, 2);
+});
+
+test('the corpus kube-proxy fixture opens with verified Services', async (t) => {
+  const text = corpusFile('iptables', '091');
+  if (!text) return t.skip(CORPUS_MISSING);
+  const uri = 'file:///work/fixture.iptables';
+  const d = await s.open(uri, 'iptables', text);
+  assert.ok(!d.diagnostics.some((x) => x.severity === 1), 'no errors');
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  assert.equal(symbols.find((x) => x.name === 'Services')!.children!.length, 6);
+});
