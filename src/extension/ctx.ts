@@ -1,0 +1,69 @@
+/**
+ * One object owns the extension's long-lived parts: the language client (started lazily, when the first dump
+ * opens), the output channel for the server's log, the trace view, and every disposable.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { CONFIG_SECTION, readSettings } from './config';
+import { TraceView } from './traceView';
+
+export const DUMP_LANGUAGES = ['iptables', 'ipvs'] as const;
+
+export class Ctx implements vscode.Disposable {
+  readonly output: vscode.LogOutputChannel;
+  readonly traceView: TraceView;
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(readonly extension: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('Kube Packet Path', { log: true });
+    this.traceView = new TraceView();
+    this.disposables.push(this.output, this.traceView);
+  }
+
+  push(...d: vscode.Disposable[]): void {
+    this.disposables.push(...d);
+  }
+
+  /** The running client, starting the server on first use. */
+  async languageClient(): Promise<LanguageClient> {
+    if (this.client) return this.client;
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  get isRunning(): boolean {
+    return !!this.client;
+  }
+
+  private async start(): Promise<LanguageClient> {
+    const module = this.extension.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: DUMP_LANGUAGES.flatMap((language) => [
+        { language, scheme: 'file' },
+        { language, scheme: 'untitled' },
+        { language, scheme: 'vscode-remote' },
+      ]),
+      outputChannel: this.output,
+      initializationOptions: readSettings(),
+      synchronize: { configurationSection: CONFIG_SECTION },
+    };
+    const client = new LanguageClient('kubePacketPath', 'Kube Packet Path', serverOptions, clientOptions);
+    await client.start();
+    this.output.info(`language server started (${module})`);
+    this.client = client;
+    return client;
+  }
+
+  async dispose(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    for (const d of this.disposables.splice(0)) d.dispose();
+    if (client) await client.stop();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Shows a packet trace: a tree of paths (probability, verdict, DNAT target) whose steps open their line, and a
+ * highlight on every rule the packet matched in the dump.
+ */
+import * as vscode from 'vscode';
+import type { TracePacketResult, TracePathResult, TraceStepResult } from '../server/protocol';
+
+type Node = { kind: 'summary'; text: string } | { kind: 'path'; path: TracePathResult; index: number } | { kind: 'step'; step: TraceStepResult } | { kind: 'note'; text: string };
+
+export const TRACE_VIEW_ID = 'kubePacketPath.trace';
+
+export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private result: TracePacketResult | undefined;
+  private uri: vscode.Uri | undefined;
+  private readonly highlight = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+    isWholeLine: true,
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
+  });
+  private readonly registration: vscode.Disposable;
+
+  constructor() {
+    this.registration = vscode.window.registerTreeDataProvider(TRACE_VIEW_ID, this);
+  }
+
+  get lastResult(): TracePacketResult | undefined {
+    return this.result;
+  }
+
+  show(uri: vscode.Uri, result: TracePacketResult): void {
+    this.uri = uri;
+    this.result = result;
+    this.changed.fire(undefined);
+    this.decorate();
+  }
+
+  /** Highlights matched rules in every visible editor of the traced document. */
+  decorate(): number {
+    let count = 0;
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (!this.uri || editor.document.uri.toString() !== this.uri.toString()) continue;
+      const ranges = (this.result?.matchedLines ?? []).filter((l) => l < editor.document.lineCount).map((l) => editor.document.lineAt(l).range);
+      editor.setDecorations(this.highlight, ranges);
+      count += ranges.length;
+    }
+    return count;
+  }
+
+  getChildren(node?: Node): Node[] {
+    const r = this.result;
+    if (!r) return [];
+    if (!node) {
+      const top: Node[] = [{ kind: 'summary', text: r.summary }];
+      r.paths.forEach((path, index) => top.push({ kind: 'path', path, index }));
+      for (const w of r.warnings) top.push({ kind: 'note', text: w });
+      return top;
+    }
+    if (node.kind === 'path') return [...node.path.steps.map((step): Node => ({ kind: 'step', step })), ...node.path.assumptions.map((text): Node => ({ kind: 'note', text }))];
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case 'summary': {
+        const item = new vscode.TreeItem(node.text);
+        item.iconPath = new vscode.ThemeIcon('debug-step-over');
+        return item;
+      }
+      case 'note': {
+        const item = new vscode.TreeItem(node.text);
+        item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+      case 'path': {
+        const p = node.path;
+        const pct = `${Number((p.probability * 100).toFixed(2))}%`;
+        const target = p.dnat ? vscode.l10n.t('DNAT to {0}', `${p.dnat.ip}${p.dnat.port !== null ? `:${p.dnat.port}` : ''}`) : vscode.l10n.t('no DNAT');
+        const item = new vscode.TreeItem(`${pct}  ${p.verdict}  ${target}`, vscode.TreeItemCollapsibleState.Expanded);
+        item.description = p.masquerade ? vscode.l10n.t('masqueraded') : '';
+        item.iconPath = new vscode.ThemeIcon(p.verdict === 'ACCEPT' ? 'pass' : p.verdict === 'UNKNOWN' ? 'question' : 'error');
+        return item;
+      }
+      case 'step': {
+        const s = node.step;
+        const item = new vscode.TreeItem(`${s.table}/${s.chain}${s.line >= 0 ? `:${s.line + 1}` : ''}`);
+        item.description = s.note ? `${s.action} · ${s.note}` : s.action;
+        item.tooltip = s.rule;
+        if (this.uri && s.line >= 0) {
+          item.command = {
+            command: 'vscode.open',
+            title: vscode.l10n.t('Show rule'),
+            arguments: [this.uri, { selection: new vscode.Range(s.line, 0, s.line, 0) }],
+          };
+        }
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.highlight.dispose();
+    this.changed.dispose();
+  }
+}
