@@ -54,6 +54,8 @@ function nodeSuite(name, extraArgs = []) {
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+// A fresh clone has no node_modules: install exactly what the lock file says first.
+if (!existsSync(join(root, 'node_modules', '.bin', 'tsc'))) step('install', 'npm', ['ci', '--no-audit', '--no-fund']);
 if (step('build', process.execPath, ['scripts/build.mjs']) && step('typecheck+compile', npx, ['tsc', '-p', 'tsconfig.json'])) {
   step('eslint', npx, ['eslint', '--max-warnings=0', 'src', 'test', 'scripts']);
   for (const s of suites) {

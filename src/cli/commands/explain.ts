@@ -22,10 +22,11 @@ export function runExplain(argv: string[]): number {
   const line = positiveInt('line', args.options.get('line')) - 1;
   const lines = text.split('\n');
   if (line >= lines.length) throw new UsageError(`--line ${line + 1} is past the end of the file (${lines.length} lines)`);
-  // Without --column, explain the line's first meaningful token.
-  const firstCol = lines[line].length - lines[line].trimStart().length + 1;
-  const column = positiveInt('column', args.options.get('column'), firstCol) - 1;
   const a = analyzeText(text);
+  // Without --column: the whole rule (its sentence) on a rule line, otherwise the line's first token.
+  const firstCol = lines[line].length - lines[line].trimStart().length + 1;
+  const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(line);
+  const column = wholeRule ? -1 : positiveInt('column', args.options.get('column'), firstCol) - 1;
   const result = a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
   process.stdout.write(`${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`);
   return 0;

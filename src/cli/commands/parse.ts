@@ -12,6 +12,7 @@ export interface ParseJson {
   services: ReturnType<typeof serviceJson>[];
   ipvs?: ReturnType<typeof ipvsToJson>;
   routes?: unknown[];
+  routeGets?: unknown[];
   addresses?: unknown[];
   conntrack?: unknown[];
   ipsets?: unknown[];
@@ -36,6 +37,21 @@ export function serviceJson(s: KubeService) {
   };
 }
 
+/** Engine records as the CLI prints them: positions dropped except `line`, which becomes 1-based. */
+function forPeople<T>(items: T[]): unknown[] {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'span' || k === 'spans' || k === 'valueSpans' || k === 'tokens') continue;
+      out[k] = k === 'line' && typeof x === 'number' ? x + 1 : walk(x);
+    }
+    return out;
+  };
+  return items.map(walk);
+}
+
 function round(n: number): number {
   return Math.round(n * 1e9) / 1e9;
 }
@@ -58,10 +74,11 @@ export function parseResultJson(a: Analysis): ParseJson {
   if (a.network) {
     const n = a.network;
     out.format = n.formats?.[0] ?? 'network';
-    out.routes = n.routes;
-    out.addresses = n.interfaces;
-    out.conntrack = n.conntrack;
-    out.ipsets = n.ipsets;
+    out.routes = forPeople(n.routes);
+    out.routeGets = forPeople(n.routeGets);
+    out.addresses = forPeople(n.interfaces);
+    out.conntrack = forPeople(n.conntrack);
+    out.ipsets = forPeople(n.ipsets);
     diagnostics.push(...n.diagnostics);
   }
   out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map(diagnosticJson);
@@ -93,7 +110,7 @@ export function runParse(argv: string[]): number {
       for (const r of v.realServers) lines.push(`  -> ${r.address}:${r.port} ${r.forward} weight ${r.weight} active ${r.activeConn} inactive ${r.inactConn}`);
     }
   }
-  if (result.routes) lines.push(`routes: ${result.routes.length}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
+  if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   const all = [...(a.iptables?.dump.diagnostics ?? []), ...(a.ipvs?.diagnostics ?? []), ...(a.network?.diagnostics ?? [])];
   for (const d of all) process.stderr.write(`${formatDiagnostic(file ?? '-', d)}\n`);

@@ -32,7 +32,8 @@ export function promptCommand(content: string): string | undefined {
   if (bare) return bare[1];
   if (content === '$') return '';
   const m = PROMPT.exec(content);
-  if (m && /[@\]]|^[\w.-]+:/.test(content.slice(0, m[0].length))) return content.slice(m[0].length).trim();
+  // user@host, [user@host dir], host:dir, or a bare path prompt (`/ #` in busybox, `~ $`).
+  if (m && /[@\]]|^[\w.-]+:|^[/~]/.test(content.slice(0, m[0].length))) return content.slice(m[0].length).trim();
   return undefined;
 }
 
