@@ -9,7 +9,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, '.test-results');
 mkdirSync(results, { recursive: true });
 const requested = process.argv.slice(2);
-const ALL = ['unit', 'lsp', 'lab', 'e2e'];
+const ALL = ['unit', 'cli', 'lsp', 'lab', 'e2e'];
 const suites = requested.length ? requested : ALL;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
@@ -60,7 +60,7 @@ if (step('build', process.execPath, ['scripts/build.mjs']) && step('typecheck+co
   step('eslint', npx, ['eslint', '--max-warnings=0', 'src', 'test', 'scripts']);
   for (const s of suites) {
     if (s === 'unit') nodeSuite('unit');
-    else if (s === 'lsp') nodeSuite('lsp');
+    else if (s === 'lsp' || s === 'cli') nodeSuite(s);
     else if (s === 'lab') {
       if (process.getuid && process.getuid() !== 0) {
         console.log('\n=== lab: skipped: the lab needs root for network namespaces (CI runs as root; see test/lab/README.md for unshare -Urn)');

@@ -10,12 +10,9 @@ export function runGenerate(argv: string[]): number {
   const text = readInput(args.positionals[0]);
   const clusterCidr = args.options.get('cluster-cidr');
   if (clusterCidr !== undefined && !parseCidr(clusterCidr)) throw new UsageError(`--cluster-cidr: "${clusterCidr}" is not a CIDR`);
-  let snapshot;
-  try {
-    snapshot = parseClusterJson(text);
-  } catch (e) {
-    throw new UsageError(`${args.positionals[0]} is not Kubernetes JSON: ${(e as Error).message}`);
-  }
+  const snapshot = parseClusterJson(text);
+  const fatal = snapshot.issues.find((i) => i.code === 'invalid-json');
+  if (fatal) throw new UsageError(`${args.positionals[0]} is not Kubernetes JSON (kubectl get svc,endpoints -A -o json): ${fatal.message}`);
   const nodeIP = args.options.get('node-ip');
   const result = generateIptablesRestore(snapshot, {
     ...(clusterCidr ? { clusterCidr } : {}),

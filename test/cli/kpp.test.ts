@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { corpusFile, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
+import { seedDump } from '../helpers/dumps';
+
+const root = repoRoot();
+const cli = join(root, 'dist', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'kpp-cli-'));
+const seed = seedDump();
+const seedFile = join(dir, 'seed.iptables');
+writeFileSync(seedFile, seed.text);
+
+function kpp(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('parse --json follows the contract', () => {
+  const r = kpp('parse', seedFile, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.format, 'iptables-save');
+  assert.deepEqual(j.counts, { tables: 1, chains: 12, rules: 19 });
+  assert.equal(j.services.length, 1);
+  const s = j.services[0];
+  assert.deepEqual([s.name, s.protocol, s.clusterIP, s.port, s.chain, s.hashVerified], ['default/kubernetes:https', 'tcp', '172.16.0.1', 443, seed.svcChain, true]);
+  assert.deepEqual(s.endpoints.map((e: { ip: string; port: number; chain: string }) => [e.ip, e.port, e.chain]), [
+    ['10.0.1.11', 6443, seed.sepChains[0]],
+    ['10.0.1.12', 6443, seed.sepChains[1]],
+    ['10.0.1.13', 6443, seed.sepChains[2]],
+  ]);
+  for (const e of s.endpoints) assert.ok(Math.abs(e.share - 1 / 3) < 1e-6);
+  assert.deepEqual(j.diagnostics, []);
+});
+
+test('trace --json: paths with probabilities, DNAT targets and 1-based step lines', () => {
+  const r = kpp('trace', seedFile, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.paths.length, 3);
+  const sum = j.paths.reduce((n: number, p: { probability: number }) => n + p.probability, 0);
+  assert.ok(Math.abs(sum - 1) < 1e-9);
+  const dnat = j.paths.map((p: { dnat: { ip: string; port: number } }) => `${p.dnat.ip}:${p.dnat.port}`).sort();
+  assert.deepEqual(dnat, ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443']);
+  const step = j.paths[0].steps.find((x: { chain: string }) => x.chain === 'KUBE-SERVICES');
+  assert.equal(step.line, seed.lineOf('-A KUBE-SERVICES -d') + 1);
+  assert.equal(step.table, 'nat');
+  const tree = kpp('trace', seedFile, '--src', '10.244.1.5', '--dst', '172.16.0.1:443');
+  assert.match(tree.stdout, /DNAT 10\.0\.1\.12:6443/);
+});
+
+test('explain prints Markdown in English and Chinese', () => {
+  const line = seed.lineOf('-A KUBE-SERVICES -d') + 1;
+  const en = kpp('explain', seedFile, '--line', String(line));
+  assert.match(en.stdout, /TCP to 172\.16\.0\.1:443 \(Service \*\*default\/kubernetes\*\*, port https\)/);
+  const zh = kpp('explain', seedFile, '--line', String(line), '--column', String(seed.lines[line - 1].indexOf('KUBE-SVC') + 1), '--lang', 'zh-CN');
+  assert.match(zh.stdout, /负载均衡链/);
+});
+
+test('lint exits 1 on errors, 0 when clean; --json lists diagnostics 1-based', () => {
+  assert.equal(kpp('lint', seedFile).code, 0);
+  const bad = join(dir, 'bad.iptables');
+  writeFileSync(bad, '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOWHERE\nCOMMIT\n');
+  const r = kpp('lint', bad, '--json');
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.diagnostics.map((d: { line: number; column: number; code: string }) => [d.line, d.column, d.code]), [[3, 13, 'undefined-chain']]);
+});
+
+test('generate writes restore text that parses back to the same Services', () => {
+  const cluster = join(root, 'samples', 'cluster.json');
+  const r = kpp('generate', cluster, '--cluster-cidr', '10.244.0.0/16');
+  assert.equal(r.code, 0, r.stderr);
+  const out = join(dir, 'gen.iptables');
+  writeFileSync(out, r.stdout);
+  const j = JSON.parse(kpp('parse', out, '--json').stdout);
+  const names = j.services.map((s: { name: string }) => s.name).sort();
+  assert.deepEqual(names, ['default/kubernetes:https', 'default/web:http', 'kube-system/kube-dns:dns', 'kube-system/kube-dns:dns-tcp', 'shop/checkout:http']);
+  assert.ok(j.services.every((s: { hashVerified: boolean | null; name: string }) => s.hashVerified === true || s.name === 'shop/checkout:http'));
+});
+
+test('usage errors and unreadable input exit 2 with one line on stderr, never a stack trace', () => {
+  for (const args of [['trace', seedFile, '--src', 'x', '--dst', '1.2.3.4:80'], ['parse', join(dir, 'missing.txt')], ['explain', seedFile], ['nope'], ['parse', seedFile, '--bogus'], ['generate', seedFile]]) {
+    const r = kpp(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  }
+});
+
+test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real servers', () => {
+  const f = join(dir, 'x.ipvs');
+  writeFileSync(f, 'TCP  172.16.0.1:443 rr persistent 10800\n  -> 10.0.1.11:6443   Masq    1      2          0\n  -> 10.0.1.12:6443   Masq    1      0          0\n');
+  const j = JSON.parse(kpp('parse', f, '--json').stdout);
+  assert.deepEqual(j.ipvs.services[0], {
+    protocol: 'TCP', address: '172.16.0.1', port: 443, scheduler: 'rr', flags: [], persistent: 10800,
+    realServers: [
+      { address: '10.0.1.11', port: 6443, forward: 'Masq', weight: 1, activeConn: 2, inactConn: 0 },
+      { address: '10.0.1.12', port: 6443, forward: 'Masq', weight: 1, activeConn: 0, inactConn: 0 },
+    ],
+  });
+  const t = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
+  assert.equal(t.paths.length, 2);
+});
+
+test('every corpus file goes through parse and lint without a crash', (t) => {
+  const text = corpusFile('iptables', '091');
+  if (!text) return t.skip(CORPUS_MISSING);
+  const f = join(dir, 'fixture.iptables');
+  writeFileSync(f, text);
+  const r = kpp('trace', f, '--src', '10.0.0.2', '--dst', '172.30.0.44:80', '--json');
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.paths.map((p: { probability: number; dnat: { ip: string } }) => [p.probability, p.dnat.ip]), [[0.5, '10.180.0.4'], [0.5, '10.180.0.5']]);
+});
