@@ -48,7 +48,9 @@ export async function startSession(options: { locale?: string; initializationOpt
   const logs: string[] = [];
   const published: PublishDiagnosticsParams[] = [];
   const waiters: { uri: string; predicate: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
-  connection.onNotification('window/logMessage', (p: { message: string }) => logs.push(p.message));
+  connection.onNotification('window/logMessage', (...params: unknown[]) => {
+    logs.push(String((params[0] as { message?: string })?.message));
+  });
   connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
     published.push(p);
     for (const w of [...waiters]) {

@@ -14,9 +14,9 @@ test('Simplified Chinese from the client locale, English by setting', async () =
     const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 4 } });
     assert.match((h!.contents as MarkupContent).value, /内置链 \*\*PREROUTING\*\*/);
     const undefinedChain = d.diagnostics.find((x) => x.code === 'undefined-chain');
-    assert.match(undefinedChain!.message, /[\u4e00-\u9fff]/, 'diagnostics follow the language too');
+    assert.match(String(undefinedChain!.message), /[\u4e00-\u9fff]/, 'diagnostics follow the language too');
     s.settings.language = 'en';
-    const republished = s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'undefined-chain' && /no chain of that name/.test(x.message)));
+    const republished = s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'undefined-chain' && /no chain of that name/.test(String(x.message))));
     await s.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { kubePacketPath: { language: 'en' } } });
     await republished;
     const en = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 4 } });
