@@ -31,7 +31,8 @@ function base32(bytes: Uint8Array): string {
 
 /** The 16-character hash kube-proxy appends to a chain prefix. */
 export function chainHash(...parts: string[]): string {
-  return base32(createHash('sha256').update(parts.join('')).digest()).slice(0, 16);
+  // 16 base32 characters carry 80 bits: only the digest's first 10 bytes are needed.
+  return base32(createHash('sha256').update(parts.join('')).digest().subarray(0, 10));
 }
 
 /** `ns/name:port` (or `ns/name` when the port has no name), as kube-proxy's ServicePortName.String(). */

@@ -1,0 +1,594 @@
+/**
+ * Turns Kubernetes JSON (`kubectl get svc,endpoints -A -o json`, typed lists such as ServiceList or
+ * EndpointSliceList, single objects, or arrays of them) into a validated ClusterSnapshot.
+ * Nothing throws: a bad object or field becomes an issue and is left out, and the rest is kept.
+ */
+import {
+  isCidrText,
+  isIpText,
+  isLabelValue,
+  isNamespaceName,
+  isPortName,
+  isPortNumber,
+  isServiceName,
+  isSubdomainName,
+  protocolOf,
+} from './validate';
+import type {
+  ClusterSnapshot,
+  EndpointInfo,
+  EndpointsByPort,
+  NodeInfo,
+  PodInfo,
+  ServiceInfo,
+  ServicePortSpec,
+  ServiceType,
+  SnapshotIssue,
+  TrafficPolicy,
+} from './types';
+import { serviceKey } from './types';
+
+type Json = Record<string, unknown>;
+
+const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const LEGACY_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
+const HOSTNAME_TOPOLOGY_KEY = 'kubernetes.io/hostname';
+const DEFAULT_AFFINITY_SECONDS = 10800;
+const MAX_AFFINITY_SECONDS = 86400;
+
+function asObject(v: unknown): Json | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function asString(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+class IssueLog {
+  readonly issues: SnapshotIssue[] = [];
+  add(code: string, path: string, message: string): void {
+    this.issues.push({ code, path, message });
+  }
+}
+
+interface Located {
+  item: Json;
+  path: string;
+  /** Kind implied by a typed list (`ServiceList` items carry no `kind` when they come from the API). */
+  impliedKind?: string;
+}
+
+/** Flattens lists (also nested ones) and arrays into located objects. */
+function collect(input: unknown, path: string, impliedKind: string | undefined, out: Located[], log: IssueLog): void {
+  if (Array.isArray(input)) {
+    input.forEach((v, i) => collect(v, `${path}[${i}]`, impliedKind, out, log));
+    return;
+  }
+  const o = asObject(input);
+  if (!o) {
+    log.add('invalid-object', path || '(root)', 'expected a Kubernetes object or list');
+    return;
+  }
+  if (Array.isArray(o.items)) {
+    const kind = asString(o.kind);
+    const itemKind = kind && kind !== 'List' && kind.endsWith('List') ? kind.slice(0, -4) : undefined;
+    const prefix = path ? `${path}.items` : 'items';
+    o.items.forEach((v, i) => collect(v, `${prefix}[${i}]`, itemKind, out, log));
+    return;
+  }
+  out.push({ item: o, path: path || '(root)', impliedKind });
+}
+
+/** The object's kind: as written, as implied by its list, or guessed from its shape. */
+function kindOf(l: Located): string | undefined {
+  const written = asString(l.item.kind);
+  if (written) return written;
+  if (l.impliedKind) return l.impliedKind;
+  const spec = asObject(l.item.spec);
+  if (spec && (Array.isArray(spec.ports) || 'clusterIP' in spec)) return 'Service';
+  if (Array.isArray(l.item.subsets)) return 'Endpoints';
+  if ('addressType' in l.item) return 'EndpointSlice';
+  return undefined;
+}
+
+interface Meta {
+  namespace: string;
+  name: string;
+  labels: Json;
+}
+
+function metaOf(l: Located, log: IssueLog, nameOk: (s: unknown) => boolean, namespaced: boolean): Meta | undefined {
+  const meta = asObject(l.item.metadata);
+  const name = meta?.name;
+  if (!nameOk(name)) {
+    log.add('invalid-name', `${l.path}.metadata.name`, `object name ${JSON.stringify(name)} is not a valid name`);
+    return undefined;
+  }
+  let namespace = '';
+  if (namespaced) {
+    const ns = meta?.namespace;
+    if (ns === undefined || ns === '') {
+      namespace = 'default';
+      log.add('missing-namespace', `${l.path}.metadata.namespace`, `no namespace; assuming "default"`);
+    } else if (!isNamespaceName(ns)) {
+      log.add('invalid-namespace', `${l.path}.metadata.namespace`, `namespace ${JSON.stringify(ns)} is not valid`);
+      return undefined;
+    } else namespace = ns;
+  }
+  return { namespace, name: name as string, labels: asObject(meta?.labels) ?? {} };
+}
+
+function policyOf(v: unknown): TrafficPolicy {
+  // `OnlyLocal`/`Global` are the values of the field's alpha years.
+  return v === 'Local' || v === 'OnlyLocal' ? 'Local' : 'Cluster';
+}
+
+function ipList(values: unknown, path: string, code: string, what: string, log: IssueLog): string[] {
+  const out: string[] = [];
+  asArray(values).forEach((v, i) => {
+    if (isIpText(v)) out.push(v);
+    else log.add(code, `${path}[${i}]`, `${what} ${JSON.stringify(v)} is not an IP address`);
+  });
+  return out;
+}
+
+function servicePorts(spec: Json, path: string, log: IssueLog): ServicePortSpec[] {
+  const ports: ServicePortSpec[] = [];
+  const seen = new Set<string>();
+  asArray(spec.ports).forEach((raw, i) => {
+    const p = asObject(raw);
+    const at = `${path}.spec.ports[${i}]`;
+    if (!p) return log.add('invalid-port', at, 'port entry is not an object');
+    const name = p.name ?? '';
+    if (!isPortName(name))
+      return log.add('invalid-port-name', `${at}.name`, `port name ${JSON.stringify(name)} is not valid`);
+    if (!isPortNumber(p.port))
+      return log.add('invalid-port', `${at}.port`, `port ${JSON.stringify(p.port)} is not 1-65535`);
+    const protocol = protocolOf(p.protocol);
+    if (!protocol)
+      return log.add(
+        'invalid-protocol',
+        `${at}.protocol`,
+        `protocol ${JSON.stringify(p.protocol)} is not TCP, UDP or SCTP`,
+      );
+    if (seen.has(name))
+      return log.add('duplicate-port-name', `${at}.name`, `port name ${JSON.stringify(name)} is used twice`);
+    seen.add(name);
+    const port: ServicePortSpec = { name, port: p.port, protocol };
+    if (typeof p.targetPort === 'number' || (typeof p.targetPort === 'string' && p.targetPort !== ''))
+      port.targetPort = p.targetPort;
+    if (p.nodePort !== undefined && p.nodePort !== 0 && p.nodePort !== null) {
+      if (isPortNumber(p.nodePort)) port.nodePort = p.nodePort;
+      else log.add('invalid-node-port', `${at}.nodePort`, `nodePort ${JSON.stringify(p.nodePort)} is not 1-65535`);
+    }
+    ports.push(port);
+  });
+  return ports;
+}
+
+const SERVICE_TYPES: readonly ServiceType[] = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+
+function service(l: Located, log: IssueLog): ServiceInfo | undefined {
+  const meta = metaOf(l, log, isServiceName, true);
+  if (!meta) return undefined;
+  const spec = asObject(l.item.spec) ?? {};
+  const at = l.path;
+  let type: ServiceType = 'ClusterIP';
+  if (spec.type !== undefined) {
+    if (SERVICE_TYPES.includes(spec.type as ServiceType)) type = spec.type as ServiceType;
+    else
+      log.add(
+        'invalid-service-type',
+        `${at}.spec.type`,
+        `type ${JSON.stringify(spec.type)} is unknown; treated as ClusterIP`,
+      );
+  }
+  const clusterIP = spec.clusterIP ?? '';
+  if (clusterIP !== '' && clusterIP !== 'None' && !isIpText(clusterIP)) {
+    log.add(
+      'invalid-cluster-ip',
+      `${at}.spec.clusterIP`,
+      `clusterIP ${JSON.stringify(clusterIP)} is not an IP address; Service skipped`,
+    );
+    return undefined;
+  }
+  let clusterIPs = ipList(spec.clusterIPs, `${at}.spec.clusterIPs`, 'invalid-cluster-ip', 'clusterIP', log);
+  if (clusterIPs.length === 0 && isIpText(clusterIP)) clusterIPs = [clusterIP];
+  if (clusterIP === 'None') clusterIPs = [];
+
+  const status = asObject(asObject(l.item.status)?.loadBalancer);
+  const loadBalancerIPs: string[] = [];
+  const loadBalancerProxyIPs: string[] = [];
+  asArray(status?.ingress).forEach((raw, i) => {
+    const ing = asObject(raw);
+    if (!ing || ing.ip === undefined || ing.ip === '') return; // hostname-only ingresses get no rules
+    if (!isIpText(ing.ip)) {
+      return log.add(
+        'invalid-load-balancer-ip',
+        `${at}.status.loadBalancer.ingress[${i}].ip`,
+        `ingress IP ${JSON.stringify(ing.ip)} is not an IP address`,
+      );
+    }
+    (ing.ipMode === 'Proxy' ? loadBalancerProxyIPs : loadBalancerIPs).push(ing.ip);
+  });
+
+  const loadBalancerSourceRanges: string[] = [];
+  asArray(spec.loadBalancerSourceRanges).forEach((raw, i) => {
+    // The API has long let whitespace padding through; kube-proxy trims it.
+    const r = typeof raw === 'string' ? raw.trim() : raw;
+    if (isCidrText(r)) loadBalancerSourceRanges.push(r);
+    else
+      log.add(
+        'invalid-source-range',
+        `${at}.spec.loadBalancerSourceRanges[${i}]`,
+        `source range ${JSON.stringify(raw)} is not a CIDR`,
+      );
+  });
+
+  const sessionAffinity = spec.sessionAffinity === 'ClientIP' ? 'ClientIP' : 'None';
+  let affinityTimeoutSeconds = DEFAULT_AFFINITY_SECONDS;
+  const timeout = asObject(asObject(spec.sessionAffinityConfig)?.clientIP)?.timeoutSeconds;
+  if (timeout !== undefined) {
+    if (typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0 && timeout <= MAX_AFFINITY_SECONDS)
+      affinityTimeoutSeconds = timeout;
+    else
+      log.add(
+        'invalid-affinity-timeout',
+        `${at}.spec.sessionAffinityConfig.clientIP.timeoutSeconds`,
+        `timeout ${JSON.stringify(timeout)} is not 1-86400; using 10800`,
+      );
+  }
+
+  const svc: ServiceInfo = {
+    namespace: meta.namespace,
+    name: meta.name,
+    type,
+    clusterIP: clusterIP as string,
+    clusterIPs,
+    ports: servicePorts(spec, at, log),
+    externalIPs: ipList(spec.externalIPs, `${at}.spec.externalIPs`, 'invalid-external-ip', 'externalIP', log),
+    loadBalancerIPs,
+    loadBalancerProxyIPs,
+    loadBalancerSourceRanges,
+    externalTrafficPolicy: policyOf(spec.externalTrafficPolicy),
+    internalTrafficPolicy: policyOf(spec.internalTrafficPolicy),
+    sessionAffinity,
+    affinityTimeoutSeconds,
+  };
+  if (spec.healthCheckNodePort !== undefined && spec.healthCheckNodePort !== 0) {
+    if (isPortNumber(spec.healthCheckNodePort)) svc.healthCheckNodePort = spec.healthCheckNodePort;
+    else
+      log.add(
+        'invalid-node-port',
+        `${at}.spec.healthCheckNodePort`,
+        `healthCheckNodePort ${JSON.stringify(spec.healthCheckNodePort)} is not 1-65535`,
+      );
+  }
+  if (type === 'ExternalName' && typeof spec.externalName === 'string') svc.externalName = spec.externalName;
+  return svc;
+}
+
+/** Endpoints of one Service gathered from one object, before EndpointSlices and Endpoints are reconciled. */
+interface EndpointBatch {
+  key: string;
+  byPort: EndpointsByPort;
+}
+
+function optionalNodeName(v: unknown, path: string, log: IssueLog): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (isSubdomainName(v)) return v;
+  log.add('invalid-node-name', path, `nodeName ${JSON.stringify(v)} is not a valid node name; ignored`);
+  return undefined;
+}
+
+function optionalZone(v: unknown): string | undefined {
+  return isLabelValue(v) ? v : undefined;
+}
+
+function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
+  const meta = metaOf(l, log, isServiceName, true);
+  if (!meta) return undefined;
+  const byPort: EndpointsByPort = {};
+  asArray(l.item.subsets).forEach((rawSubset, s) => {
+    const subset = asObject(rawSubset);
+    if (!subset) return;
+    const at = `${l.path}.subsets[${s}]`;
+    const addresses: { ip: string; ready: boolean; nodeName?: string }[] = [];
+    for (const [field, ready] of [
+      ['addresses', true],
+      ['notReadyAddresses', false],
+    ] as const) {
+      asArray(subset[field]).forEach((rawAddr, a) => {
+        const addr = asObject(rawAddr);
+        if (!addr || !isIpText(addr.ip)) {
+          return log.add(
+            'invalid-endpoint-ip',
+            `${at}.${field}[${a}].ip`,
+            `endpoint address ${JSON.stringify(addr?.ip)} is not an IP address`,
+          );
+        }
+        addresses.push({
+          ip: addr.ip,
+          ready,
+          nodeName: optionalNodeName(addr.nodeName, `${at}.${field}[${a}].nodeName`, log),
+        });
+      });
+    }
+    asArray(subset.ports).forEach((rawPort, p) => {
+      const port = asObject(rawPort);
+      const pat = `${at}.ports[${p}]`;
+      if (!port) return;
+      const name = port.name ?? '';
+      if (!isPortName(name))
+        return log.add('invalid-port-name', `${pat}.name`, `port name ${JSON.stringify(name)} is not valid`);
+      if (!isPortNumber(port.port))
+        return log.add('invalid-port', `${pat}.port`, `port ${JSON.stringify(port.port)} is not 1-65535`);
+      const protocol = protocolOf(port.protocol);
+      if (!protocol)
+        return log.add(
+          'invalid-protocol',
+          `${pat}.protocol`,
+          `protocol ${JSON.stringify(port.protocol)} is not TCP, UDP or SCTP`,
+        );
+      const list = (byPort[name] ??= []);
+      for (const a of addresses) {
+        // Endpoints has no serving/terminating: terminating pods simply leave the object.
+        const ep: EndpointInfo = {
+          ip: a.ip,
+          port: port.port,
+          protocol,
+          ready: a.ready,
+          serving: a.ready,
+          terminating: false,
+        };
+        if (a.nodeName) ep.nodeName = a.nodeName;
+        list.push(ep);
+      }
+    });
+  });
+  return { key: serviceKey(meta.namespace, meta.name), byPort };
+}
+
+/** Same fields in the same order for every endpoint (one object shape, cheap for 100k endpoints). */
+function withPort(
+  e: Omit<EndpointInfo, 'port' | 'protocol'>,
+  port: number,
+  protocol: EndpointInfo['protocol'],
+): EndpointInfo {
+  const ep: EndpointInfo = { ip: e.ip, port, protocol, ready: e.ready, serving: e.serving, terminating: e.terminating };
+  if (e.nodeName !== undefined) ep.nodeName = e.nodeName;
+  if (e.zone !== undefined) ep.zone = e.zone;
+  return ep;
+}
+
+function endpointSlice(l: Located, log: IssueLog): EndpointBatch | undefined {
+  const meta = metaOf(l, log, isSubdomainName, true);
+  if (!meta) return undefined;
+  const owner = meta.labels[SERVICE_NAME_LABEL];
+  if (!isServiceName(owner)) {
+    log.add(
+      'slice-without-service',
+      `${l.path}.metadata.labels`,
+      `EndpointSlice has no valid "${SERVICE_NAME_LABEL}" label; skipped`,
+    );
+    return undefined;
+  }
+  const addressType = l.item.addressType;
+  if (addressType === 'FQDN') return { key: serviceKey(meta.namespace, owner), byPort: {} }; // kube-proxy ignores FQDN slices
+  const endpoints: Omit<EndpointInfo, 'port' | 'protocol'>[] = [];
+  asArray(l.item.endpoints).forEach((raw, e) => {
+    const ep = asObject(raw);
+    const at = `${l.path}.endpoints[${e}]`;
+    if (!ep) return;
+    // kube-proxy uses the first address only.
+    const ip = asArray(ep.addresses)[0];
+    if (!isIpText(ip))
+      return log.add(
+        'invalid-endpoint-ip',
+        `${at}.addresses[0]`,
+        `endpoint address ${JSON.stringify(ip)} is not an IP address`,
+      );
+    const cond = asObject(ep.conditions) ?? {};
+    const topology = asObject(ep.topology) ?? {}; // discovery.k8s.io/v1beta1 kept node and zone here
+    const ready = cond.ready === undefined || cond.ready === null || cond.ready === true;
+    const info: Omit<EndpointInfo, 'port' | 'protocol'> = {
+      ip,
+      ready,
+      // kube-proxy reads a missing `serving` as true and a missing `terminating` as false.
+      serving: cond.serving === undefined || cond.serving === null || cond.serving === true,
+      terminating: cond.terminating === true,
+    };
+    const nodeName = optionalNodeName(ep.nodeName ?? topology[HOSTNAME_TOPOLOGY_KEY], `${at}.nodeName`, log);
+    if (nodeName) info.nodeName = nodeName;
+    const zone = optionalZone(ep.zone ?? topology[ZONE_LABEL]);
+    if (zone) info.zone = zone;
+    endpoints.push(info);
+  });
+  const byPort: EndpointsByPort = {};
+  asArray(l.item.ports).forEach((raw, p) => {
+    const port = asObject(raw);
+    const at = `${l.path}.ports[${p}]`;
+    if (!port) return;
+    const name = port.name ?? '';
+    if (!isPortName(name))
+      return log.add('invalid-port-name', `${at}.name`, `port name ${JSON.stringify(name)} is not valid`);
+    if (!isPortNumber(port.port))
+      return log.add(
+        'invalid-port',
+        `${at}.port`,
+        `port ${JSON.stringify(port.port)} is not 1-65535; ignored as kube-proxy does`,
+      );
+    const protocol = protocolOf(port.protocol);
+    if (!protocol)
+      return log.add(
+        'invalid-protocol',
+        `${at}.protocol`,
+        `protocol ${JSON.stringify(port.protocol)} is not TCP, UDP or SCTP`,
+      );
+    const portNumber = port.port;
+    byPort[name] = endpoints.map((e) => withPort(e, portNumber, protocol));
+  });
+  return { key: serviceKey(meta.namespace, owner), byPort };
+}
+
+function pod(l: Located, log: IssueLog): PodInfo | undefined {
+  const meta = metaOf(l, log, isSubdomainName, true);
+  if (!meta) return undefined;
+  const spec = asObject(l.item.spec) ?? {};
+  const status = asObject(l.item.status) ?? {};
+  const ips = asArray(status.podIPs)
+    .map((v) => asObject(v)?.ip)
+    .filter(isIpText);
+  const info: PodInfo = { namespace: meta.namespace, name: meta.name, ips, hostNetwork: spec.hostNetwork === true };
+  if (isIpText(status.podIP)) info.ip = status.podIP;
+  if (!info.ip && ips.length) info.ip = ips[0];
+  if (info.ip && !ips.length) info.ips = [info.ip];
+  const nodeName = optionalNodeName(spec.nodeName, `${l.path}.spec.nodeName`, log);
+  if (nodeName) info.nodeName = nodeName;
+  if (typeof status.phase === 'string') info.phase = status.phase;
+  return info;
+}
+
+function node(l: Located, log: IssueLog): NodeInfo | undefined {
+  const meta = metaOf(l, log, isSubdomainName, false);
+  if (!meta) return undefined;
+  const spec = asObject(l.item.spec) ?? {};
+  const info: NodeInfo = { name: meta.name, internalIPs: [], externalIPs: [], podCIDRs: [] };
+  for (const raw of asArray(asObject(l.item.status)?.addresses)) {
+    const a = asObject(raw);
+    if (!a || !isIpText(a.address)) continue;
+    if (a.type === 'InternalIP') info.internalIPs.push(a.address);
+    else if (a.type === 'ExternalIP') info.externalIPs.push(a.address);
+  }
+  const cidrs = asArray(spec.podCIDRs).filter(isCidrText);
+  info.podCIDRs = cidrs.length ? cidrs : isCidrText(spec.podCIDR) ? [spec.podCIDR] : [];
+  const zone = optionalZone(meta.labels[ZONE_LABEL] ?? meta.labels[LEGACY_ZONE_LABEL]);
+  if (zone) info.zone = zone;
+  return info;
+}
+
+/** Adds a batch into `into`, keeping one entry per protocol+address+port (the first, unless a later one knows its node). */
+function mergeBatch(into: EndpointsByPort, batch: EndpointsByPort): void {
+  for (const [portName, eps] of Object.entries(batch)) {
+    const list = (into[portName] ??= []);
+    const index = new Map(list.map((e, i) => [`${e.protocol}|${e.ip}|${e.port}`, i]));
+    for (const ep of eps) {
+      const k = `${ep.protocol}|${ep.ip}|${ep.port}`;
+      const at = index.get(k);
+      if (at === undefined) {
+        index.set(k, list.length);
+        list.push(ep);
+      } else if (!list[at].nodeName && ep.nodeName) list[at] = ep;
+    }
+  }
+}
+
+function bucket(map: Map<string, EndpointsByPort>, key: string): EndpointsByPort {
+  let b = map.get(key);
+  if (!b) map.set(key, (b = {}));
+  return b;
+}
+
+/** Normalises parsed Kubernetes JSON into a snapshot. */
+export function normaliseCluster(input: unknown): ClusterSnapshot {
+  const log = new IssueLog();
+  const located: Located[] = [];
+  collect(input, '', undefined, located, log);
+
+  const services: ServiceInfo[] = [];
+  const seenServices = new Set<string>();
+  const slices = new Map<string, EndpointsByPort>();
+  const endpointsObjects = new Map<string, EndpointsByPort>();
+  const pods: PodInfo[] = [];
+  const nodes: NodeInfo[] = [];
+  const ignored = new Map<string, number>();
+
+  for (const l of located) {
+    const kind = kindOf(l);
+    switch (kind) {
+      case 'Service': {
+        const svc = service(l, log);
+        if (!svc) break;
+        const key = serviceKey(svc.namespace, svc.name);
+        if (seenServices.has(key))
+          log.add('duplicate-service', l.path, `Service ${key} appears twice; the first is kept`);
+        else {
+          seenServices.add(key);
+          services.push(svc);
+        }
+        break;
+      }
+      case 'Endpoints': {
+        const batch = coreEndpoints(l, log);
+        if (batch) mergeBatch(bucket(endpointsObjects, batch.key), batch.byPort);
+        break;
+      }
+      case 'EndpointSlice': {
+        const batch = endpointSlice(l, log);
+        if (batch) mergeBatch(bucket(slices, batch.key), batch.byPort);
+        break;
+      }
+      case 'Pod': {
+        const p = pod(l, log);
+        if (p) pods.push(p);
+        break;
+      }
+      case 'Node': {
+        const n = node(l, log);
+        if (n) nodes.push(n);
+        break;
+      }
+      default:
+        ignored.set(kind ?? '(no kind)', (ignored.get(kind ?? '(no kind)') ?? 0) + 1);
+    }
+  }
+  for (const [kind, count] of ignored) {
+    log.add('ignored-kind', '(input)', `ignored ${count} object${count === 1 ? '' : 's'} of kind ${kind}`);
+  }
+
+  const endpoints: Record<string, EndpointsByPort> = {};
+  const endpointSources: Record<string, 'EndpointSlice' | 'Endpoints'> = {};
+  // EndpointSlices are what kube-proxy reads; core Endpoints stand in only for Services that have no slice
+  // (clusters older than slices, or a dump that did not include them).
+  for (const [key, byPort] of endpointsObjects) {
+    endpoints[key] = byPort;
+    endpointSources[key] = 'Endpoints';
+  }
+  for (const [key, byPort] of slices) {
+    endpoints[key] = byPort;
+    endpointSources[key] = 'EndpointSlice';
+  }
+
+  const snapshot: ClusterSnapshot = { services, endpoints, endpointSources, issues: log.issues, warnings: [] };
+  if (pods.length) snapshot.pods = pods;
+  if (nodes.length) snapshot.nodes = nodes;
+  snapshot.warnings = log.issues.map((i) => `${i.path}: ${i.message}`);
+  return snapshot;
+}
+
+/** Parses JSON text and normalises it; text that is not JSON gives an empty snapshot with one issue. */
+export function parseClusterJson(text: string): ClusterSnapshot {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    const issue: SnapshotIssue = {
+      code: 'invalid-json',
+      path: '(input)',
+      message: `not JSON: ${(e as Error).message}`,
+    };
+    return {
+      services: [],
+      endpoints: {},
+      endpointSources: {},
+      issues: [issue],
+      warnings: [`${issue.path}: ${issue.message}`],
+    };
+  }
+  return normaliseCluster(parsed);
+}

@@ -1,0 +1,460 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { normaliseCluster, parseClusterJson } from '../../../src/core/kube/objects';
+
+const codes = (s: { issues: { code: string }[] }) => s.issues.map((i) => i.code);
+
+/** The shape of `kubectl get svc,endpoints -A -o json` (written for this test). */
+const kubectlList = {
+  apiVersion: 'v1',
+  kind: 'List',
+  metadata: { resourceVersion: '' },
+  items: [
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default' },
+      spec: {
+        clusterIP: '172.16.0.1',
+        clusterIPs: ['172.16.0.1'],
+        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+        sessionAffinity: 'None',
+        type: 'ClusterIP',
+      },
+      status: { loadBalancer: {} },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'shop', namespace: 'prod' },
+      spec: {
+        type: 'LoadBalancer',
+        clusterIP: '172.16.5.5',
+        ports: [{ name: 'web', port: 80, targetPort: 'http', nodePort: 31080 }],
+        externalIPs: ['203.0.113.4'],
+        externalTrafficPolicy: 'Local',
+        internalTrafficPolicy: 'Cluster',
+        healthCheckNodePort: 32001,
+        loadBalancerSourceRanges: ['198.51.100.0/24 '],
+        sessionAffinity: 'ClientIP',
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 300 } },
+      },
+      status: {
+        loadBalancer: {
+          ingress: [{ ip: '192.0.2.10' }, { ip: '192.0.2.11', ipMode: 'Proxy' }, { hostname: 'lb.example.com' }],
+        },
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kubernetes', namespace: 'default' },
+      subsets: [
+        {
+          addresses: [{ ip: '192.168.1.10' }, { ip: '192.168.1.11' }],
+          ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
+        },
+      ],
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'shop', namespace: 'prod' },
+      subsets: [
+        {
+          addresses: [{ ip: '10.244.1.5', nodeName: 'node-1' }],
+          notReadyAddresses: [{ ip: '10.244.2.6', nodeName: 'node-2' }],
+          ports: [{ name: 'web', port: 8080 }],
+        },
+      ],
+    },
+  ],
+};
+
+test('kubectl get svc,endpoints -A -o json: Services and Endpoints become a snapshot', () => {
+  const s = normaliseCluster(kubectlList);
+  assert.deepEqual(s.issues, []);
+  assert.deepEqual(s.services[0], {
+    namespace: 'default',
+    name: 'kubernetes',
+    type: 'ClusterIP',
+    clusterIP: '172.16.0.1',
+    clusterIPs: ['172.16.0.1'],
+    ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+    externalIPs: [],
+    loadBalancerIPs: [],
+    loadBalancerProxyIPs: [],
+    loadBalancerSourceRanges: [],
+    externalTrafficPolicy: 'Cluster',
+    internalTrafficPolicy: 'Cluster',
+    sessionAffinity: 'None',
+    affinityTimeoutSeconds: 10800,
+  });
+  const shop = s.services[1];
+  assert.equal(shop.type, 'LoadBalancer');
+  assert.deepEqual(shop.clusterIPs, ['172.16.5.5']);
+  assert.deepEqual(shop.ports, [{ name: 'web', port: 80, protocol: 'TCP', targetPort: 'http', nodePort: 31080 }]);
+  assert.deepEqual(shop.loadBalancerIPs, ['192.0.2.10']);
+  assert.deepEqual(shop.loadBalancerProxyIPs, ['192.0.2.11']);
+  assert.deepEqual(shop.loadBalancerSourceRanges, ['198.51.100.0/24']);
+  assert.equal(shop.externalTrafficPolicy, 'Local');
+  assert.equal(shop.healthCheckNodePort, 32001);
+  assert.equal(shop.sessionAffinity, 'ClientIP');
+  assert.equal(shop.affinityTimeoutSeconds, 300);
+  assert.deepEqual(
+    s.endpoints['default/kubernetes'].https.map((e) => e.ip),
+    ['192.168.1.10', '192.168.1.11'],
+  );
+  assert.deepEqual(s.endpoints['prod/shop'].web, [
+    {
+      ip: '10.244.1.5',
+      port: 8080,
+      protocol: 'TCP',
+      ready: true,
+      serving: true,
+      terminating: false,
+      nodeName: 'node-1',
+    },
+    {
+      ip: '10.244.2.6',
+      port: 8080,
+      protocol: 'TCP',
+      ready: false,
+      serving: false,
+      terminating: false,
+      nodeName: 'node-2',
+    },
+  ]);
+  assert.deepEqual(s.endpointSources, { 'default/kubernetes': 'Endpoints', 'prod/shop': 'Endpoints' });
+  assert.equal(s.pods, undefined);
+});
+
+test('typed lists from the API (items without kind) and EndpointSlice v1/v1beta1', () => {
+  const services = {
+    kind: 'ServiceList',
+    apiVersion: 'v1',
+    items: [{ metadata: { name: 'api', namespace: 'a' }, spec: { clusterIP: '10.0.0.1', ports: [{ port: 80 }] } }],
+  };
+  const v1 = {
+    kind: 'EndpointSliceList',
+    apiVersion: 'discovery.k8s.io/v1',
+    items: [
+      {
+        metadata: { name: 'api-abcde', namespace: 'a', labels: { 'kubernetes.io/service-name': 'api' } },
+        addressType: 'IPv4',
+        endpoints: [
+          { addresses: ['10.1.0.1'], conditions: { ready: true }, nodeName: 'n1', zone: 'z1' },
+          { addresses: ['10.1.0.2'], conditions: { ready: false, serving: true, terminating: true } },
+        ],
+        ports: [{ name: '', port: 8080, protocol: 'TCP' }],
+      },
+    ],
+  };
+  const v1beta1 = {
+    apiVersion: 'discovery.k8s.io/v1beta1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'api-fghij', namespace: 'a', labels: { 'kubernetes.io/service-name': 'api' } },
+    addressType: 'IPv4',
+    endpoints: [
+      {
+        addresses: ['10.1.0.3'],
+        conditions: { ready: true },
+        topology: { 'kubernetes.io/hostname': 'n3', 'topology.kubernetes.io/zone': 'z3' },
+      },
+    ],
+    ports: [{ port: 8080 }],
+  };
+  const s = normaliseCluster([services, v1, v1beta1]);
+  assert.deepEqual(s.issues, []);
+  assert.equal(s.services[0].name, 'api');
+  assert.deepEqual(s.services[0].ports, [{ name: '', port: 80, protocol: 'TCP' }]);
+  assert.deepEqual(s.endpoints['a/api'][''], [
+    {
+      ip: '10.1.0.1',
+      port: 8080,
+      protocol: 'TCP',
+      ready: true,
+      serving: true,
+      terminating: false,
+      nodeName: 'n1',
+      zone: 'z1',
+    },
+    { ip: '10.1.0.2', port: 8080, protocol: 'TCP', ready: false, serving: true, terminating: true },
+    {
+      ip: '10.1.0.3',
+      port: 8080,
+      protocol: 'TCP',
+      ready: true,
+      serving: true,
+      terminating: false,
+      nodeName: 'n3',
+      zone: 'z3',
+    },
+  ]);
+  assert.equal(s.endpointSources['a/api'], 'EndpointSlice');
+});
+
+test('EndpointSlices win over Endpoints for the same Service; Endpoints still serve Services without slices', () => {
+  const s = normaliseCluster({
+    kind: 'List',
+    items: [
+      {
+        kind: 'Endpoints',
+        metadata: { name: 'a', namespace: 'x' },
+        subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }],
+      },
+      {
+        kind: 'Endpoints',
+        metadata: { name: 'b', namespace: 'x' },
+        subsets: [{ addresses: [{ ip: '10.0.0.2' }], ports: [{ port: 80 }] }],
+      },
+      {
+        kind: 'EndpointSlice',
+        metadata: { name: 'a-1', namespace: 'x', labels: { 'kubernetes.io/service-name': 'a' } },
+        addressType: 'IPv4',
+        endpoints: [{ addresses: ['10.0.0.9'] }],
+        ports: [{ name: '', port: 80 }],
+      },
+    ],
+  });
+  assert.deepEqual(
+    s.endpoints['x/a'][''].map((e) => e.ip),
+    ['10.0.0.9'],
+  );
+  assert.deepEqual(
+    s.endpoints['x/b'][''].map((e) => e.ip),
+    ['10.0.0.2'],
+  );
+  assert.deepEqual(s.endpointSources, { 'x/a': 'EndpointSlice', 'x/b': 'Endpoints' });
+});
+
+test('the same endpoint in two slices is kept once, preferring the copy that names its node', () => {
+  const mk = (name: string, nodeName?: string) => ({
+    kind: 'EndpointSlice',
+    metadata: { name, namespace: 'x', labels: { 'kubernetes.io/service-name': 'a' } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['10.0.0.1'], ...(nodeName ? { nodeName } : {}) }],
+    ports: [{ name: 'p', port: 80 }],
+  });
+  const s = normaliseCluster([mk('a-1'), mk('a-2', 'n1')]);
+  assert.deepEqual(s.endpoints['x/a'].p, [
+    { ip: '10.0.0.1', port: 80, protocol: 'TCP', ready: true, serving: true, terminating: false, nodeName: 'n1' },
+  ]);
+});
+
+test('bad objects and fields become coded issues with paths; the rest is kept', () => {
+  const s = normaliseCluster({
+    kind: 'List',
+    items: [
+      {
+        kind: 'Service',
+        metadata: { name: 'Bad Name', namespace: 'x' },
+        spec: { clusterIP: '10.0.0.1', ports: [{ port: 80 }] },
+      },
+      { kind: 'Service', metadata: { name: 'inj" -j ACCEPT', namespace: 'x' }, spec: { clusterIP: '10.0.0.1' } },
+      {
+        kind: 'Service',
+        metadata: { name: 'ip', namespace: 'x' },
+        spec: { clusterIP: '10.0.0.300', ports: [{ port: 80 }] },
+      },
+      {
+        kind: 'Service',
+        metadata: { name: 'ok', namespace: 'x' },
+        spec: {
+          clusterIP: '10.0.0.2',
+          externalIPs: ['1.2.3.4', 'nope'],
+          loadBalancerSourceRanges: ['10.0.0.0/33'],
+          ports: [
+            { name: 'a', port: 80 },
+            { name: 'b', port: 70000 },
+            { name: 'c', port: 81, protocol: 'ICMP' },
+            { name: 'a', port: 82 },
+            { name: 'UPPER', port: 83 },
+          ],
+          sessionAffinity: 'ClientIP',
+          sessionAffinityConfig: { clientIP: { timeoutSeconds: -1 } },
+        },
+      },
+      { kind: 'Service', metadata: { name: 'ok', namespace: 'x' }, spec: { clusterIP: '10.0.0.3' } },
+      { kind: 'Service', metadata: { name: 'nons' }, spec: { clusterIP: '10.0.0.4' } },
+      {
+        kind: 'EndpointSlice',
+        metadata: { name: 'orphan-1', namespace: 'x' },
+        addressType: 'IPv4',
+        endpoints: [],
+        ports: [],
+      },
+      {
+        kind: 'EndpointSlice',
+        metadata: { name: 'ok-1', namespace: 'x', labels: { 'kubernetes.io/service-name': 'ok' } },
+        addressType: 'IPv4',
+        endpoints: [
+          { addresses: ['10.9.9.9'] },
+          { addresses: ['x.y'] },
+          { addresses: ['10.9.9.8'], nodeName: 'Bad_Node' },
+        ],
+        ports: [{ name: 'a', port: 8080 }, { name: 'z' }],
+      },
+      { kind: 'ConfigMap', metadata: { name: 'c', namespace: 'x' } },
+      42,
+    ],
+  });
+  assert.deepEqual(
+    s.services.map((x) => `${x.namespace}/${x.name}`),
+    ['x/ok', 'default/nons'],
+  );
+  const ok = s.services[0];
+  assert.deepEqual(ok.externalIPs, ['1.2.3.4']);
+  assert.deepEqual(ok.loadBalancerSourceRanges, []);
+  assert.deepEqual(
+    ok.ports.map((p) => p.name),
+    ['a'],
+  );
+  assert.equal(ok.affinityTimeoutSeconds, 10800);
+  assert.deepEqual(
+    s.endpoints['x/ok'].a.map((e) => [e.ip, e.nodeName]),
+    [
+      ['10.9.9.9', undefined],
+      ['10.9.9.8', undefined],
+    ],
+  );
+  assert.deepEqual(codes(s).sort(), [
+    'duplicate-port-name',
+    'duplicate-service',
+    'ignored-kind',
+    'invalid-affinity-timeout',
+    'invalid-cluster-ip',
+    'invalid-endpoint-ip',
+    'invalid-external-ip',
+    'invalid-name',
+    'invalid-name',
+    'invalid-node-name',
+    'invalid-object',
+    'invalid-port',
+    'invalid-port',
+    'invalid-port-name',
+    'invalid-protocol',
+    'invalid-source-range',
+    'missing-namespace',
+    'slice-without-service',
+  ]);
+  const ip = s.issues.find((i) => i.code === 'invalid-cluster-ip')!;
+  assert.equal(ip.path, 'items[2].spec.clusterIP');
+  assert.ok(s.warnings.includes(`items[2].spec.clusterIP: ${ip.message}`));
+  assert.equal(s.warnings.length, s.issues.length);
+});
+
+test('headless and ExternalName Services stay in the snapshot (the generator skips them)', () => {
+  const s = normaliseCluster([
+    { kind: 'Service', metadata: { name: 'db', namespace: 'x' }, spec: { clusterIP: 'None', ports: [{ port: 5432 }] } },
+    {
+      kind: 'Service',
+      metadata: { name: 'ext', namespace: 'x' },
+      spec: { type: 'ExternalName', externalName: 'db.example.com' },
+    },
+  ]);
+  assert.deepEqual(s.issues, []);
+  assert.equal(s.services[0].clusterIP, 'None');
+  assert.deepEqual(s.services[0].clusterIPs, []);
+  assert.equal(s.services[1].externalName, 'db.example.com');
+});
+
+test('Pods and Nodes are kept when present', () => {
+  const s = normaliseCluster({
+    kind: 'List',
+    items: [
+      {
+        kind: 'Pod',
+        metadata: { name: 'web-1', namespace: 'x' },
+        spec: { nodeName: 'n1' },
+        status: { podIP: '10.1.0.5', podIPs: [{ ip: '10.1.0.5' }, { ip: 'fd00::5' }], phase: 'Running' },
+      },
+      {
+        kind: 'Node',
+        metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'eu-1a' } },
+        spec: { podCIDR: '10.1.0.0/24' },
+        status: {
+          addresses: [
+            { type: 'InternalIP', address: '192.168.0.5' },
+            { type: 'Hostname', address: 'n1' },
+            { type: 'ExternalIP', address: '203.0.113.5' },
+          ],
+        },
+      },
+    ],
+  });
+  assert.deepEqual(s.pods, [
+    {
+      namespace: 'x',
+      name: 'web-1',
+      ip: '10.1.0.5',
+      ips: ['10.1.0.5', 'fd00::5'],
+      hostNetwork: false,
+      nodeName: 'n1',
+      phase: 'Running',
+    },
+  ]);
+  assert.deepEqual(s.nodes, [
+    {
+      name: 'n1',
+      internalIPs: ['192.168.0.5'],
+      externalIPs: ['203.0.113.5'],
+      podCIDRs: ['10.1.0.0/24'],
+      zone: 'eu-1a',
+    },
+  ]);
+});
+
+test('text that is not JSON gives one invalid-json issue', () => {
+  const s = parseClusterJson('{"kind": "List", items: [');
+  assert.deepEqual(codes(s), ['invalid-json']);
+  assert.deepEqual(s.services, []);
+  assert.deepEqual(codes(parseClusterJson(JSON.stringify(kubectlList))), []);
+});
+
+test('any JSON value normalises without throwing, and every issue has a code and a path', () => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
+      const s = normaliseCluster(v);
+      for (const i of s.issues) assert.ok(/^[a-z]+(-[a-z]+)*$/.test(i.code) && i.path.length > 0);
+    }),
+    { numRuns: 300 },
+  );
+  // Objects that look like Kubernetes items but carry random field values.
+  const item = fc.record(
+    {
+      kind: fc.constantFrom('Service', 'Endpoints', 'EndpointSlice', 'Pod', 'Node'),
+      metadata: fc.record(
+        {
+          name: fc.oneof(fc.string(), fc.constant('ok')),
+          namespace: fc.oneof(fc.string(), fc.constant('ns')),
+          labels: fc.dictionary(fc.string(), fc.jsonValue()),
+        },
+        { requiredKeys: [] },
+      ),
+      spec: fc.dictionary(
+        fc.constantFrom(
+          'clusterIP',
+          'clusterIPs',
+          'ports',
+          'type',
+          'externalIPs',
+          'loadBalancerSourceRanges',
+          'sessionAffinityConfig',
+          'podCIDRs',
+        ),
+        fc.jsonValue(),
+      ),
+      subsets: fc.array(fc.dictionary(fc.constantFrom('addresses', 'notReadyAddresses', 'ports'), fc.jsonValue())),
+      endpoints: fc.jsonValue(),
+      ports: fc.jsonValue(),
+      status: fc.jsonValue(),
+    },
+    { requiredKeys: ['kind'] },
+  );
+  fc.assert(
+    fc.property(fc.array(item, { maxLength: 8 }), (items) => void normaliseCluster({ kind: 'List', items })),
+    { numRuns: 300 },
+  );
+});
