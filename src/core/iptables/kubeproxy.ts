@@ -283,8 +283,9 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       s.hashVerified = own.length ? own.every((c) => verifyServiceChain(c.name, s.name, s.protocol!)) : null;
       for (const e of s.endpoints) {
         if (e.ip && e.port !== undefined) {
-          const host = e.ip.includes(':') ? `[${e.ip}]` : e.ip;
-          e.hashVerified = verifyEndpointChain(e.chain, s.name, s.protocol, `${host}:${e.port}`) || verifyEndpointChain(e.chain, s.name, s.protocol, `${e.ip}:${e.port}`);
+          // kube-proxy hashes IPv6 endpoints with brackets in newer releases, without in older ones.
+          const forms = e.ip.includes(':') ? [`[${e.ip}]:${e.port}`, `${e.ip}:${e.port}`] : [`${e.ip}:${e.port}`];
+          e.hashVerified = forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
         }
       }
     }

@@ -146,6 +146,7 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
   }
   const rest = words.slice(k);
   const comment = mapExtra(rest, matches, target, tokens, line, out.diagnostics);
+  tokens.sort((a, b) => a.span.column - b.span.column);
   return {
     id: -1,
     table,

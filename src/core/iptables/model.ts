@@ -43,7 +43,7 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     }
   }
   const refs = new Map<string, Rule[]>();
-  const calleeMap = new Map<string, ChainRef[]>();
+  const calleeMap = new Map<string, Map<string, ChainRef>>();
   const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
   for (const r of dump.rules) {
     ruleByLine[r.line] = r;
@@ -56,12 +56,14 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     if (list) list.push(r);
     else refs.set(k, [r]);
     const from = key(r.table, r.chain);
-    const callees = calleeMap.get(from) ?? [];
-    if (!callees.some((c) => c.name === target)) callees.push({ table: r.table, name: target });
-    calleeMap.set(from, callees);
+    let callees = calleeMap.get(from);
+    if (!callees) calleeMap.set(from, (callees = new Map()));
+    if (!callees.has(target)) callees.set(target, { table: r.table, name: target });
   }
+  // Rule lines answer from the rule's own tokens; only the other lines need this index.
   const tokensByLine: Token[][] = [];
   for (const tok of dump.tokens) (tokensByLine[tok.span.line] ??= []).push(tok);
+  const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? tokensByLine[line] ?? NO_TOKENS;
 
   const model: IptablesModel = {
     dump,
@@ -69,13 +71,12 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     chain: (table, name) => chains.get(key(table, name)),
     chainsNamed: (name) => byName.get(name) ?? [],
     references: (table, name) => refs.get(key(table, name)) ?? [],
-    callees: (table, name) => calleeMap.get(key(table, name)) ?? [],
+    callees: (table, name) => [...(calleeMap.get(key(table, name))?.values() ?? [])],
     targetsChain: (rule) => !!rule.target && (chains.has(key(rule.table, rule.target.name)) || refs.has(key(rule.table, rule.target.name))),
     ruleAtLine: (line) => ruleByLine[line],
-    tokensOnLine: (line) => tokensByLine[line] ?? NO_TOKENS,
+    tokensOnLine,
     tokenAt: (line, column) => {
-      const list = tokensByLine[line];
-      if (!list) return undefined;
+      const list = tokensOnLine(line);
       // Tokens on a line are sorted by column; the last one starting at or before the column wins.
       let found: Token | undefined;
       for (const t of list) {

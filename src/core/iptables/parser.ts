@@ -78,10 +78,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const tables = new Map<string, Table>();
   const ctx: Context = { listingMode: false, sMode: false };
   let sawHeader = false;
-  let sawListing = false;
   let sawSyntax = false;
   let nftReported = false;
   const reopened = new Set<string>();
+  let listingRules = 0;
   prepareLines(lines, dump.diagnostics);
 
   const getTable = (name: string, at?: Span): Table => {
@@ -152,9 +152,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         chain.declSpan ??= ch.declSpan;
       }
       for (const r of block.rules) addRule(r);
+      listingRules += block.rules.length;
       dump.tokens.push(...block.tokens);
       dump.diagnostics.push(...block.diagnostics);
-      sawListing = true;
       li = block.nextLine - 1;
       continue;
     }
@@ -223,7 +223,6 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (cm) {
       const cs: Span = { line: sl.line, column: sl.offset, length: cm[0].trimEnd().length };
       counters = { packets: Number(cm[1]), bytes: Number(cm[2]), span: cs };
-      dump.tokens.push({ kind: 'counter', text: cm[0].trimEnd(), span: cs });
       from = cm[0].length;
     }
     const split = splitWords(c, sl.offset, from);
@@ -241,32 +240,28 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         position = Number(words[2].raw);
         bodyStart = 3;
       }
-      const body = parseRuleBody(words.slice(bodyStart), sl.line);
+      const body = parseRuleBody(words.slice(bodyStart), sl.line, false);
       const table = tableFor(chainWord.value, body.target?.name, body.comment);
       const chainSpan: Span = { line: sl.line, column: chainWord.column, length: chainWord.raw.length };
-      const lineTokens: Token[] = [
-        { kind: 'command', text: head.raw, span: { line: sl.line, column: head.column, length: head.raw.length } },
-        { kind: 'chainRef', text: chainWord.raw, span: chainSpan },
-        ...(position !== undefined ? [{ kind: 'value' as const, text: words[2].raw, span: { line: sl.line, column: words[2].column, length: words[2].raw.length } }] : []),
-        ...body.tokens,
-      ];
-      const rule: Rule = {
-        id: -1,
-        table: table.name,
-        chain: chainWord.value,
-        line: sl.line,
-        span: { line: sl.line, column: head.column, length: sl.offset + c.length - head.column },
-        chainSpan,
-        command: ruleCommand,
-        ...(position !== undefined ? { position } : {}),
-        text: c.slice(chainWord.column - sl.offset),
-        matches: body.matches,
-        ...(body.target ? { target: body.target } : {}),
-        ...(body.comment !== undefined ? { comment: body.comment } : {}),
-        ...(counters ?? body.counters ? { counters: counters ?? body.counters } : {}),
-        tokens: lineTokens,
-        index: -1,
-      };
+      const rule = new ParsedRule(
+        {
+          id: -1,
+          table: table.name,
+          chain: chainWord.value,
+          line: sl.line,
+          span: { line: sl.line, column: head.column, length: sl.offset + c.length - head.column },
+          chainSpan,
+          command: ruleCommand,
+          ...(position !== undefined ? { position } : {}),
+          text: c.slice(chainWord.column - sl.offset),
+          matches: body.matches,
+          ...(body.target ? { target: body.target } : {}),
+          ...(body.comment !== undefined ? { comment: body.comment } : {}),
+          ...(counters ?? body.counters ? { counters: counters ?? body.counters } : {}),
+          index: -1,
+        },
+        () => ruleLineTokens(sl, from, counters, bodyStart),
+      );
       dump.diagnostics.push(...body.diagnostics);
       addRule(rule, table);
       sawSyntax = true;
@@ -305,12 +300,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   }
 
   // Final ids, per-chain indexes and the token list in line order.
-  dump.rules.sort((a, b) => a.line - b.line);
+  // Rules arrive in line order; only -I within listings could disturb it.
+  if (dump.rules.some((r, i) => i > 0 && r.line < dump.rules[i - 1].line)) dump.rules.sort((a, b) => a.line - b.line);
   dump.rules.forEach((r, i) => (r.id = i));
   for (const t of dump.tables) for (const ch of t.chains.values()) ch.rules.forEach((r, i) => (r.index = i));
-  for (const r of dump.rules) dump.tokens.push(...r.tokens);
-  dump.tokens.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
-  dump.format = decideFormat(sawHeader, sawListing, ctx.sMode, sawSyntax, dump);
+  dump.format = decideFormat(sawHeader, listingRules, ctx.sMode, dump);
   dump.family = decideFamily(dump);
   return dump;
 
@@ -321,6 +315,56 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     else if (rule.command === 'append') chain.rules.push(rule);
     dump.rules.push(rule);
   }
+}
+
+/**
+ * A rule whose tokens are computed on first use: a 100k-rule dump needs every rule's matches for the model, but
+ * tokens only for the lines an editor shows or hovers.
+ */
+class ParsedRule implements Rule {
+  id!: number;
+  table!: string;
+  chain!: string;
+  line!: number;
+  span!: Span;
+  chainSpan!: Span;
+  command!: Rule['command'];
+  position?: number;
+  text!: string;
+  matches!: Rule['matches'];
+  target?: Rule['target'];
+  comment?: string;
+  counters?: Counters;
+  index!: number;
+  private cachedTokens: Token[] | undefined;
+
+  constructor(fields: Omit<Rule, 'tokens'>, private readonly computeTokens: () => Token[]) {
+    Object.assign(this, fields);
+  }
+
+  get tokens(): Token[] {
+    return (this.cachedTokens ??= this.computeTokens());
+  }
+
+  /** Plain data for JSON: the tokens are derived, not part of the rule. */
+  toJSON(): Omit<Rule, 'tokens'> {
+    const { cachedTokens: _c, computeTokens: _f, ...rest } = this as unknown as Record<string, unknown>;
+    return rest as unknown as Omit<Rule, 'tokens'>;
+  }
+}
+
+/** The tokens of one rule line, re-read from its text (same words as the first pass). */
+function ruleLineTokens(sl: SourceLine, from: number, counters: Counters | undefined, bodyStart: number): Token[] {
+  const words = joinWrappedWords(splitWords(sl.content, sl.offset, from).words, sl.line, []);
+  const head = words[0];
+  const line = sl.line;
+  const tok = (kind: Token['kind'], w: Word): Token => ({ kind, text: w.raw, span: { line, column: w.column, length: w.raw.length } });
+  const out: Token[] = [];
+  if (counters) out.push({ kind: 'counter', text: sl.content.slice(0, counters.span.length), span: counters.span });
+  out.push(tok('command', head), tok('chainRef', words[1]));
+  if (bodyStart === 3) out.push(tok('value', words[2]));
+  out.push(...parseRuleBody(words.slice(bodyStart), line, true).tokens);
+  return out;
 }
 
 /** Whole-text preparation: `#`-prefixed log pastes and diff output are unwrapped in place. */
@@ -486,9 +530,9 @@ export function inferTable(chain: string, target: string | undefined, comment: s
   return 'filter';
 }
 
-function decideFormat(sawHeader: boolean, sawListing: boolean, sMode: boolean, sawSyntax: boolean, dump: IptablesDump): IptablesFormat {
+function decideFormat(sawHeader: boolean, listingRules: number, sMode: boolean, dump: IptablesDump): IptablesFormat {
   if (sawHeader) return 'iptables-save';
-  if (sawListing && (!sawSyntax || dump.rules.filter((r) => r.tokens[0]?.kind === 'target').length * 2 > dump.rules.length)) return 'iptables-L';
+  if (listingRules > 0 && listingRules * 2 >= dump.rules.length) return 'iptables-L';
   if (sMode) return 'iptables-S';
   return 'rule-lines';
 }

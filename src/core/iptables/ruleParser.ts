@@ -2,9 +2,9 @@
  * Parses the argument part of one rule (`-s 10.0.0.0/8 -m tcp --dport 80 -j DNAT --to-destination ...`)
  * into matches, target, comment and counters, with a token for every word.
  */
-import type { Diagnostic } from '../common/diagnostics';
+import type { Diagnostic, Span } from '../common/diagnostics';
 import { canonicalOptionName, GENERIC_CANONICAL, IMPLICIT_PROTOCOL_MODULES, optionArity } from './options';
-import type { Counters, Match, OptionArg, Target, Token } from './types';
+import type { Counters, Match, OptionArg, Target, Token, TokenKind } from './types';
 import type { Word } from './words';
 
 export interface ParsedRuleBody {
@@ -24,8 +24,15 @@ function isBang(w: Word | undefined): boolean {
   return !!w && !w.quoted && w.raw === '!';
 }
 
-export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
-  const tokens: Token[] = [];
+/**
+ * `withTokens` false skips the per-word tokens (the bulk of the allocations on a 100k-rule dump); rules compute
+ * them again lazily when an editor feature needs them.
+ */
+export function parseRuleBody(words: Word[], line: number, withTokens = true): ParsedRuleBody {
+  const collected: Token[] = [];
+  const emit = (kind: TokenKind, w: Word, text: string = w.raw): void => {
+    if (withTokens) collected.push({ kind, text, span: span(w) });
+  };
   const diagnostics: Diagnostic[] = [];
   const generic: Match = { module: '', options: [] };
   const matches: Match[] = [generic];
@@ -36,7 +43,13 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
   let pendingBang: Word | undefined;
   let protocol: string | undefined;
 
-  const span = (w: Word) => ({ line, column: w.column, length: w.raw.length });
+  // One span object per word, shared by its token and its option.
+  const spans = new Map<Word, Span>();
+  const span = (w: Word): Span => {
+    let sp = spans.get(w);
+    if (!sp) spans.set(w, (sp = { line, column: w.column, length: w.raw.length }));
+    return sp;
+  };
   const implicitModule = (name: string): Match => {
     let m = matches.find((x) => x.module === name && !x.moduleSpan);
     if (!m) {
@@ -50,13 +63,13 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
   while (i < words.length) {
     const w = words[i];
     if (isBang(w)) {
-      tokens.push({ kind: 'negation', text: '!', span: span(w) });
+      emit('negation', w, '!');
       pendingBang = w;
       i++;
       continue;
     }
     if (!looksLikeOption(w)) {
-      tokens.push({ kind: 'value', text: w.raw, span: span(w) });
+      emit('value', w, w.raw);
       diagnostics.push({
         span: span(w),
         severity: 'warning',
@@ -69,28 +82,28 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
     const written = w.raw;
     const name = canonicalOptionName(written);
     if (name === 'match' || name === 'm') {
-      tokens.push({ kind: 'option', text: written, span: span(w) });
+      emit('option', w, written);
       const mod = words[i + 1];
       if (!mod || looksLikeOption(mod)) {
         diagnostics.push({ span: span(w), severity: 'error', code: 'missing-module-name', message: `${written} needs a module name.` });
         i++;
         continue;
       }
-      tokens.push({ kind: 'module', text: mod.raw, span: span(mod) });
+      emit('module', mod, mod.raw);
       current = { module: mod.value, moduleSpan: span(mod), options: [] };
       matches.push(current);
       i += 2;
       continue;
     }
     if (name === 'jump' || name === 'j' || name === 'goto' || name === 'g') {
-      tokens.push({ kind: 'option', text: written, span: span(w) });
+      emit('option', w, written);
       const tw = words[i + 1];
       if (!tw || looksLikeOption(tw)) {
         diagnostics.push({ span: span(w), severity: 'error', code: 'missing-target', message: `${written} needs a target or chain name.` });
         i++;
         continue;
       }
-      tokens.push({ kind: 'target', text: tw.raw, span: span(tw) });
+      emit('target', tw, tw.raw);
       if (target) {
         diagnostics.push({ span: span(tw), severity: 'error', code: 'duplicate-target', message: `A rule can have only one target; "${tw.value}" repeats it.` });
       }
@@ -101,11 +114,12 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
     }
     if (name === 'set-counters' || written === '-c') {
       // `-c packets bytes` (iptables -S -v and restore input)
-      tokens.push({ kind: 'option', text: written, span: span(w) });
+      emit('option', w, written);
       const p = words[i + 1];
       const b = words[i + 2];
       if (p && b && /^\d+$/.test(p.value) && /^\d+$/.test(b.value)) {
-        tokens.push({ kind: 'counter', text: p.raw, span: span(p) }, { kind: 'counter', text: b.raw, span: span(b) });
+        emit('counter', p);
+        emit('counter', b);
         counters = {
           packets: Number(p.value),
           bytes: Number(b.value),
@@ -120,7 +134,7 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
     }
 
     // A regular option: find where its values end.
-    tokens.push({ kind: 'option', text: written, span: span(w) });
+    emit('option', w, written);
     const arity = optionArity(name);
     const values: Word[] = [];
     let j = i + 1;
@@ -129,7 +143,7 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
     if (pendingBang) negated = true;
     // Old syntax puts `!` after the option: `--dport ! 80`.
     if (arity > 0 && isBang(words[j]) && words[j + 1] && !looksLikeOption(words[j + 1])) {
-      tokens.push({ kind: 'negation', text: '!', span: span(words[j]) });
+      emit('negation', words[j], '!');
       negated = true;
       negationSpan = span(words[j]);
       j++;
@@ -148,7 +162,7 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
         message: `${written} expects ${arity === 2 ? 'two values' : 'a value'}.`,
       });
     }
-    for (const v of values) tokens.push({ kind: name === 'comment' ? 'commentText' : 'value', text: v.raw, span: span(v) });
+    for (const v of values) emit(name === 'comment' ? 'commentText' : 'value', v);
     const opt: OptionArg = {
       name,
       written,
@@ -185,5 +199,5 @@ export function parseRuleBody(words: Word[], line: number): ParsedRuleBody {
   if (pendingBang) {
     diagnostics.push({ span: span(pendingBang), severity: 'error', code: 'dangling-negation', message: '"!" must be followed by an option.' });
   }
-  return { matches: generic.options.length ? matches : matches.slice(1), target, comment, counters, tokens, diagnostics };
+  return { matches: generic.options.length ? matches : matches.slice(1), target, comment, counters, tokens: collected, diagnostics };
 }

@@ -147,7 +147,10 @@ export interface IptablesDump {
   backendWarnings: BackendWarning[];
   /** Parse problems (unknown lines, broken quoting, ...). Lint adds its own separately. */
   diagnostics: Diagnostic[];
-  /** Every token of every line in line order, for semantic tokens and hovers. */
+  /**
+   * Tokens of the lines that are not rules (table headers, declarations, comments, COMMIT), in line order.
+   * A rule's tokens are on the rule; `forEachToken` walks both in document order.
+   */
   tokens: Token[];
   lineCount: number;
 }
@@ -178,4 +181,16 @@ export function findOption(rule: Rule, name: string, module?: string): OptionArg
 
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {
   return rule.target?.options.find((o) => o.name === name);
+}
+
+/** Every token of the dump in document order: rule tokens and the other lines' tokens, merged by line. */
+export function forEachToken(dump: IptablesDump, visit: (token: Token) => void): void {
+  const lineTokens = dump.tokens;
+  const rules = dump.rules;
+  let t = 0;
+  for (const rule of rules) {
+    while (t < lineTokens.length && lineTokens[t].span.line < rule.line) visit(lineTokens[t++]);
+    for (const tok of rule.tokens) visit(tok);
+  }
+  while (t < lineTokens.length) visit(lineTokens[t++]);
 }

@@ -29,6 +29,19 @@ export function splitWords(text: string, baseColumn = 0, from = 0): SplitResult 
       continue;
     }
     const start = i;
+    // Fast path: a plain word (no quotes, no escapes) is one slice.
+    let end = i;
+    while (end < n) {
+      const ch = text.charCodeAt(end);
+      if (ch === 32 || ch === 9 || ch === 34 || ch === 39 || ch === 92) break;
+      end++;
+    }
+    if (end === n || text.charCodeAt(end) === 32 || text.charCodeAt(end) === 9) {
+      const raw = text.slice(start, end);
+      words.push({ value: raw, raw, column: baseColumn + start, quoted: false });
+      i = end;
+      continue;
+    }
     let value = '';
     let quoted = false;
     while (i < n) {

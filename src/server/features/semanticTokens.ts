@@ -7,7 +7,7 @@ import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
 import { kubeChainKind } from '../../core/iptables/naming';
 import { EXTENSION_TARGETS } from '../../core/iptables/options';
-import { STANDARD_TARGETS, type Token } from '../../core/iptables/types';
+import { forEachToken, STANDARD_TARGETS, type Token } from '../../core/iptables/types';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
 
 export const TOKEN_TYPES = ['namespace', 'function', 'keyword', 'parameter', 'operator', 'type', 'enumMember', 'string', 'number', 'comment', 'variable', 'macro'] as const;
@@ -25,10 +25,11 @@ const modifierBits = (mods: Modifier[]) => mods.reduce((bits, m) => bits | (1 <<
 export function semanticTokens(a: Analysis): SemanticTokens {
   const builder = new SemanticTokensBuilder();
   if (a.iptables) {
-    for (const tok of a.iptables.dump.tokens) {
-      const c = classify(a.iptables, tok);
+    const model = a.iptables;
+    forEachToken(model.dump, (tok) => {
+      const c = classify(model, tok);
       if (c) builder.push(tok.span.line, tok.span.column, tok.span.length, typeIndex(c.type), modifierBits(c.mods));
-    }
+    });
   } else if (a.ipvs) {
     for (const tok of ipvsSemanticTokens(a.ipvs)) {
       const type = (TOKEN_TYPES as readonly string[]).includes(tok.type) ? (tok.type as TokenType) : 'variable';

@@ -1,0 +1,27 @@
+/**
+ * Packet tracer: follows one packet (the first of its connection) through an iptables dump in kernel order,
+ * forking at `statistic` rules and at facts the dump cannot decide, and reports every path with its probability,
+ * verdict, NAT and the steps (table, chain, line, rule) it took.
+ *
+ * Messages: every note, assumption and warning is both rendered (in `options.lang`, default English) and kept as
+ * `{code, params}` (`noteMessage`, `assumptionMessages`, `warningMessages`); `renderTraceMessage(m, lang)` renders
+ * one again in another language. Codes are the catalog keys of `i18n/messages/trace.ts` without the `trace.` prefix.
+ *
+ * Implementation in `trace/`: packet state, conditions per match module, targets, per-dump index, engine, tree.
+ */
+export { tracePacket } from './trace/engine';
+export { formatTraceTree } from './trace/format';
+export { renderTraceMessage, formatProbability } from './trace/message';
+export type {
+  Packet,
+  TraceAction,
+  TraceHook,
+  TraceMessage,
+  TraceOptions,
+  TracePath,
+  TraceProto,
+  TraceResult,
+  TraceRoute,
+  TraceStep,
+  TraceVerdict,
+} from './trace/types';

@@ -1,0 +1,211 @@
+/**
+ * The per-dump index the tracer walks: tables by name, chains compiled lazily into conditions and targets,
+ * and for long chains a destination index so a trace looks at the handful of rules that can match instead of
+ * scanning thousands (KUBE-SERVICES of a big cluster). Cached per dump object in a WeakMap.
+ */
+import type { IpFamily } from '../../common/ip';
+import { isBuiltinChain, type Chain, type Match, type Rule, type Table, type Target } from '../types';
+import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
+import { impliedJumps } from './hooks';
+import { msg } from './message';
+import { compileTarget, type CompiledTarget } from './targets';
+import type { TraceMessage } from './types';
+import { singleHost } from './values';
+
+export interface CompiledRule {
+  table: string;
+  chain: string;
+  line: number;
+  ruleId?: number;
+  text: string;
+  conds: Cond[];
+  target: CompiledTarget;
+  problems: CompileProblem[];
+  /** Set on rules the dump does not contain (kube-proxy's jumps from builtin chains). */
+  impliedNote?: TraceMessage;
+}
+
+export interface CompiledChain {
+  table: string;
+  name: string;
+  builtin: boolean;
+  /** Undefined when the dump does not say (rule lines, `-S` output without `-P`). */
+  policy?: string;
+  /** Builtin chain synthesised from kube-proxy's standard jumps; its policy is ACCEPT. */
+  implied: boolean;
+  /** What a path entering an implied chain assumes. */
+  impliedAssumption?: TraceMessage;
+  line: number;
+  rules: CompiledRule[];
+  /** Positions of the rules that can match a packet to `dst`, in chain order. */
+  candidates(dst: bigint): readonly number[];
+}
+
+/** Chains shorter than this are scanned; the index pays off only for long ones. */
+const INDEX_MIN_RULES = 32;
+
+export interface DumpIndex {
+  family: IpFamily;
+  duplicateTables: string[];
+  hasTable(table: string): boolean;
+  /** A chain of the dump, or for a missing builtin chain the implied kube-proxy jumps (if any). */
+  chain(table: string, name: string): CompiledChain | undefined;
+}
+
+const cache = new WeakMap<object, DumpIndex>();
+
+export function dumpIndex(dump: { family: IpFamily; tables: Table[] }): DumpIndex {
+  let index = cache.get(dump);
+  if (!index) {
+    index = buildIndex(dump);
+    cache.set(dump, index);
+  }
+  return index;
+}
+
+/** Rule text as a command line people recognise (`-A CHAIN ...`). */
+export function displayRuleText(rule: Rule): string {
+  const flag = { append: '-A', insert: '-I', delete: '-D', replace: '-R', check: '-C' }[rule.command];
+  return `${flag} ${rule.text}`;
+}
+
+function buildIndex(dump: { family: IpFamily; tables: Table[] }): DumpIndex {
+  const family = dump.family;
+  const tables = new Map<string, Table>();
+  const duplicateTables: string[] = [];
+  for (const t of dump.tables) {
+    if (tables.has(t.name)) duplicateTables.push(t.name);
+    else tables.set(t.name, t);
+  }
+  const compiled = new Map<string, CompiledChain | null>();
+
+  const chain = (tableName: string, name: string): CompiledChain | undefined => {
+    const key = `${tableName}\u0000${name}`;
+    const hit = compiled.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const table = tables.get(tableName);
+    let result: CompiledChain | undefined;
+    if (table) {
+      const c = table.chains.get(name);
+      if (c) result = compileChain(table, c, family);
+      else if (isBuiltinChain(tableName, name)) result = compileImplied(table, name, family);
+    }
+    compiled.set(key, result ?? null);
+    return result;
+  };
+  return { family, duplicateTables, hasTable: (t) => tables.has(t), chain };
+}
+
+function compileRule(
+  table: Table,
+  chainName: string,
+  line: number,
+  text: string,
+  matches: Match[],
+  target: Target | undefined,
+  family: IpFamily,
+  info: GenericInfo,
+): CompiledRule {
+  const problems: CompileProblem[] = [];
+  const conds = compileConditions(matches, family, problems, info);
+  const compiledTarget = compileTarget(target, family, (n) => table.chains.has(n));
+  return { table: table.name, chain: chainName, line, text, conds, target: compiledTarget, problems };
+}
+
+function compileChain(table: Table, c: Chain, family: IpFamily): CompiledChain {
+  const rules: CompiledRule[] = [];
+  const hosts: (bigint | undefined)[] = [];
+  for (const r of c.rules) {
+    const info: GenericInfo = {};
+    const cr = compileRule(table, c.name, r.line, displayRuleText(r), r.matches, r.target, family, info);
+    cr.ruleId = r.id;
+    rules.push(cr);
+    hosts.push(info.dstHost && !info.dstNegated ? singleHost(info.dstHost) : undefined);
+  }
+  const line = c.declSpan?.line ?? c.rules[0]?.line ?? table.line ?? -1;
+  return {
+    table: table.name,
+    name: c.name,
+    builtin: c.builtin || isBuiltinChain(table.name, c.name),
+    policy: c.policy,
+    implied: false,
+    line,
+    rules,
+    candidates: candidateLookup(hosts),
+  };
+}
+
+/** kube-proxy writes its restore input without the builtin chains; its jumps into them are added separately. */
+function compileImplied(table: Table, name: string, family: IpFamily): CompiledChain | undefined {
+  const jumps = impliedJumps(table.name, name).filter((j) => table.chains.has(j.target));
+  if (jumps.length === 0) return undefined;
+  const rules = jumps.map((j) => {
+    const text = `-A ${name}${j.ctstateNew ? ' -m conntrack --ctstate NEW' : ''} -m comment --comment "${j.comment}" -j ${j.target}`;
+    const matches: Match[] = j.ctstateNew ? [syntheticMatch('conntrack', 'ctstate', '--ctstate', 'NEW')] : [];
+    const target: Target = { name: j.target, kind: 'jump', span: NO_SPAN, options: [] };
+    const cr = compileRule(table, name, -1, text, matches, target, family, {});
+    cr.impliedNote = msg('note.implied-jump');
+    return cr;
+  });
+  const all = rules.map((_, i) => i);
+  return {
+    table: table.name,
+    name,
+    builtin: true,
+    policy: 'ACCEPT',
+    implied: true,
+    impliedAssumption: msg('assume.kube-jumps', {
+      table: table.name,
+      chain: name,
+      targets: jumps.map((j) => j.target).join(', '),
+    }),
+    line: -1,
+    rules,
+    candidates: () => all,
+  };
+}
+
+const NO_SPAN = { line: -1, column: 0, length: 0 };
+
+function syntheticMatch(module: string, name: string, written: string, value: string): Match {
+  return {
+    module,
+    options: [{ name, written, values: [value], negated: false, span: NO_SPAN, valueSpans: [NO_SPAN] }],
+  };
+}
+
+/**
+ * Rules with a single-host `-d` go into buckets by that host; the rest apply to every destination. A lookup merges
+ * the bucket with the rest in chain order and remembers the result for the next trace to the same address.
+ */
+function candidateLookup(hosts: (bigint | undefined)[]): (dst: bigint) => readonly number[] {
+  const all = hosts.map((_, i) => i);
+  if (hosts.length < INDEX_MIN_RULES) return () => all;
+  const byHost = new Map<bigint, number[]>();
+  const anyHost: number[] = [];
+  hosts.forEach((h, i) => {
+    if (h === undefined) anyHost.push(i);
+    else {
+      const list = byHost.get(h);
+      if (list) list.push(i);
+      else byHost.set(h, [i]);
+    }
+  });
+  if (anyHost.length === hosts.length) return () => all;
+  const merged = new Map<bigint, readonly number[]>();
+  return (dst) => {
+    const hit = merged.get(dst);
+    if (hit) return hit;
+    const bucket = byHost.get(dst);
+    if (!bucket) return anyHost;
+    const out: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < bucket.length || j < anyHost.length) {
+      if (j >= anyHost.length || (i < bucket.length && bucket[i] < anyHost[j])) out.push(bucket[i++]);
+      else out.push(anyHost[j++]);
+    }
+    merged.set(dst, out);
+    return out;
+  };
+}

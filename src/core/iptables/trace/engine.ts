@@ -1,0 +1,546 @@
+/**
+ * The walk. Each path is a walker with its own packet, call stack and step list; a rule whose match is uncertain
+ * (statistic draws, unknown facts) splits the walker in two, the copy taking the "does not match" side with the
+ * complementary probability. Pending walkers run depth-first so the order of paths is deterministic.
+ */
+import type { Lang } from '../../i18n/catalog';
+import { dumpIndex, type CompiledChain, type CompiledRule, type DumpIndex } from './compile';
+import { localFactKey, type Uncertain } from './conditions';
+import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, type Stage } from './hooks';
+import { formatMark, msg, renderTraceMessage } from './message';
+import { addressType, ipText, isForThisNode, preparePacket, type PacketState, type TraceEnv } from './packet';
+import { hasNoEffect } from './targets';
+import type {
+  Packet,
+  TraceAction,
+  TraceMessage,
+  TraceOptions,
+  TracePath,
+  TraceResult,
+  TraceRoute,
+  TraceStep,
+  TraceVerdict,
+} from './types';
+import type { IptablesDump } from '../types';
+
+interface Frame {
+  chain: CompiledChain;
+  candidates: readonly number[];
+  pos: number;
+  depth: number;
+}
+
+interface StepNode {
+  step: TraceStep;
+  prev: StepNode | null;
+}
+
+type Phase = 'prerouting' | 'input' | 'forward' | 'output' | 'loopback';
+
+interface Walker {
+  probability: number;
+  phase: Phase;
+  stageIdx: number;
+  stageChain?: CompiledChain;
+  stack: Frame[];
+  pkt: PacketState;
+  steps: StepNode | null;
+  assumptions: TraceMessage[];
+  facts: Map<string, boolean>;
+  route?: TraceRoute;
+}
+
+interface Limits {
+  maxPaths: number;
+  maxDepth: number;
+  maxEvaluations: number;
+}
+
+interface Run {
+  env: TraceEnv;
+  index: DumpIndex;
+  packet: Packet;
+  limits: Limits;
+  lang: Lang;
+  pending: Walker[];
+  done: TracePath[];
+  warnings: TraceMessage[];
+  warned: Set<string>;
+  evaluations: number;
+}
+
+const STAGES: Record<Phase, readonly Stage[]> = {
+  prerouting: PREROUTING_STAGES,
+  input: INPUT_STAGES,
+  forward: FORWARD_STAGES,
+  output: OUTPUT_STAGES,
+  loopback: LOOPBACK_STAGES,
+};
+
+export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOptions = {}): TraceResult {
+  const lang = options.lang ?? 'en';
+  const prepared = preparePacket(packet);
+  if (!prepared.ok) {
+    const path: TracePath = {
+      probability: 1,
+      verdict: 'UNKNOWN',
+      dnat: null,
+      snat: null,
+      masquerade: false,
+      mark: 0,
+      steps: [],
+      assumptions: [],
+      assumptionMessages: [],
+    };
+    return {
+      packet,
+      paths: [path],
+      warnings: prepared.problems.map((m) => renderTraceMessage(m, lang)),
+      warningMessages: prepared.problems,
+    };
+  }
+  const { env, state } = prepared;
+  const run: Run = {
+    env,
+    index: dumpIndex(dump),
+    packet,
+    limits: {
+      maxPaths: options.maxPaths ?? 4096,
+      maxDepth: options.maxDepth ?? 64,
+      maxEvaluations: options.maxEvaluations ?? 2_000_000,
+    },
+    lang,
+    pending: [],
+    done: [],
+    warnings: [],
+    warned: new Set(),
+    evaluations: 0,
+  };
+  if (env.family !== run.index.family)
+    warn(run, msg('warn.family-mismatch', { packet: env.family, dump: run.index.family }));
+  for (const t of run.index.duplicateTables) warn(run, msg('warn.duplicate-table', { table: t }));
+  if (env.hook === 'output' && state.outIface === undefined && isForThisNode(env, state)) state.outIface = 'lo';
+  run.pending.push({
+    probability: 1,
+    phase: env.hook === 'output' ? 'output' : 'prerouting',
+    stageIdx: 0,
+    stack: [],
+    pkt: state,
+    steps: null,
+    assumptions: [],
+    facts: new Map(),
+    route: env.hook === 'output' ? 'output' : undefined,
+  });
+  for (let w = run.pending.pop(); w; w = run.pending.pop()) walk(run, w);
+  return {
+    packet,
+    paths: run.done,
+    warnings: run.warnings.map((m) => renderTraceMessage(m, lang)),
+    warningMessages: run.warnings,
+  };
+}
+
+function warn(run: Run, m: TraceMessage): void {
+  const key = `${m.code}\u0000${JSON.stringify(m.params)}`;
+  if (run.warned.has(key)) return;
+  run.warned.add(key);
+  run.warnings.push(m);
+}
+
+function assume(w: Walker, m: TraceMessage): void {
+  const key = JSON.stringify(m);
+  if (!w.assumptions.some((a) => JSON.stringify(a) === key)) w.assumptions.push(m);
+}
+
+function addStep(
+  run: Run,
+  w: Walker,
+  at: { table: string; chain: string; line: number; ruleId?: number; text: string },
+  action: TraceAction,
+  note?: TraceMessage,
+): void {
+  const step: TraceStep = { table: at.table, chain: at.chain, line: at.line, rule: at.text, action };
+  if (at.ruleId !== undefined) step.ruleId = at.ruleId;
+  if (note) {
+    step.note = renderTraceMessage(note, run.lang);
+    step.noteMessage = note;
+  }
+  w.steps = { step, prev: w.steps };
+}
+
+function finish(run: Run, w: Walker, verdict: TraceVerdict): void {
+  const steps: TraceStep[] = [];
+  for (let n = w.steps; n; n = n.prev) steps.push(n.step);
+  steps.reverse();
+  const path: TracePath = {
+    probability: w.probability,
+    verdict,
+    dnat: w.pkt.dnat,
+    snat: w.pkt.snat,
+    masquerade: w.pkt.masquerade,
+    mark: w.pkt.mark,
+    steps,
+    assumptions: w.assumptions.map((m) => renderTraceMessage(m, run.lang)),
+    assumptionMessages: w.assumptions,
+  };
+  if (w.route) path.route = w.route;
+  run.done.push(path);
+}
+
+function clone(w: Walker): Walker {
+  return {
+    ...w,
+    stack: w.stack.map((f) => ({ ...f })),
+    pkt: { ...w.pkt },
+    assumptions: [...w.assumptions],
+    facts: new Map(w.facts),
+  };
+}
+
+/** Runs one walker to its end; forks go to `run.pending`. */
+function walk(run: Run, w: Walker): void {
+  for (;;) {
+    if (w.stack.length === 0) {
+      if (!startNextStage(run, w)) {
+        finish(run, w, 'ACCEPT');
+        return;
+      }
+      continue;
+    }
+    const frame = w.stack[w.stack.length - 1];
+    if (frame.pos >= frame.candidates.length) {
+      if (!endOfChain(run, w)) return;
+      continue;
+    }
+    const rule = frame.chain.rules[frame.candidates[frame.pos++]];
+    if (++run.evaluations > run.limits.maxEvaluations) {
+      warn(run, msg('warn.evaluation-limit', { limit: run.limits.maxEvaluations }));
+      finish(run, w, 'UNKNOWN');
+      return;
+    }
+    const outcome = evaluate(run, w, rule);
+    if (outcome === 'no-match') continue;
+    if (outcome === 'stopped') return;
+    if (!applyTarget(run, w, rule)) return;
+  }
+}
+
+/** Moves to the next table/chain of the hook; false when the packet has passed them all. */
+function startNextStage(run: Run, w: Walker): boolean {
+  for (;;) {
+    const stages = STAGES[w.phase];
+    if (w.stageIdx >= stages.length) {
+      if (!routeAfter(run, w)) return false;
+      continue;
+    }
+    const stage = stages[w.stageIdx++];
+    if (!run.index.hasTable(stage.table)) continue; // absent table: its chains accept untouched
+    const chain = run.index.chain(stage.table, stage.chain);
+    if (!chain) continue;
+    if (stage.table === 'nat' && w.pkt.untracked) {
+      addStep(
+        run,
+        w,
+        { table: 'nat', chain: stage.chain, line: chain.line, text: '' },
+        'continue',
+        msg('note.nat-skipped'),
+      );
+      continue;
+    }
+    w.stageChain = chain;
+    if (chain.impliedAssumption) assume(w, chain.impliedAssumption);
+    w.stack.push({ chain, candidates: chain.candidates(w.pkt.dst), pos: 0, depth: 0 });
+    return true;
+  }
+}
+
+/** The routing decision between phases; false when the path is complete. */
+function routeAfter(run: Run, w: Walker): boolean {
+  const { env, packet } = run;
+  if (w.phase === 'prerouting') {
+    if (
+      !env.local &&
+      addressType(env, w.pkt.dst) === undefined &&
+      !w.pkt.redirectedLocal &&
+      !w.facts.has(localFactKey(ipText(env, w.pkt.dst)))
+    ) {
+      warn(run, msg('warn.no-local-addresses'));
+    }
+    // Without the node's addresses, a path that already assumed the destination local (addrtype) stays consistent.
+    const assumed = env.local ? undefined : w.facts.get(localFactKey(ipText(env, w.pkt.dst)));
+    const local = assumed ?? isForThisNode(env, w.pkt);
+    w.phase = local ? 'input' : 'forward';
+    w.route = local ? 'input' : 'forward';
+    w.pkt.outIface = local ? '' : packet.outIface;
+    w.stageIdx = 0;
+    return true;
+  }
+  if (w.phase === 'output' && isForThisNode(env, w.pkt)) {
+    w.phase = 'loopback';
+    w.route = 'input';
+    w.pkt.inIface = 'lo';
+    w.pkt.outIface = '';
+    w.stageIdx = 0;
+    return true;
+  }
+  return false;
+}
+
+/** A chain ran out of rules: user chains return to the caller, builtin chains apply their policy. */
+function endOfChain(run: Run, w: Walker): boolean {
+  const frame = w.stack[w.stack.length - 1];
+  if (w.stack.length === 1 && frame.chain === w.stageChain) return applyPolicy(run, w, undefined);
+  addStep(
+    run,
+    w,
+    { table: frame.chain.table, chain: frame.chain.name, line: frame.chain.line, text: '' },
+    'return',
+    msg('note.chain-end'),
+  );
+  return popFrame(run, w);
+}
+
+/** Back to the caller; when there is none (a goto from the builtin chain) the builtin's policy decides. */
+function popFrame(run: Run, w: Walker): boolean {
+  w.stack.pop();
+  if (w.stack.length === 0) return applyPolicy(run, w, msg('note.return-to-policy'));
+  return true;
+}
+
+function applyPolicy(run: Run, w: Walker, note: TraceMessage | undefined): boolean {
+  const chain = w.stageChain;
+  w.stack = [];
+  if (!chain) return true;
+  let policy = chain.policy?.toUpperCase();
+  if (policy !== 'ACCEPT' && policy !== 'DROP') {
+    assume(w, msg('assume.policy-accept', { table: chain.table, chain: chain.name }));
+    policy = 'ACCEPT';
+  }
+  addStep(
+    run,
+    w,
+    { table: chain.table, chain: chain.name, line: chain.line, text: `-P ${chain.name} ${policy}` },
+    'policy',
+    chain.implied ? msg('note.policy-implied') : note,
+  );
+  if (policy === 'DROP') {
+    finish(run, w, 'DROP');
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Decides whether the rule matches. Uncertain conditions fork: the copy that does not match continues with the
+ * next rule later; this walker goes on as the matching side.
+ */
+function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match' | 'stopped' {
+  let uncertain: Uncertain[] | undefined;
+  for (const cond of rule.conds) {
+    const r = cond(w.pkt, run.env);
+    if (r === true) continue;
+    if (r === false) return 'no-match';
+    if (r.key !== undefined) {
+      const known = w.facts.get(r.key);
+      if (known !== undefined) {
+        if (known !== r.holdsIfTrue) return 'no-match';
+        continue;
+      }
+    }
+    (uncertain ??= []).push(r);
+  }
+  for (const p of rule.problems) warn(run, p.message);
+  if (!uncertain) return 'match';
+  if (hasNoEffect(rule.target)) {
+    addStep(run, w, rule, 'continue', msg('note.maybe-match'));
+    return 'no-match';
+  }
+  for (const u of uncertain) {
+    if (u.key !== undefined && w.facts.has(u.key)) {
+      if (w.facts.get(u.key) !== u.holdsIfTrue) return 'no-match';
+      continue;
+    }
+    const pHolds = u.holdsIfTrue ? u.p : 1 - u.p;
+    if (pHolds >= 1) continue;
+    if (pHolds <= 0) return 'no-match';
+    if (run.done.length + run.pending.length + 1 >= run.limits.maxPaths) {
+      warn(run, msg('warn.path-limit', { limit: run.limits.maxPaths }));
+      finish(run, w, 'UNKNOWN');
+      return 'stopped';
+    }
+    const other = clone(w);
+    other.probability *= 1 - pHolds;
+    decide(run, other, rule, u, !u.holdsIfTrue);
+    run.pending.push(other);
+    w.probability *= pHolds;
+    decide(run, w, rule, u, u.holdsIfTrue);
+  }
+  return 'match';
+}
+
+function decide(run: Run, w: Walker, rule: CompiledRule, u: Uncertain, factValue: boolean): void {
+  const m = factValue ? u.whenTrue : u.whenFalse;
+  if (u.key !== undefined) w.facts.set(u.key, factValue);
+  if (!u.random) assume(w, m);
+  addStep(run, w, rule, 'fork', m);
+}
+
+function where(rule: CompiledRule): string {
+  return `${rule.table}/${rule.chain}:${rule.line + 1}`;
+}
+
+/** Applies a matched rule's target; false when the path ended. */
+function applyTarget(run: Run, w: Walker, rule: CompiledRule): boolean {
+  const t = rule.target;
+  const pkt = w.pkt;
+  switch (t.kind) {
+    case 'none':
+      addStep(run, w, rule, 'match');
+      return true;
+    case 'accept':
+      addStep(run, w, rule, 'terminal');
+      w.stack = [];
+      return true;
+    case 'tproxy':
+      addStep(run, w, rule, 'terminal', msg('note.tproxy'));
+      pkt.redirectedLocal = true;
+      w.stack = [];
+      return true;
+    case 'drop':
+      addStep(run, w, rule, 'terminal');
+      finish(run, w, 'DROP');
+      return false;
+    case 'reject':
+      addStep(run, w, rule, 'terminal', t.with ? msg('note.reject', { with: t.with }) : undefined);
+      finish(run, w, 'REJECT');
+      return false;
+    case 'queue':
+      addStep(run, w, rule, 'terminal', msg('note.queue'));
+      finish(run, w, 'QUEUE');
+      return false;
+    case 'return': {
+      addStep(run, w, rule, 'return');
+      return popFrame(run, w);
+    }
+    case 'chain':
+      return enterChain(run, w, rule, t.name, t.goto);
+    case 'dnat':
+    case 'redirect':
+      applyDnat(run, w, rule);
+      w.stack = [];
+      return true;
+    case 'snat': {
+      pkt.snatDone = true;
+      if (t.to) {
+        const ip = t.to.ip ?? ipText(run.env, pkt.src);
+        pkt.snat = t.to.port === undefined ? { ip } : { ip, port: t.to.port };
+        if (t.to.ipValue !== undefined) pkt.src = t.to.ipValue;
+        addStep(run, w, rule, 'nat', msg(t.to.ranged ? 'note.snat-range' : 'note.snat', { to: t.text }));
+      } else {
+        warn(run, msg('warn.bad-target-value', { target: 'SNAT', value: t.text, where: where(rule) }));
+        addStep(run, w, rule, 'nat', msg('note.snat', { to: t.text }));
+      }
+      w.stack = [];
+      return true;
+    }
+    case 'masquerade':
+      pkt.snatDone = true;
+      pkt.masquerade = true;
+      addStep(run, w, rule, 'nat', msg('note.masquerade'));
+      w.stack = [];
+      return true;
+    case 'mark': {
+      const from = pkt.mark;
+      pkt.mark = t.apply(from);
+      addStep(run, w, rule, 'mark', msg('note.mark', { from: formatMark(from), to: formatMark(pkt.mark) }));
+      return true;
+    }
+    case 'connmark': {
+      const before = { mark: pkt.mark, ctmark: pkt.ctmark };
+      const after = t.apply(before);
+      pkt.mark = after.mark;
+      pkt.ctmark = after.ctmark;
+      addStep(
+        run,
+        w,
+        rule,
+        'mark',
+        msg('note.connmark', {
+          mark: formatMark(after.mark),
+          ctmark: formatMark(after.ctmark),
+        }),
+      );
+      return true;
+    }
+    case 'notrack':
+      pkt.untracked = true;
+      addStep(run, w, rule, 'continue', msg('note.notrack'));
+      return true;
+    case 'noop':
+      addStep(run, w, rule, 'continue', msg('note.no-effect', { target: t.name }));
+      return true;
+    case 'unknown-target':
+      warn(run, msg('warn.unknown-target', { target: t.name, where: where(rule) }));
+      addStep(run, w, rule, 'continue', msg('note.unknown-target', { target: t.name }));
+      return true;
+    case 'undefined-chain':
+      warn(run, msg('warn.undefined-chain', { target: t.name, where: where(rule) }));
+      addStep(run, w, rule, 'continue', msg('note.undefined-chain', { target: t.name }));
+      return true;
+    case 'bad-option':
+      warn(run, msg('warn.bad-target-value', { target: t.name, value: t.option, where: where(rule) }));
+      addStep(run, w, rule, 'continue', msg('note.unknown-target', { target: t.name }));
+      return true;
+  }
+}
+
+function enterChain(run: Run, w: Walker, rule: CompiledRule, name: string, isGoto: boolean): boolean {
+  const chain = run.index.chain(rule.table, name);
+  const top = w.stack[w.stack.length - 1];
+  addStep(run, w, rule, isGoto ? 'goto' : 'jump', rule.impliedNote);
+  if (!chain) {
+    warn(run, msg('warn.undefined-chain', { target: name, where: where(rule) }));
+    return true;
+  }
+  const depth = top.depth + 1;
+  if (depth > run.limits.maxDepth) {
+    warn(run, msg('warn.loop', { chain: name, depth: run.limits.maxDepth }));
+    finish(run, w, 'UNKNOWN');
+    return false;
+  }
+  const frame: Frame = { chain, candidates: chain.candidates(w.pkt.dst), pos: 0, depth };
+  if (isGoto) w.stack[w.stack.length - 1] = frame;
+  else w.stack.push(frame);
+  return true;
+}
+
+function applyDnat(run: Run, w: Walker, rule: CompiledRule): void {
+  const t = rule.target;
+  const { env, packet } = run;
+  const pkt = w.pkt;
+  pkt.dnatDone = true;
+  if (t.kind === 'redirect') {
+    const loopback = env.family === 4 ? '127.0.0.1' : '::1';
+    const ip = env.hook === 'output' ? loopback : env.firstLocalAddress;
+    if (ip === undefined) assume(w, msg('assume.redirect-address'));
+    pkt.redirectedLocal = true;
+    if (t.port !== undefined) pkt.dport = t.port;
+    const shown = ip ?? ipText(env, pkt.dst);
+    pkt.dnat = t.port === undefined ? { ip: shown } : { ip: shown, port: t.port };
+    addStep(run, w, rule, 'nat', msg('note.redirect', { to: t.text || '-' }));
+  } else if (t.kind === 'dnat') {
+    if (!t.to) {
+      warn(run, msg('warn.bad-target-value', { target: 'DNAT', value: t.text, where: where(rule) }));
+      addStep(run, w, rule, 'nat', msg('note.dnat', { to: t.text }));
+    } else {
+      if (t.to.ipValue !== undefined) pkt.dst = t.to.ipValue;
+      if (t.to.port !== undefined) pkt.dport = t.to.port;
+      const ip = ipText(env, pkt.dst);
+      pkt.dnat = t.to.port === undefined ? { ip } : { ip, port: t.to.port };
+      const to = t.to.port === undefined ? ip : env.family === 6 ? `[${ip}]:${t.to.port}` : `${ip}:${t.to.port}`;
+      addStep(run, w, rule, 'nat', msg(t.to.ranged ? 'note.dnat-range' : 'note.dnat', { to, range: t.text }));
+    }
+  }
+  // A rewritten destination is routed again.
+  if (env.hook === 'output' && packet.outIface === undefined) pkt.outIface = isForThisNode(env, pkt) ? 'lo' : undefined;
+}

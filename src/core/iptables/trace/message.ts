@@ -1,0 +1,21 @@
+/** Builds and renders the tracer's coded messages (catalog keys `trace.<code>` in `i18n/messages/trace.ts`). */
+import { t, type Lang } from '../../i18n/catalog';
+import type { TraceMessage } from './types';
+
+export function msg(code: string, params: Record<string, string | number> = {}): TraceMessage {
+  return { code, params };
+}
+
+export function renderTraceMessage(message: TraceMessage, lang: Lang): string {
+  return t(lang, `trace.${message.code}`, message.params);
+}
+
+/** Probabilities as people read them: at most 6 significant decimals, no trailing zeros. */
+export function formatProbability(p: number): string {
+  if (p === 0 || p === 1) return String(p);
+  return String(Number(p.toPrecision(6)));
+}
+
+export function formatMark(mark: number): string {
+  return `0x${(mark >>> 0).toString(16)}`;
+}
