@@ -1,0 +1,100 @@
+/** Mutable state of one parse: the dump being built, the layout in force, and helpers for tokens and diagnostics. */
+import { lineSpan, type Severity, type Span } from '../common/diagnostics';
+import type { SourceLine } from '../common/lines';
+import { t, type Lang } from '../i18n/catalog';
+import type { IpvsDump, IpvsLayout, IpvsLine, IpvsToken, IpvsTokenKind } from './types';
+import { wordSpan, type Word } from './words';
+
+type TokenExtra = Omit<IpvsToken, 'kind' | 'text' | 'span'>;
+
+interface ServiceOrigin {
+  section: number;
+  layouts: Set<IpvsLayout>;
+}
+
+export class ParseContext {
+  readonly dump: IpvsDump = {
+    format: 'unknown',
+    services: [],
+    connections: [],
+    daemons: [],
+    orphanRealServers: [],
+    exact: false,
+    diagnostics: [],
+    tokens: [],
+    lines: [],
+  };
+  /** Layout announced by the last command or column header; undefined until one is seen. */
+  layout: IpvsLayout | undefined;
+  section = 0;
+  private sectionHasContent = false;
+  /** Service that following `->` lines belong to. */
+  currentService: number | undefined;
+  /** True when the current service line was merged into one seen in another section (e.g. -Ln then --stats). */
+  currentServiceMerged = false;
+  /** After a prompt running another command, its output is expected and not worth a warning. */
+  foreign = false;
+  readonly layoutsSeen = new Set<IpvsLayout>();
+  readonly serviceByKey = new Map<string, number>();
+  readonly serviceOrigin = new Map<number, ServiceOrigin>();
+  private readonly reported = new Set<string>();
+
+  constructor(readonly lang: Lang) {}
+
+  get sectionHasData(): boolean {
+    return this.sectionHasContent;
+  }
+
+  /** A command or a version header starts a new block of output; real servers no longer attach upwards. */
+  startSection(layout: IpvsLayout | undefined): void {
+    if (this.sectionHasContent) {
+      this.section++;
+      this.sectionHasContent = false;
+    }
+    this.layout = layout;
+    this.currentService = undefined;
+    this.currentServiceMerged = false;
+  }
+
+  /** Records that a line of `layout` carried data in the current section. */
+  sawData(layout: IpvsLayout): void {
+    this.layoutsSeen.add(layout);
+    this.sectionHasContent = true;
+    this.foreign = false;
+  }
+
+  setLine(sl: SourceLine, info: Omit<IpvsLine, 'span'>): void {
+    this.dump.lines[sl.line] = { ...info, span: lineSpan(sl.line, sl.raw) };
+  }
+
+  token(kind: IpvsTokenKind, line: number, word: Word, extra: TokenExtra = {}): IpvsToken {
+    return this.tokenAt(kind, word.text, wordSpan(line, word), extra);
+  }
+
+  tokenAt(kind: IpvsTokenKind, text: string, span: Span, extra: TokenExtra = {}): IpvsToken {
+    const tok: IpvsToken = { kind, text, span, ...extra };
+    this.dump.tokens.push(tok);
+    return tok;
+  }
+
+  /** Adds diagnostic `ipvs-<name>` with its localised text `ipvs.diag.<name>`. */
+  diag(name: string, severity: Severity, span: Span, params?: Record<string, string | number>): void {
+    this.dump.diagnostics.push({
+      span,
+      severity,
+      code: `ipvs-${name}`,
+      message: t(this.lang, `ipvs.diag.${name}`, params),
+    });
+  }
+
+  /** Like `diag`, but only the first time `name` comes up in this dump. */
+  diagOnce(name: string, severity: Severity, span: Span, params?: Record<string, string | number>): void {
+    if (this.reported.has(name)) return;
+    this.reported.add(name);
+    this.diag(name, severity, span, params);
+  }
+
+  lineSpan(sl: SourceLine): Span {
+    return lineSpan(sl.line, sl.raw);
+  }
+}

@@ -1,0 +1,57 @@
+/** The CLI's JSON contract for an IPVS dump; keys that have no value are left out rather than set to null. */
+import type { IpvsDump } from './types';
+
+export interface IpvsJsonRealServer {
+  address: string;
+  port: number;
+  forward?: string;
+  weight?: number;
+  activeConn?: number;
+  inactConn?: number;
+}
+
+export interface IpvsJsonService {
+  protocol: string;
+  address?: string;
+  port?: number;
+  fwmark?: number;
+  scheduler?: string;
+  flags: string[];
+  persistent?: number;
+  realServers: IpvsJsonRealServer[];
+}
+
+export interface IpvsJson {
+  services: IpvsJsonService[];
+}
+
+function defined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+export function ipvsToJson(dump: IpvsDump): IpvsJson {
+  return {
+    services: dump.services.map((s) =>
+      defined<IpvsJsonService>({
+        protocol: s.protocol,
+        address: s.address,
+        port: s.port,
+        fwmark: s.fwmark,
+        scheduler: s.scheduler,
+        flags: [...s.flags],
+        persistent: s.persistent,
+        realServers: s.realServers.map((r) =>
+          defined<IpvsJsonRealServer>({
+            address: r.address,
+            port: r.port,
+            forward: r.forward,
+            weight: r.weight,
+            activeConn: r.activeConn,
+            inactConn: r.inactConn,
+          }),
+        ),
+      }),
+    ),
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * The IPVS dump model: what `parseIpvs` produces from pasted `ipvsadm` output and every other IPVS module reads.
+ * Fields that a given ipvsadm output does not print (e.g. the scheduler in `--stats`, counters in `-S`) are
+ * left undefined rather than guessed.
+ */
+import type { Diagnostic, Span } from '../common/diagnostics';
+
+export type IpvsProtocol = 'TCP' | 'UDP' | 'SCTP' | 'FWM';
+export type ForwardMethod = 'Masq' | 'Route' | 'Tunnel' | 'Local';
+
+/**
+ * Which ipvsadm output a block of lines is. `list` is `-Ln`; `stats`, `rate`, `thresholds`, `persistent-conn`
+ * are `-Ln --stats` etc.; `connections` is `-Lnc`; `save` is `-S` / restore input; `timeout` is `-L --timeout`;
+ * `daemon` is `-L --daemon`.
+ */
+export type IpvsLayout =
+  'list' | 'stats' | 'rate' | 'thresholds' | 'persistent-conn' | 'connections' | 'timeout' | 'daemon' | 'save';
+
+/** The whole dump's format: one layout, several (`mixed`, e.g. a session transcript), or none recognised. */
+export type IpvsFormat = IpvsLayout | 'mixed' | 'unknown';
+
+/** `--stats` columns; values are expanded from ipvsadm's K/M/G/T suffixes (powers of 1000). */
+export interface IpvsStats {
+  conns: number;
+  inPkts: number;
+  outPkts: number;
+  inBytes: number;
+  outBytes: number;
+  /** True when a value was printed with a K/M/G/T suffix and so is rounded down. */
+  approximate: boolean;
+}
+
+/** `--rate` columns (per second). */
+export interface IpvsRates {
+  cps: number;
+  inPps: number;
+  outPps: number;
+  inBps: number;
+  outBps: number;
+  approximate: boolean;
+}
+
+export interface IpvsThresholds {
+  upper: number;
+  lower: number;
+}
+
+export interface RealServer {
+  /** Address without brackets (`fd00::1`), or a host name when ipvsadm ran without `-n`. */
+  address: string;
+  /** Port; 0 for fwmark services where the packet's own port is kept. */
+  port: number;
+  forward?: ForwardMethod;
+  weight?: number;
+  activeConn?: number;
+  inactConn?: number;
+  /** `--persistent-conn`: connections held by persistence templates. */
+  persistConn?: number;
+  stats?: IpvsStats;
+  rates?: IpvsRates;
+  thresholds?: IpvsThresholds;
+  /** Tunnel options from the save format (`--tun-type gue --tun-port 6080`). */
+  tunnel?: { type?: string; port?: number; flags: string[] };
+  /** True when the line ended before all its columns (a cut paste). */
+  truncated?: boolean;
+  line: number;
+  span: Span;
+}
+
+export interface VirtualService {
+  protocol: IpvsProtocol;
+  address?: string;
+  port?: number;
+  fwmark?: number;
+  /** 4 or 6 when known from the address or `IPv6` / `-6` on fwmark services. */
+  family?: 4 | 6;
+  scheduler?: string;
+  /** Scheduler flags (`sh-fallback`, `sh-port`, `mh-fallback`, `mh-port`, `flag-N`) and `ops`. */
+  flags: string[];
+  /** Persistence timeout in seconds (`persistent 10800`, kube-proxy's sessionAffinity ClientIP). */
+  persistent?: number;
+  /** Persistence granularity: a dotted IPv4 mask or an IPv6 prefix length, as printed. */
+  netmask?: string;
+  /** Persistence engine (`pe sip`). */
+  pe?: string;
+  realServers: RealServer[];
+  stats?: IpvsStats;
+  rates?: IpvsRates;
+  truncated?: boolean;
+  line: number;
+  span: Span;
+}
+
+export interface ConnectionEndpoint {
+  address: string;
+  port?: number;
+}
+
+export interface ConnectionEntry {
+  /** As printed: TCP, UDP, SCTP, or another IP protocol name. */
+  protocol: string;
+  /** Seconds until the entry expires (`mm:ss` in the output). */
+  expire: number;
+  state: string;
+  source?: ConnectionEndpoint;
+  virtual?: ConnectionEndpoint;
+  destination?: ConnectionEndpoint;
+  /** `--persistent-conn` extra columns. */
+  peName?: string;
+  peData?: string;
+  truncated?: boolean;
+  line: number;
+  span: Span;
+}
+
+export interface IpvsHeader {
+  version: string;
+  /** Connection hash table size (buckets). */
+  size: number;
+  line: number;
+  span: Span;
+}
+
+/** Values missing from a cut line are left undefined. */
+export interface IpvsTimeouts {
+  tcp?: number;
+  tcpFin?: number;
+  udp?: number;
+  line: number;
+  span: Span;
+}
+
+export interface SyncDaemon {
+  state: 'master' | 'backup';
+  mcastInterface?: string;
+  syncId?: number;
+  line: number;
+  span: Span;
+}
+
+export type IpvsTokenKind =
+  | 'prompt' // `[root@vm01 ~]#`
+  | 'command' // `ipvsadm -Ln`
+  | 'comment' // `# ...`, grep `--` separators
+  | 'ellipsis' // `...`
+  | 'header' // `IP Virtual Server version 1.2.1 (size=4096)`
+  | 'columnHeader' // `Prot LocalAddress:Port ...`, `pro expire state ...`
+  | 'protocol' // TCP / UDP / SCTP / FWM
+  | 'address'
+  | 'port'
+  | 'fwmark'
+  | 'family' // `IPv6` after a fwmark, `-6`
+  | 'scheduler'
+  | 'flag' // scheduler flags, ops
+  | 'keyword' // persistent / mask / pe
+  | 'persistentTimeout'
+  | 'netmask'
+  | 'pe'
+  | 'arrow' // `->`
+  | 'forward'
+  | 'weight'
+  | 'activeConn'
+  | 'inactConn'
+  | 'persistConn'
+  | 'counter' // --stats / --rate value; `column` names it
+  | 'threshold' // --thresholds value; `column` names it
+  | 'expire'
+  | 'state'
+  | 'timeout' // --timeout value; `column` names it
+  | 'option' // save-format option (`-A`, `-t`, `-r`, `-m`, `-w`, ...)
+  | 'daemon'
+  | 'error'; // ipvsadm's own error text
+
+/** Where an address/port token sits. */
+export type EndpointRole = 'service' | 'real' | 'source' | 'virtual' | 'destination';
+
+export interface IpvsToken {
+  kind: IpvsTokenKind;
+  /** Text as written. */
+  text: string;
+  span: Span;
+  /** Column name for counters, thresholds and timeouts (`Conns`, `InPkts`, `CPS`, `Uthreshold`, `tcpfin`, ...). */
+  column?: string;
+  role?: EndpointRole;
+  /** Index into `IpvsDump.services`. */
+  service?: number;
+  /** Index into that service's `realServers`. */
+  realServer?: number;
+  /** Index into `IpvsDump.orphanRealServers`. */
+  orphan?: number;
+  /** Index into `IpvsDump.connections`. */
+  connection?: number;
+}
+
+export type IpvsLineKind =
+  | 'blank'
+  | 'prompt'
+  | 'command'
+  | 'comment'
+  | 'ellipsis'
+  | 'header'
+  | 'columnHeader'
+  | 'service'
+  | 'realServer'
+  | 'orphanRealServer'
+  | 'connection'
+  | 'timeout'
+  | 'daemon'
+  | 'saveService'
+  | 'saveRealServer'
+  | 'saveOther'
+  | 'error'
+  | 'foreign' // output of another command in a session transcript
+  | 'unknown';
+
+export interface IpvsLine {
+  kind: IpvsLineKind;
+  /** The meaningful part of the line (prompt-free text without indentation or trailing blanks). */
+  span: Span;
+  /** The layout in force for this line (from a command, a column header, or the line's own shape). */
+  layout?: IpvsLayout;
+  service?: number;
+  realServer?: number;
+  orphan?: number;
+  connection?: number;
+}
+
+export interface IpvsDump {
+  format: IpvsFormat;
+  header?: IpvsHeader;
+  services: VirtualService[];
+  connections: ConnectionEntry[];
+  timeouts?: IpvsTimeouts;
+  daemons: SyncDaemon[];
+  /** Real servers listed before any virtual service (a paste that starts mid-list). */
+  orphanRealServers: RealServer[];
+  /** True when `--exact` was seen, so counters are not rounded. */
+  exact: boolean;
+  diagnostics: Diagnostic[];
+  tokens: IpvsToken[];
+  /** One entry per line of the input, same index. */
+  lines: IpvsLine[];
+}
