@@ -1,0 +1,109 @@
+/**
+ * Questions the diagnose engine asks of parsed network state: which route carries a packet to an address,
+ * which addresses a host has, and which interface owns (or is on the link of) an address.
+ */
+import { cidrContains, parseCidr, parseIp } from '../common/ip';
+import type { InterfaceAddress, NetworkInterface, Nexthop, Route, RouteType } from './types';
+
+export interface RouteLookupOptions {
+  /**
+   * Tables to search, in the order the kernel's rules would (e.g. `['local', 'main']`); the first table with a
+   * match decides, except that a `throw` route passes on to the next table. Default: `['main']`.
+   */
+  tables?: readonly string[];
+  /** Also consider routes read from cut lines (`partial`). Default false. */
+  includePartial?: boolean;
+}
+
+export interface RouteLookup {
+  route: Route;
+  type: RouteType;
+  table: string;
+  destination: string;
+  prefixLength: number;
+  gateway?: string;
+  dev?: string;
+  src?: string;
+  /** Legs of a multipath route (the kernel picks one per flow). */
+  nexthops: Nexthop[];
+}
+
+/**
+ * Longest-prefix match for `dst` among `routes`, like the kernel's FIB lookup: same family, longest prefix,
+ * then the lowest metric. Returns undefined when `dst` is not an address or no route matches.
+ */
+export function lookupRoute(routes: readonly Route[], dst: string, options: RouteLookupOptions = {}): RouteLookup | undefined {
+  const ip = parseIp(dst);
+  if (!ip) return undefined;
+  const tables = options.tables ?? ['main'];
+  for (const table of tables) {
+    let best: Route | undefined;
+    for (const route of routes) {
+      if (route.table !== table || route.family !== ip.family) continue;
+      if (route.partial && !options.includePartial) continue;
+      const cidr = parseCidr(route.destination);
+      if (!cidr || !cidrContains(cidr, ip)) continue;
+      if (!best || isBetter(route, best)) best = route;
+    }
+    if (!best || best.type === 'throw') continue;
+    const found: RouteLookup = {
+      route: best,
+      type: best.type,
+      table,
+      destination: best.destination,
+      prefixLength: best.prefixLength,
+      nexthops: best.nexthops,
+    };
+    if (best.gateway) found.gateway = best.gateway;
+    if (best.dev) found.dev = best.dev;
+    if (best.src) found.src = best.src;
+    return found;
+  }
+  return undefined;
+}
+
+function isBetter(candidate: Route, current: Route): boolean {
+  if (candidate.prefixLength !== current.prefixLength) return candidate.prefixLength > current.prefixLength;
+  return (candidate.metric ?? 0) < (current.metric ?? 0);
+}
+
+/** Every address of every interface, in listing order. */
+export function addressesOf(interfaces: readonly NetworkInterface[]): InterfaceAddress[] {
+  return interfaces.flatMap((i) => i.addresses);
+}
+
+export interface InterfaceMatch {
+  interface: NetworkInterface;
+  address: InterfaceAddress;
+}
+
+export interface InterfaceForAddressOptions {
+  /**
+   * Also match an interface whose address's subnet contains `ip` (the link `ip` is on), preferring the longest
+   * prefix. Default false: only the interface that has `ip` itself.
+   */
+  onLink?: boolean;
+}
+
+/** The interface that has address `ip` (or, with `onLink`, whose subnet holds it). */
+export function interfaceForAddress(
+  interfaces: readonly NetworkInterface[],
+  ip: string,
+  options: InterfaceForAddressOptions = {},
+): InterfaceMatch | undefined {
+  const target = parseIp(ip);
+  if (!target) return undefined;
+  let onLink: InterfaceMatch | undefined;
+  for (const iface of interfaces) {
+    for (const address of iface.addresses) {
+      const own = parseIp(address.address);
+      if (own && own.family === target.family && own.value === target.value) return { interface: iface, address };
+      if (!options.onLink) continue;
+      const net = parseCidr(address.network);
+      if (net && cidrContains(net, target) && (!onLink || address.prefixLength > onLink.address.prefixLength)) {
+        onLink = { interface: iface, address };
+      }
+    }
+  }
+  return onLink;
+}
