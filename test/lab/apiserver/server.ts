@@ -1,0 +1,398 @@
+// The lab API server: HTTPS on loopback, bearer-token auth, fault switches, routing to discovery/reads/writes/exec.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as https from 'node:https';
+import type { Socket } from 'node:net';
+import * as path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { makeLabCerts } from './certs';
+import { aggregatedDiscoveryDoc, apiGroupDoc, apiGroupListDoc, apiResourceListDoc, apiVersionsDoc } from './discovery';
+import {
+  checkExecRequest,
+  chooseSubprotocol,
+  isWebSocketUpgrade,
+  offeredSubprotocols,
+  runExecSession,
+  startProcess,
+} from './exec';
+import { bearerToken, parseJsonBody, readBody, sendJson, sendStatus, sendText, statusOf, writeRawStatus } from './http';
+import { writeKubeconfigFile } from './kubeconfig';
+import { bodyFormat, discoveryFormat, type BodyFormat } from './media';
+import { addEphemeralContainers, createPod, deletePod } from './pods';
+import { openApiV3 } from './openapi';
+import { inVersion } from './present';
+import { serveRead } from './reads';
+import { resourceTypeFor, servedResource, servedSubresources, type ResourceType } from './resources';
+import { parseRoute, type ResourcePath, type Route } from './routes';
+import { errors } from './status';
+import { ObjectStore } from './store';
+import type { FaultSwitches, KubeObject, LabApiServer, LabApiServerOptions, ServerMode } from './types';
+import { versionInfo } from './version';
+
+/** The user name the lab's token stands for (appears in Forbidden messages). */
+const labUser = 'kpp-lab';
+const loopbackHosts = new Set(['127.0.0.1', 'localhost']);
+const podType = resourceTypeFor('Pod')!;
+
+class LabServer {
+  readonly token = randomBytes(32).toString('hex');
+  readonly faults: FaultSwitches = { unauthorized: false, forbidExec: false, delayMs: 0 };
+  readonly store: ObjectStore;
+  readonly mode: ServerMode;
+  private readonly server: https.Server;
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    handleProtocols: (offered) => chooseSubprotocol([...offered]) ?? false,
+  });
+  private readonly sockets = new Set<Socket>();
+  /** Ends a long-running exchange (watch, exec session) when the server closes. */
+  private readonly enders = new Set<() => void>();
+  private readonly pendingDelays = new Set<() => void>();
+  private closing: Promise<void> | undefined;
+  port = 0;
+
+  constructor(
+    private readonly opts: LabApiServerOptions,
+    readonly caPem: string,
+    certPem: string,
+    keyPem: string,
+  ) {
+    this.mode = opts.mode ?? 'current';
+    this.store = new ObjectStore(opts.objects);
+    this.server = https.createServer({ cert: certPem, key: keyPem }, (req, res) => void this.onRequest(req, res));
+    this.server.on(
+      'upgrade',
+      (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.onUpgrade(req, socket, head),
+    );
+    const track = (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    };
+    this.server.on('connection', track);
+    this.server.on('secureConnection', track);
+    this.server.on('tlsClientError', () => undefined);
+  }
+
+  get url(): string {
+    return `https://${this.opts.host ?? '127.0.0.1'}:${this.port}`;
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        this.port = typeof address === 'object' && address ? address.port : 0;
+        resolve();
+      });
+    });
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(line);
+  }
+
+  private track(end: () => void): () => void {
+    this.enders.add(end);
+    return () => this.enders.delete(end);
+  }
+
+  /** Holds an answer back by faults.delayMs; released early (rejected) when the server closes. */
+  private async delay(): Promise<void> {
+    const ms = this.faults.delayMs;
+    if (ms <= 0) return;
+    const pending = this.pendingDelays;
+    await new Promise<void>((resolve, reject) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        pending.delete(cancel);
+        reject(new Error('lab API server closing'));
+      };
+      const timer = setTimeout(() => {
+        pending.delete(cancel);
+        resolve();
+      }, ms);
+      pending.add(cancel);
+    });
+  }
+
+  private authenticate(req: IncomingMessage, route: Route): void {
+    if (this.faults.unauthorized) throw errors.unauthorized();
+    const presented = bearerToken(req);
+    // Like a real cluster's system:public-info-viewer: version and health need no credentials.
+    if (presented === undefined && (route.kind === 'version' || route.kind === 'health')) return;
+    if (presented === undefined || !this.isToken(presented)) throw errors.unauthorized();
+  }
+
+  private isToken(presented: string): boolean {
+    const a = Buffer.from(presented);
+    const b = Buffer.from(this.token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    const url = new URL(req.url ?? '/', 'https://lab.invalid');
+    res.on('close', () =>
+      this.log(
+        `${req.method} ${url.pathname}${url.search} ${res.writableFinished ? res.statusCode : 'aborted'} ${Date.now() - started}ms`,
+      ),
+    );
+    try {
+      const route = parseRoute(url.pathname);
+      if (route.kind === 'lab-faults') return await this.serveFaults(req, res);
+      await this.delay();
+      this.authenticate(req, route);
+      await this.route(req, res, route, url.searchParams);
+    } catch (e) {
+      if (this.closing) {
+        res.destroy();
+        return;
+      }
+      sendStatus(res, statusOf(e));
+    }
+  }
+
+  private async serveFaults(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Not a Kubernetes path: needs the token even while the `unauthorized` fault is on, so tests can lift it.
+    const presented = bearerToken(req);
+    if (presented === undefined || !this.isToken(presented)) throw errors.unauthorized();
+    if (req.method === 'POST') {
+      const body = parseJsonBody(await readBody(req)) as Partial<Record<keyof FaultSwitches, unknown>>;
+      if (body.unauthorized !== undefined) this.faults.unauthorized = body.unauthorized === true;
+      if (body.forbidExec !== undefined) this.faults.forbidExec = body.forbidExec === true;
+      if (body.delayMs !== undefined) {
+        const ms = Number(body.delayMs);
+        if (!Number.isFinite(ms) || ms < 0) throw errors.badRequest('delayMs must be a non-negative number');
+        this.faults.delayMs = ms;
+      }
+    } else if (req.method !== 'GET') throw errors.methodNotAllowed();
+    sendJson(res, 200, this.faults);
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse, route: Route, query: URLSearchParams): Promise<void> {
+    const method = req.method ?? 'GET';
+    if (route.kind !== 'resource' && method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowed();
+    switch (route.kind) {
+      case 'version':
+        return sendJson(res, 200, versionInfo(this.mode));
+      case 'openapi-v3': {
+        const doc = openApiV3(this.mode, route.pathname);
+        if (!doc) throw errors.noSuchResource();
+        return sendJson(res, 200, doc);
+      }
+      case 'health':
+        return sendText(res, 200, 'ok');
+      case 'discovery-root': {
+        const format = discoveryFormat(req.headers.accept, this.mode);
+        if (format.aggregated)
+          return sendJson(res, 200, aggregatedDiscoveryDoc(this.mode, route.which, format.version), format.contentType);
+        return sendJson(
+          res,
+          200,
+          route.which === 'api' ? apiVersionsDoc(`127.0.0.1:${this.port}`) : apiGroupListDoc(this.mode),
+        );
+      }
+      case 'discovery-group': {
+        const doc = apiGroupDoc(this.mode, route.group);
+        if (!doc) throw errors.noSuchResource();
+        return sendJson(res, 200, doc);
+      }
+      case 'discovery-resources': {
+        const doc = apiResourceListDoc(this.mode, route.group, route.version);
+        if (!doc) throw errors.noSuchResource();
+        return sendJson(res, 200, doc);
+      }
+      case 'resource':
+        return this.serveResource(req, res, route.path, query);
+      case 'lab-faults':
+      case 'unknown':
+        throw errors.noSuchResource();
+    }
+  }
+
+  private resolveType(p: ResourcePath): ResourceType {
+    const type = servedResource(this.mode, p.group, p.version, p.plural);
+    if (!type) throw errors.noSuchResource();
+    if (!type.namespaced && p.namespace !== undefined) throw errors.noSuchResource();
+    if (type.namespaced && p.namespace === undefined && p.name !== undefined) throw errors.noSuchResource();
+    if (p.subresource !== undefined && !servedSubresources(this.mode, type).some((s) => s.name === p.subresource))
+      throw errors.noSuchResource();
+    return type;
+  }
+
+  private async readWriteBody(
+    req: IncomingMessage,
+    allowed: BodyFormat[],
+  ): Promise<{ format: BodyFormat; body: unknown }> {
+    const contentType = req.headers['content-type'] ?? 'application/json';
+    const format = bodyFormat(contentType);
+    if (!format || !allowed.includes(format)) throw errors.unsupportedMediaType(contentType);
+    return { format, body: parseJsonBody(await readBody(req)) };
+  }
+
+  private podHost() {
+    return { store: this.store, options: this.opts, log: (line: string) => this.log(line) };
+  }
+
+  private async serveResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    p: ResourcePath,
+    query: URLSearchParams,
+  ): Promise<void> {
+    const type = this.resolveType(p);
+    const method = req.method ?? 'GET';
+    const dryRun = query.getAll('dryRun').includes('All');
+    const answer = (code: number, o: KubeObject) =>
+      sendJson(res, code, inVersion({ type, version: p.version, format: { as: 'object' }, include: 'Object' }, o));
+    const ns = p.namespace ?? '';
+
+    if (p.subresource === undefined) {
+      if (method === 'GET' || method === 'HEAD')
+        return serveRead({ store: this.store, track: (end) => this.track(end) }, req, res, type, p, query);
+      if (type === podType && method === 'POST' && p.name === undefined) {
+        const { body } = await this.readWriteBody(req, ['json']);
+        return answer(201, createPod(this.podHost(), ns, body, dryRun));
+      }
+      if (type === podType && method === 'DELETE' && p.name !== undefined)
+        return answer(200, deletePod(this.podHost(), ns, p.name, dryRun));
+      throw errors.methodNotAllowed();
+    }
+
+    const name = p.name ?? '';
+    switch (p.subresource) {
+      case 'exec':
+        if (method !== 'GET' && method !== 'POST') throw errors.methodNotAllowed();
+        checkExecRequest(this.execChecks(), p, query);
+        throw errors.badRequest('Upgrade request required');
+      case 'log': {
+        if (method !== 'GET') throw errors.methodNotAllowed();
+        if (!this.store.get(type, ns, name)) throw errors.notFound(type.plural, type.group, name);
+        return sendText(res, 200, '');
+      }
+      case 'ephemeralcontainers': {
+        if (method === 'GET') {
+          const pod = this.store.get(type, ns, name);
+          if (!pod) throw errors.notFound(type.plural, type.group, name);
+          return answer(200, pod);
+        }
+        const allowed: BodyFormat[] | undefined =
+          method === 'PATCH'
+            ? ['strategic-merge-patch', 'merge-patch', 'json-patch']
+            : method === 'PUT'
+              ? ['json']
+              : undefined;
+        if (!allowed) throw errors.methodNotAllowed();
+        const { format, body } = await this.readWriteBody(req, allowed);
+        return answer(200, addEphemeralContainers(this.podHost(), ns, name, format, body));
+      }
+      default:
+        throw errors.noSuchResource();
+    }
+  }
+
+  private execChecks() {
+    return {
+      forbidExec: this.faults.forbidExec,
+      user: labUser,
+      findPod: (ns: string, name: string) => this.store.get(podType, ns, name),
+    };
+  }
+
+  private async onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const started = Date.now();
+    const url = new URL(req.url ?? '/', 'https://lab.invalid');
+    const logLine = (outcome: string) =>
+      this.log(
+        `${req.method} ${url.pathname}${url.search} upgrade:${req.headers.upgrade ?? ''} ${outcome} ${Date.now() - started}ms`,
+      );
+    socket.on('error', () => undefined);
+    try {
+      const route = parseRoute(url.pathname);
+      await this.delay();
+      this.authenticate(req, route);
+      if (route.kind !== 'resource' || route.path.subresource !== 'exec')
+        throw errors.badRequest(`upgrade is not supported on ${url.pathname}`);
+      const p = route.path;
+      const type = this.resolveType(p);
+      if (type !== podType) throw errors.noSuchResource();
+      const { request, streams } = checkExecRequest(this.execChecks(), p, url.searchParams);
+      if (!isWebSocketUpgrade(req)) {
+        throw errors.badRequest(
+          `the lab API server runs exec only over WebSocket (v5.channel.k8s.io, v4.channel.k8s.io), not "${req.headers.upgrade ?? ''}"; use kubectl >= 1.30 or a WebSocket client`,
+        );
+      }
+      const offered = offeredSubprotocols(req);
+      if (offered.length > 0 && !chooseSubprotocol(offered)) {
+        throw errors.badRequest(
+          `none of the offered subprotocols [${offered.join(', ')}] is supported; use v5.channel.k8s.io or v4.channel.k8s.io`,
+        );
+      }
+      // The client may have given up during a delay: start nothing it cannot stop.
+      if (socket.destroyed) return;
+      const proc = startProcess(this.opts.exec, request);
+      let upgraded = false;
+      socket.once('close', () => {
+        if (!upgraded) proc.kill();
+      });
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        upgraded = true;
+        logLine(`101 ${ws.protocol || '(no subprotocol)'}`);
+        const session = runExecSession(ws, request, streams, proc);
+        const untrack = this.track(() => session.abort());
+        void session.done.finally(untrack);
+      });
+    } catch (e) {
+      const status = statusOf(e);
+      logLine(String(status.code));
+      writeRawStatus(socket, status);
+    }
+  }
+
+  /** Graceful: ends watches and exec sessions, then closes every connection. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const cancel of [...this.pendingDelays]) cancel();
+      for (const end of [...this.enders]) end();
+      const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+      this.server.closeAllConnections();
+      const deadline = Date.now() + 500;
+      while (this.sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      for (const s of this.sockets) s.destroy();
+      this.wss.close();
+      await stopped;
+    })();
+    return this.closing;
+  }
+
+  /** Abrupt: every socket destroyed at once, nothing said to clients, listener stopped. */
+  goAway(): Promise<void> {
+    if (this.closing) return this.closing;
+    for (const s of this.sockets) s.destroy();
+    return this.close();
+  }
+}
+
+export async function startLabApiServer(opts: LabApiServerOptions): Promise<LabApiServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!loopbackHosts.has(host)) throw new Error(`the lab API server listens on loopback only, not "${host}"`);
+  const certs = await makeLabCerts(path.join(opts.workDir, 'pki'));
+  const lab = new LabServer(opts, certs.caPem, certs.certPem, certs.keyPem);
+  await lab.listen();
+  return {
+    url: lab.url,
+    port: lab.port,
+    token: lab.token,
+    caPem: lab.caPem,
+    writeKubeconfig: (file: string) =>
+      writeKubeconfigFile(file, { server: lab.url, caPem: lab.caPem, token: lab.token }),
+    faults: lab.faults,
+    goAway: () => lab.goAway(),
+    store: lab.store,
+    close: () => lab.close(),
+  };
+}
