@@ -1,0 +1,145 @@
+/**
+ * Builds the lab's network out of namespaces, all named `kpp-...`:
+ * - a "host network" namespace with a bridge: each node's eth0 is a veth on it; the bridge also holds the upstream
+ *   router address, which silently drops everything it would forward (a blackhole default route);
+ * - one namespace per node: forwarding on, rp_filter 0, route_localnet 1; routes to the other nodes' pod CIDRs via
+ *   their node IPs (host-gw style); a routed veth per pod whose node end holds the link-scope gateway 169.254.1.1;
+ * - one namespace per pod: its /32 address on eth0, `default via 169.254.1.1`;
+ * - for the seed fault, a gateway namespace on its own L2 segment (a veth to the pod's eth1) that blackholes.
+ * Nothing here creates a link, address or route in the root namespace.
+ */
+import { parseCidr } from '../../../src/core/common/ip';
+import { allNamespaces, type LabPlan, type PodPlan } from './plan';
+import { ipBatch, nsSysctl } from './sys';
+
+/**
+ * The pods' next hop, link-local as in Calico. It sits on every pod link of the node with scope link, so ARP
+ * answers at once and the node never picks it as a source address (masquerade and replies use the node IP).
+ */
+export const POD_GATEWAY = '169.254.1.1';
+
+// Pods need no sysctls: each has one route back per source, so even a strict rp_filter inherited from the host
+// passes. Forwarding namespaces need rp_filter 0 (asymmetric paths) and forwarding on: a blackhole route drops
+// silently only when forwarding is on (otherwise the kernel answers host-unreachable).
+const FORWARDING_SYSCTLS = {
+  'net.ipv4.conf.all.rp_filter': 0,
+  'net.ipv4.conf.default.rp_filter': 0,
+  'net.ipv4.ip_forward': 1,
+};
+
+const NODE_SYSCTLS = { ...FORWARDING_SYSCTLS, 'net.ipv4.conf.all.route_localnet': 1 };
+
+function prefixLength(cidr: string): number {
+  return parseCidr(cidr)!.prefix;
+}
+
+/** The node-side interface of the i-th pod on a node. */
+function podLink(index: number): string {
+  return `v${index}`;
+}
+
+export async function createNamespaces(plan: LabPlan): Promise<void> {
+  await ipBatch(
+    undefined,
+    allNamespaces(plan).map((ns) => ['netns', 'add', ns]),
+  );
+}
+
+export async function buildNetwork(plan: LabPlan): Promise<void> {
+  const sc = plan.scenario;
+  const gw = sc.faults.customGateway;
+
+  // Sysctls before any link exists: new links take the namespace's defaults (rp_filter 0).
+  await Promise.all([
+    nsSysctl(plan.hostNetns, FORWARDING_SYSCTLS),
+    ...(plan.gatewayNetns ? [nsSysctl(plan.gatewayNetns, FORWARDING_SYSCTLS)] : []),
+    ...plan.nodes.map((n) => nsSysctl(n.netns, NODE_SYSCTLS)),
+  ]);
+
+  // The node network: bridge + router address; each node's eth0 is created straight into its namespace.
+  const nodePlen = String(prefixLength(sc.nodeNetwork.cidr));
+  await ipBatch(plan.hostNetns, [
+    ['link', 'set', 'lo', 'up'],
+    ['link', 'add', 'br0', 'type', 'bridge'],
+    ['link', 'set', 'br0', 'up'],
+    ['addr', 'add', `${sc.nodeNetwork.router}/${nodePlen}`, 'dev', 'br0'],
+    ['route', 'add', 'blackhole', 'default'],
+    ...plan.nodes.flatMap((n, i) => [
+      ['link', 'add', `h${i}`, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', n.netns],
+      ['link', 'set', `h${i}`, 'master', 'br0'],
+      ['link', 'set', `h${i}`, 'up'],
+    ]),
+  ]);
+
+  if (gw && plan.gatewayNetns) {
+    const client = plan.pods.find((p) => p.key === gw.pod)!;
+    await ipBatch(plan.gatewayNetns, [
+      ['link', 'set', 'lo', 'up'],
+      ['link', 'add', 'gw0', 'type', 'veth', 'peer', 'name', 'eth1', 'netns', client.netns],
+      ['addr', 'add', `${gw.gateway}/${prefixLength(gw.segment)}`, 'dev', 'gw0'],
+      ['link', 'set', 'gw0', 'up'],
+      // Silently drop whatever it should forward: ICMP errors would be rate-limited and make failures flaky.
+      ['route', 'add', 'blackhole', 'default'],
+    ]);
+  }
+
+  await Promise.all(
+    plan.nodes.map(async (n) => {
+      const pods = podsOn(plan, n.node.name);
+      await ipBatch(n.netns, [
+        ['link', 'set', 'lo', 'up'],
+        ['addr', 'add', `${n.node.ip}/${nodePlen}`, 'dev', 'eth0'],
+        ['link', 'set', 'eth0', 'up'],
+        ['route', 'add', 'default', 'via', sc.nodeNetwork.router, 'dev', 'eth0'],
+        ...plan.nodes
+          .filter((o) => o !== n)
+          .map((o) => ['route', 'add', o.node.podCidr, 'via', o.node.ip, 'dev', 'eth0']),
+        ...pods.flatMap((p, i) => nodeSideOfPod(p, podLink(i))),
+      ]);
+    }),
+  );
+
+  await Promise.all(plan.pods.map((p) => ipBatch(p.netns, podSide(plan, p))));
+}
+
+function podsOn(plan: LabPlan, node: string): PodPlan[] {
+  return plan.pods.filter((p) => p.node.name === node);
+}
+
+function nodeSideOfPod(p: PodPlan, link: string): string[][] {
+  return [
+    ['link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', p.netns],
+    ['addr', 'add', `${POD_GATEWAY}/32`, 'dev', link, 'scope', 'link'],
+    ['link', 'set', link, 'up'],
+    ['route', 'add', `${p.pod.ip}/32`, 'dev', link, 'src', p.node.ip],
+  ];
+}
+
+function podSide(plan: LabPlan, p: PodPlan): string[][] {
+  const lines = [
+    ['link', 'set', 'lo', 'up'],
+    ['addr', 'add', `${p.pod.ip}/32`, 'dev', 'eth0'],
+    ['link', 'set', 'eth0', 'up'],
+    ['route', 'add', POD_GATEWAY, 'dev', 'eth0', 'scope', 'link'],
+    ['route', 'add', 'default', 'via', POD_GATEWAY, 'dev', 'eth0'],
+  ];
+  const gw = plan.scenario.faults.customGateway;
+  if (gw && gw.pod === p.key) {
+    lines.push(
+      ['addr', 'add', `${gw.podAddress}/${prefixLength(gw.segment)}`, 'dev', 'eth1'],
+      ['link', 'set', 'eth1', 'up'],
+      ...gw.routes.map((r) => ['route', 'replace', r, 'via', gw.gateway, 'dev', 'eth1']),
+      // Pod-to-pod traffic still goes through the node, as in the seed case.
+      ['route', 'replace', plan.scenario.clusterCidr, 'via', POD_GATEWAY, 'dev', 'eth0'],
+    );
+  }
+  return lines;
+}
+
+/** Adds one pod to a running lab (a pod created through the API). */
+export async function addPodNetwork(plan: LabPlan, p: PodPlan, linkIndex: number): Promise<void> {
+  const node = plan.nodes.find((n) => n.node.name === p.node.name)!;
+  await ipBatch(undefined, [['netns', 'add', p.netns]]);
+  await ipBatch(node.netns, nodeSideOfPod(p, `x${linkIndex}`));
+  await ipBatch(p.netns, podSide(plan, p));
+}

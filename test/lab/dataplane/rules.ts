@@ -1,0 +1,32 @@
+/**
+ * Each node's kube-proxy rules, written by the engine's own generator from the objects the lab's API serves
+ * (minus the Services a staleRules fault leaves out), and loaded into the node's namespace with iptables-restore.
+ */
+import { generateIptablesRestore } from '../../../src/core/iptables/generate';
+import { normaliseCluster } from '../../../src/core/kube/objects';
+import { asList, nodeObjects, serviceObjects } from './objects';
+import type { LabPlan, NodePlan } from './plan';
+import { nsExec } from './sys';
+
+export interface NodeRules {
+  text: string;
+  warnings: string[];
+}
+
+export function nodeRules(plan: LabPlan, node: NodePlan, created: string): NodeRules {
+  const list = asList([
+    ...nodeObjects(plan, created).filter((o) => o.metadata.name === node.node.name),
+    ...serviceObjects(plan, created, (s) => !node.missingServices.has(s.key)),
+  ]);
+  const snapshot = normaliseCluster(list);
+  const result = generateIptablesRestore(snapshot, {
+    clusterCidr: plan.scenario.clusterCidr,
+    nodeName: node.node.name,
+    nodeIPs: [node.node.ip],
+  });
+  return { text: result.text, warnings: [...snapshot.warnings, ...result.warnings] };
+}
+
+export async function loadNodeRules(node: NodePlan, rules: NodeRules): Promise<void> {
+  await nsExec(node.netns, ['iptables-restore'], { input: rules.text });
+}

@@ -1,0 +1,626 @@
+/**
+ * Lab scenarios as data: the schema of `test/lab/scenarios/<name>.json`, the loader, and validation that names
+ * the bad field (`pods[3].ip: ...`).
+ *
+ * A scenario describes a small cluster and the faults to inject:
+ * - `nodeNetwork`: the lab "host network" segment the nodes share, and the upstream router every node uses as its
+ *   default gateway. The router silently drops whatever it is asked to forward (nothing leaves the lab).
+ * - `serviceCidr` (ClusterIPs), `clusterCidr` (all pod CIDRs; kube-proxy's --cluster-cidr), `clusterDomain`.
+ * - `nodes`: name, node IP on `nodeNetwork`, pod CIDR (inside `clusterCidr`).
+ * - `pods`: namespace, name, node, IP (inside its node's pod CIDR), labels, `tools` (the subset of curl, wget, nc, ip,
+ *   nslookup the image ships; other commands than a small base set exit 127 like a runtime does), `role`:
+ *   `client` (serves nothing), `backend` (HTTP), `apiserver` (HTTPS), `dns` (the lab DNS server, UDP and TCP).
+ *   A pod serves on every targetPort of every Service it is an endpoint of. `ready: false` makes it a not-ready
+ *   endpoint (its readiness probe fails; it still serves).
+ * - `services`: ClusterIP or NodePort, `clusterIP` (inside `serviceCidr`), ports (name, port, targetPort, protocol
+ *   TCP/UDP, nodePort for NodePort Services), and either a `selector` (endpoints = matching pods in the Service's
+ *   namespace, as the endpoints controller does) or `endpointPods` (`ns/name` list, for selector-less Services such
+ *   as `default/kubernetes`, whose endpoints the API server itself maintains).
+ * - `faults` (all optional):
+ *   - `customGateway`: the seed case. The pod gets a second link on its own L2 segment (`segment`, the pod's address
+ *     `podAddress` on it) to a gateway (`gateway`) that silently drops; `routes` (CIDRs or `default`) go via that
+ *     gateway instead of the node, so the node's netfilter never sees those packets. Routes to `clusterCidr` stay
+ *     via the node, so pod IPs (e.g. the apiserver endpoints) remain reachable directly.
+ *   - `staleRules`: `[{node, services}]`: that node's kube-proxy rules lack those Services (a stale sync).
+ *   - `backendDown`: Services whose endpoint pods do not listen (connections are refused after DNAT).
+ *   - `dnsDown`: the `dns` pods do not serve.
+ *   - `noEndpoints`: Services scaled to zero: their endpoint pods do not exist, Endpoints are empty.
+ *   - `endpointsNotReady`: Services whose endpoint pods all fail readiness (not-ready endpoints; the pods serve).
+ *   - `legacyApi`: the API server acts like Kubernetes 1.20 (no discovery.k8s.io/v1).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { inCidr, parseCidr, parseIPv4 } from '../../src/core/common/ip';
+
+export const TOOLS = ['curl', 'wget', 'nc', 'ip', 'nslookup'] as const;
+export type Tool = (typeof TOOLS)[number];
+export const ROLES = ['client', 'backend', 'apiserver', 'dns'] as const;
+export type Role = (typeof ROLES)[number];
+export type Protocol = 'TCP' | 'UDP';
+export type ServiceType = 'ClusterIP' | 'NodePort';
+
+export interface ScenarioNode {
+  name: string;
+  ip: string;
+  podCidr: string;
+}
+
+export interface ScenarioPod {
+  namespace: string;
+  name: string;
+  node: string;
+  ip: string;
+  role: Role;
+  labels: Record<string, string>;
+  tools: Tool[];
+  /** Readiness of the pod (and so of its endpoints); default true. */
+  ready: boolean;
+  /** The container's name; default: the role. */
+  container: string;
+}
+
+export interface ScenarioServicePort {
+  name: string;
+  port: number;
+  targetPort: number;
+  protocol: Protocol;
+  nodePort?: number;
+}
+
+export interface ScenarioService {
+  namespace: string;
+  name: string;
+  type: ServiceType;
+  clusterIP: string;
+  ports: ScenarioServicePort[];
+  selector?: Record<string, string>;
+  endpointPods?: string[];
+}
+
+export interface CustomGatewayFault {
+  pod: string;
+  segment: string;
+  gateway: string;
+  podAddress: string;
+  routes: string[];
+}
+
+export interface StaleRulesFault {
+  node: string;
+  services: string[];
+}
+
+export interface ScenarioFaults {
+  customGateway?: CustomGatewayFault;
+  staleRules: StaleRulesFault[];
+  backendDown: string[];
+  dnsDown: boolean;
+  noEndpoints: string[];
+  endpointsNotReady: string[];
+  legacyApi: boolean;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  clusterDomain: string;
+  serviceCidr: string;
+  clusterCidr: string;
+  nodeNetwork: { cidr: string; router: string };
+  nodes: ScenarioNode[];
+  pods: ScenarioPod[];
+  services: ScenarioService[];
+  faults: ScenarioFaults;
+}
+
+export interface ScenarioProblem {
+  /** The field, as a path: `pods[3].ip`, `faults.customGateway.gateway`. */
+  path: string;
+  message: string;
+}
+
+export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; problems: ScenarioProblem[] };
+
+/** The shipped scenarios' folder, whether running from `test/lab` (tsx) or `out/test/lab` (tsc, JSON not copied). */
+export function scenariosDir(): string {
+  const beside = path.join(__dirname, 'scenarios');
+  return fs.existsSync(beside) ? beside : path.resolve(__dirname, '..', '..', '..', 'test', 'lab', 'scenarios');
+}
+
+export function listScenarios(): { name: string; description: string }[] {
+  const dir = scenariosDir();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const result = parseScenario(fs.readFileSync(path.join(dir, f), 'utf8'));
+      const name = f.slice(0, -'.json'.length);
+      return { name, description: result.ok ? result.scenario.description : '(invalid scenario file)' };
+    });
+}
+
+/** Loads a shipped scenario by name, or a file by path; throws an Error listing every problem. */
+export function loadScenario(nameOrFile: string): Scenario {
+  const isFile = nameOrFile.includes('/') || nameOrFile.endsWith('.json');
+  const file = isFile ? path.resolve(nameOrFile) : path.join(scenariosDir(), `${nameOrFile}.json`);
+  if (!fs.existsSync(file)) {
+    const known = listScenarios().map((s) => s.name);
+    throw new Error(
+      isFile ? `scenario file not found: ${file}` : `unknown scenario "${nameOrFile}"; known: ${known.join(', ')}`,
+    );
+  }
+  const result = parseScenario(fs.readFileSync(file, 'utf8'));
+  if (!result.ok) {
+    const lines = result.problems.map((p) => `  ${p.path}: ${p.message}`);
+    throw new Error(`invalid scenario ${file}:\n${lines.join('\n')}`);
+  }
+  return result.scenario;
+}
+
+export function parseScenario(text: string): ScenarioResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, problems: [{ path: '(file)', message: `not JSON: ${(e as Error).message}` }] };
+  }
+  return validateScenario(data);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const SCENARIO_NAME = /^[a-z0-9][-a-z0-9.]*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+type Obj = Record<string, unknown>;
+
+/** Collects problems while reading untrusted JSON field by field. */
+class Reader {
+  readonly problems: ScenarioProblem[] = [];
+
+  problem(at: string, message: string): void {
+    this.problems.push({ path: at, message });
+  }
+
+  object(value: unknown, at: string, known: readonly string[]): Obj | undefined {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.problem(at, 'must be an object');
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      if (!known.includes(key)) this.problem(join(at, key), `unknown field (known: ${known.join(', ')})`);
+    }
+    return value as Obj;
+  }
+
+  array(value: unknown, at: string): unknown[] | undefined {
+    if (!Array.isArray(value)) {
+      this.problem(at, 'must be an array');
+      return undefined;
+    }
+    return value;
+  }
+
+  string(o: Obj, key: string, at: string, optional = false): string | undefined {
+    const v = o[key];
+    if (v === undefined && optional) return undefined;
+    if (typeof v !== 'string' || v === '') {
+      this.problem(join(at, key), v === undefined ? 'is required' : 'must be a non-empty string');
+      return undefined;
+    }
+    return v;
+  }
+
+  name(o: Obj, key: string, at: string): string | undefined {
+    const v = this.string(o, key, at);
+    if (v !== undefined && (!DNS_LABEL.test(v) || v.length > 63)) {
+      this.problem(join(at, key), `"${v}" is not a DNS label (lowercase letters, digits, '-')`);
+      return undefined;
+    }
+    return v;
+  }
+
+  ipv4(o: Obj, key: string, at: string): string | undefined {
+    const v = this.string(o, key, at);
+    if (v !== undefined && parseIPv4(v) === undefined) {
+      this.problem(join(at, key), `"${v}" is not an IPv4 address`);
+      return undefined;
+    }
+    return v;
+  }
+
+  cidr(o: Obj, key: string, at: string): string | undefined {
+    const v = this.string(o, key, at);
+    if (v === undefined) return undefined;
+    const c = parseCidr(v);
+    if (!c || c.family !== 4 || !v.includes('/')) {
+      this.problem(join(at, key), `"${v}" is not an IPv4 CIDR like 10.244.1.0/24`);
+      return undefined;
+    }
+    return v;
+  }
+
+  port(o: Obj, key: string, at: string, optional = false): number | undefined {
+    const v = o[key];
+    if (v === undefined && optional) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 65535) {
+      this.problem(join(at, key), v === undefined ? 'is required' : 'must be an integer port 1-65535');
+      return undefined;
+    }
+    return v;
+  }
+
+  bool(o: Obj, key: string, at: string, fallback: boolean): boolean {
+    const v = o[key];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'boolean') {
+      this.problem(join(at, key), 'must be true or false');
+      return fallback;
+    }
+    return v;
+  }
+
+  labels(o: Obj, key: string, at: string): Record<string, string> | undefined {
+    const v = o[key];
+    if (v === undefined) return undefined;
+    const keys = typeof v === 'object' && v !== null ? Object.keys(v) : [];
+    const m = this.object(v, join(at, key), keys);
+    if (!m) return undefined;
+    const out: Record<string, string> = {};
+    for (const [k, val] of Object.entries(m)) {
+      if (!LABEL_KEY.test(k)) this.problem(join(join(at, key), k), 'is not a valid label key');
+      else if (typeof val !== 'string' || !LABEL_VALUE.test(val) || val.length > 63)
+        this.problem(join(join(at, key), k), 'must be a valid label value (string)');
+      else out[k] = val;
+    }
+    return out;
+  }
+
+  stringList(o: Obj, key: string, at: string): string[] {
+    const v = o[key];
+    if (v === undefined) return [];
+    const list = this.array(v, join(at, key));
+    if (!list) return [];
+    const out: string[] = [];
+    list.forEach((item, i) => {
+      if (typeof item !== 'string' || item === '') this.problem(`${join(at, key)}[${i}]`, 'must be a non-empty string');
+      else out.push(item);
+    });
+    return out;
+  }
+}
+
+function join(at: string, key: string): string {
+  return at ? `${at}.${key}` : key;
+}
+
+function cidrsOverlap(a: string, b: string): boolean {
+  const ca = parseCidr(a);
+  const cb = parseCidr(b);
+  if (!ca || !cb) return false;
+  const narrow = ca.prefix >= cb.prefix ? a : b;
+  const wide = narrow === a ? b : a;
+  return inCidr(narrow.split('/')[0], wide);
+}
+
+export function validateScenario(data: unknown): ScenarioResult {
+  const r = new Reader();
+  const top = r.object(data, '', [
+    '$schema',
+    'name',
+    'description',
+    'clusterDomain',
+    'serviceCidr',
+    'clusterCidr',
+    'nodeNetwork',
+    'nodes',
+    'pods',
+    'services',
+    'faults',
+  ]);
+  if (!top) return { ok: false, problems: r.problems };
+
+  const name = r.string(top, 'name', '');
+  if (name !== undefined && !SCENARIO_NAME.test(name))
+    r.problem('name', `"${name}" must be lowercase letters, digits, '-' and '.'`);
+  const description = r.string(top, 'description', '');
+  const clusterDomain = r.string(top, 'clusterDomain', '', true) ?? 'cluster.local';
+  const serviceCidr = r.cidr(top, 'serviceCidr', '');
+  const clusterCidr = r.cidr(top, 'clusterCidr', '');
+  if (serviceCidr && clusterCidr && cidrsOverlap(serviceCidr, clusterCidr))
+    r.problem('serviceCidr', `overlaps clusterCidr ${clusterCidr}`);
+
+  let nodeNetwork: Scenario['nodeNetwork'] | undefined;
+  const nn = top.nodeNetwork === undefined ? undefined : r.object(top.nodeNetwork, 'nodeNetwork', ['cidr', 'router']);
+  if (top.nodeNetwork === undefined) r.problem('nodeNetwork', 'is required');
+  if (nn) {
+    const cidr = r.cidr(nn, 'cidr', 'nodeNetwork');
+    const router = r.ipv4(nn, 'router', 'nodeNetwork');
+    if (cidr && router && !inCidr(router, cidr)) r.problem('nodeNetwork.router', `${router} is not inside ${cidr}`);
+    for (const [other, otherName] of [
+      [serviceCidr, 'serviceCidr'],
+      [clusterCidr, 'clusterCidr'],
+    ] as const) {
+      if (cidr && other && cidrsOverlap(cidr, other)) r.problem('nodeNetwork.cidr', `overlaps ${otherName} ${other}`);
+    }
+    if (cidr && router) nodeNetwork = { cidr, router };
+  }
+
+  const nodes = readNodes(r, top, nodeNetwork, clusterCidr);
+  const pods = readPods(r, top, nodes);
+  const services = readServices(r, top, serviceCidr, pods);
+  const faults = readFaults(r, top, { nodes, pods, services, serviceCidr, clusterCidr, nodeNetwork });
+
+  if (r.problems.length > 0 || !name || !description || !serviceCidr || !clusterCidr || !nodeNetwork)
+    return { ok: false, problems: r.problems };
+  return {
+    ok: true,
+    scenario: {
+      name,
+      description,
+      clusterDomain,
+      serviceCidr,
+      clusterCidr,
+      nodeNetwork,
+      nodes,
+      pods,
+      services,
+      faults,
+    },
+  };
+}
+
+function readNodes(
+  r: Reader,
+  top: Obj,
+  nodeNetwork: Scenario['nodeNetwork'] | undefined,
+  clusterCidr: string | undefined,
+): ScenarioNode[] {
+  const out: ScenarioNode[] = [];
+  const list = r.array(top.nodes, 'nodes') ?? [];
+  if (top.nodes !== undefined && list.length === 0) r.problem('nodes', 'needs at least one node');
+  list.forEach((raw, i) => {
+    const at = `nodes[${i}]`;
+    const o = r.object(raw, at, ['name', 'ip', 'podCidr']);
+    if (!o) return;
+    const name = r.name(o, 'name', at);
+    const ip = r.ipv4(o, 'ip', at);
+    const podCidr = r.cidr(o, 'podCidr', at);
+    if (name && out.some((n) => n.name === name)) r.problem(`${at}.name`, `duplicate node "${name}"`);
+    if (ip && nodeNetwork) {
+      if (!inCidr(ip, nodeNetwork.cidr))
+        r.problem(`${at}.ip`, `${ip} is not inside nodeNetwork.cidr ${nodeNetwork.cidr}`);
+      if (ip === nodeNetwork.router) r.problem(`${at}.ip`, `${ip} is the router's address`);
+    }
+    if (ip && out.some((n) => n.ip === ip)) r.problem(`${at}.ip`, `duplicate node IP ${ip}`);
+    if (podCidr && clusterCidr && !cidrsOverlap(podCidr, clusterCidr))
+      r.problem(`${at}.podCidr`, `${podCidr} is not inside clusterCidr ${clusterCidr}`);
+    if (podCidr && out.some((n) => cidrsOverlap(n.podCidr, podCidr)))
+      r.problem(`${at}.podCidr`, `${podCidr} overlaps another node's pod CIDR`);
+    if (name && ip && podCidr) out.push({ name, ip, podCidr });
+  });
+  return out;
+}
+
+function readPods(r: Reader, top: Obj, nodes: ScenarioNode[]): ScenarioPod[] {
+  const out: ScenarioPod[] = [];
+  const list = r.array(top.pods, 'pods') ?? [];
+  list.forEach((raw, i) => {
+    const at = `pods[${i}]`;
+    const o = r.object(raw, at, ['namespace', 'name', 'node', 'ip', 'role', 'labels', 'tools', 'ready', 'container']);
+    if (!o) return;
+    const namespace = r.name(o, 'namespace', at);
+    const name = r.name(o, 'name', at);
+    const nodeName = r.string(o, 'node', at);
+    const ip = r.ipv4(o, 'ip', at);
+    const role = r.string(o, 'role', at);
+    if (role !== undefined && !(ROLES as readonly string[]).includes(role))
+      r.problem(`${at}.role`, `"${role}" is not one of ${ROLES.join(', ')}`);
+    const labels = r.labels(o, 'labels', at) ?? {};
+    const tools = r.stringList(o, 'tools', at);
+    tools.forEach((t, j) => {
+      if (!(TOOLS as readonly string[]).includes(t))
+        r.problem(`${at}.tools[${j}]`, `"${t}" is not one of ${TOOLS.join(', ')}`);
+    });
+    const ready = r.bool(o, 'ready', at, true);
+    const container = o.container === undefined ? role : r.name(o, 'container', at);
+    const node = nodes.find((n) => n.name === nodeName);
+    if (nodeName && !node) r.problem(`${at}.node`, `no node named "${nodeName}"`);
+    if (ip && node && !inCidr(ip, node.podCidr))
+      r.problem(`${at}.ip`, `${ip} is not inside ${node.name}'s podCidr ${node.podCidr}`);
+    if (ip && node && ip === node.podCidr.split('/')[0])
+      r.problem(`${at}.ip`, `${ip} is the pod CIDR's network address`);
+    if (ip && out.some((p) => p.ip === ip)) r.problem(`${at}.ip`, `duplicate pod IP ${ip}`);
+    if (namespace && name && out.some((p) => p.namespace === namespace && p.name === name))
+      r.problem(`${at}.name`, `duplicate pod ${namespace}/${name}`);
+    if (namespace && name && nodeName && node && ip && role && (ROLES as readonly string[]).includes(role) && container)
+      out.push({
+        namespace,
+        name,
+        node: nodeName,
+        ip,
+        role: role as Role,
+        labels,
+        tools: tools as Tool[],
+        ready,
+        container,
+      });
+  });
+  return out;
+}
+
+function readServices(r: Reader, top: Obj, serviceCidr: string | undefined, pods: ScenarioPod[]): ScenarioService[] {
+  const out: ScenarioService[] = [];
+  const list = r.array(top.services, 'services') ?? [];
+  list.forEach((raw, i) => {
+    const at = `services[${i}]`;
+    const o = r.object(raw, at, ['namespace', 'name', 'type', 'clusterIP', 'ports', 'selector', 'endpointPods']);
+    if (!o) return;
+    const namespace = r.name(o, 'namespace', at);
+    const name = r.name(o, 'name', at);
+    const type = (r.string(o, 'type', at, true) ?? 'ClusterIP') as ServiceType;
+    if (type !== 'ClusterIP' && type !== 'NodePort') r.problem(`${at}.type`, `"${type}" is not ClusterIP or NodePort`);
+    const clusterIP = r.ipv4(o, 'clusterIP', at);
+    if (clusterIP && serviceCidr && !inCidr(clusterIP, serviceCidr))
+      r.problem(`${at}.clusterIP`, `${clusterIP} is not inside serviceCidr ${serviceCidr}`);
+    if (clusterIP && out.some((s) => s.clusterIP === clusterIP))
+      r.problem(`${at}.clusterIP`, `duplicate ClusterIP ${clusterIP}`);
+    if (namespace && name && out.some((s) => s.namespace === namespace && s.name === name))
+      r.problem(`${at}.name`, `duplicate Service ${namespace}/${name}`);
+    const ports = readServicePorts(r, o, at, type);
+    const selector = r.labels(o, 'selector', at);
+    const endpointPods = o.endpointPods === undefined ? undefined : r.stringList(o, 'endpointPods', at);
+    if (selector && endpointPods) r.problem(`${at}.endpointPods`, 'give either selector or endpointPods, not both');
+    endpointPods?.forEach((ref, j) => {
+      if (!pods.some((p) => `${p.namespace}/${p.name}` === ref))
+        r.problem(`${at}.endpointPods[${j}]`, `no pod "${ref}"`);
+    });
+    if (namespace && name && clusterIP && ports)
+      out.push({
+        namespace,
+        name,
+        type,
+        clusterIP,
+        ports,
+        ...(selector ? { selector } : {}),
+        ...(endpointPods ? { endpointPods } : {}),
+      });
+  });
+  const nodePorts = out.flatMap((s) => s.ports.map((p) => p.nodePort).filter((n) => n !== undefined));
+  if (new Set(nodePorts).size !== nodePorts.length) r.problem('services', 'a nodePort is used twice');
+  return out;
+}
+
+function readServicePorts(r: Reader, o: Obj, at: string, type: ServiceType): ScenarioServicePort[] | undefined {
+  const list = r.array(o.ports, `${at}.ports`);
+  if (!list) return undefined;
+  if (list.length === 0) r.problem(`${at}.ports`, 'needs at least one port');
+  const ports: ScenarioServicePort[] = [];
+  list.forEach((raw, j) => {
+    const pat = `${at}.ports[${j}]`;
+    const p = r.object(raw, pat, ['name', 'port', 'targetPort', 'protocol', 'nodePort']);
+    if (!p) return;
+    const name = p.name === undefined ? '' : r.name(p, 'name', pat);
+    const port = r.port(p, 'port', pat);
+    const targetPort = r.port(p, 'targetPort', pat, true) ?? port;
+    const protocol = (r.string(p, 'protocol', pat, true) ?? 'TCP') as Protocol;
+    if (protocol !== 'TCP' && protocol !== 'UDP') r.problem(`${pat}.protocol`, `"${protocol}" is not TCP or UDP`);
+    const nodePort = r.port(p, 'nodePort', pat, true);
+    if (nodePort !== undefined && type !== 'NodePort')
+      r.problem(`${pat}.nodePort`, 'only a NodePort Service has nodePorts');
+    if (nodePort !== undefined && (nodePort < 30000 || nodePort > 32767))
+      r.problem(`${pat}.nodePort`, `${nodePort} is outside the default range 30000-32767`);
+    if (type === 'NodePort' && nodePort === undefined)
+      r.problem(`${pat}.nodePort`, 'a NodePort Service port needs a nodePort');
+    if (name === undefined || port === undefined || targetPort === undefined) return;
+    if (ports.some((q) => q.name === name)) r.problem(`${pat}.name`, `duplicate port name "${name}"`);
+    if (ports.some((q) => q.port === port && q.protocol === protocol))
+      r.problem(`${pat}.port`, `duplicate port ${port}/${protocol}`);
+    ports.push({ name, port, targetPort, protocol, ...(nodePort !== undefined ? { nodePort } : {}) });
+  });
+  if (ports.length > 1 && ports.some((p) => p.name === ''))
+    r.problem(`${at}.ports`, 'with several ports, every port needs a name');
+  return ports;
+}
+
+interface FaultContext {
+  nodes: ScenarioNode[];
+  pods: ScenarioPod[];
+  services: ScenarioService[];
+  serviceCidr?: string;
+  clusterCidr?: string;
+  nodeNetwork?: Scenario['nodeNetwork'];
+}
+
+function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
+  const faults: ScenarioFaults = {
+    staleRules: [],
+    backendDown: [],
+    dnsDown: false,
+    noEndpoints: [],
+    endpointsNotReady: [],
+    legacyApi: false,
+  };
+  if (top.faults === undefined) return faults;
+  const o = r.object(top.faults, 'faults', [
+    'customGateway',
+    'staleRules',
+    'backendDown',
+    'dnsDown',
+    'noEndpoints',
+    'endpointsNotReady',
+    'legacyApi',
+  ]);
+  if (!o) return faults;
+  const serviceRefs = (key: string): string[] => {
+    const refs = r.stringList(o, key, 'faults');
+    refs.forEach((ref, i) => {
+      if (!ctx.services.some((s) => `${s.namespace}/${s.name}` === ref))
+        r.problem(`faults.${key}[${i}]`, `no Service "${ref}"`);
+    });
+    return refs;
+  };
+  faults.backendDown = serviceRefs('backendDown');
+  faults.noEndpoints = serviceRefs('noEndpoints');
+  faults.endpointsNotReady = serviceRefs('endpointsNotReady');
+  faults.dnsDown = r.bool(o, 'dnsDown', 'faults', false);
+  faults.legacyApi = r.bool(o, 'legacyApi', 'faults', false);
+  if (faults.dnsDown && !ctx.pods.some((p) => p.role === 'dns')) r.problem('faults.dnsDown', 'no pod has role dns');
+
+  if (o.staleRules !== undefined) {
+    (r.array(o.staleRules, 'faults.staleRules') ?? []).forEach((raw, i) => {
+      const at = `faults.staleRules[${i}]`;
+      const s = r.object(raw, at, ['node', 'services']);
+      if (!s) return;
+      const node = r.string(s, 'node', at);
+      if (node && !ctx.nodes.some((n) => n.name === node)) r.problem(`${at}.node`, `no node named "${node}"`);
+      const services = r.stringList(s, 'services', at);
+      if (services.length === 0) r.problem(`${at}.services`, 'list at least one Service');
+      services.forEach((ref, j) => {
+        if (!ctx.services.some((sv) => `${sv.namespace}/${sv.name}` === ref))
+          r.problem(`${at}.services[${j}]`, `no Service "${ref}"`);
+      });
+      if (node) faults.staleRules.push({ node, services });
+    });
+  }
+
+  if (o.customGateway !== undefined) {
+    const at = 'faults.customGateway';
+    const g = r.object(o.customGateway, at, ['pod', 'segment', 'gateway', 'podAddress', 'routes']);
+    if (g) {
+      const pod = r.string(g, 'pod', at);
+      if (pod && !ctx.pods.some((p) => `${p.namespace}/${p.name}` === pod)) r.problem(`${at}.pod`, `no pod "${pod}"`);
+      const segment = r.cidr(g, 'segment', at);
+      const gateway = r.ipv4(g, 'gateway', at);
+      const podAddress = r.ipv4(g, 'podAddress', at);
+      if (segment) {
+        if (gateway && !inCidr(gateway, segment))
+          r.problem(`${at}.gateway`, `${gateway} is not inside segment ${segment}`);
+        if (podAddress && !inCidr(podAddress, segment))
+          r.problem(`${at}.podAddress`, `${podAddress} is not inside segment ${segment}`);
+        if (gateway && gateway === podAddress) r.problem(`${at}.podAddress`, 'must differ from the gateway');
+        const others: [string | undefined, string][] = [
+          [ctx.serviceCidr, 'serviceCidr'],
+          [ctx.clusterCidr, 'clusterCidr'],
+          [ctx.nodeNetwork?.cidr, 'nodeNetwork.cidr'],
+        ];
+        for (const [other, label] of others) {
+          if (other && cidrsOverlap(segment, other))
+            r.problem(`${at}.segment`, `overlaps ${label} ${other} (it must be its own L2 segment)`);
+        }
+      }
+      const routes = r.stringList(g, 'routes', at);
+      if (routes.length === 0) r.problem(`${at}.routes`, 'list at least one route (a CIDR or "default")');
+      routes.forEach((route, j) => {
+        const c = route === 'default' ? true : parseCidr(route);
+        if (!c || (c !== true && (c.family !== 4 || !route.includes('/'))))
+          r.problem(`${at}.routes[${j}]`, `"${route}" is not "default" or an IPv4 CIDR`);
+      });
+      if (pod && segment && gateway && podAddress) faults.customGateway = { pod, segment, gateway, podAddress, routes };
+    }
+  }
+  return faults;
+}
