@@ -63,7 +63,7 @@ if (step('build', process.execPath, ['scripts/build.mjs']) && step('typecheck+co
     else if (s === 'lsp' || s === 'cli') nodeSuite(s);
     else if (s === 'lab') {
       if (process.getuid && process.getuid() !== 0) {
-        console.log('\n=== lab: skipped: the lab needs root for network namespaces (CI runs as root; see test/lab/README.md for unshare -Urn)');
+        console.log('\n=== lab: skipped: the lab needs root for network namespaces (CI runs as root; see test/lab/README.md for the unshare -Urnm recipe)');
         continue;
       }
       nodeSuite('lab', ['--test-concurrency=1']);
