@@ -23,8 +23,9 @@ export interface Analysis {
 
 /** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
 export function analyzeText(text: string, kind?: DumpKind): Analysis {
-  const detection = detectDump(text);
-  const chosen = kind ?? detection.kind;
+  // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
+  const detection: Detection = kind ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) } : detectDump(text);
+  const chosen = detection.kind;
   switch (chosen) {
     case 'ipvs':
       return { detection, ipvs: parseIpvs(text) };

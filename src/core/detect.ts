@@ -24,7 +24,11 @@ function share(lines: string[], re: RegExp): number {
   return lines.filter((l) => re.test(l)).length / lines.length;
 }
 
-export function detectDump(text: string): Detection {
+/** Lines enough to tell what a text is; a 25 MB dump is decided by its head. */
+const SAMPLE_LINES = 400;
+
+export function detectDump(fullText: string): Detection {
+  const text = headLines(fullText, SAMPLE_LINES);
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trimEnd())
@@ -42,4 +46,14 @@ export function detectDump(text: string): Detection {
   if (best.score < 0.15) return { kind: 'unknown', confidence: best.score };
   const languageId = best.kind === 'iptables' ? 'iptables' : best.kind === 'ipvs' ? 'ipvs' : undefined;
   return { kind: best.kind, confidence: best.score, ...(languageId ? { languageId } : {}) };
+}
+
+function headLines(text: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) return text;
+    at = next + 1;
+  }
+  return text.slice(0, at);
 }

@@ -75,8 +75,20 @@ const SVC_COMMENT = /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|
 const ARROW_COMMENT = /^(\S+?\/\S+?)\s+->\s+(\S+)$/;
 
 /** Splits a comment into the service port name and the rest (`ns/svc:p80 cluster IP` -> spn, kind). */
-export function parseServiceComment(comment: string | undefined): { spn: string; kind?: string; endpoint?: string } | undefined {
+type ServiceComment = { spn: string; kind?: string; endpoint?: string };
+const commentCache = new Map<string, ServiceComment | undefined>();
+
+export function parseServiceComment(comment: string | undefined): ServiceComment | undefined {
   if (!comment) return undefined;
+  if (commentCache.has(comment)) return commentCache.get(comment);
+  const parsed = parseServiceCommentUncached(comment);
+  // Bounded: a dump repeats each comment a few times, so recent ones are what is asked again.
+  if (commentCache.size > 50_000) commentCache.clear();
+  commentCache.set(comment, parsed);
+  return parsed;
+}
+
+function parseServiceCommentUncached(comment: string): ServiceComment | undefined {
   const arrow = ARROW_COMMENT.exec(comment);
   if (arrow) return { spn: arrow[1], endpoint: arrow[2] };
   const m = SVC_COMMENT.exec(comment);

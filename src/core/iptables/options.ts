@@ -83,11 +83,17 @@ export const TWO_ARG_OPTIONS = new Set(['set-counters', 'match-set', 'tcp-flags'
 /** Generic options that are valid before any `-m` and do not belong to a module. */
 export const GENERIC_CANONICAL = new Set(Object.values(GENERIC_OPTION_NAMES));
 
+const canonicalCache = new Map<string, string>();
+
 export function canonicalOptionName(written: string): string {
-  const generic = GENERIC_OPTION_NAMES[written];
-  if (generic) return generic;
-  const bare = written.replace(/^--?/, '');
-  return OPTION_ALIASES[bare] ?? bare;
+  let name = canonicalCache.get(written);
+  if (name === undefined) {
+    const bare = written.replace(/^--?/, '');
+    name = GENERIC_OPTION_NAMES[written] ?? OPTION_ALIASES[bare] ?? bare;
+    // Option spellings are few; the cache stays small even on huge dumps.
+    if (canonicalCache.size < 4096) canonicalCache.set(written, name);
+  }
+  return name;
 }
 
 export function optionArity(canonical: string): 0 | 1 | 2 {

@@ -78,7 +78,6 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const tables = new Map<string, Table>();
   const ctx: Context = { listingMode: false, sMode: false };
   let sawHeader = false;
-  let sawSyntax = false;
   let nftReported = false;
   const reopened = new Set<string>();
   let listingRules = 0;
@@ -212,7 +211,6 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         chain.counters = { packets: Number(m[3]), bytes: Number(m[4]), span: cs };
         dump.tokens.push({ kind: 'counter', text: c.slice(bracket), span: cs });
       }
-      sawSyntax = true;
       continue;
     }
 
@@ -264,13 +262,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       );
       dump.diagnostics.push(...body.diagnostics);
       addRule(rule, table);
-      sawSyntax = true;
       continue;
     }
     if (head && CHAIN_COMMANDS.has(head.raw)) {
       handleChainCommand(words, sl, tableFor, getChain, dump);
       if (head.raw === '-P' || head.raw === '--policy' || head.raw === '-N' || head.raw === '--new-chain') ctx.sMode = true;
-      sawSyntax = true;
       continue;
     }
     if (head && RULE_COMMANDS[head.raw]) {
@@ -346,9 +342,13 @@ class ParsedRule implements Rule {
     return (this.cachedTokens ??= this.computeTokens());
   }
 
+  readTokens(): Token[] {
+    return this.cachedTokens ?? this.computeTokens();
+  }
+
   /** Plain data for JSON: the tokens are derived, not part of the rule. */
   toJSON(): Omit<Rule, 'tokens'> {
-    const { cachedTokens: _c, computeTokens: _f, ...rest } = this as unknown as Record<string, unknown>;
+    const { cachedTokens: _c, computeTokens: _f, readTokens: _r, ...rest } = this as unknown as Record<string, unknown>;
     return rest as unknown as Omit<Rule, 'tokens'>;
   }
 }

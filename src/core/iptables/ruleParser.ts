@@ -44,12 +44,7 @@ export function parseRuleBody(words: Word[], line: number, withTokens = true): P
   let protocol: string | undefined;
 
   // One span object per word, shared by its token and its option.
-  const spans = new Map<Word, Span>();
-  const span = (w: Word): Span => {
-    let sp = spans.get(w);
-    if (!sp) spans.set(w, (sp = { line, column: w.column, length: w.raw.length }));
-    return sp;
-  };
+  const span = (w: Word): Span => (w.span ??= { line, column: w.column, length: w.raw.length });
   const implicitModule = (name: string): Match => {
     let m = matches.find((x) => x.module === name && !x.moduleSpan);
     if (!m) {

@@ -96,6 +96,8 @@ export interface Rule {
   comment?: string;
   counters?: Counters;
   tokens: Token[];
+  /** The tokens without keeping them on the rule (one-pass consumers such as semantic tokens on big dumps). */
+  readTokens?(): Token[];
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -190,7 +192,7 @@ export function forEachToken(dump: IptablesDump, visit: (token: Token) => void):
   let t = 0;
   for (const rule of rules) {
     while (t < lineTokens.length && lineTokens[t].span.line < rule.line) visit(lineTokens[t++]);
-    for (const tok of rule.tokens) visit(tok);
+    for (const tok of rule.readTokens ? rule.readTokens() : rule.tokens) visit(tok);
   }
   while (t < lineTokens.length) visit(lineTokens[t++]);
 }

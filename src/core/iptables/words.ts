@@ -2,6 +2,7 @@
  * Splits one rule's text into words the way iptables-restore does: whitespace separates, double quotes group
  * (with `\"` and `\\` escapes), single quotes group. Every word keeps its column and raw length.
  */
+import type { Span } from '../common/diagnostics';
 export interface Word {
   /** Value with quotes removed and escapes resolved. */
   value: string;
@@ -9,6 +10,8 @@ export interface Word {
   raw: string;
   column: number;
   quoted: boolean;
+  /** Filled by the rule parser: the word's span, shared by its token and its option. */
+  span?: Span;
 }
 
 export interface SplitResult {

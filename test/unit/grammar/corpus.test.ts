@@ -6,8 +6,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { REPO_ROOT, loadGrammar, tokenizeText } from './tokenize';
+import { corpusDir } from '../../helpers/corpus';
 
-const CORPUS = path.resolve(REPO_ROOT, '../shared/corpus');
+const CORPUS = corpusDir() ?? path.resolve(REPO_ROOT, '../shared/corpus');
 /** Share of non-blank lines that must get at least one scope besides the grammar's root. */
 const MIN_COLOURED_SHARE = 0.9;
 

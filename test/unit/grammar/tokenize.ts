@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as oniguruma from 'vscode-oniguruma';
 import { INITIAL, Registry, parseRawGrammar, type IGrammar, type StateStack } from 'vscode-textmate';
+import { repoRoot } from '../../helpers/corpus';
 
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const REPO_ROOT = repoRoot(__dirname);
 export const GRAMMAR_FILES: Record<string, string> = {
   'source.iptables': path.join(REPO_ROOT, 'syntaxes/iptables.tmLanguage.json'),
   'source.ipvs': path.join(REPO_ROOT, 'syntaxes/ipvs.tmLanguage.json'),

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lintIpvs, looksLikeIpvs, parseIpvs } from '../../../src/core/ipvs';
+import { corpusDir, repoRoot } from '../../helpers/corpus';
 
-const CORPUS = path.resolve(__dirname, '../../..', '../shared/corpus', 'ipvs');
+const CORPUS = path.join(corpusDir() ?? path.resolve(repoRoot(__dirname), '..', 'shared', 'corpus'), 'ipvs');
 
 interface Expected {
   format: string;

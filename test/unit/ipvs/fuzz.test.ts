@@ -14,8 +14,9 @@ import {
   resolveVirtual,
 } from '../../../src/core/ipvs';
 import { CONNECTIONS, EXACT, LIST, MESSY, PERSISTENT_CONN, RATE, SAVE, STATS, THRESHOLDS, TIMEOUT } from './samples';
+import { corpusDir, repoRoot } from '../../helpers/corpus';
 
-const CORPUS = path.resolve(__dirname, '../../..', '../shared/corpus', 'ipvs');
+const CORPUS = path.join(corpusDir() ?? path.resolve(repoRoot(__dirname), '..', 'shared', 'corpus'), 'ipvs');
 
 function seedLines(): string[] {
   const texts = [LIST, STATS, RATE, THRESHOLDS, PERSISTENT_CONN, EXACT, CONNECTIONS, TIMEOUT, SAVE, MESSY];

@@ -398,9 +398,15 @@ describe('trace: forks', () => {
     for (const p of r.paths) assert.ok(Math.abs(p.probability - 0.5) < 1e-9);
   });
 
-  it('recent, owner, physdev and unknown modules fork with an assumption', () => {
+  it('recent: a new client is not in the list (--rcheck fails), --set always matches', () => {
+    const check = trace(forward(['-A FORWARD -m recent --name x --rcheck --seconds 10 -j DROP']), PKT);
+    assert.deepEqual(check.paths.map((p) => p.verdict), ['ACCEPT']);
+    const set = trace(forward(['-A FORWARD -m recent --name x --set -j DROP']), PKT);
+    assert.deepEqual(set.paths.map((p) => p.verdict), ['DROP']);
+  });
+
+  it('owner, physdev and unknown modules fork with an assumption', () => {
     for (const m of [
-      '-m recent --name x --rcheck --seconds 10',
       '-m owner --uid-owner 0',
       '-m physdev --physdev-is-bridged',
       '-m frobnicate --level 3',

@@ -508,6 +508,16 @@ function unknownFactCond(m: Match): Cond {
   return () => u;
 }
 
+/**
+ * `-m recent`: `--set`/`--remove` record the source and always match; `--rcheck`/`--update` ask whether this
+ * source was seen. The tracer follows the first connection of a client, so it was not: kube-proxy's affinity
+ * rules are passed and the probability ladder decides, as for a new client.
+ */
+function recentCond(m: Match): Cond {
+  const asks = m.options.some((o) => o.name === 'rcheck' || o.name === 'update');
+  return asks ? NEVER : ALWAYS;
+}
+
 /** Modules that never change whether a rule matches. */
 const ALWAYS_MATCH_MODULES = new Set(['comment', 'nfacct']);
 
@@ -587,6 +597,7 @@ export function compileConditions(
     else if (module === 'iprange') conds.push(...iprangeConds(m, problems));
     else if (module === 'pkttype') conds.push(...pkttypeConds(m));
     else if (module === 'icmp' || module === 'icmp6' || module === 'icmpv6') conds.push(...icmpConds(m));
+    else if (module === 'recent') conds.push(recentCond(m));
     else conds.push(unknownFactCond(m));
   }
   return conds;

@@ -1,0 +1,190 @@
+/**
+ * Language-server figures from the real server (`node dist/server.js --stdio`) driven over stdio by the LSP
+ * protocol library, as an editor would: didOpen to first diagnostics, full semantic tokens, hover and
+ * definition latency at positions spread over the document, and the server's memory from /proc.
+ */
+import { spawn } from 'node:child_process';
+import {
+  createProtocolConnection,
+  DefinitionRequest,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  SemanticTokensRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { procMemory } from './engine';
+import { median, percentile } from './stats';
+import type { EditorPosition } from './workload';
+
+export interface LatencyFigures {
+  requests: number;
+  /** Answers that were not null (a hover text, a location). */
+  answered: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  byKind: Record<string, { requests: number; answered: number; p95Ms: number }>;
+}
+
+export interface LspResult {
+  openToDiagnosticsMs: number;
+  diagnostics: number;
+  semanticTokens: { wallMs: number[]; medianMs: number; tokens: number };
+  hover: LatencyFigures;
+  definition: LatencyFigures;
+  memory: { rss: number; hwm: number } | undefined;
+  serverLog: string[];
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function latencies(
+  positions: EditorPosition[],
+  send: (p: EditorPosition) => Promise<unknown>,
+): Promise<LatencyFigures> {
+  const all: number[] = [];
+  const byKind = new Map<string, { times: number[]; answered: number }>();
+  let answered = 0;
+  for (const p of positions) {
+    const t = performance.now();
+    const result = await send(p);
+    const ms = performance.now() - t;
+    all.push(ms);
+    const k = byKind.get(p.kind) ?? { times: [], answered: 0 };
+    k.times.push(ms);
+    if (result !== null && result !== undefined) {
+      answered++;
+      k.answered++;
+    }
+    byKind.set(p.kind, k);
+  }
+  return {
+    requests: all.length,
+    answered,
+    p50Ms: median(all),
+    p95Ms: percentile(all, 95),
+    maxMs: Math.max(...all),
+    byKind: Object.fromEntries(
+      [...byKind].map(([kind, k]) => [
+        kind,
+        { requests: k.times.length, answered: k.answered, p95Ms: percentile(k.times, 95) },
+      ]),
+    ),
+  };
+}
+
+export async function runLsp(
+  serverJs: string,
+  text: string,
+  hoverPositions: EditorPosition[],
+  definitionPositions: EditorPosition[],
+  opts: { timeoutMs: number; semanticRuns: number; nodeArgs?: string[] },
+): Promise<LspResult> {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), serverJs, '--stdio'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the server exited (${code ?? signal}); stderr: ${stderr.slice(-2000)}`)),
+    ),
+  );
+  exited.catch(() => undefined);
+  const guard = <T>(p: Promise<T>, what: string) => withTimeout(Promise.race([p, exited]), opts.timeoutMs, what);
+
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
+  const serverLog: string[] = [];
+  connection.onNotification('window/logMessage', (p: { message: string }) => {
+    serverLog.push(p.message);
+  });
+  connection.onRequest('workspace/configuration', () => [{ language: 'en' }]);
+  let firstDiagnostics: ((p: PublishDiagnosticsParams) => void) | undefined;
+  connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    firstDiagnostics?.(p);
+    firstDiagnostics = undefined;
+  });
+  connection.listen();
+  try {
+    await guard(
+      connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        capabilities: { workspace: { configuration: true } },
+        locale: 'en',
+      }),
+      'initialize',
+    );
+    await connection.sendNotification(InitializedNotification.type, {});
+
+    const uri = 'file:///bench/kube-proxy-10k.iptables';
+    const diagnostics = new Promise<PublishDiagnosticsParams>((resolve) => (firstDiagnostics = resolve));
+    const opened = performance.now();
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'iptables', version: 1, text },
+    });
+    const published = await guard(diagnostics, 'first publishDiagnostics');
+    const openToDiagnosticsMs = performance.now() - opened;
+
+    const tokenTimes: number[] = [];
+    let tokens = 0;
+    for (let i = 0; i < opts.semanticRuns; i++) {
+      const t = performance.now();
+      const r = await guard(
+        connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }),
+        'semantic tokens',
+      );
+      tokenTimes.push(performance.now() - t);
+      tokens = (r?.data.length ?? 0) / 5;
+      if (tokenTimes[0] > 5000) break; // one slow answer is figure enough
+    }
+
+    const at = (p: EditorPosition) => ({ textDocument: { uri }, position: { line: p.line, character: p.character } });
+    const hover = await latencies(hoverPositions, (p) =>
+      guard(connection.sendRequest(HoverRequest.type, at(p)), 'hover'),
+    );
+    const definition = await latencies(definitionPositions, (p) =>
+      guard(connection.sendRequest(DefinitionRequest.type, at(p)), 'definition'),
+    );
+    const memory = child.pid ? procMemory(child.pid) : undefined;
+    return {
+      openToDiagnosticsMs,
+      diagnostics: published.diagnostics.length,
+      semanticTokens: { wallMs: tokenTimes, medianMs: median(tokenTimes), tokens },
+      hover,
+      definition,
+      memory,
+      serverLog: serverLog.slice(0, 20),
+    };
+  } finally {
+    const gone = new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
+    try {
+      await withTimeout(connection.sendRequest(ShutdownRequest.type), 5000, 'shutdown');
+      await connection.sendNotification(ExitNotification.type);
+      // A server run with --cpu-prof writes its profile while exiting: give it time before any kill.
+      await withTimeout(gone, 30_000, 'server exit');
+    } catch {
+      // Already gone or stuck: the kill below ends it.
+    }
+    connection.dispose();
+    if (child.exitCode === null) child.kill();
+  }
+}

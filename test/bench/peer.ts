@@ -1,0 +1,142 @@
+/**
+ * The peer: `iptables-restore --test` reading the same file inside a private network namespace, so the host's
+ * tables are never touched. `unshare --net` gives a namespace that disappears with the process; without
+ * unshare, a named namespace (`ip netns add kpp-bench-<pid>`) is created and always deleted afterwards.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { median } from './stats';
+
+export interface PeerResult {
+  ran: boolean;
+  skippedBecause?: string;
+  command?: string;
+  version?: string;
+  wallMs?: number[];
+  cpuMs?: number[];
+  warmupWallMs?: number;
+  /** True when the first (cold) run used the whole budget and is the only measurement. */
+  coldOnly?: boolean;
+  medianWallMs?: number;
+  medianCpuMs?: number;
+}
+
+function which(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+  for (const d of dirs) {
+    const p = join(d, name);
+    if (d && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** CPU time (user + system, ms) of this process's terminated and waited-for children, from /proc/self/stat. */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the parenthesised command name; cutime and cstime are fields 16 and 17 (1-based).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+interface Runner {
+  describe: string;
+  run(args: string[]): { status: number | null; stderr: string };
+  cleanup(): void;
+}
+
+/** `KPP_BENCH_NETNS=ip` forces the named-namespace path (machines whose unshare is missing or restricted). */
+function namespaceRunner(): Runner | string {
+  const unshare = process.env.KPP_BENCH_NETNS === 'ip' ? undefined : which('unshare');
+  if (unshare) {
+    const probe = spawnSync(unshare, ['--net', '--', 'true'], { encoding: 'utf8' });
+    if (probe.status === 0) {
+      return {
+        describe: 'unshare --net',
+        run: (args) => {
+          const r = spawnSync(unshare, ['--net', '--', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+          return { status: r.status, stderr: r.stderr ?? String(r.error ?? '') };
+        },
+        cleanup: () => undefined,
+      };
+    }
+  }
+  const ip = which('ip');
+  if (!ip) return 'neither a working `unshare --net` nor `ip netns` is available';
+  const ns = `kpp-bench-${process.pid}`;
+  const add = spawnSync(ip, ['netns', 'add', ns], { encoding: 'utf8' });
+  if (add.status !== 0) return `could not create network namespace ${ns}: ${add.stderr.trim()}`;
+  return {
+    describe: `ip netns exec ${ns}`,
+    run: (args) => {
+      const r = spawnSync(ip, ['netns', 'exec', ns, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      return { status: r.status, stderr: r.stderr ?? String(r.error ?? '') };
+    },
+    cleanup: () => {
+      spawnSync(ip, ['netns', 'delete', ns], { encoding: 'utf8' });
+    },
+  };
+}
+
+export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: number }): PeerResult {
+  if (process.platform !== 'linux') return { ran: false, skippedBecause: 'not Linux' };
+  if (!process.getuid || process.getuid() !== 0)
+    return { ran: false, skippedBecause: 'not root (network namespaces and iptables-restore need root)' };
+  const restore = which('iptables-restore');
+  if (!restore) return { ran: false, skippedBecause: 'iptables-restore is not installed (apt-get install iptables)' };
+  const version = spawnSync(restore, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+  const runner = namespaceRunner();
+  if (typeof runner === 'string') return { ran: false, skippedBecause: runner, version };
+  const args = [restore, '--test', dumpPath];
+  const wallMs: number[] = [];
+  const cpuMs: number[] = [];
+  let warmup: { wall: number; cpu?: number } | undefined;
+  try {
+    // Timed like the engine: a first (cold) run, then further runs while the budget lasts; a cold run that used
+    // the whole budget is the only measurement.
+    const started = performance.now();
+    while (wallMs.length < opts.maxRuns && (warmup === undefined || performance.now() - started < opts.budgetMs)) {
+      const c0 = childrenCpuMs();
+      const t0 = performance.now();
+      const r = runner.run(args);
+      const wall = performance.now() - t0;
+      const c1 = childrenCpuMs();
+      if (r.status !== 0) {
+        return {
+          ran: false,
+          skippedBecause: `iptables-restore --test failed (exit ${r.status}): ${r.stderr.trim().slice(0, 300)}`,
+          version,
+        };
+      }
+      const cpu = c0 !== undefined && c1 !== undefined ? c1 - c0 : undefined;
+      if (warmup === undefined) warmup = { wall, cpu };
+      else {
+        wallMs.push(wall);
+        if (cpu !== undefined) cpuMs.push(cpu);
+      }
+    }
+  } finally {
+    runner.cleanup();
+  }
+  const measured = wallMs.length > 0;
+  if (!measured && warmup) {
+    wallMs.push(warmup.wall);
+    if (warmup.cpu !== undefined) cpuMs.push(warmup.cpu);
+  }
+  return {
+    ran: true,
+    command: `${runner.describe} ${args.join(' ')}`,
+    version,
+    wallMs,
+    cpuMs,
+    coldOnly: !measured,
+    warmupWallMs: warmup?.wall,
+    medianWallMs: median(wallMs),
+    medianCpuMs: cpuMs.length ? median(cpuMs) : undefined,
+  };
+}
