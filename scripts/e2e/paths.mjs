@@ -19,7 +19,13 @@ export function cacheRoot() {
 export function toolPaths(root = cacheRoot()) {
   const nodeProject = path.join(root, `node-${NODE_VERSION}`);
   // The `node` npm package fetches its platform binary package into its own node_modules.
-  const nodeHome = path.join(nodeProject, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${archName()}`);
+  const nodeHome = path.join(
+    nodeProject,
+    'node_modules',
+    'node',
+    'node_modules',
+    `node-${process.platform}-${archName()}`,
+  );
   const codeServerProject = path.join(root, `code-server-${CODE_SERVER_VERSION}`);
   const codeServerHome = path.join(codeServerProject, 'node_modules', 'code-server');
   return {

@@ -23,21 +23,12 @@ class SetupError extends Error {
   }
 }
 
-// Native modules of code-server's bundled VS Code that compile with node-gyp at install time
-// (reported by `npm install-scripts ls` in lib/vscode). npm 11 only warns about unreviewed install
-// scripts today and announces it will block them, so the approval is written down explicitly.
-const VSCODE_NATIVE_MODULES = [
-  '@parcel/watcher',
-  '@vscode/deviceid',
-  '@vscode/fs-copyfile',
-  '@vscode/native-watchdog',
-  '@vscode/spdlog',
-  '@vscode/sqlite3',
-  '@vscode/windows-process-tree',
-  '@vscode/windows-registry',
-  'kerberos',
-  'node-pty',
-];
+// npm 11 warns about install scripts not approved in `allowScripts` (and announces it will block them).
+// Approvals are by name: with `omit-lockfile-registry-resolved` set (it is on some machines) npm cannot
+// verify a pinned `name@version` entry, and the versions are pinned in `dependencies` anyway. The nested
+// installs that code-server's postinstall runs in lib/vscode use VS Code's own `allowScripts`.
+const NODE_SCRIPTS = { node: true };
+const CODE_SERVER_SCRIPTS = { 'code-server': true, argon2: true };
 
 // Built files whose absence means the install only looked successful.
 const REQUIRED_BUILD_OUTPUTS = [
@@ -46,7 +37,7 @@ const REQUIRED_BUILD_OUTPUTS = [
   'lib/vscode/node_modules/@vscode/native-watchdog/build/Release/watchdog.node',
   'lib/vscode/node_modules/kerberos/build/Release/kerberos.node',
   'lib/vscode/out/server-main.js',
-  'bin/code-server',
+  'out/node/entry.js',
 ];
 
 async function main() {
@@ -66,7 +57,11 @@ async function main() {
 
   fs.writeFileSync(
     tools.marker,
-    JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() }, null, 2) + '\n',
+    JSON.stringify(
+      { node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() },
+      null,
+      2,
+    ) + '\n',
   );
   say(`ready: code-server ${CODE_SERVER_VERSION} on Node ${NODE_VERSION} (total ${seconds(started)})`);
 }
@@ -106,8 +101,12 @@ async function installNode() {
   const t = Date.now();
   say(`installing Node ${NODE_VERSION} from the npm registry into ${tools.nodeProject}`);
   fs.rmSync(tools.nodeProject, { recursive: true, force: true });
-  writeProject(tools.nodeProject, 'kpp-e2e-node', { node: NODE_VERSION }, { [`node@${NODE_VERSION}`]: true });
-  await npm(['install', '--no-audit', '--no-fund'], { cwd: tools.nodeProject, log: 'node-install.log' });
+  writeProject(tools.nodeProject, 'kpp-e2e-node', { node: NODE_VERSION }, NODE_SCRIPTS);
+  await npm(['install', '--no-audit', '--no-fund'], {
+    cwd: tools.nodeProject,
+    env: withoutOuterNpmRun(process.env),
+    log: 'node-install.log',
+  });
   const version = nodeVersionAt(tools.nodeBin);
   if (version !== `v${NODE_VERSION}`) {
     throw new SetupError(`expected ${tools.nodeBin} to be v${NODE_VERSION}, found ${version ?? 'nothing'}`);
@@ -117,56 +116,91 @@ async function installNode() {
 
 async function installCodeServer() {
   const t = Date.now();
-  say(`installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${tools.codeServerProject} (about 2 minutes)`);
+  say(
+    `installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${tools.codeServerProject} (about 2 minutes)`,
+  );
   // A half-finished install cannot be trusted: start from nothing.
   fs.rmSync(tools.codeServerProject, { recursive: true, force: true });
   writeProject(
     tools.codeServerProject,
     'kpp-e2e-code-server',
     { 'code-server': CODE_SERVER_VERSION },
-    { [`code-server@${CODE_SERVER_VERSION}`]: true, argon2: true },
+    CODE_SERVER_SCRIPTS,
   );
   const env = node24Env();
-
-  // Two steps so the approval for the nested installs is in place before they run: fetch without
-  // scripts, approve the native modules of the bundled VS Code, then run the install scripts.
-  await npm(['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: tools.codeServerProject, env, log: 'code-server-fetch.log' });
-  say(`  fetched (${seconds(t)}); building native modules`);
-  for (const nested of ['lib/vscode', 'lib/vscode/extensions']) {
-    fs.writeFileSync(path.join(tools.codeServerHome, nested, '.npmrc'), `allow-scripts=${VSCODE_NATIVE_MODULES.join(',')}\n`);
-  }
-  await npm(['rebuild', '--foreground-scripts', 'code-server', 'argon2'], {
+  // code-server's postinstall installs the bundled VS Code's dependencies and compiles their native
+  // modules against the Node running npm, which is why Node 24 is first on PATH.
+  await npm(['install', '--no-audit', '--no-fund', '--foreground-scripts'], {
     cwd: tools.codeServerProject,
     env,
-    log: 'code-server-build.log',
+    log: 'code-server-install.log',
   });
 
   const absent = REQUIRED_BUILD_OUTPUTS.filter((rel) => !fs.existsSync(path.join(tools.codeServerHome, rel)));
   if (absent.length > 0) {
-    throw new SetupError(`code-server install finished but these are missing:\n  ${absent.join('\n  ')}\n  see ${path.join(logDir, 'code-server-build.log')}`);
+    throw new SetupError(
+      `code-server install finished but these are missing:\n  ${absent.join('\n  ')}\n  see ${path.join(logDir, 'code-server-install.log')}`,
+    );
   }
-  const version = spawnSync(tools.nodeBin, [tools.codeServerEntry, '--version'], { encoding: 'utf8', env, timeout: 60_000 });
-  if (version.status !== 0 || !version.stdout.startsWith(CODE_SERVER_VERSION)) {
-    throw new SetupError(`code-server does not start: ${(version.stdout + version.stderr).trim() || `exit ${version.status}`}`);
+  const versionLine = codeServerVersionLine(env);
+  if (!versionLine)
+    throw new SetupError(
+      `code-server ${CODE_SERVER_VERSION} does not start: see ${path.join(logDir, 'code-server-version.log')}`,
+    );
+  say(`code-server installed: ${versionLine} (${seconds(t)})`);
+}
+
+/** Asks the installed code-server its version, with its config and data kept out of $HOME. */
+function codeServerVersionLine(env) {
+  const scratch = fs.mkdtempSync(path.join(tools.root, 'version-check-'));
+  try {
+    const r = spawnSync(tools.nodeBin, [tools.codeServerEntry, '--version'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...env, XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch, XDG_CACHE_HOME: scratch },
+    });
+    fs.writeFileSync(
+      path.join(logDir, 'code-server-version.log'),
+      `exit ${r.status}\n${r.stdout ?? ''}${r.stderr ?? ''}`,
+    );
+    return r.status === 0 ? r.stdout.split('\n').find((line) => line.startsWith(`${CODE_SERVER_VERSION} `)) : undefined;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
-  say(`code-server installed: ${version.stdout.trim().split('\n')[0]} (${seconds(t)})`);
 }
 
 function writeProject(dir, name, dependencies, allowScripts) {
   fs.mkdirSync(dir, { recursive: true });
-  const pkg = { name, private: true, description: 'Kube Packet Path end-to-end toolchain (generated)', dependencies, allowScripts };
+  const pkg = {
+    name,
+    private: true,
+    description: 'Kube Packet Path end-to-end toolchain (generated)',
+    dependencies,
+    allowScripts,
+  };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 }
 
 /** Environment in which `node` is Node 24 and node-gyp compiles against its headers. */
 function node24Env() {
   return {
-    ...process.env,
+    ...withoutOuterNpmRun(process.env),
     PATH: `${path.dirname(tools.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: tools.nodeHome,
     npm_config_ignore_scripts: 'false',
     JOBS: 'max',
   };
+}
+
+/**
+ * Under `npm test` the outer npm (on the repository's Node) exports its user agent, node path and package
+ * details. Inherited, they would make the inner npm describe itself as running on that Node, and
+ * code-server's postinstall reads the Node version from the user agent and refuses anything but 24.
+ */
+function withoutOuterNpmRun(env) {
+  const outer =
+    /^(npm_config_(user_agent|node_gyp|local_prefix|global_prefix|prefix|npm_version)|npm_package_.*|npm_lifecycle_.*|npm_execpath|npm_node_execpath|npm_command|INIT_CWD|NODE)$/i;
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !outer.test(key)));
 }
 
 function nodeVersionAt(bin) {
@@ -194,7 +228,11 @@ function npm(args, { cwd, env = process.env, log }) {
       fs.closeSync(out);
       if (code === 0) return resolve();
       const tail = fs.readFileSync(logPath, 'utf8').split('\n').slice(-40).join('\n');
-      reject(new SetupError(`npm ${args[0]} failed (${signal ?? `exit ${code}`}) after ${seconds(t)}; last lines of ${logPath}:\n${tail}`));
+      reject(
+        new SetupError(
+          `npm ${args[0]} failed (${signal ?? `exit ${code}`}) after ${seconds(t)}; last lines of ${logPath}:\n${tail}`,
+        ),
+      );
     });
   });
 }

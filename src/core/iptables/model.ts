@@ -28,36 +28,49 @@ export interface IptablesModel {
   tokenAt(line: number, column: number): Token | undefined;
 }
 
-const key = (table: string, name: string) => `${table}\u0000${name}`;
 const NO_TOKENS: readonly Token[] = [];
 
+/** Values keyed by (table, chain name) without building a string key per lookup: this runs for every rule. */
+class PerTable<V> {
+  private readonly tables = new Map<string, Map<string, V>>();
+  get(table: string, name: string): V | undefined {
+    return this.tables.get(table)?.get(name);
+  }
+  has(table: string, name: string): boolean {
+    return this.tables.get(table)?.has(name) ?? false;
+  }
+  set(table: string, name: string, value: V): void {
+    let t = this.tables.get(table);
+    if (!t) this.tables.set(table, (t = new Map()));
+    t.set(name, value);
+  }
+}
+
 export function buildModel(dump: IptablesDump): IptablesModel {
-  const chains = new Map<string, Chain>();
+  const chains = new PerTable<Chain>();
   const byName = new Map<string, Chain[]>();
   for (const t of dump.tables) {
     for (const c of t.chains.values()) {
-      chains.set(key(t.name, c.name), c);
+      chains.set(t.name, c.name, c);
       const list = byName.get(c.name);
       if (list) list.push(c);
       else byName.set(c.name, [c]);
     }
   }
-  const refs = new Map<string, Rule[]>();
-  const calleeMap = new Map<string, Map<string, ChainRef>>();
+  const refs = new PerTable<Rule[]>();
+  const calleeMap = new PerTable<Map<string, ChainRef>>();
   const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
   for (const r of dump.rules) {
     ruleByLine[r.line] = r;
     const target = r.target?.name;
     if (!target || STANDARD_TARGETS.has(target)) continue;
     // Extension targets (DNAT, MARK, ...) are not chains unless a chain of that name exists.
-    if (!chains.has(key(r.table, target)) && EXTENSION_TARGETS.has(target)) continue;
-    const k = key(r.table, target);
-    const list = refs.get(k);
+    if (EXTENSION_TARGETS.has(target) && !chains.has(r.table, target)) continue;
+    const list = refs.get(r.table, target);
     if (list) list.push(r);
-    else refs.set(k, [r]);
-    const from = key(r.table, r.chain);
-    let callees = calleeMap.get(from);
-    if (!callees) calleeMap.set(from, (callees = new Map()));
+    else refs.set(r.table, target, [r]);
+    let callees = calleeMap.get(r.table, r.chain);
+    if (!callees) calleeMap.set(r.table, r.chain, (callees = new Map()));
     if (!callees.has(target)) callees.set(target, { table: r.table, name: target });
   }
   // Rule lines answer from the rule's own tokens; only the other lines need this index.
@@ -68,11 +81,11 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   const model: IptablesModel = {
     dump,
     kube: undefined as unknown as KubeProxyView,
-    chain: (table, name) => chains.get(key(table, name)),
+    chain: (table, name) => chains.get(table, name),
     chainsNamed: (name) => byName.get(name) ?? [],
-    references: (table, name) => refs.get(key(table, name)) ?? [],
-    callees: (table, name) => [...(calleeMap.get(key(table, name))?.values() ?? [])],
-    targetsChain: (rule) => !!rule.target && (chains.has(key(rule.table, rule.target.name)) || refs.has(key(rule.table, rule.target.name))),
+    references: (table, name) => refs.get(table, name) ?? [],
+    callees: (table, name) => [...(calleeMap.get(table, name)?.values() ?? [])],
+    targetsChain: (rule) => !!rule.target && (chains.has(rule.table, rule.target.name) || refs.has(rule.table, rule.target.name)),
     ruleAtLine: (line) => ruleByLine[line],
     tokensOnLine,
     tokenAt: (line, column) => {

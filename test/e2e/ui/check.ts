@@ -1,0 +1,19 @@
+// The shape of a UI check: Playwright looking at the real workbench in Chromium. run.mjs loads every
+// out/test/e2e/ui/*.check.js and runs the `checks` each exports, in file order, on one page where the
+// extension is loaded from the repository (no test runner attached, so the extension host stays up).
+import type { Page } from 'playwright-core';
+
+export interface UiContext {
+  page: Page;
+  /** Absolute path of the workspace folder the page opened (a copy of test/e2e/fixtures/workspace). */
+  workspace: string;
+  /** Saves a full-page screenshot as .test-results/e2e/<name>.png and returns its path. */
+  screenshot(name: string): Promise<string>;
+  log(text: string): void;
+}
+
+export interface UiCheck {
+  name: string;
+  /** Throw (e.g. with node:assert) to fail. */
+  run(ctx: UiContext): Promise<void>;
+}
