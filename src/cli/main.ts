@@ -32,10 +32,15 @@ const COMMANDS: Record<string, (argv: string[]) => number> = {
 };
 
 export function main(argv: string[]): number {
+  if (require.main !== module) quietOnClosedPipe();
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
+  if (!command) {
+    process.stderr.write('kpp: missing command (try kpp --help)\n');
+    return 2;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
-    return command ? 0 : 2;
+    return 0;
   }
   if (command === '--version') {
     process.stdout.write(`${VERSION}\n`);
@@ -62,6 +67,12 @@ export function main(argv: string[]): number {
 declare const KPP_VERSION: string | undefined;
 const VERSION = typeof KPP_VERSION === 'string' ? KPP_VERSION : '0.1.0';
 
+/** A reader that closed the pipe (`kpp ... | head`) is not an error worth a stack trace. */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 2));
+}
+
 if (require.main === module) {
+  quietOnClosedPipe();
   process.exitCode = main(process.argv.slice(2));
 }

@@ -39,9 +39,10 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
 
 /** Parse problems and lint findings of an analysis, in line order: what the editor and `kpp lint` show. */
 export function diagnosticsOf(a: Analysis, lang: Lang): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  if (a.iptables) found.push(...a.iptables.dump.diagnostics, ...lintIptables(a.iptables, lang));
-  if (a.ipvs) found.push(...a.ipvs.diagnostics, ...lintIpvs(a.ipvs, lang));
-  if (a.network) found.push(...a.network.diagnostics);
+  // concat, not push(...): a huge paste can have more diagnostics than a call has room for arguments.
+  let found: Diagnostic[] = [];
+  if (a.iptables) found = found.concat(a.iptables.dump.diagnostics, lintIptables(a.iptables, lang));
+  if (a.ipvs) found = found.concat(a.ipvs.diagnostics, lintIpvs(a.ipvs, lang));
+  if (a.network) found = found.concat(a.network.diagnostics);
   return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }

@@ -4,11 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusFile, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
+import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
 import { seedDump } from '../helpers/dumps';
 
 const root = repoRoot();
-const cli = join(root, 'dist', 'cli.js');
+// Through the installed entry point (package.json `bin`), as a user runs it.
+const cli = join(root, 'bin', 'kpp.js');
 const dir = mkdtempSync(join(tmpdir(), 'kpp-cli-'));
 const seed = seedDump();
 const seedFile = join(dir, 'seed.iptables');
@@ -108,11 +109,33 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
 });
 
 test('every corpus file goes through parse and lint without a crash', (t) => {
+  const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
+  if (files.length === 0) return t.skip(CORPUS_MISSING);
+  for (const f of files) {
+    for (const command of ['parse', 'lint']) {
+      const r = kpp(command, f.path, '--json');
+      assert.notEqual(r.code, 2, `${command} ${f.name}: ${r.stderr}`);
+      assert.ok(Array.isArray(JSON.parse(r.stdout).diagnostics), `${command} ${f.name} prints JSON`);
+    }
+  }
+});
+
+test('the kube-proxy fixture traces to its two endpoints, half each', (t) => {
   const text = corpusFile('iptables', '091');
   if (!text) return t.skip(CORPUS_MISSING);
   const f = join(dir, 'fixture.iptables');
   writeFileSync(f, text);
-  const r = kpp('trace', f, '--src', '10.0.0.2', '--dst', '172.30.0.44:80', '--json');
-  const j = JSON.parse(r.stdout);
+  const j = JSON.parse(kpp('trace', f, '--src', '10.0.0.2', '--dst', '172.30.0.44:80', '--json').stdout);
   assert.deepEqual(j.paths.map((p: { probability: number; dnat: { ip: string } }) => [p.probability, p.dnat.ip]), [[0.5, '10.180.0.4'], [0.5, '10.180.0.5']]);
+});
+
+test('bare kpp and trace on a non-dump give one-line reasons', () => {
+  const bare = kpp();
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /missing command/);
+  const routes = kpp('trace', join(root, 'samples', 'client-pod-routes.txt'), '--src', '10.0.0.1', '--dst', '172.16.0.1:443');
+  assert.equal(routes.code, 2);
+  assert.match(routes.stderr, /needs an iptables or ipvsadm dump/);
+  const mixed = kpp('trace', seedFile, '--src', '10.0.0.1', '--dst', '[fd00::1]:443');
+  assert.equal(mixed.code, 2);
 });

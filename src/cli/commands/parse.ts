@@ -64,12 +64,12 @@ export function parseResultJson(a: Analysis): ParseJson {
     out.format = a.detection.kind === 'nft' ? 'nft' : d.rules.length || d.tables.length ? d.format : a.detection.kind === 'unknown' ? 'unknown' : d.format;
     out.counts = { tables: d.tables.filter((t) => t.span).length, chains: d.tables.reduce((n, t) => n + t.chains.size, 0), rules: d.rules.length };
     out.services = a.iptables.kube.services.map(serviceJson);
-    diagnostics.push(...d.diagnostics);
+    for (const x of d.diagnostics) diagnostics.push(x);
   }
   if (a.ipvs) {
     out.format = a.ipvs.format === 'unknown' ? 'ipvsadm' : `ipvsadm-${a.ipvs.format}`;
     out.ipvs = ipvsToJson(a.ipvs);
-    diagnostics.push(...a.ipvs.diagnostics);
+    for (const x of a.ipvs.diagnostics) diagnostics.push(x);
   }
   if (a.network) {
     const n = a.network;
@@ -79,7 +79,7 @@ export function parseResultJson(a: Analysis): ParseJson {
     out.addresses = forPeople(n.interfaces);
     out.conntrack = forPeople(n.conntrack);
     out.ipsets = forPeople(n.ipsets);
-    diagnostics.push(...n.diagnostics);
+    for (const x of n.diagnostics) diagnostics.push(x);
   }
   out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map(diagnosticJson);
   return out;
@@ -110,9 +110,17 @@ export function runParse(argv: string[]): number {
       for (const r of v.realServers) lines.push(`  -> ${r.address}:${r.port} ${r.forward} weight ${r.weight} active ${r.activeConn} inactive ${r.inactConn}`);
     }
   }
+  for (const g of a.network?.routeGets ?? []) {
+    const via = g.gateway ? ` via ${g.gateway}` : '';
+    lines.push(`route get ${g.destination ?? '?'}:${via}${g.dev ? ` dev ${g.dev}` : ''}${g.src ? ` src ${g.src}` : ''} (${g.type ?? 'unicast'}, line ${g.line + 1})`);
+  }
+  for (const r of (a.network?.routes ?? []).slice(0, 50)) {
+    lines.push(`route ${r.destinationText ?? r.destination ?? '?'}${r.gateway ? ` via ${r.gateway}` : ''}${r.dev ? ` dev ${r.dev}` : ''}${r.type && r.type !== 'unicast' ? ` (${r.type})` : ''} (line ${r.line + 1})`);
+  }
   if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  const all = [...(a.iptables?.dump.diagnostics ?? []), ...(a.ipvs?.diagnostics ?? []), ...(a.network?.diagnostics ?? [])];
-  for (const d of all) process.stderr.write(`${formatDiagnostic(file ?? '-', d)}\n`);
+  for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
+    for (const d of list ?? []) process.stderr.write(`${formatDiagnostic(file ?? '-', d)}\n`);
+  }
   return 0;
 }

@@ -3,7 +3,7 @@
  * real servers in an ipvsadm dump) and prints the paths: JSON with `--json`, a readable tree otherwise.
  */
 import { analyzeText } from '../../core/analyze';
-import { isIp, splitHostPort } from '../../core/common/ip';
+import { isIp, parseIp, splitHostPort } from '../../core/common/ip';
 import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
 import type { Packet, TraceResult } from '../../core/iptables/trace/types';
 import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
@@ -34,6 +34,7 @@ export function packetFromArgs(args: ReturnType<typeof parseArgs>): Packet {
   if (!isIp(src)) throw new UsageError(`--src: "${src}" is not an IP address`);
   const hp = splitHostPort(dst);
   if (!hp || !isIp(hp.host) || hp.port === undefined || hp.port > 65535) throw new UsageError(`--dst: "${dst}" is not IP:PORT (use [v6]:PORT for IPv6)`);
+  if (parseIp(src)!.family !== parseIp(hp.host)!.family) throw new UsageError('--src and --dst must be both IPv4 or both IPv6');
   const proto = (args.options.get('proto') ?? 'tcp').toLowerCase();
   if (!(PROTOS as readonly string[]).includes(proto)) throw new UsageError(`--proto must be one of ${PROTOS.join(', ')}`);
   const hook = (args.options.get('hook') ?? 'prerouting').toLowerCase();
@@ -73,7 +74,11 @@ export function runTrace(argv: string[]): number {
   const lang = langOption(args);
   const a = analyzeText(readInput(args.positionals[0]));
   if (a.ipvs) return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
-  const result = tracePacket(a.iptables!.dump, packet, { lang });
+  if (!a.iptables || a.iptables.dump.rules.length === 0) {
+    const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
+    throw new UsageError(`trace needs an iptables or ipvsadm dump with rules; this input is ${what === 'unknown' ? 'not one' : what}`);
+  }
+  const result = tracePacket(a.iptables.dump, packet, { lang });
   if (args.flags.has('json')) printJson(traceJson(result));
   else process.stdout.write(`${formatTraceTree(result, lang)}\n`);
   return 0;

@@ -15,7 +15,8 @@ export interface SourceLine {
 }
 
 export function splitLines(text: string): string[] {
-  const lines = text.split('\n');
+  // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (l.endsWith('\r')) lines[i] = l.slice(0, -1);

@@ -152,8 +152,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       }
       for (const r of block.rules) addRule(r);
       listingRules += block.rules.length;
-      dump.tokens.push(...block.tokens);
-      dump.diagnostics.push(...block.diagnostics);
+      for (const t of block.tokens) dump.tokens.push(t);
+      for (const d of block.diagnostics) dump.diagnostics.push(d);
       li = block.nextLine - 1;
       continue;
     }
@@ -260,7 +260,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         },
         () => ruleLineTokens(sl, from, counters, bodyStart),
       );
-      dump.diagnostics.push(...body.diagnostics);
+      for (const d of body.diagnostics) dump.diagnostics.push(d);
       addRule(rule, table);
       continue;
     }
@@ -363,7 +363,7 @@ function ruleLineTokens(sl: SourceLine, from: number, counters: Counters | undef
   if (counters) out.push({ kind: 'counter', text: sl.content.slice(0, counters.span.length), span: counters.span });
   out.push(tok('command', head), tok('chainRef', words[1]));
   if (bodyStart === 3) out.push(tok('value', words[2]));
-  out.push(...parseRuleBody(words.slice(bodyStart), line, true).tokens);
+  for (const t of parseRuleBody(words.slice(bodyStart), line, true).tokens) out.push(t);
   return out;
 }
 

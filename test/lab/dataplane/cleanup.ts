@@ -24,16 +24,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * The pid owning a `kpp-` namespace: ours carry it as `kpp-p<pid>r...`; other project tests that follow the same
- * habit put it as a dash-separated number (`kpp-gen-<pid>`). Undefined when the name shows no owner.
- */
+/** The pid owning a lab namespace (`kpp-p<pid>r...`); undefined for any other name. */
 export function namespaceOwner(netns: string): number | undefined {
+  // Only the lab's own `kpp-p<pid>r...` names: other tools' kpp- namespaces are theirs to remove.
   if (!netns.startsWith(LAB_PREFIX)) return undefined;
-  const ours = ownerPid(netns);
-  if (ours !== undefined) return ours;
-  const m = /(?:^|-)(\d+)(?:-|$)/.exec(netns.slice(LAB_PREFIX.length));
-  return m ? Number(m[1]) : undefined;
+  return ownerPid(netns);
 }
 
 /** `kpp-` namespaces whose owner process no longer runs. Ones that show no owner are never taken for stale. */

@@ -89,15 +89,18 @@ describe('trace: chains, jumps, gotos, policies', () => {
     );
   });
 
-  it('a jump to an undefined chain and an unknown target warn and continue', () => {
-    const text = forward(['-A FORWARD -j NOSUCHCHAIN', '-A FORWARD -j WEIRD --weird-opt 1', '-A FORWARD -j DROP']);
-    const r = trace(text, PKT);
-    assert.deepEqual(
-      r.paths.map((p) => p.verdict),
-      ['DROP'],
-    );
-    const codes = r.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses');
-    assert.deepEqual(codes.sort(), ['warn.undefined-chain', 'warn.unknown-target']);
+  it('an unknown target warns and continues; a jump to a chain missing from the paste ends the path as UNKNOWN', () => {
+    const unknown = trace(forward(['-A FORWARD -j WEIRD --weird-opt 1', '-A FORWARD -j DROP']), PKT);
+    assert.deepEqual(unknown.paths.map((p) => p.verdict), ['DROP']);
+    assert.deepEqual(unknown.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses'), ['warn.unknown-target']);
+    const missing = trace(forward(['-A FORWARD -j NOSUCHCHAIN', '-A FORWARD -j DROP']), PKT);
+    assert.deepEqual(missing.paths.map((p) => p.verdict), ['UNKNOWN']);
+    assert.deepEqual(missing.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses'), ['warn.undefined-chain']);
+  });
+
+  it('KUBE-MARK-MASQ missing from a paste still sets the masquerade bit', () => {
+    const r = trace(forward(['-A FORWARD -j KUBE-MARK-MASQ', '-A FORWARD -m mark --mark 0x4000/0x4000 -j DROP']), PKT);
+    assert.deepEqual(r.paths.map((p) => [p.verdict, p.mark]), [['DROP', 0x4000]]);
   });
 
   it('a table absent from the dump accepts untouched; a builtin chain absent from a present table too', () => {

@@ -484,9 +484,7 @@ function applyTarget(run: Run, w: Walker, rule: CompiledRule): boolean {
       addStep(run, w, rule, 'continue', msg('note.unknown-target', { target: t.name }));
       return true;
     case 'undefined-chain':
-      warn(run, msg('warn.undefined-chain', { target: t.name, where: where(rule) }));
-      addStep(run, w, rule, 'continue', msg('note.undefined-chain', { target: t.name }));
-      return true;
+      return jumpToMissingChain(run, w, rule, t.name);
     case 'bad-option':
       warn(run, msg('warn.bad-target-value', { target: t.name, value: t.option, where: where(rule) }));
       addStep(run, w, rule, 'continue', msg('note.unknown-target', { target: t.name }));
@@ -494,14 +492,31 @@ function applyTarget(run: Run, w: Walker, rule: CompiledRule): boolean {
   }
 }
 
+/** kube-proxy's mark chains do one known thing, so a paste that left them out can still be followed. */
+const KNOWN_MARK_CHAINS: Record<string, number> = { 'KUBE-MARK-MASQ': 0x4000, 'KUBE-MARK-DROP': 0x8000 };
+
+/**
+ * A jump to a chain the dump does not contain (a partial paste): what that chain does is unknown, so the path
+ * ends as UNKNOWN rather than pretending the jump returned. kube-proxy's mark chains are the exception.
+ */
+function jumpToMissingChain(run: Run, w: Walker, rule: CompiledRule, name: string): boolean {
+  const bit = KNOWN_MARK_CHAINS[name];
+  if (bit !== undefined) {
+    w.pkt.mark = (w.pkt.mark | bit) >>> 0;
+    addStep(run, w, rule, 'mark', msg('note.known-mark-chain', { target: name, mark: formatMark(bit) }));
+    return true;
+  }
+  warn(run, msg('warn.undefined-chain', { target: name, where: where(rule) }));
+  addStep(run, w, rule, 'jump', msg('note.undefined-chain', { target: name }));
+  finish(run, w, 'UNKNOWN');
+  return false;
+}
+
 function enterChain(run: Run, w: Walker, rule: CompiledRule, name: string, isGoto: boolean): boolean {
   const chain = run.index.chain(rule.table, name);
   const top = w.stack[w.stack.length - 1];
+  if (!chain) return jumpToMissingChain(run, w, rule, name);
   addStep(run, w, rule, isGoto ? 'goto' : 'jump', rule.impliedNote);
-  if (!chain) {
-    warn(run, msg('warn.undefined-chain', { target: name, where: where(rule) }));
-    return true;
-  }
   const depth = top.depth + 1;
   if (depth > run.limits.maxDepth) {
     warn(run, msg('warn.loop', { chain: name, depth: run.limits.maxDepth }));
