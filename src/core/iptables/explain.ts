@@ -369,6 +369,10 @@ function actionPhrase(rule: Rule, lang: Lang): string {
   const target = rule.target;
   if (!target) return t(lang, 'iptables.action.none');
   const value = target.options.map((o) => o.values.join(' ')).filter(Boolean).join(' ');
+  if (target.name === 'MARK') {
+    const op = target.options.find((o) => has(lang, `iptables.action.MARK.${o.name}`));
+    if (op) return t(lang, `iptables.action.MARK.${op.name}`, { value: op.values.join(' ') });
+  }
   if (STANDARD_TARGETS.has(target.name) || ['REJECT', 'DNAT', 'SNAT', 'MASQUERADE', 'MARK'].includes(target.name)) {
     const key = `iptables.action.${target.name}`;
     if (has(lang, key)) return t(lang, key, { value });

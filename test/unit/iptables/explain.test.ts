@@ -80,3 +80,10 @@ test('generic rules get a generic sentence', () => {
   const m = buildModel(parseIptables('*filter\n-A INPUT -s 10.0.0.0/8 -p tcp -m tcp --dport 22 -j ACCEPT\nCOMMIT\n'));
   assert.equal(explainRule(m, m.dump.rules[0], 'en'), 'From 10.0.0.0/8, protocol tcp, destination port 22: accept.');
 });
+
+test('MARK sentences say what the operation does to the bits', () => {
+  const m = buildModel(parseIptables('*nat\n-A KUBE-POSTROUTING -j MARK --xor-mark 0x4000\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n'));
+  assert.match(explainRule(m, m.dump.rules[0], 'en'), /flip bits 0x4000/);
+  assert.match(explainRule(m, m.dump.rules[1], 'en'), /set bits 0x4000 in the mark/);
+  assert.match(explainRule(m, m.dump.rules[0], 'zh-CN'), /翻转/);
+});
