@@ -139,3 +139,9 @@ test('bare kpp and trace on a non-dump give one-line reasons', () => {
   const mixed = kpp('trace', seedFile, '--src', '10.0.0.1', '--dst', '[fd00::1]:443');
   assert.equal(mixed.code, 2);
 });
+
+test('trace to a Service address on a port it does not serve says so', () => {
+  const j = JSON.parse(kpp('trace', seedFile, '--src', '10.244.1.5', '--dst', '172.16.0.1:444', '--json').stdout);
+  assert.ok(j.paths.every((p: { dnat: unknown }) => p.dnat === null));
+  assert.ok(j.warnings.some((w: string) => /172\.16\.0\.1 belongs to default\/kubernetes:https \(ports 443\/TCP\), but no rule matched 444\/TCP/.test(w)), JSON.stringify(j.warnings));
+});

@@ -5,6 +5,7 @@
 import { analyzeText } from '../../core/analyze';
 import { isIp, parseIp, splitHostPort } from '../../core/common/ip';
 import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
+import { traceHints } from '../../core/iptables/traceHints';
 import type { Packet, TraceResult } from '../../core/iptables/trace/types';
 import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
 import { parseArgs, UsageError } from '../args';
@@ -79,6 +80,7 @@ export function runTrace(argv: string[]): number {
     throw new UsageError(`trace needs an iptables or ipvsadm dump with rules; this input is ${what === 'unknown' ? 'not one' : what}`);
   }
   const result = tracePacket(a.iptables.dump, packet, { lang });
+  result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   if (args.flags.has('json')) printJson(traceJson(result));
   else process.stdout.write(`${formatTraceTree(result, lang)}\n`);
   return 0;

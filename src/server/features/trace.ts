@@ -3,6 +3,7 @@ import type { Analysis } from '../../core/analyze';
 import { isIp, splitHostPort } from '../../core/common/ip';
 import type { Lang } from '../../core/i18n/catalog';
 import { renderTraceMessage, tracePacket } from '../../core/iptables/trace';
+import { traceHints } from '../../core/iptables/traceHints';
 import { serviceLabel } from '../../core/ipvs/identity';
 import { resolveVirtual } from '../../core/ipvs/resolve';
 import type { ServiceTarget, TracePacketParams, TracePacketResult } from '../protocol';
@@ -37,6 +38,8 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   }
   const dump = a.iptables!.dump;
   const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang });
+  const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
+  result.warnings.push(...traceHints(a.iptables!, packet, result, lang));
   const matched = new Set<number>();
   for (const path of result.paths) for (const s of path.steps) if (s.line >= 0 && s.ruleId !== undefined) matched.add(s.line);
   const dnats = new Set(result.paths.map((x) => (x.dnat ? `${x.dnat.ip}:${x.dnat.port ?? ''}` : x.verdict)));

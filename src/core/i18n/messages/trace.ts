@@ -17,6 +17,7 @@ export const traceMessages: MessageBundle = {
       'The node addresses (localAddresses) were not given: only loopback destinations count as local, and addrtype LOCAL tests fork.',
     'trace.warn.path-limit': 'More than {limit} paths: further forks stop with verdict UNKNOWN.',
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
+    'trace.hint.service-port-mismatch': '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
     'trace.warn.undefined-chain': 'Jump to chain {target} at {where}, which the dump does not contain (a partial paste?): that path ends as UNKNOWN.',
     'trace.warn.loop': 'Chain nesting deeper than {depth} at {chain}: the rules loop; the path stops as UNKNOWN.',
     // Assumptions a path made where the dump cannot tell.
@@ -86,6 +87,7 @@ export const traceMessages: MessageBundle = {
       '未提供节点地址（localAddresses）：只有回环地址被视为本机地址，addrtype LOCAL 判断将分叉。',
     'trace.warn.path-limit': '路径超过 {limit} 条：之后的分叉以 UNKNOWN 结束。',
     'trace.warn.unknown-target': '{where} 处的目标 {target} 未知：按继续处理。',
+    'trace.hint.service-port-mismatch': '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
     'trace.warn.undefined-chain': '{where} 处跳转到转储中没有的链 {target}（粘贴不完整？）：这条路径的结果为 UNKNOWN。',
     'trace.warn.loop': '在 {chain} 处链嵌套超过 {depth} 层：规则存在循环；该路径以 UNKNOWN 结束。',
     'trace.assume.holds': '假设 `{cond}` 匹配',

@@ -1,0 +1,18 @@
+/**
+ * What a trace alone does not say: the destination is a Service address but no path was DNATed (wrong port or
+ * protocol, or no rule for it on this node). Read from the kube-proxy view, in the caller's language.
+ */
+import { t, type Lang } from '../i18n/catalog';
+import type { IptablesModel } from './model';
+import type { Packet, TraceResult } from './trace/types';
+
+export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
+  if (result.paths.some((p) => p.dnat)) return [];
+  const matching = model.kube.services.filter(
+    (s) => s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst),
+  );
+  if (matching.length === 0) return [];
+  const ports = matching.map((s) => `${s.port ?? '?'}/${(s.protocol ?? 'tcp').toUpperCase()}`).join(', ');
+  const names = [...new Set(matching.map((s) => s.name || s.chain || '?'))].join(', ');
+  return [t(lang, 'trace.hint.service-port-mismatch', { dst: packet.dst, port: `${packet.dport}/${packet.proto.toUpperCase()}`, services: names, ports })];
+}
