@@ -258,7 +258,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
           ...(counters ?? body.counters ? { counters: counters ?? body.counters } : {}),
           index: -1,
         },
-        () => ruleLineTokens(sl, from, counters, bodyStart),
+        sl,
+        from,
+        bodyStart,
       );
       for (const d of body.diagnostics) dump.diagnostics.push(d);
       addRule(rule, table);
@@ -334,8 +336,19 @@ class ParsedRule implements Rule {
   index!: number;
   private cachedTokens: Token[] | undefined;
 
-  constructor(fields: Omit<Rule, 'tokens'>, private readonly computeTokens: () => Token[]) {
+  /** What recomputing the tokens needs: the source line and where the rule's words start (no closure per rule). */
+  constructor(
+    fields: Omit<Rule, 'tokens'>,
+    private readonly source: SourceLine,
+    private readonly from: number,
+    private readonly bodyStart: number,
+  ) {
     Object.assign(this, fields);
+  }
+
+  private computeTokens(): Token[] {
+    // A `[p:b]` prefix (from > 0) is its own token; `-c p b` counters are tokens of the body.
+    return ruleLineTokens(this.source, this.from, this.from > 0 ? this.counters : undefined, this.bodyStart);
   }
 
   get tokens(): Token[] {
@@ -348,7 +361,7 @@ class ParsedRule implements Rule {
 
   /** Plain data for JSON: the tokens are derived, not part of the rule. */
   toJSON(): Omit<Rule, 'tokens'> {
-    const { cachedTokens: _c, computeTokens: _f, readTokens: _r, ...rest } = this as unknown as Record<string, unknown>;
+    const { cachedTokens: _c, source: _s, from: _f, bodyStart: _b, ...rest } = this as unknown as Record<string, unknown>;
     return rest as unknown as Omit<Rule, 'tokens'>;
   }
 }

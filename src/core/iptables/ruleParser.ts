@@ -194,5 +194,9 @@ export function parseRuleBody(words: Word[], line: number, withTokens = true): P
   if (pendingBang) {
     diagnostics.push({ span: span(pendingBang), severity: 'error', code: 'dangling-negation', message: '"!" must be followed by an option.' });
   }
-  return { matches: generic.options.length ? matches : matches.slice(1), target, comment, counters, tokens: collected, diagnostics };
+  // Arrays grown by push keep spare capacity; a 100k-rule dump keeps these for its whole life, so trim them.
+  const kept = generic.options.length ? matches : matches.slice(1);
+  for (const m of kept) m.options = m.options.slice();
+  if (target) target.options = target.options.slice();
+  return { matches: kept.slice(), target, comment, counters, tokens: collected, diagnostics };
 }
