@@ -29,6 +29,22 @@ export function parseNexthopLine(words: Word[], reporter: Reporter): Nexthop[] {
   return readRouteWords(words, reporter).nexthops;
 }
 
+/** Where each field of a route (or `ip route get` answer) stands; fields that did not read are left out. */
+export function routeSpans(rw: RouteWords, read: { gateway?: string; src?: string; metric?: number }): RouteSpans {
+  const f = rw.fields;
+  return {
+    ...(rw.type ? { type: rw.type.span } : {}),
+    ...(rw.destination ? { destination: rw.destination.span } : {}),
+    ...(read.gateway ? { gateway: f.via.span } : {}),
+    ...(f.dev ? { dev: f.dev.span } : {}),
+    ...(read.src ? { src: f.src.span } : {}),
+    ...(f.proto ? { proto: f.proto.span } : {}),
+    ...(f.scope ? { scope: f.scope.span } : {}),
+    ...(read.metric !== undefined ? { metric: f.metric.span } : {}),
+    ...(f.table ? { table: f.table.span } : {}),
+  };
+}
+
 export function routeFromWords(rw: RouteWords, ctx: RouteContext, reporter: Reporter): Route {
   const f = rw.fields;
   const type = (rw.type?.value ?? 'unicast') as RouteType;
@@ -49,17 +65,7 @@ export function routeFromWords(rw: RouteWords, ctx: RouteContext, reporter: Repo
   const partial = !cidr;
   cidr ??= { family: familyHint, base: 0n, prefix: 0 };
 
-  const spans: RouteSpans = {
-    ...(rw.type ? { type: rw.type.span } : {}),
-    ...(rw.destination ? { destination: rw.destination.span } : {}),
-    ...(gateway ? { gateway: f.via.span } : {}),
-    ...(f.dev ? { dev: f.dev.span } : {}),
-    ...(src ? { src: f.src.span } : {}),
-    ...(f.proto ? { proto: f.proto.span } : {}),
-    ...(f.scope ? { scope: f.scope.span } : {}),
-    ...(metric !== undefined ? { metric: f.metric.span } : {}),
-    ...(f.table ? { table: f.table.span } : {}),
-  };
+  const spans = routeSpans(rw, { gateway, src, metric });
   return {
     line: rw.first.line,
     span: wordsSpan(rw.first, rw.cache?.last ?? rw.last),

@@ -4,7 +4,7 @@
  */
 import type { Span } from '../common/diagnostics';
 import { parseIp } from '../common/ip';
-import { addressField, attributesOf } from './ipRoute';
+import { addressField, attributesOf, routeSpans } from './ipRoute';
 import type { Reporter } from './report';
 import { readRouteWords, type CacheWords, type RouteWords } from './routeWords';
 import type { Route, RouteCache, RouteGet, RouteType } from './types';
@@ -70,15 +70,7 @@ function routeGetFromWords(rw: RouteWords, ctx: RouteGetContext, reporter: Repor
     unknown: rw.unknown.map((w) => w.text),
     ...(rw.cache ? { cache: cacheFromWords(rw.cache) } : {}),
     spans: {
-      ...(rw.type ? { type: rw.type.span } : {}),
-      ...(rw.destination ? { destination: rw.destination.span } : {}),
-      ...(gateway ? { gateway: f.via.span } : {}),
-      ...(f.dev ? { dev: f.dev.span } : {}),
-      ...(src ? { src: f.src.span } : {}),
-      ...(f.proto ? { proto: f.proto.span } : {}),
-      ...(f.scope ? { scope: f.scope.span } : {}),
-      ...(f.table ? { table: f.table.span } : {}),
-      ...(metric !== undefined ? { metric: f.metric.span } : {}),
+      ...routeSpans(rw, { gateway, src, metric }),
       ...(uid !== undefined ? { uid: f.uid.span } : {}),
     },
   };
