@@ -6,7 +6,6 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
-import { isBuiltinChain } from './types';
 import { splitWords, type Word } from './words';
 
 const CHAIN_LINE = /^Chain\s+(\S+)\s+\((?:policy\s+(\w+)(?:\s+(\d+[KMGT]?)\s+packets,\s+(\d+[KMGT]?)\s+bytes)?|(\d+)\s+references?)\)/;
@@ -285,4 +284,3 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
   return comment;
 }
 
-export { isBuiltinChain };

@@ -21,8 +21,6 @@ export interface IptablesModel {
   references(table: string, name: string): Rule[];
   /** Chains this chain's rules jump or go to. */
   callees(table: string, name: string): ChainRef[];
-  /** True when the rule's target is a chain of its table (declared or used by other rules). */
-  targetsChain(rule: Rule): boolean;
   ruleAtLine(line: number): Rule | undefined;
   tokensOnLine(line: number): readonly Token[];
   tokenAt(line: number, column: number): Token | undefined;
@@ -85,7 +83,6 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     chainsNamed: (name) => byName.get(name) ?? [],
     references: (table, name) => refs.get(table, name) ?? [],
     callees: (table, name) => [...(calleeMap.get(table, name)?.values() ?? [])],
-    targetsChain: (rule) => !!rule.target && (chains.has(rule.table, rule.target.name) || refs.has(rule.table, rule.target.name)),
     ruleAtLine: (line) => ruleByLine[line],
     tokensOnLine,
     tokenAt: (line, column) => {
