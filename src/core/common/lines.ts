@@ -39,11 +39,73 @@ export function promptCommand(content: string): string | undefined {
 }
 
 export function toSourceLines(text: string): SourceLine[] {
-  return splitLines(text).map((raw, line) => {
-    let start = 0;
-    while (start < raw.length && (raw[start] === ' ' || raw[start] === '\t')) start++;
-    let end = raw.length;
-    while (end > start && (raw[end - 1] === ' ' || raw[end - 1] === '\t')) end--;
-    return { line, raw, offset: start, content: raw.slice(start, end) };
-  });
+  return new LineIndex(text).all();
+}
+
+/**
+ * The lines of a text as offsets into it, without an object per line: a 25 MB dump has 200k+ lines and the
+ * parsers need most of them only as a range to scan. `line(i)` builds the `SourceLine` of one line on demand.
+ * Offsets are into `text`, which is the input without a leading byte order mark.
+ */
+export class LineIndex {
+  readonly text: string;
+  readonly count: number;
+  /** Offset of each line's first character. */
+  readonly start: Int32Array;
+  /** Offset just past each line's last character (line terminator and CR excluded). */
+  readonly rawEnd: Int32Array;
+  /** The meaningful part of each line, [contentStart, contentEnd): indentation and trailing blanks excluded. */
+  readonly contentStart: Int32Array;
+  readonly contentEnd: Int32Array;
+
+  constructor(input: string) {
+    // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
+    const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    this.text = text;
+    let count = 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+    this.count = count;
+    this.start = new Int32Array(count);
+    this.rawEnd = new Int32Array(count);
+    this.contentStart = new Int32Array(count);
+    this.contentEnd = new Int32Array(count);
+    let from = 0;
+    for (let line = 0; line < count; line++) {
+      const nl = text.indexOf('\n', from);
+      let end = nl < 0 ? text.length : nl;
+      if (end > from && text.charCodeAt(end - 1) === 13) end--;
+      let cs = from;
+      while (cs < end && isBlank(text.charCodeAt(cs))) cs++;
+      let ce = end;
+      while (ce > cs && isBlank(text.charCodeAt(ce - 1))) ce--;
+      this.start[line] = from;
+      this.rawEnd[line] = end;
+      this.contentStart[line] = cs;
+      this.contentEnd[line] = ce;
+      from = nl + 1;
+    }
+  }
+
+  raw(line: number): string {
+    return this.text.slice(this.start[line], this.rawEnd[line]);
+  }
+
+  content(line: number): string {
+    return this.text.slice(this.contentStart[line], this.contentEnd[line]);
+  }
+
+  line(line: number): SourceLine {
+    const start = this.start[line];
+    return { line, raw: this.raw(line), offset: this.contentStart[line] - start, content: this.content(line) };
+  }
+
+  all(): SourceLine[] {
+    const out: SourceLine[] = new Array(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = this.line(i);
+    return out;
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
 }

@@ -26,8 +26,6 @@ export interface IptablesModel {
   tokenAt(line: number, column: number): Token | undefined;
 }
 
-const NO_TOKENS: readonly Token[] = [];
-
 /** Values keyed by (table, chain name) without building a string key per lookup: this runs for every rule. */
 class PerTable<V> {
   private readonly tables = new Map<string, Map<string, V>>();
@@ -71,10 +69,8 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     if (!callees) calleeMap.set(r.table, r.chain, (callees = new Map()));
     if (!callees.has(target)) callees.set(target, { table: r.table, name: target });
   }
-  // Rule lines answer from the rule's own tokens; only the other lines need this index.
-  const tokensByLine: Token[][] = [];
-  for (const tok of dump.tokens) (tokensByLine[tok.span.line] ??= []).push(tok);
-  const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? tokensByLine[line] ?? NO_TOKENS;
+  // Rule lines answer from the rule's own tokens, the others from the dump's.
+  const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? dump.tokensOfLine(line);
 
   const model: IptablesModel = {
     dump,

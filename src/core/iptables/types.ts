@@ -98,6 +98,10 @@ export interface Rule {
   tokens: Token[];
   /** The tokens without keeping them on the rule (one-pass consumers such as semantic tokens on big dumps). */
   readTokens?(): Token[];
+  /** Fast paths of rules read into the rule store (storedRule.ts); use the helpers below, which fall back. */
+  findOption?(name: string, module?: string): OptionArg | undefined;
+  hasModule?(module: string): boolean;
+  forEachOptionName?(visit: (module: string | null, name: string, option: () => OptionArg) => void): void;
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -154,6 +158,8 @@ export interface IptablesDump {
    * A rule's tokens are on the rule; `forEachToken` walks both in document order.
    */
   tokens: Token[];
+  /** The tokens of one line that is not a rule (a rule's are on the rule), without building the others. */
+  tokensOfLine(line: number): readonly Token[];
   lineCount: number;
 }
 
@@ -172,13 +178,29 @@ export function isBuiltinChain(table: string, chain: string): boolean {
   return (BUILTIN_CHAINS[table] ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(chain);
 }
 
-/** First option of a given name in any match of the rule. */
+/** First option of a given name in any match of the rule (generic options first, then modules in order). */
 export function findOption(rule: Rule, name: string, module?: string): OptionArg | undefined {
+  if (rule.findOption) return rule.findOption(name, module);
   for (const m of rule.matches) {
     if (module !== undefined && m.module !== module) continue;
     for (const o of m.options) if (o.name === name) return o;
   }
   return undefined;
+}
+
+/** Whether the rule loads a match module of this name (`-m recent`, or `tcp` implied by `-p tcp --dport`). */
+export function ruleHasModule(rule: Rule, module: string): boolean {
+  return rule.hasModule ? rule.hasModule(module) : rule.matches.some((m) => m.module === module);
+}
+
+/**
+ * Each option's owner (a module name, '' for generic options, null for the target's) and canonical name; the
+ * option itself is built only when `option()` is called (lint asks only for the ones it reports).
+ */
+export function forEachOptionName(rule: Rule, visit: (module: string | null, name: string, option: () => OptionArg) => void): void {
+  if (rule.forEachOptionName) return rule.forEachOptionName(visit);
+  for (const m of rule.matches) for (const o of m.options) visit(m.module, o.name, () => o);
+  for (const o of rule.target?.options ?? []) visit(null, o.name, () => o);
 }
 
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {

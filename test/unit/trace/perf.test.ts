@@ -78,6 +78,7 @@ class DumpBuilder {
       headers: [],
       backendWarnings: [],
       diagnostics: [],
+      tokensOfLine: () => [],
       tokens: [],
       lineCount: this.line,
     };

@@ -1,0 +1,296 @@
+/**
+ * A rule read into the rule store. Its scalar facts (chain, table, target name, comment, counters) are fields;
+ * its matches, options, spans and tokens are built from the store when asked, so a 100k-rule dump keeps a few
+ * numbers per rule instead of a tree of objects. Nothing is cached except the tokens of a rule an editor asked
+ * for (`tokens`); `readTokens` and `matches` build fresh objects each time.
+ */
+import type { Span } from '../common/diagnostics';
+import { wordValue, type RuleBody } from './ruleReader';
+import { IMPLICIT, OWNER_GENERIC, OWNER_TARGET, TOKEN_KINDS, type RuleStore } from './ruleStore';
+import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
+
+export interface StoredRuleInit {
+  line: number;
+  /** Offset of the line in the dump text; word columns count from it. */
+  base: number;
+  /** Columns of the line's content (prefixes and trailing blanks excluded): [contentStart, contentEnd). */
+  contentStart: number;
+  contentEnd: number;
+  table: string;
+  chain: string;
+  command: Rule['command'];
+  position?: number;
+  /** Store words of the whole line [first, end); the body starts at `bodyFirst`. */
+  first: number;
+  end: number;
+  bodyFirst: number;
+  /** Length of a `[p:b]` prefix (its own token), 0 without one. */
+  prefixLength: number;
+  counters?: Counters;
+}
+
+export class StoredRule implements Rule {
+  id = -1;
+  index = -1;
+  readonly table: string;
+  readonly chain: string;
+  readonly line: number;
+  readonly command: Rule['command'];
+  readonly position?: number;
+  readonly comment?: string;
+  readonly counters?: Counters;
+  readonly target?: Target;
+  private readonly base: number;
+  private readonly contentStart: number;
+  private readonly contentEnd: number;
+  private readonly first: number;
+  private readonly end: number;
+  private readonly bodyFirst: number;
+  private readonly prefixLength: number;
+  private readonly optFirst: number;
+  private readonly optEnd: number;
+  private readonly modFirst: number;
+  private readonly modEnd: number;
+  private cachedTokens: Token[] | undefined;
+
+  constructor(
+    private readonly store: RuleStore,
+    init: StoredRuleInit,
+    body: RuleBody,
+  ) {
+    this.table = init.table;
+    this.chain = init.chain;
+    this.line = init.line;
+    this.base = init.base;
+    this.contentStart = init.contentStart;
+    this.contentEnd = init.contentEnd;
+    this.command = init.command;
+    if (init.position !== undefined) this.position = init.position;
+    if (body.comment !== undefined) this.comment = body.comment;
+    const counters = init.counters ?? body.counters;
+    if (counters) this.counters = counters;
+    this.first = init.first;
+    this.end = init.end;
+    this.bodyFirst = init.bodyFirst;
+    this.prefixLength = init.prefixLength;
+    this.optFirst = body.optFirst;
+    this.optEnd = body.optEnd;
+    this.modFirst = body.modFirst;
+    this.modEnd = body.modEnd;
+    if (body.targetName !== undefined) this.target = new StoredTarget(this, body.targetName, body.targetKind ?? 'jump', body.targetWord);
+  }
+
+  get span(): Span {
+    const column = this.store.wordCol[this.first];
+    return { line: this.line, column, length: this.contentEnd - column };
+  }
+
+  get chainSpan(): Span {
+    return this.wordSpan(this.first + 1);
+  }
+
+  get text(): string {
+    return this.store.text.slice(this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
+  }
+
+  get matches(): Match[] {
+    const s = this.store;
+    const generic: OptionArg[] = [];
+    const modules: Match[] = [];
+    for (let m = this.modFirst; m < this.modEnd; m++) {
+      const word = s.modWord[m];
+      const match: Match = { module: s.nameOf(s.modName[m]), options: [] };
+      if (word !== IMPLICIT) match.moduleSpan = this.wordSpan(word);
+      modules.push(match);
+    }
+    for (let k = this.optFirst; k < this.optEnd; k++) {
+      const owner = s.optOwner[k];
+      if (owner === OWNER_TARGET) continue;
+      const o = new StoredOption(this, k);
+      if (owner === OWNER_GENERIC) generic.push(o);
+      else modules[owner - this.modFirst].options.push(o);
+    }
+    return generic.length ? [{ module: '', options: generic }, ...modules] : modules;
+  }
+
+  /** The first option of this name (generic options first, then modules in order), without building the rest. */
+  findOption(name: string, module?: string): OptionArg | undefined {
+    const s = this.store;
+    const id = s.names.find(name);
+    if (id < 0) return undefined;
+    const moduleId = module === undefined || module === '' ? -1 : s.names.find(module);
+    if (module !== undefined && module !== '' && moduleId < 0) return undefined;
+    if (module === undefined || module === '') {
+      for (let k = this.optFirst; k < this.optEnd; k++) if (s.optName[k] === id && s.optOwner[k] === OWNER_GENERIC) return new StoredOption(this, k);
+      if (module === '') return undefined;
+    }
+    for (let k = this.optFirst; k < this.optEnd; k++) {
+      const owner = s.optOwner[k];
+      if (s.optName[k] !== id || owner < 0) continue;
+      if (moduleId < 0 || s.modName[owner] === moduleId) return new StoredOption(this, k);
+    }
+    return undefined;
+  }
+
+  /** Whether a `-m module` (or an implicit one) of this name is on the rule. */
+  hasModule(module: string): boolean {
+    const s = this.store;
+    const id = s.names.find(module);
+    if (id < 0) return false;
+    for (let m = this.modFirst; m < this.modEnd; m++) if (s.modName[m] === id) return true;
+    return false;
+  }
+
+  /** Visits each option's module ('' generic, null for the target's) and canonical name, without building it. */
+  forEachOptionName(visit: (module: string | null, name: string, option: () => OptionArg) => void): void {
+    const s = this.store;
+    const targetWord = (this.target as StoredTarget | undefined)?.word ?? -1;
+    for (let k = this.optFirst; k < this.optEnd; k++) {
+      const owner = s.optOwner[k];
+      if (owner === OWNER_TARGET && s.optWord[k] < targetWord) continue;
+      const module = owner === OWNER_TARGET ? null : owner === OWNER_GENERIC ? '' : s.nameOf(s.modName[owner]);
+      visit(module, s.nameOf(s.optName[k]), () => new StoredOption(this, k));
+    }
+  }
+
+  get tokens(): Token[] {
+    return (this.cachedTokens ??= this.readTokens());
+  }
+
+  readTokens(): Token[] {
+    const out: Token[] = [];
+    if (this.prefixLength > 0 && this.counters) {
+      const at = this.base + this.contentStart;
+      out.push({ kind: 'counter', text: this.store.text.slice(at, at + this.prefixLength), span: this.counters.span });
+    }
+    const s = this.store;
+    for (let k = this.first; k < this.end; k++) {
+      const kind = k === this.first ? 'command' : k === this.first + 1 ? 'chainRef' : k < this.bodyFirst ? 'value' : TOKEN_KINDS[s.wordKind[k]];
+      out.push({ kind, text: this.rawWord(k), span: this.wordSpan(k) });
+    }
+    return out;
+  }
+
+  /** Plain data for JSON: the derived parts (tokens, the store) are left out. */
+  toJSON(): Omit<Rule, 'tokens'> {
+    return {
+      id: this.id,
+      table: this.table,
+      chain: this.chain,
+      line: this.line,
+      span: this.span,
+      chainSpan: this.chainSpan,
+      command: this.command,
+      ...(this.position !== undefined ? { position: this.position } : {}),
+      text: this.text,
+      matches: this.matches,
+      ...(this.target ? { target: this.target } : {}),
+      ...(this.comment !== undefined ? { comment: this.comment } : {}),
+      ...(this.counters ? { counters: this.counters } : {}),
+      index: this.index,
+    };
+  }
+
+  /** @internal for StoredOption and StoredTarget */
+  wordSpan(k: number): Span {
+    return { line: this.line, column: this.store.wordCol[k], length: this.store.wordLen[k] };
+  }
+
+  /** @internal */
+  rawWord(k: number): string {
+    const at = this.base + this.store.wordCol[k];
+    return this.store.text.slice(at, at + this.store.wordLen[k]);
+  }
+
+  /** @internal */
+  wordValue(k: number): string {
+    return wordValue(this.store, k, this.base);
+  }
+
+  /** @internal */
+  get rowStore(): RuleStore {
+    return this.store;
+  }
+
+  /** @internal the target's option rows: those after the (last) target word. */
+  targetOptions(targetWord: number): OptionArg[] {
+    const s = this.store;
+    const out: OptionArg[] = [];
+    for (let k = this.optFirst; k < this.optEnd; k++) if (s.optOwner[k] === OWNER_TARGET && s.optWord[k] > targetWord) out.push(new StoredOption(this, k));
+    return out;
+  }
+}
+
+/** One option row seen as an `OptionArg`; every field is read from the store on access. */
+class StoredOption implements OptionArg {
+  constructor(
+    private readonly rule: StoredRule,
+    private readonly row: number,
+  ) {}
+
+  get name(): string {
+    const s = this.rule.rowStore;
+    return s.nameOf(s.optName[this.row]);
+  }
+
+  get written(): string {
+    const s = this.rule.rowStore;
+    return s.nameOf(s.optWritten[this.row]);
+  }
+
+  get values(): string[] {
+    const s = this.rule.rowStore;
+    const first = s.optValue[this.row];
+    const out: string[] = [];
+    for (let i = 0; i < s.optValueCount[this.row]; i++) out.push(this.rule.wordValue(first + i));
+    return out;
+  }
+
+  get negated(): boolean {
+    return this.rule.rowStore.optNeg[this.row] >= 0;
+  }
+
+  get span(): Span {
+    return this.rule.wordSpan(this.rule.rowStore.optWord[this.row]);
+  }
+
+  get valueSpans(): Span[] {
+    const s = this.rule.rowStore;
+    const first = s.optValue[this.row];
+    const out: Span[] = [];
+    for (let i = 0; i < s.optValueCount[this.row]; i++) out.push(this.rule.wordSpan(first + i));
+    return out;
+  }
+
+  get negationSpan(): Span | undefined {
+    const neg = this.rule.rowStore.optNeg[this.row];
+    return neg >= 0 ? this.rule.wordSpan(neg) : undefined;
+  }
+
+  toJSON(): OptionArg {
+    const negationSpan = this.negationSpan;
+    return { name: this.name, written: this.written, values: this.values, negated: this.negated, span: this.span, valueSpans: this.valueSpans, ...(negationSpan ? { negationSpan } : {}) };
+  }
+}
+
+class StoredTarget implements Target {
+  constructor(
+    private readonly rule: StoredRule,
+    readonly name: string,
+    readonly kind: 'jump' | 'goto',
+    /** @internal store word of the target name */
+    readonly word: number,
+  ) {}
+
+  get span(): Span {
+    return this.rule.wordSpan(this.word);
+  }
+
+  get options(): OptionArg[] {
+    return this.rule.targetOptions(this.word);
+  }
+
+  toJSON(): Target {
+    return { name: this.name, kind: this.kind, span: this.span, options: this.options };
+  }
+}
