@@ -5,7 +5,7 @@
  */
 import type { IptablesModel } from './model';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from './naming';
-import { findOption, targetOption, type Rule } from './types';
+import { findOption, ruleHasModule, targetOption, type Rule } from './types';
 
 export interface KubeEndpoint {
   ip: string;
@@ -74,21 +74,11 @@ export interface KubeProxyView {
 const SVC_COMMENT = /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|has no endpoints|has no local endpoints|health check node port))?$/;
 const ARROW_COMMENT = /^(\S+?\/\S+?)\s+->\s+(\S+)$/;
 
-/** Splits a comment into the service port name and the rest (`ns/svc:p80 cluster IP` -> spn, kind). */
+/** A comment split into the service port name and the rest (`ns/svc:p80 cluster IP` -> spn, kind). */
 type ServiceComment = { spn: string; kind?: string; endpoint?: string };
-const commentCache = new Map<string, ServiceComment | undefined>();
 
 export function parseServiceComment(comment: string | undefined): ServiceComment | undefined {
   if (!comment) return undefined;
-  if (commentCache.has(comment)) return commentCache.get(comment);
-  const parsed = parseServiceCommentUncached(comment);
-  // Bounded: a dump repeats each comment a few times, so recent ones are what is asked again.
-  if (commentCache.size > 50_000) commentCache.clear();
-  commentCache.set(comment, parsed);
-  return parsed;
-}
-
-function parseServiceCommentUncached(comment: string): ServiceComment | undefined {
   const arrow = ARROW_COMMENT.exec(comment);
   if (arrow) return { spn: arrow[1], endpoint: arrow[2] };
   const m = SVC_COMMENT.exec(comment);
@@ -130,6 +120,17 @@ function probabilityOf(rule: Rule): number | undefined {
 
 export function buildKubeView(model: IptablesModel): KubeProxyView {
   const { dump } = model;
+  // A Service's comment repeats on its rules (and the parser interns comments): read each once per dump.
+  const comments = new Map<string, ServiceComment | undefined>();
+  const parseComment = (comment: string | undefined): ServiceComment | undefined => {
+    if (!comment) return undefined;
+    let parsed = comments.get(comment);
+    if (parsed === undefined && !comments.has(comment)) {
+      parsed = parseServiceComment(comment);
+      comments.set(comment, parsed);
+    }
+    return parsed;
+  };
   const services = new Map<string, KubeService>();
   const serviceByChain = new Map<string, KubeService>();
   const endpointByChain = new Map<string, { service: KubeService; endpoint: KubeEndpoint }>();
@@ -172,11 +173,11 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
 
   // 1. Entry rules: KUBE-SERVICES (cluster/external/LB IPs), KUBE-NODEPORTS, filter "no endpoints" rules.
   for (const r of dump.rules) {
-    const info = parseServiceComment(r.comment);
-    const target = r.target?.name ?? '';
-    const targetKind = kubeChainKind(target);
     if (r.chain === 'KUBE-SERVICES' || r.chain === 'KUBE-EXTERNAL-SERVICES' || r.chain === 'KUBE-NODEPORTS') {
+      const target = r.target?.name ?? '';
       if (target === 'KUBE-MARK-MASQ' || target === 'KUBE-NODEPORTS') continue;
+      const info = parseComment(r.comment);
+      const targetKind = kubeChainKind(target);
       const isServiceJump = targetKind === 'service' || targetKind === 'service-local' || targetKind === 'external' || targetKind === 'firewall' || targetKind === 'external-local';
       const isNoEndpoints = !!info?.kind && /no (?:local )?endpoints/.test(info.kind);
       if (!isServiceJump && !isNoEndpoints) continue;
@@ -211,19 +212,18 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     for (const chain of t.chains.values()) {
       const kind = kubeChainKind(chain.name);
       if (kind !== 'service' && kind !== 'service-local') continue;
-      const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !r.matches.some((m) => m.module === 'recent'));
+      const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
       let s = serviceByChain.get(chain.name);
       if (!s) {
-        const spn = chain.rules.map((r) => parseServiceComment(r.comment)?.spn).find((x) => x) ?? '';
+        const spn = chain.rules.map((r) => parseComment(r.comment)?.spn).find((x) => x) ?? '';
         s = serviceFor(spn, chain.name);
         attachChain(s, chain.name);
       }
       const svc = s;
       for (const r of chain.rules) {
         svc.lines.push(r.line);
-        const recent = r.matches.find((m) => m.module === 'recent');
-        if (recent) {
-          const secs = recent.options.find((o) => o.name === 'seconds')?.values[0];
+        if (ruleHasModule(r, 'recent')) {
+          const secs = findOption(r, 'seconds', 'recent')?.values[0];
           if (secs) svc.sessionAffinitySeconds = Number(secs);
         }
         if (!svc.protocol) svc.protocol = ruleProtocol(r);
@@ -251,7 +251,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
           hashVerified: null,
           ...(p !== undefined ? { probability: p } : {}),
         };
-        const arrow = parseServiceComment(r.comment)?.endpoint;
+        const arrow = parseComment(r.comment)?.endpoint;
         if (arrow) setEndpointAddress(endpoint, arrow);
         // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
         if (kind === 'service' || !svc.chains.some((c) => c.kind === 'service')) {
@@ -268,7 +268,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       if (kubeChainKind(chain.name) !== 'endpoint') continue;
       let entry = endpointByChain.get(chain.name);
       if (!entry) {
-        const spn = chain.rules.map((r) => parseServiceComment(r.comment)?.spn).find((x) => x) ?? '';
+        const spn = chain.rules.map((r) => parseComment(r.comment)?.spn).find((x) => x) ?? '';
         if (!spn) continue;
         const s = serviceFor(spn);
         const endpoint: KubeEndpoint = { ip: '', chain: chain.name, share: 0, hashVerified: null };
@@ -341,7 +341,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       const era = probabilityEra(p);
       if (era) hint(era, r.line);
     }
-    if (r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
+    if (ruleHasModule(r, 'set') && r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
   }
   const sepWithoutComments = [...endpointByChain.keys()].some((name) => model.chainsNamed(name).some((c) => c.rules.length > 0 && c.rules.every((r) => r.comment === undefined)));
   if (sepWithoutComments) hint('comments-elided', 0);

@@ -36,9 +36,13 @@ class PerTable<V> {
     return this.tables.get(table)?.has(name) ?? false;
   }
   set(table: string, name: string, value: V): void {
+    this.table(table).set(name, value);
+  }
+  /** The map of one table, created when missing. */
+  table(table: string): Map<string, V> {
     let t = this.tables.get(table);
     if (!t) this.tables.set(table, (t = new Map()));
-    t.set(name, value);
+    return t;
   }
 }
 
@@ -56,18 +60,31 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   const refs = new PerTable<Rule[]>();
   const calleeMap = new PerTable<Map<string, ChainRef>>();
   const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
+  // Rules come chain by chain: keep the current table's and chain's maps instead of looking them up per rule.
+  let table = '';
+  let chain = '';
+  let tableRefs = new Map<string, Rule[]>();
+  let callees: Map<string, ChainRef> | undefined;
   for (const r of dump.rules) {
     ruleByLine[r.line] = r;
     const target = r.target?.name;
     if (!target || STANDARD_TARGETS.has(target)) continue;
     // Extension targets (DNAT, MARK, ...) are not chains unless a chain of that name exists.
     if (EXTENSION_TARGETS.has(target) && !chains.has(r.table, target)) continue;
-    const list = refs.get(r.table, target);
+    if (r.table !== table) {
+      table = r.table;
+      chain = '';
+      tableRefs = refs.table(table);
+    }
+    if (r.chain !== chain) {
+      chain = r.chain;
+      callees = calleeMap.get(table, chain);
+      if (!callees) calleeMap.set(table, chain, (callees = new Map()));
+    }
+    const list = tableRefs.get(target);
     if (list) list.push(r);
-    else refs.set(r.table, target, [r]);
-    let callees = calleeMap.get(r.table, r.chain);
-    if (!callees) calleeMap.set(r.table, r.chain, (callees = new Map()));
-    if (!callees.has(target)) callees.set(target, { table: r.table, name: target });
+    else tableRefs.set(target, [r]);
+    if (!callees!.has(target)) callees!.set(target, { table, name: target });
   }
   // Rule lines answer from the rule's own tokens, the others from the dump's.
   const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? dump.tokensOfLine(line);

@@ -3,7 +3,7 @@
  * base32(sha256(servicePortName + lowercase protocol)); an endpoint chain also hashes the endpoint `ip:port`.
  * Recomputing them lets the engine say whether a chain really belongs to the Service its comment names.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../common/sha256';
 
 export const SERVICE_CHAIN_PREFIXES = ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-EXT-', 'KUBE-FW-', 'KUBE-XLB-'] as const;
 export type ServiceChainPrefix = (typeof SERVICE_CHAIN_PREFIXES)[number];
@@ -32,7 +32,7 @@ function base32(bytes: Uint8Array): string {
 /** The 16-character hash kube-proxy appends to a chain prefix. */
 export function chainHash(...parts: string[]): string {
   // 16 base32 characters carry 80 bits: only the digest's first 10 bytes are needed.
-  return base32(createHash('sha256').update(parts.join('')).digest().subarray(0, 10));
+  return base32(sha256(parts.join('')).subarray(0, 10));
 }
 
 /** `ns/name:port` (or `ns/name` when the port has no name), as kube-proxy's ServicePortName.String(). */
@@ -82,12 +82,16 @@ export type KubeChainKind =
   | undefined;
 
 export function kubeChainKind(chain: string): KubeChainKind {
-  if (chain.startsWith('KUBE-SVC-')) return 'service';
-  if (chain.startsWith('KUBE-SVL-')) return 'service-local';
-  if (chain.startsWith('KUBE-EXT-')) return 'external';
-  if (chain.startsWith('KUBE-FW-')) return 'firewall';
-  if (chain.startsWith('KUBE-XLB-')) return 'external-local';
-  if (chain.startsWith('KUBE-SEP-')) return 'endpoint';
-  if (chain.startsWith('KUBE-')) return 'kube-fixed';
-  return undefined;
+  // Asked for every rule's chain and target: look at the characters after `KUBE-` instead of trying each prefix.
+  if (!chain.startsWith('KUBE-')) return undefined;
+  const dash = chain.charCodeAt(8) === 45 ? 8 : chain.charCodeAt(7) === 45 ? 7 : -1;
+  if (dash === 8) {
+    const kind = chain.slice(5, 8);
+    if (kind === 'SVC') return 'service';
+    if (kind === 'SEP') return 'endpoint';
+    if (kind === 'SVL') return 'service-local';
+    if (kind === 'EXT') return 'external';
+    if (kind === 'XLB') return 'external-local';
+  } else if (dash === 7 && chain.charCodeAt(5) === 70 && chain.charCodeAt(6) === 87) return 'firewall'; // KUBE-FW-
+  return 'kube-fixed';
 }

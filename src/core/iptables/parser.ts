@@ -8,9 +8,9 @@ import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { isListingStart, parseListingBlock } from './listing';
-import { readRuleBody, scanWords, valueId, WRAP_GAP } from './ruleReader';
-import { RuleStore } from './ruleStore';
-import { StoredRule, type StoredRuleInit } from './storedRule';
+import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
+import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
+import { StoredRule } from './storedRule';
 import {
   findOption,
   isBuiltinChain,
@@ -47,6 +47,22 @@ const RULE_COMMANDS = new Map<string, Rule['command']>([
   ['--check', 'check'],
 ]);
 const CHAIN_COMMANDS = new Set(['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero', '-P', '--policy', '-E', '--rename-chain']);
+
+/** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...), without slicing it. */
+function ruleCommandAt(text: string, at: number, length: number): Rule['command'] | undefined {
+  if (length === 2) {
+    if (text.charCodeAt(at) !== 45) return undefined;
+    switch (text.charCodeAt(at + 1)) {
+      case 65: return 'append';
+      case 73: return 'insert';
+      case 68: return 'delete';
+      case 82: return 'replace';
+      case 67: return 'check';
+    }
+    return undefined;
+  }
+  return length > 2 && text.charCodeAt(at) === 45 ? RULE_COMMANDS.get(text.slice(at, at + length)) : undefined;
+}
 
 /** `-A `/`-I ` (and their long forms) or a `[p:b]` counter prefix at offset `at`. */
 function startsLikeRule(text: string, at: number): boolean {
@@ -87,6 +103,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const reopened = new Set<string>();
   let listingRules = 0;
   let allLines: SourceLine[] | undefined;
+  // Rules come chain by chain: a chain word equal to the last rule's needs no interning.
+  let lastChainId = -1;
+  let lastChainWordAt = 0;
+  let lastChainWordLength = -1;
   prepareLines(lines, diagnostics);
 
   const getTable = (name: string, at?: Span): Table => {
@@ -110,6 +130,24 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     return c;
   };
+  // The same lookup by interned name id, for the rule and declaration lines: an array read instead of a Map's.
+  let idTable: Table | undefined;
+  let chainsById: (Chain | undefined)[] = [];
+  const chainsByIdOf = new Map<Table, (Chain | undefined)[]>();
+  const chainById = (table: Table, id: number): Chain => {
+    if (table !== idTable) {
+      idTable = table;
+      chainsById = chainsByIdOf.get(table) ?? [];
+      chainsByIdOf.set(table, chainsById);
+    }
+    return (chainsById[id] ??= getChain(table, store.nameOf(id)));
+  };
+  /** A chain removed by `-X` must not be found again by id. */
+  const forgetChain = (table: Table, name: string) => {
+    const id = store.names.find(name);
+    const list = chainsByIdOf.get(table);
+    if (id >= 0 && list) list[id] = undefined;
+  };
   const tableFor = (chain: string, targetName: string | undefined, comment: string | undefined): Table => {
     if (ctx.table) return ctx.table;
     return getTable(ctx.commandTable ?? options.defaultTable ?? inferTable(chain, targetName, comment));
@@ -121,9 +159,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     // The bulk of any dump: `-A CHAIN ...`, `[p:b] -A ...` and `:CHAIN POLICY [p:b]` lines are nothing else
     // (no prompt, comment, header or listing starts so), so they skip the checks below.
     if (startsLikeRule(src, cs) && readRuleLine(li, false)) continue;
+    if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
     const sl = lines.line(li);
     const c = sl.content;
-    if (src.charCodeAt(cs) === 58 && readDeclaration(sl)) continue;
     if (c === '--' || /^(?:\.{2,}|…+)$/.test(c)) continue;
 
     const command = promptCommand(c) ?? (BARE_COMMAND.test(c) ? c : undefined);
@@ -210,7 +248,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const words = joinWrappedWords(splitWords(c, sl.offset).words, sl.line, []);
     const head = words[0];
     if (head && CHAIN_COMMANDS.has(head.raw)) {
-      handleChainCommand(words, sl, tableFor, getChain, dump, tokens);
+      handleChainCommand(words, sl, tableFor, getChain, forgetChain, dump, tokens);
       if (head.raw === '-P' || head.raw === '--policy' || head.raw === '-N' || head.raw === '--new-chain') ctx.sMode = true;
       continue;
     }
@@ -256,18 +294,25 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   return dump;
 
   /** `:CHAIN POLICY [p:b]`: declares the chain; false when the line is not one. Its tokens are re-read on demand. */
-  function readDeclaration(sl: SourceLine): boolean {
-    const m = CHAIN_DECL.exec(sl.content);
-    if (!m) return false;
-    const table = ctx.table ?? tableFor(m[1], undefined, undefined);
-    const chain = getChain(table, m[1]);
-    const nameSpan: Span = { line: sl.line, column: sl.offset + 1, length: m[1].length };
+  function readDeclaration(li: number): boolean {
+    const d = declarationAt(src, lines.contentStart[li], lines.contentEnd[li]) ?? declarationByPattern(lines.content(li));
+    if (!d) return false;
+    const base = lines.start[li];
+    const cs = lines.contentStart[li];
+    const nameId = d.nameEnd >= 0 ? store.names.idOf(src, cs + 1, cs + d.nameEnd) : store.names.idOf(d.name!, 0, d.name!.length);
+    const name = store.nameOf(nameId);
+    const table = ctx.table ?? tableFor(name, undefined, undefined);
+    const chain = chainById(table, nameId);
+    const nameSpan: Span = { line: li, column: cs - base + 1, length: name.length };
     if (chain.declSpan && !reopened.has(table.name)) {
-      diagnostics.push({ span: nameSpan, severity: ctx.table ? 'warning' : 'info', code: 'duplicate-chain-declaration', message: `Chain ${m[1]} is declared twice in table ${table.name}.`, related: [{ span: chain.declSpan, message: 'first declaration' }] });
+      diagnostics.push({ span: nameSpan, severity: ctx.table ? 'warning' : 'info', code: 'duplicate-chain-declaration', message: `Chain ${name} is declared twice in table ${table.name}.`, related: [{ span: chain.declSpan, message: 'first declaration' }] });
     } else chain.declSpan = nameSpan;
-    if (m[2] !== '-') chain.policy = m[2];
-    if (m[3] !== undefined) chain.counters = { packets: Number(m[3]), bytes: Number(m[4]), span: declarationCounterSpan(sl) };
-    declarationLines.push(sl.line);
+    if (d.policy !== '-') chain.policy = store.names.intern(d.policy);
+    if (d.packets !== undefined) {
+      const bracket = d.counterAt;
+      chain.counters = { packets: d.packets, bytes: d.bytes!, span: { line: li, column: cs - base + bracket, length: lines.contentEnd[li] - cs - bracket } };
+    }
+    declarationLines.push(li);
     return true;
   }
 
@@ -276,6 +321,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
    * rule (its words are taken back and it is read as a chain command or an unknown line). `reportAlways` reports
    * word problems (a quote never closed, a glued wrap) of lines that are not rules too.
    */
+  function sameWordAsBefore(k: number, base: number): boolean {
+    const n = store.wordLen[k];
+    if (n !== lastChainWordLength || store.wordFlags[k] & (UNQUOTE | JOINED)) return false;
+    const at = base + store.wordCol[k];
+    for (let i = n - 1; i >= 0; i--) if (src.charCodeAt(at + i) !== src.charCodeAt(lastChainWordAt + i)) return false;
+    return true;
+  }
+
   function readRuleLine(li: number, reportAlways: boolean): boolean {
     const base = lines.start[li];
     const cs = lines.contentStart[li];
@@ -290,18 +343,18 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         from = prefix.next;
       }
     }
-    const lineDiagnostics: Diagnostic[] = [];
-    const split = scanWords(store, lines, li, from, lineDiagnostics);
-    const { first, end } = split;
-    const rawOf = (k: number) => src.slice(base + store.wordCol[k], base + store.wordCol[k] + store.wordLen[k]);
-    const ruleCommand = end - first >= 2 ? RULE_COMMANDS.get(rawOf(first)) : undefined;
+    const first = store.wordCount;
+    const wordProblems = diagnostics.length;
+    scanWords(store, lines, li, from, diagnostics);
+    const end = scanned.end;
+    const ruleCommand = end - first >= 2 ? ruleCommandAt(src, base + store.wordCol[first], store.wordLen[first]) : undefined;
     if (!ruleCommand && !reportAlways) {
       store.wordCount = first;
+      diagnostics.length = wordProblems;
       return false;
     }
-    for (const d of lineDiagnostics) diagnostics.push(d);
-    if (split.unterminatedQuoteAt !== undefined) {
-      diagnostics.push({ span: { line: li, column: split.unterminatedQuoteAt, length: 1 }, severity: 'error', code: 'unterminated-quote', message: 'This quote is never closed; the rest of the line is read as one value.' });
+    if (scanned.unterminatedQuoteAt >= 0) {
+      diagnostics.push({ span: { line: li, column: scanned.unterminatedQuoteAt, length: 1 }, severity: 'error', code: 'unterminated-quote', message: 'This quote is never closed; the rest of the line is read as one value.' });
     }
     if (!ruleCommand) {
       store.wordCount = first;
@@ -309,35 +362,32 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     let bodyFirst = first + 2;
     let position: number | undefined;
-    if ((ruleCommand === 'insert' || ruleCommand === 'replace' || ruleCommand === 'delete') && end > first + 2 && /^\d+$/.test(rawOf(first + 2))) {
-      position = Number(rawOf(first + 2));
-      bodyFirst = first + 3;
+    if (ruleCommand !== 'append' && ruleCommand !== 'check' && end > first + 2) {
+      const at = base + store.wordCol[first + 2];
+      const digits = src.slice(at, at + store.wordLen[first + 2]);
+      if (/^\d+$/.test(digits)) {
+        position = Number(digits);
+        bodyFirst = first + 3;
+      }
     }
-    const chain = store.nameOf(valueId(store, first + 1, base));
+    const chainId = sameWordAsBefore(first + 1, base) ? lastChainId : valueId(store, first + 1, base);
+    lastChainId = chainId;
+    lastChainWordAt = base + store.wordCol[first + 1];
+    lastChainWordLength = store.wordLen[first + 1];
+    const chain = store.nameOf(chainId);
     const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
     const table = tableFor(chain, body.targetName, body.comment);
-    const init: StoredRuleInit = {
-      line: li,
-      base,
-      contentStart: cs - base,
-      contentEnd: lines.contentEnd[li] - base,
-      table: table.name,
-      chain,
-      command: ruleCommand,
-      first,
-      end,
-      bodyFirst,
-      prefixLength,
-      ...(position !== undefined ? { position } : {}),
-      ...(counters ? { counters } : {}),
-    };
-    addRule(new StoredRule(store, init, body), table);
+    const rule = new StoredRule(
+      store,
+      { line: li, base, contentStart: cs - base, contentEnd: lines.contentEnd[li] - base, table: table.name, chain, command: ruleCommand, position, first, end, bodyFirst, prefixLength, counters },
+      body,
+    );
+    addRule(rule, table, chainById(table, chainId));
     return true;
   }
 
-  function addRule(rule: Rule, table?: Table): void {
-    const t = table ?? getTable(rule.table);
-    const chain = getChain(t, rule.chain);
+  function addRule(rule: Rule, table?: Table, known?: Chain): void {
+    const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
     if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
     else if (rule.command === 'append') chain.rules.push(rule);
     dump.rules.push(rule);
@@ -417,6 +467,16 @@ function declarationCounterSpan(sl: SourceLine): Span {
 
 /** `[packets:bytes]` followed by a blank at `at`, as iptables-save -c writes before each rule. */
 function counterPrefix(text: string, at: number, end: number): { packets: number; bytes: number; length: number; next: number } | undefined {
+  const c = bracketCounters(text, at, end);
+  if (!c) return undefined;
+  let next = at + c.length;
+  if (next >= end || !isBlankCode(text.charCodeAt(next))) return undefined;
+  while (next < end && isBlankCode(text.charCodeAt(next))) next++;
+  return { ...c, next };
+}
+
+/** `[packets:bytes]` at `at` (before `end`). */
+function bracketCounters(text: string, at: number, end: number): { packets: number; bytes: number; length: number } | undefined {
   let i = at + 1;
   const p0 = i;
   while (i < end && isDigitCode(text.charCodeAt(i))) i++;
@@ -424,11 +484,45 @@ function counterPrefix(text: string, at: number, end: number): { packets: number
   const b0 = ++i;
   while (i < end && isDigitCode(text.charCodeAt(i))) i++;
   if (i === b0 || text.charCodeAt(i) !== 93) return undefined;
-  const length = i + 1 - at;
-  let next = i + 1;
-  if (next >= end || !isBlankCode(text.charCodeAt(next))) return undefined;
-  while (next < end && isBlankCode(text.charCodeAt(next))) next++;
-  return { packets: Number(text.slice(p0, b0 - 1)), bytes: Number(text.slice(b0, i)), length, next };
+  return { packets: Number(text.slice(p0, b0 - 1)), bytes: Number(text.slice(b0, i)), length: i + 1 - at };
+}
+
+interface Declaration {
+  /** End of the name, relative to the content start (the name starts after `:`); -1 when `name` is given. */
+  nameEnd: number;
+  name?: string;
+  policy: string;
+  packets?: number;
+  bytes?: number;
+  /** Column of `[` relative to the content start. */
+  counterAt: number;
+}
+
+/** `:NAME POLICY` with optional ` [p:b]`, read by characters (the common shape of every declaration). */
+function declarationAt(text: string, cs: number, ce: number): Declaration | undefined {
+  // Characters outside ASCII may be other white space: the pattern decides those lines.
+  const word = (c: number) => c > 32 && c < 127;
+  let i = cs + 1;
+  while (i < ce && word(text.charCodeAt(i))) i++;
+  const nameEnd = i;
+  if (nameEnd === cs + 1 || i >= ce || !isBlankCode(text.charCodeAt(i))) return undefined;
+  while (i < ce && isBlankCode(text.charCodeAt(i))) i++;
+  const p0 = i;
+  while (i < ce && word(text.charCodeAt(i))) i++;
+  if (i === p0 || (i < ce && !isBlankCode(text.charCodeAt(i)))) return undefined;
+  const policy = text.slice(p0, i);
+  if (i === ce) return { nameEnd: nameEnd - cs, policy, counterAt: -1 };
+  while (i < ce && isBlankCode(text.charCodeAt(i))) i++;
+  const counters = text.charCodeAt(i) === 91 ? bracketCounters(text, i, ce) : undefined;
+  if (!counters || i + counters.length !== ce) return undefined;
+  return { nameEnd: nameEnd - cs, policy, packets: counters.packets, bytes: counters.bytes, counterAt: i - cs };
+}
+
+/** Declarations in other spacing (other whitespace characters): the pattern decides. */
+function declarationByPattern(content: string): Declaration | undefined {
+  const m = CHAIN_DECL.exec(content);
+  if (!m) return undefined;
+  return { nameEnd: -1, name: m[1], policy: m[2], counterAt: content.lastIndexOf('['), ...(m[3] !== undefined ? { packets: Number(m[3]), bytes: Number(m[4]) } : {}) };
 }
 
 function isDigitCode(c: number): boolean {
@@ -527,6 +621,7 @@ function handleChainCommand(
   sl: SourceLine,
   tableFor: (chain: string, target: string | undefined, comment: string | undefined) => Table,
   getChain: (t: Table, name: string) => Chain,
+  forget: (t: Table, name: string) => void,
   dump: IptablesDump,
   tokens: Token[],
 ): void {
@@ -575,7 +670,10 @@ function handleChainCommand(
     case '--delete-chain': {
       tokens.push({ kind: 'chainRef', text: nameWord.raw, span: nameSpan });
       const chain = table.chains.get(nameWord.value);
-      if (chain && chain.rules.length === 0) table.chains.delete(nameWord.value);
+      if (chain && chain.rules.length === 0) {
+        table.chains.delete(nameWord.value);
+        forget(table, nameWord.value);
+      }
       return;
     }
     default:

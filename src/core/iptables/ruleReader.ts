@@ -2,25 +2,30 @@
  * Reads one rule line into the rule store: splits it into words the way iptables-restore does (whitespace
  * separates; double quotes group, with `\"` and `\\` escapes; single quotes group), glues back words a terminal
  * wrap split, then sorts the body words into options, modules, the target, the comment and counters.
- * Each word gets its token kind; nothing per word is allocated.
+ * Each word gets its flags and token kind; nothing per word is allocated, and a line allocates only what it keeps.
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { LineIndex } from '../common/lines';
 import { IMPLICIT_PROTOCOL_MODULES } from './options';
-import { IMPLICIT, JOINED, KIND, NameRole, OWNER_GENERIC, OWNER_TARGET, QUOTED, UNQUOTE, type RuleStore } from './ruleStore';
+import {
+  BANG,
+  IMPLICIT,
+  JOINED,
+  KIND,
+  NameRole,
+  NEGATIVE_NUMBER,
+  OPTION_LIKE,
+  OWNER_GENERIC,
+  OWNER_TARGET,
+  QUOTED,
+  UNQUOTE,
+  type RuleStore,
+} from './ruleStore';
 import type { Counters } from './types';
 import { splitWords } from './words';
 
 /** Gap (in columns) inside a line that marks a terminal wrap glued back by the paste, e.g. `KUBE-POSTROUTI      NG`. */
 export const WRAP_GAP = 20;
-
-export interface ScannedWords {
-  /** Store indexes of the line's words: [first, end). */
-  first: number;
-  end: number;
-  /** Column of an opening quote that was never closed. */
-  unterminatedQuoteAt?: number;
-}
 
 /** The value of a word of the line starting at `base`: quotes removed and escapes resolved; a glued wrap without its gap. */
 export function wordValue(store: RuleStore, k: number, base: number): string {
@@ -35,13 +40,19 @@ function unquote(word: string): string {
   return splitWords(word).words[0]?.value ?? '';
 }
 
-/** Splits the content of `line` from offset `from` (in the text) into words appended to the store. */
-export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[]): ScannedWords {
+/** What `scanWords` found besides the words; one object reused for every line. */
+export const scanned = { end: 0, unterminatedQuoteAt: -1 };
+
+/**
+ * Splits the content of `line` from offset `from` (in the text) into words appended to the store; `scanned`
+ * tells where they end and where a quote was left open (-1 when none).
+ */
+export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[]): void {
   const text = store.text;
   const base = lines.start[line];
   const n = lines.contentEnd[line];
   const first = store.wordCount;
-  let unterminatedQuoteAt: number | undefined;
+  let unterminatedQuoteAt = -1;
   let i = from;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -53,6 +64,11 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
     let flags = 0;
     while (i < n) {
       const ch = text.charCodeAt(i);
+      // Letters, digits, `-./:,` and most punctuation end nothing: one comparison for nearly every character.
+      if (ch > 39 && ch !== 92) {
+        i++;
+        continue;
+      }
       if (ch === 32 || ch === 9) break;
       if (ch === 34 || ch === 39) {
         flags |= QUOTED | UNQUOTE;
@@ -73,7 +89,7 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
             break;
           }
         }
-        if (!closed && unterminatedQuoteAt === undefined) unterminatedQuoteAt = open - base;
+        if (!closed && unterminatedQuoteAt < 0) unterminatedQuoteAt = open - base;
         continue;
       }
       if (ch === 92 && i + 1 < n) {
@@ -94,34 +110,51 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
         continue;
       }
     }
-    store.addWord(start - base, i - start, flags);
+    store.addWord(start - base, i - start, flags | shapeFlags(text, start, i, flags));
   }
-  return { first, end: store.wordCount, ...(unterminatedQuoteAt !== undefined ? { unterminatedQuoteAt } : {}) };
+  scanned.end = store.wordCount;
+  scanned.unterminatedQuoteAt = unterminatedQuoteAt;
 }
 
-/** Extends word `prev` over a wrap gap to the word at [start, end) and says so. */
+/** BANG, OPTION_LIKE and NEGATIVE_NUMBER of the raw word [start, end). */
+function shapeFlags(text: string, start: number, end: number, flags: number): number {
+  if (flags & QUOTED || text.charCodeAt(start) !== 45 || end - start < 2) {
+    return end - start === 1 && !(flags & QUOTED) && text.charCodeAt(start) === 33 ? BANG : 0;
+  }
+  const c1 = text.charCodeAt(start + 1);
+  if (c1 === 45) return end - start >= 3 && isAlnum(text.charCodeAt(start + 2)) ? OPTION_LIKE : 0;
+  if (!isDigit(c1)) return isAlnum(c1) ? OPTION_LIKE : 0;
+  // `-5` is a value (a negative number), not an option; `-5x` reads as an option.
+  for (let i = start + 2; i < end; i++) if (!isDigit(text.charCodeAt(i))) return OPTION_LIKE | NEGATIVE_NUMBER;
+  return NEGATIVE_NUMBER;
+}
+
+/** Extends word `prev` over a wrap gap to the word at columns [start, end) and says so. */
 function joinWrapped(store: RuleStore, prev: number, line: number, base: number, start: number, end: number, flags: number, diagnostics: Diagnostic[]): void {
   const before = wordValue(store, prev, base);
   const piece = store.addWord(start, end - start, flags);
   const after = wordValue(store, piece, base);
   store.wordCount--; // the piece was only read for its value
-  store.wordLen[prev] = end - store.wordCol[prev];
-  store.wordFlags[prev] |= JOINED | (flags & UNQUOTE);
+  const col = store.wordCol[prev];
+  store.wordLen[prev] = end - col;
+  const joined = (store.wordFlags[prev] & (QUOTED | UNQUOTE)) | JOINED | (flags & UNQUOTE);
+  store.wordFlags[prev] = joined | shapeFlags(store.text, base + col, base + end, joined);
   diagnostics.push({
-    span: { line, column: store.wordCol[prev], length: store.wordLen[prev] },
+    span: { line, column: col, length: store.wordLen[prev] },
     severity: 'info',
     code: 'wrapped-word-joined',
     message: `"${before}" and "${after}" are separated by a wide gap, as a terminal wrap leaves them; read as "${before + after}".`,
   });
 }
 
+/** What `readRuleBody` found: one object reused for every rule (the rule copies what it keeps). */
 export interface RuleBody {
   /** Word of the target name after -j/-g, -1 without one. */
   targetWord: number;
-  targetName?: string;
-  targetKind?: 'jump' | 'goto';
-  comment?: string;
-  counters?: Counters;
+  targetName: string | undefined;
+  targetGoto: boolean;
+  comment: string | undefined;
+  counters: Counters | undefined;
   /** Option and module rows of this rule: [optFirst, optEnd), [modFirst, modEnd). */
   optFirst: number;
   optEnd: number;
@@ -129,37 +162,40 @@ export interface RuleBody {
   modEnd: number;
 }
 
+const body: RuleBody = { targetWord: -1, targetName: undefined, targetGoto: false, comment: undefined, counters: undefined, optFirst: 0, optEnd: 0, modFirst: 0, modEnd: 0 };
+
+function wordSpan(store: RuleStore, line: number, k: number): Span {
+  return { line, column: store.wordCol[k], length: store.wordLen[k] };
+}
+
+/** An option may start at word k (inside the body [.., end)). */
+function optionAt(store: RuleStore, k: number, end: number): boolean {
+  return k < end && (store.wordFlags[k] & OPTION_LIKE) !== 0;
+}
+
+function bangAt(store: RuleStore, k: number, end: number): boolean {
+  return k < end && (store.wordFlags[k] & BANG) !== 0;
+}
+
 /**
  * Sorts the body words [first, end) of one rule (`-s 10.0.0.0/8 -m tcp --dport 80 -j DNAT --to-destination ...`)
- * into option and module rows, and finds the target, comment and `-c` counters.
+ * into option and module rows, and finds the target, comment and `-c` counters. The result is valid until the
+ * next call.
  */
 export function readRuleBody(store: RuleStore, line: number, base: number, first: number, end: number, diagnostics: Diagnostic[]): RuleBody {
   const text = store.text;
   const col = store.wordCol;
   const len = store.wordLen;
-  const wflags = store.wordFlags;
   const kind = store.wordKind;
   const names = store.names;
-  const span = (k: number): Span => ({ line, column: col[k], length: len[k] });
-  const rawOf = (k: number): string => text.slice(base + col[k], base + col[k] + len[k]);
-  const isBang = (k: number): boolean => k < end && len[k] === 1 && !(wflags[k] & QUOTED) && text.charCodeAt(base + col[k]) === 33;
-  const looksLikeOption = (k: number): boolean => {
-    if (k >= end || wflags[k] & QUOTED || len[k] < 2) return false;
-    const at = base + col[k];
-    if (text.charCodeAt(at) !== 45) return false;
-    let c = text.charCodeAt(at + 1);
-    if (c === 45) {
-      if (len[k] < 3) return false;
-      c = text.charCodeAt(at + 2);
-      return isAlnum(c);
-    }
-    if (!isAlnum(c)) return false;
-    // `-5` is a value (a negative number), not an option
-    for (let i = 1; i < len[k]; i++) if (!isDigit(text.charCodeAt(at + i))) return true;
-    return false;
-  };
 
-  const body: RuleBody = { targetWord: -1, optFirst: store.optCount, optEnd: 0, modFirst: store.modCount, modEnd: 0 };
+  body.targetWord = -1;
+  body.targetName = undefined;
+  body.targetGoto = false;
+  body.comment = undefined;
+  body.counters = undefined;
+  body.optFirst = store.optCount;
+  body.modFirst = store.modCount;
   let current = OWNER_GENERIC; // module row options go to; OWNER_GENERIC before any -m
   let inTarget = false;
   let pendingBang = -1;
@@ -167,15 +203,20 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
 
   let i = first;
   while (i < end) {
-    if (isBang(i)) {
+    if (bangAt(store, i, end)) {
       kind[i] = KIND.negation;
       pendingBang = i;
       i++;
       continue;
     }
-    if (!looksLikeOption(i)) {
+    if (!optionAt(store, i, end)) {
       kind[i] = KIND.value;
-      diagnostics.push({ span: span(i), severity: 'warning', code: 'unexpected-word', message: `Unexpected "${rawOf(i)}": expected an option such as -s, -m or -j.` });
+      diagnostics.push({
+        span: wordSpan(store, line, i),
+        severity: 'warning',
+        code: 'unexpected-word',
+        message: `Unexpected "${text.slice(base + col[i], base + col[i] + len[i])}": expected an option such as -s, -m or -j.`,
+      });
       i++;
       continue;
     }
@@ -184,8 +225,8 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     const w = i;
     kind[w] = KIND.option;
     if (info.role === NameRole.Match) {
-      if (i + 1 >= end || looksLikeOption(i + 1)) {
-        diagnostics.push({ span: span(w), severity: 'error', code: 'missing-module-name', message: `${names.names[writtenId]} needs a module name.` });
+      if (i + 1 >= end || optionAt(store, i + 1, end)) {
+        diagnostics.push({ span: wordSpan(store, line, w), severity: 'error', code: 'missing-module-name', message: `${names.names[writtenId]} needs a module name.` });
         i++;
         continue;
       }
@@ -196,8 +237,8 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       continue;
     }
     if (info.role === NameRole.Jump || info.role === NameRole.Goto) {
-      if (i + 1 >= end || looksLikeOption(i + 1)) {
-        diagnostics.push({ span: span(w), severity: 'error', code: 'missing-target', message: `${names.names[writtenId]} needs a target or chain name.` });
+      if (i + 1 >= end || optionAt(store, i + 1, end)) {
+        diagnostics.push({ span: wordSpan(store, line, w), severity: 'error', code: 'missing-target', message: `${names.names[writtenId]} needs a target or chain name.` });
         i++;
         continue;
       }
@@ -205,11 +246,11 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       kind[t] = KIND.target;
       const targetName = names.names[valueId(store, t, base)];
       if (body.targetWord >= 0) {
-        diagnostics.push({ span: span(t), severity: 'error', code: 'duplicate-target', message: `A rule can have only one target; "${targetName}" repeats it.` });
+        diagnostics.push({ span: wordSpan(store, line, t), severity: 'error', code: 'duplicate-target', message: `A rule can have only one target; "${targetName}" repeats it.` });
       }
       body.targetWord = t;
       body.targetName = targetName;
-      body.targetKind = info.role === NameRole.Goto ? 'goto' : 'jump';
+      body.targetGoto = info.role === NameRole.Goto;
       inTarget = true;
       current = OWNER_GENERIC;
       i += 2;
@@ -227,7 +268,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
         body.counters = { packets: Number(pv), bytes: Number(bv), span: { line, column: col[w], length: col[b] + len[b] - col[w] } };
         i += 3;
       } else {
-        diagnostics.push({ span: span(w), severity: 'error', code: 'bad-counters', message: `${names.names[writtenId]} needs two numbers: packets and bytes.` });
+        diagnostics.push({ span: wordSpan(store, line, w), severity: 'error', code: 'bad-counters', message: `${names.names[writtenId]} needs two numbers: packets and bytes.` });
         i++;
       }
       continue;
@@ -238,7 +279,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     let j = i + 1;
     let neg = pendingBang;
     // Old syntax puts `!` after the option: `--dport ! 80`.
-    if (arity > 0 && isBang(j) && j + 1 < end && !looksLikeOption(j + 1)) {
+    if (arity > 0 && bangAt(store, j, end) && j + 1 < end && !optionAt(store, j + 1, end)) {
       kind[j] = KIND.negation;
       neg = j;
       j++;
@@ -246,28 +287,29 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     const firstValue = j;
     let count = 0;
     while (count < arity && j < end) {
-      if (isBang(j) || (looksLikeOption(j) && !(count === 0 && isNegativeNumberStart(text, base + col[j], len[j])))) break;
+      const f = store.wordFlags[j];
+      if (f & BANG || (f & OPTION_LIKE && !(count === 0 && f & NEGATIVE_NUMBER))) break;
       count++;
       j++;
     }
     if (count < arity) {
       diagnostics.push({
-        span: span(w),
+        span: wordSpan(store, line, w),
         severity: 'error',
         code: 'missing-option-value',
         message: `${names.names[writtenId]} expects ${arity === 2 ? 'two values' : 'a value'}.`,
       });
     }
-    const canonical = names.names[info.canonical];
-    const isComment = canonical === 'comment';
-    for (let v = firstValue; v < j; v++) kind[v] = isComment ? KIND.commentText : KIND.value;
+    const isComment = info.canonical === store.commentId;
+    const valueKind = isComment ? KIND.commentText : KIND.value;
+    for (let v = firstValue; v < j; v++) kind[v] = valueKind;
     pendingBang = -1;
 
     let owner: number;
     if (inTarget) owner = OWNER_TARGET;
     else if (info.generic) {
       owner = OWNER_GENERIC;
-      if (canonical === 'protocol' && count > 0) protocol = wordValue(store, firstValue, base).toLowerCase();
+      if (info.canonical === store.protocolId && count > 0) protocol = wordValue(store, firstValue, base).toLowerCase();
     } else if (current !== OWNER_GENERIC) owner = current;
     else if (protocol && IMPLICIT_PROTOCOL_MODULES.has(protocol)) {
       // `--dport` right after `-p tcp` without `-m tcp`: iptables loads the protocol's module implicitly.
@@ -275,7 +317,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     } else {
       owner = OWNER_GENERIC;
       diagnostics.push({
-        span: span(w),
+        span: wordSpan(store, line, w),
         severity: 'warning',
         code: 'option-without-module',
         message: `${names.names[writtenId]} is not a generic option and no -m module was loaded before it.`,
@@ -286,7 +328,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     i = j;
   }
   if (pendingBang >= 0) {
-    diagnostics.push({ span: span(pendingBang), severity: 'error', code: 'dangling-negation', message: '"!" must be followed by an option.' });
+    diagnostics.push({ span: wordSpan(store, line, pendingBang), severity: 'error', code: 'dangling-negation', message: '"!" must be followed by an option.' });
   }
   body.optEnd = store.optCount;
   body.modEnd = store.modCount;
@@ -329,9 +371,4 @@ function isAlnum(c: number): boolean {
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
-}
-
-/** `-5` as the first value of an option (a value, not an option). */
-function isNegativeNumberStart(raw: string, at: number, n: number): boolean {
-  return n >= 2 && raw.charCodeAt(at) === 45 && isDigit(raw.charCodeAt(at + 1));
 }

@@ -11,6 +11,9 @@ import type { TokenKind } from './types';
 export const QUOTED = 1; // had quotes (`"a b"`): `Word.quoted`
 export const UNQUOTE = 2; // value differs from the raw text (quotes or escapes): re-read it on demand
 export const JOINED = 4; // a terminal wrap glued back (`KUBE-POSTROUTI   NG`): value drops the gap
+export const BANG = 8; // an unquoted `!`
+export const OPTION_LIKE = 16; // `-x` / `--name` (not `-5`, not quoted): an option where one may start
+export const NEGATIVE_NUMBER = 32; // starts `-` and a digit: a value even where an option could start
 
 /** Token kinds as bytes, in a fixed order (TOKEN_KINDS[byte] is the kind). */
 export const TOKEN_KINDS: readonly TokenKind[] = ['table', 'chainDecl', 'chainRef', 'policy', 'command', 'counter', 'option', 'negation', 'module', 'value', 'target', 'comment', 'commentText'];
@@ -126,25 +129,68 @@ interface OptionNameInfo {
 export class RuleStore {
   readonly names = new NameTable();
   /** The whole dump text: word columns are relative to their line's start offset in it. */
-  constructor(readonly text: string) {}
+  /** Name ids the body reader compares against on every option. */
+  readonly commentId: number;
+  readonly protocolId: number;
+
+  constructor(readonly text: string) {
+    this.commentId = this.names.idOf('comment', 0, 7);
+    this.protocolId = this.names.idOf('protocol', 0, 8);
+    // Sized from the text so a big dump grows its rows once or twice, not twenty times.
+    const words = Math.max(4096, text.length >> 3);
+    const options = Math.max(1024, text.length >> 5);
+    this.wordCol = new Int32Array(words);
+    this.wordLen = new Int32Array(words);
+    this.wordFlags = new Uint8Array(words);
+    this.wordKind = new Uint8Array(words);
+    this.optName = new Int32Array(options);
+    this.optWritten = new Int32Array(options);
+    this.optWord = new Int32Array(options);
+    this.optNeg = new Int32Array(options);
+    this.optValue = new Int32Array(options);
+    this.optValueCount = new Uint8Array(options);
+    this.optOwner = new Int32Array(options);
+    const rules = Math.max(1024, Math.ceil(text.length / 100));
+    for (const key of ['ruleLine', 'ruleBase', 'ruleContentStart', 'ruleContentEnd', 'ruleFirstWord', 'ruleEndWord', 'rulePrefixLength', 'ruleOptFirst', 'ruleOptEnd', 'ruleModFirst', 'ruleModEnd', 'ruleTargetWord'] as const) this[key] = new Int32Array(rules);
+    this.ruleBodyOffset = new Uint8Array(rules);
+    this.ruleFlags = new Uint8Array(rules);
+  }
   private nameInfo: (OptionNameInfo | undefined)[] = [];
 
   // Words: column (absolute, in the original line), raw length, flags, token kind.
-  wordCol = new Int32Array(4096);
-  wordLen = new Int32Array(4096);
-  wordFlags = new Uint8Array(4096);
-  wordKind = new Uint8Array(4096);
+  wordCol: Int32Array<ArrayBuffer>;
+  wordLen: Int32Array<ArrayBuffer>;
+  wordFlags: Uint8Array<ArrayBuffer>;
+  wordKind: Uint8Array<ArrayBuffer>;
   wordCount = 0;
 
   // Options: canonical name id, written name id, option word, `!` word (-1), first value word, value count, owner.
-  optName = new Int32Array(1024);
-  optWritten = new Int32Array(1024);
-  optWord = new Int32Array(1024);
-  optNeg = new Int32Array(1024);
-  optValue = new Int32Array(1024);
-  optValueCount = new Uint8Array(1024);
-  optOwner = new Int32Array(1024);
+  optName: Int32Array<ArrayBuffer>;
+  optWritten: Int32Array<ArrayBuffer>;
+  optWord: Int32Array<ArrayBuffer>;
+  optNeg: Int32Array<ArrayBuffer>;
+  optValue: Int32Array<ArrayBuffer>;
+  optValueCount: Uint8Array<ArrayBuffer>;
+  optOwner: Int32Array<ArrayBuffer>;
   optCount = 0;
+
+  // Rules, by slot (parse order): where the line and its rows are. Kept here rather than as fields of each
+  // rule object so the collector has 16 fewer fields per rule to copy and scan.
+  ruleLine!: Int32Array<ArrayBuffer>;
+  ruleBase!: Int32Array<ArrayBuffer>; // offset of the line in the text
+  ruleContentStart!: Int32Array<ArrayBuffer>; // columns of the content: [start, end)
+  ruleContentEnd!: Int32Array<ArrayBuffer>;
+  ruleFirstWord!: Int32Array<ArrayBuffer>; // words [first, end); the body starts at first + ruleBodyOffset
+  ruleEndWord!: Int32Array<ArrayBuffer>;
+  ruleBodyOffset!: Uint8Array<ArrayBuffer>;
+  rulePrefixLength!: Int32Array<ArrayBuffer>; // `[p:b]` prefix, 0 without one
+  ruleOptFirst!: Int32Array<ArrayBuffer>;
+  ruleOptEnd!: Int32Array<ArrayBuffer>;
+  ruleModFirst!: Int32Array<ArrayBuffer>;
+  ruleModEnd!: Int32Array<ArrayBuffer>;
+  ruleTargetWord!: Int32Array<ArrayBuffer>; // -1 without a target
+  ruleFlags!: Uint8Array<ArrayBuffer>; // RULE_GOTO | command index
+  ruleCount = 0;
 
   // Modules (`-m name` or implicit): name id, module word (IMPLICIT when loaded by `-p`).
   modName = new Int32Array(256);
@@ -219,6 +265,29 @@ export class RuleStore {
     return k;
   }
 
+  /** Appends a rule slot; the caller fills its rows. */
+  addRuleSlot(): number {
+    const k = this.ruleCount++;
+    if (k >= this.ruleLine.length) {
+      const n = k + 1;
+      this.ruleLine = grownInt32(this.ruleLine, n);
+      this.ruleBase = grownInt32(this.ruleBase, n);
+      this.ruleContentStart = grownInt32(this.ruleContentStart, n);
+      this.ruleContentEnd = grownInt32(this.ruleContentEnd, n);
+      this.ruleFirstWord = grownInt32(this.ruleFirstWord, n);
+      this.ruleEndWord = grownInt32(this.ruleEndWord, n);
+      this.ruleBodyOffset = grownUint8(this.ruleBodyOffset, n);
+      this.rulePrefixLength = grownInt32(this.rulePrefixLength, n);
+      this.ruleOptFirst = grownInt32(this.ruleOptFirst, n);
+      this.ruleOptEnd = grownInt32(this.ruleOptEnd, n);
+      this.ruleModFirst = grownInt32(this.ruleModFirst, n);
+      this.ruleModEnd = grownInt32(this.ruleModEnd, n);
+      this.ruleTargetWord = grownInt32(this.ruleTargetWord, n);
+      this.ruleFlags = grownUint8(this.ruleFlags, n);
+    }
+    return k;
+  }
+
   addModule(name: number, word: number): number {
     const k = this.modCount++;
     if (k >= this.modName.length) {
@@ -244,6 +313,21 @@ export class RuleStore {
     this.optValueCount = this.optValueCount.slice(0, this.optCount);
     this.optOwner = this.optOwner.slice(0, this.optCount);
     this.modName = this.modName.slice(0, this.modCount);
+    const r = this.ruleCount;
+    this.ruleLine = this.ruleLine.slice(0, r);
+    this.ruleBase = this.ruleBase.slice(0, r);
+    this.ruleContentStart = this.ruleContentStart.slice(0, r);
+    this.ruleContentEnd = this.ruleContentEnd.slice(0, r);
+    this.ruleFirstWord = this.ruleFirstWord.slice(0, r);
+    this.ruleEndWord = this.ruleEndWord.slice(0, r);
+    this.ruleBodyOffset = this.ruleBodyOffset.slice(0, r);
+    this.rulePrefixLength = this.rulePrefixLength.slice(0, r);
+    this.ruleOptFirst = this.ruleOptFirst.slice(0, r);
+    this.ruleOptEnd = this.ruleOptEnd.slice(0, r);
+    this.ruleModFirst = this.ruleModFirst.slice(0, r);
+    this.ruleModEnd = this.ruleModEnd.slice(0, r);
+    this.ruleTargetWord = this.ruleTargetWord.slice(0, r);
+    this.ruleFlags = this.ruleFlags.slice(0, r);
     this.modWord = this.modWord.slice(0, this.modCount);
   }
 }

@@ -9,6 +9,7 @@ import { wordValue, type RuleBody } from './ruleReader';
 import { IMPLICIT, OWNER_GENERIC, OWNER_TARGET, TOKEN_KINDS, type RuleStore } from './ruleStore';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
 
+/** Where a rule's line and words are: the parser fills one and the rule copies it. */
 export interface StoredRuleInit {
   line: number;
   /** Offset of the line in the dump text; word columns count from it. */
@@ -19,39 +20,30 @@ export interface StoredRuleInit {
   table: string;
   chain: string;
   command: Rule['command'];
-  position?: number;
+  position: number | undefined;
   /** Store words of the whole line [first, end); the body starts at `bodyFirst`. */
   first: number;
   end: number;
   bodyFirst: number;
   /** Length of a `[p:b]` prefix (its own token), 0 without one. */
   prefixLength: number;
-  counters?: Counters;
+  counters: Counters | undefined;
 }
+
+const COMMANDS: readonly Rule['command'][] = ['append', 'insert', 'delete', 'replace', 'check'];
+const GOTO = 8;
 
 export class StoredRule implements Rule {
   id = -1;
   index = -1;
   readonly table: string;
   readonly chain: string;
-  readonly line: number;
-  readonly command: Rule['command'];
-  readonly position?: number;
-  readonly comment?: string;
-  readonly counters?: Counters;
-  readonly target?: Target;
-  private readonly base: number;
-  private readonly contentStart: number;
-  private readonly contentEnd: number;
-  private readonly first: number;
-  private readonly end: number;
-  private readonly bodyFirst: number;
-  private readonly prefixLength: number;
-  private readonly optFirst: number;
-  private readonly optEnd: number;
-  private readonly modFirst: number;
-  private readonly modEnd: number;
-  private cachedTokens: Token[] | undefined;
+  readonly position: number | undefined;
+  readonly comment: string | undefined;
+  readonly counters: Counters | undefined;
+  private readonly targetName: string | undefined;
+  private readonly slot: number;
+  private cachedTokens: Token[] | undefined = undefined;
 
   constructor(
     private readonly store: RuleStore,
@@ -60,24 +52,76 @@ export class StoredRule implements Rule {
   ) {
     this.table = init.table;
     this.chain = init.chain;
-    this.line = init.line;
-    this.base = init.base;
-    this.contentStart = init.contentStart;
-    this.contentEnd = init.contentEnd;
-    this.command = init.command;
-    if (init.position !== undefined) this.position = init.position;
-    if (body.comment !== undefined) this.comment = body.comment;
-    const counters = init.counters ?? body.counters;
-    if (counters) this.counters = counters;
-    this.first = init.first;
-    this.end = init.end;
-    this.bodyFirst = init.bodyFirst;
-    this.prefixLength = init.prefixLength;
-    this.optFirst = body.optFirst;
-    this.optEnd = body.optEnd;
-    this.modFirst = body.modFirst;
-    this.modEnd = body.modEnd;
-    if (body.targetName !== undefined) this.target = new StoredTarget(this, body.targetName, body.targetKind ?? 'jump', body.targetWord);
+    this.position = init.position;
+    this.comment = body.comment;
+    this.counters = init.counters ?? body.counters;
+    this.targetName = body.targetName;
+    const k = (this.slot = store.addRuleSlot());
+    store.ruleLine[k] = init.line;
+    store.ruleBase[k] = init.base;
+    store.ruleContentStart[k] = init.contentStart;
+    store.ruleContentEnd[k] = init.contentEnd;
+    store.ruleFirstWord[k] = init.first;
+    store.ruleEndWord[k] = init.end;
+    store.ruleBodyOffset[k] = init.bodyFirst - init.first;
+    store.rulePrefixLength[k] = init.prefixLength;
+    store.ruleOptFirst[k] = body.optFirst;
+    store.ruleOptEnd[k] = body.optEnd;
+    store.ruleModFirst[k] = body.modFirst;
+    store.ruleModEnd[k] = body.modEnd;
+    store.ruleTargetWord[k] = body.targetWord;
+    store.ruleFlags[k] = COMMANDS.indexOf(init.command) | (body.targetGoto ? GOTO : 0);
+  }
+
+  get line(): number {
+    return this.store.ruleLine[this.slot];
+  }
+
+  get command(): Rule['command'] {
+    return COMMANDS[this.store.ruleFlags[this.slot] & 7];
+  }
+
+  private get base(): number {
+    return this.store.ruleBase[this.slot];
+  }
+  private get contentStart(): number {
+    return this.store.ruleContentStart[this.slot];
+  }
+  private get contentEnd(): number {
+    return this.store.ruleContentEnd[this.slot];
+  }
+  private get first(): number {
+    return this.store.ruleFirstWord[this.slot];
+  }
+  private get end(): number {
+    return this.store.ruleEndWord[this.slot];
+  }
+  private get bodyFirst(): number {
+    return this.first + this.store.ruleBodyOffset[this.slot];
+  }
+  private get prefixLength(): number {
+    return this.store.rulePrefixLength[this.slot];
+  }
+  private get optFirst(): number {
+    return this.store.ruleOptFirst[this.slot];
+  }
+  private get optEnd(): number {
+    return this.store.ruleOptEnd[this.slot];
+  }
+  private get modFirst(): number {
+    return this.store.ruleModFirst[this.slot];
+  }
+  private get modEnd(): number {
+    return this.store.ruleModEnd[this.slot];
+  }
+  private get targetWord(): number {
+    return this.store.ruleTargetWord[this.slot];
+  }
+
+  /** Built on each access (a rule keeps only the target's name). */
+  get target(): Target | undefined {
+    const name = this.targetName;
+    return name === undefined ? undefined : new StoredTarget(this, name, this.store.ruleFlags[this.slot] & GOTO ? 'goto' : 'jump', this.targetWord);
   }
 
   get span(): Span {
@@ -144,7 +188,7 @@ export class StoredRule implements Rule {
   /** Visits each option's module ('' generic, null for the target's) and canonical name, without building it. */
   forEachOptionName(visit: (module: string | null, name: string, option: () => OptionArg) => void): void {
     const s = this.store;
-    const targetWord = (this.target as StoredTarget | undefined)?.word ?? -1;
+    const targetWord = this.targetWord;
     for (let k = this.optFirst; k < this.optEnd; k++) {
       const owner = s.optOwner[k];
       if (owner === OWNER_TARGET && s.optWord[k] < targetWord) continue;
@@ -184,7 +228,7 @@ export class StoredRule implements Rule {
       ...(this.position !== undefined ? { position: this.position } : {}),
       text: this.text,
       matches: this.matches,
-      ...(this.target ? { target: this.target } : {}),
+      ...(this.targetName !== undefined ? { target: this.target } : {}),
       ...(this.comment !== undefined ? { comment: this.comment } : {}),
       ...(this.counters ? { counters: this.counters } : {}),
       index: this.index,
