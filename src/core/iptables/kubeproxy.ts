@@ -208,11 +208,12 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   }
 
   // 2. Service chains: the probability ladder to endpoint chains, session affinity.
+  /** Endpoints whose ladder comment says `-> ip:port`: the address when their chain's DNAT does not tell. */
+  const arrows: { endpoint: EndpointRecord; comment: string }[] = [];
   for (const t of dump.tables) {
     for (const chain of t.chains.values()) {
       const kind = kubeChainKind(chain.name);
       if (kind !== 'service' && kind !== 'service-local') continue;
-      const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
       let s = serviceByChain.get(chain.name);
       if (!s) {
         const spn = chain.rules.map((r) => parseComment(r.comment)?.spn).find((x) => x) ?? '';
@@ -220,12 +221,14 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         attachChain(s, chain.name);
       }
       const svc = s;
+      const ladder: Rule[] = [];
       for (const r of chain.rules) {
         svc.lines.push(r.line);
-        if (ruleHasModule(r, 'recent')) {
+        const affinity = ruleHasModule(r, 'recent');
+        if (affinity) {
           const secs = findOption(r, 'seconds', 'recent')?.values[0];
           if (secs) svc.sessionAffinitySeconds = Number(secs);
-        }
+        } else if (r.target && kubeChainKind(r.target.name) === 'endpoint') ladder.push(r);
         if (!svc.protocol) svc.protocol = ruleProtocol(r);
         if (!svc.clusterIP && r.target?.name === 'KUBE-MARK-MASQ') {
           const dst = stripHostPrefix(firstValue(r, 'destination'));
@@ -234,31 +237,20 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
           if (dport && !svc.port) svc.port = Number(dport);
         }
       }
+      // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
+      const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
       // Effective share: each rule takes p of what the rules before it left.
       let remaining = 1;
-      ladder.forEach((r, i) => {
+      for (const r of ladder) {
         const p = probabilityOf(r);
-        const isLast = i === ladder.length - 1;
-        const take = p === undefined ? (isLast || ladder.length === 1 ? 1 : 1) : p;
-        const share = remaining * Math.min(1, Math.max(0, take));
+        const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
         remaining -= share;
         const sep = r.target!.name;
-        const endpoint: KubeEndpoint = {
-          ip: '',
-          chain: sep,
-          share,
-          ruleLine: r.line,
-          hashVerified: null,
-          ...(p !== undefined ? { probability: p } : {}),
-        };
-        const arrow = parseComment(r.comment)?.endpoint;
-        if (arrow) setEndpointAddress(endpoint, arrow);
-        // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
-        if (kind === 'service' || !svc.chains.some((c) => c.kind === 'service')) {
-          if (!svc.endpoints.some((e) => e.chain === sep)) svc.endpoints.push(endpoint);
-        }
+        const endpoint = new EndpointRecord(svc, sep, share, r.line, p);
+        if (r.comment !== undefined && r.comment.includes('->')) arrows.push({ endpoint, comment: r.comment });
+        if (listsEndpoints && !svc.endpoints.some((e) => e.chain === sep)) svc.endpoints.push(endpoint);
         if (!endpointByChain.has(sep)) endpointByChain.set(sep, { service: svc, endpoint });
-      });
+      }
     }
   }
 
@@ -271,7 +263,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         const spn = chain.rules.map((r) => parseComment(r.comment)?.spn).find((x) => x) ?? '';
         if (!spn) continue;
         const s = serviceFor(spn);
-        const endpoint: KubeEndpoint = { ip: '', chain: chain.name, share: 0, hashVerified: null };
+        const endpoint = new EndpointRecord(s, chain.name, 0);
         s.endpoints.push(endpoint);
         entry = { service: s, endpoint };
         endpointByChain.set(chain.name, entry);
@@ -287,21 +279,24 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       }
     }
   }
+  // The ladder comment's `-> ip:port` fills what no DNAT said (a paste without the endpoint chains).
+  for (const { endpoint, comment } of arrows) {
+    if (endpoint.ip && endpoint.port !== undefined) continue;
+    const arrow = parseComment(comment)?.endpoint;
+    if (!arrow) continue;
+    const fromArrow: { ip: string; port?: number } = { ip: '' };
+    setEndpointAddress(fromArrow, arrow);
+    if (!endpoint.ip) endpoint.ip = fromArrow.ip;
+    if (endpoint.port === undefined && fromArrow.port !== undefined) endpoint.port = fromArrow.port;
+  }
 
-  // 4. Hash verification, once names and protocols are known.
+  // 4. Hash verification of Service chains, once names and protocols are known (endpoints verify on first read).
   for (const s of services.values()) {
     if (s.name && s.protocol) {
       const own = s.chains.filter((c) => c.kind !== 'kube-fixed');
       s.hashVerified = own.length ? own.every((c) => verifyServiceChain(c.name, s.name, s.protocol!)) : null;
-      for (const e of s.endpoints) {
-        if (e.ip && e.port !== undefined) {
-          // kube-proxy hashes IPv6 endpoints with brackets in newer releases, without in older ones.
-          const forms = e.ip.includes(':') ? [`[${e.ip}]:${e.port}`, `${e.ip}:${e.port}`] : [`${e.ip}:${e.port}`];
-          e.hashVerified = forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
-        }
-      }
     }
-    s.lines = [...new Set(s.lines)].sort((a, b) => a - b);
+    s.lines = sortedUnique(s.lines);
     if (!s.trafficPolicy && s.chains.length) s.trafficPolicy = 'Cluster';
   }
 
@@ -324,26 +319,31 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     }
   }
   let anyService = services.size > 0;
+  let sepWithoutComments = false;
   for (const t of dump.tables) {
     for (const c of t.chains.values()) {
+      const kind = kubeChainKind(c.name);
+      if (!kind) continue;
       const line = c.declSpan?.line ?? c.rules[0]?.line ?? 0;
-      if (c.name.startsWith('KUBE-XLB-')) hint('xlb-chains', line);
-      if (c.name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
-      if (c.name.startsWith('KUBE-EXT-') || c.name.startsWith('KUBE-SVL-')) hint('ext-chains', line);
-      if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
-      if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
-      if (c.name.startsWith('KUBE-SVC-')) anyService = true;
+      if (kind === 'external-local') hint('xlb-chains', line);
+      else if (kind === 'external' || kind === 'service-local') hint('ext-chains', line);
+      else if (kind === 'service') anyService = true;
+      else if (kind === 'endpoint') {
+        // Large clusters' kube-proxy leaves comments out: an endpoint chain of the view with none on its rules.
+        if (!sepWithoutComments && c.rules.length > 0 && c.rules.every((r) => r.comment === undefined) && endpointByChain.has(c.name)) sepWithoutComments = true;
+      } else if (c.name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
+      else if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
+      else if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
     }
   }
   for (const r of dump.rules) {
-    const p = probabilityOf(r);
-    if (p !== undefined) {
-      const era = probabilityEra(p);
+    if (ruleHasModule(r, 'statistic')) {
+      const p = probabilityOf(r);
+      const era = p === undefined ? undefined : probabilityEra(p);
       if (era) hint(era, r.line);
     }
     if (ruleHasModule(r, 'set') && r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
   }
-  const sepWithoutComments = [...endpointByChain.keys()].some((name) => model.chainsNamed(name).some((c) => c.rules.length > 0 && c.rules.every((r) => r.comment === undefined)));
   if (sepWithoutComments) hint('comments-elided', 0);
 
   const list = [...services.values()].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
@@ -359,7 +359,64 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   };
 }
 
-function setEndpointAddress(e: KubeEndpoint, text: string): void {
+/**
+ * An endpoint of the view. `hashVerified` is computed when first read: a 10k-Service dump has 50k endpoint chains,
+ * and their hashes matter only where an endpoint is shown.
+ */
+class EndpointRecord implements KubeEndpoint {
+  ip = '';
+  port: number | undefined = undefined;
+  probability: number | undefined;
+  ruleLine: number | undefined;
+  dnatLine: number | undefined = undefined;
+  private verified: boolean | null | undefined = undefined;
+
+  constructor(
+    private readonly service: KubeService,
+    readonly chain: string,
+    public share: number,
+    ruleLine?: number,
+    probability?: number,
+  ) {
+    this.ruleLine = ruleLine;
+    this.probability = probability;
+  }
+
+  get hashVerified(): boolean | null {
+    if (this.verified === undefined) this.verified = verifyEndpoint(this.service, this);
+    return this.verified;
+  }
+
+  toJSON(): KubeEndpoint {
+    const { ip, port, chain, probability, share, ruleLine, dnatLine, hashVerified } = this;
+    return { ip, ...(port !== undefined ? { port } : {}), chain, ...(probability !== undefined ? { probability } : {}), share, ...(ruleLine !== undefined ? { ruleLine } : {}), ...(dnatLine !== undefined ? { dnatLine } : {}), hashVerified };
+  }
+}
+
+function verifyEndpoint(s: KubeService, e: KubeEndpoint): boolean | null {
+  if (!s.name || !s.protocol || !e.ip || e.port === undefined) return null;
+  // kube-proxy hashes IPv6 endpoints with brackets in newer releases, without in older ones.
+  const forms = e.ip.includes(':') ? [`[${e.ip}]:${e.port}`, `${e.ip}:${e.port}`] : [`${e.ip}:${e.port}`];
+  return forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
+}
+
+/** Ascending line numbers without repeats (rules are mostly added in order). */
+function sortedUnique(lines: number[]): number[] {
+  let sorted = true;
+  for (let i = 1; i < lines.length && sorted; i++) if (lines[i] < lines[i - 1]) sorted = false;
+  if (!sorted) lines.sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const l of lines) if (out.length === 0 || out[out.length - 1] !== l) out.push(l);
+  return out;
+}
+
+function setEndpointAddress(e: { ip: string; port?: number }, text: string): void {
+  const quick = ipv4Endpoint(text);
+  if (quick) {
+    e.ip = quick.ip;
+    if (quick.port !== undefined) e.port = quick.port;
+    return;
+  }
   const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:]+|[0-9a-fA-F:]+(?=:\d+$)|.+)(?::(\d+))?$/.exec(text);
   if (!m) return;
   // `ip:port`, `[v6]:port`, a bare ip, or a range `a-b:port` (first address kept).
@@ -371,6 +428,27 @@ function setEndpointAddress(e: KubeEndpoint, text: string): void {
   }
   e.ip = m[1];
   if (m[2]) e.port = Number(m[2]);
+}
+
+/** `a.b.c.d` or `a.b.c.d:port` read by characters (DNAT targets of every endpoint); other shapes go to the patterns. */
+function ipv4Endpoint(text: string): { ip: string; port?: number } | undefined {
+  let i = 0;
+  for (let part = 0; part < 4; part++) {
+    const start = i;
+    while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    if (i === start) return undefined;
+    if (part < 3) {
+      if (text.charCodeAt(i) !== 46) return undefined;
+      i++;
+    }
+  }
+  if (i === text.length) return { ip: text };
+  if (text.charCodeAt(i) !== 58) return undefined;
+  const ipEnd = i++;
+  const portStart = i;
+  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  if (i === portStart || i !== text.length) return undefined;
+  return { ip: text.slice(0, ipEnd), port: Number(text.slice(portStart)) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { EXTENSION_TARGETS, MODULE_OPTIONS, TARGET_OPTIONS } from './options';
-import { STANDARD_TARGETS, type Chain, type Rule } from './types';
+import { findOption, forEachModuleName, forEachOptionName, ruleHasModule, STANDARD_TARGETS, type Chain, type Rule } from './types';
 
 export const IPTABLES_LINT_CODES = [
   'undefined-chain',
@@ -71,6 +71,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   }
 
   function lintModules(rule: Rule): void {
+    // Names first: a rule's options and spans are built only when one of them is to be reported.
+    if (!hasUnknownNames(rule)) return;
     for (const m of rule.matches) {
       if (m.module === 'unparsed') continue;
       const known = MODULE_OPTIONS[m.module];
@@ -92,17 +94,32 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   }
 
   function lintChainRules(chain: Chain): void {
-    const seen = new Map<string, Rule>();
+    const rules = chain.rules;
+    // Chains are short (a few rules each in a kube-proxy dump): compare them pairwise; long ones through a map.
+    const seen = rules.length > 16 ? new Map<string, Rule>() : undefined;
+    const texts: string[] = [];
     let terminalAt: Rule | undefined;
-    for (const r of chain.rules) {
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
       if (terminalAt) {
         add('unreachable-rule', 'warning', r.span, { chain: chain.name, line: terminalAt.line + 1 }, [{ span: terminalAt.span, message: 'unconditional rule' }]);
       }
-      const normalized = r.text.replace(/\s+/g, ' ').trim();
-      const dup = seen.get(normalized);
+      const text = r.text;
+      // Most rules are written with single spaces: only the others need normalising.
+      const normalized = /\s\s|\t|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+      let dup: Rule | undefined;
+      if (seen) {
+        dup = seen.get(normalized);
+        if (!dup) seen.set(normalized, r);
+      } else {
+        for (let j = 0; j < i && !dup; j++) if (texts[j].length === normalized.length && texts[j] === normalized) dup = rules[j];
+        texts.push(normalized);
+      }
       if (dup) add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
-      else seen.set(normalized, r);
-      if (!terminalAt && isUnconditional(r) && r.target && (TERMINAL.has(r.target.name) || r.target.kind === 'goto')) terminalAt = r;
+      if (!terminalAt) {
+        const target = r.target;
+        if (target && (TERMINAL.has(target.name) || target.kind === 'goto') && isUnconditional(r)) terminalAt = r;
+      }
     }
     lintLadder(chain);
   }
@@ -111,10 +128,10 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   function lintLadder(chain: Chain): void {
     const kind = kubeChainKind(chain.name);
     if (kind !== 'service' && kind !== 'service-local') return;
-    const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !r.matches.some((m) => m.module === 'recent'));
+    const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
     const n = ladder.length;
     ladder.forEach((r, i) => {
-      const p = r.matches.find((m) => m.module === 'statistic')?.options.find((o) => o.name === 'probability');
+      const p = ruleHasModule(r, 'statistic') ? findOption(r, 'probability', 'statistic') : undefined;
       const want = 1 / (n - i);
       if (i === n - 1) {
         if (p) add('probability-ladder', 'warning', p.span, { k: i + 1, n, want: '1 (no statistic match)', got: p.values[0] ?? '?' });
@@ -156,5 +173,31 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
 
 /** A rule with no conditions but (at most) a comment matches every packet. */
 function isUnconditional(r: Rule): boolean {
-  return r.matches.every((m) => m.module === 'comment' || (m.module === '' && m.options.length === 0));
+  let conditional = false;
+  forEachModuleName(r, (module) => {
+    if (module !== 'comment') conditional = true;
+  });
+  forEachOptionName(r, (module) => {
+    if (module !== null && module !== 'comment') conditional = true;
+  });
+  return !conditional;
+}
+
+/** Whether lint has a module or option of this rule to report (read from names, without building options). */
+function hasUnknownNames(r: Rule): boolean {
+  let unknown = false;
+  forEachModuleName(r, (module, explicit) => {
+    if (explicit && module !== 'unparsed' && !MODULE_OPTIONS[module]) unknown = true;
+  });
+  const targetName = r.target?.name;
+  const targetKnown = targetName !== undefined ? TARGET_OPTIONS[targetName] : undefined;
+  forEachOptionName(r, (module, name) => {
+    if (module === null) {
+      if (targetKnown && !targetKnown.includes(name)) unknown = true;
+    } else if (module !== 'unparsed') {
+      const known = MODULE_OPTIONS[module];
+      if (known && !known.includes(name)) unknown = true;
+    }
+  });
+  return unknown;
 }

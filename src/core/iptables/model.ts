@@ -4,7 +4,7 @@
  */
 import { buildKubeView, type KubeProxyView } from './kubeproxy';
 import { EXTENSION_TARGETS } from './options';
-import { STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Token } from './types';
+import { STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Table, type Token } from './types';
 
 export interface ChainRef {
   table: string;
@@ -46,56 +46,66 @@ class PerTable<V> {
   }
 }
 
-export function buildModel(dump: IptablesDump): IptablesModel {
-  const chains = new PerTable<Chain>();
-  const byName = new Map<string, Chain[]>();
-  for (const t of dump.tables) {
-    for (const c of t.chains.values()) {
-      chains.set(t.name, c.name, c);
-      const list = byName.get(c.name);
-      if (list) list.push(c);
-      else byName.set(c.name, [c]);
-    }
-  }
+/** Whether a rule's target names a chain (not ACCEPT, DNAT, ...; an extension's name counts when such a chain exists). */
+function jumpsToChain(target: string, table: string, chainOf: (table: string, name: string) => Chain | undefined): boolean {
+  if (STANDARD_TARGETS.has(target)) return false;
+  return !EXTENSION_TARGETS.has(target) || chainOf(table, target) !== undefined;
+}
+
+/** Rules by the chain they jump or go to, in dump order. */
+function buildReferences(dump: IptablesDump, chainOf: (table: string, name: string) => Chain | undefined): PerTable<Rule[]> {
   const refs = new PerTable<Rule[]>();
-  const calleeMap = new PerTable<Map<string, ChainRef>>();
-  const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
-  // Rules come chain by chain: keep the current table's and chain's maps instead of looking them up per rule.
   let table = '';
-  let chain = '';
   let tableRefs = new Map<string, Rule[]>();
-  let callees: Map<string, ChainRef> | undefined;
   for (const r of dump.rules) {
-    ruleByLine[r.line] = r;
     const target = r.target?.name;
-    if (!target || STANDARD_TARGETS.has(target)) continue;
-    // Extension targets (DNAT, MARK, ...) are not chains unless a chain of that name exists.
-    if (EXTENSION_TARGETS.has(target) && !chains.has(r.table, target)) continue;
+    if (!target || !jumpsToChain(target, r.table, chainOf)) continue;
     if (r.table !== table) {
       table = r.table;
-      chain = '';
       tableRefs = refs.table(table);
-    }
-    if (r.chain !== chain) {
-      chain = r.chain;
-      callees = calleeMap.get(table, chain);
-      if (!callees) calleeMap.set(table, chain, (callees = new Map()));
     }
     const list = tableRefs.get(target);
     if (list) list.push(r);
     else tableRefs.set(target, [r]);
-    if (!callees!.has(target)) callees!.set(target, { table, name: target });
   }
+  return refs;
+}
+
+export function buildModel(dump: IptablesDump): IptablesModel {
+  // Chains are found through the tables' own maps; a dump has a handful of tables.
+  const tableByName = new Map<string, Table>();
+  for (const t of dump.tables) if (!tableByName.has(t.name)) tableByName.set(t.name, t);
+  const chainOf = (table: string, name: string): Chain | undefined => tableByName.get(table)?.chains.get(name);
+  const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
+  for (const r of dump.rules) ruleByLine[r.line] = r;
+  // The jump graph is built on the first question about it: hovers, lenses and navigation need it, parsing and
+  // diagnostics of a big dump do not.
+  let refs: PerTable<Rule[]> | undefined;
+  const references = (): PerTable<Rule[]> => (refs ??= buildReferences(dump, chainOf));
   // Rule lines answer from the rule's own tokens, the others from the dump's.
   const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? dump.tokensOfLine(line);
 
   const model: IptablesModel = {
     dump,
     kube: undefined as unknown as KubeProxyView,
-    chain: (table, name) => chains.get(table, name),
-    chainsNamed: (name) => byName.get(name) ?? [],
-    references: (table, name) => refs.get(table, name) ?? [],
-    callees: (table, name) => [...(calleeMap.get(table, name)?.values() ?? [])],
+    chain: chainOf,
+    chainsNamed: (name) => {
+      const out: Chain[] = [];
+      for (const t of dump.tables) {
+        const c = t.chains.get(name);
+        if (c) out.push(c);
+      }
+      return out;
+    },
+    references: (table, name) => references().get(table, name) ?? [],
+    callees: (table, name) => {
+      const out = new Map<string, ChainRef>();
+      for (const r of chainOf(table, name)?.rules ?? []) {
+        const target = r.target?.name;
+        if (target && !out.has(target) && jumpsToChain(target, table, chainOf)) out.set(target, { table, name: target });
+      }
+      return [...out.values()];
+    },
     ruleAtLine: (line) => ruleByLine[line],
     tokensOnLine,
     tokenAt: (line, column) => {

@@ -197,6 +197,11 @@ export class StoredRule implements Rule {
     }
   }
 
+  forEachModuleName(visit: (module: string, explicit: boolean) => void): void {
+    const s = this.store;
+    for (let m = this.modFirst, end = this.modEnd; m < end; m++) visit(s.nameOf(s.modName[m]), s.modWord[m] !== IMPLICIT);
+  }
+
   get tokens(): Token[] {
     return (this.cachedTokens ??= this.readTokens());
   }

@@ -102,6 +102,7 @@ export interface Rule {
   findOption?(name: string, module?: string): OptionArg | undefined;
   hasModule?(module: string): boolean;
   forEachOptionName?(visit: (module: string | null, name: string, option: () => OptionArg) => void): void;
+  forEachModuleName?(visit: (module: string, explicit: boolean) => void): void;
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -201,6 +202,12 @@ export function forEachOptionName(rule: Rule, visit: (module: string | null, nam
   if (rule.forEachOptionName) return rule.forEachOptionName(visit);
   for (const m of rule.matches) for (const o of m.options) visit(m.module, o.name, () => o);
   for (const o of rule.target?.options ?? []) visit(null, o.name, () => o);
+}
+
+/** Each match module of the rule (`explicit` for `-m name`, not for `tcp` implied by `-p tcp`); not the generic options. */
+export function forEachModuleName(rule: Rule, visit: (module: string, explicit: boolean) => void): void {
+  if (rule.forEachModuleName) return rule.forEachModuleName(visit);
+  for (const m of rule.matches) if (m.module !== '') visit(m.module, m.moduleSpan !== undefined);
 }
 
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {
