@@ -20,7 +20,7 @@ import { toLspDiagnostic } from './convert';
 import { hover } from './features/hover';
 import { codeLenses, inlayHints } from './features/lens';
 import { definition, incomingCalls, outgoingCalls, prepareCallHierarchy, references } from './features/navigation';
-import { LEGEND, semanticTokens } from './features/semanticTokens';
+import { LEGEND, semanticTokens, semanticTokensIn } from './features/semanticTokens';
 import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
 import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
 import { ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
@@ -106,7 +106,7 @@ export function startServer(connection: Connection): void {
         codeLensProvider: { resolveProvider: false },
         inlayHintProvider: true,
         callHierarchyProvider: true,
-        semanticTokensProvider: { legend: LEGEND, full: true },
+        semanticTokensProvider: { legend: LEGEND, full: true, range: true },
       },
       serverInfo: { name: 'kube-packet-path', version: '0.1.0' },
     };
@@ -170,6 +170,10 @@ export function startServer(connection: Connection): void {
   connection.languages.semanticTokens.on(guard('semanticTokens', { data: [] }, (p) => {
     const a = analysisOf(p.textDocument.uri);
     return a ? semanticTokens(a) : { data: [] };
+  }));
+  connection.languages.semanticTokens.onRange(guard('semanticTokensRange', { data: [] }, (p) => {
+    const a = analysisOf(p.textDocument.uri);
+    return a ? semanticTokensIn(a, { from: p.range.start.line, to: p.range.end.line }) : { data: [] };
   }));
   connection.languages.callHierarchy.onPrepare(guard('prepareCallHierarchy', null, (p) => {
     const a = analysisOf(p.textDocument.uri);

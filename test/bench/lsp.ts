@@ -1,6 +1,7 @@
 /**
  * Language-server figures from the real server (`node dist/server.js --stdio`) driven over stdio by the LSP
- * protocol library, as an editor would: didOpen to first diagnostics, full semantic tokens, hover and
+ * protocol library, as an editor would: didOpen to first diagnostics, semantic tokens (whole document and
+ * viewport ranges), hover and
  * definition latency at positions spread over the document, and the server's memory from /proc.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import {
   InitializedNotification,
   InitializeRequest,
   PublishDiagnosticsNotification,
+  SemanticTokensRangeRequest,
   SemanticTokensRequest,
   ShutdownRequest,
   StreamMessageReader,
@@ -36,7 +38,10 @@ export interface LatencyFigures {
 export interface LspResult {
   openToDiagnosticsMs: number;
   diagnostics: number;
-  semanticTokens: { wallMs: number[]; medianMs: number; tokens: number };
+  /** Whole-document tokens; `declined` when the server answers null (documents above its full-request limit). */
+  semanticTokens: { wallMs: number[]; medianMs: number; tokens: number; declined: boolean };
+  /** Viewport-sized range requests spread over the document, as an editor sends them while scrolling. */
+  semanticRange: { lines: number; requests: number; p50Ms: number; p95Ms: number; tokensPerRequest: number };
   hover: LatencyFigures;
   definition: LatencyFigures;
   memory: { rss: number; hwm: number } | undefined;
@@ -144,6 +149,7 @@ export async function runLsp(
 
     const tokenTimes: number[] = [];
     let tokens = 0;
+    let declined = false;
     for (let i = 0; i < opts.semanticRuns; i++) {
       const t = performance.now();
       const r = await guard(
@@ -152,7 +158,25 @@ export async function runLsp(
       );
       tokenTimes.push(performance.now() - t);
       tokens = (r?.data.length ?? 0) / 5;
+      declined = r === null;
       if (tokenTimes[0] > 5000) break; // one slow answer is figure enough
+    }
+    const viewport = 80;
+    const rangeTimes: number[] = [];
+    let rangeTokens = 0;
+    const lineCount = text.split('\n').length;
+    for (let i = 0; i < 50; i++) {
+      const start = Math.floor(((i + 0.5) / 50) * Math.max(1, lineCount - viewport));
+      const t = performance.now();
+      const r = await guard(
+        connection.sendRequest(SemanticTokensRangeRequest.type, {
+          textDocument: { uri },
+          range: { start: { line: start, character: 0 }, end: { line: start + viewport, character: 0 } },
+        }),
+        'semantic tokens (range)',
+      );
+      rangeTimes.push(performance.now() - t);
+      rangeTokens += (r?.data.length ?? 0) / 5;
     }
 
     const at = (p: EditorPosition) => ({ textDocument: { uri }, position: { line: p.line, character: p.character } });
@@ -166,7 +190,14 @@ export async function runLsp(
     return {
       openToDiagnosticsMs,
       diagnostics: published.diagnostics.length,
-      semanticTokens: { wallMs: tokenTimes, medianMs: median(tokenTimes), tokens },
+      semanticTokens: { wallMs: tokenTimes, medianMs: median(tokenTimes), tokens, declined },
+      semanticRange: {
+        lines: viewport,
+        requests: rangeTimes.length,
+        p50Ms: median(rangeTimes),
+        p95Ms: percentile(rangeTimes, 95),
+        tokensPerRequest: rangeTokens / rangeTimes.length,
+      },
       hover,
       definition,
       memory,

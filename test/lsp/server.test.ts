@@ -10,12 +10,18 @@ import {
   HoverRequest,
   InlayHintRequest,
   ReferencesRequest,
+  DidCloseTextDocumentNotification,
+  SemanticTokensRangeRequest,
   SemanticTokensRequest,
   WorkspaceSymbolRequest,
   type DocumentSymbol,
   type Hover,
   type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
+import { FULL_TOKENS_MAX_LINES, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../src/server/features/semanticTokens';
+import { generateIptablesRestore } from '../../src/core/iptables/generate';
+import { normaliseCluster } from '../../src/core/kube/objects';
+import { syntheticCluster } from '../../src/core/kube/synthetic';
 import { ListTargetsRequest, TracePacketRequest } from '../../src/server/protocol';
 import { corpusFile, CORPUS_MISSING } from '../helpers/corpus';
 import { seedDump } from '../helpers/dumps';
@@ -92,10 +98,53 @@ test('folding, code lens and inlay hints', async () => {
   assert.ok(labels.includes(' 10.0.1.12:6443 33.3%'));
 });
 
-test('semantic tokens mark Service and endpoint chains', async () => {
-  const tokens = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: URI } });
-  assert.ok(tokens!.data.length > 100);
-  assert.equal(tokens!.data.length % 5, 0);
+/** LSP's relative token encoding, decoded with the server's legend. */
+function decodeTokens(data: number[], lines: string[]) {
+  const out: { line: number; text: string; type: string; mods: string[] }[] = [];
+  let line = 0;
+  let char = 0;
+  for (let i = 0; i < data.length; i += 5) {
+    line += data[i];
+    char = data[i] === 0 ? char + data[i + 1] : data[i + 1];
+    const mods = TOKEN_MODIFIERS.filter((_, bit) => data[i + 4] & (1 << bit));
+    out.push({ line, text: lines[line].slice(char, char + data[i + 2]), type: TOKEN_TYPES[data[i + 3]], mods });
+  }
+  return out;
+}
+
+test('semantic tokens carry what only the model knows: Service and endpoint chains, unresolved jumps', async () => {
+  const uri = 'file:///work/semantic.iptables';
+  const text = seed.text.replace('COMMIT', '-A KUBE-SERVICES -j NOWHERE\nCOMMIT');
+  const lines = text.split('\n');
+  await s.open(uri, 'iptables', text);
+  const full = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+  const tokens = decodeTokens(full!.data, lines);
+  const svc = tokens.filter((t) => t.text === seed.svcChain);
+  assert.ok(svc.length >= 3, 'declaration, rule chain and jump target');
+  assert.ok(svc.every((t) => t.type === 'function' && t.mods.includes('kubeService')), JSON.stringify(svc));
+  assert.ok(svc.some((t) => t.mods.includes('declaration')));
+  for (const sep of seed.sepChains) assert.ok(tokens.some((t) => t.text === sep && t.mods.includes('kubeEndpoint')), sep);
+  assert.deepEqual(tokens.filter((t) => t.text === 'NOWHERE').map((t) => t.mods), [['unresolved']]);
+  // Options, values and comments are the grammar's: no semantic token covers them.
+  assert.ok(!tokens.some((t) => t.text.startsWith('-') || t.text.includes('"')), 'no option or comment tokens');
+
+  // A range answers the same tokens for its lines, and only those.
+  const from = seed.lineOf('-A KUBE-SERVICES -d');
+  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: from, character: 0 }, end: { line: from + 3, character: 0 } } });
+  assert.deepEqual(decodeTokens(range!.data, lines), tokens.filter((t) => t.line >= from && t.line <= from + 3));
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
+test('a document above the full-request limit is coloured by ranges only', async () => {
+  const uri = 'file:///work/huge.iptables';
+  const filler = Array.from({ length: FULL_TOKENS_MAX_LINES }, (_, i) => `# filler ${i}`);
+  const lines = [...filler, ...seed.lines];
+  await s.open(uri, 'iptables', lines.join('\n'));
+  assert.equal(await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }), null);
+  const at = filler.length + seed.lineOf('-A KUBE-SERVICES -d');
+  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: at, character: 0 }, end: { line: at, character: 200 } } });
+  assert.ok(decodeTokens(range!.data, lines).some((t) => t.text === seed.svcChain && t.mods.includes('kubeService')));
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
 test('trace request: three DNAT paths of 1/3 each, with lines to highlight', async () => {
@@ -123,6 +172,20 @@ test('diagnostics with codes; a broken edit becomes diagnostics and the server k
   assert.ok(again === null || typeof again === 'object');
   assert.equal(s.process.exitCode, null, 'server still running');
   await s.change(URI, 4, seed.text);
+});
+
+test('document symbols of a large cluster list per-Service chains under Services only', async () => {
+  const uri = 'file:///work/large.iptables';
+  const snapshot = normaliseCluster(syntheticCluster({ services: 300, endpointsPerService: 3 }));
+  await s.open(uri, 'iptables', generateIptablesRestore(snapshot, { clusterCidr: '10.0.0.0/8' }).text);
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  const nat = symbols.find((x) => x.name === '*nat')!;
+  assert.ok(nat.children!.some((c) => c.name === 'KUBE-SERVICES'));
+  assert.ok(!nat.children!.some((c) => /^KUBE-(?:SVC|SEP)-/.test(c.name)), 'hashed chains are not listed under the table');
+  assert.match(nat.detail ?? '', /^\d+ Service and endpoint chains under Services$/);
+  const services = symbols.find((x) => x.name === 'Services')!;
+  assert.equal(services.children!.length, 300);
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
 test('workspace symbols find chains and Services across open dumps', async () => {

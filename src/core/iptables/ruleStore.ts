@@ -136,9 +136,10 @@ export class RuleStore {
   constructor(readonly text: string) {
     this.commentId = this.names.idOf('comment', 0, 7);
     this.protocolId = this.names.idOf('protocol', 0, 8);
-    // Sized from the text so a big dump grows its rows once or twice, not twenty times.
-    const words = Math.max(4096, text.length >> 3);
-    const options = Math.max(1024, text.length >> 5);
+    // Sized from the text (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module per
+    // ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
+    const words = Math.max(4096, Math.ceil(text.length / 10));
+    const options = Math.max(1024, Math.ceil(text.length / 48));
     this.wordCol = new Int32Array(words);
     this.wordLen = new Int32Array(words);
     this.wordFlags = new Uint8Array(words);
@@ -150,7 +151,10 @@ export class RuleStore {
     this.optValue = new Int32Array(options);
     this.optValueCount = new Uint8Array(options);
     this.optOwner = new Int32Array(options);
-    const rules = Math.max(1024, Math.ceil(text.length / 100));
+    const rules = Math.max(1024, Math.ceil(text.length / 125));
+    const modules = Math.max(256, Math.ceil(text.length / 80));
+    this.modName = new Int32Array(modules);
+    this.modWord = new Int32Array(modules);
     for (const key of ['ruleLine', 'ruleBase', 'ruleContentStart', 'ruleContentEnd', 'ruleFirstWord', 'ruleEndWord', 'rulePrefixLength', 'ruleOptFirst', 'ruleOptEnd', 'ruleModFirst', 'ruleModEnd', 'ruleTargetWord'] as const) this[key] = new Int32Array(rules);
     this.ruleBodyOffset = new Uint8Array(rules);
     this.ruleFlags = new Uint8Array(rules);
@@ -193,8 +197,8 @@ export class RuleStore {
   ruleCount = 0;
 
   // Modules (`-m name` or implicit): name id, module word (IMPLICIT when loaded by `-p`).
-  modName = new Int32Array(256);
-  modWord = new Int32Array(256);
+  modName: Int32Array<ArrayBuffer>;
+  modWord: Int32Array<ArrayBuffer>;
   modCount = 0;
 
   nameOf(id: number): string {
@@ -299,35 +303,48 @@ export class RuleStore {
     return k;
   }
 
-  /** Gives back the spare capacity of the growable arrays once the dump is read (it lives as long as the dump). */
+  /**
+   * Gives back spare capacity once the dump is read (it lives as long as the dump). Rows are copied only when
+   * more than a quarter would be wasted: the copy costs a moment of double memory.
+   */
   trim(): void {
-    this.wordCol = this.wordCol.slice(0, this.wordCount);
-    this.wordLen = this.wordLen.slice(0, this.wordCount);
-    this.wordFlags = this.wordFlags.slice(0, this.wordCount);
-    this.wordKind = this.wordKind.slice(0, this.wordCount);
-    this.optName = this.optName.slice(0, this.optCount);
-    this.optWritten = this.optWritten.slice(0, this.optCount);
-    this.optWord = this.optWord.slice(0, this.optCount);
-    this.optNeg = this.optNeg.slice(0, this.optCount);
-    this.optValue = this.optValue.slice(0, this.optCount);
-    this.optValueCount = this.optValueCount.slice(0, this.optCount);
-    this.optOwner = this.optOwner.slice(0, this.optCount);
-    this.modName = this.modName.slice(0, this.modCount);
+    const wasteful = (used: number, capacity: number) => capacity > 4096 && used < capacity * 0.75;
+    if (wasteful(this.wordCount, this.wordCol.length)) {
+      this.wordCol = this.wordCol.slice(0, this.wordCount);
+      this.wordLen = this.wordLen.slice(0, this.wordCount);
+      this.wordFlags = this.wordFlags.slice(0, this.wordCount);
+      this.wordKind = this.wordKind.slice(0, this.wordCount);
+    }
+    if (wasteful(this.optCount, this.optName.length)) {
+      this.optName = this.optName.slice(0, this.optCount);
+      this.optWritten = this.optWritten.slice(0, this.optCount);
+      this.optWord = this.optWord.slice(0, this.optCount);
+      this.optNeg = this.optNeg.slice(0, this.optCount);
+      this.optValue = this.optValue.slice(0, this.optCount);
+      this.optValueCount = this.optValueCount.slice(0, this.optCount);
+      this.optOwner = this.optOwner.slice(0, this.optCount);
+    }
+    if (wasteful(this.modCount, this.modName.length)) {
+      this.modName = this.modName.slice(0, this.modCount);
+      this.modWord = this.modWord.slice(0, this.modCount);
+    }
     const r = this.ruleCount;
-    this.ruleLine = this.ruleLine.slice(0, r);
-    this.ruleBase = this.ruleBase.slice(0, r);
-    this.ruleContentStart = this.ruleContentStart.slice(0, r);
-    this.ruleContentEnd = this.ruleContentEnd.slice(0, r);
-    this.ruleFirstWord = this.ruleFirstWord.slice(0, r);
-    this.ruleEndWord = this.ruleEndWord.slice(0, r);
-    this.ruleBodyOffset = this.ruleBodyOffset.slice(0, r);
-    this.rulePrefixLength = this.rulePrefixLength.slice(0, r);
-    this.ruleOptFirst = this.ruleOptFirst.slice(0, r);
-    this.ruleOptEnd = this.ruleOptEnd.slice(0, r);
-    this.ruleModFirst = this.ruleModFirst.slice(0, r);
-    this.ruleModEnd = this.ruleModEnd.slice(0, r);
-    this.ruleTargetWord = this.ruleTargetWord.slice(0, r);
-    this.ruleFlags = this.ruleFlags.slice(0, r);
-    this.modWord = this.modWord.slice(0, this.modCount);
+    if (wasteful(r, this.ruleLine.length)) {
+      this.ruleLine = this.ruleLine.slice(0, r);
+      this.ruleBase = this.ruleBase.slice(0, r);
+      this.ruleContentStart = this.ruleContentStart.slice(0, r);
+      this.ruleContentEnd = this.ruleContentEnd.slice(0, r);
+      this.ruleFirstWord = this.ruleFirstWord.slice(0, r);
+      this.ruleEndWord = this.ruleEndWord.slice(0, r);
+      this.ruleBodyOffset = this.ruleBodyOffset.slice(0, r);
+      this.rulePrefixLength = this.rulePrefixLength.slice(0, r);
+      this.ruleOptFirst = this.ruleOptFirst.slice(0, r);
+      this.ruleOptEnd = this.ruleOptEnd.slice(0, r);
+      this.ruleModFirst = this.ruleModFirst.slice(0, r);
+      this.ruleModEnd = this.ruleModEnd.slice(0, r);
+      this.ruleTargetWord = this.ruleTargetWord.slice(0, r);
+      this.ruleFlags = this.ruleFlags.slice(0, r);
+    }
   }
+
 }

@@ -96,8 +96,6 @@ export interface Rule {
   comment?: string;
   counters?: Counters;
   tokens: Token[];
-  /** The tokens without keeping them on the rule (one-pass consumers such as semantic tokens on big dumps). */
-  readTokens?(): Token[];
   /** Fast paths of rules read into the rule store (storedRule.ts); use the helpers below, which fall back. */
   findOption?(name: string, module?: string): OptionArg | undefined;
   hasModule?(module: string): boolean;
@@ -156,7 +154,7 @@ export interface IptablesDump {
   diagnostics: Diagnostic[];
   /**
    * Tokens of the lines that are not rules (table headers, declarations, comments, COMMIT), in line order.
-   * A rule's tokens are on the rule; `forEachToken` walks both in document order.
+   * A rule's tokens are on the rule. Built when first read; `tokensOfLine` answers for one line without it.
    */
   tokens: Token[];
   /** The tokens of one line that is not a rule (a rule's are on the rule), without building the others. */
@@ -212,16 +210,4 @@ export function forEachModuleName(rule: Rule, visit: (module: string, explicit: 
 
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {
   return rule.target?.options.find((o) => o.name === name);
-}
-
-/** Every token of the dump in document order: rule tokens and the other lines' tokens, merged by line. */
-export function forEachToken(dump: IptablesDump, visit: (token: Token) => void): void {
-  const lineTokens = dump.tokens;
-  const rules = dump.rules;
-  let t = 0;
-  for (const rule of rules) {
-    while (t < lineTokens.length && lineTokens[t].span.line < rule.line) visit(lineTokens[t++]);
-    for (const tok of rule.readTokens ? rule.readTokens() : rule.tokens) visit(tok);
-  }
-  while (t < lineTokens.length) visit(lineTokens[t++]);
 }

@@ -7,7 +7,7 @@ import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
 import { kubeChainKind } from '../../core/iptables/naming';
 import { EXTENSION_TARGETS } from '../../core/iptables/options';
-import { forEachToken, STANDARD_TARGETS, type Token } from '../../core/iptables/types';
+import { STANDARD_TARGETS, type Chain } from '../../core/iptables/types';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
 
 export const TOKEN_TYPES = ['namespace', 'function', 'keyword', 'parameter', 'operator', 'type', 'enumMember', 'string', 'number', 'comment', 'variable', 'macro'] as const;
@@ -22,16 +22,34 @@ type Modifier = (typeof TOKEN_MODIFIERS)[number];
 const typeIndex = (t: TokenType) => TOKEN_TYPES.indexOf(t);
 const modifierBits = (mods: Modifier[]) => mods.reduce((bits, m) => bits | (1 << TOKEN_MODIFIERS.indexOf(m)), 0);
 
-export function semanticTokens(a: Analysis): SemanticTokens {
-  const builder = new SemanticTokensBuilder();
+/**
+ * Above this many lines the whole-document request is declined (answered null): an editor then colours what is
+ * on screen through range requests, which cost milliseconds instead of a multi-megabyte answer for every edit.
+ */
+export const FULL_TOKENS_MAX_LINES = 50_000;
+
+/** Lines [from, to] (0-based, inclusive) of the document. */
+export interface LineRange {
+  from: number;
+  to: number;
+}
+
+/** Tokens of the whole document, or null when it is too long to send at once (see FULL_TOKENS_MAX_LINES). */
+export function semanticTokens(a: Analysis): SemanticTokens | null {
+  if (documentLines(a) > FULL_TOKENS_MAX_LINES) return null;
+  return semanticTokensIn(a, { from: 0, to: Number.MAX_SAFE_INTEGER });
+}
+
+export function semanticTokensIn(a: Analysis, range: LineRange): SemanticTokens {
   if (a.iptables) {
-    const model = a.iptables;
-    forEachToken(model.dump, (tok) => {
-      const c = classify(model, tok);
-      if (c) builder.push(tok.span.line, tok.span.column, tok.span.length, typeIndex(c.type), modifierBits(c.mods));
-    });
-  } else if (a.ipvs) {
+    const encoder = new OrderedTokenEncoder();
+    iptablesTokens(a.iptables, encoder, range);
+    return { data: encoder.build() };
+  }
+  const builder = new SemanticTokensBuilder();
+  if (a.ipvs) {
     for (const tok of ipvsSemanticTokens(a.ipvs)) {
+      if (tok.span.line < range.from || tok.span.line > range.to) continue;
       const type = (TOKEN_TYPES as readonly string[]).includes(tok.type) ? (tok.type as TokenType) : 'variable';
       const mods = tok.modifiers.filter((m): m is Modifier => (TOKEN_MODIFIERS as readonly string[]).includes(m));
       builder.push(tok.span.line, tok.span.column, tok.span.length, typeIndex(type), modifierBits(mods));
@@ -40,10 +58,139 @@ export function semanticTokens(a: Analysis): SemanticTokens {
   return builder.build();
 }
 
-function chainModifiers(model: IptablesModel, name: string, line: number): Modifier[] {
+function documentLines(a: Analysis): number {
+  return a.iptables?.dump.lineCount ?? 0;
+}
+
+/**
+ * LSP's relative encoding for tokens pushed in document order, into a typed array: a 100k-rule dump's
+ * answer is built without growing a JavaScript array of millions of numbers step by step.
+ */
+class OrderedTokenEncoder {
+  private data = new Int32Array(5 * 1024);
+  private length = 0;
+  private prevLine = 0;
+  private prevChar = 0;
+
+  push(line: number, char: number, length: number, type: number, modifiers: number): void {
+    if (this.length + 5 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const d = this.data;
+    const k = this.length;
+    d[k] = line - this.prevLine;
+    d[k + 1] = line === this.prevLine ? char - this.prevChar : char;
+    d[k + 2] = length;
+    d[k + 3] = type;
+    d[k + 4] = modifiers;
+    this.length += 5;
+    this.prevLine = line;
+    this.prevChar = char;
+  }
+
+  /** A plain array (the JSON-RPC layer serialises arrays, not typed arrays), allocated once at its final size. */
+  build(): number[] {
+    const out = new Array<number>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.data[i];
+    return out;
+  }
+}
+
+const FUNCTION = typeIndex('function');
+const DECLARATION = modifierBits(['declaration']);
+const UNRESOLVED = modifierBits(['unresolved']);
+const BUILTIN_CHAIN = new Set(['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']);
+
+/**
+ * Only what the grammar cannot know: tables, chain names and targets, resolved against the model. Options, values
+ * and comments keep the grammar's colours, so a 100k-rule dump sends a few tokens per rule, not one per word.
+ */
+function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, range: LineRange): void {
+  const { dump } = model;
+  const from = Math.max(0, range.from);
+  const to = Math.min(dump.lineCount - 1, range.to);
+  // A chain's modifiers depend on its name and table only; many rules name the same chains.
+  const kubeBits = new Map<string, number>();
+  const bitsOf = (name: string): number => {
+    let bits = kubeBits.get(name);
+    if (bits === undefined) kubeBits.set(name, (bits = modifierBits(kubeModifiers(model, name))));
+    return bits;
+  };
+  const targetBits = new Map<string, Map<string, number>>();
+  const jumpBits = (name: string, table: string): number => {
+    let byName = targetBits.get(table);
+    if (!byName) targetBits.set(table, (byName = new Map()));
+    let bits = byName.get(name);
+    if (bits === undefined) byName.set(name, (bits = model.chain(table, name) ? bitsOf(name) : bitsOf(name) | UNRESOLVED));
+    return bits;
+  };
+  // Declarations answer from the chains (no per-line tokens to build); other lines from the dump's tokens.
+  const declaredAt = declarationsByLine(model);
+  // Rules come chain by chain, and a rule's own chain always exists.
+  let lastChain = '';
+  let lastChainBits = 0;
+  for (let line = from; line <= to; line++) {
+    const rule = model.ruleAtLine(line);
+    if (rule) {
+      const c = rule.chainSpan;
+      if (rule.chain !== lastChain) {
+        lastChain = rule.chain;
+        lastChainBits = bitsOf(lastChain);
+      }
+      builder.push(line, c.column, c.length, FUNCTION, lastChainBits);
+      const target = rule.target;
+      if (target) {
+        const t = target.span;
+        const kind = targetKind(target.name);
+        if (kind) builder.push(line, t.column, t.length, kind.type, kind.mods);
+        else builder.push(line, t.column, t.length, FUNCTION, jumpBits(target.name, rule.table));
+      }
+      continue;
+    }
+    const declared = declaredAt[line];
+    if (declared) {
+      const d = declared.declSpan!;
+      builder.push(line, d.column, d.length, FUNCTION, DECLARATION | bitsOf(declared.name));
+      continue;
+    }
+    for (const tok of dump.tokensOfLine(line)) {
+      const s = tok.span;
+      if (tok.kind === 'table') builder.push(s.line, s.column, s.length, typeIndex('namespace'), DECLARATION);
+      else if (tok.kind === 'chainDecl') builder.push(s.line, s.column, s.length, FUNCTION, DECLARATION | bitsOf(tok.text));
+      else if (tok.kind === 'chainRef') builder.push(s.line, s.column, s.length, FUNCTION, bitsOf(tok.text));
+    }
+  }
+}
+
+const STANDARD_TARGET = { type: typeIndex('enumMember'), mods: modifierBits(['defaultLibrary']) };
+const EXTENSION_TARGET = { type: typeIndex('macro'), mods: modifierBits(['defaultLibrary']) };
+
+const declarations = new WeakMap<IptablesModel, (Chain | undefined)[]>();
+
+/** The chain declared on each line, built once per model (range requests come many times while scrolling). */
+function declarationsByLine(model: IptablesModel): (Chain | undefined)[] {
+  let byLine = declarations.get(model);
+  if (!byLine) {
+    byLine = new Array<Chain | undefined>(model.dump.lineCount);
+    for (const t of model.dump.tables) for (const c of t.chains.values()) if (c.declSpan) byLine[c.declSpan.line] ??= c;
+    declarations.set(model, byLine);
+  }
+  return byLine;
+}
+
+/** Standard and extension targets (ACCEPT, DNAT, ...) as type and modifier bits; undefined for a chain. */
+function targetKind(name: string): { type: number; mods: number } | undefined {
+  if (STANDARD_TARGETS.has(name)) return STANDARD_TARGET;
+  if (EXTENSION_TARGETS.has(name)) return EXTENSION_TARGET;
+  return undefined;
+}
+
+function kubeModifiers(model: IptablesModel, name: string): Modifier[] {
   const mods: Modifier[] = [];
   const kind = kubeChainKind(name);
-  if (/^(?:PREROUTING|INPUT|FORWARD|OUTPUT|POSTROUTING)$/.test(name)) mods.push('defaultLibrary');
+  if (BUILTIN_CHAIN.has(name)) mods.push('defaultLibrary');
   if (kind === 'service' || kind === 'service-local' || kind === 'external' || kind === 'firewall' || kind === 'external-local') {
     const s = model.kube.serviceByChain.get(name);
     if (s) mods.push('kubeService');
@@ -53,41 +200,5 @@ function chainModifiers(model: IptablesModel, name: string, line: number): Modif
     if (e) mods.push('kubeEndpoint');
     if (e?.endpoint.hashVerified === false) mods.push('hashMismatch');
   } else if (kind === 'kube-fixed') mods.push('kubeProxy');
-  const rule = model.ruleAtLine(line);
-  const table = rule?.table;
-  if (table && !model.chain(table, name)) mods.push('unresolved');
   return mods;
-}
-
-function classify(model: IptablesModel, tok: Token): { type: TokenType; mods: Modifier[] } | undefined {
-  switch (tok.kind) {
-    case 'table':
-      return { type: 'namespace', mods: ['declaration'] };
-    case 'chainDecl':
-      return { type: 'function', mods: ['declaration', ...chainModifiers(model, tok.text, tok.span.line).filter((m) => m !== 'unresolved')] };
-    case 'chainRef':
-      return { type: 'function', mods: chainModifiers(model, tok.text, tok.span.line) };
-    case 'target':
-      if (STANDARD_TARGETS.has(tok.text)) return { type: 'enumMember', mods: ['defaultLibrary'] };
-      if (EXTENSION_TARGETS.has(tok.text)) return { type: 'macro', mods: ['defaultLibrary'] };
-      return { type: 'function', mods: chainModifiers(model, tok.text, tok.span.line) };
-    case 'policy':
-      return { type: 'enumMember', mods: [] };
-    case 'command':
-      return { type: 'keyword', mods: [] };
-    case 'counter':
-      return { type: 'number', mods: [] };
-    case 'option':
-      return { type: 'parameter', mods: [] };
-    case 'negation':
-      return { type: 'operator', mods: [] };
-    case 'module':
-      return { type: 'type', mods: [] };
-    case 'commentText':
-      return { type: 'string', mods: [] };
-    case 'comment':
-      return { type: 'comment', mods: [] };
-    case 'value':
-      return { type: /^[\d.:/x,!-]+$/i.test(tok.text) ? 'number' : 'variable', mods: [] };
-  }
 }

@@ -25,20 +25,36 @@ export function documentSymbols(a: Analysis): DocumentSymbol[] {
   return [];
 }
 
+/**
+ * Above this many chains in a table, the chains kube-proxy makes per Service and endpoint are listed only under
+ * "Services" (by Service and port): an outline of 60,000 hashed names helps nobody and costs the editor a lot.
+ */
+const LARGE_TABLE_CHAINS = 1000;
+
 function iptablesSymbols(model: IptablesModel): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
+  const { serviceByChain, endpointByChain } = model.kube;
   for (const table of model.dump.tables) {
     const chains: DocumentSymbol[] = [];
+    const fold = table.chains.size > LARGE_TABLE_CHAINS;
+    let folded = 0;
     let tableFirst = table.line ?? Number.MAX_SAFE_INTEGER;
     let tableLast = table.commitLine ?? table.line ?? 0;
     for (const chain of table.chains.values()) {
-      const lines = chain.rules.map((r) => r.line);
-      if (chain.declSpan) lines.push(chain.declSpan.line);
-      if (lines.length === 0) continue;
-      const first = Math.min(...lines);
-      const last = Math.max(...lines);
+      if (chain.rules.length === 0 && !chain.declSpan) continue;
+      // A loop, not Math.min(...lines): a chain of a big dump has more rules than a call has room for arguments.
+      let first = chain.declSpan?.line ?? Number.MAX_SAFE_INTEGER;
+      let last = chain.declSpan?.line ?? 0;
+      for (const r of chain.rules) {
+        if (r.line < first) first = r.line;
+        if (r.line > last) last = r.line;
+      }
       tableFirst = Math.min(tableFirst, first);
       tableLast = Math.max(tableLast, last);
+      if (fold && (serviceByChain.has(chain.name) || endpointByChain.has(chain.name))) {
+        folded++;
+        continue;
+      }
       const sel: Span = chain.declSpan ?? chain.rules[0].chainSpan;
       chains.push({
         name: chain.name,
@@ -50,7 +66,8 @@ function iptablesSymbols(model: IptablesModel): DocumentSymbol[] {
     }
     if (chains.length === 0 && table.line === undefined) continue;
     const sel = table.span ? toRange(table.span) : spanRange(tableFirst, tableFirst);
-    out.push({ name: `*${table.name}`, kind: SymbolKind.Namespace, range: spanRange(Math.min(tableFirst, sel.start.line), tableLast), selectionRange: sel, children: chains });
+    const detail = folded ? `${folded} Service and endpoint chains under Services` : undefined;
+    out.push({ name: `*${table.name}`, ...(detail ? { detail } : {}), kind: SymbolKind.Namespace, range: spanRange(Math.min(tableFirst, sel.start.line), tableLast), selectionRange: sel, children: chains });
   }
   const services = serviceTree(model);
   if (services) out.push(services);
@@ -91,8 +108,8 @@ function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
         children: endpoints,
       };
     });
-    const first = Math.min(...ports.map((s) => s.lines[0]));
-    const last = Math.max(...ports.map((s) => s.lines[s.lines.length - 1]));
+    const first = ports.reduce((m, s) => Math.min(m, s.lines[0]), Number.MAX_SAFE_INTEGER);
+    const last = ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0);
     allFirst = Math.min(allFirst, first);
     allLast = Math.max(allLast, last);
     children.push({ name, kind: SymbolKind.Class, range: spanRange(first, last), selectionRange: spanRange(first, first), children: portSymbols });

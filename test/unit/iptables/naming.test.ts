@@ -23,4 +23,19 @@ test('chain kinds', () => {
   assert.equal(kubeChainKind('KUBE-SEP-X'), 'endpoint');
   assert.equal(kubeChainKind('KUBE-SERVICES'), 'kube-fixed');
   assert.equal(kubeChainKind('cali-FORWARD'), undefined);
+  const kinds: [string, string | undefined][] = [
+    ['KUBE-SVL-ABC', 'service-local'],
+    ['KUBE-EXT-ABC', 'external'],
+    ['KUBE-FW-ABC', 'firewall'],
+    ['KUBE-XLB-ABC', 'external-local'],
+    ['KUBE-SVC-', 'service'],
+    ['KUBE-SVCX-1', 'kube-fixed'],
+    ['KUBE-FWX', 'kube-fixed'],
+    ['KUBE-FW', 'kube-fixed'],
+    ['KUBE-MARK-MASQ', 'kube-fixed'],
+    ['KUBE-', 'kube-fixed'],
+    ['KUBE', undefined],
+    ['kube-svc-abc', undefined],
+  ];
+  for (const [name, kind] of kinds) assert.equal(kubeChainKind(name), kind, name);
 });

@@ -141,3 +141,25 @@ test('-I with a position inserts before existing rules', () => {
   const d = parseIptables('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j A1\n-I INPUT 1 -j FIRST\nCOMMIT\n');
   assert.deepEqual(d.tables[0].chains.get('INPUT')!.rules.map((r) => r.target!.name), ['FIRST', 'A1']);
 });
+
+test('a "#"-prefixed log paste keeps exact columns, however many blanks follow the hash', () => {
+  const text = ['#   *nat', '#   :KUBE-SERVICES - [0:0]', '#\t-A KUBE-SERVICES -d 10.96.0.1/32 -j KUBE-SVC-X', '#   COMMIT'].join('\n');
+  const d = parseIptables(text);
+  assert.ok(d.diagnostics.some((x) => x.code === 'hash-prefixed-paste'));
+  const rule = d.rules[0];
+  const line = text.split('\n')[rule.line];
+  assert.equal(line.slice(rule.chainSpan.column, rule.chainSpan.column + rule.chainSpan.length), 'KUBE-SERVICES');
+  const decl = d.tables[0].chains.get('KUBE-SERVICES')!.declSpan!;
+  assert.equal(text.split('\n')[decl.line].slice(decl.column, decl.column + decl.length), 'KUBE-SERVICES');
+});
+
+test('declarations in unusual spacing and counters still read; their tokens come back on demand', () => {
+  const d = parseIptables('*filter\n:INPUT   ACCEPT   [12:345]\n:MY\u00a0-\u00a0[0:0]\n:B -\nCOMMIT\n');
+  const input = d.tables[0].chains.get('INPUT')!;
+  assert.deepEqual([input.policy, input.counters?.packets, input.counters?.bytes], ['ACCEPT', 12, 345]);
+  assert.deepEqual(d.tokensOfLine(1).map((t) => [t.kind, t.text]), [['chainDecl', 'INPUT'], ['policy', 'ACCEPT'], ['counter', '[12:345]']]);
+  assert.ok(d.tables[0].chains.has('B'));
+  // A no-break space is not a separator for iptables-save but is white space to the pattern: it still declares.
+  assert.equal(d.diagnostics.filter((x) => x.code === 'unrecognized-line').length, 0);
+  assert.deepEqual(d.tokens.filter((t) => t.kind === 'chainDecl').map((t) => t.text).sort(), ['B', 'INPUT', 'MY']);
+});

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { LineIndex } from '../../../src/core/common/lines';
+
+/** The plain reading the index must agree with: split on LF, drop one CR, trim blanks. */
+function reference(text: string) {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return body.split('\n').map((l, line) => {
+    const raw = l.endsWith('\r') ? l.slice(0, -1) : l;
+    const content = raw.replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
+    return { line, raw, offset: content ? raw.indexOf(content) : raw.length - raw.replace(/^[ \t]+/, '').length, content };
+  });
+}
+
+test('line index: offsets, CRLF, indentation and a byte order mark', () => {
+  const lines = new LineIndex('\ufeff*nat\r\n\t -A X -j Y  \r\n\n:Z - [0:0]');
+  assert.equal(lines.count, 4);
+  assert.deepEqual(lines.line(0), { line: 0, raw: '*nat', offset: 0, content: '*nat' });
+  assert.deepEqual(lines.line(1), { line: 1, raw: '\t -A X -j Y  ', offset: 2, content: '-A X -j Y' });
+  assert.equal(lines.content(2), '');
+  assert.equal(lines.text.slice(lines.contentStart[3], lines.contentEnd[3]), ':Z - [0:0]');
+});
+
+test('line index agrees with the plain reading on any text', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('a', ' ', '\t', '\r', '\n', '-A', '\ufeff', 'é'), { maxLength: 60 }), (parts) => {
+      const text = parts.join('');
+      assert.deepEqual(new LineIndex(text).all(), reference(text));
+    }),
+    { numRuns: 500 },
+  );
+});

@@ -1,0 +1,124 @@
+/**
+ * Rules read into the rule store answer some questions without building their options (findOption, module and
+ * option names, tokens from word rows). Those answers must equal what the built matches say, on every corpus
+ * file, on hand-written edge cases and on mutated lines.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import type { Match, OptionArg, Rule } from '../../../src/core/iptables/types';
+import { findOption, forEachModuleName, forEachOptionName, ruleHasModule } from '../../../src/core/iptables/types';
+import { corpusFiles } from '../../helpers/corpus';
+
+const EDGE = [
+  '*filter',
+  ':INPUT ACCEPT [10:200]',
+  '[5:300] -A INPUT -s 10.0.0.0/8 ! -d 10.1.0.0/16 -p tcp --dport 22 -j ACCEPT',
+  '-A INPUT -p tcp --dport ! 80 -m comment --comment "a \\"quoted\\" comment" -j DROP',
+  "-A INPUT -m comment --comment 'single quoted' -c 3 4 -j MY",
+  '-I INPUT 2 -p udp -m udp --sport 53 -j RETURN',
+  '-A INPUT -p tcp -m multiport --dports 80,443 -m conntrack --ctstate NEW -j LOG --log-prefix "x y" --log-level 4',
+  '-A INPUT -m set --match-set KUBE-CLUSTER-IP dst,dst -m statistic --mode random --probability 0.33333333349 -j MY',
+  '-A INPUT -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu',
+  '-A INPUT --foo bar -j ACCEPT -j DROP',
+  '-A INPUT -j DNAT --to-destination 1.2.3.4:80 -m mark --mark 1 -j LOG --log-prefix late',
+  '-A INPUT stray word -j ACCEPT',
+  '-A MY -d 1.2.3.4/32 -j KUBE-POSTROUTI                         NG',
+  '-A MY -s -5 -j ACCEPT',
+  '-A MY -p tcp --dport 1 -p udp --sport 2 -m tcp --dport 3',
+  '-A MY -m tcp --dport 8080:8090 -m recent --rcheck --seconds 10800 --reap --name KUBE-SEP-ABC --rsource -j ACCEPT',
+  '-A MY -m comment --comment foo\\"bar -j ACCEPT',
+  '-A MY ! -m foo --bar x',
+  '-A MY -m',
+  'COMMIT',
+].join('\n');
+
+/** What the helpers would say if they only had the built matches (the slow path of plain-object rules). */
+function slowFindOption(rule: Rule, name: string, module?: string): OptionArg | undefined {
+  for (const m of rule.matches) {
+    if (module !== undefined && m.module !== module) continue;
+    for (const o of m.options) if (o.name === name) return o;
+  }
+  return undefined;
+}
+
+const optionShape = (o: OptionArg | undefined) =>
+  o && { name: o.name, written: o.written, values: o.values, negated: o.negated, span: o.span, valueSpans: o.valueSpans, negationSpan: o.negationSpan };
+
+function checkRule(rule: Rule, where: string): void {
+  const matches: Match[] = rule.matches;
+  const names = new Set<string>(['comment', 'probability', 'destination', 'dport', 'protocol', 'seconds', 'to-destination', 'nope']);
+  const modules = new Set<string>(['', 'tcp', 'udp', 'comment', 'statistic', 'recent', 'nope']);
+  for (const m of matches) {
+    modules.add(m.module);
+    for (const o of m.options) names.add(o.name);
+  }
+  for (const name of names) {
+    assert.deepEqual(optionShape(findOption(rule, name)), optionShape(slowFindOption(rule, name)), `${where}: findOption(${name})`);
+    for (const module of modules) {
+      assert.deepEqual(optionShape(findOption(rule, name, module)), optionShape(slowFindOption(rule, name, module)), `${where}: findOption(${name}, ${module})`);
+    }
+  }
+  for (const module of modules) if (module !== '') assert.equal(ruleHasModule(rule, module), matches.some((m) => m.module === module), `${where}: hasModule(${module})`);
+
+  const visited: string[] = [];
+  forEachOptionName(rule, (module, name, option) => {
+    visited.push(`${module}:${name}`);
+    assert.equal(option().name, name);
+  });
+  const expected = [...matches.flatMap((m) => m.options.map((o) => ({ o, m: m.module }))), ...(rule.target?.options ?? []).map((o) => ({ o, m: null }))]
+    .sort((a, b) => a.o.span.column - b.o.span.column)
+    .map((x) => `${x.m}:${x.o.name}`);
+  assert.deepEqual(visited, expected, `${where}: forEachOptionName`);
+
+  const mods: string[] = [];
+  forEachModuleName(rule, (module, explicit) => mods.push(`${module}:${explicit}`));
+  assert.deepEqual(mods, matches.filter((m) => m.module !== '').map((m) => `${m.module}:${m.moduleSpan !== undefined}`), `${where}: forEachModuleName`);
+
+  // Tokens come from the word rows: in column order, each one's text is what the line says at its span.
+  let last = -1;
+  for (const tok of rule.tokens) {
+    assert.ok(tok.span.column > last, `${where}: tokens in order`);
+    last = tok.span.column;
+  }
+  assert.deepEqual(JSON.parse(JSON.stringify(rule)).matches, JSON.parse(JSON.stringify(matches)), `${where}: JSON form`);
+}
+
+function checkText(text: string, label: string): void {
+  const dump = parseIptables(text);
+  const lines = text.replace(/^\ufeff/, '').split('\n');
+  for (const rule of dump.rules) {
+    checkRule(rule, `${label}:${rule.line + 1}`);
+    for (const tok of rule.tokens) {
+      if (tok.kind === 'counter' && tok.span.length > tok.text.length) continue;
+      assert.equal(lines[tok.span.line].replace(/\r$/, '').slice(tok.span.column, tok.span.column + tok.span.length), tok.text, `${label}:${rule.line + 1} token ${tok.text}`);
+    }
+  }
+}
+
+test('store fast paths agree with the built matches on hand-written edge cases', () => {
+  checkText(EDGE, 'edge');
+  const dump = parseIptables(EDGE);
+  const late = dump.rules.find((r) => r.text.includes('late'))!;
+  assert.equal(late.target?.name, 'LOG');
+  assert.deepEqual(late.target?.options.map((o) => o.name), ['log-prefix'], 'options of an earlier -j are not the last target\'s');
+  const wrapped = dump.rules.find((r) => r.text.includes('POSTROUTI'))!;
+  assert.equal(wrapped.target?.name, 'KUBE-POSTROUTING');
+});
+
+test('store fast paths agree with the built matches on every corpus file', (t) => {
+  const files = corpusFiles('iptables');
+  if (files.length === 0) return t.skip('shared corpus not found (../shared/corpus beside the checkout; set KPP_CORPUS to use another path)');
+  for (const f of files) checkText(f.text, f.name);
+});
+
+test('store fast paths agree with the built matches on mutated rule lines', () => {
+  const words = ['-A', 'X', '-m', 'tcp', '--dport', '80', '!', '-p', 'udp', '-j', 'DNAT', '--to-destination', '1.2.3.4:5', '"a b"', "'c'", '-c', '1', '2', '--comment', 'x\\"y', '-5', '--', '-I', '3', '                      ', 'NG'];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 14 }), (parts) => {
+      checkText(`-A CHAIN ${parts.join(' ')}\n${parts.join(' ')}`, 'mutated');
+    }),
+    { numRuns: 1500 },
+  );
+});
