@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from './common/diagnostics';
 import { detectDump, type Detection, type DumpKind } from './detect';
-import type { Lang } from './i18n/catalog';
+import { t, type Lang } from './i18n/catalog';
 import { lintIptables } from './iptables/lint';
 import { lintIpvs } from './ipvs/lint';
 import { buildModel, type IptablesModel } from './iptables/model';
@@ -37,12 +37,23 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
   }
 }
 
+/** A diagnostic in the person's language, when its text is a catalog key (parse problems). */
+export function localizeDiagnostic(d: Diagnostic, lang: Lang): Diagnostic {
+  // The engines write English; a text without a catalog key stays as it is.
+  if (lang === 'en' || (!d.messageKey && !d.related?.some((r) => r.messageKey))) return d;
+  return {
+    ...d,
+    ...(d.messageKey ? { message: t(lang, d.messageKey, d.params) } : {}),
+    ...(d.related ? { related: d.related.map((r) => (r.messageKey ? { ...r, message: t(lang, r.messageKey) } : r)) } : {}),
+  };
+}
+
 /** Parse problems and lint findings of an analysis, in line order: what the editor and `kpp lint` show. */
 export function diagnosticsOf(a: Analysis, lang: Lang): Diagnostic[] {
   // concat, not push(...): a huge paste can have more diagnostics than a call has room for arguments.
   let found: Diagnostic[] = [];
-  if (a.iptables) found = found.concat(a.iptables.dump.diagnostics, lintIptables(a.iptables, lang));
-  if (a.ipvs) found = found.concat(a.ipvs.diagnostics, lintIpvs(a.ipvs, lang));
-  if (a.network) found = found.concat(a.network.diagnostics);
+  if (a.iptables) found = found.concat(a.iptables.dump.diagnostics.map((d) => localizeDiagnostic(d, lang)), lintIptables(a.iptables, lang));
+  if (a.ipvs) found = found.concat(a.ipvs.diagnostics.map((d) => localizeDiagnostic(d, lang)), lintIpvs(a.ipvs, lang));
+  if (a.network) found = found.concat(a.network.diagnostics.map((d) => localizeDiagnostic(d, lang)));
   return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }

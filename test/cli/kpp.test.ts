@@ -72,6 +72,15 @@ test('lint exits 1 on errors, 0 when clean; --json lists diagnostics 1-based', (
   assert.deepEqual(j.diagnostics.map((d: { line: number; column: number; code: string }) => [d.line, d.column, d.code]), [[3, 13, 'undefined-chain']]);
 });
 
+test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes and positions', () => {
+  const broken = join(dir, 'broken.iptables');
+  writeFileSync(broken, '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport\nCOMMIT\n');
+  const en = JSON.parse(kpp('lint', broken, '--json').stdout).diagnostics;
+  const zh = JSON.parse(kpp('lint', broken, '--json', '--lang', 'zh-CN').stdout).diagnostics;
+  assert.deepEqual(en.map((d: { code: string; message: string }) => [d.code, d.message]), [['missing-option-value', '--dport expects a value.']]);
+  assert.deepEqual(zh.map((d: { line: number; column: number; code: string; message: string }) => [d.line, d.column, d.code, d.message]), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
+});
+
 test('generate writes restore text that parses back to the same Services', () => {
   const cluster = join(root, 'samples', 'cluster.json');
   const r = kpp('generate', cluster, '--cluster-cidr', '10.244.0.0/16');

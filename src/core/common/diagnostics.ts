@@ -13,6 +13,8 @@ export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export interface RelatedLocation {
   span: Span;
   message: string;
+  /** Catalog key of `message`, when it has one (see Diagnostic.messageKey). */
+  messageKey?: string;
 }
 
 export interface Diagnostic {
@@ -22,6 +24,9 @@ export interface Diagnostic {
   code: string;
   message: string;
   related?: RelatedLocation[];
+  /** Catalog key and params of `message` (English): faces render them in the person's language. */
+  messageKey?: string;
+  params?: Record<string, string | number>;
 }
 
 export function span(line: number, column: number, length: number): Span {

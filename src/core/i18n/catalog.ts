@@ -5,6 +5,7 @@
 import { iptablesMessages } from './messages/iptables';
 import { ipvsMessages } from './messages/ipvs';
 import { lintMessages } from './messages/lint';
+import { parseMessages } from './messages/parse';
 import { routesMessages } from './messages/routes';
 import { traceMessages } from './messages/trace';
 
@@ -17,7 +18,7 @@ export interface MessageBundle {
   'zh-CN': Messages;
 }
 
-const bundles: MessageBundle[] = [iptablesMessages, ipvsMessages, lintMessages, routesMessages, traceMessages];
+const bundles: MessageBundle[] = [iptablesMessages, ipvsMessages, lintMessages, parseMessages, routesMessages, traceMessages];
 
 function merge(lang: Lang): Messages {
   const out: Messages = {};

@@ -6,6 +6,7 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
+import { problem } from './problems';
 import { splitWords, type Word } from './words';
 
 const CHAIN_LINE = /^Chain\s+(\S+)\s+\((?:policy\s+(\w+)(?:\s+(\d+[KMGT]?)\s+packets,\s+(\d+[KMGT]?)\s+bytes)?|(\d+)\s+references?)\)/;
@@ -276,7 +277,7 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       continue;
     }
     // Everything else stays visible but is not interpreted.
-    diagnostics.push({ span: sp(w), severity: 'hint', code: 'listing-text-unmapped', message: `"${v}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.` });
+    diagnostics.push(problem('listing-text-unmapped', 'hint', sp(w), { text: v }));
     add('unparsed', opt('text', w, [rest.slice(i).map((x) => x.raw).join(' ')]));
     for (let j = i + 1; j < rest.length; j++) tokens.push({ kind: 'value', text: rest[j].raw, span: sp(rest[j]) });
     break;

@@ -8,6 +8,7 @@ import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { isListingStart, parseListingBlock } from './listing';
+import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
 import { StoredRule } from './storedRule';
@@ -176,18 +177,12 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (NFT_LINE.test(c) || c === '}') {
       if (!nftReported) {
         nftReported = true;
-        diagnostics.push({
-          span: lineSpan(sl.line, sl.raw),
-          severity: 'warning',
-          code: 'nft-syntax',
-          message:
-            'This text is nft syntax (nft list ruleset), not iptables-save; its rules are not read. Run iptables-save (iptables-nft-save on nf_tables hosts) for a dump the tracer can follow.',
-        });
+        diagnostics.push(problem('nft-syntax', 'warning', lineSpan(sl.line, sl.raw)));
       }
       continue;
     }
     if (TOOL_MESSAGE.test(c)) {
-      diagnostics.push({ span: lineSpan(sl.line, sl.raw), severity: 'info', code: 'tool-message', message: `Message from the iptables tool, not a rule: ${c}` });
+      diagnostics.push(problem('tool-message', 'info', lineSpan(sl.line, sl.raw), { text: c }));
       continue;
     }
     if (isListingStart(c) || (ctx.listingMode && /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/.test(c))) {
@@ -212,12 +207,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (m) {
       const prev = ctx.table;
       if (prev && prev.commitLine === undefined) {
-        diagnostics.push({
-          span: prev.span ?? lineSpan(sl.line, sl.raw),
-          severity: 'warning',
-          code: 'missing-commit',
-          message: `Table ${prev.name} has no COMMIT before the next table starts; iptables-restore would reject it.`,
-        });
+        diagnostics.push(problem('missing-commit', 'warning', prev.span ?? lineSpan(sl.line, sl.raw), { table: prev.name }, 'next'));
       }
       const at: Span = { line: sl.line, column: sl.offset, length: c.length };
       const existing = tables.get(m[1]);
@@ -238,14 +228,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (c === 'COMMIT') {
       tokens.push({ kind: 'command', text: c, span: { line: sl.line, column: sl.offset, length: 6 } });
       if (ctx.table) ctx.table.commitLine = sl.line;
-      else diagnostics.push({ span: lineSpan(sl.line, sl.raw), severity: 'info', code: 'commit-without-table', message: 'COMMIT without a *table header before it.' });
+      else diagnostics.push(problem('commit-without-table', 'info', lineSpan(sl.line, sl.raw)));
       ctx.table = undefined;
       continue;
     }
 
     // Rules and chain commands, optionally after `[p:b]` counters.
     if (readRuleLine(li, true)) continue;
-    const words = joinWrappedWords(splitWords(c, sl.offset).words, sl.line, []);
+    const words = joinWrappedWords(splitWords(c, sl.offset).words);
     const head = words[0];
     if (head && CHAIN_COMMANDS.has(head.raw)) {
       handleChainCommand(words, sl, tableFor, getChain, forgetChain, dump, tokens);
@@ -253,29 +243,19 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       continue;
     }
     if (head && RULE_COMMANDS.has(head.raw)) {
-      diagnostics.push({ span: lineSpan(sl.line, sl.raw), severity: 'error', code: 'missing-chain-name', message: `${head.raw} needs a chain name.` });
+      diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
       continue;
     }
     if (/^[A-Za-z][\w'’,]*(?:\s+\S+){2,}$/.test(c) && !/\s-[jgAmsd]\s/.test(c)) {
-      diagnostics.push({ span: lineSpan(sl.line, sl.raw), severity: 'info', code: 'text-line', message: 'Prose, not part of the dump; ignored.' });
+      diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
       continue;
     }
-    diagnostics.push({
-      span: lineSpan(sl.line, sl.raw),
-      severity: 'warning',
-      code: 'unrecognized-line',
-      message: `Not an iptables line: "${truncate(c, 60)}". Expected *table, :CHAIN, -A/-I/-N/-P rules, COMMIT or # comments.`,
-    });
+    diagnostics.push(problem('unrecognized-line', 'warning', lineSpan(sl.line, sl.raw), { text: truncate(c, 60) }));
   }
 
   const lastTable = ctx.table;
   if (lastTable && lastTable.commitLine === undefined && lastTable.span) {
-    diagnostics.push({
-      span: lastTable.span,
-      severity: 'warning',
-      code: 'missing-commit',
-      message: `Table ${lastTable.name} ends without COMMIT; iptables-restore would not apply it.`,
-    });
+    diagnostics.push(problem('missing-commit', 'warning', lastTable.span, { table: lastTable.name }));
   }
 
   // Final ids and per-chain indexes. Rules arrive in line order; only -I within listings could disturb it.
@@ -305,7 +285,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const chain = chainById(table, nameId);
     const nameSpan: Span = { line: li, column: cs - base + 1, length: name.length };
     if (chain.declSpan && !reopened.has(table.name)) {
-      diagnostics.push({ span: nameSpan, severity: ctx.table ? 'warning' : 'info', code: 'duplicate-chain-declaration', message: `Chain ${name} is declared twice in table ${table.name}.`, related: [{ span: chain.declSpan, message: 'first declaration' }] });
+      diagnostics.push(problem('duplicate-chain-declaration', ctx.table ? 'warning' : 'info', nameSpan, { chain: name, table: table.name }, undefined, [relatedAt(chain.declSpan, 'first-declaration')]));
     } else chain.declSpan = nameSpan;
     if (d.policy !== '-') chain.policy = store.names.intern(d.policy);
     if (d.packets !== undefined) {
@@ -354,7 +334,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       return false;
     }
     if (scanned.unterminatedQuoteAt >= 0) {
-      diagnostics.push({ span: { line: li, column: scanned.unterminatedQuoteAt, length: 1 }, severity: 'error', code: 'unterminated-quote', message: 'This quote is never closed; the rest of the line is read as one value.' });
+      diagnostics.push(problem('unterminated-quote', 'error', { line: li, column: scanned.unterminatedQuoteAt, length: 1 }));
     }
     if (!ruleCommand) {
       store.wordCount = first;
@@ -566,7 +546,7 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
         while (at < ce[i] && /\s/.test(text[at])) at++;
         cs[i] = at;
       }
-      diagnostics.push({ span: firstSpan(), severity: 'info', code: 'hash-prefixed-paste', message: 'Every line is prefixed with "#" (a pasted log); the prefix is ignored.' });
+      diagnostics.push(problem('hash-prefixed-paste', 'info', firstSpan()));
     }
   }
   // `diff before after` output: keep the "after" side (`>`), skip the "before" side and hunk markers.
@@ -580,7 +560,7 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
         if (DIFF_HUNK.test(c) || c === '---' || c.startsWith('< ')) cs[i] = ce[i];
         else if (c.startsWith('> ')) cs[i] += 2;
       }
-      diagnostics.push({ span: firstSpan(), severity: 'info', code: 'diff-paste', message: 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.' });
+      diagnostics.push(problem('diff-paste', 'info', firstSpan()));
     }
   }
 }
@@ -630,7 +610,7 @@ function handleChainCommand(
   tokens.push({ kind: 'command', text: head.raw, span: { line: sl.line, column: head.column, length: head.raw.length } });
   if (!nameWord) {
     if (head.raw !== '-F' && head.raw !== '-X' && head.raw !== '-Z' && head.raw !== '--flush' && head.raw !== '--delete-chain' && head.raw !== '--zero') {
-      dump.diagnostics.push({ span: lineSpan(sl.line, sl.raw), severity: 'error', code: 'missing-chain-name', message: `${head.raw} needs a chain name.` });
+      dump.diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
     }
     return;
   }
@@ -654,7 +634,7 @@ function handleChainCommand(
         chain.policy = policy.value;
         tokens.push({ kind: 'policy', text: policy.raw, span: { line: sl.line, column: policy.column, length: policy.raw.length } });
       } else {
-        dump.diagnostics.push({ span: nameSpan, severity: 'error', code: 'missing-policy', message: `-P ${nameWord.value} needs a policy (ACCEPT or DROP).` });
+        dump.diagnostics.push(problem('missing-policy', 'error', nameSpan, { chain: nameWord.value }));
       }
       const c = words.findIndex((w) => w.raw === '-c');
       if (c > 0 && words[c + 2]) {
@@ -683,9 +663,10 @@ function handleChainCommand(
 
 /**
  * A terminal that wrapped a long line and a paste that kept the padding leave one word split by a wide gap
- * (`-j KUBE-POSTROUTI<100 spaces>NG`). A non-option word after such a gap is glued to the word before it.
+ * (`-j KUBE-POSTROUTI<100 spaces>NG`). A non-option word after such a gap is glued to the word before it. For
+ * the lines read as chain commands; rule lines are glued (and the join reported) by the rule reader.
  */
-function joinWrappedWords(words: Word[], line: number, diagnostics: Diagnostic[]): Word[] {
+function joinWrappedWords(words: Word[]): Word[] {
   if (words.length < 2) return words;
   const out: Word[] = [words[0]];
   for (let i = 1; i < words.length; i++) {
@@ -695,12 +676,6 @@ function joinWrappedWords(words: Word[], line: number, diagnostics: Diagnostic[]
     if (gap >= WRAP_GAP && !w.raw.startsWith('-') && !prev.quoted && !w.quoted) {
       const raw = prev.raw + ' '.repeat(gap) + w.raw;
       out[out.length - 1] = { value: prev.value + w.value, raw, column: prev.column, quoted: false };
-      diagnostics.push({
-        span: { line, column: prev.column, length: raw.length },
-        severity: 'info',
-        code: 'wrapped-word-joined',
-        message: `"${prev.value}" and "${w.value}" are separated by a wide gap, as a terminal wrap leaves them; read as "${prev.value + w.value}".`,
-      });
     } else out.push(w);
   }
   return out;

@@ -7,6 +7,7 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { LineIndex } from '../common/lines';
 import { IMPLICIT_PROTOCOL_MODULES } from './options';
+import { problem } from './problems';
 import {
   BANG,
   IMPLICIT,
@@ -139,12 +140,7 @@ function joinWrapped(store: RuleStore, prev: number, line: number, base: number,
   store.wordLen[prev] = end - col;
   const joined = (store.wordFlags[prev] & (QUOTED | UNQUOTE)) | JOINED | (flags & UNQUOTE);
   store.wordFlags[prev] = joined | shapeFlags(store.text, base + col, base + end, joined);
-  diagnostics.push({
-    span: { line, column: col, length: store.wordLen[prev] },
-    severity: 'info',
-    code: 'wrapped-word-joined',
-    message: `"${before}" and "${after}" are separated by a wide gap, as a terminal wrap leaves them; read as "${before + after}".`,
-  });
+  diagnostics.push(problem('wrapped-word-joined', 'info', { line, column: col, length: store.wordLen[prev] }, { before, after, joined: before + after }));
 }
 
 /** What `readRuleBody` found: one object reused for every rule (the rule copies what it keeps). */
@@ -211,12 +207,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     }
     if (!optionAt(store, i, end)) {
       kind[i] = KIND.value;
-      diagnostics.push({
-        span: wordSpan(store, line, i),
-        severity: 'warning',
-        code: 'unexpected-word',
-        message: `Unexpected "${text.slice(base + col[i], base + col[i] + len[i])}": expected an option such as -s, -m or -j.`,
-      });
+      diagnostics.push(problem('unexpected-word', 'warning', wordSpan(store, line, i), { word: text.slice(base + col[i], base + col[i] + len[i]) }));
       i++;
       continue;
     }
@@ -226,7 +217,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     kind[w] = KIND.option;
     if (info.role === NameRole.Match) {
       if (i + 1 >= end || optionAt(store, i + 1, end)) {
-        diagnostics.push({ span: wordSpan(store, line, w), severity: 'error', code: 'missing-module-name', message: `${names.names[writtenId]} needs a module name.` });
+        diagnostics.push(problem('missing-module-name', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }));
         i++;
         continue;
       }
@@ -238,7 +229,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     }
     if (info.role === NameRole.Jump || info.role === NameRole.Goto) {
       if (i + 1 >= end || optionAt(store, i + 1, end)) {
-        diagnostics.push({ span: wordSpan(store, line, w), severity: 'error', code: 'missing-target', message: `${names.names[writtenId]} needs a target or chain name.` });
+        diagnostics.push(problem('missing-target', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }));
         i++;
         continue;
       }
@@ -246,7 +237,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       kind[t] = KIND.target;
       const targetName = names.names[valueId(store, t, base)];
       if (body.targetWord >= 0) {
-        diagnostics.push({ span: wordSpan(store, line, t), severity: 'error', code: 'duplicate-target', message: `A rule can have only one target; "${targetName}" repeats it.` });
+        diagnostics.push(problem('duplicate-target', 'error', wordSpan(store, line, t), { target: targetName }));
       }
       body.targetWord = t;
       body.targetName = targetName;
@@ -268,7 +259,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
         body.counters = { packets: Number(pv), bytes: Number(bv), span: { line, column: col[w], length: col[b] + len[b] - col[w] } };
         i += 3;
       } else {
-        diagnostics.push({ span: wordSpan(store, line, w), severity: 'error', code: 'bad-counters', message: `${names.names[writtenId]} needs two numbers: packets and bytes.` });
+        diagnostics.push(problem('bad-counters', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }));
         i++;
       }
       continue;
@@ -293,12 +284,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       j++;
     }
     if (count < arity) {
-      diagnostics.push({
-        span: wordSpan(store, line, w),
-        severity: 'error',
-        code: 'missing-option-value',
-        message: `${names.names[writtenId]} expects ${arity === 2 ? 'two values' : 'a value'}.`,
-      });
+      diagnostics.push(problem('missing-option-value', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }, arity === 2 ? 'two' : undefined));
     }
     const isComment = info.canonical === store.commentId;
     const valueKind = isComment ? KIND.commentText : KIND.value;
@@ -316,19 +302,14 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       owner = implicitModule(store, body.modFirst, names.idOf(protocol, 0, protocol.length));
     } else {
       owner = OWNER_GENERIC;
-      diagnostics.push({
-        span: wordSpan(store, line, w),
-        severity: 'warning',
-        code: 'option-without-module',
-        message: `${names.names[writtenId]} is not a generic option and no -m module was loaded before it.`,
-      });
+      diagnostics.push(problem('option-without-module', 'warning', wordSpan(store, line, w), { option: names.names[writtenId] }));
     }
     store.addOption(info.canonical, writtenId, w, neg, firstValue, count, owner);
     if (isComment && count > 0) body.comment = names.names[valueId(store, firstValue, base)];
     i = j;
   }
   if (pendingBang >= 0) {
-    diagnostics.push({ span: wordSpan(store, line, pendingBang), severity: 'error', code: 'dangling-negation', message: '"!" must be followed by an option.' });
+    diagnostics.push(problem('dangling-negation', 'error', wordSpan(store, line, pendingBang)));
   }
   body.optEnd = store.optCount;
   body.modEnd = store.modCount;

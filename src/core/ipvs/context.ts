@@ -84,6 +84,8 @@ export class ParseContext {
       severity,
       code: `ipvs-${name}`,
       message: t(this.lang, `ipvs.diag.${name}`, params),
+      messageKey: `ipvs.diag.${name}`,
+      ...(params ? { params } : {}),
     });
   }
 
