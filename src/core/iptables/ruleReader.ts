@@ -23,7 +23,7 @@ import {
   type RuleStore,
 } from './ruleStore';
 import type { Counters } from './types';
-import { splitWords } from './words';
+import { forEachWord, unquoteWord } from './words';
 
 /** Gap (in columns) inside a line that marks a terminal wrap glued back by the paste, e.g. `KUBE-POSTROUTI      NG`. */
 export const WRAP_GAP = 20;
@@ -33,13 +33,10 @@ export function wordValue(store: RuleStore, k: number, base: number): string {
   const at = base + store.wordCol[k];
   const text = store.text.slice(at, at + store.wordLen[k]);
   const flags = store.wordFlags[k];
-  if (flags & JOINED) return text.split(/[ \t]+/).map(unquote).join('');
-  return flags & UNQUOTE ? unquote(text) : text;
+  if (flags & JOINED) return text.split(/[ \t]+/).map(unquoteWord).join('');
+  return flags & UNQUOTE ? unquoteWord(text) : text;
 }
 
-function unquote(word: string): string {
-  return splitWords(word).words[0]?.value ?? '';
-}
 
 /** What `scanWords` found besides the words; one object reused for every line. */
 export const scanned = { end: 0, unterminatedQuoteAt: -1 };
@@ -54,65 +51,19 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
   const n = lines.contentEnd[line];
   const first = store.wordCount;
   let unterminatedQuoteAt = -1;
-  let i = from;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let flags = 0;
-    while (i < n) {
-      const ch = text.charCodeAt(i);
-      // Letters, digits, `-./:,` and most punctuation end nothing: one comparison for nearly every character.
-      if (ch > 39 && ch !== 92) {
-        i++;
-        continue;
-      }
-      if (ch === 32 || ch === 9) break;
-      if (ch === 34 || ch === 39) {
-        flags |= QUOTED | UNQUOTE;
-        const open = i++;
-        let closed = false;
-        while (i < n) {
-          const q = text.charCodeAt(i);
-          if (q === 92 && ch === 34 && i + 1 < n) {
-            const e = text.charCodeAt(i + 1);
-            if (e === 34 || e === 92) {
-              i += 2;
-              continue;
-            }
-          }
-          i++;
-          if (q === ch) {
-            closed = true;
-            break;
-          }
-        }
-        if (!closed && unterminatedQuoteAt < 0) unterminatedQuoteAt = open - base;
-        continue;
-      }
-      if (ch === 92 && i + 1 < n) {
-        const e = text.charCodeAt(i + 1);
-        if (e === 34 || e === 39) {
-          flags |= UNQUOTE;
-          i += 2;
-          continue;
-        }
-      }
-      i++;
-    }
+  // The store's QUOTED and UNQUOTE are the word flags' bits.
+  forEachWord(text, from, n, (start, end, flags, unclosedQuoteAt) => {
+    if (unclosedQuoteAt >= 0 && unterminatedQuoteAt < 0) unterminatedQuoteAt = unclosedQuoteAt - base;
     const prev = store.wordCount - 1;
     if (prev >= first && !(flags & QUOTED) && text.charCodeAt(start) !== 45 && !(store.wordFlags[prev] & QUOTED)) {
       const prevEnd = store.wordCol[prev] + store.wordLen[prev];
       if (start - base - prevEnd >= WRAP_GAP) {
-        joinWrapped(store, prev, line, base, start - base, i - base, flags, diagnostics);
-        continue;
+        joinWrapped(store, prev, line, base, start - base, end - base, flags, diagnostics);
+        return;
       }
     }
-    store.addWord(start - base, i - start, flags | shapeFlags(text, start, i, flags));
-  }
+    store.addWord(start - base, end - start, flags | shapeFlags(text, start, end, flags));
+  });
   scanned.end = store.wordCount;
   scanned.unterminatedQuoteAt = unterminatedQuoteAt;
 }

@@ -6,10 +6,11 @@
  */
 import { canonicalOptionName, GENERIC_CANONICAL, optionArity } from './options';
 import type { TokenKind } from './types';
+import { WORD_ESCAPED, WORD_QUOTED } from './words';
 
 /** Word flags. */
-export const QUOTED = 1; // had quotes (`"a b"`): `Word.quoted`
-export const UNQUOTE = 2; // value differs from the raw text (quotes or escapes): re-read it on demand
+export const QUOTED = WORD_QUOTED; // had quotes (`"a b"`): `Word.quoted`
+export const UNQUOTE = WORD_ESCAPED; // value differs from the raw text (quotes or escapes): re-read it on demand
 export const JOINED = 4; // a terminal wrap glued back (`KUBE-POSTROUTI   NG`): value drops the gap
 export const BANG = 8; // an unquoted `!`
 export const OPTION_LIKE = 16; // `-x` / `--name` (not `-5`, not quoted): an option where one may start

@@ -1,6 +1,8 @@
 /**
- * Splits one rule's text into words the way iptables-restore does: whitespace separates, double quotes group
- * (with `\"` and `\\` escapes), single quotes group. Every word keeps its column and raw length.
+ * Words of an iptables line the way iptables-restore reads them: whitespace separates, double quotes group
+ * (with `\"` and `\\` escapes), single quotes group, and `\"` / `\'` outside quotes stand for the quote.
+ * `scanWord` holds these rules once; `splitWords` builds word objects for short lines, and the rule store
+ * (ruleReader.ts) keeps word positions only.
  */
 import type { Span } from '../common/diagnostics';
 export interface Word {
@@ -20,69 +22,119 @@ export interface SplitResult {
   unterminatedQuoteAt?: number;
 }
 
-export function splitWords(text: string, baseColumn = 0, from = 0): SplitResult {
-  const words: Word[] = [];
-  let i = from;
-  const n = text.length;
-  let unterminatedQuoteAt: number | undefined;
+/** The word had quotes. */
+export const WORD_QUOTED = 1;
+/** The word's value differs from its text (quotes or escapes). */
+export const WORD_ESCAPED = 2;
+
+/** What the last `scanWord` call found besides the word's end: its flags and where a quote stayed open (-1). */
+export const lastWord = { flags: 0, unclosedQuoteAt: -1 };
+
+/** Reads the word starting at `start` (not a blank) in text[.., end); returns the offset just past it. */
+export function scanWord(text: string, start: number, end: number): number {
+  let flags = 0;
+  let unclosed = -1;
+  let i = start;
+  while (i < end) {
+    const ch = text.charCodeAt(i);
+    // Letters, digits, `-./:,` and most punctuation end nothing: one comparison for nearly every character.
+    if (ch > 39 && ch !== 92) {
+      i++;
+      continue;
+    }
+    if (ch === 32 || ch === 9) break;
+    if (ch === 34 || ch === 39) {
+      flags |= WORD_QUOTED | WORD_ESCAPED;
+      const open = i++;
+      let closed = false;
+      while (i < end) {
+        const q = text.charCodeAt(i);
+        if (q === 92 && ch === 34 && i + 1 < end) {
+          const e = text.charCodeAt(i + 1);
+          if (e === 34 || e === 92) {
+            i += 2;
+            continue;
+          }
+        }
+        i++;
+        if (q === ch) {
+          closed = true;
+          break;
+        }
+      }
+      if (!closed && unclosed < 0) unclosed = open;
+      continue;
+    }
+    if (ch === 92 && i + 1 < end) {
+      const e = text.charCodeAt(i + 1);
+      if (e === 34 || e === 39) {
+        flags |= WORD_ESCAPED;
+        i += 2;
+        continue;
+      }
+    }
+    i++;
+  }
+  lastWord.flags = flags;
+  lastWord.unclosedQuoteAt = unclosed;
+  return i;
+}
+
+/** The value of one word as written (quotes removed, escapes resolved), by the rules of `scanWord`. */
+export function unquoteWord(raw: string): string {
+  let value = '';
+  let i = 0;
+  const n = raw.length;
   while (i < n) {
+    const ch = raw[i];
+    if (ch === '"' || ch === "'") {
+      i++;
+      while (i < n) {
+        const q = raw[i];
+        if (q === '\\' && ch === '"' && i + 1 < n && (raw[i + 1] === '"' || raw[i + 1] === '\\')) {
+          value += raw[i + 1];
+          i += 2;
+          continue;
+        }
+        i++;
+        if (q === ch) break;
+        value += q;
+      }
+      continue;
+    }
+    if (ch === '\\' && i + 1 < n && (raw[i + 1] === "'" || raw[i + 1] === '"')) {
+      value += raw[i + 1];
+      i += 2;
+      continue;
+    }
+    value += ch;
+    i++;
+  }
+  return value;
+}
+
+/** Calls `visit` for each word of text[from, end) with its bounds and `scanWord`'s flags and open quote. */
+export function forEachWord(text: string, from: number, end: number, visit: (start: number, end: number, flags: number, unclosedQuoteAt: number) => void): void {
+  let i = from;
+  while (i < end) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 9) {
       i++;
       continue;
     }
     const start = i;
-    // Fast path: a plain word (no quotes, no escapes) is one slice.
-    let end = i;
-    while (end < n) {
-      const ch = text.charCodeAt(end);
-      if (ch === 32 || ch === 9 || ch === 34 || ch === 39 || ch === 92) break;
-      end++;
-    }
-    if (end === n || text.charCodeAt(end) === 32 || text.charCodeAt(end) === 9) {
-      const raw = text.slice(start, end);
-      words.push({ value: raw, raw, column: baseColumn + start, quoted: false });
-      i = end;
-      continue;
-    }
-    let value = '';
-    let quoted = false;
-    while (i < n) {
-      const ch = text[i];
-      if (ch === ' ' || ch === '\t') break;
-      if (ch === '"' || ch === "'") {
-        quoted = true;
-        const quote = ch;
-        const open = i;
-        i++;
-        let closed = false;
-        while (i < n) {
-          const q = text[i];
-          if (q === '\\' && quote === '"' && i + 1 < n && (text[i + 1] === '"' || text[i + 1] === '\\')) {
-            value += text[i + 1];
-            i += 2;
-            continue;
-          }
-          if (q === quote) {
-            closed = true;
-            i++;
-            break;
-          }
-          value += q;
-          i++;
-        }
-        if (!closed && unterminatedQuoteAt === undefined) unterminatedQuoteAt = baseColumn + open;
-        continue;
-      }
-      if (ch === '\\' && i + 1 < n && (text[i + 1] === "'" || text[i + 1] === '"')) {
-        value += text[i + 1];
-        i += 2;
-        continue;
-      }
-      value += ch;
-      i++;
-    }
-    words.push({ value, raw: text.slice(start, i), column: baseColumn + start, quoted });
+    i = scanWord(text, start, end);
+    visit(start, i, lastWord.flags, lastWord.unclosedQuoteAt);
   }
+}
+
+export function splitWords(text: string, baseColumn = 0, from = 0): SplitResult {
+  const words: Word[] = [];
+  let unterminatedQuoteAt: number | undefined;
+  forEachWord(text, from, text.length, (start, end, flags, unclosedQuoteAt) => {
+    const raw = text.slice(start, end);
+    if (unclosedQuoteAt >= 0 && unterminatedQuoteAt === undefined) unterminatedQuoteAt = baseColumn + unclosedQuoteAt;
+    words.push({ value: flags & WORD_ESCAPED ? unquoteWord(raw) : raw, raw, column: baseColumn + start, quoted: (flags & WORD_QUOTED) !== 0 });
+  });
   return { words, unterminatedQuoteAt };
 }
