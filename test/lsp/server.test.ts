@@ -135,6 +135,23 @@ test('semantic tokens carry what only the model knows: Service and endpoint chai
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
+test('semantic tokens of an iptables -L listing stay on their lines and in order', async () => {
+  const uri = 'file:///work/listing.iptables';
+  const lines = [
+    'Chain KUBE-SERVICES (2 references)',
+    ' pkts bytes target     prot opt in     out     source               destination',
+    `    0     0 ${seed.svcChain}  tcp  --  *      *       0.0.0.0/0            172.16.0.1           /* default/kubernetes:https cluster IP */ tcp dpt:443`,
+    '    0     0 NOWHERE    all  --  *      *       0.0.0.0/0            0.0.0.0/0',
+  ];
+  await s.open(uri, 'iptables', lines.join('\n'));
+  const full = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+  const data = full!.data;
+  for (let i = 0; i < data.length; i += 5) assert.ok(data[i] >= 0 && (data[i] > 0 || i === 0 || data[i + 1] > 0), `token ${i / 5} is after the one before`);
+  const tokens = decodeTokens(data, lines);
+  assert.deepEqual(tokens.map((t) => [t.line, t.text]), [[0, 'KUBE-SERVICES'], [2, seed.svcChain], [3, 'NOWHERE']]);
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 test('a document above the full-request limit is coloured by ranges only', async () => {
   const uri = 'file:///work/huge.iptables';
   const filler = Array.from({ length: FULL_TOKENS_MAX_LINES }, (_, i) => `# filler ${i}`);

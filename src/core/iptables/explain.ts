@@ -8,7 +8,7 @@ import { t, type Lang } from '../i18n/catalog';
 import type { KubeService } from './kubeproxy';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
-import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
+import { EXTENSION_TARGETS, MODULE_OPTIONS, ownEntry } from './options';
 import { STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
 
 export interface Explanation {
@@ -81,7 +81,7 @@ export function explainToken(model: IptablesModel, token: Token, rule: Rule | un
     case 'module': {
       const name = token.text;
       if (has(lang, `iptables.module.${name}`)) return t(lang, `iptables.module.${name}`);
-      return MODULE_OPTIONS[name] ? t(lang, 'iptables.module.other', { module: name }) : t(lang, 'iptables.module.unknown', { module: name });
+      return ownEntry(MODULE_OPTIONS, name) ? t(lang, 'iptables.module.other', { module: name }) : t(lang, 'iptables.module.unknown', { module: name });
     }
     case 'target':
       return rule ? explainTarget(model, rule, lang) : undefined;

@@ -5,7 +5,7 @@
  */
 import type { IptablesModel } from './model';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from './naming';
-import { findOption, ruleHasModule, targetOption, type Rule } from './types';
+import { findOption, firstModuleOption, ruleHasModule, targetOption, type Rule } from './types';
 
 export interface KubeEndpoint {
   ip: string;
@@ -226,7 +226,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         svc.lines.push(r.line);
         const affinity = ruleHasModule(r, 'recent');
         if (affinity) {
-          const secs = findOption(r, 'seconds', 'recent')?.values[0];
+          const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
           if (secs) svc.sessionAffinitySeconds = Number(secs);
         } else if (r.target && kubeChainKind(r.target.name) === 'endpoint') ladder.push(r);
         if (!svc.protocol) svc.protocol = ruleProtocol(r);
@@ -248,8 +248,11 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         const sep = r.target!.name;
         const endpoint = new EndpointRecord(svc, sep, share, r.line, p);
         if (r.comment !== undefined && r.comment.includes('->')) arrows.push({ endpoint, comment: r.comment });
-        if (listsEndpoints && !svc.endpoints.some((e) => e.chain === sep)) svc.endpoints.push(endpoint);
-        if (!endpointByChain.has(sep)) endpointByChain.set(sep, { service: svc, endpoint });
+        const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
+        if (listed) svc.endpoints.push(endpoint.listed());
+        // The Service's own list wins over an SVL chain's copy read earlier: the DNAT address goes to it.
+        const known = endpointByChain.get(sep);
+        if (!known || (listed && !(known.endpoint as EndpointRecord).isListed)) endpointByChain.set(sep, { service: svc, endpoint });
       }
     }
   }
@@ -264,7 +267,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         if (!spn) continue;
         const s = serviceFor(spn);
         const endpoint = new EndpointRecord(s, chain.name, 0);
-        s.endpoints.push(endpoint);
+        s.endpoints.push(endpoint.listed());
         entry = { service: s, endpoint };
         endpointByChain.set(chain.name, entry);
       }
@@ -370,6 +373,8 @@ class EndpointRecord implements KubeEndpoint {
   ruleLine: number | undefined;
   dnatLine: number | undefined = undefined;
   private verified: boolean | null | undefined = undefined;
+  /** Only endpoints in their Service's list are verified (an SVL chain's unlisted copy says null). */
+  private inList = false;
 
   constructor(
     private readonly service: KubeService,
@@ -383,8 +388,17 @@ class EndpointRecord implements KubeEndpoint {
   }
 
   get hashVerified(): boolean | null {
-    if (this.verified === undefined) this.verified = verifyEndpoint(this.service, this);
+    if (this.verified === undefined) this.verified = this.inList ? verifyEndpoint(this.service, this) : null;
     return this.verified;
+  }
+
+  listed(): this {
+    this.inList = true;
+    return this;
+  }
+
+  get isListed(): boolean {
+    return this.inList;
   }
 
   toJSON(): KubeEndpoint {

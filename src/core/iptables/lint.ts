@@ -7,8 +7,8 @@ import type { Diagnostic, RelatedLocation, Severity } from '../common/diagnostic
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
-import { EXTENSION_TARGETS, MODULE_OPTIONS, TARGET_OPTIONS } from './options';
-import { findOption, forEachModuleName, forEachOptionName, ruleHasModule, STANDARD_TARGETS, type Chain, type Rule } from './types';
+import { EXTENSION_TARGETS, MODULE_OPTIONS, ownEntry, TARGET_OPTIONS } from './options';
+import { firstModuleOption, forEachModuleName, forEachOptionName, ruleHasModule, STANDARD_TARGETS, type Chain, type Rule } from './types';
 
 export const IPTABLES_LINT_CODES = [
   'undefined-chain',
@@ -75,7 +75,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     if (!hasUnknownNames(rule)) return;
     for (const m of rule.matches) {
       if (m.module === 'unparsed') continue;
-      const known = MODULE_OPTIONS[m.module];
+      const known = ownEntry(MODULE_OPTIONS, m.module);
       if (!known) {
         if (m.moduleSpan) add('unknown-module', 'warning', m.moduleSpan, { module: m.module });
         continue;
@@ -85,7 +85,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       }
     }
     const target = rule.target;
-    const targetKnown = target ? TARGET_OPTIONS[target.name] : undefined;
+    const targetKnown = target ? ownEntry(TARGET_OPTIONS, target.name) : undefined;
     if (target && targetKnown) {
       for (const o of target.options) {
         if (!targetKnown.includes(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: target.name });
@@ -106,7 +106,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       }
       const text = r.text;
       // Most rules are written with single spaces: only the others need normalising.
-      const normalized = /\s\s|\t|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+      const normalized = /[^\S ]| {2}|^ | $/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
       let dup: Rule | undefined;
       if (seen) {
         dup = seen.get(normalized);
@@ -131,7 +131,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
     const n = ladder.length;
     ladder.forEach((r, i) => {
-      const p = ruleHasModule(r, 'statistic') ? findOption(r, 'probability', 'statistic') : undefined;
+      const p = firstModuleOption(r, 'statistic', 'probability');
       const want = 1 / (n - i);
       if (i === n - 1) {
         if (p) add('probability-ladder', 'warning', p.span, { k: i + 1, n, want: '1 (no statistic match)', got: p.values[0] ?? '?' });
@@ -175,7 +175,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
 function isUnconditional(r: Rule): boolean {
   let conditional = false;
   forEachModuleName(r, (module) => {
-    if (module !== 'comment') conditional = true;
+    // `-m ""` (a module without a name, and so without options) does not narrow the rule.
+    if (module !== 'comment' && module !== '') conditional = true;
   });
   forEachOptionName(r, (module) => {
     if (module !== null && module !== 'comment') conditional = true;
@@ -187,15 +188,15 @@ function isUnconditional(r: Rule): boolean {
 function hasUnknownNames(r: Rule): boolean {
   let unknown = false;
   forEachModuleName(r, (module, explicit) => {
-    if (explicit && module !== 'unparsed' && !MODULE_OPTIONS[module]) unknown = true;
+    if (explicit && module !== 'unparsed' && !ownEntry(MODULE_OPTIONS, module)) unknown = true;
   });
   const targetName = r.target?.name;
-  const targetKnown = targetName !== undefined ? TARGET_OPTIONS[targetName] : undefined;
+  const targetKnown = targetName !== undefined ? ownEntry(TARGET_OPTIONS, targetName) : undefined;
   forEachOptionName(r, (module, name) => {
     if (module === null) {
       if (targetKnown && !targetKnown.includes(name)) unknown = true;
     } else if (module !== 'unparsed') {
-      const known = MODULE_OPTIONS[module];
+      const known = ownEntry(MODULE_OPTIONS, module);
       if (known && !known.includes(name)) unknown = true;
     }
   });

@@ -52,23 +52,42 @@ function jumpsToChain(target: string, table: string, chainOf: (table: string, na
   return !EXTENSION_TARGETS.has(target) || chainOf(table, target) !== undefined;
 }
 
-/** Rules by the chain they jump or go to, in dump order. */
-function buildReferences(dump: IptablesDump, chainOf: (table: string, name: string) => Chain | undefined): PerTable<Rule[]> {
+interface JumpGraph {
+  /** Rules by the chain they jump or go to, in dump order. */
+  refs: PerTable<Rule[]>;
+  /** The chains each chain's rules jump or go to, in dump order of the first such rule. */
+  callees: PerTable<Map<string, ChainRef>>;
+}
+
+/** The jump graph from every rule of the dump (-D/-R/-C lines included, as written). */
+function buildJumpGraph(dump: IptablesDump, chainOf: (table: string, name: string) => Chain | undefined): JumpGraph {
   const refs = new PerTable<Rule[]>();
-  let table = '';
+  const callees = new PerTable<Map<string, ChainRef>>();
+  // Rules come chain by chain: keep the current table's and chain's maps instead of looking them up per rule.
+  let table: string | undefined;
+  let chain: string | undefined;
   let tableRefs = new Map<string, Rule[]>();
+  let chainCallees = new Map<string, ChainRef>();
   for (const r of dump.rules) {
     const target = r.target?.name;
     if (!target || !jumpsToChain(target, r.table, chainOf)) continue;
     if (r.table !== table) {
       table = r.table;
+      chain = undefined;
       tableRefs = refs.table(table);
+    }
+    if (r.chain !== chain) {
+      chain = r.chain;
+      const known = callees.get(table, chain);
+      if (known) chainCallees = known;
+      else callees.set(table, chain, (chainCallees = new Map()));
     }
     const list = tableRefs.get(target);
     if (list) list.push(r);
     else tableRefs.set(target, [r]);
+    if (!chainCallees.has(target)) chainCallees.set(target, { table, name: target });
   }
-  return refs;
+  return { refs, callees };
 }
 
 export function buildModel(dump: IptablesDump): IptablesModel {
@@ -80,8 +99,8 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   for (const r of dump.rules) ruleByLine[r.line] = r;
   // The jump graph is built on the first question about it: hovers, lenses and navigation need it, parsing and
   // diagnostics of a big dump do not.
-  let refs: PerTable<Rule[]> | undefined;
-  const references = (): PerTable<Rule[]> => (refs ??= buildReferences(dump, chainOf));
+  let graph: JumpGraph | undefined;
+  const jumps = (): JumpGraph => (graph ??= buildJumpGraph(dump, chainOf));
   // Rule lines answer from the rule's own tokens, the others from the dump's.
   const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? dump.tokensOfLine(line);
 
@@ -97,15 +116,8 @@ export function buildModel(dump: IptablesDump): IptablesModel {
       }
       return out;
     },
-    references: (table, name) => references().get(table, name) ?? [],
-    callees: (table, name) => {
-      const out = new Map<string, ChainRef>();
-      for (const r of chainOf(table, name)?.rules ?? []) {
-        const target = r.target?.name;
-        if (target && !out.has(target) && jumpsToChain(target, table, chainOf)) out.set(target, { table, name: target });
-      }
-      return [...out.values()];
-    },
+    references: (table, name) => jumps().refs.get(table, name) ?? [],
+    callees: (table, name) => [...(jumps().callees.get(table, name)?.values() ?? [])],
     ruleAtLine: (line) => ruleByLine[line],
     tokensOnLine,
     tokenAt: (line, column) => {

@@ -84,14 +84,14 @@ export type KubeChainKind =
 export function kubeChainKind(chain: string): KubeChainKind {
   // Asked for every rule's chain and target: look at the characters after `KUBE-` instead of trying each prefix.
   if (!chain.startsWith('KUBE-')) return undefined;
-  const dash = chain.charCodeAt(8) === 45 ? 8 : chain.charCodeAt(7) === 45 ? 7 : -1;
-  if (dash === 8) {
+  if (chain.charCodeAt(7) === 45 && chain.charCodeAt(5) === 70 && chain.charCodeAt(6) === 87) return 'firewall'; // KUBE-FW-
+  if (chain.charCodeAt(8) === 45) {
     const kind = chain.slice(5, 8);
     if (kind === 'SVC') return 'service';
     if (kind === 'SEP') return 'endpoint';
     if (kind === 'SVL') return 'service-local';
     if (kind === 'EXT') return 'external';
     if (kind === 'XLB') return 'external-local';
-  } else if (dash === 7 && chain.charCodeAt(5) === 70 && chain.charCodeAt(6) === 87) return 'firewall'; // KUBE-FW-
+  }
   return 'kube-fixed';
 }

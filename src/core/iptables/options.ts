@@ -85,11 +85,19 @@ export const GENERIC_CANONICAL = new Set(Object.values(GENERIC_OPTION_NAMES));
 
 const canonicalCache = new Map<string, string>();
 
+/**
+ * A table entry for a name read from a dump. `table[name]` would also find `constructor`, `toString`, ... on
+ * Object.prototype, and dumps may contain any word.
+ */
+export function ownEntry<V>(table: Readonly<Record<string, V>>, name: string): V | undefined {
+  return Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+}
+
 export function canonicalOptionName(written: string): string {
   let name = canonicalCache.get(written);
   if (name === undefined) {
     const bare = written.replace(/^--?/, '');
-    name = GENERIC_OPTION_NAMES[written] ?? OPTION_ALIASES[bare] ?? bare;
+    name = ownEntry(GENERIC_OPTION_NAMES, written) ?? ownEntry(OPTION_ALIASES, bare) ?? bare;
     // Option spellings are few; the cache stays small even on huge dumps.
     if (canonicalCache.size < 4096) canonicalCache.set(written, name);
   }

@@ -13,7 +13,7 @@ import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReade
 import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
 import { StoredRule } from './storedRule';
 import {
-  findOption,
+  forEachOptionName,
   isBuiltinChain,
   type BackendWarning,
   type Chain,
@@ -235,7 +235,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
 
     // Rules and chain commands, optionally after `[p:b]` counters.
     if (readRuleLine(li, true)) continue;
-    const words = joinWrappedWords(splitWords(c, sl.offset).words);
+    // `[p:b] -N X` (restore input with counters): the chain command starts after the prefix.
+    const prefix = c.charCodeAt(0) === 91 ? counterPrefix(c, 0, c.length) : undefined;
+    const words = joinWrappedWords(splitWords(c, sl.offset, prefix?.next ?? 0).words);
     const head = words[0];
     if (head && CHAIN_COMMANDS.has(head.raw)) {
       handleChainCommand(words, sl, tableFor, getChain, forgetChain, dump, tokens);
@@ -450,8 +452,8 @@ function counterPrefix(text: string, at: number, end: number): { packets: number
   const c = bracketCounters(text, at, end);
   if (!c) return undefined;
   let next = at + c.length;
-  if (next >= end || !isBlankCode(text.charCodeAt(next))) return undefined;
-  while (next < end && isBlankCode(text.charCodeAt(next))) next++;
+  if (next >= end || !isWhiteCode(text.charCodeAt(next))) return undefined;
+  while (next < end && isWhiteCode(text.charCodeAt(next))) next++;
   return { ...c, next };
 }
 
@@ -509,6 +511,11 @@ function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** White space as `\s` reads it (the prefix pattern iptables pastes were matched with). */
+function isWhiteCode(c: number): boolean {
+  return c === 32 || c === 9 || ((c > 127 || (c >= 10 && c <= 13)) && /\s/.test(String.fromCharCode(c)));
+}
+
 function isBlankCode(c: number): boolean {
   return c === 32 || c === 9;
 }
@@ -520,16 +527,11 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   let nonBlank = 0;
   let firstNonBlank = -1;
   let hashCandidates = 0;
-  let hunkCandidates = 0;
-  let sideCandidates = 0;
   for (let i = 0; i < lines.count; i++) {
     if (cs[i] === ce[i]) continue;
     nonBlank++;
     if (firstNonBlank < 0) firstNonBlank = i;
-    const c0 = text.charCodeAt(cs[i]);
-    if (c0 === 35) hashCandidates++;
-    else if (isDigitCode(c0)) hunkCandidates++;
-    else if ((c0 === 60 || c0 === 62) && text.charCodeAt(cs[i] + 1) === 32) sideCandidates++;
+    if (text.charCodeAt(cs[i]) === 35) hashCandidates++;
   }
   if (nonBlank === 0) return;
   const firstSpan = () => lineSpan(firstNonBlank, lines.raw(firstNonBlank));
@@ -550,7 +552,16 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
     }
   }
   // `diff before after` output: keep the "after" side (`>`), skip the "before" side and hunk markers.
-  if (hunkCandidates > 0 && sideCandidates > 0) {
+  // Looked for after the hash unwrapping (a log may hold a diff). Cheap character tests first: most dumps have neither.
+  let hunkCandidates = 0;
+  let sides = 0;
+  for (let i = 0; i < lines.count; i++) {
+    if (cs[i] === ce[i]) continue;
+    const c0 = text.charCodeAt(cs[i]);
+    if (isDigitCode(c0)) hunkCandidates++;
+    else if ((c0 === 60 || c0 === 62) && cs[i] + 1 < ce[i] && text.charCodeAt(cs[i] + 1) === 32) sides++;
+  }
+  if (hunkCandidates > 0 && sides > 0) {
     let hunks = false;
     for (let i = 0; i < lines.count && !hunks; i++) if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && DIFF_HUNK.test(lines.content(i))) hunks = true;
     if (hunks) {
@@ -708,7 +719,10 @@ function decideFormat(sawHeader: boolean, listingRules: number, sMode: boolean, 
 function decideFamily(dump: IptablesDump): 4 | 6 {
   if (dump.headers.some((h) => h.tool.startsWith('ip6tables'))) return 6;
   for (const r of dump.rules) {
-    const address = findOption(r, 'source', '')?.values[0] ?? findOption(r, 'destination', '')?.values[0];
+    let address: string | undefined;
+    forEachOptionName(r, (module, name, option) => {
+      if (address === undefined && module === '' && (name === 'source' || name === 'destination')) address = option().values[0] || undefined;
+    });
     if (address) return address.includes(':') ? 6 : 4;
   }
   return 4;

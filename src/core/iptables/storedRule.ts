@@ -162,16 +162,31 @@ export class StoredRule implements Rule {
     const s = this.store;
     const id = s.names.find(name);
     if (id < 0) return undefined;
-    const moduleId = module === undefined || module === '' ? -1 : s.names.find(module);
-    if (module !== undefined && module !== '' && moduleId < 0) return undefined;
+    const optFirst = this.optFirst;
+    const optEnd = this.optEnd;
     if (module === undefined || module === '') {
-      for (let k = this.optFirst; k < this.optEnd; k++) if (s.optName[k] === id && s.optOwner[k] === OWNER_GENERIC) return new StoredOption(this, k);
+      for (let k = optFirst; k < optEnd; k++) if (s.optName[k] === id && s.optOwner[k] === OWNER_GENERIC) return new StoredOption(this, k);
       if (module === '') return undefined;
     }
-    for (let k = this.optFirst; k < this.optEnd; k++) {
-      const owner = s.optOwner[k];
-      if (s.optName[k] !== id || owner < 0) continue;
-      if (moduleId < 0 || s.modName[owner] === moduleId) return new StoredOption(this, k);
+    const moduleId = module === undefined ? -1 : s.names.find(module);
+    if (module !== undefined && moduleId < 0) return undefined;
+    // By module, as `matches` lists them: an implicit module's options need not be contiguous rows.
+    for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
+      if (moduleId >= 0 && s.modName[m] !== moduleId) continue;
+      for (let k = optFirst; k < optEnd; k++) if (s.optOwner[k] === m && s.optName[k] === id) return new StoredOption(this, k);
+    }
+    return undefined;
+  }
+
+  moduleOption(module: string, name: string): OptionArg | undefined {
+    const s = this.store;
+    const moduleId = s.names.find(module);
+    const id = s.names.find(name);
+    if (moduleId < 0 || id < 0) return undefined;
+    for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
+      if (s.modName[m] !== moduleId) continue;
+      for (let k = this.optFirst; k < this.optEnd; k++) if (s.optOwner[k] === m && s.optName[k] === id) return new StoredOption(this, k);
+      return undefined;
     }
     return undefined;
   }

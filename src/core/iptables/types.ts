@@ -101,6 +101,7 @@ export interface Rule {
   hasModule?(module: string): boolean;
   forEachOptionName?(visit: (module: string | null, name: string, option: () => OptionArg) => void): void;
   forEachModuleName?(visit: (module: string, explicit: boolean) => void): void;
+  moduleOption?(module: string, name: string): OptionArg | undefined;
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -185,6 +186,12 @@ export function findOption(rule: Rule, name: string, module?: string): OptionArg
     for (const o of m.options) if (o.name === name) return o;
   }
   return undefined;
+}
+
+/** The option `name` of the rule's first match module named `module` (a second `-m statistic` is not looked at). */
+export function firstModuleOption(rule: Rule, module: string, name: string): OptionArg | undefined {
+  if (rule.moduleOption) return rule.moduleOption(module, name);
+  return rule.matches.find((m) => m.module === module)?.options.find((o) => o.name === name);
 }
 
 /** Whether the rule loads a match module of this name (`-m recent`, or `tcp` implied by `-p tcp --dport`). */

@@ -134,19 +134,28 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
   for (let line = from; line <= to; line++) {
     const rule = model.ruleAtLine(line);
     if (rule) {
+      // A listing's rules name their chain on the `Chain X` header line, not on their own.
       const c = rule.chainSpan;
-      if (rule.chain !== lastChain) {
+      const chainOnLine = c.line === line;
+      if (chainOnLine && rule.chain !== lastChain) {
         lastChain = rule.chain;
         lastChainBits = bitsOf(lastChain);
       }
-      builder.push(line, c.column, c.length, FUNCTION, lastChainBits);
       const target = rule.target;
+      const t = target?.span;
+      let targetType = FUNCTION;
+      let targetBits = 0;
       if (target) {
-        const t = target.span;
         const kind = targetKind(target.name);
-        if (kind) builder.push(line, t.column, t.length, kind.type, kind.mods);
-        else builder.push(line, t.column, t.length, FUNCTION, jumpBits(target.name, rule.table));
+        if (kind) {
+          targetType = kind.type;
+          targetBits = kind.mods;
+        } else targetBits = jumpBits(target.name, rule.table);
       }
+      // In column order (a listing puts the target first); LSP's relative encoding needs it.
+      if (t && t.line === line && (!chainOnLine || t.column < c.column)) builder.push(line, t.column, t.length, targetType, targetBits);
+      if (chainOnLine) builder.push(line, c.column, c.length, FUNCTION, lastChainBits);
+      if (t && t.line === line && chainOnLine && t.column > c.column) builder.push(line, t.column, t.length, targetType, targetBits);
       continue;
     }
     const declared = declaredAt[line];

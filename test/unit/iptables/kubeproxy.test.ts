@@ -78,3 +78,25 @@ test('version hints: KUBE-XLB, KUBE-PROXY-FIREWALL, or-mark', () => {
   assert.deepEqual(codes, ['or-mark', 'proxy-firewall', 'xlb-chains']);
   assert.equal(m.kube.masqueradeMark, '0x4000');
 });
+
+test('an SVL chain declared before its SVC chain: the listed endpoint is verified, the SVL copy is not', () => {
+  const spn = 'default/a';
+  const svc = serviceChainName('KUBE-SVC-', spn, 'tcp');
+  const svl = serviceChainName('KUBE-SVL-', spn, 'tcp');
+  const sep = endpointChainName(spn, 'tcp', '10.0.0.1:80');
+  const text = [
+    '*nat',
+    ':KUBE-SERVICES - [0:0]',
+    `:${svl} - [0:0]`,
+    `:${svc} - [0:0]`,
+    `:${sep} - [0:0]`,
+    `-A KUBE-SERVICES -d 10.96.0.9/32 -p tcp -m comment --comment "${spn} cluster IP" -m tcp --dport 80 -j ${svc}`,
+    `-A ${svl} -m comment --comment "${spn}" -j ${sep}`,
+    `-A ${svc} -j ${sep}`,
+    `-A ${sep} -p tcp -m tcp -j DNAT --to-destination 10.0.0.1:80`,
+    'COMMIT',
+  ].join('\n');
+  const m = buildModel(parseIptables(text));
+  const s = m.kube.services.find((x) => x.name === spn)!;
+  assert.deepEqual(s.endpoints.map((e) => [e.ip, e.port, e.hashVerified]), [['10.0.0.1', 80, true]]);
+});

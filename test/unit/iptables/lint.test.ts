@@ -69,3 +69,23 @@ test('messages exist in both languages for every code and the Chinese text is Ch
   assert.match(zh[0].message, /NOPE.*filter|filter.*NOPE/);
   assert.match(zh[0].message, /[\u4e00-\u9fff]/);
 });
+
+test('duplicate rules match however their blanks are written', () => {
+  const codes = lint('*filter\n:X - [0:0]\n-A X -m comment --comment a\u00a0b -j ACCEPT\n-A X -m comment --comment a b -j ACCEPT\nCOMMIT\n').map((d) => d.code);
+  assert.ok(codes.includes('duplicate-rule'), codes.join());
+});
+
+test('the ladder check reads the first statistic match; -m "" does not make a rule conditional', () => {
+  const svc = serviceChainName('KUBE-SVC-', 'a/b', 'tcp');
+  const text = `*nat\n:${svc} - [0:0]\n:KUBE-SEP-AAAAAAAAAAAAAAAA - [0:0]\n:KUBE-SEP-BBBBBBBBBBBBBBBB - [0:0]\n-A ${svc} -m statistic --mode nth --every 2 -m statistic --mode random --probability 0.3 -j KUBE-SEP-AAAAAAAAAAAAAAAA\n-A ${svc} -j KUBE-SEP-BBBBBBBBBBBBBBBB\nCOMMIT\n`;
+  const ladder = lint(text).filter((d) => d.code === 'probability-ladder');
+  assert.equal(ladder.length, 1);
+  assert.match(ladder[0].message, /none/);
+  const codes = lint('*filter\n:X - [0:0]\n-A X -m "" -j ACCEPT\n-A X -j DROP\nCOMMIT\n').map((d) => d.code);
+  assert.ok(codes.includes('unreachable-rule'), codes.join());
+});
+
+test('module and target names that are Object.prototype properties lint like any unknown name', () => {
+  const codes = lint('*filter\n:X - [0:0]\n-A X -m toString --foo 1 -j ACCEPT\n-A X -j constructor --x 1\n-A X --constructor 1 -j ACCEPT\nCOMMIT\n').map((d) => d.code);
+  assert.ok(codes.includes('unknown-module'), codes.join());
+});

@@ -27,6 +27,7 @@ test('chain kinds', () => {
     ['KUBE-SVL-ABC', 'service-local'],
     ['KUBE-EXT-ABC', 'external'],
     ['KUBE-FW-ABC', 'firewall'],
+    ['KUBE-FW--X', 'firewall'],
     ['KUBE-XLB-ABC', 'external-local'],
     ['KUBE-SVC-', 'service'],
     ['KUBE-SVCX-1', 'kube-fixed'],

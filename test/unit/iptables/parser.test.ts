@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { buildModel } from '../../../src/core/iptables/model';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { findOption, targetOption } from '../../../src/core/iptables/types';
 
@@ -162,4 +163,35 @@ test('declarations in unusual spacing and counters still read; their tokens come
   // A no-break space is not a separator for iptables-save but is white space to the pattern: it still declares.
   assert.equal(d.diagnostics.filter((x) => x.code === 'unrecognized-line').length, 0);
   assert.deepEqual(d.tokens.filter((t) => t.kind === 'chainDecl').map((t) => t.text).sort(), ['B', 'INPUT', 'MY']);
+});
+
+test('chain commands after a [p:b] prefix, and a bare -A after one', () => {
+  const d = parseIptables('[1:2] -N FOO\n[0:0] -P INPUT ACCEPT\n[5:6] -A\n');
+  assert.ok(d.tables.some((t) => t.chains.has('FOO')));
+  assert.equal(d.format, 'iptables-S');
+  assert.deepEqual(d.diagnostics.map((x) => x.code), ['missing-chain-name']);
+  // White space after the prefix as the old pattern read it (a no-break space from a web page).
+  assert.equal(parseIptables('[1:2]\u00a0-A X -j Y\n').rules.length, 1);
+});
+
+test('the address family comes from the first address option as written', () => {
+  assert.equal(parseIptables('-A X -d fd00::1 -s 10.0.0.1 -j ACCEPT\n').family, 6);
+  assert.equal(parseIptables('-A X -s 10.0.0.1 -d fd00::1 -j ACCEPT\n').family, 4);
+});
+
+test('a diff inside a "#"-prefixed log is unwrapped first, then read as a diff', () => {
+  const text = ['# *nat', '# :X - [0:0]', '# :Y - [0:0]', '# :Z - [0:0]', '# -A X -j Y', '# 1c1', '# < -A X -j A', '# > -A X -j B'].join('\n');
+  const d = parseIptables(text);
+  assert.deepEqual(d.rules.map((r) => r.text), ['X -j Y', 'X -j B']);
+  assert.ok(d.diagnostics.some((x) => x.code === 'diff-paste'));
+  assert.ok(!d.diagnostics.some((x) => x.code === 'unrecognized-line'));
+  // A ">" with nothing after it is not a diff side.
+  assert.ok(!parseIptables('1c1\n> \n').diagnostics.some((x) => x.code === 'diff-paste'));
+});
+
+test('callees follow every rule line in dump order (-D/-R/-C included); references with an empty table name', () => {
+  const m = buildModel(parseIptables('*filter\n:X - [0:0]\n-A X -j A\n-I X 1 -j B\n-D X -j C\n:A - [0:0]\n:B - [0:0]\n:C - [0:0]\nCOMMIT\n'));
+  assert.deepEqual(m.callees('filter', 'X').map((c) => c.name), ['A', 'B', 'C']);
+  const bare = buildModel(parseIptables('-A Z -j Y\n-A Y -j ACCEPT\n', { defaultTable: '' }));
+  assert.equal(bare.references('', 'Y').length, 1);
 });

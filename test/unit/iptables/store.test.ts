@@ -27,6 +27,7 @@ const EDGE = [
   '-A MY -d 1.2.3.4/32 -j KUBE-POSTROUTI                         NG',
   '-A MY -s -5 -j ACCEPT',
   '-A MY -p tcp --dport 1 -p udp --sport 2 -m tcp --dport 3',
+  '-A MY -p tcp --sport 1 -p udp --dport 2 -p tcp --dport 3 -j ACCEPT',
   '-A MY -m tcp --dport 8080:8090 -m recent --rcheck --seconds 10800 --reap --name KUBE-SEP-ABC --rsource -j ACCEPT',
   '-A MY -m comment --comment foo\\"bar -j ACCEPT',
   '-A MY ! -m foo --bar x',
@@ -114,7 +115,7 @@ test('store fast paths agree with the built matches on every corpus file', (t) =
 });
 
 test('store fast paths agree with the built matches on mutated rule lines', () => {
-  const words = ['-A', 'X', '-m', 'tcp', '--dport', '80', '!', '-p', 'udp', '-j', 'DNAT', '--to-destination', '1.2.3.4:5', '"a b"', "'c'", '-c', '1', '2', '--comment', 'x\\"y', '-5', '--', '-I', '3', '                      ', 'NG'];
+  const words = ['-A', 'X', '-m', 'tcp', '--dport', '80', '!', '-p', 'udp', '-p tcp', '--sport', '-m statistic --probability 0.5', '-j', 'DNAT', '--to-destination', '1.2.3.4:5', '"a b"', "'c'", '-c', '1', '2', '--comment', 'x\\"y', '-5', '--', '-I', '3', '                      ', 'NG'];
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 14 }), (parts) => {
       checkText(`-A CHAIN ${parts.join(' ')}\n${parts.join(' ')}`, 'mutated');
