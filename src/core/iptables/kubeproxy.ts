@@ -5,7 +5,7 @@
  */
 import type { IptablesModel } from './model';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from './naming';
-import { findOption, firstModuleOption, ruleHasModule, targetOption, type Rule } from './types';
+import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Rule } from './types';
 
 export interface KubeEndpoint {
   ip: string;
@@ -98,8 +98,7 @@ function splitSpn(spn: string): { namespace: string; service: string; portName: 
 }
 
 function firstValue(rule: Rule, name: string): string | undefined {
-  const o = findOption(rule, name);
-  return o && !o.negated ? o.values[0] : undefined;
+  return optionValue(rule, name);
 }
 
 function stripHostPrefix(cidr: string | undefined): string | undefined {
@@ -112,9 +111,9 @@ function ruleProtocol(rule: Rule): string | undefined {
 }
 
 function probabilityOf(rule: Rule): number | undefined {
-  const p = findOption(rule, 'probability', 'statistic');
-  if (!p || !p.values[0]) return undefined;
-  const v = Number(p.values[0]);
+  const p = optionValue(rule, 'probability', 'statistic', true);
+  if (!p) return undefined;
+  const v = Number(p);
   return Number.isFinite(v) ? v : undefined;
 }
 
@@ -174,7 +173,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   // 1. Entry rules: KUBE-SERVICES (cluster/external/LB IPs), KUBE-NODEPORTS, filter "no endpoints" rules.
   for (const r of dump.rules) {
     if (r.chain === 'KUBE-SERVICES' || r.chain === 'KUBE-EXTERNAL-SERVICES' || r.chain === 'KUBE-NODEPORTS') {
-      const target = r.target?.name ?? '';
+      const target = ruleTargetName(r) ?? '';
       if (target === 'KUBE-MARK-MASQ' || target === 'KUBE-NODEPORTS') continue;
       const info = parseComment(r.comment);
       const targetKind = kubeChainKind(target);
@@ -189,7 +188,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       if (proto) s.protocol ??= proto;
       const dst = stripHostPrefix(firstValue(r, 'destination'));
       const dport = firstValue(r, 'dport');
-      if (r.chain === 'KUBE-NODEPORTS' || (findOption(r, 'dst-type', 'addrtype')?.values[0] === 'LOCAL' && !dst)) {
+      if (r.chain === 'KUBE-NODEPORTS' || (optionValue(r, 'dst-type', 'addrtype', true) === 'LOCAL' && !dst)) {
         if (dport && r.table === 'nat') s.nodePort = Number(dport);
       } else if (info?.kind === 'external IP') {
         if (dst && !s.externalIPs.includes(dst)) s.externalIPs.push(dst);
@@ -228,9 +227,9 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         if (affinity) {
           const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
           if (secs) svc.sessionAffinitySeconds = Number(secs);
-        } else if (r.target && kubeChainKind(r.target.name) === 'endpoint') ladder.push(r);
+        } else if (kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint') ladder.push(r);
         if (!svc.protocol) svc.protocol = ruleProtocol(r);
-        if (!svc.clusterIP && r.target?.name === 'KUBE-MARK-MASQ') {
+        if (!svc.clusterIP && ruleTargetName(r) === 'KUBE-MARK-MASQ') {
           const dst = stripHostPrefix(firstValue(r, 'destination'));
           if (dst) svc.clusterIP = dst;
           const dport = firstValue(r, 'dport');
@@ -245,7 +244,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         const p = probabilityOf(r);
         const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
         remaining -= share;
-        const sep = r.target!.name;
+        const sep = ruleTargetName(r)!;
         const endpoint = new EndpointRecord(svc, sep, share, r.line, p);
         if (r.comment !== undefined && r.comment.includes('->')) arrows.push({ endpoint, comment: r.comment });
         const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
@@ -273,8 +272,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       }
       for (const r of chain.rules) {
         entry.service.lines.push(r.line);
-        if (r.target?.name === 'DNAT') {
-          const to = targetOption(r, 'to-destination')?.values[0];
+        if (ruleTargetName(r) === 'DNAT') {
+          const to = targetOptionValue(r, 'to-destination');
           if (to) setEndpointAddress(entry.endpoint, to);
           entry.endpoint.dnatLine = r.line;
           if (!entry.service.protocol) entry.service.protocol = ruleProtocol(r);

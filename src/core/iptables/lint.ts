@@ -8,7 +8,7 @@ import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { EXTENSION_TARGETS, MODULE_OPTIONS, ownEntry, TARGET_OPTIONS } from './options';
-import { firstModuleOption, forEachModuleName, forEachOptionName, ruleHasModule, STANDARD_TARGETS, type Chain, type Rule } from './types';
+import { firstModuleOption, forEachModuleName, forEachOptionName, ruleHasModule, ruleTargetName, STANDARD_TARGETS, type Chain, type Rule } from './types';
 
 export const IPTABLES_LINT_CODES = [
   'undefined-chain',
@@ -62,12 +62,12 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   return out.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
 
   function lintTarget(rule: Rule): void {
-    const target = rule.target;
-    if (!target || STANDARD_TARGETS.has(target.name) || EXTENSION_TARGETS.has(target.name)) return;
-    if (model.chain(rule.table, target.name)) return;
+    const name = ruleTargetName(rule);
+    if (!name || STANDARD_TARGETS.has(name) || EXTENSION_TARGETS.has(name)) return;
+    if (model.chain(rule.table, name)) return;
     // In a partial paste the chain may simply not have been copied.
     const severity: Severity = complete ? 'error' : 'info';
-    add('undefined-chain', severity, target.span, { chain: target.name, table: rule.table });
+    add('undefined-chain', severity, rule.target!.span, { chain: name, table: rule.table });
   }
 
   function lintModules(rule: Rule): void {
@@ -117,8 +117,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       }
       if (dup) add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
       if (!terminalAt) {
-        const target = r.target;
-        if (target && (TERMINAL.has(target.name) || target.kind === 'goto') && isUnconditional(r)) terminalAt = r;
+        const name = ruleTargetName(r);
+        if (name !== undefined && (TERMINAL.has(name) || r.target!.kind === 'goto') && isUnconditional(r)) terminalAt = r;
       }
     }
     lintLadder(chain);
@@ -128,7 +128,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   function lintLadder(chain: Chain): void {
     const kind = kubeChainKind(chain.name);
     if (kind !== 'service' && kind !== 'service-local') return;
-    const ladder = chain.rules.filter((r) => kubeChainKind(r.target?.name ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
+    const ladder = chain.rules.filter((r) => kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
     const n = ladder.length;
     ladder.forEach((r, i) => {
       const p = firstModuleOption(r, 'statistic', 'probability');
@@ -190,7 +190,7 @@ function hasUnknownNames(r: Rule): boolean {
   forEachModuleName(r, (module, explicit) => {
     if (explicit && module !== 'unparsed' && !ownEntry(MODULE_OPTIONS, module)) unknown = true;
   });
-  const targetName = r.target?.name;
+  const targetName = ruleTargetName(r);
   const targetKnown = targetName !== undefined ? ownEntry(TARGET_OPTIONS, targetName) : undefined;
   forEachOptionName(r, (module, name) => {
     if (module === null) {

@@ -4,7 +4,7 @@
  */
 import { buildKubeView, type KubeProxyView } from './kubeproxy';
 import { EXTENSION_TARGETS } from './options';
-import { STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Table, type Token } from './types';
+import { ruleTargetName, STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Table, type Token } from './types';
 
 export interface ChainRef {
   table: string;
@@ -59,7 +59,7 @@ function buildReferences(dump: IptablesDump, chainOf: (table: string, name: stri
   let table: string | undefined;
   let tableRefs = new Map<string, Rule[]>();
   for (const r of dump.rules) {
-    const target = r.target?.name;
+    const target = ruleTargetName(r);
     if (!target || !jumpsToChain(target, r.table, chainOf)) continue;
     if (r.table !== table) {
       table = r.table;
@@ -77,7 +77,7 @@ function calleesOf(dump: IptablesDump, table: string, name: string, chainOf: (ta
   const out = new Map<string, ChainRef>();
   for (const r of dump.rules) {
     if (r.chain !== name || r.table !== table) continue;
-    const target = r.target?.name;
+    const target = ruleTargetName(r);
     if (target && !out.has(target) && jumpsToChain(target, table, chainOf)) out.set(target, { table, name: target });
   }
   return [...out.values()];

@@ -41,7 +41,7 @@ export class StoredRule implements Rule {
   readonly position: number | undefined;
   readonly comment: string | undefined;
   readonly counters: Counters | undefined;
-  private readonly targetName: string | undefined;
+  readonly targetName: string | undefined;
   private readonly slot: number;
   private cachedTokens: Token[] | undefined = undefined;
 
@@ -159,23 +159,53 @@ export class StoredRule implements Rule {
 
   /** The first option of this name (generic options first, then modules in order), without building the rest. */
   findOption(name: string, module?: string): OptionArg | undefined {
+    const k = this.optionRow(name, module);
+    return k < 0 ? undefined : new StoredOption(this, k);
+  }
+
+  /** The first value of `findOption(name, module)`; undefined for a negated option unless `evenNegated`. */
+  optionValue(name: string, module?: string, evenNegated = false): string | undefined {
+    const k = this.optionRow(name, module);
+    return k < 0 ? undefined : this.rowValue(k, evenNegated);
+  }
+
+  /** The first value of the target's option `name` (`--to-destination` of a DNAT), without building options. */
+  targetOptionValue(name: string): string | undefined {
     const s = this.store;
     const id = s.names.find(name);
-    if (id < 0) return undefined;
+    if (id < 0 || this.targetName === undefined) return undefined;
+    const targetWord = this.targetWord;
+    for (let k = this.optFirst, end = this.optEnd; k < end; k++) {
+      if (s.optOwner[k] === OWNER_TARGET && s.optName[k] === id && s.optWord[k] > targetWord) return this.rowValue(k, true);
+    }
+    return undefined;
+  }
+
+  private rowValue(k: number, evenNegated: boolean): string | undefined {
+    const s = this.store;
+    if ((!evenNegated && s.optNeg[k] >= 0) || s.optValueCount[k] === 0) return undefined;
+    return this.wordValue(s.optValue[k]);
+  }
+
+  /** The option row `findOption` would build, or -1. */
+  private optionRow(name: string, module?: string): number {
+    const s = this.store;
+    const id = s.names.find(name);
+    if (id < 0) return -1;
     const optFirst = this.optFirst;
     const optEnd = this.optEnd;
     if (module === undefined || module === '') {
-      for (let k = optFirst; k < optEnd; k++) if (s.optName[k] === id && s.optOwner[k] === OWNER_GENERIC) return new StoredOption(this, k);
-      if (module === '') return undefined;
+      for (let k = optFirst; k < optEnd; k++) if (s.optName[k] === id && s.optOwner[k] === OWNER_GENERIC) return k;
+      if (module === '') return -1;
     }
     const moduleId = module === undefined ? -1 : s.names.find(module);
-    if (module !== undefined && moduleId < 0) return undefined;
+    if (module !== undefined && moduleId < 0) return -1;
     // By module, as `matches` lists them: an implicit module's options need not be contiguous rows.
     for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
       if (moduleId >= 0 && s.modName[m] !== moduleId) continue;
-      for (let k = optFirst; k < optEnd; k++) if (s.optOwner[k] === m && s.optName[k] === id) return new StoredOption(this, k);
+      for (let k = optFirst; k < optEnd; k++) if (s.optOwner[k] === m && s.optName[k] === id) return k;
     }
-    return undefined;
+    return -1;
   }
 
   moduleOption(module: string, name: string): OptionArg | undefined {

@@ -92,6 +92,8 @@ export interface Rule {
   text: string;
   matches: Match[];
   target?: Target;
+  /** The target's name without building the target (rules of the rule store); read it through `ruleTargetName`. */
+  readonly targetName?: string;
   /** Value of `-m comment --comment`, unquoted. */
   comment?: string;
   counters?: Counters;
@@ -102,6 +104,8 @@ export interface Rule {
   forEachOptionName?(visit: (module: string | null, name: string, option: () => OptionArg) => void): void;
   forEachModuleName?(visit: (module: string, explicit: boolean) => void): void;
   moduleOption?(module: string, name: string): OptionArg | undefined;
+  optionValue?(name: string, module?: string, evenNegated?: boolean): string | undefined;
+  targetOptionValue?(name: string): string | undefined;
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -188,10 +192,28 @@ export function findOption(rule: Rule, name: string, module?: string): OptionArg
   return undefined;
 }
 
+/** The first value of `findOption(rule, name, module)`; undefined for a negated option unless `evenNegated`. */
+export function optionValue(rule: Rule, name: string, module?: string, evenNegated = false): string | undefined {
+  if (rule.optionValue) return rule.optionValue(name, module, evenNegated);
+  const o = findOption(rule, name, module);
+  return o && (evenNegated || !o.negated) ? o.values[0] : undefined;
+}
+
+/** The first value of the target's option `name`. */
+export function targetOptionValue(rule: Rule, name: string): string | undefined {
+  if (rule.targetOptionValue) return rule.targetOptionValue(name);
+  return targetOption(rule, name)?.values[0];
+}
+
 /** The option `name` of the rule's first match module named `module` (a second `-m statistic` is not looked at). */
 export function firstModuleOption(rule: Rule, module: string, name: string): OptionArg | undefined {
   if (rule.moduleOption) return rule.moduleOption(module, name);
   return rule.matches.find((m) => m.module === module)?.options.find((o) => o.name === name);
+}
+
+/** The name after -j/-g, or undefined. */
+export function ruleTargetName(rule: Rule): string | undefined {
+  return 'targetName' in rule ? rule.targetName : rule.target?.name;
 }
 
 /** Whether the rule loads a match module of this name (`-m recent`, or `tcp` implied by `-p tcp --dport`). */

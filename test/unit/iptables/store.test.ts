@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import type { Match, OptionArg, Rule } from '../../../src/core/iptables/types';
-import { findOption, forEachModuleName, forEachOptionName, ruleHasModule } from '../../../src/core/iptables/types';
+import { findOption, forEachModuleName, forEachOptionName, optionValue, ruleHasModule, ruleTargetName, targetOptionValue } from '../../../src/core/iptables/types';
 import { corpusFiles } from '../../helpers/corpus';
 
 const EDGE = [
@@ -49,7 +49,8 @@ const optionShape = (o: OptionArg | undefined) =>
 
 function checkRule(rule: Rule, where: string): void {
   const matches: Match[] = rule.matches;
-  const names = new Set<string>(['comment', 'probability', 'destination', 'dport', 'protocol', 'seconds', 'to-destination', 'nope']);
+  const names = new Set<string>(['comment', 'probability', 'destination', 'dport', 'protocol', 'seconds', 'to-destination', 'log-prefix', 'nope']);
+  for (const o of rule.target?.options ?? []) names.add(o.name);
   const modules = new Set<string>(['', 'tcp', 'udp', 'comment', 'statistic', 'recent', 'nope']);
   for (const m of matches) {
     modules.add(m.module);
@@ -57,10 +58,15 @@ function checkRule(rule: Rule, where: string): void {
   }
   for (const name of names) {
     assert.deepEqual(optionShape(findOption(rule, name)), optionShape(slowFindOption(rule, name)), `${where}: findOption(${name})`);
+    const slow = slowFindOption(rule, name);
+    assert.equal(optionValue(rule, name), slow && !slow.negated ? slow.values[0] : undefined, `${where}: optionValue(${name})`);
+    assert.equal(optionValue(rule, name, undefined, true), slow?.values[0], `${where}: optionValue(${name}, even negated)`);
+    assert.equal(targetOptionValue(rule, name), rule.target?.options.find((o) => o.name === name)?.values[0], `${where}: targetOptionValue(${name})`);
     for (const module of modules) {
       assert.deepEqual(optionShape(findOption(rule, name, module)), optionShape(slowFindOption(rule, name, module)), `${where}: findOption(${name}, ${module})`);
     }
   }
+  assert.equal(ruleTargetName(rule), rule.target?.name, `${where}: ruleTargetName`);
   for (const module of modules) if (module !== '') assert.equal(ruleHasModule(rule, module), matches.some((m) => m.module === module), `${where}: hasModule(${module})`);
 
   const visited: string[] = [];
