@@ -126,7 +126,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const getChain = (table: Table, name: string): Chain => {
     let c = table.chains.get(name);
     if (!c) {
-      c = { table: table.name, name, builtin: isBuiltinChain(table.name, name), rules: [] };
+      c = new ChainRecord(table.name, name, isBuiltinChain(table.name, name));
       table.chains.set(name, c);
     }
     return c;
@@ -284,16 +284,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const nameId = d.nameEnd >= 0 ? store.names.idOf(src, cs + 1, cs + d.nameEnd) : store.names.idOf(d.name!, 0, d.name!.length);
     const name = store.nameOf(nameId);
     const table = ctx.table ?? tableFor(name, undefined, undefined);
-    const chain = chainById(table, nameId);
-    const nameSpan: Span = { line: li, column: cs - base + 1, length: name.length };
-    if (chain.declSpan && !reopened.has(table.name)) {
-      diagnostics.push(problem('duplicate-chain-declaration', ctx.table ? 'warning' : 'info', nameSpan, { chain: name, table: table.name }, undefined, [relatedAt(chain.declSpan, 'first-declaration')]));
-    } else chain.declSpan = nameSpan;
+    const chain = chainById(table, nameId) as ChainRecord;
+    const column = cs - base + 1;
+    if (chain.declared && !reopened.has(table.name)) {
+      const nameSpan: Span = { line: li, column, length: name.length };
+      diagnostics.push(problem('duplicate-chain-declaration', ctx.table ? 'warning' : 'info', nameSpan, { chain: name, table: table.name }, undefined, [relatedAt(chain.declSpan!, 'first-declaration')]));
+    } else chain.declareAt(li, column, name.length);
     if (d.policy !== '-') chain.policy = store.names.intern(d.policy);
-    if (d.packets !== undefined) {
-      const bracket = d.counterAt;
-      chain.counters = { packets: d.packets, bytes: d.bytes!, span: { line: li, column: cs - base + bracket, length: lines.contentEnd[li] - cs - bracket } };
-    }
+    if (d.packets !== undefined) chain.countAt(d.packets, d.bytes!, li, cs - base + d.counterAt, lines.contentEnd[li] - cs - d.counterAt);
     declarationLines.push(li);
     return true;
   }
@@ -373,6 +371,76 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
     else if (rule.command === 'append') chain.rules.push(rule);
     dump.rules.push(rule);
+  }
+}
+
+/**
+ * A chain of the dump. A big dump declares 60,000 chains, each with a position and `[0:0]` counters: those are
+ * kept as numbers and built into span and counter objects when read.
+ */
+class ChainRecord implements Chain {
+  policy: string | undefined = undefined;
+  rules: Rule[] = [];
+  private declLine = -1;
+  private declColumn = 0;
+  private declLength = 0;
+  private counterLine = -1;
+  private counterColumn = 0;
+  private counterLength = 0;
+  private packets = 0;
+  private bytes = 0;
+
+  constructor(
+    readonly table: string,
+    readonly name: string,
+    readonly builtin: boolean,
+  ) {}
+
+  get declSpan(): Span | undefined {
+    return this.declLine < 0 ? undefined : { line: this.declLine, column: this.declColumn, length: this.declLength };
+  }
+
+  set declSpan(span: Span | undefined) {
+    this.declLine = span ? span.line : -1;
+    this.declColumn = span?.column ?? 0;
+    this.declLength = span?.length ?? 0;
+  }
+
+  get counters(): Counters | undefined {
+    if (this.counterLine < 0) return undefined;
+    return { packets: this.packets, bytes: this.bytes, span: { line: this.counterLine, column: this.counterColumn, length: this.counterLength } };
+  }
+
+  set counters(c: Counters | undefined) {
+    this.counterLine = c ? c.span.line : -1;
+    this.counterColumn = c?.span.column ?? 0;
+    this.counterLength = c?.span.length ?? 0;
+    this.packets = c?.packets ?? 0;
+    this.bytes = c?.bytes ?? 0;
+  }
+
+  get declared(): boolean {
+    return this.declLine >= 0;
+  }
+
+  /** `declSpan = ...` without building the span. */
+  declareAt(line: number, column: number, length: number): void {
+    this.declLine = line;
+    this.declColumn = column;
+    this.declLength = length;
+  }
+
+  /** `counters = ...` without building the objects. */
+  countAt(packets: number, bytes: number, line: number, column: number, length: number): void {
+    this.packets = packets;
+    this.bytes = bytes;
+    this.counterLine = line;
+    this.counterColumn = column;
+    this.counterLength = length;
+  }
+
+  toJSON(): Chain {
+    return { table: this.table, name: this.name, builtin: this.builtin, policy: this.policy, counters: this.counters, declSpan: this.declSpan, rules: this.rules };
   }
 }
 
