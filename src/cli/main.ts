@@ -8,6 +8,7 @@ import { runGenerate } from './commands/generate';
 import { runLint } from './commands/lint';
 import { runParse } from './commands/parse';
 import { runTrace } from './commands/trace';
+import { ownEntry } from '../core/common/own';
 
 const USAGE = `kpp: Kube Packet Path on the command line
 
@@ -46,7 +47,7 @@ export function main(argv: string[]): number {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const run = COMMANDS[command];
+  const run = ownEntry(COMMANDS, command);
   if (!run) {
     process.stderr.write(`kpp: unknown command "${command}" (try kpp --help)\n`);
     return 2;

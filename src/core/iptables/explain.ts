@@ -8,7 +8,8 @@ import { t, type Lang } from '../i18n/catalog';
 import type { KubeService } from './kubeproxy';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
-import { EXTENSION_TARGETS, MODULE_OPTIONS, ownEntry } from './options';
+import { ownEntry } from '../common/own';
+import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
 import { STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
 
 export interface Explanation {

@@ -7,7 +7,8 @@ import type { Diagnostic, RelatedLocation, Severity } from '../common/diagnostic
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
-import { EXTENSION_TARGETS, MODULE_OPTIONS, ownEntry, TARGET_OPTIONS } from './options';
+import { EXTENSION_TARGETS, MODULE_OPTIONS, TARGET_OPTIONS } from './options';
+import { ownEntry } from '../common/own';
 import { firstModuleOption, forEachModuleName, forEachOptionName, ruleHasModule, ruleTargetName, STANDARD_TARGETS, type Chain, type Rule } from './types';
 
 export const IPTABLES_LINT_CODES = [
@@ -63,7 +64,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
 
   function lintTarget(rule: Rule): void {
     const name = ruleTargetName(rule);
-    if (!name || STANDARD_TARGETS.has(name) || EXTENSION_TARGETS.has(name)) return;
+    if (name === undefined || STANDARD_TARGETS.has(name) || EXTENSION_TARGETS.has(name)) return;
     if (model.chain(rule.table, name)) return;
     // In a partial paste the chain may simply not have been copied.
     const severity: Severity = complete ? 'error' : 'info';

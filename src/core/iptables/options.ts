@@ -2,6 +2,7 @@
  * What the parser knows about iptables options: canonical names and how many arguments each takes.
  * One place for these facts; the explainer and linter read the same tables.
  */
+import { ownEntry } from '../common/own';
 
 /** Short and alias spellings of generic options, mapped to their canonical long name. */
 export const GENERIC_OPTION_NAMES: Readonly<Record<string, string>> = {
@@ -85,13 +86,6 @@ export const GENERIC_CANONICAL = new Set(Object.values(GENERIC_OPTION_NAMES));
 
 const canonicalCache = new Map<string, string>();
 
-/**
- * A table entry for a name read from a dump. `table[name]` would also find `constructor`, `toString`, ... on
- * Object.prototype, and dumps may contain any word.
- */
-export function ownEntry<V>(table: Readonly<Record<string, V>>, name: string): V | undefined {
-  return Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
-}
 
 export function canonicalOptionName(written: string): string {
   let name = canonicalCache.get(written);

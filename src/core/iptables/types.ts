@@ -3,6 +3,7 @@
  * Every token keeps its position so hovers, jumps and diagnostics point at the exact text.
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
+import { ownEntry } from '../common/own';
 
 /** Which text the dump was: the detector reports one of these. */
 export type IptablesFormat =
@@ -179,7 +180,7 @@ export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {
 export const STANDARD_TARGETS = new Set(['ACCEPT', 'DROP', 'RETURN', 'QUEUE', 'NFQUEUE']);
 
 export function isBuiltinChain(table: string, chain: string): boolean {
-  return (BUILTIN_CHAINS[table] ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(chain);
+  return (ownEntry(BUILTIN_CHAINS, table) ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(chain);
 }
 
 /** First option of a given name in any match of the rule (generic options first, then modules in order). */

@@ -3,6 +3,7 @@
  * listing ran without `-n`. Offsets are relative to the start of the text so callers can build token spans.
  */
 import { parseIPv4, parseIPv6 } from '../common/ip';
+import { ownEntry } from '../common/own';
 
 export interface Endpoint {
   /** Host without brackets. */
@@ -44,7 +45,7 @@ const SERVICE_PORTS: Record<string, number> = {
 };
 
 export function servicePort(name: string): number | undefined {
-  return SERVICE_PORTS[name.toLowerCase()];
+  return ownEntry(SERVICE_PORTS, name.toLowerCase());
 }
 
 const HOST_NAME = /^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;

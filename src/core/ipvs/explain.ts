@@ -12,6 +12,7 @@ import { EXPIRE } from './parseConnection';
 import { forwardMethod } from './parseList';
 import { saveOptionName } from './parseSave';
 import type { ConnectionEndpoint, ConnectionEntry, IpvsDump, IpvsToken, RealServer, VirtualService } from './types';
+import { ownEntry } from '../common/own';
 
 export interface IpvsExplanation {
   markdown: string;
@@ -130,7 +131,7 @@ function tokenText(dump: IpvsDump, tok: IpvsToken, lang: Lang): string {
     case 'pe':
       return tok.text === 'sip' ? t(lang, 'ipvs.tok.pe.sip') : t(lang, 'ipvs.tok.pe', { name: tok.text });
     case 'forward': {
-      const method = realServerOf(dump, tok)?.forward ?? forwardMethod(tok.text) ?? SAVE_FORWARD[tok.text];
+      const method = realServerOf(dump, tok)?.forward ?? forwardMethod(tok.text) ?? ownEntry(SAVE_FORWARD, tok.text);
       return method ? t(lang, `ipvs.fwd.${method}`) : tok.text;
     }
     case 'weight': {

@@ -3,6 +3,7 @@
  * `--persistent-conn`). Column meaning comes from the layout in force, or from the line's own shape when the
  * person left the header lines out.
  */
+import { ownEntry } from '../common/own';
 import type { SourceLine } from '../common/lines';
 import { columnTokenKind, RATE_COLUMNS, realServerColumns, STATS_COLUMNS } from './columns';
 import type { ParseContext } from './context';
@@ -26,7 +27,7 @@ const FORWARD: Record<string, ForwardMethod> = { masq: 'Masq', route: 'Route', t
 const NUMERIC_LAYOUTS: readonly IpvsLayout[] = ['stats', 'rate', 'thresholds', 'persistent-conn'];
 
 export function forwardMethod(text: string): ForwardMethod | undefined {
-  return FORWARD[text.toLowerCase()];
+  return ownEntry(FORWARD, text.toLowerCase());
 }
 
 interface Owner {

@@ -13,6 +13,7 @@ import { parseUint } from './numbers';
 import { DEFAULT_PERSISTENT_TIMEOUT, DEFAULT_SCHEDULER } from './schedulers';
 import type { ForwardMethod, IpvsProtocol, IpvsTokenKind, RealServer, VirtualService } from './types';
 import type { Word } from './words';
+import { ownEntry } from '../common/own';
 
 type Command =
   'add-service' | 'edit-service' | 'delete-service' | 'add-server' | 'edit-server' | 'delete-server' | 'clear' | 'zero';
@@ -91,12 +92,12 @@ const SERVICE_OPTIONS: Record<string, IpvsProtocol> = {
 const FORWARD_OPTIONS: Record<string, ForwardMethod> = { masquerading: 'Masq', gatewaying: 'Route', ipip: 'Tunnel' };
 
 export function saveCommandOf(text: string): Command | undefined {
-  return COMMANDS[text] ?? (/^-[AaEeDd][tuf]$/.test(text) ? COMMANDS[text.slice(0, 2)] : undefined);
+  return ownEntry(COMMANDS, text) ?? (/^-[AaEeDd][tuf]$/.test(text) ? ownEntry(COMMANDS, text.slice(0, 2)) : undefined);
 }
 
 /** Canonical name of a rule word (`-A` gives `add-service`, `--weight=2` gives `weight`), for explanations. */
 export function saveOptionName(text: string): string | undefined {
-  return saveCommandOf(text) ?? OPTIONS[text.split('=')[0]]?.name;
+  return saveCommandOf(text) ?? ownEntry(OPTIONS, text.split('=')[0])?.name;
 }
 
 interface PendingToken {
@@ -177,7 +178,7 @@ function readOptions(ctx: ParseContext, sl: SourceLine, words: Word[], commandWo
     const w = words[i];
     const [flag, inline] =
       w.text.startsWith('--') && w.text.includes('=') ? w.text.split(/=(.*)/s) : [w.text, undefined];
-    const opt = OPTIONS[flag];
+    const opt = ownEntry(OPTIONS, flag);
     if (!opt) {
       ctx.diag('save-unknown-option', 'warning', wordSpanOf(sl.line, w), { option: w.text });
       continue;
@@ -188,11 +189,11 @@ function readOptions(ctx: ParseContext, sl: SourceLine, words: Word[], commandWo
       // `--weight=2`: the text after `=` becomes the option's value word.
       words.splice(i + 1, 0, { text: inline, column: w.column + flag.length + 1 });
     }
-    const protocol = SERVICE_OPTIONS[opt.name];
+    const protocol = ownEntry(SERVICE_OPTIONS, opt.name);
     if (protocol) {
       take((v) => readService(protocol, v), w.text);
     } else if (isForward) {
-      rule.forward = FORWARD_OPTIONS[opt.name];
+      rule.forward = ownEntry(FORWARD_OPTIONS, opt.name);
     } else {
       switch (opt.name) {
         case 'ipv6':

@@ -2,6 +2,7 @@
  * What each IPVS scheduler does with new connections (facts from the Linux ip_vs_*.c schedulers). Every
  * scheduler skips real servers with weight 0, which is how draining works.
  */
+import { ownEntry } from '../common/own';
 export type SchedulerPolicy =
   | 'equal' // rr: turns, weights only matter as 0 / non-0
   | 'weighted' // wrr: turns in proportion to weight
@@ -46,7 +47,7 @@ export function isKnownScheduler(name: string): boolean {
 }
 
 export function schedulerPolicy(name: string | undefined): SchedulerPolicy | undefined {
-  return name === undefined ? undefined : SCHEDULERS[name]?.policy;
+  return name === undefined ? undefined : ownEntry(SCHEDULERS, name)?.policy;
 }
 
 export function isKnownFlag(flag: string): boolean {

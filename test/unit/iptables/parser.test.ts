@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { explainAt } from '../../../src/core/iptables/explain';
+import { lintIptables } from '../../../src/core/iptables/lint';
 import { buildModel } from '../../../src/core/iptables/model';
+import { tracePacket } from '../../../src/core/iptables/trace';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { findOption, targetOption } from '../../../src/core/iptables/types';
 
@@ -194,4 +198,26 @@ test('callees follow every rule line in dump order (-D/-R/-C included); referenc
   assert.deepEqual(m.callees('filter', 'X').map((c) => c.name), ['A', 'B', 'C']);
   const bare = buildModel(parseIptables('-A Z -j Y\n-A Y -j ACCEPT\n', { defaultTable: '' }));
   assert.equal(bare.references('', 'Y').length, 1);
+});
+
+test('names that are Object.prototype properties, in every position, never throw', () => {
+  for (const n of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    const texts = [
+      `*${n}\n:${n} - [0:0]\n-A ${n} -m ${n} --${n} ${n} -j ${n} --${n} 1\n-A INPUT -p ${n} --dport 1 --tcp-flags ${n} ${n} -j ${n}\nCOMMIT\n`,
+      `iptables -t ${n} -S\n-P ${n} ${n}\n-N ${n}\n-A ${n} -j DNAT --to-destination ${n}\n`,
+      `Chain ${n} (policy ${n} 0 packets, 0 bytes)\n pkts bytes target prot opt in out source destination\n 0 0 ${n} ${n} -- * * 0.0.0.0/0 0.0.0.0/0 ${n} dpt:${n}\n`,
+    ];
+    for (const text of texts) {
+      const a = analyzeText(text, 'iptables');
+      const m = a.iptables!;
+      assert.ok(diagnosticsOf(a, 'zh-CN').length >= 0);
+      for (let l = 0; l < m.dump.lineCount; l++) for (let c = 0; c < 70; c += 2) explainAt(m, l, c, 'en');
+      const r = tracePacket(m.dump, { src: '10.0.0.1', dst: '10.0.0.2', dport: 80, proto: 'tcp', hook: 'prerouting' }, { lang: 'en' });
+      assert.ok(Array.isArray(r.paths));
+    }
+    const ipvs = analyzeText(`IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port Forward Weight ActiveConn InActConn\nTCP  10.0.0.1:80 ${n}\n  -> 10.0.0.2:80 ${n} 1 0 0\n-A -t 10.0.0.1:80 -s ${n}\n`, 'ipvs');
+    assert.ok(diagnosticsOf(ipvs, 'en').length >= 0);
+  }
+  const codes = lintIptables(buildModel(parseIptables('*filter\n:X - [0:0]\n-A X -j ""\nCOMMIT\n'))).map((d) => d.code);
+  assert.ok(codes.includes('undefined-chain'), 'a jump to an empty name is still a jump to a missing chain');
 });

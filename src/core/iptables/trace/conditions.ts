@@ -3,6 +3,7 @@
  * draw with a real probability, or a fact the dump cannot tell (ipset membership, local addresses, unknown modules)
  * that the engine forks on and records as an assumption.
  */
+import { ownEntry } from '../../common/own';
 import type { IpFamily } from '../../common/ip';
 import type { Match, OptionArg } from '../types';
 import { formatProbability, msg } from './message';
@@ -92,7 +93,7 @@ const PROTO_ALIASES: Record<string, string> = { icmpv6: 'icmp', 'ipv6-icmp': 'ic
 function protoCond(o: OptionArg, family: IpFamily): Cond {
   const raw = (o.values[0] ?? '').toLowerCase();
   if (raw === 'all' || raw === '0') return o.negated ? NEVER : ALWAYS;
-  let name = PROTO_NUMBERS[raw] ?? PROTO_ALIASES[raw] ?? raw;
+  let name = ownEntry(PROTO_NUMBERS, raw) ?? ownEntry(PROTO_ALIASES, raw) ?? raw;
   // The packet's `icmp` is ICMP in an IPv4 dump and ICMPv6 in an IPv6 one.
   const v6Only = raw === '58' || raw in PROTO_ALIASES;
   if (name === 'icmp' && v6Only !== (family === 6)) name = 'icmp-of-the-other-family';
@@ -160,7 +161,7 @@ function parseTcpFlags(text: string): number | undefined {
   for (const f of text.toUpperCase().split(',')) {
     if (f === 'ALL') bits |= 0xff;
     else if (f === 'NONE') continue;
-    else if (f in TCP_FLAG_BITS) bits |= TCP_FLAG_BITS[f];
+    else if (ownEntry(TCP_FLAG_BITS, f) !== undefined) bits |= TCP_FLAG_BITS[f];
     else return undefined;
   }
   return bits;
