@@ -3,6 +3,8 @@
  * CR, leading indentation, shell prompts, log-style prefixes. Parsers work on `content` and add `offset`
  * to every column so positions still point into the original line.
  */
+import { isBlankCode } from './chars';
+
 export interface SourceLine {
   /** 0-based line number in the original text. */
   line: number;
@@ -75,9 +77,9 @@ export class LineIndex {
       let end = nl < 0 ? text.length : nl;
       if (end > from && text.charCodeAt(end - 1) === 13) end--;
       let cs = from;
-      while (cs < end && isBlank(text.charCodeAt(cs))) cs++;
+      while (cs < end && isBlankCode(text.charCodeAt(cs))) cs++;
       let ce = end;
-      while (ce > cs && isBlank(text.charCodeAt(ce - 1))) ce--;
+      while (ce > cs && isBlankCode(text.charCodeAt(ce - 1))) ce--;
       this.start[line] = from;
       this.rawEnd[line] = end;
       this.contentStart[line] = cs;
@@ -106,6 +108,3 @@ export class LineIndex {
   }
 }
 
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9;
-}

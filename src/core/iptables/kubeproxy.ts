@@ -3,6 +3,7 @@
  * probability ladder's effective shares, the masquerade mark, and hints about the kube-proxy version.
  * Derived from chain names, comments and DNAT targets; chain hashes are recomputed to verify comments.
  */
+import { isDigitCode } from '../common/chars';
 import type { IptablesModel } from './model';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from './naming';
 import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Rule } from './types';
@@ -448,7 +449,7 @@ function ipv4Endpoint(text: string): { ip: string; port?: number } | undefined {
   let i = 0;
   for (let part = 0; part < 4; part++) {
     const start = i;
-    while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    while (i < text.length && isDigitCode(text.charCodeAt(i))) i++;
     if (i === start) return undefined;
     if (part < 3) {
       if (text.charCodeAt(i) !== 46) return undefined;
@@ -459,7 +460,7 @@ function ipv4Endpoint(text: string): { ip: string; port?: number } | undefined {
   if (text.charCodeAt(i) !== 58) return undefined;
   const ipEnd = i++;
   const portStart = i;
-  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  while (i < text.length && isDigitCode(text.charCodeAt(i))) i++;
   if (i === portStart || i !== text.length) return undefined;
   return { ip: text.slice(0, ipEnd), port: Number(text.slice(portStart)) };
 }

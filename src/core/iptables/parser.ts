@@ -6,6 +6,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
+import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { isListingStart, parseListingBlock } from './listing';
 import { problem, relatedAt } from './problems';
@@ -49,20 +50,9 @@ const RULE_COMMANDS = new Map<string, Rule['command']>([
 ]);
 const CHAIN_COMMANDS = new Set(['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero', '-P', '--policy', '-E', '--rename-chain']);
 
-/** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...), without slicing it. */
+/** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...). */
 function ruleCommandAt(text: string, at: number, length: number): Rule['command'] | undefined {
-  if (length === 2) {
-    if (text.charCodeAt(at) !== 45) return undefined;
-    switch (text.charCodeAt(at + 1)) {
-      case 65: return 'append';
-      case 73: return 'insert';
-      case 68: return 'delete';
-      case 82: return 'replace';
-      case 67: return 'check';
-    }
-    return undefined;
-  }
-  return length > 2 && text.charCodeAt(at) === 45 ? RULE_COMMANDS.get(text.slice(at, at + length)) : undefined;
+  return length >= 2 && text.charCodeAt(at) === 45 ? RULE_COMMANDS.get(text.slice(at, at + length)) : undefined;
 }
 
 /** `-A `/`-I ` (and their long forms) or a `[p:b]` counter prefix at offset `at`. */
@@ -575,18 +565,8 @@ function declarationByPattern(content: string): Declaration | undefined {
   return { nameEnd: -1, name: m[1], policy: m[2], counterAt: content.lastIndexOf('['), ...(m[3] !== undefined ? { packets: Number(m[3]), bytes: Number(m[4]) } : {}) };
 }
 
-function isDigitCode(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
 
-/** White space as `\s` reads it (the prefix pattern iptables pastes were matched with). */
-function isWhiteCode(c: number): boolean {
-  return c === 32 || c === 9 || ((c > 127 || (c >= 10 && c <= 13)) && /\s/.test(String.fromCharCode(c)));
-}
 
-function isBlankCode(c: number): boolean {
-  return c === 32 || c === 9;
-}
 
 /** Whole-text preparation: `#`-prefixed log pastes and diff output are unwrapped in place. */
 function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {

@@ -5,6 +5,7 @@
  * Each word gets its flags and token kind; nothing per word is allocated, and a line allocates only what it keeps.
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
+import { isAlnumCode, isDigitCode } from '../common/chars';
 import type { LineIndex } from '../common/lines';
 import { IMPLICIT_PROTOCOL_MODULES } from './options';
 import { problem } from './problems';
@@ -74,10 +75,10 @@ function shapeFlags(text: string, start: number, end: number, flags: number): nu
     return end - start === 1 && !(flags & QUOTED) && text.charCodeAt(start) === 33 ? BANG : 0;
   }
   const c1 = text.charCodeAt(start + 1);
-  if (c1 === 45) return end - start >= 3 && isAlnum(text.charCodeAt(start + 2)) ? OPTION_LIKE : 0;
-  if (!isDigit(c1)) return isAlnum(c1) ? OPTION_LIKE : 0;
+  if (c1 === 45) return end - start >= 3 && isAlnumCode(text.charCodeAt(start + 2)) ? OPTION_LIKE : 0;
+  if (!isDigitCode(c1)) return isAlnumCode(c1) ? OPTION_LIKE : 0;
   // `-5` is a value (a negative number), not an option; `-5x` reads as an option.
-  for (let i = start + 2; i < end; i++) if (!isDigit(text.charCodeAt(i))) return OPTION_LIKE | NEGATIVE_NUMBER;
+  for (let i = start + 2; i < end; i++) if (!isDigitCode(text.charCodeAt(i))) return OPTION_LIKE | NEGATIVE_NUMBER;
   return NEGATIVE_NUMBER;
 }
 
@@ -297,10 +298,4 @@ function implicitModule(store: RuleStore, modFirst: number, nameId: number): num
   return store.addModule(nameId, IMPLICIT);
 }
 
-function isAlnum(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}

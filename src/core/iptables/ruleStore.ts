@@ -35,20 +35,6 @@ export const enum NameRole {
   Counters = 4, // -c / --set-counters
 }
 
-function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Int32Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-
-function grownUint8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Uint8Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-
 /**
  * Strings interned by their characters: looking a name up in the line text allocates nothing unless the name is
  * new. Chain, module, option and target names repeat on almost every rule.
@@ -127,57 +113,62 @@ interface OptionNameInfo {
   generic: boolean;
 }
 
+type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
+/** The columns of one kind of row, each with its element type: one list per kind for allocating, growing, trimming. */
+type Columns<K extends string> = Readonly<Record<K, 'i32' | 'u8'>>;
+
+const WORD_COLUMNS = { wordCol: 'i32', wordLen: 'i32', wordFlags: 'u8', wordKind: 'u8' } as const;
+const OPTION_COLUMNS = { optName: 'i32', optWritten: 'i32', optWord: 'i32', optNeg: 'i32', optValue: 'i32', optValueCount: 'u8', optOwner: 'i32' } as const;
+const MODULE_COLUMNS = { modName: 'i32', modWord: 'i32' } as const;
+const RULE_COLUMNS = {
+  ruleLine: 'i32',
+  ruleBase: 'i32',
+  ruleContentStart: 'i32',
+  ruleContentEnd: 'i32',
+  ruleFirstWord: 'i32',
+  ruleEndWord: 'i32',
+  ruleBodyOffset: 'u8',
+  rulePrefixLength: 'i32',
+  ruleOptFirst: 'i32',
+  ruleOptEnd: 'i32',
+  ruleModFirst: 'i32',
+  ruleModEnd: 'i32',
+  ruleTargetWord: 'i32',
+  ruleFlags: 'u8',
+} as const;
+type ColumnName = keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
+
+function newColumn(type: 'i32' | 'u8', size: number): Column {
+  return type === 'i32' ? new Int32Array(size) : new Uint8Array(size);
+}
+
 export class RuleStore {
   readonly names = new NameTable();
-  /** The whole dump text: word columns are relative to their line's start offset in it. */
   /** Name ids the body reader compares against on every option. */
   readonly commentId: number;
   readonly protocolId: number;
 
-  constructor(readonly text: string) {
-    this.commentId = this.names.idOf('comment', 0, 7);
-    this.protocolId = this.names.idOf('protocol', 0, 8);
-    // Sized from the text (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module per
-    // ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
-    const words = Math.max(4096, Math.ceil(text.length / 10));
-    const options = Math.max(1024, Math.ceil(text.length / 48));
-    this.wordCol = new Int32Array(words);
-    this.wordLen = new Int32Array(words);
-    this.wordFlags = new Uint8Array(words);
-    this.wordKind = new Uint8Array(words);
-    this.optName = new Int32Array(options);
-    this.optWritten = new Int32Array(options);
-    this.optWord = new Int32Array(options);
-    this.optNeg = new Int32Array(options);
-    this.optValue = new Int32Array(options);
-    this.optValueCount = new Uint8Array(options);
-    this.optOwner = new Int32Array(options);
-    const rules = Math.max(1024, Math.ceil(text.length / 125));
-    const modules = Math.max(256, Math.ceil(text.length / 80));
-    this.modName = new Int32Array(modules);
-    this.modWord = new Int32Array(modules);
-    for (const key of ['ruleLine', 'ruleBase', 'ruleContentStart', 'ruleContentEnd', 'ruleFirstWord', 'ruleEndWord', 'rulePrefixLength', 'ruleOptFirst', 'ruleOptEnd', 'ruleModFirst', 'ruleModEnd', 'ruleTargetWord'] as const) this[key] = new Int32Array(rules);
-    this.ruleBodyOffset = new Uint8Array(rules);
-    this.ruleFlags = new Uint8Array(rules);
-  }
-  private nameInfo: (OptionNameInfo | undefined)[] = [];
-
-  // Words: column (absolute, in the original line), raw length, flags, token kind.
-  wordCol: Int32Array<ArrayBuffer>;
-  wordLen: Int32Array<ArrayBuffer>;
-  wordFlags: Uint8Array<ArrayBuffer>;
-  wordKind: Uint8Array<ArrayBuffer>;
+  // Words: column (in the original line), raw length, flags, token kind.
+  wordCol!: Int32Array<ArrayBuffer>;
+  wordLen!: Int32Array<ArrayBuffer>;
+  wordFlags!: Uint8Array<ArrayBuffer>;
+  wordKind!: Uint8Array<ArrayBuffer>;
   wordCount = 0;
 
   // Options: canonical name id, written name id, option word, `!` word (-1), first value word, value count, owner.
-  optName: Int32Array<ArrayBuffer>;
-  optWritten: Int32Array<ArrayBuffer>;
-  optWord: Int32Array<ArrayBuffer>;
-  optNeg: Int32Array<ArrayBuffer>;
-  optValue: Int32Array<ArrayBuffer>;
-  optValueCount: Uint8Array<ArrayBuffer>;
-  optOwner: Int32Array<ArrayBuffer>;
+  optName!: Int32Array<ArrayBuffer>;
+  optWritten!: Int32Array<ArrayBuffer>;
+  optWord!: Int32Array<ArrayBuffer>;
+  optNeg!: Int32Array<ArrayBuffer>;
+  optValue!: Int32Array<ArrayBuffer>;
+  optValueCount!: Uint8Array<ArrayBuffer>;
+  optOwner!: Int32Array<ArrayBuffer>;
   optCount = 0;
+
+  // Modules (`-m name` or implicit): name id, module word (IMPLICIT when loaded by `-p`).
+  modName!: Int32Array<ArrayBuffer>;
+  modWord!: Int32Array<ArrayBuffer>;
+  modCount = 0;
 
   // Rules, by slot (parse order): where the line and its rows are. Kept here rather than as fields of each
   // rule object so the collector has 16 fewer fields per rule to copy and scan.
@@ -194,13 +185,22 @@ export class RuleStore {
   ruleModFirst!: Int32Array<ArrayBuffer>;
   ruleModEnd!: Int32Array<ArrayBuffer>;
   ruleTargetWord!: Int32Array<ArrayBuffer>; // -1 without a target
-  ruleFlags!: Uint8Array<ArrayBuffer>; // RULE_GOTO | command index
+  ruleFlags!: Uint8Array<ArrayBuffer>; // GOTO | command index
   ruleCount = 0;
 
-  // Modules (`-m name` or implicit): name id, module word (IMPLICIT when loaded by `-p`).
-  modName: Int32Array<ArrayBuffer>;
-  modWord: Int32Array<ArrayBuffer>;
-  modCount = 0;
+  private nameInfo: (OptionNameInfo | undefined)[] = [];
+
+  /** `text` is the whole dump: word columns count from their line's start offset in it. */
+  constructor(readonly text: string) {
+    this.commentId = this.names.idOf('comment', 0, 7);
+    this.protocolId = this.names.idOf('protocol', 0, 8);
+    // Sized from the text (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module per
+    // ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
+    this.allocate(WORD_COLUMNS, Math.max(4096, Math.ceil(text.length / 10)));
+    this.allocate(OPTION_COLUMNS, Math.max(1024, Math.ceil(text.length / 48)));
+    this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(text.length / 80)));
+    this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(text.length / 125)));
+  }
 
   nameOf(id: number): string {
     return this.names.names[id];
@@ -235,12 +235,7 @@ export class RuleStore {
   /** Appends one word; returns its index. */
   addWord(col: number, len: number, flags: number): number {
     const k = this.wordCount++;
-    if (k >= this.wordCol.length) {
-      this.wordCol = grownInt32(this.wordCol, k + 1);
-      this.wordLen = grownInt32(this.wordLen, k + 1);
-      this.wordFlags = grownUint8(this.wordFlags, k + 1);
-      this.wordKind = grownUint8(this.wordKind, k + 1);
-    }
+    if (k >= this.wordCol.length) this.resize(WORD_COLUMNS, k * 2, k);
     this.wordCol[k] = col;
     this.wordLen[k] = len;
     this.wordFlags[k] = flags;
@@ -250,16 +245,7 @@ export class RuleStore {
 
   addOption(name: number, written: number, word: number, neg: number, value: number, valueCount: number, owner: number): number {
     const k = this.optCount++;
-    if (k >= this.optName.length) {
-      const n = k + 1;
-      this.optName = grownInt32(this.optName, n);
-      this.optWritten = grownInt32(this.optWritten, n);
-      this.optWord = grownInt32(this.optWord, n);
-      this.optNeg = grownInt32(this.optNeg, n);
-      this.optValue = grownInt32(this.optValue, n);
-      this.optValueCount = grownUint8(this.optValueCount, n);
-      this.optOwner = grownInt32(this.optOwner, n);
-    }
+    if (k >= this.optName.length) this.resize(OPTION_COLUMNS, k * 2, k);
     this.optName[k] = name;
     this.optWritten[k] = written;
     this.optWord[k] = word;
@@ -273,32 +259,13 @@ export class RuleStore {
   /** Appends a rule slot; the caller fills its rows. */
   addRuleSlot(): number {
     const k = this.ruleCount++;
-    if (k >= this.ruleLine.length) {
-      const n = k + 1;
-      this.ruleLine = grownInt32(this.ruleLine, n);
-      this.ruleBase = grownInt32(this.ruleBase, n);
-      this.ruleContentStart = grownInt32(this.ruleContentStart, n);
-      this.ruleContentEnd = grownInt32(this.ruleContentEnd, n);
-      this.ruleFirstWord = grownInt32(this.ruleFirstWord, n);
-      this.ruleEndWord = grownInt32(this.ruleEndWord, n);
-      this.ruleBodyOffset = grownUint8(this.ruleBodyOffset, n);
-      this.rulePrefixLength = grownInt32(this.rulePrefixLength, n);
-      this.ruleOptFirst = grownInt32(this.ruleOptFirst, n);
-      this.ruleOptEnd = grownInt32(this.ruleOptEnd, n);
-      this.ruleModFirst = grownInt32(this.ruleModFirst, n);
-      this.ruleModEnd = grownInt32(this.ruleModEnd, n);
-      this.ruleTargetWord = grownInt32(this.ruleTargetWord, n);
-      this.ruleFlags = grownUint8(this.ruleFlags, n);
-    }
+    if (k >= this.ruleLine.length) this.resize(RULE_COLUMNS, k * 2, k);
     return k;
   }
 
   addModule(name: number, word: number): number {
     const k = this.modCount++;
-    if (k >= this.modName.length) {
-      this.modName = grownInt32(this.modName, k + 1);
-      this.modWord = grownInt32(this.modWord, k + 1);
-    }
+    if (k >= this.modName.length) this.resize(MODULE_COLUMNS, k * 2, k);
     this.modName[k] = name;
     this.modWord[k] = word;
     return k;
@@ -310,42 +277,26 @@ export class RuleStore {
    */
   trim(): void {
     const wasteful = (used: number, capacity: number) => capacity > 4096 && used < capacity * 0.75;
-    if (wasteful(this.wordCount, this.wordCol.length)) {
-      this.wordCol = this.wordCol.slice(0, this.wordCount);
-      this.wordLen = this.wordLen.slice(0, this.wordCount);
-      this.wordFlags = this.wordFlags.slice(0, this.wordCount);
-      this.wordKind = this.wordKind.slice(0, this.wordCount);
-    }
-    if (wasteful(this.optCount, this.optName.length)) {
-      this.optName = this.optName.slice(0, this.optCount);
-      this.optWritten = this.optWritten.slice(0, this.optCount);
-      this.optWord = this.optWord.slice(0, this.optCount);
-      this.optNeg = this.optNeg.slice(0, this.optCount);
-      this.optValue = this.optValue.slice(0, this.optCount);
-      this.optValueCount = this.optValueCount.slice(0, this.optCount);
-      this.optOwner = this.optOwner.slice(0, this.optCount);
-    }
-    if (wasteful(this.modCount, this.modName.length)) {
-      this.modName = this.modName.slice(0, this.modCount);
-      this.modWord = this.modWord.slice(0, this.modCount);
-    }
-    const r = this.ruleCount;
-    if (wasteful(r, this.ruleLine.length)) {
-      this.ruleLine = this.ruleLine.slice(0, r);
-      this.ruleBase = this.ruleBase.slice(0, r);
-      this.ruleContentStart = this.ruleContentStart.slice(0, r);
-      this.ruleContentEnd = this.ruleContentEnd.slice(0, r);
-      this.ruleFirstWord = this.ruleFirstWord.slice(0, r);
-      this.ruleEndWord = this.ruleEndWord.slice(0, r);
-      this.ruleBodyOffset = this.ruleBodyOffset.slice(0, r);
-      this.rulePrefixLength = this.rulePrefixLength.slice(0, r);
-      this.ruleOptFirst = this.ruleOptFirst.slice(0, r);
-      this.ruleOptEnd = this.ruleOptEnd.slice(0, r);
-      this.ruleModFirst = this.ruleModFirst.slice(0, r);
-      this.ruleModEnd = this.ruleModEnd.slice(0, r);
-      this.ruleTargetWord = this.ruleTargetWord.slice(0, r);
-      this.ruleFlags = this.ruleFlags.slice(0, r);
+    if (wasteful(this.wordCount, this.wordCol.length)) this.resize(WORD_COLUMNS, this.wordCount, this.wordCount);
+    if (wasteful(this.optCount, this.optName.length)) this.resize(OPTION_COLUMNS, this.optCount, this.optCount);
+    if (wasteful(this.modCount, this.modName.length)) this.resize(MODULE_COLUMNS, this.modCount, this.modCount);
+    if (wasteful(this.ruleCount, this.ruleLine.length)) this.resize(RULE_COLUMNS, this.ruleCount, this.ruleCount);
+  }
+
+  private allocate<K extends ColumnName>(columns: Columns<K>, size: number): void {
+    for (const name of Object.keys(columns) as K[]) this.setColumn(name, newColumn(columns[name], size));
+  }
+
+  /** Every column of the kind to `size` rows, keeping the first `keep`. */
+  private resize<K extends ColumnName>(columns: Columns<K>, size: number, keep: number): void {
+    for (const name of Object.keys(columns) as K[]) {
+      const next = newColumn(columns[name], size);
+      next.set(this[name].subarray(0, keep));
+      this.setColumn(name, next);
     }
   }
 
+  private setColumn(name: ColumnName, column: Column): void {
+    (this as unknown as Record<ColumnName, Column>)[name] = column;
+  }
 }

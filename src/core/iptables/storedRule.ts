@@ -174,11 +174,20 @@ export class StoredRule implements Rule {
     const s = this.store;
     const id = s.names.find(name);
     if (id < 0 || this.targetName === undefined) return undefined;
-    const targetWord = this.targetWord;
-    for (let k = this.optFirst, end = this.optEnd; k < end; k++) {
-      if (s.optOwner[k] === OWNER_TARGET && s.optName[k] === id && s.optWord[k] > targetWord) return this.rowValue(k, true);
-    }
+    for (let k = this.optFirst, end = this.optEnd; k < end; k++) if (s.optName[k] === id && this.isTargetRow(k)) return this.rowValue(k, true);
     return undefined;
+  }
+
+  /** An option row of the (last) target: options after an earlier, repeated -j are not its. */
+  private isTargetRow(k: number): boolean {
+    return this.store.optOwner[k] === OWNER_TARGET && this.store.optWord[k] > this.targetWord;
+  }
+
+  /** The first row of option `id` in module row `m`, or -1. */
+  private rowIn(m: number, id: number): number {
+    const s = this.store;
+    for (let k = this.optFirst, end = this.optEnd; k < end; k++) if (s.optOwner[k] === m && s.optName[k] === id) return k;
+    return -1;
   }
 
   private rowValue(k: number, evenNegated: boolean): string | undefined {
@@ -192,18 +201,17 @@ export class StoredRule implements Rule {
     const s = this.store;
     const id = s.names.find(name);
     if (id < 0) return -1;
-    const optFirst = this.optFirst;
-    const optEnd = this.optEnd;
     if (module === undefined || module === '') {
-      for (let k = optFirst; k < optEnd; k++) if (s.optName[k] === id && s.optOwner[k] === OWNER_GENERIC) return k;
-      if (module === '') return -1;
+      const k = this.rowIn(OWNER_GENERIC, id);
+      if (k >= 0 || module === '') return k;
     }
     const moduleId = module === undefined ? -1 : s.names.find(module);
     if (module !== undefined && moduleId < 0) return -1;
     // By module, as `matches` lists them: an implicit module's options need not be contiguous rows.
     for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
       if (moduleId >= 0 && s.modName[m] !== moduleId) continue;
-      for (let k = optFirst; k < optEnd; k++) if (s.optOwner[k] === m && s.optName[k] === id) return k;
+      const k = this.rowIn(m, id);
+      if (k >= 0) return k;
     }
     return -1;
   }
@@ -215,8 +223,8 @@ export class StoredRule implements Rule {
     if (moduleId < 0 || id < 0) return undefined;
     for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
       if (s.modName[m] !== moduleId) continue;
-      for (let k = this.optFirst; k < this.optEnd; k++) if (s.optOwner[k] === m && s.optName[k] === id) return new StoredOption(this, k);
-      return undefined;
+      const k = this.rowIn(m, id);
+      return k < 0 ? undefined : new StoredOption(this, k);
     }
     return undefined;
   }
@@ -233,10 +241,9 @@ export class StoredRule implements Rule {
   /** Visits each option's module ('' generic, null for the target's) and canonical name, without building it. */
   forEachOptionName(visit: (module: string | null, name: string, option: () => OptionArg) => void): void {
     const s = this.store;
-    const targetWord = this.targetWord;
     for (let k = this.optFirst; k < this.optEnd; k++) {
       const owner = s.optOwner[k];
-      if (owner === OWNER_TARGET && s.optWord[k] < targetWord) continue;
+      if (owner === OWNER_TARGET && !this.isTargetRow(k)) continue;
       const module = owner === OWNER_TARGET ? null : owner === OWNER_GENERIC ? '' : s.nameOf(s.modName[owner]);
       visit(module, s.nameOf(s.optName[k]), () => new StoredOption(this, k));
     }
@@ -306,11 +313,10 @@ export class StoredRule implements Rule {
     return this.store;
   }
 
-  /** @internal the target's option rows: those after the (last) target word. */
-  targetOptions(targetWord: number): OptionArg[] {
-    const s = this.store;
+  /** @internal the target's option rows. */
+  targetOptions(): OptionArg[] {
     const out: OptionArg[] = [];
-    for (let k = this.optFirst; k < this.optEnd; k++) if (s.optOwner[k] === OWNER_TARGET && s.optWord[k] > targetWord) out.push(new StoredOption(this, k));
+    for (let k = this.optFirst; k < this.optEnd; k++) if (this.isTargetRow(k)) out.push(new StoredOption(this, k));
     return out;
   }
 }
@@ -381,7 +387,7 @@ class StoredTarget implements Target {
   }
 
   get options(): OptionArg[] {
-    return this.rule.targetOptions(this.word);
+    return this.rule.targetOptions();
   }
 
   toJSON(): Target {
