@@ -5,8 +5,8 @@
  */
 import { isDigitCode } from '../common/chars';
 import type { IptablesModel } from './model';
-import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from './naming';
-import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Rule } from './types';
+import { kubeChainKind, verifyEndpointChain, verifyServiceChain, type KubeChainKind } from './naming';
+import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Chain, type Rule } from './types';
 
 export interface KubeEndpoint {
   ip: string;
@@ -131,7 +131,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     }
     return parsed;
   };
-  const services = new Map<string, KubeService>();
+  const services = new Map<string, ServiceRecord>();
   const serviceByChain = new Map<string, KubeService>();
   const endpointByChain = new Map<string, { service: KubeService; endpoint: KubeEndpoint }>();
   const hints: VersionHint[] = [];
@@ -142,28 +142,13 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     hints.push({ code, line });
   };
 
-  const serviceFor = (spn: string, chain?: string): KubeService => {
+  const serviceFor = (spn: string, chain?: string): ServiceRecord => {
     const keyName = spn || `chain:${chain}`;
     let s = services.get(keyName);
-    if (!s) {
-      s = {
-        name: spn,
-        ...(spn ? splitSpn(spn) : {}),
-        externalIPs: [],
-        loadBalancerIPs: [],
-        chains: [],
-        hashVerified: null,
-        endpoints: [],
-        noEndpoints: false,
-        noLocalEndpoints: false,
-        lines: [],
-      };
-      services.set(keyName, s);
-    }
+    if (!s) services.set(keyName, (s = new ServiceRecord(spn)));
     return s;
   };
-  const attachChain = (s: KubeService, chain: string) => {
-    const kind = kubeChainKind(chain);
+  const attachChain = (s: KubeService, chain: string, kind: KubeChainKind) => {
     if (!kind || kind === 'endpoint' || kind === 'kube-fixed') return;
     if (!s.chains.some((c) => c.name === chain)) s.chains.push({ kind, name: chain });
     if (kind === 'service' || (kind === 'service-local' && !s.chain)) s.chain = chain;
@@ -173,119 +158,140 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
 
   // 1. Entry rules: KUBE-SERVICES (cluster/external/LB IPs), KUBE-NODEPORTS, filter "no endpoints" rules.
   for (const r of dump.rules) {
-    if (r.chain === 'KUBE-SERVICES' || r.chain === 'KUBE-EXTERNAL-SERVICES' || r.chain === 'KUBE-NODEPORTS') {
-      const target = ruleTargetName(r) ?? '';
-      if (target === 'KUBE-MARK-MASQ' || target === 'KUBE-NODEPORTS') continue;
-      const info = parseComment(r.comment);
-      const targetKind = kubeChainKind(target);
-      const isServiceJump = targetKind === 'service' || targetKind === 'service-local' || targetKind === 'external' || targetKind === 'firewall' || targetKind === 'external-local';
-      const isNoEndpoints = !!info?.kind && /no (?:local )?endpoints/.test(info.kind);
-      if (!isServiceJump && !isNoEndpoints) continue;
-      if (!info && !isServiceJump) continue;
-      const s = serviceFor(info?.spn ?? '', target);
-      s.lines.push(r.line);
-      if (isServiceJump) attachChain(s, target);
+    const inNodePorts = r.chain === 'KUBE-NODEPORTS';
+    if (!inNodePorts && r.chain !== 'KUBE-SERVICES' && r.chain !== 'KUBE-EXTERNAL-SERVICES') continue;
+    const target = ruleTargetName(r) ?? '';
+    if (target === 'KUBE-MARK-MASQ' || target === 'KUBE-NODEPORTS') continue;
+    const info = parseComment(r.comment);
+    const targetKind = kubeChainKind(target);
+    const isServiceJump = targetKind === 'service' || targetKind === 'service-local' || targetKind === 'external' || targetKind === 'firewall' || targetKind === 'external-local';
+    const kind = info?.kind;
+    const isNoEndpoints = kind === 'has no endpoints' || kind === 'has no local endpoints';
+    if (!isServiceJump && !isNoEndpoints) continue;
+    const s = serviceFor(info?.spn ?? '', target);
+    s.addLine(r.line);
+    if (isServiceJump) attachChain(s, target, targetKind);
+    if (s.protocol === undefined) {
       const proto = ruleProtocol(r);
-      if (proto) s.protocol ??= proto;
-      const dst = stripHostPrefix(firstValue(r, 'destination'));
-      const dport = firstValue(r, 'dport');
-      if (r.chain === 'KUBE-NODEPORTS' || (optionValue(r, 'dst-type', 'addrtype', true) === 'LOCAL' && !dst)) {
-        if (dport && r.table === 'nat') s.nodePort = Number(dport);
-      } else if (info?.kind === 'external IP') {
-        if (dst && !s.externalIPs.includes(dst)) s.externalIPs.push(dst);
-      } else if (info?.kind === 'loadbalancer IP') {
-        if (dst && !s.loadBalancerIPs.includes(dst)) s.loadBalancerIPs.push(dst);
-      } else if (info?.kind === 'has no local endpoints') {
-        s.noLocalEndpoints = true;
-        s.trafficPolicy = 'Local';
-      } else if (dst && (info?.kind === 'cluster IP' || info?.kind === 'has no endpoints' || !info?.kind)) {
-        if (info?.kind === 'has no endpoints') s.noEndpoints = true;
-        s.clusterIP ??= dst;
-        if (dport) s.port ??= Number(dport);
+      if (proto) s.protocol = proto;
+    }
+    const dst = stripHostPrefix(optionValue(r, 'destination'));
+    if (inNodePorts || (!dst && optionValue(r, 'dst-type', 'addrtype', true) === 'LOCAL')) {
+      const dport = r.table === 'nat' ? optionValue(r, 'dport') : undefined;
+      if (dport) s.nodePort = Number(dport);
+    } else if (kind === 'external IP') {
+      if (dst && !s.externalIPs.includes(dst)) s.externalIPs.push(dst);
+    } else if (kind === 'loadbalancer IP') {
+      if (dst && !s.loadBalancerIPs.includes(dst)) s.loadBalancerIPs.push(dst);
+    } else if (kind === 'has no local endpoints') {
+      s.noLocalEndpoints = true;
+      s.trafficPolicy = 'Local';
+    } else if (dst && (kind === 'cluster IP' || kind === 'has no endpoints' || !kind)) {
+      if (kind === 'has no endpoints') s.noEndpoints = true;
+      s.clusterIP ??= dst;
+      if (s.port === undefined) {
+        const dport = optionValue(r, 'dport');
+        if (dport) s.port = Number(dport);
       }
-      continue;
     }
   }
 
-  // 2. Service chains: the probability ladder to endpoint chains, session affinity.
-  /** Endpoints whose ladder comment says `-> ip:port`: the address when their chain's DNAT does not tell. */
-  const arrows: { endpoint: EndpointRecord; comment: string }[] = [];
+  // Every chain's kube-proxy role, read once: the passes below and the version hints go by it.
+  const kubeChains: Chain[] = [];
+  const kubeKinds: KubeChainKind[] = [];
   for (const t of dump.tables) {
     for (const chain of t.chains.values()) {
       const kind = kubeChainKind(chain.name);
-      if (kind !== 'service' && kind !== 'service-local') continue;
-      let s = serviceByChain.get(chain.name);
-      if (!s) {
-        const spn = chain.rules.map((r) => parseComment(r.comment)?.spn).find((x) => x) ?? '';
-        s = serviceFor(spn, chain.name);
-        attachChain(s, chain.name);
+      if (!kind) continue;
+      kubeChains.push(chain);
+      kubeKinds.push(kind);
+    }
+  }
+  const spnOfRules = (chain: Chain): string => {
+    for (const r of chain.rules) {
+      const spn = parseComment(r.comment)?.spn;
+      if (spn) return spn;
+    }
+    return '';
+  };
+
+  // 2. Service chains: the probability ladder to endpoint chains, session affinity.
+  /** Endpoints read from ladders: a ladder comment's `-> ip:port` gives the address when no DNAT tells. */
+  const laddered: EndpointRecord[] = [];
+  for (let i = 0; i < kubeChains.length; i++) {
+    const kind = kubeKinds[i];
+    if (kind !== 'service' && kind !== 'service-local') continue;
+    const chain = kubeChains[i];
+    let svc = serviceByChain.get(chain.name) as ServiceRecord | undefined;
+    if (!svc) {
+      svc = serviceFor(spnOfRules(chain), chain.name);
+      attachChain(svc, chain.name, kind);
+    }
+    svc.addChainLines(chain);
+    let ladder: Rule[] | undefined;
+    for (const r of chain.rules) {
+      const target = ruleTargetName(r);
+      if (ruleHasModule(r, 'recent')) {
+        const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
+        if (secs) svc.sessionAffinitySeconds = Number(secs);
+      } else if (target !== undefined && kubeChainKind(target) === 'endpoint') (ladder ??= []).push(r);
+      if (!svc.protocol) svc.protocol = ruleProtocol(r);
+      if (!svc.clusterIP && target === 'KUBE-MARK-MASQ') {
+        const dst = stripHostPrefix(optionValue(r, 'destination'));
+        if (dst) svc.clusterIP = dst;
+        const dport = optionValue(r, 'dport');
+        if (dport && !svc.port) svc.port = Number(dport);
       }
-      const svc = s;
-      const ladder: Rule[] = [];
-      for (const r of chain.rules) {
-        svc.lines.push(r.line);
-        const affinity = ruleHasModule(r, 'recent');
-        if (affinity) {
-          const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
-          if (secs) svc.sessionAffinitySeconds = Number(secs);
-        } else if (kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint') ladder.push(r);
-        if (!svc.protocol) svc.protocol = ruleProtocol(r);
-        if (!svc.clusterIP && ruleTargetName(r) === 'KUBE-MARK-MASQ') {
-          const dst = stripHostPrefix(firstValue(r, 'destination'));
-          if (dst) svc.clusterIP = dst;
-          const dport = firstValue(r, 'dport');
-          if (dport && !svc.port) svc.port = Number(dport);
-        }
-      }
-      // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
-      const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
-      // Effective share: each rule takes p of what the rules before it left.
-      let remaining = 1;
-      for (const r of ladder) {
-        const p = probabilityOf(r);
-        const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
-        remaining -= share;
-        const sep = ruleTargetName(r)!;
-        const endpoint = new EndpointRecord(svc, sep, share, r.line, p);
-        if (r.comment !== undefined && r.comment.includes('->')) arrows.push({ endpoint, comment: r.comment });
-        const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
-        if (listed) svc.endpoints.push(endpoint.listed());
-        // The Service's own list wins over an SVL chain's copy read earlier: the DNAT address goes to it.
-        const known = endpointByChain.get(sep);
-        if (!known || (listed && !(known.endpoint as EndpointRecord).isListed)) endpointByChain.set(sep, { service: svc, endpoint });
-      }
+    }
+    if (!ladder) continue;
+    // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
+    const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
+    // Effective share: each rule takes p of what the rules before it left.
+    let remaining = 1;
+    for (const r of ladder) {
+      const p = probabilityOf(r);
+      const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
+      remaining -= share;
+      const sep = ruleTargetName(r)!;
+      const endpoint = new EndpointRecord(svc, sep, share, r.line, p);
+      laddered.push(endpoint);
+      const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
+      if (listed) svc.endpoints.push(endpoint.listed());
+      // The Service's own list wins over an SVL chain's copy read earlier: the DNAT address goes to it.
+      const known = endpointByChain.get(sep);
+      if (!known || (listed && !(known.endpoint as EndpointRecord).isListed)) endpointByChain.set(sep, { service: svc, endpoint });
     }
   }
 
   // 3. Endpoint chains: DNAT targets give the address; also endpoint chains no service chain reached.
-  for (const t of dump.tables) {
-    for (const chain of t.chains.values()) {
-      if (kubeChainKind(chain.name) !== 'endpoint') continue;
-      let entry = endpointByChain.get(chain.name);
-      if (!entry) {
-        const spn = chain.rules.map((r) => parseComment(r.comment)?.spn).find((x) => x) ?? '';
-        if (!spn) continue;
-        const s = serviceFor(spn);
-        const endpoint = new EndpointRecord(s, chain.name, 0);
-        s.endpoints.push(endpoint.listed());
-        entry = { service: s, endpoint };
-        endpointByChain.set(chain.name, entry);
-      }
-      for (const r of chain.rules) {
-        entry.service.lines.push(r.line);
-        if (ruleTargetName(r) === 'DNAT') {
-          const to = targetOptionValue(r, 'to-destination');
-          if (to) setEndpointAddress(entry.endpoint, to);
-          entry.endpoint.dnatLine = r.line;
-          if (!entry.service.protocol) entry.service.protocol = ruleProtocol(r);
-        }
-      }
+  for (let i = 0; i < kubeChains.length; i++) {
+    if (kubeKinds[i] !== 'endpoint') continue;
+    const chain = kubeChains[i];
+    let entry = endpointByChain.get(chain.name);
+    if (!entry) {
+      const spn = spnOfRules(chain);
+      if (!spn) continue;
+      const s = serviceFor(spn);
+      const endpoint = new EndpointRecord(s, chain.name, 0);
+      s.endpoints.push(endpoint.listed());
+      entry = { service: s, endpoint };
+      endpointByChain.set(chain.name, entry);
+    }
+    const service = entry.service as ServiceRecord;
+    service.addChainLines(chain);
+    for (const r of chain.rules) {
+      if (ruleTargetName(r) !== 'DNAT') continue;
+      const to = targetOptionValue(r, 'to-destination');
+      if (to) setEndpointAddress(entry.endpoint, to);
+      entry.endpoint.dnatLine = r.line;
+      if (!service.protocol) service.protocol = ruleProtocol(r);
     }
   }
   // The ladder comment's `-> ip:port` fills what no DNAT said (a paste without the endpoint chains).
-  for (const { endpoint, comment } of arrows) {
+  for (const endpoint of laddered) {
     if (endpoint.ip && endpoint.port !== undefined) continue;
-    const arrow = parseComment(comment)?.endpoint;
+    const comment = model.ruleAtLine(endpoint.ruleLine!)?.comment;
+    const arrow = comment?.includes('->') ? parseComment(comment)?.endpoint : undefined;
     if (!arrow) continue;
     const fromArrow: { ip: string; port?: number } = { ip: '' };
     setEndpointAddress(fromArrow, arrow);
@@ -299,7 +305,6 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       const own = s.chains.filter((c) => c.kind !== 'kube-fixed');
       s.hashVerified = own.length ? own.every((c) => verifyServiceChain(c.name, s.name, s.protocol!)) : null;
     }
-    s.lines = sortedUnique(s.lines);
     if (!s.trafficPolicy && s.chains.length) s.trafficPolicy = 'Cluster';
   }
 
@@ -323,21 +328,24 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   }
   let anyService = services.size > 0;
   let sepWithoutComments = false;
-  for (const t of dump.tables) {
-    for (const c of t.chains.values()) {
-      const kind = kubeChainKind(c.name);
-      if (!kind) continue;
-      const line = c.declSpan?.line ?? c.rules[0]?.line ?? 0;
-      if (kind === 'external-local') hint('xlb-chains', line);
-      else if (kind === 'external' || kind === 'service-local') hint('ext-chains', line);
-      else if (kind === 'service') anyService = true;
-      else if (kind === 'endpoint') {
-        // Large clusters' kube-proxy leaves comments out: an endpoint chain of the view with none on its rules.
-        if (!sepWithoutComments && c.rules.length > 0 && c.rules.every((r) => r.comment === undefined) && endpointByChain.has(c.name)) sepWithoutComments = true;
-      } else if (c.name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
-      else if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
-      else if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
+  for (let i = 0; i < kubeChains.length; i++) {
+    const c = kubeChains[i];
+    const kind = kubeKinds[i];
+    if (kind === 'endpoint') {
+      // Large clusters' kube-proxy leaves comments out: an endpoint chain of the view with none on its rules.
+      if (!sepWithoutComments && c.rules.length > 0 && c.rules.every((r) => r.comment === undefined) && endpointByChain.has(c.name)) sepWithoutComments = true;
+      continue;
     }
+    if (kind === 'service') {
+      anyService = true;
+      continue;
+    }
+    const line = c.declSpan?.line ?? c.rules[0]?.line ?? 0;
+    if (kind === 'external-local') hint('xlb-chains', line);
+    else if (kind === 'external' || kind === 'service-local') hint('ext-chains', line);
+    else if (c.name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
+    else if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
+    else if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
   }
   for (const r of dump.rules) {
     if (ruleHasModule(r, 'statistic')) {
@@ -349,7 +357,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   }
   if (sepWithoutComments) hint('comments-elided', 0);
 
-  const list = [...services.values()].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
+  const list: KubeService[] = [...services.values()].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
   const mode = hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : 'none';
   return {
     mode,
@@ -360,6 +368,67 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     ...(dropMark ? { dropMark } : {}),
     versionHints: hints,
   };
+}
+
+/**
+ * A Service port of the view. Its `lines` (every rule line that belongs to it: entry rules and its chains' rules)
+ * are gathered when first read: a 10k-Service dump has 170k of them, and only the outline and the tracer ask.
+ */
+class ServiceRecord implements KubeService {
+  namespace?: string;
+  service?: string;
+  portName?: string;
+  protocol?: string;
+  clusterIP?: string;
+  port?: number;
+  nodePort?: number;
+  externalIPs: string[] = [];
+  loadBalancerIPs: string[] = [];
+  trafficPolicy?: TrafficPolicy;
+  sessionAffinitySeconds?: number;
+  chain?: string;
+  chains: { kind: string; name: string }[] = [];
+  hashVerified: boolean | null = null;
+  endpoints: KubeEndpoint[] = [];
+  noEndpoints = false;
+  noLocalEndpoints = false;
+  private readonly entryLines: number[] = [];
+  private readonly memberChains: Chain[] = [];
+  private gathered: number[] | undefined = undefined;
+
+  constructor(readonly name: string) {
+    if (name) {
+      const { namespace, service, portName } = splitSpn(name);
+      this.namespace = namespace;
+      this.service = service;
+      this.portName = portName;
+    }
+  }
+
+  addLine(line: number): void {
+    this.entryLines.push(line);
+    this.gathered = undefined;
+  }
+
+  /** Every rule of `chain` belongs to this Service. */
+  addChainLines(chain: Chain): void {
+    this.memberChains.push(chain);
+    this.gathered = undefined;
+  }
+
+  get lines(): number[] {
+    if (!this.gathered) {
+      const all = [...this.entryLines];
+      for (const c of this.memberChains) for (const r of c.rules) all.push(r.line);
+      this.gathered = sortedUnique(all);
+    }
+    return this.gathered;
+  }
+
+  toJSON(): KubeService {
+    const { gathered: _g, entryLines: _e, memberChains: _m, ...fields } = this;
+    return { ...fields, lines: this.lines };
+  }
 }
 
 /**

@@ -43,6 +43,7 @@ export class NameTable {
   readonly names: string[] = [];
   private hashes: number[] = [];
   private slots = new Int32Array(1024).fill(-1);
+  private readonly found = new Map<string, number>();
 
   idOf(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
@@ -76,8 +77,19 @@ export class NameTable {
     return id;
   }
 
-  /** The id of a name already seen, or -1 (nothing is added). */
+  /**
+   * The id of a name already seen, or -1 (nothing is added). Fast paths ask for the same few names ('protocol',
+   * 'dport', ...) on every rule: ids found are remembered by string (an id never changes; a miss may later hit).
+   */
   find(s: string): number {
+    const known = this.found.get(s);
+    if (known !== undefined) return known;
+    const id = this.lookUp(s);
+    if (id >= 0) this.found.set(s, id);
+    return id;
+  }
+
+  private lookUp(s: string): number {
     let h = 0x811c9dc5;
     for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
     const mask = this.slots.length - 1;
