@@ -5,7 +5,7 @@
  */
 import { isDigitCode } from '../common/chars';
 import type { IptablesModel } from './model';
-import { kubeChainKind, verifyEndpointChain, verifyServiceChain, type KubeChainKind } from './naming';
+import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './naming';
 import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Chain, type Rule } from './types';
 
 export interface KubeEndpoint {
@@ -303,7 +303,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   for (const s of services.values()) {
     if (s.name && s.protocol) {
       const own = s.chains.filter((c) => c.kind !== 'kube-fixed');
-      s.hashVerified = own.length ? own.every((c) => verifyServiceChain(c.name, s.name, s.protocol!)) : null;
+      s.hashVerified = own.length ? verifyServiceChains(own.map((c) => c.name), s.name, s.protocol) : null;
     }
     if (!s.trafficPolicy && s.chains.length) s.trafficPolicy = 'Cluster';
   }

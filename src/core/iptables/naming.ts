@@ -29,6 +29,9 @@ function base32(bytes: Uint8Array): string {
   return out;
 }
 
+/** Length of the hash kube-proxy appends to a chain prefix. */
+const HASH_LENGTH = 16;
+
 /** The 16-character hash kube-proxy appends to a chain prefix. */
 export function chainHash(...parts: string[]): string {
   // 16 base32 characters carry 80 bits: only the digest's first 10 bytes are needed.
@@ -61,9 +64,22 @@ export function spnCandidates(spn: string): string[] {
 
 /** Whether `chain` is the name kube-proxy derives for the service port `spn` (any known form, any protocol given). */
 export function verifyServiceChain(chain: string, spn: string, protocol: string): boolean {
-  const prefix = SERVICE_CHAIN_PREFIXES.find((p) => chain.startsWith(p));
-  if (!prefix) return false;
-  return spnCandidates(spn).some((s) => serviceChainName(prefix, s, protocol) === chain);
+  return verifyServiceChains([chain], spn, protocol);
+}
+
+/**
+ * Whether every chain is a name kube-proxy derives for the service port `spn`. A Service's SVC, SVL, EXT, FW and
+ * XLB chains share one hash: it is computed once per form of `spn`, not once per chain.
+ */
+export function verifyServiceChains(chains: readonly string[], spn: string, protocol: string): boolean {
+  const candidates = spnCandidates(spn);
+  const hashes: string[] = [];
+  const proto = protocol.toLowerCase();
+  return chains.every((chain) => {
+    const prefix = SERVICE_CHAIN_PREFIXES.find((p) => chain.startsWith(p));
+    if (!prefix || chain.length !== prefix.length + HASH_LENGTH) return false;
+    return candidates.some((s, i) => chain.endsWith((hashes[i] ??= chainHash(s, proto))));
+  });
 }
 
 export function verifyEndpointChain(chain: string, spn: string, protocol: string, endpoint: string): boolean {
