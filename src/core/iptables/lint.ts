@@ -7,9 +7,8 @@ import type { Diagnostic, RelatedLocation, Severity } from '../common/diagnostic
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
-import { EXTENSION_TARGETS, MODULE_OPTIONS, TARGET_OPTIONS } from './options';
-import { ownEntry } from '../common/own';
-import { firstModuleOption, forEachModuleName, forEachOptionName, ruleHasModule, ruleTargetName, STANDARD_TARGETS, type Chain, type Rule } from './types';
+import { EXTENSION_TARGETS, knownModuleOptions, knownTargetOptions } from './options';
+import { firstModuleOption, forEachModuleName, forEachOptionName, ruleComparableText, ruleHasModule, ruleTargetName, STANDARD_TARGETS, type Chain, type Rule } from './types';
 
 export const IPTABLES_LINT_CODES = [
   'undefined-chain',
@@ -40,9 +39,10 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   };
 
   for (const table of dump.tables) {
+    const referenced = complete && table.chains.size <= LARGE_DUMP_CHAINS ? targetsIn(table.name) : undefined;
     for (const chain of table.chains.values()) {
       lintChainRules(chain);
-      if (!chain.builtin && complete && table.chains.size <= LARGE_DUMP_CHAINS && chain.declSpan && model.references(table.name, chain.name).length === 0) {
+      if (referenced && !chain.builtin && chain.declSpan && !referenced.has(chain.name)) {
         add('unreferenced-chain', 'hint', chain.declSpan, { chain: chain.name, table: table.name });
       }
     }
@@ -62,6 +62,20 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   }
   return out.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
 
+  /**
+   * Names the table's rules jump or go to (every rule line counts, as in the model's references). Read from the
+   * table's own rules: asking the model would index the jump graph of the whole dump for one small table.
+   */
+  function targetsIn(table: string): Set<string> {
+    const names = new Set<string>();
+    for (const r of dump.rules) {
+      if (r.table !== table) continue;
+      const name = ruleTargetName(r);
+      if (name !== undefined && !STANDARD_TARGETS.has(name)) names.add(name);
+    }
+    return names;
+  }
+
   function lintTarget(rule: Rule): void {
     const name = ruleTargetName(rule);
     if (name === undefined || STANDARD_TARGETS.has(name) || EXTENSION_TARGETS.has(name)) return;
@@ -76,20 +90,20 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     if (!hasUnknownNames(rule)) return;
     for (const m of rule.matches) {
       if (m.module === 'unparsed') continue;
-      const known = ownEntry(MODULE_OPTIONS, m.module);
+      const known = knownModuleOptions(m.module);
       if (!known) {
         if (m.moduleSpan) add('unknown-module', 'warning', m.moduleSpan, { module: m.module });
         continue;
       }
       for (const o of m.options) {
-        if (!known.includes(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: m.module || 'iptables' });
+        if (!known.has(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: m.module || 'iptables' });
       }
     }
     const target = rule.target;
-    const targetKnown = target ? ownEntry(TARGET_OPTIONS, target.name) : undefined;
+    const targetKnown = target ? knownTargetOptions(target.name) : undefined;
     if (target && targetKnown) {
       for (const o of target.options) {
-        if (!targetKnown.includes(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: target.name });
+        if (!targetKnown.has(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: target.name });
       }
     }
   }
@@ -105,9 +119,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       if (terminalAt) {
         add('unreachable-rule', 'warning', r.span, { chain: chain.name, line: terminalAt.line + 1 }, [{ span: terminalAt.span, message: 'unconditional rule' }]);
       }
-      const text = r.text;
-      // Most rules are written with single spaces: only the others need normalising.
-      const normalized = /[^\S ]| {2}|^ | $/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+      const normalized = ruleComparableText(r);
       let dup: Rule | undefined;
       if (seen) {
         dup = seen.get(normalized);
@@ -189,16 +201,16 @@ function isUnconditional(r: Rule): boolean {
 function hasUnknownNames(r: Rule): boolean {
   let unknown = false;
   forEachModuleName(r, (module, explicit) => {
-    if (explicit && module !== 'unparsed' && !ownEntry(MODULE_OPTIONS, module)) unknown = true;
+    if (explicit && module !== 'unparsed' && !knownModuleOptions(module)) unknown = true;
   });
   const targetName = ruleTargetName(r);
-  const targetKnown = targetName !== undefined ? ownEntry(TARGET_OPTIONS, targetName) : undefined;
+  const targetKnown = targetName !== undefined ? knownTargetOptions(targetName) : undefined;
   forEachOptionName(r, (module, name) => {
     if (module === null) {
-      if (targetKnown && !targetKnown.includes(name)) unknown = true;
+      if (targetKnown && !targetKnown.has(name)) unknown = true;
     } else if (module !== 'unparsed') {
-      const known = ownEntry(MODULE_OPTIONS, module);
-      if (known && !known.includes(name)) unknown = true;
+      const known = knownModuleOptions(module);
+      if (known && !known.has(name)) unknown = true;
     }
   });
   return unknown;

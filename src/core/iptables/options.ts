@@ -194,3 +194,21 @@ export const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   NETMAP: ['to'],
   SET: ['add-set', 'del-set', 'map-set', 'exist', 'timeout'],
 };
+
+/** A table's lists as sets, by name: a Map does not find `constructor` or `__proto__` the way a record would. */
+function asSets(table: Readonly<Record<string, readonly string[]>>): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(Object.entries(table).map(([name, options]) => [name, new Set(options)]));
+}
+
+const MODULE_OPTION_SETS = asSets(MODULE_OPTIONS);
+const TARGET_OPTION_SETS = asSets(TARGET_OPTIONS);
+
+/** The options a known match module accepts; undefined for a module not in MODULE_OPTIONS. */
+export function knownModuleOptions(module: string): ReadonlySet<string> | undefined {
+  return MODULE_OPTION_SETS.get(module);
+}
+
+/** The options a known extension target accepts; undefined for a target not in TARGET_OPTIONS. */
+export function knownTargetOptions(target: string): ReadonlySet<string> | undefined {
+  return TARGET_OPTION_SETS.get(target);
+}

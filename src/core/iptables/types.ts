@@ -4,6 +4,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { ownEntry } from '../common/own';
+import { collapseSpaces } from './words';
 
 /** Which text the dump was: the detector reports one of these. */
 export type IptablesFormat =
@@ -107,6 +108,7 @@ export interface Rule {
   moduleOption?(module: string, name: string): OptionArg | undefined;
   optionValue?(name: string, module?: string, evenNegated?: boolean): string | undefined;
   targetOptionValue?(name: string): string | undefined;
+  comparableText?(): string;
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -236,6 +238,11 @@ export function forEachOptionName(rule: Rule, visit: (module: string | null, nam
 export function forEachModuleName(rule: Rule, visit: (module: string, explicit: boolean) => void): void {
   if (rule.forEachModuleName) return rule.forEachModuleName(visit);
   for (const m of rule.matches) if (m.module !== '') visit(m.module, m.moduleSpan !== undefined);
+}
+
+/** The rule's text with whitespace runs collapsed: two rules with the same one are duplicates. */
+export function ruleComparableText(rule: Rule): string {
+  return rule.comparableText ? rule.comparableText() : collapseSpaces(rule.text);
 }
 
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {

@@ -138,3 +138,35 @@ export function splitWords(text: string, baseColumn = 0, from = 0): SplitResult 
   });
   return { words, unterminatedQuoteAt };
 }
+
+/**
+ * text[start, end) with each whitespace run as one space and none at either end: what two rules' texts are
+ * compared as. Most rules are written single-spaced; those are sliced as they are, without a regex pass.
+ */
+export function collapseSpaces(text: string, start = 0, end = text.length): string {
+  const slice = text.slice(start, end);
+  return singleSpaced(text, start, end) ? slice : slice.replace(/\s+/g, ' ').trim();
+}
+
+/** Whether text[start, end) has only single spaces between words and none at either end. */
+function singleSpaced(text: string, start: number, end: number): boolean {
+  if (end > start && (text.charCodeAt(start) === 32 || text.charCodeAt(end - 1) === 32)) return false;
+  let previousSpace = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (previousSpace) return false;
+      previousSpace = true;
+    } else {
+      // Any other whitespace \s matches would collapse too: tabs, line breaks, NBSP, the Unicode spaces, BOM.
+      if (c <= 13 ? c >= 9 : c >= 0xa0 && isOtherWhitespace(c)) return false;
+      previousSpace = false;
+    }
+  }
+  return true;
+}
+
+/** Code points from U+00A0 up that JavaScript's \s matches. */
+function isOtherWhitespace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}

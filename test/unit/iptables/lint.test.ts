@@ -75,6 +75,20 @@ test('duplicate rules match however their blanks are written', () => {
   assert.ok(codes.includes('duplicate-rule'), codes.join());
 });
 
+test('duplicate rules: tabs and space runs collapse, other differences stay', () => {
+  const dump = ['*filter', ':X - [0:0]', '-A X -s 10.0.0.4/32 -j ACCEPT', '-A X -s  10.0.0.4/32\t-j   ACCEPT', '-A X -s 10.0.0.45/32 -j ACCEPT', '-A X -s 10.0.0.4/32 -j ACCEPT  ', 'COMMIT'];
+  const dups = lint(dump.join('\n')).filter((d) => d.code === 'duplicate-rule');
+  assert.deepEqual(dups.map((d) => [d.span.line, d.related?.[0].span.line]), [[3, 2], [5, 2]]);
+});
+
+test('unreferenced chains are found in a small table of a dump whose big table stays quiet', () => {
+  const nat = ['*nat', ':PREROUTING ACCEPT [0:0]', ...Array.from({ length: 1001 }, (_, i) => `:HASHED-${i} - [0:0]`), 'COMMIT'];
+  const filter = ['*filter', ':INPUT ACCEPT [0:0]', ':USED - [0:0]', ':BYINSERT - [0:0]', ':LONELY - [0:0]', '-A INPUT -j USED', '-I INPUT 1 -g BYINSERT', '-A LONELY -j ACCEPT', 'COMMIT'];
+  const found = lint([...nat, ...filter].join('\n')).filter((d) => d.code === 'unreferenced-chain');
+  assert.deepEqual(found.map((d) => d.message.includes('LONELY')), [true]);
+  assert.equal(found[0].span.line, nat.length + 4);
+});
+
 test('the ladder check reads the first statistic match; -m "" does not make a rule conditional', () => {
   const svc = serviceChainName('KUBE-SVC-', 'a/b', 'tcp');
   const text = `*nat\n:${svc} - [0:0]\n:KUBE-SEP-AAAAAAAAAAAAAAAA - [0:0]\n:KUBE-SEP-BBBBBBBBBBBBBBBB - [0:0]\n-A ${svc} -m statistic --mode nth --every 2 -m statistic --mode random --probability 0.3 -j KUBE-SEP-AAAAAAAAAAAAAAAA\n-A ${svc} -j KUBE-SEP-BBBBBBBBBBBBBBBB\nCOMMIT\n`;
