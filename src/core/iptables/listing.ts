@@ -105,6 +105,8 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
     tokens.push({ kind: 'counter', text: p.raw, span: sp(p) }, { kind: 'counter', text: b.raw, span: sp(b) });
     k += 2;
   }
+  // The row's own text starts after the line number and counters (`text` of a rule carries no counters).
+  const rowStart = words[k]?.column ?? sl.offset;
   // The target column is empty for rules without a target: then the protocol comes first.
   let targetWord: Word | undefined;
   if (words[k] && !(PROTOCOLS.test(words[k].raw) && /^(?:--|-f|!f)$/.test(words[k + 1]?.raw ?? ''))) {
@@ -155,7 +157,8 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
     span: { line, column: sl.offset, length: sl.content.length },
     chainSpan: chain.declSpan,
     command: 'append',
-    text: sl.content,
+    text: sl.content.slice(rowStart - sl.offset),
+    listingRow: true,
     matches,
     ...(target ? { target } : {}),
     ...(comment !== undefined ? { comment } : {}),

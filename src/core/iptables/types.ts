@@ -90,8 +90,12 @@ export interface Rule {
   command: 'append' | 'insert' | 'delete' | 'replace' | 'check';
   /** For -I/-R/-D with a number (1-based as written). */
   position?: number;
-  /** Original rule text from the chain name onwards (after `-A`), without counters. */
+  /**
+   * Original rule text from the chain name onwards (after `-A`), without counters; for a row of an `iptables -L`
+   * listing (`listingRow`), the row from its target column on, as listed.
+   */
   text: string;
+  readonly listingRow?: boolean;
   matches: Match[];
   target?: Target;
   /** The target's name without building the target (rules of the rule store); read it through `ruleTargetName`. */

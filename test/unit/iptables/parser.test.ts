@@ -99,6 +99,27 @@ test('iptables -L -n -v listing maps columns and trailing text back to matches',
   assert.equal(findOption(dnat, 'protocol')!.values[0], 'tcp');
 });
 
+test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {
+  const text = [
+    'Chain KUBE-SERVICES (2 references)',
+    'num   pkts bytes target     prot opt in     out     source               destination',
+    '1     312K   19M KUBE-SVC-ABC  tcp  --  *      *       0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80',
+    '2        0     0 KUBE-SVC-ABC  tcp  --  *      *       0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80',
+    '',
+    'Chain KUBE-SVC-ABC (1 references)',
+    'num   pkts bytes target     prot opt in     out     source               destination',
+    '1        0     0 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http */ tcp to:10.0.0.1:80',
+  ].join('\n');
+  const d = parseIptables(text);
+  assert.equal(d.rules[0].text, 'KUBE-SVC-ABC  tcp  --  *      *       0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80');
+  assert.equal(d.rules[0].counters?.packets, 312000);
+  // Rows that differ only in their number and counters are the same rule twice.
+  const dups = lintIptables(buildModel(d)).filter((x) => x.code === 'duplicate-rule');
+  assert.deepEqual(dups.map((x) => x.span.line), [3]);
+  const steps = tracePacket(d, { src: '10.244.1.5', dst: '172.16.0.9', dport: 80, proto: 'tcp', hook: 'output' }).paths[0].steps;
+  assert.equal(steps.find((s) => s.chain === 'KUBE-SERVICES')?.rule, 'KUBE-SVC-ABC tcp -- * * 0.0.0.0/0 172.16.0.9 /* ns/web:http cluster IP */ tcp dpt:80');
+});
+
 test('pasted noise is recognised, not flagged: prompts, CRLF, indentation, grep separators, elisions', () => {
   const text = 'user@node:~$ sudo iptables-save | grep KUBE\r\n\t-A KUBE-SERVICES -d 10.0.0.1/32 -p tcp -j KUBE-SVC-X\r\n--\r\n...\r\n   -A KUBE-SVC-X -j KUBE-SEP-Y\r\n';
   const d = parseIptables(text);

@@ -11,6 +11,7 @@ import { msg } from './message';
 import { compileTarget, type CompiledTarget } from './targets';
 import type { TraceMessage } from './types';
 import { singleHost } from './values';
+import { collapseSpaces } from '../words';
 
 export interface CompiledRule {
   table: string;
@@ -63,8 +64,10 @@ export function dumpIndex(dump: { family: IpFamily; tables: Table[] }): DumpInde
   return index;
 }
 
-/** Rule text as a command line people recognise (`-A CHAIN ...`). */
+/** Rule text as people recognise it: a command line (`-A CHAIN ...`), or a listing's row as listed. */
 export function displayRuleText(rule: Rule): string {
+  // `-A` before a listing row (`KUBE-SVC-X  tcp  --  *  *  0.0.0.0/0 ...`) would read as a command it is not.
+  if (rule.listingRow) return collapseSpaces(rule.text);
   const flag = { append: '-A', insert: '-I', delete: '-D', replace: '-R', check: '-C' }[rule.command];
   return `${flag} ${rule.text}`;
 }
