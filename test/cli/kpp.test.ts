@@ -117,6 +117,24 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
   assert.equal(t.paths.length, 2);
 });
 
+test('IPv6 Services, endpoints and real servers print as [address]:port', () => {
+  const ipt = join(dir, 'v6.iptables');
+  writeFileSync(ipt, [
+    '*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-SVC-X - [0:0]', ':KUBE-SEP-Y - [0:0]',
+    '-A KUBE-SERVICES -d fd00:10:96::a/128 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-X',
+    '-A KUBE-SVC-X -m comment --comment "kube-system/kube-dns:dns -> [fd00:10:244:1::5]:53" -j KUBE-SEP-Y',
+    '-A KUBE-SEP-Y -p udp -m comment --comment "kube-system/kube-dns:dns" -m udp -j DNAT --to-destination [fd00:10:244:1::5]:53',
+    'COMMIT', '',
+  ].join('\n'));
+  const text = kpp('parse', ipt).stdout;
+  assert.match(text, /udp \[fd00:10:96::a\]:53 -> KUBE-SVC-X/);
+  assert.match(text, /endpoint \[fd00:10:244:1::5\]:53 100\.0% via KUBE-SEP-Y/);
+  const ipvs = join(dir, 'v6.ipvs');
+  writeFileSync(ipvs, 'TCP  [fd00::10]:80 rr\n  -> [fd00:1::5]:8080            Masq    1      0          0\n');
+  assert.match(kpp('parse', ipvs).stdout, /virtual TCP \[fd00::10\]:80 rr\n  -> \[fd00:1::5\]:8080 Masq/);
+  assert.match(kpp('trace', ipvs, '--src', 'fd00:2::1', '--dst', '[fd00::10]:80').stdout, /100\.0% -> \[fd00:1::5\]:8080/);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

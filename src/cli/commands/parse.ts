@@ -5,6 +5,7 @@ import { ipvsToJson } from '../../core/ipvs/json';
 import type { KubeService } from '../../core/iptables/kubeproxy';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
+import { joinHostPort } from '../../core/common/ip';
 
 export interface ParseJson {
   format: string;
@@ -98,16 +99,16 @@ export function runParse(argv: string[]): number {
   lines.push(`format: ${result.format}`);
   lines.push(`tables: ${result.counts.tables}, chains: ${result.counts.chains}, rules: ${result.counts.rules}`);
   for (const s of result.services) {
-    const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : '(no cluster IP in dump)';
+    const addr = s.clusterIP ? joinHostPort(s.clusterIP, s.port ?? '?') : '(no cluster IP in dump)';
     const np = 'nodePort' in s ? ` nodePort ${s.nodePort}` : '';
     const verified = s.hashVerified === null ? '' : s.hashVerified ? ' (hash verified)' : ' (HASH MISMATCH)';
     lines.push(`service ${s.name || '(unnamed)'} ${s.protocol ?? ''} ${addr}${np} -> ${s.chain ?? '-'}${verified}`);
-    for (const e of s.endpoints) lines.push(`  endpoint ${e.ip}:${e.port ?? '?'} ${(e.share * 100).toFixed(1)}% via ${e.chain}`);
+    for (const e of s.endpoints) lines.push(`  endpoint ${joinHostPort(e.ip, e.port ?? '?')} ${(e.share * 100).toFixed(1)}% via ${e.chain}`);
   }
   if (result.ipvs) {
     for (const v of result.ipvs.services) {
-      lines.push(`virtual ${v.protocol} ${v.fwmark !== undefined ? `fwmark ${v.fwmark}` : `${v.address}:${v.port}`} ${v.scheduler}${v.persistent ? ` persistent ${v.persistent}` : ''}`);
-      for (const r of v.realServers) lines.push(`  -> ${r.address}:${r.port} ${r.forward} weight ${r.weight} active ${r.activeConn} inactive ${r.inactConn}`);
+      lines.push(`virtual ${v.protocol} ${v.fwmark !== undefined ? `fwmark ${v.fwmark}` : joinHostPort(v.address ?? '?', v.port)} ${v.scheduler}${v.persistent ? ` persistent ${v.persistent}` : ''}`);
+      for (const r of v.realServers) lines.push(`  -> ${joinHostPort(r.address, r.port)} ${r.forward} weight ${r.weight} active ${r.activeConn} inactive ${r.inactConn}`);
     }
   }
   for (const g of a.network?.routeGets ?? []) {

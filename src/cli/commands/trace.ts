@@ -3,7 +3,7 @@
  * real servers in an ipvsadm dump) and prints the paths: JSON with `--json`, a readable tree otherwise.
  */
 import { analyzeText } from '../../core/analyze';
-import { isIp, parseIp, splitHostPort } from '../../core/common/ip';
+import { isIp, parseIp, splitHostPort, joinHostPort } from '../../core/common/ip';
 import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
 import type { Packet, TraceResult } from '../../core/iptables/trace/types';
@@ -105,13 +105,13 @@ function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, pa
       masquerade: e.realServer.forward === 'Masq',
       steps: [
         { table: 'ipvs', chain: label, line: r.service.line + 1, rule: label },
-        { table: 'ipvs', chain: label, line: e.realServer.line + 1, rule: `-> ${e.realServer.address}:${e.realServer.port} ${e.realServer.forward ?? ''} ${e.realServer.weight ?? ''}`.trim() },
+        { table: 'ipvs', chain: label, line: e.realServer.line + 1, rule: `-> ${joinHostPort(e.realServer.address, e.realServer.port)} ${e.realServer.forward ?? ''} ${e.realServer.weight ?? ''}`.trim() },
       ],
     }));
   if (json) printJson({ paths, explanation: r.explanation });
   else {
     process.stdout.write(`${r.explanation}\n`);
-    for (const p of paths) process.stdout.write(`  ${(p.probability * 100).toFixed(1)}% -> ${p.dnat.ip}:${p.dnat.port} (line ${p.steps[1].line})\n`);
+    for (const p of paths) process.stdout.write(`  ${(p.probability * 100).toFixed(1)}% -> ${joinHostPort(p.dnat.ip, p.dnat.port)} (line ${p.steps[1].line})\n`);
   }
   return 0;
 }

@@ -148,6 +148,15 @@ export function formatIp(addr: IpAddress): string {
   return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
 
+/**
+ * `ip:port`, with brackets around an IPv6 address (`[fd00::1]:53`, as Go's net.JoinHostPort and ipvsadm write it);
+ * the bare host when there is no port. `fd00::1:53` would read as another address.
+ */
+export function joinHostPort(host: string, port: number | string | undefined): string {
+  if (port === undefined) return host;
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
 /** Splits `ip:port`, `[v6]:port` or a bare ip; the port is undefined when absent. */
 export function splitHostPort(text: string): { host: string; port?: number } | undefined {
   const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);

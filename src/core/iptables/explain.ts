@@ -11,6 +11,7 @@ import { kubeChainKind } from './naming';
 import { ownEntry } from '../common/own';
 import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
 import { STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
+import { joinHostPort } from '../common/ip';
 
 export interface Explanation {
   markdown: string;
@@ -178,12 +179,12 @@ function hashSentence(service: KubeService | undefined, verified: boolean | null
 /** A compact fact table, language-neutral (addresses and numbers). */
 function serviceFacts(s: KubeService): string {
   const rows: string[] = [];
-  if (s.clusterIP) rows.push(`ClusterIP \`${s.clusterIP}:${s.port ?? '?'}\``);
+  if (s.clusterIP) rows.push(`ClusterIP \`${joinHostPort(s.clusterIP, s.port ?? '?')}\``);
   if (s.nodePort !== undefined) rows.push(`NodePort \`${s.nodePort}\``);
   if (s.externalIPs.length) rows.push(`externalIPs \`${s.externalIPs.join(', ')}\``);
   if (s.loadBalancerIPs.length) rows.push(`LoadBalancer \`${s.loadBalancerIPs.join(', ')}\``);
   if (s.sessionAffinitySeconds !== undefined) rows.push(`sessionAffinity ClientIP \`${s.sessionAffinitySeconds}s\``);
-  for (const e of s.endpoints) rows.push(`→ \`${e.ip}:${e.port ?? '?'}\` ${formatShare(e.share)} (${e.chain})`);
+  for (const e of s.endpoints) rows.push(`→ \`${joinHostPort(e.ip, e.port ?? '?')}\` ${formatShare(e.share)} (${e.chain})`);
   return rows.map((r) => `- ${r}`).join('\n');
 }
 
@@ -334,7 +335,7 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
     return t(lang, 'iptables.rule.endpoint-pick', {
       share: formatShare(entry?.share ?? 0),
       service: displayService(own),
-      endpoint: entry ? `${entry.ip}:${entry.port ?? '?'}` : '?',
+      endpoint: entry ? joinHostPort(entry.ip, entry.port ?? '?') : '?',
       chain: target,
     });
   }

@@ -4,6 +4,7 @@
  * Derived from chain names, comments and DNAT targets; chain hashes are recomputed to verify comments.
  */
 import { isDigitCode } from '../common/chars';
+import { joinHostPort } from '../common/ip';
 import type { IptablesModel } from './model';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './naming';
 import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Chain, type Rule } from './types';
@@ -479,7 +480,7 @@ class EndpointRecord implements KubeEndpoint {
 function verifyEndpoint(s: KubeService, e: KubeEndpoint): boolean | null {
   if (!s.name || !s.protocol || !e.ip || e.port === undefined) return null;
   // kube-proxy hashes IPv6 endpoints with brackets in newer releases, without in older ones.
-  const forms = e.ip.includes(':') ? [`[${e.ip}]:${e.port}`, `${e.ip}:${e.port}`] : [`${e.ip}:${e.port}`];
+  const forms = e.ip.includes(':') ? [joinHostPort(e.ip, e.port), `${e.ip}:${e.port}`] : [joinHostPort(e.ip, e.port)];
   return forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
 }
 

@@ -3,7 +3,7 @@
  * traffic policies and endpoints. Mirrors pkg/proxy (ServiceChangeTracker, BaseServicePortInfo,
  * EndpointSliceCache, CategorizeEndpoints) of kube-proxy 1.28+, without topology hints.
  */
-import { cidrContains, formatIp, parseCidr, parseIp, type IpFamily } from '../common/ip';
+import { cidrContains, formatIp, parseCidr, parseIp, type IpFamily, joinHostPort } from '../common/ip';
 import { servicePortName } from '../iptables/naming';
 import type { ClusterSnapshot, EndpointInfo, ServiceInfo, ServicePortSpec } from './types';
 import { serviceKey } from './types';
@@ -66,7 +66,7 @@ export function isProxied(svc: ServiceInfo): boolean {
 
 /** `ip:port`, with brackets around IPv6 addresses (Go's net.JoinHostPort), as kube-proxy names endpoints. */
 export function endpointString(ep: Pick<EndpointInfo, 'ip' | 'port'>): string {
-  return ep.ip.includes(':') ? `[${ep.ip}]:${ep.port}` : `${ep.ip}:${ep.port}`;
+  return joinHostPort(ep.ip, ep.port);
 }
 
 function externalPolicyApplies(svc: ServiceInfo): boolean {

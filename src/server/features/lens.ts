@@ -5,6 +5,7 @@ import type { Analysis } from '../../core/analyze';
 import { formatShare } from '../../core/iptables/explain';
 import { kubeChainKind } from '../../core/iptables/naming';
 import { toRange } from '../convert';
+import { joinHostPort } from '../../core/common/ip';
 
 /** Command ids the lenses invoke; the extension registers them. */
 export const TRACE_COMMAND = 'kubePacketPath.tracePacket';
@@ -44,7 +45,7 @@ export function codeLenses(a: Analysis, uri: string): CodeLens[] {
     const dport = r.matches.flatMap((m) => m.options).find((o) => o.name === 'dport' && !o.negated)?.values[0];
     if (!s || !dst || !dport) continue;
     const proto = (s.protocol ?? 'tcp').toLowerCase();
-    out.push({ range: toRange(r.span), command: { title: 'Trace from a pod...', command: TRACE_COMMAND, arguments: [{ uri, dst: dst.includes(':') ? `[${dst}]:${dport}` : `${dst}:${dport}`, proto }] } });
+    out.push({ range: toRange(r.span), command: { title: 'Trace from a pod...', command: TRACE_COMMAND, arguments: [{ uri, dst: joinHostPort(dst, dport), proto }] } });
   }
   if (model.dump.rules.length <= COUNTER_LENS_LIMIT) {
     for (const r of model.dump.rules) {
@@ -68,7 +69,7 @@ export function inlayHints(a: Analysis, startLine: number, endLine: number): Inl
     if (svc?.name) out.push({ position: end, label: ` ${svc.name}`, kind: InlayHintKind.Type, paddingLeft: true });
     else if (ep && ep.endpoint.ip) {
       const share = r.matches.some((m) => m.module === 'statistic') || model.kube.serviceByChain.get(r.chain) ? ` ${formatShare(ep.endpoint.share)}` : '';
-      out.push({ position: end, label: ` ${ep.endpoint.ip}:${ep.endpoint.port ?? '?'}${share}`, kind: InlayHintKind.Type, paddingLeft: true });
+      out.push({ position: end, label: ` ${joinHostPort(ep.endpoint.ip, ep.endpoint.port ?? '?')}${share}`, kind: InlayHintKind.Type, paddingLeft: true });
     }
   }
   return out;

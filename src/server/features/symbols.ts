@@ -7,6 +7,7 @@ import type { IptablesModel } from '../../core/iptables/model';
 import type { IpvsDump } from '../../core/ipvs/types';
 import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';
 import { toRange } from '../convert';
+import { joinHostPort } from '../../core/common/ip';
 
 /** End-of-line column for ranges that cover whole lines; clients clamp it to the real length. */
 const LINE_END = 10_000;
@@ -96,7 +97,7 @@ function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
         .filter((e) => e.ruleLine !== undefined || e.dnatLine !== undefined)
         .map((e) => {
           const l = (e.ruleLine ?? e.dnatLine)!;
-          return { name: `${e.ip}:${e.port ?? '?'}`, detail: `${pct(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(l, l), selectionRange: spanRange(l, l) };
+          return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${pct(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(l, l), selectionRange: spanRange(l, l) };
         });
       const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : s.nodePort !== undefined ? `NodePort ${s.nodePort}` : '';
       return {

@@ -1,6 +1,6 @@
 /** The tracer behind the custom requests: trace a packet through the open dump, list trace destinations. */
 import type { Analysis } from '../../core/analyze';
-import { isIp, splitHostPort } from '../../core/common/ip';
+import { isIp, splitHostPort, joinHostPort } from '../../core/common/ip';
 import type { Lang } from '../../core/i18n/catalog';
 import { renderTraceMessage, tracePacket } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
@@ -28,7 +28,7 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
         masquerade: e.realServer.forward === 'Masq',
         steps: [
           { table: 'ipvs', chain: serviceLabel(r.service), line: r.service.line, rule: serviceLabel(r.service), action: 'match' },
-          { table: 'ipvs', chain: serviceLabel(r.service), line: e.realServer.line, rule: `-> ${e.realServer.address}:${e.realServer.port}`, action: 'nat' },
+          { table: 'ipvs', chain: serviceLabel(r.service), line: e.realServer.line, rule: `-> ${joinHostPort(e.realServer.address, e.realServer.port)}`, action: 'nat' },
         ],
         assumptions: [],
       })),
@@ -42,7 +42,7 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   result.warnings.push(...traceHints(a.iptables!, packet, result, lang));
   const matched = new Set<number>();
   for (const path of result.paths) for (const s of path.steps) if (s.line >= 0 && s.ruleId !== undefined) matched.add(s.line);
-  const dnats = new Set(result.paths.map((x) => (x.dnat ? `${x.dnat.ip}:${x.dnat.port ?? ''}` : x.verdict)));
+  const dnats = new Set(result.paths.map((x) => (x.dnat ? joinHostPort(x.dnat.ip, x.dnat.port) : x.verdict)));
   return {
     summary: `${proto.toUpperCase()} ${p.src} → ${p.dst}: ${result.paths.length} path(s) → ${[...dnats].join(', ')}`,
     paths: result.paths.map((x) => ({
@@ -60,17 +60,16 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
 
 export function listTargets(a: Analysis): ServiceTarget[] {
   const out: ServiceTarget[] = [];
-  const hostPort = (ip: string, port: number) => (ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`);
   for (const s of a.iptables?.kube.services ?? []) {
     const line = s.lines[0] ?? 0;
     const base = { name: s.name || s.chain || '?', protocol: s.protocol ?? 'tcp', line, endpoints: s.endpoints.length };
-    if (s.clusterIP && s.port !== undefined) out.push({ ...base, destination: hostPort(s.clusterIP, s.port), kind: 'cluster IP' });
-    for (const ip of s.externalIPs) if (s.port !== undefined) out.push({ ...base, destination: hostPort(ip, s.port), kind: 'external IP' });
-    for (const ip of s.loadBalancerIPs) if (s.port !== undefined) out.push({ ...base, destination: hostPort(ip, s.port), kind: 'load balancer IP' });
+    if (s.clusterIP && s.port !== undefined) out.push({ ...base, destination: joinHostPort(s.clusterIP, s.port), kind: 'cluster IP' });
+    for (const ip of s.externalIPs) if (s.port !== undefined) out.push({ ...base, destination: joinHostPort(ip, s.port), kind: 'external IP' });
+    for (const ip of s.loadBalancerIPs) if (s.port !== undefined) out.push({ ...base, destination: joinHostPort(ip, s.port), kind: 'load balancer IP' });
   }
   for (const v of a.ipvs?.services ?? []) {
     if (v.address === undefined || v.port === undefined) continue;
-    out.push({ name: serviceLabel(v), protocol: v.protocol.toLowerCase(), destination: hostPort(v.address, v.port), kind: 'ipvs virtual service', line: v.line, endpoints: v.realServers.length });
+    out.push({ name: serviceLabel(v), protocol: v.protocol.toLowerCase(), destination: joinHostPort(v.address, v.port), kind: 'ipvs virtual service', line: v.line, endpoints: v.realServers.length });
   }
   return out;
 }

@@ -5,6 +5,7 @@
 import { t, type Lang } from '../../i18n/catalog';
 import { formatMark, formatProbability } from './message';
 import type { TracePath, TraceResult, TraceStep } from './types';
+import { joinHostPort } from '../../common/ip';
 
 interface Node {
   step?: TraceStep;
@@ -42,11 +43,6 @@ function buildTree(paths: TracePath[]): Node {
   return root;
 }
 
-function hostPort(e: { ip: string; port?: number }): string {
-  if (e.port === undefined) return e.ip;
-  return e.ip.includes(':') ? `[${e.ip}]:${e.port}` : `${e.ip}:${e.port}`;
-}
-
 function stepLine(s: TraceStep, lang: Lang): string {
   const line = s.line >= 0 ? String(s.line + 1) : t(lang, 'trace.format.implied-line');
   const parts = [`${s.table}/${s.chain}:${line}`, `[${s.action}]`];
@@ -57,8 +53,8 @@ function stepLine(s: TraceStep, lang: Lang): string {
 
 function endLines(p: TracePath, lang: Lang): string[] {
   const facts = [t(lang, 'trace.format.end', { verdict: p.verdict, p: formatProbability(p.probability) })];
-  if (p.dnat) facts.push(t(lang, 'trace.format.dnat', { to: hostPort(p.dnat) }));
-  if (p.snat) facts.push(t(lang, 'trace.format.snat', { to: hostPort(p.snat) }));
+  if (p.dnat) facts.push(t(lang, 'trace.format.dnat', { to: joinHostPort(p.dnat.ip, p.dnat.port) }));
+  if (p.snat) facts.push(t(lang, 'trace.format.snat', { to: joinHostPort(p.snat.ip, p.snat.port) }));
   if (p.masquerade) facts.push(t(lang, 'trace.format.masquerade'));
   if (p.mark !== 0) facts.push(t(lang, 'trace.format.mark', { mark: formatMark(p.mark) }));
   if (p.route && p.verdict === 'ACCEPT') facts.push(t(lang, `trace.format.route.${p.route}`));
@@ -85,8 +81,8 @@ function render(node: Node, indent: string, out: string[], lang: Lang): void {
 
 export function formatTraceTree(result: TraceResult, lang: Lang = 'en'): string {
   const pk = result.packet;
-  const dst = pk.proto === 'icmp' ? pk.dst : hostPort({ ip: pk.dst, port: pk.dport });
-  const src = pk.sport === undefined ? pk.src : hostPort({ ip: pk.src, port: pk.sport });
+  const dst = pk.proto === 'icmp' ? pk.dst : joinHostPort(pk.dst, pk.dport);
+  const src = pk.sport === undefined ? pk.src : joinHostPort(pk.src, pk.sport);
   const out = [
     t(lang, 'trace.format.header', { proto: pk.proto, src, dst, hook: pk.hook, count: result.paths.length }),
   ];
