@@ -135,6 +135,17 @@ test('IPv6 Services, endpoints and real servers print as [address]:port', () => 
   assert.match(kpp('trace', ipvs, '--src', 'fd00:2::1', '--dst', '[fd00::10]:80').stdout, /100\.0% -> \[fd00:1::5\]:8080/);
 });
 
+test('parse text shows multipath next hops and other tables, and says how many routes it left out', () => {
+  const f = join(dir, 'routes.txt');
+  const many = Array.from({ length: 60 }, (_, i) => `10.244.${i}.0/26 via 10.0.0.${i + 1} dev eth0 proto bird`);
+  writeFileSync(f, ['172.16.0.0/16 nexthop via 10.0.0.7 dev eth0 weight 1 nexthop via 10.0.0.8 dev eth1 weight 2', '10.9.0.0/16 via 10.0.0.9 dev eth0 table 100', ...many, ''].join('\n'));
+  const out = kpp('parse', f).stdout;
+  assert.match(out, /^route 172\.16\.0\.0\/16 nexthops via 10\.0\.0\.7 dev eth0 weight 1, via 10\.0\.0\.8 dev eth1 weight 2 \(line 1\)$/m);
+  assert.match(out, /^route 10\.9\.0\.0\/16 via 10\.0\.0\.9 dev eth0 table 100 \(line 2\)$/m);
+  assert.match(out, /^\.\.\. 12 more route\(s\): --json lists them all$/m);
+  assert.equal(JSON.parse(kpp('parse', f, '--json').stdout).routes.length, 62);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

@@ -7,6 +7,9 @@ import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
 import { joinHostPort } from '../../core/common/ip';
 
+/** Routes listed in the text output; a node's table can hold thousands (--json has every one). */
+const ROUTES_SHOWN = 50;
+
 export interface ParseJson {
   format: string;
   counts: { tables: number; chains: number; rules: number };
@@ -115,9 +118,14 @@ export function runParse(argv: string[]): number {
     const via = g.gateway ? ` via ${g.gateway}` : '';
     lines.push(`route get ${g.destination ?? '?'}:${via}${g.dev ? ` dev ${g.dev}` : ''}${g.src ? ` src ${g.src}` : ''} (${g.type ?? 'unicast'}, line ${g.line + 1})`);
   }
-  for (const r of (a.network?.routes ?? []).slice(0, 50)) {
-    lines.push(`route ${r.destinationText ?? r.destination ?? '?'}${r.gateway ? ` via ${r.gateway}` : ''}${r.dev ? ` dev ${r.dev}` : ''}${r.type && r.type !== 'unicast' ? ` (${r.type})` : ''} (line ${r.line + 1})`);
+  const routes = a.network?.routes ?? [];
+  for (const r of routes.slice(0, ROUTES_SHOWN)) {
+    // A multipath route's next hops are on the route itself (`nexthop via ... weight 1` in ip route's text).
+    const hops = r.nexthops?.length ? ` nexthops ${r.nexthops.map((h) => `${h.gateway ? `via ${h.gateway} ` : ''}${h.dev ? `dev ${h.dev} ` : ''}weight ${h.weight ?? 1}`.trim()).join(', ')}` : '';
+    const table = r.table && r.table !== 'main' ? ` table ${r.table}` : '';
+    lines.push(`route ${r.destinationText ?? r.destination ?? '?'}${r.gateway ? ` via ${r.gateway}` : ''}${r.dev ? ` dev ${r.dev}` : ''}${hops}${table}${r.type && r.type !== 'unicast' ? ` (${r.type})` : ''} (line ${r.line + 1})`);
   }
+  if (routes.length > ROUTES_SHOWN) lines.push(`... ${routes.length - ROUTES_SHOWN} more route(s): --json lists them all`);
   if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
