@@ -146,6 +146,28 @@ test('parse text shows multipath next hops and other tables, and says how many r
   assert.equal(JSON.parse(kpp('parse', f, '--json').stdout).routes.length, 62);
 });
 
+test('ipvsadm --stats and -S: text shows what the output printed (no "undefined"), JSON carries the counters', () => {
+  const stats = join(dir, 'stats.ipvs');
+  writeFileSync(stats, [
+    'IP Virtual Server version 1.2.1 (size=4096)',
+    'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes',
+    '  -> RemoteAddress:Port',
+    'UDP  10.96.0.10:53                    1200    5100K    5000K     400M     380M',
+    '  -> 10.244.0.5:53                     600     2500     2400   200000   190000',
+    '',
+  ].join('\n'));
+  const text = kpp('parse', stats).stdout;
+  assert.doesNotMatch(text, /undefined/);
+  assert.match(text, /^virtual UDP 10\.96\.0\.10:53 conns 1200 inpkts 5100000 outpkts 5000000 inbytes 400000000 outbytes 380000000 \(rounded\)$/m);
+  assert.match(text, /^ {2}-> 10\.244\.0\.5:53 conns 600 inpkts 2500 outpkts 2400 inbytes 200000 outbytes 190000$/m);
+  const j = JSON.parse(kpp('parse', stats, '--json').stdout);
+  assert.equal(j.ipvs.services[0].stats.inPkts, 5100000);
+  assert.equal(j.ipvs.services[0].realServers[0].stats.conns, 600);
+  const save = join(dir, 'save.ipvs');
+  writeFileSync(save, '-A -t 10.96.0.1:443 -s rr -p 10800\n-a -t 10.96.0.1:443 -r 192.168.0.10:6443 -m -w 0\n');
+  assert.match(kpp('parse', save).stdout, /^virtual TCP 10\.96\.0\.1:443 rr persistent 10800\n {2}-> 192\.168\.0\.10:6443 Masq weight 0$/m);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

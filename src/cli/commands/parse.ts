@@ -6,6 +6,7 @@ import type { KubeService } from '../../core/iptables/kubeproxy';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
 import { joinHostPort } from '../../core/common/ip';
+import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
 
 /** Routes listed in the text output; a node's table can hold thousands (--json has every one). */
 const ROUTES_SHOWN = 50;
@@ -110,8 +111,12 @@ export function runParse(argv: string[]): number {
   }
   if (result.ipvs) {
     for (const v of result.ipvs.services) {
-      lines.push(`virtual ${v.protocol} ${v.fwmark !== undefined ? `fwmark ${v.fwmark}` : joinHostPort(v.address ?? '?', v.port)} ${v.scheduler}${v.persistent ? ` persistent ${v.persistent}` : ''}`);
-      for (const r of v.realServers) lines.push(`  -> ${joinHostPort(r.address, r.port)} ${r.forward} weight ${r.weight} active ${r.activeConn} inactive ${r.inactConn}`);
+      const where = v.fwmark !== undefined ? `fwmark ${v.fwmark}` : joinHostPort(v.address ?? '?', v.port);
+      lines.push(fields(`virtual ${v.protocol} ${where}`, [v.scheduler, v.persistent && `persistent ${v.persistent}`, countersText(v)]));
+      for (const r of v.realServers) {
+        const conns = r.activeConn !== undefined || r.inactConn !== undefined ? `active ${r.activeConn ?? '?'} inactive ${r.inactConn ?? '?'}` : undefined;
+        lines.push(fields(`  -> ${joinHostPort(r.address, r.port)}`, [r.forward, r.weight !== undefined && `weight ${r.weight}`, conns, countersText(r)]));
+      }
     }
   }
   for (const g of a.network?.routeGets ?? []) {
@@ -133,3 +138,23 @@ export function runParse(argv: string[]): number {
   }
   return 0;
 }
+
+/** `head` and the parts an output printed: ipvsadm's --stats has no scheduler, -S no connection counts. */
+function fields(head: string, parts: (string | false | 0 | undefined)[]): string {
+  return [head, ...parts.filter((p): p is string => typeof p === 'string' && p !== '')].join(' ');
+}
+
+/** `--stats` / `--rate` figures in ipvsadm's column names, saying so where ipvsadm rounded them (K/M/G suffixes). */
+function countersText(x: { stats?: IpvsStats; rates?: IpvsRates }): string | undefined {
+  const out: string[] = [];
+  if (x.stats) {
+    const s = x.stats;
+    out.push(`conns ${s.conns} inpkts ${s.inPkts} outpkts ${s.outPkts} inbytes ${s.inBytes} outbytes ${s.outBytes}${s.approximate ? ' (rounded)' : ''}`);
+  }
+  if (x.rates) {
+    const r = x.rates;
+    out.push(`cps ${r.cps} inpps ${r.inPps} outpps ${r.outPps} inbps ${r.inBps} outbps ${r.outBps}${r.approximate ? ' (rounded)' : ''}`);
+  }
+  return out.length ? out.join(' ') : undefined;
+}
+

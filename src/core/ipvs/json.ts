@@ -1,5 +1,5 @@
 /** The CLI's JSON contract for an IPVS dump; keys that have no value are left out rather than set to null. */
-import type { IpvsDump } from './types';
+import type { IpvsDump, IpvsRates, IpvsStats } from './types';
 
 export interface IpvsJsonRealServer {
   address: string;
@@ -8,6 +8,9 @@ export interface IpvsJsonRealServer {
   weight?: number;
   activeConn?: number;
   inactConn?: number;
+  /** `--stats` counters and `--rate` figures, when the output had them. */
+  stats?: IpvsStats;
+  rates?: IpvsRates;
 }
 
 export interface IpvsJsonService {
@@ -18,6 +21,8 @@ export interface IpvsJsonService {
   scheduler?: string;
   flags: string[];
   persistent?: number;
+  stats?: IpvsStats;
+  rates?: IpvsRates;
   realServers: IpvsJsonRealServer[];
 }
 
@@ -41,6 +46,8 @@ export function ipvsToJson(dump: IpvsDump): IpvsJson {
         scheduler: s.scheduler,
         flags: [...s.flags],
         persistent: s.persistent,
+        stats: s.stats,
+        rates: s.rates,
         realServers: s.realServers.map((r) =>
           defined<IpvsJsonRealServer>({
             address: r.address,
@@ -49,6 +56,8 @@ export function ipvsToJson(dump: IpvsDump): IpvsJson {
             weight: r.weight,
             activeConn: r.activeConn,
             inactConn: r.inactConn,
+            stats: r.stats,
+            rates: r.rates,
           }),
         ),
       }),
