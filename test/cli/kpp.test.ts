@@ -168,6 +168,20 @@ test('ipvsadm --stats and -S: text shows what the output printed (no "undefined"
   assert.match(kpp('parse', save).stdout, /^virtual TCP 10\.96\.0\.1:443 rr persistent 10800\n {2}-> 192\.168\.0\.10:6443 Masq weight 0$/m);
 });
 
+test('parse text lists conntrack flows with the NAT their reply tuple shows', () => {
+  const f = join(dir, 'ct.txt');
+  writeFileSync(f, [
+    'tcp      6 86397 ESTABLISHED src=10.244.1.5 dst=172.16.0.1 sport=43210 dport=443 src=192.168.0.10 dst=10.244.1.5 sport=6443 dport=43210 [ASSURED] mark=0 use=1',
+    'tcp      6 118 SYN_SENT src=10.244.1.5 dst=172.16.0.1 sport=43211 dport=443 [UNREPLIED] src=172.16.0.1 dst=10.244.1.5 sport=443 dport=43211 mark=0 use=1',
+    'icmp     1 29 src=10.244.1.5 dst=10.0.9.9 type=8 code=0 id=7 src=10.0.9.9 dst=10.0.0.5 type=0 code=0 id=7 mark=0 use=1',
+    '',
+  ].join('\n'));
+  const out = kpp('parse', f).stdout;
+  assert.match(out, /^conntrack tcp 10\.244\.1\.5:43210 -> 172\.16\.0\.1:443 ESTABLISHED ASSURED, DNAT to 192\.168\.0\.10:6443 \(line 1\)$/m);
+  assert.match(out, /^conntrack tcp 10\.244\.1\.5:43211 -> 172\.16\.0\.1:443 SYN_SENT UNREPLIED, no NAT \(line 2\)$/m);
+  assert.match(out, /^conntrack icmp 10\.244\.1\.5 -> 10\.0\.9\.9, SNAT to 10\.0\.0\.5 \(line 3\)$/m);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

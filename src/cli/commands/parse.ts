@@ -8,7 +8,7 @@ import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
 import { joinHostPort } from '../../core/common/ip';
 import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
 
-/** Routes listed in the text output; a node's table can hold thousands (--json has every one). */
+/** Routes (and conntrack entries) listed in the text output; a node can hold thousands (--json has every one). */
 const ROUTES_SHOWN = 50;
 
 export interface ParseJson {
@@ -131,6 +131,19 @@ export function runParse(argv: string[]): number {
     lines.push(`route ${r.destinationText ?? r.destination ?? '?'}${r.gateway ? ` via ${r.gateway}` : ''}${r.dev ? ` dev ${r.dev}` : ''}${hops}${table}${r.type && r.type !== 'unicast' ? ` (${r.type})` : ''} (line ${r.line + 1})`);
   }
   if (routes.length > ROUTES_SHOWN) lines.push(`... ${routes.length - ROUTES_SHOWN} more route(s): --json lists them all`);
+  const flows = a.network?.conntrack ?? [];
+  for (const c of flows.slice(0, ROUTES_SHOWN)) {
+    const o = c.original;
+    const nat = [
+      c.dnat && `DNAT to ${joinHostPort(c.dnat.toAddress ?? '?', c.dnat.toPort)}`,
+      c.snat && `SNAT to ${joinHostPort(c.snat.toAddress ?? '?', c.snat.toPort)}`,
+    ].filter(Boolean);
+    // A reply tuple that mirrors the original means no NAT: a flow to a ClusterIP that kube-proxy never rewrote.
+    const natText = nat.length ? nat.join(', ') : c.reply ? 'no NAT' : 'no reply tuple';
+    const state = [c.state, ...c.flags].filter(Boolean).join(' ');
+    lines.push(`conntrack ${c.protocol} ${joinHostPort(o.src ?? '?', o.sport)} -> ${joinHostPort(o.dst ?? '?', o.dport)}${state ? ` ${state}` : ''}, ${natText} (line ${c.line + 1})`);
+  }
+  if (flows.length > ROUTES_SHOWN) lines.push(`... ${flows.length - ROUTES_SHOWN} more conntrack entr(ies): --json lists them all`);
   if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
