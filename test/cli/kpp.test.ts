@@ -182,6 +182,22 @@ test('parse text lists conntrack flows with the NAT their reply tuple shows', ()
   assert.match(out, /^conntrack icmp 10\.244\.1\.5 -> 10\.0\.9\.9, SNAT to 10\.0\.0\.5 \(line 3\)$/m);
 });
 
+test('parse text lists interfaces with their addresses and ipsets with their first members', () => {
+  const addr = join(dir, 'addr.txt');
+  writeFileSync(addr, [
+    '2: eth0@if12: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP group default',
+    '    link/ether 66:3a:11:22:33:44 brd ff:ff:ff:ff:ff:ff link-netnsid 0',
+    '    inet 10.244.1.5/24 brd 10.244.1.255 scope global eth0',
+    '       valid_lft forever preferred_lft forever',
+    '',
+  ].join('\n'));
+  assert.match(kpp('parse', addr).stdout, /^interface eth0@if12 \(state UP, mtu 1450\): 10\.244\.1\.5\/24 \(line 1\)$/m);
+  const sets = join(dir, 'sets.txt');
+  const members = Array.from({ length: 7 }, (_, i) => `10.96.0.${i + 1},tcp:443`);
+  writeFileSync(sets, ['Name: KUBE-CLUSTER-IP', 'Type: hash:ip,port', 'Revision: 5', 'Header: family inet hashsize 1024 maxelem 65536', 'Size in memory: 600', 'References: 2', 'Number of entries: 9', 'Members:', ...members, ''].join('\n'));
+  assert.match(kpp('parse', sets).stdout, /^ipset KUBE-CLUSTER-IP hash:ip,port, 7 member\(s\): 10\.96\.0\.1,tcp:443 10\.96\.0\.2,tcp:443 10\.96\.0\.3,tcp:443 10\.96\.0\.4,tcp:443 10\.96\.0\.5,tcp:443 \.\.\. 2 more \(9 entries said, 7 pasted\) \(line 1\)$/m);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

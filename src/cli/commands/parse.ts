@@ -10,6 +10,8 @@ import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
 
 /** Routes (and conntrack entries) listed in the text output; a node can hold thousands (--json has every one). */
 const ROUTES_SHOWN = 50;
+/** Members of each ipset shown in the text output. */
+const IPSET_MEMBERS_SHOWN = 5;
 
 export interface ParseJson {
   format: string;
@@ -144,6 +146,18 @@ export function runParse(argv: string[]): number {
     lines.push(`conntrack ${c.protocol} ${joinHostPort(o.src ?? '?', o.sport)} -> ${joinHostPort(o.dst ?? '?', o.dport)}${state ? ` ${state}` : ''}, ${natText} (line ${c.line + 1})`);
   }
   if (flows.length > ROUTES_SHOWN) lines.push(`... ${flows.length - ROUTES_SHOWN} more conntrack entr(ies): --json lists them all`);
+  for (const i of a.network?.interfaces ?? []) {
+    const state = [i.state && `state ${i.state}`, i.mtu !== undefined && `mtu ${i.mtu}`].filter(Boolean).join(', ');
+    const addresses = i.addresses.map((x) => `${x.address}/${x.prefixLength}`).join(', ') || 'no addresses';
+    lines.push(`interface ${i.name}${i.peer ? `@${i.peer}` : ''}${state ? ` (${state})` : ''}: ${addresses} (line ${i.line + 1})`);
+  }
+  for (const set of a.network?.ipsets ?? []) {
+    const shown = set.members.slice(0, IPSET_MEMBERS_SHOWN).map((m) => m.text);
+    const more = set.members.length > shown.length ? ` ... ${set.members.length - shown.length} more` : '';
+    // `Number of entries` above the members listed means the paste was cut.
+    const cut = set.numberOfEntries !== undefined && set.numberOfEntries > set.members.length ? ` (${set.numberOfEntries} entries said, ${set.members.length} pasted)` : '';
+    lines.push(`ipset ${set.name}${set.type ? ` ${set.type}` : ''}, ${set.members.length} member(s):${shown.length ? ` ${shown.join(' ')}${more}` : ''}${cut} (line ${set.line + 1})`);
+  }
   if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
