@@ -204,9 +204,11 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       continue;
     }
     if (v === 'multiport' && rest[i + 1] && rest[i + 2]) {
+      // iptables prints the negation glued to the list (`dports !80,443`); older versions as a word of its own.
       const neg = rest[i + 2].raw === '!';
       const valWord = neg ? rest[i + 3] : rest[i + 2];
-      if (valWord) add('multiport', opt(rest[i + 1].raw, valWord, [valWord.raw], neg));
+      const glued = !neg && valWord.raw.startsWith('!');
+      if (valWord) add('multiport', opt(rest[i + 1].raw, valWord, [glued ? valWord.raw.slice(1) : valWord.raw], neg || glued));
       i += neg ? 4 : 3;
       continue;
     }
@@ -238,11 +240,15 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       }
       continue;
     }
-    if ((v === 'ctstate' || v === 'state') && rest[i + 1]) {
-      const neg = rest[i + 1].raw === '!';
-      const valWord = neg ? rest[i + 2] : rest[i + 1];
-      if (valWord) add(v === 'ctstate' ? 'conntrack' : 'state', opt(v, valWord, [valWord.raw], neg));
-      i += neg ? 3 : 2;
+    // conntrack prints its negation before the keyword (`! ctstate RELATED,ESTABLISHED`); older releases after it.
+    const stateAt = v === '!' && /^(?:ct)?state$/.test(rest[i + 1]?.raw ?? '') ? i + 1 : i;
+    const keyword = rest[stateAt].raw;
+    if ((keyword === 'ctstate' || keyword === 'state') && rest[stateAt + 1]) {
+      const after = rest[stateAt + 1].raw === '!';
+      const valWord = after ? rest[stateAt + 2] : rest[stateAt + 1];
+      if (stateAt > i) tokens.push({ kind: 'value', text: keyword, span: sp(rest[stateAt]) });
+      if (valWord) add(keyword === 'ctstate' ? 'conntrack' : 'state', opt(keyword, valWord, [valWord.raw], after || stateAt > i));
+      i = stateAt + (after ? 3 : 2);
       continue;
     }
     if ((v === 'match-set' || (v === '!' && rest[i + 1]?.raw === 'match-set')) && rest.length > i + 2) {

@@ -99,6 +99,31 @@ test('iptables -L -n -v listing maps columns and trailing text back to matches',
   assert.equal(findOption(dnat, 'protocol')!.values[0], 'tcp');
 });
 
+test('listing without -n: service names trace as their ports; negations before ctstate and glued to multiport lists', () => {
+  const text = [
+    'Chain INPUT (policy ACCEPT)',
+    'target     prot opt source               destination',
+    'ACCEPT     tcp  --  10.0.0.0/8           anywhere             tcp dpt:ssh',
+    'ACCEPT     tcp  --  10.9.0.0/16          anywhere             tcp dpt:http-alt',
+    'DROP       tcp  --  anywhere             anywhere             multiport dports !http,https,8000:8050',
+    'DROP       all  -- !127.0.0.0/8          127.0.0.0/8          /* block localnet */ ! ctstate RELATED,ESTABLISHED,DNAT',
+  ].join('\n');
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics, []);
+  const ports = findOption(d.rules[2], 'dports', 'multiport')!;
+  assert.deepEqual([ports.values, ports.negated], [['http,https,8000:8050'], true]);
+  const ct = findOption(d.rules[3], 'ctstate', 'conntrack')!;
+  assert.deepEqual([ct.values, ct.negated], [['RELATED,ESTABLISHED,DNAT'], true]);
+  const verdicts = (src: string, dst: string, dport: number) =>
+    tracePacket(d, { src, dst, dport, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] }).paths.map((p) => `${p.verdict} ${p.probability}`);
+  assert.deepEqual(verdicts('10.1.2.3', '10.0.0.5', 22), ['ACCEPT 1'], 'ssh is port 22');
+  assert.deepEqual(verdicts('10.9.1.1', '10.0.0.5', 8080), ['ACCEPT 1'], 'http-alt is port 8080');
+  assert.deepEqual(verdicts('192.168.1.1', '10.0.0.5', 8080), ['DROP 1'], '8080 is outside the negated list');
+  assert.deepEqual(verdicts('192.168.1.1', '10.0.0.5', 443), ['ACCEPT 1'], 'https is in the negated list');
+  assert.deepEqual(verdicts('192.168.1.1', '10.0.0.5', 8040), ['ACCEPT 1'], '8040 is in the range');
+  assert.deepEqual(verdicts('192.168.1.1', '127.0.0.1', 443), ['DROP 1'], 'a first packet is NEW: not RELATED/ESTABLISHED/DNAT');
+});
+
 test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {
   const text = [
     'Chain KUBE-SERVICES (2 references)',

@@ -1,5 +1,6 @@
 /** Parsers for rule option values (ports, marks, address lists, NAT targets). They return undefined, never throw. */
 import { formatIp, parseCidr, parseIp, type IpFamily } from '../../common/ip';
+import { servicePort } from '../../common/services';
 
 export interface AddressBlock {
   family: IpFamily;
@@ -58,15 +59,19 @@ export interface PortRange {
   hi: number;
 }
 
+/** A port number, or a service name as `iptables -L` prints and iptables accepts (`ssh`). */
 function parsePort(text: string): number | undefined {
-  if (!/^\d{1,5}$/.test(text)) return undefined;
+  if (!/^\d{1,5}$/.test(text)) return servicePort(text);
   const n = Number(text);
   return n <= 65535 ? n : undefined;
 }
 
-/** `80`, `1000:2000`, `:1024`, `1024:` (the `-` form multiport also accepts is rare but allowed). */
+/** `80`, `1000:2000`, `:1024`, `1024:`, `ssh` (the `-` form multiport also accepts is rare but allowed). */
 export function parsePortRange(text: string): PortRange | undefined {
   const s = text.trim();
+  // A name may itself hold a `-` (`http-alt`, `ms-sql-s`): read it whole before splitting a range.
+  const named = servicePort(s);
+  if (named !== undefined) return { lo: named, hi: named };
   const sep = s.includes(':') ? ':' : s.includes('-') ? '-' : undefined;
   if (!sep) {
     const p = parsePort(s);
