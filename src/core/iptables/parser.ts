@@ -318,7 +318,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     scanWords(store, lines, li, from, diagnostics);
     const end = scanned.end;
     const ruleCommand = end - first >= 2 ? ruleCommandAt(src, base + store.wordCol[first], store.wordLen[first]) : undefined;
-    if (!ruleCommand && !reportAlways) {
+    // Word problems belong to lines read as commands: the caller reports prose and unknown lines whole (an
+    // apostrophe in "Here's the dump" is no unclosed quote).
+    const chainCommand = !ruleCommand && reportAlways && end > first && CHAIN_COMMANDS.has(src.slice(base + store.wordCol[first], base + store.wordCol[first] + store.wordLen[first]));
+    if (!ruleCommand && !chainCommand) {
       store.wordCount = first;
       diagnostics.length = wordProblems;
       return false;

@@ -124,6 +124,13 @@ test('listing without -n: service names trace as their ports; negations before c
   assert.deepEqual(verdicts('192.168.1.1', '127.0.0.1', 443), ['DROP 1'], 'a first packet is NEW: not RELATED/ESTABLISHED/DNAT');
 });
 
+test('a prose line with an apostrophe is prose, not an unclosed quote; chain commands still get word problems', () => {
+  const prose = parseIptables("Here's what the node printed\n-A KUBE-SERVICES -d 10.0.0.1/32 -j KUBE-SVC-X\n");
+  assert.deepEqual(prose.diagnostics.map((x) => x.code), ['text-line']);
+  const chain = parseIptables('*filter\n-N "OPEN\n-N KUBE-POSTROUTI                         NG\nCOMMIT\n');
+  assert.deepEqual(chain.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:unterminated-quote', '2:wrapped-word-joined']);
+});
+
 test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {
   const text = [
     'Chain KUBE-SERVICES (2 references)',
