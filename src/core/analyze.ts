@@ -13,17 +13,24 @@ import { parseIpvs } from './ipvs/parse';
 import type { IpvsDump } from './ipvs/types';
 import { parseNetworkText } from './routes/parse';
 import type { NetworkState } from './routes/types';
+import { sessionText, splitSession, type SessionKind, type SessionSection } from './session';
 
 export interface Analysis {
   detection: Detection;
   iptables?: IptablesModel;
   ipvs?: IpvsDump;
   network?: NetworkState;
+  /** A pasted session with outputs of several tools: which lines each engine read. */
+  session?: readonly SessionSection[];
 }
 
 /** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
 export function analyzeText(text: string, kind?: DumpKind): Analysis {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
+  if (!kind) {
+    const session = splitSession(text);
+    if (session) return analyzeSession(text, session);
+  }
   const detection: Detection = kind ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) } : detectDump(text);
   const chosen = detection.kind;
   switch (chosen) {
@@ -35,6 +42,22 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
       return { detection, iptables: buildModel(parseIptables(text)) };
   }
+}
+
+/** Each engine reads its sections of a session paste; the detection names the kind with the most lines. */
+function analyzeSession(text: string, session: readonly SessionSection[]): Analysis {
+  const lines = new Map<SessionKind, number>();
+  for (const s of session) lines.set(s.kind, (lines.get(s.kind) ?? 0) + s.endLine - s.firstLine);
+  const kinds = [...lines.keys()];
+  const main = [...lines].sort((a, b) => b[1] - a[1])[0][0];
+  const detection: Detection = { kind: main, confidence: 1, ...(main !== 'network' ? { languageId: main } : {}) };
+  return {
+    detection,
+    session,
+    ...(kinds.includes('iptables') ? { iptables: buildModel(parseIptables(sessionText(text, session, 'iptables'))) } : {}),
+    ...(kinds.includes('ipvs') ? { ipvs: parseIpvs(sessionText(text, session, 'ipvs')) } : {}),
+    ...(kinds.includes('network') ? { network: parseNetworkText(sessionText(text, session, 'network')) } : {}),
+  };
 }
 
 /** A diagnostic in the person's language, when its text is a catalog key (parse problems). */

@@ -198,6 +198,39 @@ test('parse text lists interfaces with their addresses and ipsets with their fir
   assert.match(kpp('parse', sets).stdout, /^ipset KUBE-CLUSTER-IP hash:ip,port, 7 member\(s\): 10\.96\.0\.1,tcp:443 10\.96\.0\.2,tcp:443 10\.96\.0\.3,tcp:443 10\.96\.0\.4,tcp:443 10\.96\.0\.5,tcp:443 \.\.\. 2 more \(9 entries said, 7 pasted\) \(line 1\)$/m);
 });
 
+test('a pasted terminal session: parse reports its sections, explain and trace use the right engine', () => {
+  const f = join(dir, 'session.txt');
+  writeFileSync(f, [
+    'root@node-1:~# ip route',
+    'default via 192.168.100.1 dev eth0 proto static',
+    "root@node-1:~# iptables-save -t nat | grep kubernetes",
+    '-A KUBE-SERVICES -d 172.16.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
+    '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 192.168.100.10:6443" -j KUBE-SEP-AAAAAAAAAAAAAAAA',
+    '-A KUBE-SEP-AAAAAAAAAAAAAAAA -p tcp -m comment --comment "default/kubernetes:https" -m tcp -j DNAT --to-destination 192.168.100.10:6443',
+    'root@node-1:~# ipvsadm -Ln',
+    'TCP  172.16.0.10:53 rr',
+    '  -> 10.244.0.5:53                Masq    1      0          0',
+    '',
+  ].join('\n'));
+  const j = JSON.parse(kpp('parse', f, '--json').stdout);
+  assert.equal(j.format, 'session');
+  assert.deepEqual(j.sections, [
+    { kind: 'network', firstLine: 1, lastLine: 2 },
+    { kind: 'iptables', firstLine: 3, lastLine: 6 },
+    { kind: 'ipvs', firstLine: 7, lastLine: 9 },
+  ]);
+  assert.equal(j.services[0].clusterIP, '172.16.0.1');
+  assert.equal(j.ipvs.services[0].address, '172.16.0.10');
+  assert.equal(j.routes[0].gateway, '192.168.100.1');
+  assert.deepEqual(j.diagnostics.filter((d: { severity: string }) => d.severity !== 'info'), []);
+  assert.match(kpp('explain', f, '--line', '4').stdout, /KUBE-SVC-NPX46M4PTMTKRN6Y/);
+  assert.match(kpp('explain', f, '--line', '9').stdout, /10\.244\.0\.5/);
+  // The IPVS VIP goes to IPVS; the ClusterIP only the iptables rules know goes through them.
+  assert.match(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.10:53').stdout, /100\.0% -> 10\.244\.0\.5:53/);
+  const viaRules = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
+  assert.deepEqual(viaRules.paths.map((p: { dnat: unknown }) => p.dnat), [{ ip: '192.168.100.10', port: 6443 }]);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

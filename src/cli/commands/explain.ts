@@ -27,7 +27,10 @@ export function runExplain(argv: string[]): number {
   const firstCol = lines[line].length - lines[line].trimStart().length + 1;
   const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(line);
   const column = wholeRule ? -1 : positiveInt('column', args.options.get('column'), firstCol) - 1;
-  const result = a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
+  // In a session paste the line's own section says which engine read it.
+  const kindAt = a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind;
+  const engine = kindAt ?? (a.ipvs ? 'ipvs' : 'iptables');
+  const result = engine === 'ipvs' && a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : engine === 'iptables' && a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
   process.stdout.write(`${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`);
   return 0;
 }

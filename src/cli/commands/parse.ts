@@ -24,6 +24,8 @@ export interface ParseJson {
   conntrack?: unknown[];
   ipsets?: unknown[];
   diagnostics: ReturnType<typeof diagnosticJson>[];
+  /** A session paste (format `session`): which lines (1-based, inclusive) each engine read. */
+  sections?: { kind: string; firstLine: number; lastLine: number }[];
 }
 
 export function serviceJson(s: KubeService) {
@@ -88,6 +90,10 @@ export function parseResultJson(a: Analysis): ParseJson {
     out.ipsets = forPeople(n.ipsets);
     for (const x of n.diagnostics) diagnostics.push(x);
   }
+  if (a.session) {
+    out.format = 'session';
+    out.sections = a.session.map((x) => ({ kind: x.kind, firstLine: x.firstLine + 1, lastLine: x.endLine }));
+  }
   out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map(diagnosticJson);
   return out;
 }
@@ -102,7 +108,8 @@ export function runParse(argv: string[]): number {
     return 0;
   }
   const lines: string[] = [];
-  lines.push(`format: ${result.format}`);
+  const sections = result.sections?.map((x) => `${x.kind} ${x.firstLine}-${x.lastLine}`).join(', ');
+  lines.push(`format: ${result.format}${sections ? ` (lines ${sections})` : ''}`);
   lines.push(`tables: ${result.counts.tables}, chains: ${result.counts.chains}, rules: ${result.counts.rules}`);
   for (const s of result.services) {
     const addr = s.clusterIP ? joinHostPort(s.clusterIP, s.port ?? '?') : '(no cluster IP in dump)';

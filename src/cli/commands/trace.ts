@@ -74,7 +74,9 @@ export function runTrace(argv: string[]): number {
   const packet = packetFromArgs(args);
   const lang = langOption(args);
   const a = analyzeText(readInput(args.positionals[0]));
-  if (a.ipvs) return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
+  // A paste with both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the VIPs it holds.
+  const hasRules = !!a.iptables && a.iptables.dump.rules.length > 0;
+  if (a.ipvs && (!hasRules || resolveVirtual(a.ipvs, virtualQuery(packet), lang))) return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
   if (!a.iptables || a.iptables.dump.rules.length === 0) {
     const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
     throw new UsageError(`trace needs an iptables or ipvsadm dump with rules; this input is ${what === 'unknown' ? 'not one' : what}`);
@@ -86,9 +88,13 @@ export function runTrace(argv: string[]): number {
   return 0;
 }
 
+function virtualQuery(packet: Packet) {
+  return { ip: packet.dst, port: packet.dport, protocol: packet.proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' };
+}
+
 /** IPVS has no chains to walk: the VIP's real servers are the paths, weighted by the scheduler. */
 function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, packet: Packet, lang: ReturnType<typeof langOption>, json: boolean): number {
-  const query = { ip: packet.dst, port: packet.dport, protocol: packet.proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' };
+  const query = virtualQuery(packet);
   const r = resolveVirtual(dump, query, lang);
   if (!r) {
     if (json) printJson({ paths: [], warnings: [explainNoVirtual(query, lang)] });
