@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
-import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
+import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, type Target, type Token } from './types';
 import { problem } from './problems';
 import { splitWords, type Word } from './words';
 
@@ -44,6 +44,29 @@ interface Columns {
   num: boolean;
   counters: boolean;
   interfaces: boolean;
+}
+
+const NAT_TARGETS = new Set(['DNAT', 'SNAT', 'MASQUERADE', 'REDIRECT', 'NETMAP']);
+const NAT_CHAINS = /^KUBE-(?:SVC|SVL|SEP|EXT|FW|XLB)-|^KUBE-(?:MARK-MASQ|POSTROUTING)$/;
+/** Chains and targets the nat table cannot have (it has no FORWARD chain and takes no REJECT). */
+const NOT_NAT_CHAINS = /^(?:FORWARD|KUBE-FORWARD|KUBE-FIREWALL|KUBE-EXTERNAL-SERVICES|KUBE-PROXY-FIREWALL)$/;
+
+/**
+ * The table a listing printed when nothing said which (`iptables -t nat -L` pasted without its prompt): nat when
+ * its chains or targets are nat-only and none is impossible there; undefined leaves iptables' default, filter.
+ */
+export function listingTableOf(block: ListingBlock): 'nat' | undefined {
+  let nat = false;
+  for (const c of block.chains) {
+    if (NOT_NAT_CHAINS.test(c.name)) return undefined;
+    if (NAT_CHAINS.test(c.name)) nat = true;
+  }
+  for (const r of block.rules) {
+    const target = ruleTargetName(r);
+    if (target === 'REJECT') return undefined;
+    if (target && (NAT_TARGETS.has(target) || NAT_CHAINS.test(target))) nat = true;
+  }
+  return nat ? 'nat' : undefined;
 }
 
 /** Parses consecutive listing blocks starting at `start`; stops at the first line that is not part of a listing. */

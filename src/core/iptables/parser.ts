@@ -8,7 +8,7 @@ import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
 import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
-import { isListingStart, parseListingBlock } from './listing';
+import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
@@ -176,8 +176,12 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       continue;
     }
     if (isListingStart(c) || (ctx.listingMode && /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/.test(c))) {
-      const tableName = ctx.table?.name ?? ctx.commandTable ?? options.defaultTable ?? 'filter';
-      const block = parseListingBlock((allLines ??= lines.all()), li, tableName);
+      const said = ctx.table?.name ?? ctx.commandTable ?? options.defaultTable;
+      let block = parseListingBlock((allLines ??= lines.all()), li, said ?? 'filter');
+      // Nothing said which table: the listing's own chains and targets may (rows carry their table: read again).
+      const inferred = said ? undefined : listingTableOf(block);
+      if (inferred) block = parseListingBlock(allLines, li, inferred);
+      const tableName = said ?? inferred ?? 'filter';
       const table = getTable(tableName);
       for (const ch of block.chains) {
         const chain = getChain(table, ch.name);

@@ -131,6 +131,21 @@ test('a prose line with an apostrophe is prose, not an unclosed quote; chain com
   assert.deepEqual(chain.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:unterminated-quote', '2:wrapped-word-joined']);
 });
 
+test('a listing pasted without its command is nat when only nat has its chains and targets', () => {
+  const natRows = [
+    'Chain KUBE-SERVICES (2 references)',
+    'target     prot opt source               destination',
+    'KUBE-SVC-ABC  tcp  --  0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80',
+  ];
+  assert.deepEqual(parseIptables(natRows.join('\n')).rules.map((r) => r.table), ['nat']);
+  // filter's KUBE-SERVICES rejects; FORWARD is no nat chain; a command that names the table wins.
+  const reject = ['Chain KUBE-SERVICES (2 references)', 'target     prot opt source               destination', 'REJECT     tcp  --  0.0.0.0/0            172.16.0.9           /* ns/web:http has no endpoints */ tcp dpt:80 reject-with icmp-port-unreachable'];
+  assert.deepEqual(parseIptables(reject.join('\n')).rules.map((r) => r.table), ['filter']);
+  const both = [...natRows, '', 'Chain FORWARD (policy DROP)', 'target     prot opt source               destination', 'ACCEPT     all  --  10.244.0.0/16        0.0.0.0/0'];
+  assert.deepEqual(parseIptables(both.join('\n')).rules.map((r) => r.table), ['filter', 'filter']);
+  assert.deepEqual(parseIptables(['root@n:~# iptables -t mangle -L -n', ...natRows].join('\n')).rules.map((r) => r.table), ['mangle']);
+});
+
 test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {
   const text = [
     'Chain KUBE-SERVICES (2 references)',
