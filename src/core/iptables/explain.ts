@@ -5,7 +5,7 @@
  */
 import type { Span } from '../common/diagnostics';
 import { t, type Lang } from '../i18n/catalog';
-import type { KubeService } from './kubeproxy';
+import { parseServiceComment, type KubeService } from './kubeproxy';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { ownEntry } from '../common/own';
@@ -297,6 +297,11 @@ function displayService(s: KubeService | undefined): string {
   return s.namespace && s.service ? `${s.namespace}/${s.service}` : s.name;
 }
 
+/** `ns/name` of a service port name `ns/name:port`; '?' without one. */
+function servicePartOf(spn: string | undefined): string {
+  return spn ? spn.replace(/:[^/]*$/, '') : '?';
+}
+
 function opt(rule: Rule, name: string): OptionArg | undefined {
   for (const m of rule.matches) for (const o of m.options) if (o.name === name) return o;
   return undefined;
@@ -325,7 +330,9 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   const src = opt(rule, 'source');
   if (target === 'KUBE-MARK-MASQ' && src?.negated && (own || rule.chain === 'KUBE-SERVICES')) {
     const s = own ?? [...kube.serviceByChain.values()].find((x) => x.clusterIP === dst);
-    return t(lang, 'iptables.rule.service-masq', { protocol, address, service: displayService(s), cidr: src.values[0] });
+    // Without the Service's chains in the paste, the rule's own comment still names it (`ns/svc:port cluster IP`).
+    const named = s?.name ? displayService(s) : servicePartOf(parseServiceComment(rule.comment)?.spn);
+    return t(lang, 'iptables.rule.service-masq', { protocol, address, service: named, cidr: src.values[0] });
   }
   if (own && tkind === 'endpoint') {
     const recent = rule.matches.find((m) => m.module === 'recent');

@@ -87,3 +87,11 @@ test('MARK sentences say what the operation does to the bits', () => {
   assert.match(explainRule(m, m.dump.rules[1], 'en'), /set bits 0x4000 in the mark/);
   assert.match(explainRule(m, m.dump.rules[0], 'zh-CN'), /翻转/);
 });
+
+test("a masquerade rule in KUBE-SERVICES names its Service from its comment when the Service's chains are not pasted", () => {
+  const paste = '-A KUBE-SERVICES ! -s 10.244.0.0/16 -d 172.16.0.10/32 -p tcp -m comment --comment "kube-system/kube-dns:dns-tcp cluster IP" -m tcp --dport 53 -j KUBE-MARK-MASQ\n';
+  const model = buildModel(parseIptables(paste));
+  const sentence = explainRule(model, model.dump.rules[0], 'en');
+  assert.match(sentence, /Service \*\*kube-system\/kube-dns\*\*/);
+  assert.match(sentence, /from outside 10\.244\.0\.0\/16/);
+});
