@@ -5,7 +5,9 @@
 import type { Diagnostic } from './common/diagnostics';
 import { detectDump, type Detection, type DumpKind } from './detect';
 import { t, type Lang } from './i18n/catalog';
+import { explainAt, type Explanation } from './iptables/explain';
 import { lintIptables } from './iptables/lint';
+import { explainIpvsAt } from './ipvs/explain';
 import { lintIpvs } from './ipvs/lint';
 import { buildModel, type IptablesModel } from './iptables/model';
 import { parseIptables } from './iptables/parser';
@@ -27,10 +29,9 @@ export interface Analysis {
 /** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
 export function analyzeText(text: string, kind?: DumpKind): Analysis {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
-  if (!kind) {
-    const session = splitSession(text);
-    if (session) return analyzeSession(text, session);
-  }
+  // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
+  const session = splitSession(text);
+  if (session && (!kind || session.some((x) => x.kind === kind))) return analyzeSession(text, session, kind);
   const detection: Detection = kind ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) } : detectDump(text);
   const chosen = detection.kind;
   switch (chosen) {
@@ -44,12 +45,12 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
   }
 }
 
-/** Each engine reads its sections of a session paste; the detection names the kind with the most lines. */
-function analyzeSession(text: string, session: readonly SessionSection[]): Analysis {
+/** Each engine reads its sections of a session paste; the detection names the editor's kind or the one with most lines. */
+function analyzeSession(text: string, session: readonly SessionSection[], kind?: DumpKind): Analysis {
   const lines = new Map<SessionKind, number>();
   for (const s of session) lines.set(s.kind, (lines.get(s.kind) ?? 0) + s.endLine - s.firstLine);
   const kinds = [...lines.keys()];
-  const main = [...lines].sort((a, b) => b[1] - a[1])[0][0];
+  const main = kind === 'iptables' || kind === 'ipvs' ? kind : [...lines].sort((a, b) => b[1] - a[1])[0][0];
   const detection: Detection = { kind: main, confidence: 1, ...(main !== 'network' ? { languageId: main } : {}) };
   return {
     detection,
@@ -58,6 +59,17 @@ function analyzeSession(text: string, session: readonly SessionSection[]): Analy
     ...(kinds.includes('ipvs') ? { ipvs: parseIpvs(sessionText(text, session, 'ipvs')) } : {}),
     ...(kinds.includes('network') ? { network: parseNetworkText(sessionText(text, session, 'network')) } : {}),
   };
+}
+
+/**
+ * The explanation of the token at line:column (or of the whole rule with column -1), by the engine that read the
+ * line: in a session paste, its section's; otherwise the dump's.
+ */
+export function explainLine(a: Analysis, line: number, column: number, lang: Lang): Explanation | undefined {
+  const engine = a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind ?? (a.ipvs ? 'ipvs' : 'iptables');
+  if (engine === 'ipvs') return a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : undefined;
+  if (engine === 'iptables') return a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
+  return undefined;
 }
 
 /** A diagnostic in the person's language, when its text is a catalog key (parse problems). */

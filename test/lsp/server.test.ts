@@ -223,6 +223,33 @@ test('IPVS dumps: hover and symbols', async () => {
   assert.equal(symbols[0].children!.length, 2);
 });
 
+test('a session paste opened as iptables: each tool\'s lines are read by its engine, none flagged as foreign', async () => {
+  const uri = 'file:///work/session.iptables';
+  const text = [
+    'root@node-1:~# ip route',
+    'default via 192.168.100.1 dev eth0 proto static',
+    'root@node-1:~# iptables-save -t nat | grep kubernetes',
+    '-A KUBE-SERVICES -d 172.16.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
+    '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 192.168.100.10:6443" -j KUBE-SEP-AAAAAAAAAAAAAAAA',
+    '-A KUBE-SEP-AAAAAAAAAAAAAAAA -p tcp -m comment --comment "default/kubernetes:https" -m tcp -j DNAT --to-destination 192.168.100.10:6443',
+    'root@node-1:~# ipvsadm -Ln',
+    'TCP  172.16.0.10:53 rr',
+    '  -> 10.244.0.5:53                Masq    1      0          0',
+    '',
+  ].join('\n');
+  const published = await s.open(uri, 'iptables', text);
+  assert.deepEqual(published.diagnostics.filter((d) => d.severity !== 4 && d.severity !== 3), [], JSON.stringify(published.diagnostics));
+  const onRule = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 120 } });
+  assert.match(hoverText(onRule), /KUBE-SVC-NPX46M4PTMTKRN6Y|kubernetes/);
+  const onVip = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 7, character: 8 } });
+  assert.match(hoverText(onVip), /172\.16\.0\.10/);
+  const viaIpvs = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '172.16.0.10:53', proto: 'tcp' });
+  assert.deepEqual(viaIpvs.paths.map((p) => p.dnat), [{ ip: '10.244.0.5', port: 53 }]);
+  const viaRules = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '172.16.0.1:443' });
+  assert.deepEqual(viaRules.paths.map((p) => p.dnat), [{ ip: '192.168.100.10', port: 6443 }]);
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 test('the corpus kube-proxy fixture opens with verified Services', async (t) => {
   const text = corpusFile('iptables', '091');
   if (!text) return t.skip(CORPUS_MISSING);

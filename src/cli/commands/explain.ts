@@ -1,7 +1,5 @@
 /** `kpp explain FILE --line N [--column C] [--lang en|zh-CN]`: the hover text for a position, as Markdown. */
-import { analyzeText } from '../../core/analyze';
-import { explainAt } from '../../core/iptables/explain';
-import { explainIpvsAt } from '../../core/ipvs/explain';
+import { analyzeText, explainLine } from '../../core/analyze';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
 import { langOption } from '../lang';
@@ -27,10 +25,7 @@ export function runExplain(argv: string[]): number {
   const firstCol = lines[line].length - lines[line].trimStart().length + 1;
   const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(line);
   const column = wholeRule ? -1 : positiveInt('column', args.options.get('column'), firstCol) - 1;
-  // In a session paste the line's own section says which engine read it.
-  const kindAt = a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind;
-  const engine = kindAt ?? (a.ipvs ? 'ipvs' : 'iptables');
-  const result = engine === 'ipvs' && a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : engine === 'iptables' && a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
+  const result = explainLine(a, line, column, lang);
   process.stdout.write(`${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`);
   return 0;
 }

@@ -21,9 +21,8 @@ function pct(share: number): string {
 }
 
 export function documentSymbols(a: Analysis): DocumentSymbol[] {
-  if (a.iptables) return iptablesSymbols(a.iptables);
-  if (a.ipvs) return ipvsSymbols(a.ipvs);
-  return [];
+  // Both only in a session paste, in the editor's order of sections.
+  return [...(a.iptables ? iptablesSymbols(a.iptables) : []), ...(a.ipvs ? ipvsSymbols(a.ipvs) : [])];
 }
 
 /**

@@ -15,8 +15,10 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   const hp = splitHostPort(p.dst);
   if (!hp || !isIp(hp.host) || hp.port === undefined) throw new TraceInputError(`"${p.dst}" is not IP:PORT`);
   const proto = p.proto ?? 'tcp';
-  if (a.ipvs) {
-    const r = resolveVirtual(a.ipvs, { ip: hp.host, port: hp.port, protocol: proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' }, lang);
+  const query = { ip: hp.host, port: hp.port, protocol: proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' };
+  // A session paste may hold both: IPVS answers for the VIPs it holds, the rules for the rest.
+  if (a.ipvs && (!a.iptables?.dump.rules.length || resolveVirtual(a.ipvs, query, lang))) {
+    const r = resolveVirtual(a.ipvs, query, lang);
     if (!r) return { summary: `No IPVS virtual service for ${proto.toUpperCase()} ${p.dst}`, paths: [], warnings: [], matchedLines: [] };
     const active = r.realServers.filter((e) => !e.draining);
     return {
@@ -36,10 +38,11 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
       matchedLines: [r.service.line, ...active.map((e) => e.realServer.line)],
     };
   }
-  const dump = a.iptables!.dump;
+  if (!a.iptables) return { summary: 'No iptables rules or IPVS services in this document', paths: [], warnings: [], matchedLines: [] };
+  const dump = a.iptables.dump;
   const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang });
   const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
-  result.warnings.push(...traceHints(a.iptables!, packet, result, lang));
+  result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   const matched = new Set<number>();
   for (const path of result.paths) for (const s of path.steps) if (s.line >= 0 && s.ruleId !== undefined) matched.add(s.line);
   const dnats = new Set(result.paths.map((x) => (x.dnat ? joinHostPort(x.dnat.ip, x.dnat.port) : x.verdict)));

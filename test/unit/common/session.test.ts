@@ -49,12 +49,18 @@ test('a session paste is read by each engine on its own lines, positions unchang
   assert.deepEqual(diagnosticsOf(a, 'en').filter((d) => d.severity !== 'info'), []);
 });
 
-test('one kind of output, or an editor-chosen language, reads the text whole as before', () => {
+test('one kind of output, or an editor language the session lacks, reads the text whole as before', () => {
   const onlyIptables = 'root@n:~# iptables-save | grep SVC\n-A KUBE-SERVICES -j KUBE-SVC-X\nroot@n:~# iptables -t nat -S KUBE-SVC-X\n-N KUBE-SVC-X\n';
   assert.equal(splitSession(onlyIptables), undefined);
-  const forced = analyzeText(SESSION, 'iptables');
+  // The editor's language keeps the session reading when the session holds that kind, and names the detection.
+  const inEditor = analyzeText(SESSION, 'iptables');
+  assert.equal(inEditor.detection.kind, 'iptables');
+  assert.equal(inEditor.session?.length, 4);
+  const withoutIt = SESSION.split('\n').filter((l, i) => i < 3 || i > 6).join('\n');
+  const forced = analyzeText(withoutIt, 'iptables');
   assert.equal(forced.session, undefined);
   assert.equal(forced.ipvs, undefined);
+  assert.ok(forced.iptables);
   // Text before the first prompt goes by its content; prose goes to the kind with the most lines.
   const preamble = splitSession(`default via 10.0.0.1 dev eth0\n${SESSION}`)!;
   assert.deepEqual(preamble[0], { kind: 'network', firstLine: 0, endLine: 4 });
