@@ -16,6 +16,7 @@ import { StoredRule } from './storedRule';
 import {
   forEachOptionName,
   isBuiltinChain,
+  ruleComparableText,
   type BackendWarning,
   type Chain,
   type Counters,
@@ -365,9 +366,36 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
 
   function addRule(rule: Rule, table?: Table, known?: Chain): void {
     const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
-    if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
-    else if (rule.command === 'append') chain.rules.push(rule);
+    if (rule.command === 'append') chain.rules.push(rule);
+    else if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
+    else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
     dump.rules.push(rule);
+  }
+
+  /**
+   * `-D CHAIN N`, `-D CHAIN spec` and `-R CHAIN N spec` change the chain as iptables-restore would, so the
+   * tracer walks what the kernel ends up with; an edit iptables-restore would refuse is reported instead.
+   */
+  function applyEdit(rule: Rule, chain: Chain): void {
+    const rules = chain.rules;
+    let at: number;
+    if (rule.position !== undefined) {
+      at = rule.position - 1;
+      if (at < 0 || at >= rules.length) {
+        const command = rule.command === 'delete' ? '-D' : '-R';
+        diagnostics.push(problem('rule-number-out-of-range', 'warning', rule.span, { chain: chain.name, count: rules.length, position: rule.position, command }));
+        return;
+      }
+    } else if (rule.command === 'delete') {
+      const spec = ruleComparableText(rule);
+      at = rules.findIndex((r) => ruleComparableText(r) === spec);
+      if (at < 0) {
+        diagnostics.push(problem('delete-no-match', 'warning', rule.span, { chain: chain.name }));
+        return;
+      }
+    } else return; // -R without a number is a usage error iptables reports itself; nothing to replace
+    if (rule.command === 'delete') rules.splice(at, 1);
+    else rules[at] = rule;
   }
 }
 
@@ -675,7 +703,10 @@ function handleChainCommand(
   const nameWord = words[1];
   tokens.push({ kind: 'command', text: head.raw, span: { line: sl.line, column: head.column, length: head.raw.length } });
   if (!nameWord) {
-    if (head.raw !== '-F' && head.raw !== '-X' && head.raw !== '-Z' && head.raw !== '--flush' && head.raw !== '--delete-chain' && head.raw !== '--zero') {
+    if (head.raw === '-F' || head.raw === '--flush') {
+      // `-F` alone flushes every chain of the table.
+      for (const chain of tableFor('', undefined, undefined).chains.values()) chain.rules.length = 0;
+    } else if (head.raw !== '-X' && head.raw !== '-Z' && head.raw !== '--delete-chain' && head.raw !== '--zero') {
       dump.diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
     }
     return;
@@ -720,6 +751,13 @@ function handleChainCommand(
         table.chains.delete(nameWord.value);
         forget(table, nameWord.value);
       }
+      return;
+    }
+    case '-F':
+    case '--flush': {
+      tokens.push({ kind: 'chainRef', text: nameWord.raw, span: nameSpan });
+      const chain = table.chains.get(nameWord.value);
+      if (chain) chain.rules.length = 0;
       return;
     }
     default:

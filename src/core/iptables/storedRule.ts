@@ -138,9 +138,23 @@ export class StoredRule implements Rule {
     return this.store.text.slice(this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
   }
 
-  /** `text` collapsed, checked in the dump's own text (a flat string reads faster than a slice of it). */
+  /**
+   * The chain and the rule's own words, blanks collapsed: what `-D CHAIN spec` and duplicate detection compare.
+   * A position (`-I CHAIN 2 ...`) and counters written inside the rule (`-c 5 300`) are no part of what the rule
+   * matches and are left out. Read in the dump's own text (a flat string reads faster than a slice of it).
+   */
   comparableText(): string {
-    return collapseSpaces(this.store.text, this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
+    const text = this.store.text;
+    const chainAt = this.base + this.store.wordCol[this.first + 1];
+    const end = this.base + this.contentEnd;
+    const bodyAt = this.bodyFirst < this.end ? this.base + this.store.wordCol[this.bodyFirst] : end;
+    const c = this.counters?.span;
+    const cut = c && c.line === this.line ? this.base + c.column : -1;
+    const positioned = this.bodyFirst > this.first + 2;
+    if (!positioned && (cut <= bodyAt || cut >= end)) return collapseSpaces(text, chainAt, end);
+    const chain = text.slice(chainAt, chainAt + this.store.wordLen[this.first + 1]);
+    const body = cut > bodyAt && cut < end ? `${text.slice(bodyAt, cut)} ${text.slice(Math.min(end, cut + c!.length), end)}` : text.slice(bodyAt, end);
+    return collapseSpaces(`${chain} ${body}`);
   }
 
   get matches(): Match[] {

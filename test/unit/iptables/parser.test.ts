@@ -146,6 +146,40 @@ test('a listing pasted without its command is nat when only nat has its chains a
   assert.deepEqual(parseIptables(['root@n:~# iptables -t mangle -L -n', ...natRows].join('\n')).rules.map((r) => r.table), ['mangle']);
 });
 
+test('restore input edits chains as iptables-restore would: -F, -D by number and by rule, -R; impossible edits are reported', () => {
+  const d = parseIptables([
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':MY - [0:0]',
+    '-A INPUT -j DROP',
+    '-F INPUT',
+    '-A INPUT -s 10.0.0.0/8 -j MY',
+    '-A INPUT -p tcp --dport 22 -c 5 300 -j ACCEPT',
+    '-A INPUT -p tcp --dport 80 -j ACCEPT',
+    '-I INPUT 1 -s 192.168.0.0/16 -j DROP',
+    '-D INPUT -s 192.168.0.0/16 -j DROP',
+    '-D INPUT -p tcp --dport 22 -j ACCEPT',
+    '-D INPUT 2',
+    '-A MY -j RETURN',
+    '-R MY 1 -j DROP',
+    '-D MY 7',
+    '-D MY -s 1.2.3.4/32 -j ACCEPT',
+    'COMMIT',
+    '*nat',
+    ':X - [0:0]',
+    '-A X -j RETURN',
+    '-F',
+    'COMMIT',
+  ].join('\n'));
+  const rulesOf = (table: string, chain: string) => d.tables.find((t) => t.name === table)!.chains.get(chain)!.rules.map((r) => r.text);
+  assert.deepEqual(rulesOf('filter', 'INPUT'), ['INPUT -s 10.0.0.0/8 -j MY']);
+  assert.deepEqual(rulesOf('filter', 'MY'), ['MY 1 -j DROP']);
+  assert.deepEqual(rulesOf('nat', 'X'), []);
+  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['14:rule-number-out-of-range', '15:delete-no-match']);
+  const walked = tracePacket(d, { src: '10.1.1.1', dst: '10.0.0.5', dport: 22, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] });
+  assert.deepEqual(walked.paths.map((p) => p.verdict), ['DROP'], 'the -R replacement is what MY does');
+});
+
 test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {
   const text = [
     'Chain KUBE-SERVICES (2 references)',
