@@ -1,12 +1,21 @@
 /**
- * What a trace alone does not say: the destination is a Service address but no path was DNATed (wrong port or
- * protocol, or no rule for it on this node). Read from the kube-proxy view, in the caller's language.
+ * What a trace alone does not say: the dump left out tables iptables cannot show (nft-written), or the
+ * destination is a Service address but no path was DNATed (wrong port or protocol, or no rule for it on this
+ * node). Read from the dump's diagnostics and the kube-proxy view, in the caller's language.
  */
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import type { Packet, TraceResult } from './trace/types';
 
 export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
+  // Rules the dump could not show still act on the packet, DNAT or not.
+  const hidden = model.dump.diagnostics
+    .filter((d) => d.code === 'nft-incompatible')
+    .map((d) => t(lang, 'trace.hint.nft-incompatible', { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
+  return [...hidden, ...serviceHints(model, packet, result, lang)];
+}
+
+function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
   if (result.paths.some((p) => p.dnat)) return [];
   const matching = model.kube.services.filter(
     (s) => s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst),

@@ -25,6 +25,8 @@ export const parseMessages: MessageBundle = {
     'parse.nft-syntax':
       'This text is nft syntax (nft list ruleset), not iptables-save; its rules are not read. Run iptables-save (iptables-nft-save on nf_tables hosts) for a dump the tracer can follow.',
     'parse.tool-message': 'Message from the iptables tool, not a rule: {text}',
+    'parse.nft-incompatible': 'Table {table} holds rules iptables cannot show (written with nft directly, e.g. by kube-proxy in nftables mode): this dump leaves them out and a trace cannot see them. `nft list table {family} {table}` shows them.',
+    'parse.nft-incompatible.chain': 'Chain {chain} of table {table} holds rules iptables cannot show (written with nft directly): this output leaves them out. `nft list chain {family} {table} {chain}` shows them.',
     'parse.text-line': 'Prose, not part of the dump; ignored.',
     'parse.unrecognized-line': 'Not an iptables line: "{text}". Expected *table, :CHAIN, -A/-I/-N/-P rules, COMMIT or # comments.',
     'parse.missing-chain-name': '{command} needs a chain name.',
@@ -55,6 +57,8 @@ export const parseMessages: MessageBundle = {
     'parse.nft-syntax':
       '这段文本是 nft 语法（nft list ruleset），不是 iptables-save 输出；其中的规则不会被读取。请运行 iptables-save（nf_tables 主机上运行 iptables-nft-save），得到追踪器能跟随的转储。',
     'parse.tool-message': 'iptables 工具输出的消息，不是规则：{text}',
+    'parse.nft-incompatible': '表 {table} 中有 iptables 无法显示的规则（直接用 nft 写入，例如 nftables 模式的 kube-proxy）：此转储不包含它们，跟踪也看不到它们。用 `nft list table {family} {table}` 查看。',
+    'parse.nft-incompatible.chain': '表 {table} 的链 {chain} 中有 iptables 无法显示的规则（直接用 nft 写入）：此输出不包含它们。用 `nft list chain {family} {table} {chain}` 查看。',
     'parse.text-line': '说明文字，不属于转储内容；已忽略。',
     'parse.unrecognized-line': '不是 iptables 行："{text}"。应为 *table、:CHAIN、-A/-I/-N/-P 规则、COMMIT 或 # 注释。',
     'parse.missing-chain-name': '{command} 后面需要链名。',
