@@ -231,6 +231,24 @@ test('a pasted terminal session: parse reports its sections, explain and trace u
   assert.deepEqual(viaRules.paths.map((p: { dnat: unknown }) => p.dnat), [{ ip: '192.168.100.10', port: 6443 }]);
 });
 
+test('trace of a session with an ipset list decides set matches from its members', () => {
+  const f = join(dir, 'ipvs-mode.txt');
+  writeFileSync(f, [
+    'root@node:~# iptables-save -t nat',
+    '*nat', ':PREROUTING ACCEPT [0:0]', ':KUBE-SERVICES - [0:0]', ':KUBE-MARK-MASQ - [0:0]',
+    '-A PREROUTING -j KUBE-SERVICES',
+    '-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000',
+    '-A KUBE-SERVICES ! -s 10.244.0.0/16 -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ',
+    '-A KUBE-SERVICES -m set --match-set KUBE-CLUSTER-IP dst,dst -j ACCEPT',
+    'COMMIT',
+    'root@node:~# ipset list KUBE-CLUSTER-IP',
+    'Name: KUBE-CLUSTER-IP', 'Type: hash:ip,port', 'Revision: 5', 'Header: family inet hashsize 1024 maxelem 65536',
+    'Size in memory: 600', 'References: 2', 'Number of entries: 1', 'Members:', '10.96.0.1,tcp:443', '',
+  ].join('\n'));
+  const j = JSON.parse(kpp('trace', f, '--src', '10.1.1.1', '--dst', '10.96.0.1:443', '--json').stdout);
+  assert.deepEqual(j.paths.map((p: { probability: number; verdict: string }) => [p.probability, p.verdict]), [[1, 'ACCEPT']]);
+});
+
 test('every corpus file goes through parse and lint without a crash', (t) => {
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);

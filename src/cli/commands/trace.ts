@@ -81,7 +81,7 @@ export function runTrace(argv: string[]): number {
     const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
     throw new UsageError(`trace needs an iptables or ipvsadm dump with rules; this input is ${what === 'unknown' ? 'not one' : what}`);
   }
-  const result = tracePacket(a.iptables.dump, packet, { lang });
+  const result = tracePacket(a.iptables.dump, packet, { lang, ipsets: a.network?.ipsets });
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   if (args.flags.has('json')) printJson(traceJson(result));
   else process.stdout.write(`${formatTraceTree(result, lang)}\n`);

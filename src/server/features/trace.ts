@@ -40,7 +40,7 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   }
   if (!a.iptables) return { summary: 'No iptables rules or IPVS services in this document', paths: [], warnings: [], matchedLines: [] };
   const dump = a.iptables.dump;
-  const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang });
+  const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang, ipsets: a.network?.ipsets });
   const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   const matched = new Set<number>();

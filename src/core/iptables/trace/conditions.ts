@@ -9,6 +9,7 @@ import type { Match, OptionArg } from '../types';
 import { formatProbability, msg } from './message';
 import { addressType, ipText, type PacketState, type TraceEnv } from './packet';
 import type { TraceMessage } from './types';
+import { inSet } from './ipsets';
 import {
   blockContains,
   parseAddressList,
@@ -434,8 +435,12 @@ function setConds(m: Match): Cond[] {
     const set = o.values[0] ?? '?';
     const flags = o.values[1] ?? 'src';
     const neg = o.negated;
+    const directions = flags.split(',').map((f) => (f === 'src' ? 'src' : 'dst'));
     conds.push((s, env) => {
-      // The members are not in the dump: membership of these packet fields is a fact to assume.
+      const known = env.sets?.get(set);
+      const member = known ? inSet(known, directions, s, env.family) : undefined;
+      if (member !== undefined) return member !== neg;
+      // The members are not known (or do not tell): membership of these packet fields is a fact to assume.
       const fields = flags.split(',').map((f, i) => {
         const ip = f === 'src' ? ipText(env, s.src) : ipText(env, s.dst);
         if (i === 0) return ip;

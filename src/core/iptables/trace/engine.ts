@@ -22,6 +22,7 @@ import type {
   TraceVerdict,
 } from './types';
 import type { IptablesDump } from '../types';
+import { compileSets } from './ipsets';
 
 interface Frame {
   chain: CompiledChain;
@@ -99,7 +100,9 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
       warningMessages: prepared.problems,
     };
   }
-  const { env, state } = prepared;
+  const { state } = prepared;
+  const sets = compileSets(options.ipsets);
+  const env = sets ? { ...prepared.env, sets } : prepared.env;
   const run: Run = {
     env,
     index: dumpIndex(dump),

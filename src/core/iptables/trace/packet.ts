@@ -4,6 +4,7 @@
  */
 import { formatIp, isValidPort, parseIp, type IpFamily } from '../../common/ip';
 import { msg } from './message';
+import type { CompiledSet } from './ipsets';
 import type { Packet, TraceHook, TraceMessage, TraceProto } from './types';
 
 export interface Endpoint {
@@ -18,6 +19,8 @@ export interface TraceEnv {
   /** The node's addresses; undefined when the caller did not give them. */
   local?: Set<bigint>;
   firstLocalAddress?: string;
+  /** ipsets whose members were given (TraceOptions.ipsets), by name. */
+  sets?: Map<string, CompiledSet>;
 }
 
 export interface PacketState {

@@ -4,6 +4,7 @@
  * switches language later can re-render them with `renderTraceMessage` without tracing again.
  */
 import type { Lang } from '../../i18n/catalog';
+import type { KnownSet } from './ipsets';
 
 export type TraceProto = 'tcp' | 'udp' | 'sctp' | 'icmp';
 export type TraceHook = 'prerouting' | 'output';
@@ -85,4 +86,6 @@ export interface TraceOptions {
   maxDepth?: number;
   /** Rule evaluations per trace before giving up (default 2,000,000). */
   maxEvaluations?: number;
+  /** Members of ipsets (an `ipset list` pasted with the dump): `-m set` is decided by them instead of assumed. */
+  ipsets?: readonly KnownSet[];
 }
