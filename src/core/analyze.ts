@@ -13,6 +13,7 @@ import { buildModel, type IptablesModel } from './iptables/model';
 import { parseIptables } from './iptables/parser';
 import { parseIpvs } from './ipvs/parse';
 import type { IpvsDump } from './ipvs/types';
+import { explainNetworkAt } from './routes/explain';
 import { parseNetworkText } from './routes/parse';
 import type { NetworkState } from './routes/types';
 import { sessionText, splitSession, type SessionKind, type SessionSection } from './session';
@@ -66,10 +67,13 @@ function analyzeSession(text: string, session: readonly SessionSection[], kind?:
  * line: in a session paste, its section's; otherwise the dump's.
  */
 export function explainLine(a: Analysis, line: number, column: number, lang: Lang): Explanation | undefined {
-  const engine = a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind ?? (a.ipvs ? 'ipvs' : 'iptables');
+  const engine = a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind ?? (a.ipvs ? 'ipvs' : a.iptables ? 'iptables' : 'network');
   if (engine === 'ipvs') return a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : undefined;
   if (engine === 'iptables') return a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
-  return undefined;
+  if (!a.network) return undefined;
+  const services = a.iptables?.kube.services;
+  const serviceOf = services?.length ? (ip: string) => services.find((s) => s.clusterIP === ip)?.name || undefined : undefined;
+  return explainNetworkAt(a.network, line, lang, serviceOf);
 }
 
 /** A diagnostic in the person's language, when its text is a catalog key (parse problems). */

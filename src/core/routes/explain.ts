@@ -1,0 +1,103 @@
+/**
+ * Explanations of network-state lines (`kpp explain` on an `ip route`, `ip route get`, `ip addr`, `conntrack -L`
+ * or `ipset list` line), in the person's language. Each sentence says what the kernel does with the line's record.
+ */
+import type { Span } from '../common/diagnostics';
+import { joinHostPort } from '../common/ip';
+import { t, type Lang } from '../i18n/catalog';
+import type { ConntrackEntry, IpSet, NetworkInterface, NetworkState, Route, RouteGet } from './types';
+
+export interface NetworkExplanation {
+  markdown: string;
+  span: Span;
+}
+
+/** `serviceOf` names the Service an address belongs to, when the same paste's rules say (a session). */
+export function explainNetworkAt(state: NetworkState, line: number, lang: Lang, serviceOf?: (ip: string) => string | undefined): NetworkExplanation | undefined {
+  const route = state.routes.find((r) => r.line === line);
+  if (route) return { markdown: routeText(route, lang), span: route.span };
+  const get = state.routeGets.find((g) => g.line === line);
+  if (get) return { markdown: routeGetText(get, lang, serviceOf), span: get.span };
+  const flow = state.conntrack.find((c) => c.line === line);
+  if (flow) return { markdown: flowText(flow, lang), span: flow.span };
+  for (const i of state.interfaces) {
+    if (i.line === line) return { markdown: interfaceText(i, lang), span: i.span };
+    const a = i.addresses.find((x) => x.line === line);
+    if (a) return { markdown: t(lang, 'routes.explain.address', { address: a.address, prefix: a.prefixLength, interface: i.name, network: a.network }), span: a.span };
+  }
+  for (const set of state.ipsets) {
+    if (set.line === line) return { markdown: setText(set, lang), span: set.span };
+    const m = set.members.find((x) => x.line === line);
+    if (m) return { markdown: t(lang, 'routes.explain.set-member', { member: m.text, set: set.name }), span: m.span };
+  }
+  return undefined;
+}
+
+function destinationOf(r: { destinationText?: string; destination?: string }, lang: Lang): string {
+  const d = r.destinationText ?? r.destination ?? '?';
+  return d === 'default' || d === '0.0.0.0/0' || d === '::/0' ? t(lang, 'routes.explain.default-destination') : `\`${d}\``;
+}
+
+function routeText(r: Route, lang: Lang): string {
+  const destination = destinationOf(r, lang);
+  let main: string;
+  if (r.type === 'blackhole' || r.type === 'unreachable' || r.type === 'prohibit' || r.type === 'throw') main = t(lang, `routes.explain.route.${r.type}`, { destination });
+  else if (r.type === 'local') main = t(lang, 'routes.explain.route.local', { destination });
+  else if (r.nexthops.length) {
+    const hops = r.nexthops.map((h) => `${h.gateway ?? '?'}${h.dev ? ` (${h.dev})` : ''}`).join(', ');
+    main = t(lang, 'routes.explain.route.multipath', { destination, count: r.nexthops.length, hops });
+  } else if (r.gateway) main = t(lang, 'routes.explain.route.via', { destination, gateway: r.gateway, dev: r.dev ?? '?' });
+  else main = t(lang, 'routes.explain.route.link', { destination, dev: r.dev ?? '?' });
+  const extra = [
+    r.src ? t(lang, 'routes.explain.source', { src: r.src }) : '',
+    r.table !== 'main' ? t(lang, 'routes.explain.table', { table: r.table }) : '',
+    r.flags.includes('linkdown') ? t(lang, 'routes.explain.linkdown', { dev: r.dev ?? '?' }) : '',
+  ].filter(Boolean);
+  return sentences(lang, [main, ...extra]);
+}
+
+function routeGetText(g: RouteGet, lang: Lang, serviceOf?: (ip: string) => string | undefined): string {
+  const destination = `\`${g.destination ?? '?'}\``;
+  if (g.error) return t(lang, 'routes.explain.get.error', { destination, error: g.error });
+  if (g.type === 'local') return t(lang, 'routes.explain.get.local', { destination });
+  const main = g.gateway
+    ? t(lang, 'routes.explain.get.via', { destination, gateway: g.gateway, dev: g.dev ?? '?' })
+    : t(lang, 'routes.explain.get.link', { destination, dev: g.dev ?? '?' });
+  const src = g.src ? t(lang, 'routes.explain.source', { src: g.src }) : '';
+  // The seed incident's lesson: a ClusterIP is rewritten only by netfilter on a host the packet passes.
+  const known = g.destination ? serviceOf?.(g.destination) : undefined;
+  const hint = known ? 'routes.explain.get.service-known' : 'routes.explain.get.service-hint';
+  const service = g.gateway ? t(lang, hint, { destination, gateway: g.gateway, dev: g.dev ?? '?', service: known ?? '' }) : '';
+  return sentences(lang, [main, src, service]);
+}
+
+function flowText(c: ConntrackEntry, lang: Lang): string {
+  const o = c.original;
+  const from = joinHostPort(o.src ?? '?', o.sport);
+  const to = joinHostPort(o.dst ?? '?', o.dport);
+  const parts = [t(lang, 'routes.explain.flow', { protocol: c.protocol.toUpperCase(), from, to, state: c.state ?? '-' })];
+  if (c.dnat) parts.push(t(lang, 'routes.explain.flow.dnat', { to: joinHostPort(c.dnat.toAddress ?? '?', c.dnat.toPort) }));
+  if (c.snat) parts.push(t(lang, 'routes.explain.flow.snat', { to: joinHostPort(c.snat.toAddress ?? '?', c.snat.toPort) }));
+  if (!c.dnat && !c.snat && c.reply) parts.push(t(lang, 'routes.explain.flow.no-nat', { to }));
+  if (c.flags.includes('UNREPLIED')) parts.push(t(lang, 'routes.explain.flow.unreplied'));
+  return sentences(lang, parts);
+}
+
+function interfaceText(i: NetworkInterface, lang: Lang): string {
+  const addresses = i.addresses.map((a) => `\`${a.address}/${a.prefixLength}\``).join(', ') || t(lang, 'routes.explain.no-addresses');
+  const main = t(lang, 'routes.explain.interface', { name: i.name, state: i.state ?? '?', mtu: i.mtu ?? '?', addresses });
+  const veth = i.peerIndex !== undefined ? t(lang, 'routes.explain.interface.veth', { index: i.peerIndex }) : '';
+  return sentences(lang, [main, veth]);
+}
+
+function setText(set: IpSet, lang: Lang): string {
+  const main = t(lang, 'routes.explain.set', { name: set.name, type: set.type ?? '?', count: set.members.length });
+  const purpose = set.kubeProxy ? t(lang, set.kubeProxy.purposeKey) : '';
+  const cut = set.numberOfEntries !== undefined && set.numberOfEntries > set.members.length ? t(lang, 'routes.explain.set.cut', { said: set.numberOfEntries, pasted: set.members.length }) : '';
+  return sentences(lang, [main, purpose, cut]);
+}
+
+/** Sentences joined as each language writes them: a space after an English full stop, none after a Chinese one. */
+function sentences(lang: Lang, parts: string[]): string {
+  return parts.filter(Boolean).join(lang === 'zh-CN' ? '' : ' ');
+}
