@@ -39,4 +39,6 @@ kpp('explain', dump, '--line', String(svcLine), '--lang', 'zh-CN');
 kpp('parse', 'samples/node-a.ipvs');
 kpp('trace', 'samples/node-a.ipvs', '--src', '10.244.1.5', '--dst', '172.16.20.10:80');
 kpp('parse', 'samples/client-pod-routes.txt');
+// The seed incident from the pod's side: where the kernel sends the kubernetes Service's ClusterIP.
+kpp('explain', 'samples/client-pod-routes.txt', '--line', '5');
 console.log(`\nOpen ${dump} in VS Code with this extension for hovers, outline, code lenses and "Trace Packet...".`);
