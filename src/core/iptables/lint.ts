@@ -186,6 +186,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
 
 /** A rule with no conditions but (at most) a comment matches every packet. */
 function isUnconditional(r: Rule): boolean {
+  // A listing row without interface columns may match an interface nobody can see.
+  if (r.interfacesHidden) return false;
   let conditional = false;
   forEachModuleName(r, (module) => {
     // `-m ""` (a module without a name, and so without options) does not narrow the rule.

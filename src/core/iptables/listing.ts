@@ -97,6 +97,10 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
     const hm = HEADER.exec(c);
     if (hm) {
       cols = { num: !!hm[1], counters: !!hm[2], interfaces: !!hm[3] };
+      // Without -v the listing hides `-i`/`-o`: `ACCEPT all -- anywhere anywhere` may well be `-i lo -j ACCEPT`.
+      if (!cols.interfaces && !out.diagnostics.some((d) => d.code === 'listing-without-interfaces')) {
+        out.diagnostics.push(problem('listing-without-interfaces', 'info', { line: sl.line, column: sl.offset, length: c.length }));
+      }
       continue;
     }
     if (!chain) break;
@@ -182,6 +186,7 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
     command: 'append',
     text: sl.content.slice(rowStart - sl.offset),
     listingRow: true,
+    ...(cols.interfaces ? {} : { interfacesHidden: true }),
     matches,
     ...(target ? { target } : {}),
     ...(comment !== undefined ? { comment } : {}),

@@ -806,8 +806,9 @@ function joinWrappedWords(words: Word[]): Word[] {
 export function inferTable(chain: string, target: string | undefined, comment: string | undefined): string {
   const natTargets = new Set(['DNAT', 'SNAT', 'MASQUERADE', 'REDIRECT', 'NETMAP']);
   if (target && natTargets.has(target)) return 'nat';
-  if (/^KUBE-(?:SVC|SVL|SEP|EXT|FW|XLB|MARK-MASQ|MARK-DROP|POSTROUTING|LOAD-BALANCER|NODE-PORT)/.test(chain)) return 'nat';
-  if (target && /^KUBE-(?:SVC|SVL|SEP|EXT|FW|XLB|MARK-MASQ|POSTROUTING|NODEPORTS|SERVICES|LOAD-BALANCER|NODE-PORT)/.test(target)) {
+  // Anchored: `KUBE-EXT-` is a Service's nat chain, `KUBE-EXTERNAL-SERVICES` a filter one.
+  if (/^KUBE-(?:(?:SVC|SVL|SEP|EXT|FW|XLB)-|(?:MARK-MASQ|MARK-DROP|POSTROUTING|LOAD-BALANCER|NODE-PORT)$)/.test(chain)) return 'nat';
+  if (target && /^KUBE-(?:(?:SVC|SVL|SEP|EXT|FW|XLB)-|(?:MARK-MASQ|POSTROUTING|NODEPORTS|SERVICES|LOAD-BALANCER|NODE-PORT)$)/.test(target)) {
     if (chain === 'INPUT' || chain === 'FORWARD') return 'filter';
     return 'nat';
   }

@@ -7,7 +7,7 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { isAlnumCode, isDigitCode } from '../common/chars';
 import type { LineIndex } from '../common/lines';
-import { IMPLICIT_PROTOCOL_MODULES } from './options';
+import { IMPLICIT_PROTOCOL_MODULES, knownModuleOptions } from './options';
 import { problem } from './problems';
 import {
   BANG,
@@ -248,7 +248,7 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     else if (info.generic) {
       owner = OWNER_GENERIC;
       if (info.canonical === store.protocolId && count > 0) protocol = wordValue(store, firstValue, base).toLowerCase();
-    } else if (current !== OWNER_GENERIC) owner = current;
+    } else if (current !== OWNER_GENERIC && !(protocol && belongsToProtocol(store, current, info.canonical, protocol))) owner = current;
     else if (protocol && IMPLICIT_PROTOCOL_MODULES.has(protocol)) {
       // `--dport` right after `-p tcp` without `-m tcp`: iptables loads the protocol's module implicitly.
       owner = implicitModule(store, body.modFirst, names.idOf(protocol, 0, protocol.length));
@@ -298,4 +298,13 @@ function implicitModule(store: RuleStore, modFirst: number, nameId: number): num
   return store.addModule(nameId, IMPLICIT);
 }
 
-
+/**
+ * `-p tcp -m state --state NEW --dport 22`: an option the current module does not know but the protocol's does
+ * is the protocol's (iptables loads the protocol match when no loaded one takes the option).
+ */
+function belongsToProtocol(store: RuleStore, module: number, canonical: number, protocol: string): boolean {
+  if (!IMPLICIT_PROTOCOL_MODULES.has(protocol)) return false;
+  const option = store.names.names[canonical];
+  const current = knownModuleOptions(store.names.names[store.modName[module]]);
+  return current !== undefined && !current.has(option) && knownModuleOptions(protocol)?.has(option) === true;
+}

@@ -10,8 +10,8 @@ import type { Packet, TraceResult } from './trace/types';
 export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
   // Rules the dump could not show still act on the packet, DNAT or not.
   const hidden = model.dump.diagnostics
-    .filter((d) => d.code === 'nft-incompatible')
-    .map((d) => t(lang, 'trace.hint.nft-incompatible', { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
+    .filter((d, i, all) => d.code === 'nft-incompatible' || (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i))
+    .map((d) => t(lang, `trace.hint.${d.code}`, { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
   return [...hidden, ...serviceHints(model, packet, result, lang)];
 }
 

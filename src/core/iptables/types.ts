@@ -96,6 +96,8 @@ export interface Rule {
    */
   text: string;
   readonly listingRow?: boolean;
+  /** A listing row printed without in/out columns (`iptables -L` without `-v`): its interface matches are unknown. */
+  readonly interfacesHidden?: boolean;
   matches: Match[];
   target?: Target;
   /** The target's name without building the target (rules of the rule store); read it through `ruleTargetName`. */

@@ -110,7 +110,7 @@ test('listing without -n: service names trace as their ports; negations before c
     'DROP       all  -- !127.0.0.0/8          127.0.0.0/8          /* block localnet */ ! ctstate RELATED,ESTABLISHED,DNAT',
   ].join('\n');
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics, []);
+  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:listing-without-interfaces']);
   const ports = findOption(d.rules[2], 'dports', 'multiport')!;
   assert.deepEqual([ports.values, ports.negated], [['http,https,8000:8050'], true]);
   const ct = findOption(d.rules[3], 'ctstate', 'conntrack')!;
@@ -189,6 +189,16 @@ test('tables and chains iptables cannot show (nft-written) are reported, and tra
   assert.ok(hints.some((h) => /table nat holds rules iptables cannot show \(line 3\)/.test(h)), hints.join('\n'));
   const listing = parseIptables("iptables v1.8.7 (nf_tables): chain `KUBE-SVC-X' in table `filter' is incompatible, use 'nft' tool.\n");
   assert.deepEqual(listing.diagnostics.map((x) => [x.code, x.params?.chain, x.severity]), [['nft-incompatible', 'KUBE-SVC-X', 'warning']]);
+});
+
+test('a listing without -v hides interfaces: no unreachable-rule behind an "unconditional" row, and traces say so', () => {
+  const d = parseIptables(['Chain INPUT (policy DROP)', 'target     prot opt source               destination', 'ACCEPT     all  --  anywhere             anywhere', 'ACCEPT     tcp  --  anywhere             anywhere             tcp dpt:22'].join('\n'));
+  const model = buildModel(d);
+  assert.deepEqual(lintIptables(model).filter((x) => x.code === 'unreachable-rule'), []);
+  const p = { src: '198.51.100.9', dst: '10.1.2.3', dport: 3306, proto: 'tcp' as const, hook: 'prerouting' as const, localAddresses: ['10.1.2.3'] };
+  assert.ok(traceHints(model, p, tracePacket(d, p), 'en').some((h) => /printed without -v/.test(h)));
+  const withV = parseIptables(['Chain INPUT (policy DROP 0 packets, 0 bytes)', ' pkts bytes target     prot opt in     out     source               destination', '    0     0 ACCEPT     all  --  lo     *       0.0.0.0/0            0.0.0.0/0'].join('\n'));
+  assert.deepEqual(withV.diagnostics, []);
 });
 
 test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {

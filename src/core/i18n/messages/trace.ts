@@ -19,6 +19,7 @@ export const traceMessages: MessageBundle = {
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
     'trace.hint.service-port-mismatch': '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
     'trace.hint.nft-incompatible': 'The dump says table {table} holds rules iptables cannot show (line {line}): this trace does not see them, and the kernel applies them.',
+    'trace.hint.listing-without-interfaces': 'The listing (line {line}) was printed without -v: rules that match an interface look unconditional here, so a verdict may come from a rule that does not apply to this packet. Paste `iptables -L -n -v` to be sure.',
     'trace.warn.undefined-chain': 'Jump to chain {target} at {where}, which the dump does not contain (a partial paste?): that path ends as UNKNOWN.',
     'trace.warn.loop': 'Chain nesting deeper than {depth} at {chain}: the rules loop; the path stops as UNKNOWN.',
     // Assumptions a path made where the dump cannot tell.
@@ -90,6 +91,7 @@ export const traceMessages: MessageBundle = {
     'trace.warn.unknown-target': '{where} 处的目标 {target} 未知：按继续处理。',
     'trace.hint.service-port-mismatch': '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
     'trace.hint.nft-incompatible': '转储表明表 {table} 中有 iptables 无法显示的规则（第 {line} 行）：此跟踪看不到它们，而内核会执行它们。',
+    'trace.hint.listing-without-interfaces': '该列表（第 {line} 行）未加 -v 打印：匹配网卡的规则在这里看起来无条件，所以结论可能来自并不适用于此数据包的规则。请粘贴 `iptables -L -n -v` 以确认。',
     'trace.warn.undefined-chain': '{where} 处跳转到转储中没有的链 {target}（粘贴不完整？）：这条路径的结果为 UNKNOWN。',
     'trace.warn.loop': '在 {chain} 处链嵌套超过 {depth} 层：规则存在循环；该路径以 UNKNOWN 结束。',
     'trace.assume.holds': '假设 `{cond}` 匹配',
