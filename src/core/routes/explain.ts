@@ -50,7 +50,7 @@ function routeText(r: Route, lang: Lang): string {
   else main = t(lang, 'routes.explain.route.link', { destination, dev: r.dev ?? '?' });
   const extra = [
     r.src ? t(lang, 'routes.explain.source', { src: r.src }) : '',
-    r.table !== 'main' ? t(lang, 'routes.explain.table', { table: r.table }) : '',
+    r.table === 'local' ? t(lang, 'routes.explain.table.local') : r.table !== 'main' ? t(lang, 'routes.explain.table', { table: r.table }) : '',
     r.flags.includes('linkdown') ? t(lang, 'routes.explain.linkdown', { dev: r.dev ?? '?' }) : '',
   ].filter(Boolean);
   return sentences(lang, [main, ...extra]);
@@ -60,6 +60,8 @@ function routeGetText(g: RouteGet, lang: Lang, serviceOf?: (ip: string) => strin
   const destination = `\`${g.destination ?? '?'}\``;
   if (g.error) return t(lang, 'routes.explain.get.error', { destination, error: g.error });
   if (g.type === 'local') return t(lang, 'routes.explain.get.local', { destination });
+  // A rejecting route is the kernel's answer too: the packet is dropped or refused, not sent.
+  if (g.type === 'blackhole' || g.type === 'unreachable' || g.type === 'prohibit') return t(lang, `routes.explain.get.${g.type}`, { destination });
   const main = g.gateway
     ? t(lang, 'routes.explain.get.via', { destination, gateway: g.gateway, dev: g.dev ?? '?' })
     : t(lang, 'routes.explain.get.link', { destination, dev: g.dev ?? '?' });

@@ -201,6 +201,22 @@ test('a listing without -v hides interfaces: no unreachable-rule behind an "unco
   assert.deepEqual(withV.diagnostics, []);
 });
 
+test('KUBE-EXTERNAL-SERVICES rules without a table header stay in filter; KUBE-EXT- chains go to nat', () => {
+  const d = parseIptables('-A INPUT -m conntrack --ctstate NEW -j KUBE-EXTERNAL-SERVICES\n-A KUBE-EXTERNAL-SERVICES -p tcp -m tcp --dport 31080 -j DROP\n-A KUBE-EXT-ABCDEFGHIJKLMNOP -j KUBE-MARK-MASQ\n');
+  assert.deepEqual(d.rules.map((r) => r.table), ['filter', 'filter', 'nat']);
+});
+
+test('an option the current module does not take goes to the -p protocol match, as iptables reads it', () => {
+  const d = parseIptables('*filter\n:INPUT DROP [0:0]\n-A INPUT -p tcp -m state --state NEW --dport 22 -j ACCEPT\n-A INPUT -m comment --comment dns -p udp --dport 53 -j ACCEPT\nCOMMIT\n');
+  assert.equal(findOption(d.rules[0], 'dport', 'tcp')?.values[0], '22');
+  assert.equal(findOption(d.rules[1], 'dport', 'udp')?.values[0], '53');
+  assert.deepEqual(lintIptables(buildModel(d)).filter((x) => x.code === 'unknown-option'), []);
+  const verdict = (dport: number, proto: 'tcp' | 'udp') => tracePacket(d, { src: '10.0.0.5', dst: '10.0.0.9', dport, proto, hook: 'prerouting', localAddresses: ['10.0.0.9'] }).paths.map((p) => `${p.verdict} ${p.probability}`);
+  assert.deepEqual(verdict(3306, 'tcp'), ['DROP 1']);
+  assert.deepEqual(verdict(22, 'tcp'), ['ACCEPT 1']);
+  assert.deepEqual(verdict(9999, 'udp'), ['DROP 1']);
+});
+
 test('a listing row keeps its text without line number and counters, and traces show it as listed', () => {
   const text = [
     'Chain KUBE-SERVICES (2 references)',

@@ -40,3 +40,11 @@ test('conntrack, interfaces and ipsets explain what they show', () => {
   assert.match(explain(sets, 8, 'zh-CN')!, /是 KUBE-CLUSTER-IP 的成员/);
   assert.equal(explain(sets, 2), undefined, 'a header detail line has nothing to add');
 });
+
+test('rejecting answers and routes say what the kernel really does', () => {
+  assert.match(explain('unreachable 10.250.0.1 from 10.244.1.5 dev cali12345 \n    cache <!> error -113 iif cali12345\n', 0)!, /refused with "No route to host"/);
+  assert.match(explain('blackhole 10.244.9.9 uid 0 \n    cache \n', 0)!, /dropped silently/);
+  assert.match(explain('unreachable 192.168.99.0/24\n', 0)!, /No route to host/);
+  assert.match(explain('172.17.0.0/16 dev docker0 proto kernel scope link src 172.17.0.1 linkdown\n', 0)!, /still uses this route/);
+  assert.match(explain('local 10.0.0.5 dev eth0 table local proto kernel scope host src 10.0.0.5\n', 0)!, /checks it before every other table/);
+});
