@@ -256,7 +256,10 @@ class NetworkParser {
     if (head === 'nexthop') return this.readNexthop(seg, words);
     if (head === 'cache') return this.readCache(seg, words);
 
-    if (looksLikeRouteWords(words)) {
+    // iproute2 prints a multipath route without proto or metric as its destination alone, the legs on the lines
+    // after: inside route output (after a route or under `ip route`), such a line starts a route.
+    const bareDestination = words.length === 1 && isDestinationWord(head) && (this.section.format === 'ip-route' || this.lastRoute !== undefined);
+    if (bareDestination || looksLikeRouteWords(words)) {
       if (this.section.format === 'ip-route-get' || hasRouteGetMarks(words)) {
         const get = parseRouteGetLine(words, this.section, this.reporter);
         this.state.routeGets.push(get);
@@ -288,6 +291,9 @@ class NetworkParser {
       return;
     }
 
+    // A line not understood ends any route or answer: a `nexthop` after it belongs to nothing we read.
+    this.lastRoute = undefined;
+    this.lastGet = undefined;
     this.reporter.report('routes-unrecognized-line', this.section.format ? 'warning' : 'info', segmentSpan(seg), {
       text: seg.text.length > 60 ? `${seg.text.slice(0, 57)}...` : seg.text,
     });

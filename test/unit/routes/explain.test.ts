@@ -48,3 +48,11 @@ test('rejecting answers and routes say what the kernel really does', () => {
   assert.match(explain('172.17.0.0/16 dev docker0 proto kernel scope link src 172.17.0.1 linkdown\n', 0)!, /still uses this route/);
   assert.match(explain('local 10.0.0.5 dev eth0 table local proto kernel scope host src 10.0.0.5\n', 0)!, /checks it before every other table/);
 });
+
+test('a multipath route printed as its bare destination keeps its legs; legs after an unread line attach to nothing', () => {
+  const state = parseNetworkText('192.168.1.0/24 dev eth0 proto kernel scope link src 192.168.1.20\n10.96.0.0/12 \n\tnexthop via 192.168.1.1 dev eth0 weight 1 \n\tnexthop via 192.168.1.2 dev eth0 weight 1 \n');
+  assert.deepEqual(state.routes.map((r) => [r.destination, r.nexthops.map((h) => h.gateway)]), [['192.168.1.0/24', []], ['10.96.0.0/12', ['192.168.1.1', '192.168.1.2']]]);
+  const cut = parseNetworkText('192.168.1.0/24 dev eth0 proto kernel scope link\nsomething odd here\n\tnexthop via 192.168.1.1 dev eth0 weight 1\n');
+  assert.deepEqual(cut.routes[0].nexthops, []);
+  assert.ok(cut.diagnostics.some((d) => d.code === 'routes-nexthop-without-route'));
+});
