@@ -115,6 +115,8 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
   });
   const t = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
   assert.equal(t.paths.length, 2);
+  // Masq is LVS-NAT: the destination is rewritten, the source is not (that would be iptables' MASQUERADE).
+  assert.deepEqual(t.paths.map((p: { masquerade: boolean }) => p.masquerade), [false, false]);
 });
 
 test('IPv6 Services, endpoints and real servers print as [address]:port', () => {

@@ -108,7 +108,8 @@ function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, pa
       probability: e.share ?? 1 / Math.max(1, r.realServers.filter((x) => !x.draining).length),
       verdict: 'ACCEPT',
       dnat: { ip: e.realServer.address ?? '', port: e.realServer.port ?? null },
-      masquerade: e.realServer.forward === 'Masq',
+      // LVS-NAT (Masq) rewrites the destination; the source is rewritten only by iptables rules, not shown here.
+      masquerade: false,
       steps: [
         { table: 'ipvs', chain: label, line: r.service.line + 1, rule: label },
         { table: 'ipvs', chain: label, line: e.realServer.line + 1, rule: `-> ${joinHostPort(e.realServer.address, e.realServer.port)} ${e.realServer.forward ?? ''} ${e.realServer.weight ?? ''}`.trim() },

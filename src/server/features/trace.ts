@@ -27,7 +27,8 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
         probability: e.share ?? 1 / active.length,
         verdict: 'ACCEPT',
         dnat: { ip: e.realServer.address, port: e.realServer.port },
-        masquerade: e.realServer.forward === 'Masq',
+        // LVS-NAT (Masq) rewrites the destination; the source is rewritten only by iptables rules, not shown here.
+        masquerade: false,
         steps: [
           { table: 'ipvs', chain: serviceLabel(r.service), line: r.service.line, rule: serviceLabel(r.service), action: 'match' },
           { table: 'ipvs', chain: serviceLabel(r.service), line: e.realServer.line, rule: `-> ${joinHostPort(e.realServer.address, e.realServer.port)}`, action: 'nat' },
