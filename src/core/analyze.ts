@@ -16,7 +16,7 @@ import type { IpvsDump } from './ipvs/types';
 import { explainNetworkAt } from './routes/explain';
 import { parseNetworkText } from './routes/parse';
 import type { NetworkState } from './routes/types';
-import { sessionText, splitSession, type SessionKind, type SessionSection } from './session';
+import { largestKind, sessionText, splitSession, type SessionKind, type SessionSection } from './session';
 
 export interface Analysis {
   detection: Detection;
@@ -48,17 +48,15 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
 
 /** Each engine reads its sections of a session paste; the detection names the editor's kind or the one with most lines. */
 function analyzeSession(text: string, session: readonly SessionSection[], kind?: DumpKind): Analysis {
-  const lines = new Map<SessionKind, number>();
-  for (const s of session) lines.set(s.kind, (lines.get(s.kind) ?? 0) + s.endLine - s.firstLine);
-  const kinds = [...lines.keys()];
-  const main = kind === 'iptables' || kind === 'ipvs' ? kind : [...lines].sort((a, b) => b[1] - a[1])[0][0];
+  const kinds = new Set<SessionKind>(session.map((x) => x.kind));
+  const main = kind === 'iptables' || kind === 'ipvs' ? kind : largestKind(session);
   const detection: Detection = { kind: main, confidence: 1, ...(main !== 'network' ? { languageId: main } : {}) };
   return {
     detection,
     session,
-    ...(kinds.includes('iptables') ? { iptables: buildModel(parseIptables(sessionText(text, session, 'iptables'))) } : {}),
-    ...(kinds.includes('ipvs') ? { ipvs: parseIpvs(sessionText(text, session, 'ipvs')) } : {}),
-    ...(kinds.includes('network') ? { network: parseNetworkText(sessionText(text, session, 'network')) } : {}),
+    ...(kinds.has('iptables') ? { iptables: buildModel(parseIptables(sessionText(text, session, 'iptables'))) } : {}),
+    ...(kinds.has('ipvs') ? { ipvs: parseIpvs(sessionText(text, session, 'ipvs')) } : {}),
+    ...(kinds.has('network') ? { network: parseNetworkText(sessionText(text, session, 'network')) } : {}),
   };
 }
 

@@ -94,9 +94,7 @@ export function splitSession(text: string): SessionSection[] | undefined {
     const detected = detectDump(text.slice(lineStart[s.firstLine], end)).kind;
     if (detected === 'iptables' || detected === 'ipvs' || detected === 'network') s.kind = detected;
   }
-  const size = new Map<SessionKind, number>();
-  for (const s of raw) if (s.kind !== 'other') size.set(s.kind, (size.get(s.kind) ?? 0) + s.endLine - s.firstLine);
-  const primary = [...size].sort((a, b) => b[1] - a[1])[0][0];
+  const primary = largestKind(raw);
 
   // Adjacent sections of one kind become one.
   const out: SessionSection[] = [];
@@ -107,6 +105,13 @@ export function splitSession(text: string): SessionSection[] | undefined {
     else out.push({ kind, firstLine: s.firstLine, endLine: s.endLine });
   }
   return new Set(out.map((s) => s.kind)).size >= 2 ? out : undefined;
+}
+
+/** The kind with the most lines among sections (those of no kind yet, `other`, left out). */
+export function largestKind(sections: readonly { kind: SessionKind | 'other'; firstLine: number; endLine: number }[]): SessionKind {
+  const size = new Map<SessionKind, number>();
+  for (const s of sections) if (s.kind !== 'other') size.set(s.kind, (size.get(s.kind) ?? 0) + s.endLine - s.firstLine);
+  return [...size].sort((a, b) => b[1] - a[1])[0][0];
 }
 
 /** The text with every line outside `kind`'s sections emptied (line terminators kept, so positions hold). */

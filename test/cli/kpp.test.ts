@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
-import { seedDump } from '../helpers/dumps';
+import { seedDump, SESSION_PASTE } from '../helpers/dumps';
 
 const root = repoRoot();
 // Through the installed entry point (package.json `bin`), as a user runs it.
@@ -202,18 +202,7 @@ test('parse text lists interfaces with their addresses and ipsets with their fir
 
 test('a pasted terminal session: parse reports its sections, explain and trace use the right engine', () => {
   const f = join(dir, 'session.txt');
-  writeFileSync(f, [
-    'root@node-1:~# ip route',
-    'default via 192.168.100.1 dev eth0 proto static',
-    "root@node-1:~# iptables-save -t nat | grep kubernetes",
-    '-A KUBE-SERVICES -d 172.16.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
-    '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 192.168.100.10:6443" -j KUBE-SEP-AAAAAAAAAAAAAAAA',
-    '-A KUBE-SEP-AAAAAAAAAAAAAAAA -p tcp -m comment --comment "default/kubernetes:https" -m tcp -j DNAT --to-destination 192.168.100.10:6443',
-    'root@node-1:~# ipvsadm -Ln',
-    'TCP  172.16.0.10:53 rr',
-    '  -> 10.244.0.5:53                Masq    1      0          0',
-    '',
-  ].join('\n'));
+  writeFileSync(f, SESSION_PASTE);
   const j = JSON.parse(kpp('parse', f, '--json').stdout);
   assert.equal(j.format, 'session');
   assert.deepEqual(j.sections, [

@@ -61,3 +61,20 @@ export function seedDump(endpoints = ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.
     },
   };
 }
+
+/**
+ * A terminal session pasted whole: a pod's routes, the node's kube-proxy rules for the kubernetes Service, and an
+ * IPVS listing, each announced by its prompt (lines 1-2 network, 3-6 iptables, 7-9 ipvs; 1-based).
+ */
+export const SESSION_PASTE = [
+  'root@node-1:~# ip route',
+  'default via 192.168.100.1 dev eth0 proto static',
+  'root@node-1:~# iptables-save -t nat | grep kubernetes',
+  '-A KUBE-SERVICES -d 172.16.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
+  '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 192.168.100.10:6443" -j KUBE-SEP-AAAAAAAAAAAAAAAA',
+  '-A KUBE-SEP-AAAAAAAAAAAAAAAA -p tcp -m comment --comment "default/kubernetes:https" -m tcp -j DNAT --to-destination 192.168.100.10:6443',
+  'root@node-1:~# ipvsadm -Ln',
+  'TCP  172.16.0.10:53 rr',
+  '  -> 10.244.0.5:53                Masq    1      0          0',
+  '',
+].join('\n');

@@ -24,7 +24,7 @@ import { normaliseCluster } from '../../src/core/kube/objects';
 import { syntheticCluster } from '../../src/core/kube/synthetic';
 import { ListTargetsRequest, TracePacketRequest } from '../../src/server/protocol';
 import { corpusFile, CORPUS_MISSING } from '../helpers/corpus';
-import { seedDump } from '../helpers/dumps';
+import { seedDump, SESSION_PASTE } from '../helpers/dumps';
 import { startSession, type LspSession } from './client';
 
 const seed = seedDump();
@@ -225,18 +225,7 @@ test('IPVS dumps: hover and symbols', async () => {
 
 test('a session paste opened as iptables: each tool\'s lines are read by its engine, none flagged as foreign', async () => {
   const uri = 'file:///work/session.iptables';
-  const text = [
-    'root@node-1:~# ip route',
-    'default via 192.168.100.1 dev eth0 proto static',
-    'root@node-1:~# iptables-save -t nat | grep kubernetes',
-    '-A KUBE-SERVICES -d 172.16.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
-    '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 192.168.100.10:6443" -j KUBE-SEP-AAAAAAAAAAAAAAAA',
-    '-A KUBE-SEP-AAAAAAAAAAAAAAAA -p tcp -m comment --comment "default/kubernetes:https" -m tcp -j DNAT --to-destination 192.168.100.10:6443',
-    'root@node-1:~# ipvsadm -Ln',
-    'TCP  172.16.0.10:53 rr',
-    '  -> 10.244.0.5:53                Masq    1      0          0',
-    '',
-  ].join('\n');
+  const text = SESSION_PASTE;
   const published = await s.open(uri, 'iptables', text);
   assert.deepEqual(published.diagnostics.filter((d) => d.severity !== 4 && d.severity !== 3), [], JSON.stringify(published.diagnostics));
   const onRule = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 120 } });
