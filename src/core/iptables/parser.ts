@@ -105,6 +105,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let lastChainId = -1;
   let lastChainWordAt = 0;
   let lastChainWordLength = -1;
+  /** The chain rules were last added to: compacted when the dump moves on to another (see compactRules). */
+  let fillingChain: Chain | undefined;
   prepareLines(lines, diagnostics);
 
   const getTable = (name: string, at?: Span): Table => {
@@ -274,6 +276,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
   }
   for (let i = 0; i < rules.length; i++) rules[i].id = i;
+  if (fillingChain) compactRules(fillingChain);
   store.trim();
   for (const t of dump.tables) for (const ch of t.chains.values()) ch.rules.forEach((r, i) => (r.index = i));
   dump.format = decideFormat(sawHeader, listingRules, ctx.sMode, dump);
@@ -376,6 +379,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
 
   function addRule(rule: Rule, table?: Table, known?: Chain): void {
     const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
+    if (chain !== fillingChain) {
+      if (fillingChain) compactRules(fillingChain);
+      fillingChain = chain;
+    }
     if (rule.command === 'append') chain.rules.push(rule);
     else if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
     else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
@@ -407,6 +414,15 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (rule.command === 'delete') rules.splice(at, 1);
     else rules[at] = rule;
   }
+}
+
+/**
+ * A growing array keeps room for 16 more elements: a kube-proxy dump's 60,000 chains of two or three rules
+ * would keep ten times the memory their rules need, and the collector would copy it all. A chain is written in
+ * one block, so once the dump moves on its array is copied to its exact size.
+ */
+function compactRules(chain: Chain): void {
+  if (chain.rules.length < 64) chain.rules = chain.rules.slice();
 }
 
 /**

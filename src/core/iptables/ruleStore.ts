@@ -41,39 +41,34 @@ export const enum NameRole {
  */
 export class NameTable {
   readonly names: string[] = [];
-  private hashes: number[] = [];
+  // Hashes live beside the slots in typed arrays: FNV hashes do not fit a small integer, and a JS array of them
+  // would hold a heap number per name.
   private slots = new Int32Array(1024).fill(-1);
+  private slotHashes = new Int32Array(1024);
   private readonly found = new Map<string, number>();
 
   idOf(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
     for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = slots.length - 1;
     let slot = h & mask;
     const len = end - start;
     for (;;) {
-      const id = this.slots[slot];
+      const id = slots[slot];
       if (id < 0) break;
-      if (this.hashes[id] === h) {
+      if (this.slotHashes[slot] === h) {
         const s = this.names[id];
-        if (s.length === len) {
-          let same = true;
-          for (let i = 0; i < len; i++) {
-            if (s.charCodeAt(i) !== text.charCodeAt(start + i)) {
-              same = false;
-              break;
-            }
-          }
-          if (same) return id;
-        }
+        // startsWith compares in native code: names are compared on every word that is interned.
+        if (s.length === len && text.startsWith(s, start)) return id;
       }
       slot = (slot + 1) & mask;
     }
     const id = this.names.length;
     this.names.push(text.slice(start, end));
-    this.hashes.push(h);
-    this.slots[slot] = id;
-    if (this.names.length * 2 > this.slots.length) this.rehash();
+    slots[slot] = id;
+    this.slotHashes[slot] = h;
+    if (this.names.length * 2 > slots.length) this.rehash();
     return id;
   }
 
@@ -96,7 +91,7 @@ export class NameTable {
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot];
       if (id < 0) return -1;
-      if (this.hashes[id] === h && this.names[id] === s) return id;
+      if (this.slotHashes[slot] === h && this.names[id] === s) return id;
     }
   }
 
@@ -106,14 +101,21 @@ export class NameTable {
   }
 
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2).fill(-1);
-    const mask = slots.length - 1;
-    for (let id = 0; id < this.hashes.length; id++) {
-      let slot = this.hashes[id] & mask;
+    const size = this.slots.length * 2;
+    const slots = new Int32Array(size).fill(-1);
+    const slotHashes = new Int32Array(size);
+    const mask = size - 1;
+    for (let old = 0; old < this.slots.length; old++) {
+      const id = this.slots[old];
+      if (id < 0) continue;
+      const h = this.slotHashes[old];
+      let slot = h & mask;
       while (slots[slot] >= 0) slot = (slot + 1) & mask;
       slots[slot] = id;
+      slotHashes[slot] = h;
     }
     this.slots = slots;
+    this.slotHashes = slotHashes;
   }
 }
 
