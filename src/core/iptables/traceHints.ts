@@ -12,7 +12,28 @@ export function traceHints(model: IptablesModel, packet: Packet, result: TraceRe
   const hidden = model.dump.diagnostics
     .filter((d, i, all) => d.code === 'nft-incompatible' || (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i))
     .map((d) => t(lang, `trace.hint.${d.code}`, { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
-  return [...hidden, ...serviceHints(model, packet, result, lang)];
+  return [...hidden, ...incompleteHints(model, lang), ...serviceHints(model, packet, result, lang)];
+}
+
+/**
+ * A paste cut off mid-table (no COMMIT, a quote never closed) traces like a complete dump that simply has no
+ * more rules: say what the trace could not read, so a verdict from a chain's policy is not taken at its word.
+ */
+function incompleteHints(model: IptablesModel, lang: Lang): string[] {
+  const out: string[] = [];
+  const diagnostics = model.dump.diagnostics;
+  for (const d of diagnostics) {
+    if (d.code !== 'missing-commit') continue;
+    const variant = d.messageKey?.endsWith('.next') ? 'trace.hint.missing-commit.next' : 'trace.hint.missing-commit';
+    out.push(t(lang, variant, { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
+  }
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    const first = errors[0];
+    const message = first.messageKey ? t(lang, first.messageKey, first.params) : first.message;
+    out.push(t(lang, 'trace.hint.parse-errors', { count: errors.length, line: first.span.line + 1, message }));
+  }
+  return out;
 }
 
 function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {

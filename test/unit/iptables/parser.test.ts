@@ -191,6 +191,18 @@ test('tables and chains iptables cannot show (nft-written) are reported, and tra
   assert.deepEqual(listing.diagnostics.map((x) => [x.code, x.params?.chain, x.severity]), [['nft-incompatible', 'KUBE-SVC-X', 'warning']]);
 });
 
+test('a paste cut off mid-table is traced with a warning that says so, not as a complete dump', () => {
+  const cut = ['*filter', ':INPUT ACCEPT [0:0]', 'COMMIT', '*nat', ':PREROUTING ACCEPT [0:0]', ':KUBE-SERVICES - [0:0]', '-A PREROUTING -j KUBE-SERVICES', '-A KUBE-SERVICES -m comment --comment "default/web:http cluster'].join('\n');
+  const d = parseIptables(cut);
+  const p = { src: '10.244.1.5', dst: '10.96.0.10', dport: 80, proto: 'tcp' as const, hook: 'prerouting' as const, localAddresses: ['10.0.0.5'] };
+  const hints = traceHints(buildModel(d), p, tracePacket(d, p), 'en');
+  assert.ok(hints.some((h) => /Table nat \(line 4\) ends without COMMIT: the paste may be cut off/.test(h)), hints.join('\n'));
+  assert.ok(hints.some((h) => /1 error\(s\) \(first at line 8: This quote is never closed/.test(h)), hints.join('\n'));
+  assert.ok(traceHints(buildModel(d), p, tracePacket(d, p), 'zh-CN').some((h) => /没有以 COMMIT 结束/.test(h)));
+  const whole = parseIptables(cut.replace(' cluster', ' cluster IP" -j RETURN') + '\nCOMMIT\n');
+  assert.deepEqual(traceHints(buildModel(whole), p, tracePacket(whole, p), 'en'), [], 'a complete dump gets no such hint');
+});
+
 test('a listing without -v hides interfaces: no unreachable-rule behind an "unconditional" row, and traces say so', () => {
   const d = parseIptables(['Chain INPUT (policy DROP)', 'target     prot opt source               destination', 'ACCEPT     all  --  anywhere             anywhere', 'ACCEPT     tcp  --  anywhere             anywhere             tcp dpt:22'].join('\n'));
   const model = buildModel(d);
