@@ -3,6 +3,7 @@
  * `# iptables-save | grep KUBE`, then `$ ipvsadm -Ln`). Each engine then reads its own tools' sections, with
  * every other line blanked so that line and column numbers stay those of the paste.
  */
+import { isDigitCode } from './common/chars';
 import { promptCommand } from './common/lines';
 import { detectDump } from './detect';
 import { describeCommand } from './routes/commands';
@@ -60,11 +61,15 @@ function lineAt(text: string, starts: readonly number[], i: number): string {
   return text.slice(starts[i], end);
 }
 
-/** Whether a line can be a command line at all: dump lines start with `-`, `:`, `*`, `[` and are skipped unread. */
+/**
+ * Whether a line can be a command line at all: dump lines start with `-`, `:`, `*` or a `[p:b]` counter and are
+ * skipped unread (a `[root@host ~]#` prompt starts with `[` too, but not with a digit after it).
+ */
 function mayBeCommand(text: string, at: number): boolean {
   let c = text.charCodeAt(at);
   while (c === 32 || c === 9) c = text.charCodeAt(++at);
-  return !(c === 45 || c === 58 || c === 42 || c === 91 || c === 10 || c === 13 || Number.isNaN(c));
+  if (c === 91) return !isDigitCode(text.charCodeAt(at + 1));
+  return !(c === 45 || c === 58 || c === 42 || c === 10 || c === 13 || Number.isNaN(c));
 }
 
 /**

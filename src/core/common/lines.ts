@@ -35,8 +35,9 @@ export function promptCommand(content: string): string | undefined {
   if (bare) return bare[1];
   if (content === '$') return '';
   const m = PROMPT.exec(content);
-  // user@host, [user@host dir], host:dir, or a bare path prompt (`/ #` in busybox, `~ $`).
-  if (m && /[@\]]|^[\w.-]+:|^[/~]/.test(content.slice(0, m[0].length))) return content.slice(m[0].length).trim();
+  // user@host, [user@host dir], host:dir, a bare path prompt (`/ #` in busybox, `~ $`), or a shell's own
+  // (`sh-4.4#` in `oc debug node`, `bash-5.1#` in a container).
+  if (m && /[@\]]|^[\w.-]+:|^[/~]|^[a-z]*sh-\d+(?:\.\d+)*\s*[#$]/.test(content.slice(0, m[0].length))) return content.slice(m[0].length).trim();
   return undefined;
 }
 

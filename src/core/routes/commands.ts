@@ -21,8 +21,8 @@ export interface CommandInfo {
   destination?: string;
 }
 
-/** A prompt with nothing after it: `root@node:~#`, `ubuntu@vm1:~$`, `[root@kh1 ~]#`. */
-const EMPTY_PROMPT = /^(?:\[[^\]]*\]|[\w.-]+@[\w.-]+(?::\S*)?|[\w.-]+:\S*)\s*[#$]$/;
+/** A prompt with nothing after it: `root@node:~#`, `ubuntu@vm1:~$`, `[root@kh1 ~]#`, `sh-4.4#`. */
+const EMPTY_PROMPT = /^(?:\[[^\]]*\]|[\w.-]+@[\w.-]+(?::\S*)?|[\w.-]+:\S*|[a-z]*sh-\d+(?:\.\d+)*)\s*[#$]$/;
 
 /** A command typed without a prompt: `ip addr show dev x`, `sudo ipset list`, `host1 sudo ip r`. */
 const BARE_COMMAND =

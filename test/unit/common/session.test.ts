@@ -49,6 +49,15 @@ test('a session paste is read by each engine on its own lines, positions unchang
   assert.deepEqual(diagnosticsOf(a, 'en').filter((d) => d.severity !== 'info'), []);
 });
 
+test('RHEL-style `[root@host ~]#` and shell `sh-4.4#` prompts start sections as well (a `[p:b]` counter line does not)', () => {
+  for (const prompt of ['[root@node-1 ~]# ', 'sh-4.4# ', 'bash-5.1$ ']) {
+    const text = SESSION.replace(/^(?:root@node-1:~# |\$ )/gm, prompt);
+    assert.deepEqual(splitSession(text)?.map((s) => [s.kind, s.firstLine]), [['network', 0], ['iptables', 3], ['ipvs', 7], ['network', 10]], prompt);
+  }
+  const counters = ['$ iptables-save -c -t nat', '*nat', ':PREROUTING ACCEPT [0:0]', '[5:300] -A PREROUTING -j ACCEPT', 'COMMIT', '$ ip route', 'default via 10.0.0.1 dev eth0'].join('\n');
+  assert.deepEqual(splitSession(counters)?.map((s) => [s.kind, s.firstLine]), [['iptables', 0], ['network', 5]]);
+});
+
 test('one kind of output, or an editor language the session lacks, reads the text whole as before', () => {
   const onlyIptables = 'root@n:~# iptables-save | grep SVC\n-A KUBE-SERVICES -j KUBE-SVC-X\nroot@n:~# iptables -t nat -S KUBE-SVC-X\n-N KUBE-SVC-X\n';
   assert.equal(splitSession(onlyIptables), undefined);
