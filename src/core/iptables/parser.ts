@@ -630,6 +630,9 @@ function declarationByPattern(content: string): Declaration | undefined {
 
 
 /** Whole-text preparation: `#`-prefixed log pastes and diff output are unwrapped in place. */
+/** A `grep -n` line number before iptables text (group 1 is the prefix). */
+const GREP_NUMBERED = /^(\d+[:-])(?:-[AIDRNPXFCZ]\s|--\w|:\S+\s|\*\w+$|COMMIT$|#|\[\d+:\d+\])/;
+
 function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   const text = lines.text;
   const { contentStart: cs, contentEnd: ce } = lines;
@@ -659,6 +662,18 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
       }
       diagnostics.push(problem('hash-prefixed-paste', 'info', firstSpan()));
     }
+  }
+  // `iptables-save | grep -n ...`: every line behind `N:` (a match) or `N-` (context); unwrap when most are.
+  let numbered = 0;
+  for (let i = 0; i < lines.count; i++) {
+    if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && GREP_NUMBERED.test(lines.content(i))) numbered++;
+  }
+  if (numbered >= 3 && numbered / nonBlank > 0.6) {
+    for (let i = 0; i < lines.count; i++) {
+      const m = cs[i] === ce[i] ? null : GREP_NUMBERED.exec(lines.content(i));
+      if (m) cs[i] += m[1].length;
+    }
+    diagnostics.push(problem('grep-numbered-paste', 'info', firstSpan()));
   }
   // `diff before after` output: keep the "after" side (`>`), skip the "before" side and hunk markers.
   // Looked for after the hash unwrapping (a log may hold a diff). Cheap character tests first: most dumps have neither.

@@ -5,6 +5,7 @@ import { explainAt } from '../../../src/core/iptables/explain';
 import { lintIptables } from '../../../src/core/iptables/lint';
 import { buildModel } from '../../../src/core/iptables/model';
 import { tracePacket } from '../../../src/core/iptables/trace';
+import { detectDump } from '../../../src/core/detect';
 import { traceHints } from '../../../src/core/iptables/traceHints';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { findOption, targetOption } from '../../../src/core/iptables/types';
@@ -189,6 +190,18 @@ test('tables and chains iptables cannot show (nft-written) are reported, and tra
   assert.ok(hints.some((h) => /table nat holds rules iptables cannot show \(line 3\)/.test(h)), hints.join('\n'));
   const listing = parseIptables("iptables v1.8.7 (nf_tables): chain `KUBE-SVC-X' in table `filter' is incompatible, use 'nft' tool.\n");
   assert.deepEqual(listing.diagnostics.map((x) => [x.code, x.params?.chain, x.severity]), [['nft-incompatible', 'KUBE-SVC-X', 'warning']]);
+});
+
+test('a `grep -n` paste is read behind its line numbers, matches (`N:`) and context (`N-`) alike', () => {
+  const text = ['45:*nat', '46-:KUBE-SERVICES - [0:0]', '92:-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU', '--', '120:-A KUBE-SVC-TCOU7JCQXEZGVUNU -j KUBE-SEP-AAAAAAAAAAAAAAAA', '121:-A KUBE-SEP-AAAAAAAAAAAAAAAA -p udp -m udp -j DNAT --to-destination 10.244.0.2:53', '130:COMMIT'].join('\n');
+  assert.equal(detectDump(text).kind, 'iptables');
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => x.code), ['grep-numbered-paste']);
+  assert.deepEqual(d.rules.map((r) => [r.line, r.chain]), [[2, 'KUBE-SERVICES'], [4, 'KUBE-SVC-TCOU7JCQXEZGVUNU'], [5, 'KUBE-SEP-AAAAAAAAAAAAAAAA']]);
+  assert.equal(d.rules[0].span.column, 3, 'positions stay those of the pasted line');
+  assert.equal(buildModel(d).kube.services[0].clusterIP, '10.96.0.10');
+  // An IPv6 route or a listing's rule numbers are no grep prefix.
+  assert.deepEqual(parseIptables('-A INPUT -s 2001:db8::1 -j ACCEPT\n-A INPUT -j DROP\n-A INPUT -j ACCEPT\n').diagnostics, []);
 });
 
 test('a paste cut off mid-table is traced with a warning that says so, not as a complete dump', () => {
