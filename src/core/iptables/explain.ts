@@ -10,7 +10,8 @@ import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { ownEntry } from '../common/own';
 import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
-import { STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
+import { markEffect } from './markEffect';
+import { ruleTargetName, STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
 import { joinHostPort } from '../common/ip';
 
 export interface Explanation {
@@ -128,6 +129,8 @@ export function explainOption(model: IptablesModel, rule: Rule, o: OptionArg, mo
   if (inTarget) {
     const key = `iptables.target-option.${o.name}`;
     let text = has(lang, key) ? t(lang, key, { value }) : t(lang, 'iptables.target-option.generic', { option: o.written, value });
+    const effect = ruleTargetName(rule) === 'MARK' ? markEffect(o.name, o.values[0] ?? '') : undefined;
+    if (effect) text += ` ${t(lang, 'iptables.mark.effect', { effect: t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' }) })}`;
     if (/mark$/.test(o.name)) text += `\n\n${explainMark(model, value, lang)}`;
     return text;
   }
@@ -235,13 +238,20 @@ export function explainMark(model: IptablesModel, value: string, lang: Lang): st
     if (bits === 0x4d415351) parts.push(t(lang, 'iptables.mark.masq-ascii'));
   }
   const setters: number[] = [];
+  const flippers: number[] = [];
   const readers: number[] = [];
   const base = value.split('/')[0].toLowerCase();
   for (const r of model.dump.rules) {
-    if (r.target && (r.target.name === 'MARK' || r.target.name === 'CONNMARK') && r.target.options.some((o) => o.values[0]?.split('/')[0].toLowerCase() === base)) setters.push(r.line + 1);
+    const targetName = ruleTargetName(r);
+    if (targetName === 'MARK' || targetName === 'CONNMARK') {
+      const o = r.target!.options.find((x) => x.values[0]?.split('/')[0].toLowerCase() === base);
+      // kube-proxy's `--set-xmark 0x4000/0x0` clears the bit it set earlier: no setter of it.
+      if (o) (markEffect(o.name, o.values[0])?.kind === 'flip' ? flippers : setters).push(r.line + 1);
+    }
     if (r.matches.some((m) => (m.module === 'mark' || m.module === 'connmark') && m.options.some((o) => o.values[0]?.split('/')[0].toLowerCase() === base))) readers.push(r.line + 1);
   }
-  if (setters.length || readers.length) parts.push(t(lang, 'iptables.mark.users', { setters: listLines(setters), readers: listLines(readers) }));
+  if (flippers.length) parts.push(t(lang, 'iptables.mark.users-flipped', { setters: listLines(setters), flippers: listLines(flippers), readers: listLines(readers) }));
+  else if (setters.length || readers.length) parts.push(t(lang, 'iptables.mark.users', { setters: listLines(setters), readers: listLines(readers) }));
   return parts.join(' ');
 }
 
@@ -379,8 +389,10 @@ function actionPhrase(rule: Rule, lang: Lang): string {
   if (!target) return t(lang, 'iptables.action.none');
   const value = target.options.map((o) => o.values.join(' ')).filter(Boolean).join(' ');
   if (target.name === 'MARK') {
-    const op = target.options.find((o) => has(lang, `iptables.action.MARK.${o.name}`));
-    if (op) return t(lang, `iptables.action.MARK.${op.name}`, { value: op.values.join(' ') });
+    for (const o of target.options) {
+      const effect = markEffect(o.name, o.values[0] ?? '');
+      if (effect) return t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' });
+    }
   }
   if (STANDARD_TARGETS.has(target.name) || ['REJECT', 'DNAT', 'SNAT', 'MASQUERADE', 'MARK'].includes(target.name)) {
     const key = `iptables.action.${target.name}`;

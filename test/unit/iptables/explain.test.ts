@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { explainAt, explainRule } from '../../../src/core/iptables/explain';
+import { explainAt, explainMark, explainRule } from '../../../src/core/iptables/explain';
 import { buildModel } from '../../../src/core/iptables/model';
 import { endpointChainName, serviceChainName } from '../../../src/core/iptables/naming';
 import { parseIptables } from '../../../src/core/iptables/parser';
@@ -85,6 +85,15 @@ test('MARK sentences say what the operation does to the bits', () => {
   const m = buildModel(parseIptables('*nat\n-A KUBE-POSTROUTING -j MARK --xor-mark 0x4000\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n'));
   assert.match(explainRule(m, m.dump.rules[0], 'en'), /flip bits 0x4000/);
   assert.match(explainRule(m, m.dump.rules[1], 'en'), /set bits 0x4000 in the mark/);
+  // The canonical forms iptables-save prints: --set-xmark V/M is "clear M, then XOR V".
+  const x = buildModel(parseIptables(['*nat', '-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000', '-A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN', '-A KUBE-POSTROUTING -j MARK --set-xmark 0x4000/0x0', '-A OTHER -j MARK --set-xmark 0x10/0xffffffff', '-A OTHER -j MARK --set-xmark 0x1/0xf0', 'COMMIT'].join('\n')));
+  assert.deepEqual(x.dump.rules.filter((r) => r.targetName === 'MARK').map((r) => explainRule(x, r, 'en').split(':')[1].trim()), [
+    'set bits 0x4000 in the mark.',
+    'flip bits 0x4000 of the mark (kube-proxy clears its masquerade bit this way, after checking it is set).',
+    'set the mark to 0x10.',
+    'clear bits 0xf0 of the mark, then flip bits 0x1.',
+  ]);
+  assert.match(explainMark(x, '0x4000/0x0', 'en'), /Set on line\(s\) 2; flipped \(cleared\) on line\(s\) 4; read on line\(s\) 3\./);
   assert.match(explainRule(m, m.dump.rules[0], 'zh-CN'), /翻转/);
 });
 
