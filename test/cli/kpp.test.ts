@@ -277,3 +277,15 @@ test('trace to a Service address on a port it does not serve says so', () => {
   assert.ok(j.paths.every((p: { dnat: unknown }) => p.dnat === null));
   assert.ok(j.warnings.some((w: string) => /172\.16\.0\.1 belongs to default\/kubernetes:https \(ports 443\/TCP\), but no rule matched 444\/TCP/.test(w)), JSON.stringify(j.warnings));
 });
+
+test('a dump of policies and no rules is traced by its policies, the step pointing at the -P that set it', () => {
+  const file = join(dir, 'policy-only.iptables');
+  writeFileSync(file, '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n-P FORWARD DROP\nCOMMIT\n');
+  const r = kpp('trace', file, '--src', '10.0.0.5', '--dst', '10.1.0.9:22', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.paths.map((p: { verdict: string; steps: { chain: string; line: number }[] }) => [p.verdict, p.steps.map((s) => `${s.chain}:${s.line}`)]), [['DROP', ['FORWARD:5']]]);
+  const empty = join(dir, 'no-policies.iptables');
+  writeFileSync(empty, '*nat\n:KUBE-SERVICES - [0:0]\nCOMMIT\n');
+  assert.match(kpp('trace', empty, '--src', '10.0.0.5', '--dst', '10.1.0.9:22').stderr, /needs an iptables or ipvsadm dump with rules or chain policies/);
+});

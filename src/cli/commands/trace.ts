@@ -77,9 +77,11 @@ export function runTrace(argv: string[]): number {
   // A paste with both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the VIPs it holds.
   const hasRules = !!a.iptables && a.iptables.dump.rules.length > 0;
   if (a.ipvs && (!hasRules || resolveVirtual(a.ipvs, virtualQuery(packet), lang))) return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
-  if (!a.iptables || a.iptables.dump.rules.length === 0) {
+  // Policies alone decide too (`:FORWARD DROP` and no rules): a dump with either can be traced.
+  const hasPolicies = !!a.iptables && a.iptables.dump.tables.some((t) => [...t.chains.values()].some((c) => c.policy !== undefined && c.policy !== '-'));
+  if (!a.iptables || (!hasRules && !hasPolicies)) {
     const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
-    throw new UsageError(`trace needs an iptables or ipvsadm dump with rules; this input is ${what === 'unknown' ? 'not one' : what}`);
+    throw new UsageError(`trace needs an iptables or ipvsadm dump with rules or chain policies; this input is ${what === 'unknown' ? 'not one' : what}`);
   }
   const result = tracePacket(a.iptables.dump, packet, { lang, ipsets: a.network?.ipsets });
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));

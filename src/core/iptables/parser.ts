@@ -431,6 +431,7 @@ function compactRules(chain: Chain): void {
  */
 class ChainRecord implements Chain {
   policy: string | undefined = undefined;
+  policyLine: number | undefined = undefined;
   rules: Rule[] = [];
   private declLine = -1;
   private declColumn = 0;
@@ -491,7 +492,7 @@ class ChainRecord implements Chain {
   }
 
   toJSON(): Chain {
-    return { table: this.table, name: this.name, builtin: this.builtin, policy: this.policy, counters: this.counters, declSpan: this.declSpan, rules: this.rules };
+    return { table: this.table, name: this.name, builtin: this.builtin, policy: this.policy, counters: this.counters, declSpan: this.declSpan, ...(this.policyLine !== undefined ? { policyLine: this.policyLine } : {}), rules: this.rules };
   }
 }
 
@@ -777,6 +778,7 @@ function handleChainCommand(
       const policy = words[2];
       if (policy) {
         chain.policy = policy.value;
+        chain.policyLine = sl.line;
         tokens.push({ kind: 'policy', text: policy.raw, span: { line: sl.line, column: policy.column, length: policy.raw.length } });
       } else {
         dump.diagnostics.push(problem('missing-policy', 'error', nameSpan, { chain: nameWord.value }));

@@ -128,6 +128,8 @@ export interface Chain {
   counters?: Counters;
   /** Where the chain was declared (`:NAME` or `-N NAME`); undefined when only used. */
   declSpan?: Span;
+  /** 0-based line of the `-P` command that set the policy last, when one did (else the declaration says it). */
+  policyLine?: number;
   rules: Rule[];
 }
 

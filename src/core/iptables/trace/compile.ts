@@ -37,6 +37,8 @@ export interface CompiledChain {
   /** What a path entering an implied chain assumes. */
   impliedAssumption?: TraceMessage;
   line: number;
+  /** Line the policy step points at: the last `-P`, else the declaration. */
+  policyLine: number;
   rules: CompiledRule[];
   /** Positions of the rules that can match a packet to `dst`, in chain order. */
   candidates(dst: bigint): readonly number[];
@@ -133,6 +135,7 @@ function compileChain(table: Table, c: Chain, family: IpFamily): CompiledChain {
     policy: c.policy,
     implied: false,
     line,
+    policyLine: c.policyLine ?? line,
     rules,
     candidates: candidateLookup(hosts),
   };
@@ -163,6 +166,7 @@ function compileImplied(table: Table, name: string, family: IpFamily): CompiledC
       targets: jumps.map((j) => j.target).join(', '),
     }),
     line: -1,
+    policyLine: -1,
     rules,
     candidates: () => all,
   };

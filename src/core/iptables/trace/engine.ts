@@ -322,7 +322,7 @@ function applyPolicy(run: Run, w: Walker, note: TraceMessage | undefined): boole
   addStep(
     run,
     w,
-    { table: chain.table, chain: chain.name, line: chain.line, text: `-P ${chain.name} ${policy}` },
+    { table: chain.table, chain: chain.name, line: chain.policyLine, text: `-P ${chain.name} ${policy}` },
     'policy',
     chain.implied ? msg('note.policy-implied') : note,
   );
