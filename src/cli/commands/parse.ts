@@ -65,7 +65,10 @@ export function parseResultJson(a: Analysis): ParseJson {
   if (a.iptables) {
     const d = a.iptables.dump;
     out.format = a.detection.kind === 'nft' ? 'nft' : d.rules.length || d.tables.length ? d.format : a.detection.kind === 'unknown' ? 'unknown' : d.format;
-    out.counts = { tables: d.tables.filter((t) => t.span).length, chains: d.tables.reduce((n, t) => n + t.chains.size, 0), rules: d.rules.length };
+    // Rules the chains hold once `-D`, `-R` and `-F` lines are applied: what the kernel would end up with.
+    let rules = 0;
+    for (const t of d.tables) for (const c of t.chains.values()) rules += c.rules.length;
+    out.counts = { tables: d.tables.filter((t) => t.span).length, chains: d.tables.reduce((n, t) => n + t.chains.size, 0), rules };
     out.services = a.iptables.kube.services.map(serviceJson);
     for (const x of d.diagnostics) diagnostics.push(x);
   }

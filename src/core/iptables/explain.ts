@@ -11,8 +11,9 @@ import { kubeChainKind } from './naming';
 import { ownEntry } from '../common/own';
 import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
 import { markEffect } from './markEffect';
-import { ruleTargetName, STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
+import { displayRuleText, ruleTargetName, STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
 import { joinHostPort } from '../common/ip';
+import { truncate } from '../common/text';
 
 export interface Explanation {
   markdown: string;
@@ -54,9 +55,24 @@ export function explainAt(model: IptablesModel, line: number, column: number, la
 }
 
 function ruleSection(model: IptablesModel, rule: Rule, lang: Lang): string {
-  const chain = model.chain(rule.table, rule.chain);
-  const where = t(lang, 'iptables.hover.in-chain', { chain: rule.chain, table: rule.table, index: rule.index + 1, count: chain?.rules.length ?? 1 });
-  return `${explainRule(model, rule, lang)}\n\n${where}`;
+  const at = { chain: rule.chain, table: rule.table };
+  // `-D` and `-C` lines are commands on a chain, not rules of it.
+  if (rule.command === 'check') return t(lang, 'iptables.edit.check', at);
+  const edited = model.dump.editedRule.get(rule);
+  const before = edited ? { ...at, line: edited.line + 1, text: truncate(displayRuleText(edited), 100), position: rule.position ?? edited.index + 1 } : undefined;
+  if (rule.command === 'delete') {
+    if (!before) return t(lang, 'iptables.edit.nothing', at);
+    return t(lang, rule.position === undefined ? 'iptables.edit.delete-spec' : 'iptables.edit.delete', before);
+  }
+  const parts = [explainRule(model, rule, lang)];
+  if (rule.command === 'replace') parts.push(before ? t(lang, 'iptables.edit.replace', before) : t(lang, 'iptables.edit.nothing', at));
+  const removedBy = model.dump.removedAt.get(rule);
+  if (removedBy !== undefined) parts.push(t(lang, 'iptables.hover.removed', { ...at, line: removedBy + 1 }));
+  else {
+    const count = model.chain(rule.table, rule.chain)?.rules.length ?? 1;
+    parts.push(t(lang, 'iptables.hover.in-chain', { ...at, index: rule.index + 1, count }));
+  }
+  return parts.join('\n\n');
 }
 
 export function explainToken(model: IptablesModel, token: Token, rule: Rule | undefined, lang: Lang): string | undefined {

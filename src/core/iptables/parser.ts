@@ -8,6 +8,7 @@ import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
 import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
+import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
@@ -323,13 +324,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     let counters: Counters | undefined;
     let from = cs;
     let prefixLength = 0;
-    if (src.charCodeAt(cs) === 91) {
-      const prefix = counterPrefix(src, cs, lines.contentEnd[li]);
-      if (prefix) {
-        prefixLength = prefix.length;
-        counters = { packets: prefix.packets, bytes: prefix.bytes, span: { line: li, column: cs - base, length: prefixLength } };
-        from = prefix.next;
-      }
+    const prefix = src.charCodeAt(cs) === 91 ? counterPrefix(src, cs, lines.contentEnd[li]) : reportAlways ? counterOptionPrefix(src, cs) : undefined;
+    if (prefix) {
+      prefixLength = prefix.length;
+      counters = { packets: prefix.packets, bytes: prefix.bytes, span: { line: li, column: cs - base, length: prefixLength } };
+      from = prefix.next;
     }
     const first = store.wordCount;
     const wordProblems = diagnostics.length;
@@ -411,6 +410,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         return;
       }
     } else return; // -R without a number is a usage error iptables reports itself; nothing to replace
+    dump.removedAt.set(rules[at], rule.line);
+    dump.editedRule.set(rule, rules[at]);
     if (rule.command === 'delete') rules.splice(at, 1);
     else rules[at] = rule;
   }
@@ -516,6 +517,8 @@ function newDump(lines: LineIndex, tokens: Token[], declarationLines: number[], 
     headers: [],
     backendWarnings: [],
     diagnostics,
+    removedAt: new Map(),
+    editedRule: new Map(),
     get tokens(): Token[] {
       if (!merged) {
         const all: Token[] = [];
@@ -575,6 +578,18 @@ function counterPrefix(text: string, at: number, end: number): { packets: number
   if (next >= end || !isWhiteCode(text.charCodeAt(next))) return undefined;
   while (next < end && isWhiteCode(text.charCodeAt(next))) next++;
   return { ...c, next };
+}
+
+/** `-c P B` written before the command (`-c 10 2000 -A INPUT ...`): iptables reads options in any order. */
+const COUNTER_OPTION_PREFIX = /(?:-c|--set-counters)[ \t]+(\d+)[ \t]+(\d+)(?=[ \t]+-)/y;
+
+function counterOptionPrefix(text: string, at: number): { packets: number; bytes: number; length: number; next: number } | undefined {
+  COUNTER_OPTION_PREFIX.lastIndex = at;
+  const m = COUNTER_OPTION_PREFIX.exec(text);
+  if (!m) return undefined;
+  let next = at + m[0].length;
+  while (isWhiteCode(text.charCodeAt(next))) next++;
+  return { packets: Number(m[1]), bytes: Number(m[2]), length: m[0].length, next };
 }
 
 /** `[packets:bytes]` at `at` (before `end`). */
@@ -739,6 +754,12 @@ function applyCommandContext(command: string, ctx: Context): void {
   ctx.table = undefined;
 }
 
+/** `-F`: the chain's rules are gone from line `line` on. */
+function flushChain(chain: Chain, line: number, dump: IptablesDump): void {
+  for (const r of chain.rules) dump.removedAt.set(r, line);
+  chain.rules.length = 0;
+}
+
 function handleChainCommand(
   words: Word[],
   sl: SourceLine,
@@ -754,7 +775,7 @@ function handleChainCommand(
   if (!nameWord) {
     if (head.raw === '-F' || head.raw === '--flush') {
       // `-F` alone flushes every chain of the table.
-      for (const chain of tableFor('', undefined, undefined).chains.values()) chain.rules.length = 0;
+      for (const chain of tableFor('', undefined, undefined).chains.values()) flushChain(chain, sl.line, dump);
     } else if (head.raw !== '-X' && head.raw !== '-Z' && head.raw !== '--delete-chain' && head.raw !== '--zero') {
       dump.diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
     }
@@ -807,7 +828,7 @@ function handleChainCommand(
     case '--flush': {
       tokens.push({ kind: 'chainRef', text: nameWord.raw, span: nameSpan });
       const chain = table.chains.get(nameWord.value);
-      if (chain) chain.rules.length = 0;
+      if (chain) flushChain(chain, sl.line, dump);
       return;
     }
     default:
@@ -872,6 +893,3 @@ function decideFamily(dump: IptablesDump): 4 | 6 {
   return 4;
 }
 
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}

@@ -168,6 +168,10 @@ export interface IptablesDump {
   backendWarnings: BackendWarning[];
   /** Parse problems (unknown lines, broken quoting, ...). Lint adds its own separately. */
   diagnostics: Diagnostic[];
+  /** Rules a later command took out of their chain (`-D`, `-R`, `-F`): the rule -> 0-based line of that command. */
+  removedAt: Map<Rule, number>;
+  /** What each `-D` / `-R` line took out of its chain (absent when nothing was). */
+  editedRule: Map<Rule, Rule>;
   /**
    * Tokens of the lines that are not rules (table headers, declarations, comments, COMMIT), in line order.
    * A rule's tokens are on the rule. Built when first read; `tokensOfLine` answers for one line without it.
@@ -255,4 +259,12 @@ export function ruleComparableText(rule: Rule): string {
 
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {
   return rule.target?.options.find((o) => o.name === name);
+}
+
+/** Rule text as people recognise it: a command line (`-A CHAIN ...`), or a listing's row as listed. */
+export function displayRuleText(rule: Rule): string {
+  // `-A` before a listing row (`KUBE-SVC-X  tcp  --  *  *  0.0.0.0/0 ...`) would read as a command it is not.
+  if (rule.listingRow) return collapseSpaces(rule.text);
+  const flag = { append: '-A', insert: '-I', delete: '-D', replace: '-R', check: '-C' }[rule.command];
+  return `${flag} ${rule.text}`;
 }

@@ -104,3 +104,20 @@ test("a masquerade rule in KUBE-SERVICES names its Service from its comment when
   assert.match(sentence, /Service \*\*kube-system\/kube-dns\*\*/);
   assert.match(sentence, /from outside 10\.244\.0\.0\/16/);
 });
+
+test('restore edits: -D and -C explain what they do to the chain; a rule taken out again says so', () => {
+  const lines = ['*filter', ':INPUT ACCEPT [0:0]', ':MY - [0:0]', '-A MY -s 10.0.0.1/32 -j DROP', '-A MY -s 10.0.0.2/32 -j DROP', '-A MY -s 10.0.0.3/32 -j DROP', '-D MY 1', '-D MY -s 10.0.0.3/32 -j DROP', '-R MY 1 -s 10.0.0.9/32 -j ACCEPT', '-C MY -s 10.0.0.9/32 -j ACCEPT', '-D MY -s 10.9.9.9/32 -j DROP', 'COMMIT'];
+  const m = buildModel(parseIptables(lines.join('\n')));
+  const hover = (line: number) => explainAt(m, line, 0, 'en')!.markdown;
+  assert.match(hover(3), /Line 7 takes this rule out of \*\*MY\*\* \(filter\) again/);
+  assert.match(hover(4), /Line 9 takes this rule out/, 'replaced by -R 1 once rule 1 was deleted');
+  assert.match(hover(6), /\n\nDeletes rule 1 of \*\*MY\*\* \(filter\): line 4, `-A MY -s 10\.0\.0\.1\/32 -j DROP`\.$/);
+  assert.match(hover(7), /\n\nDeletes the rule of \*\*MY\*\* \(filter\) written the same way: line 6\.$/);
+  assert.match(hover(8), /From 10\.0\.0\.9\/32: accept\.\n\nReplaces rule 1 of \*\*MY\*\* \(filter\): line 5, `-A MY -s 10\.0\.0\.2\/32 -j DROP`\.\n\nIn chain \*\*MY\*\* \(filter\), rule 1 of 1\./);
+  assert.match(hover(9), /Checks whether \*\*MY\*\* \(filter\) holds this rule/);
+  assert.match(hover(10), /Changes nothing in \*\*MY\*\*/);
+  assert.match(explainAt(m, 6, 0, 'zh-CN')!.markdown, /删除 \*\*MY\*\*（filter）的第 1 条规则/);
+  const flushed = buildModel(parseIptables('*filter\n:MY - [0:0]\n-A MY -j DROP\n-F MY\nCOMMIT\n'));
+  assert.match(explainAt(flushed, 2, 0, 'en')!.markdown, /Line 4 takes this rule out/);
+});
+

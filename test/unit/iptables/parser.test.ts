@@ -204,6 +204,14 @@ test('a `grep -n` paste is read behind its line numbers, matches (`N:`) and cont
   assert.deepEqual(parseIptables('-A INPUT -s 2001:db8::1 -j ACCEPT\n-A INPUT -j DROP\n-A INPUT -j ACCEPT\n').diagnostics, []);
 });
 
+test('restore input with -c P B before the command reads the counters and the rule', () => {
+  const d = parseIptables('*filter\n:INPUT DROP [0:0]\n-c 10 2000 -A INPUT -p tcp --dport 22 -j ACCEPT\n--set-counters 1 2 -I INPUT -s 10.0.0.1/32 -j DROP\nCOMMIT\n');
+  assert.deepEqual(d.diagnostics, []);
+  assert.deepEqual(d.rules.map((r) => [r.chain, r.command, r.counters?.packets, r.counters?.bytes, r.counters?.span.column, r.counters?.span.length]), [['INPUT', 'append', 10, 2000, 0, 10], ['INPUT', 'insert', 1, 2, 0, 18]]);
+  assert.equal(d.rules[0].target?.name, 'ACCEPT');
+  assert.equal(d.rules[0].tokens[0].kind, 'counter');
+});
+
 test('a paste cut off mid-table is traced with a warning that says so, not as a complete dump', () => {
   const cut = ['*filter', ':INPUT ACCEPT [0:0]', 'COMMIT', '*nat', ':PREROUTING ACCEPT [0:0]', ':KUBE-SERVICES - [0:0]', '-A PREROUTING -j KUBE-SERVICES', '-A KUBE-SERVICES -m comment --comment "default/web:http cluster'].join('\n');
   const d = parseIptables(cut);

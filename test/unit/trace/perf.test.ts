@@ -73,6 +73,8 @@ class DumpBuilder {
     return {
       format: 'iptables-save',
       family: 4,
+      removedAt: new Map(),
+      editedRule: new Map(),
       tables: [...this.tables.values()],
       rules: this.rules,
       headers: [],

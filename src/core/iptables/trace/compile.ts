@@ -4,14 +4,13 @@
  * scanning thousands (KUBE-SERVICES of a big cluster). Cached per dump object in a WeakMap.
  */
 import type { IpFamily } from '../../common/ip';
-import { isBuiltinChain, type Chain, type Match, type Rule, type Table, type Target } from '../types';
+import { displayRuleText, isBuiltinChain, type Chain, type Match, type Table, type Target } from '../types';
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
 import { msg } from './message';
 import { compileTarget, type CompiledTarget } from './targets';
 import type { TraceMessage } from './types';
 import { singleHost } from './values';
-import { collapseSpaces } from '../words';
 
 export interface CompiledRule {
   table: string;
@@ -64,14 +63,6 @@ export function dumpIndex(dump: { family: IpFamily; tables: Table[] }): DumpInde
     cache.set(dump, index);
   }
   return index;
-}
-
-/** Rule text as people recognise it: a command line (`-A CHAIN ...`), or a listing's row as listed. */
-export function displayRuleText(rule: Rule): string {
-  // `-A` before a listing row (`KUBE-SVC-X  tcp  --  *  *  0.0.0.0/0 ...`) would read as a command it is not.
-  if (rule.listingRow) return collapseSpaces(rule.text);
-  const flag = { append: '-A', insert: '-I', delete: '-D', replace: '-R', check: '-C' }[rule.command];
-  return `${flag} ${rule.text}`;
 }
 
 function buildIndex(dump: { family: IpFamily; tables: Table[] }): DumpIndex {
