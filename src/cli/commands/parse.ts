@@ -36,7 +36,7 @@ export function serviceJson(s: KubeService) {
     ...(s.noEndpoints ? { noEndpoints: true } : {}),
     chain: s.chain ?? null,
     hashVerified: s.hashVerified,
-    endpoints: s.endpoints.map((e) => ({ ip: e.ip, port: e.port ?? null, chain: e.chain, share: round(e.share) })),
+    endpoints: s.endpoints.map((e) => ({ ip: e.ip, port: e.port ?? null, chain: e.chain, share: e.share === undefined ? null : round(e.share) })),
   };
 }
 

@@ -19,7 +19,7 @@ export function parseText(result: ParseJson, a: Analysis): string {
     const np = 'nodePort' in s ? ` nodePort ${s.nodePort}` : '';
     const verified = s.hashVerified === null ? '' : s.hashVerified ? ' (hash verified)' : ' (HASH MISMATCH)';
     lines.push(`service ${s.name || '(unnamed)'} ${s.protocol ?? ''} ${addr}${np} -> ${s.chain ?? '-'}${verified}`);
-    for (const e of s.endpoints) lines.push(`  endpoint ${joinHostPort(e.ip, e.port ?? '?')} ${(e.share * 100).toFixed(1)}% via ${e.chain}`);
+    for (const e of s.endpoints) lines.push(`  endpoint ${joinHostPort(e.ip, e.port ?? '?')} ${e.share == null ? 'share unknown (partial ladder)' : `${(e.share * 100).toFixed(1)}%`} via ${e.chain}`);
   }
   if (result.ipvs) {
     for (const v of result.ipvs.services) {

@@ -5,7 +5,7 @@
  */
 import type { Span } from '../common/diagnostics';
 import { t, type Lang } from '../i18n/catalog';
-import { parseServiceComment, type KubeService } from './kubeproxy';
+import { chainLadder, parseServiceComment, type KubeService } from './kubeproxy';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { ownEntry } from '../common/own';
@@ -173,7 +173,7 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
     const endpoint = entry ? `${entry.endpoint.ip}${entry.endpoint.port !== undefined ? `:${entry.endpoint.port}` : ''}` : '';
     parts.push(t(lang, `iptables.chain.kind.${kind}`, { chain: name, service: serviceName, protocol: (service?.protocol ?? '?').toUpperCase(), count: service?.endpoints.length ?? 0, endpoint }));
     parts.push(hashSentence(service, kind === 'endpoint' ? entry?.endpoint.hashVerified ?? null : service?.hashVerified ?? null, lang));
-    if (service && kind !== 'endpoint') parts.push(serviceFacts(service));
+    if (service && kind !== 'endpoint') parts.push(serviceFacts(service, kind === 'service-local' || kind === 'external-local' ? localLadder(model, chain) : undefined));
   } else if (kind === 'kube-fixed') {
     const key = `iptables.chain.kube.${name}`;
     parts.push(has(lang, key) ? t(lang, key, { mark: kube.masqueradeMark ?? '0x4000' }) : t(lang, 'iptables.chain.kube.other', { chain: name }));
@@ -195,15 +195,26 @@ function hashSentence(service: KubeService | undefined, verified: boolean | null
   return t(lang, verified ? 'iptables.chain.hash.verified' : 'iptables.chain.hash.mismatch', params);
 }
 
-/** A compact fact table, language-neutral (addresses and numbers). */
-function serviceFacts(s: KubeService): string {
+/** The endpoints a Local-policy chain (KUBE-SVL/XLB) spreads over, with its own shares: the node's endpoints only. */
+function localLadder(model: IptablesModel, chain: Chain | undefined): { ip: string; port?: number; chain: string; share?: number }[] | undefined {
+  if (!chain) return undefined;
+  const ladder = chainLadder(chain);
+  return ladder.steps.map(({ rule, share }) => {
+    const sep = rule.target!.name;
+    const e = model.kube.endpointByChain.get(sep)?.endpoint;
+    return { ip: e?.ip ?? '?', ...(e?.port !== undefined ? { port: e.port } : {}), chain: sep, ...(ladder.whole ? { share } : {}) };
+  });
+}
+
+/** A compact fact table, language-neutral (addresses and numbers); `endpoints` replaces the Service's list. */
+function serviceFacts(s: KubeService, endpoints: readonly { ip: string; port?: number; chain: string; share?: number }[] = s.endpoints): string {
   const rows: string[] = [];
   if (s.clusterIP) rows.push(`ClusterIP \`${joinHostPort(s.clusterIP, s.port ?? '?')}\``);
   if (s.nodePort !== undefined) rows.push(`NodePort \`${s.nodePort}\``);
   if (s.externalIPs.length) rows.push(`externalIPs \`${s.externalIPs.join(', ')}\``);
   if (s.loadBalancerIPs.length) rows.push(`LoadBalancer \`${s.loadBalancerIPs.join(', ')}\``);
   if (s.sessionAffinitySeconds !== undefined) rows.push(`sessionAffinity ClientIP \`${s.sessionAffinitySeconds}s\``);
-  for (const e of s.endpoints) rows.push(`→ \`${joinHostPort(e.ip, e.port ?? '?')}\` ${formatShare(e.share)} (${e.chain})`);
+  for (const e of endpoints) rows.push(`→ \`${joinHostPort(e.ip, e.port ?? '?')}\` ${formatShare(e.share)} (${e.chain})`);
   return rows.map((r) => `- ${r}`).join('\n');
 }
 
@@ -308,7 +319,9 @@ function probabilityOf(r: Rule): number | undefined {
   return v === undefined ? undefined : Number(v);
 }
 
-export function formatShare(share: number): string {
+/** A share as a percentage; `?` when the paste cannot tell it (see KubeEndpoint.share). */
+export function formatShare(share: number | undefined): string {
+  if (share === undefined) return '?';
   const pct = share * 100;
   return `${Number(pct.toFixed(pct < 1 ? 2 : 1))}%`;
 }
@@ -365,12 +378,15 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
     if (recent) return t(lang, 'iptables.rule.affinity-check', { seconds: recent.options.find((o) => o.name === 'seconds')?.values[0] ?? '?' });
     const ep = kube.endpointByChain.get(target)?.endpoint;
     const entry = own.endpoints.find((e) => e.chain === target) ?? ep;
-    return t(lang, 'iptables.rule.endpoint-pick', {
-      share: formatShare(entry?.share ?? 0),
-      service: displayService(own),
-      endpoint: entry ? joinHostPort(entry.ip, entry.port ?? '?') : '?',
-      chain: target,
-    });
+    // The share is this chain's own: a KUBE-SVL/XLB ladder spreads over the local endpoints only.
+    const chain = model.chain(rule.table, rule.chain);
+    const ladder = chain ? chainLadder(chain) : undefined;
+    const step = ladder?.steps.find((s) => s.rule === rule);
+    const params = { service: displayService(own), endpoint: entry ? joinHostPort(entry.ip, entry.port ?? '?') : '?', chain: target };
+    // In the Service's own chain the view also knows of endpoint chains no ladder rule in the paste picks.
+    const known = ladder?.whole && step && (own.chain !== rule.chain || entry?.share !== undefined);
+    if (!known) return t(lang, 'iptables.rule.endpoint-pick.unknown-share', params);
+    return t(lang, 'iptables.rule.endpoint-pick', { ...params, share: formatShare(step.share) });
   }
   const sep = kube.endpointByChain.get(rule.chain);
   if (sep) {

@@ -16,8 +16,11 @@ export interface KubeEndpoint {
   chain: string;
   /** The `--probability` on the service chain's rule, when present. */
   probability?: number;
-  /** Effective share of new connections: p_k times what earlier rules left over. */
-  share: number;
+  /**
+   * Effective share of new connections: p_k times what earlier rules left over. Undefined when the paste lacks
+   * part of the ladder (a grep'd paste): the rules shown cannot tell the share.
+   */
+  share?: number;
   /** 0-based line of the service chain rule that jumps to this endpoint. */
   ruleLine?: number;
   /** Line of the DNAT rule in the endpoint chain. */
@@ -117,6 +120,38 @@ function probabilityOf(rule: Rule): number | undefined {
   if (!p) return undefined;
   const v = Number(p);
   return Number.isFinite(v) ? v : undefined;
+}
+
+/** One rule of a service chain's probability ladder and its share of the chain's new connections. */
+export interface LadderStep {
+  rule: Rule;
+  probability?: number;
+  share: number;
+}
+
+/**
+ * The probability ladder of a service chain (KUBE-SVC/SVL/XLB): its rules that jump to endpoint chains (not the
+ * `recent` affinity checks), each taking p of what the rules before it left. `whole` is false when the rules show
+ * that some are missing, as in a grep'd paste: the last one still has a statistic match, or the first has
+ * kube-proxy's 1/m over a ladder of other than m rules.
+ */
+export function chainLadder(chain: Chain): { steps: LadderStep[]; whole: boolean } {
+  const steps: LadderStep[] = [];
+  let remaining = 1;
+  for (const rule of chain.rules) {
+    const target = ruleTargetName(rule);
+    if (target === undefined || kubeChainKind(target) !== 'endpoint' || ruleHasModule(rule, 'recent')) continue;
+    const probability = probabilityOf(rule);
+    const share = remaining * (probability === undefined ? 1 : Math.min(1, Math.max(0, probability)));
+    remaining -= share;
+    steps.push({ rule, ...(probability !== undefined ? { probability } : {}), share });
+  }
+  const last = steps[steps.length - 1];
+  const firstP = steps[0]?.probability;
+  const m = firstP ? 1 / firstP : undefined;
+  const countFromFirst = m !== undefined && Math.abs(m - Math.round(m)) < 0.01 ? Math.round(m) : undefined;
+  const whole = last !== undefined && last.probability === undefined && (countFromFirst === undefined || countFromFirst === steps.length);
+  return { steps, whole };
 }
 
 export function buildKubeView(model: IptablesModel): KubeProxyView {
@@ -229,13 +264,12 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       attachChain(svc, chain.name, kind);
     }
     svc.addChainLines(chain);
-    let ladder: Rule[] | undefined;
     for (const r of chain.rules) {
       const target = ruleTargetName(r);
       if (ruleHasModule(r, 'recent')) {
         const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
         if (secs) svc.sessionAffinitySeconds = Number(secs);
-      } else if (target !== undefined && kubeChainKind(target) === 'endpoint') (ladder ??= []).push(r);
+      }
       if (!svc.protocol) svc.protocol = ruleProtocol(r);
       if (!svc.clusterIP && target === 'KUBE-MARK-MASQ') {
         const dst = stripHostPrefix(optionValue(r, 'destination'));
@@ -244,17 +278,13 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         if (dport && !svc.port) svc.port = Number(dport);
       }
     }
-    if (!ladder) continue;
+    const ladder = chainLadder(chain);
+    if (ladder.steps.length === 0) continue;
     // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
     const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
-    // Effective share: each rule takes p of what the rules before it left.
-    let remaining = 1;
-    for (const r of ladder) {
-      const p = probabilityOf(r);
-      const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
-      remaining -= share;
+    for (const { rule: r, probability: p, share } of ladder.steps) {
       const sep = ruleTargetName(r)!;
-      const endpoint = new EndpointRecord(svc, sep, share, r.line, p);
+      const endpoint = new EndpointRecord(svc, sep, ladder.whole ? share : undefined, r.line, p);
       laddered.push(endpoint);
       const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
       if (listed) svc.endpoints.push(endpoint.listed());
@@ -273,8 +303,10 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       const spn = spnOfRules(chain);
       if (!spn) continue;
       const s = serviceFor(spn);
-      const endpoint = new EndpointRecord(s, chain.name, 0);
+      const endpoint = new EndpointRecord(s, chain.name, undefined);
       s.endpoints.push(endpoint.listed());
+      // The ladder rule that picks this endpoint is not in the paste: the shares of the rest are not known either.
+      for (const e of s.endpoints) e.share = undefined;
       entry = { service: s, endpoint };
       endpointByChain.set(chain.name, entry);
     }
@@ -449,7 +481,7 @@ class EndpointRecord implements KubeEndpoint {
   constructor(
     private readonly service: KubeService,
     readonly chain: string,
-    public share: number,
+    public share: number | undefined,
     ruleLine?: number,
     probability?: number,
   ) {
@@ -473,7 +505,7 @@ class EndpointRecord implements KubeEndpoint {
 
   toJSON(): KubeEndpoint {
     const { ip, port, chain, probability, share, ruleLine, dnatLine, hashVerified } = this;
-    return { ip, ...(port !== undefined ? { port } : {}), chain, ...(probability !== undefined ? { probability } : {}), share, ...(ruleLine !== undefined ? { ruleLine } : {}), ...(dnatLine !== undefined ? { dnatLine } : {}), hashVerified };
+    return { ip, ...(port !== undefined ? { port } : {}), chain, ...(probability !== undefined ? { probability } : {}), ...(share !== undefined ? { share } : {}), ...(ruleLine !== undefined ? { ruleLine } : {}), ...(dnatLine !== undefined ? { dnatLine } : {}), hashVerified };
   }
 }
 

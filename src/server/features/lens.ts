@@ -26,8 +26,9 @@ export function codeLenses(a: Analysis, uri: string): CodeLens[] {
       const n = s?.endpoints.length ?? 0;
       const refs = model.references(table.name, chain.name).length;
       const shares = s?.endpoints.map((e) => e.share) ?? [];
-      const even = shares.length > 0 && shares.every((x) => Math.abs(x - shares[0]) < 1e-6);
-      const shareText = n <= 1 ? '' : even ? `, ${formatShare(shares[0])} each` : `, ${shares.map(formatShare).join(' / ')}`;
+      const known = shares.every((x) => x !== undefined);
+      const even = known && shares.length > 0 && shares.every((x) => Math.abs(x! - shares[0]!) < 1e-6);
+      const shareText = n <= 1 ? '' : !known ? ', shares unknown (partial ladder)' : even ? `, ${formatShare(shares[0])} each` : `, ${shares.map(formatShare).join(' / ')}`;
       out.push({
         range: toRange(chain.declSpan),
         command: {

@@ -8,16 +8,13 @@ import type { IpvsDump } from '../../core/ipvs/types';
 import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';
 import { toRange } from '../convert';
 import { joinHostPort } from '../../core/common/ip';
+import { formatShare } from '../../core/iptables/explain';
 
 /** End-of-line column for ranges that cover whole lines; clients clamp it to the real length. */
 const LINE_END = 10_000;
 
 function spanRange(first: number, last: number): Range {
   return { start: { line: first, character: 0 }, end: { line: Math.max(first, last), character: LINE_END } };
-}
-
-function pct(share: number): string {
-  return `${Number((share * 100).toFixed(1))}%`;
 }
 
 export function documentSymbols(a: Analysis): DocumentSymbol[] {
@@ -96,7 +93,7 @@ function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
         .filter((e) => e.ruleLine !== undefined || e.dnatLine !== undefined)
         .map((e) => {
           const l = (e.ruleLine ?? e.dnatLine)!;
-          return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${pct(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(l, l), selectionRange: spanRange(l, l) };
+          return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${formatShare(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(l, l), selectionRange: spanRange(l, l) };
         });
       const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : s.nodePort !== undefined ? `NodePort ${s.nodePort}` : '';
       return {

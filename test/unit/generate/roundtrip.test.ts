@@ -45,7 +45,7 @@ test('property: generate -> parse -> model gives back the same Services, endpoin
             assert.equal(s.hashVerified, true);
             for (const e of s.endpoints) {
               assert.equal(e.chain, endpointChainName(spn, w.protocol, `${e.ip}:${e.port}`));
-              assert.ok(Math.abs(e.share - 1 / s.endpoints.length) < 1e-9);
+              assert.ok(e.share !== undefined && Math.abs(e.share - 1 / s.endpoints.length) < 1e-9);
             }
           } else assert.equal(s.noEndpoints, true, `${spn} without endpoints gets the REJECT rule`);
         }

@@ -121,3 +121,23 @@ test('restore edits: -D and -C explain what they do to the chain; a rule taken o
   assert.match(explainAt(flushed, 2, 0, 'en')!.markdown, /Line 4 takes this rule out/);
 });
 
+
+test('a KUBE-SVL rule gets the share of its own ladder (the local endpoints), not the cluster-wide one', () => {
+  const svl = serviceChainName('KUBE-SVL-', SPN, 'tcp');
+  const text = TEXT.replace('COMMIT', [`:${svl} - [0:0]`, `-A ${svl} -m comment --comment "${SPN} -> ${EPS[0]}" -j ${SEPS[0]}`, 'COMMIT'].join('\n'));
+  const model = buildModel(parseIptables(text));
+  const svlRule = model.dump.rules.find((r) => r.chain === svl)!;
+  const svcRule = model.dump.rules.find((r) => r.chain === SVC)!;
+  assert.match(explainRule(model, svlRule, 'en'), /Sends 100% of new connections/);
+  assert.match(explainRule(model, svcRule, 'en'), /Sends 33\.3% of new connections/);
+  assert.match(explainRule(model, svlRule, 'zh-CN'), /100%/);
+});
+
+test('a ladder rule whose ladder is cut short says its share is unknown', () => {
+  const cut = TEXT.split('\n').filter((l) => !l.includes('--probability 0.3333333333')).join('\n');
+  const model = buildModel(parseIptables(cut));
+  const tail = model.dump.rules.find((r) => r.chain === SVC && r.target?.name === SEPS[2])!;
+  const text = explainRule(model, tail, 'en');
+  assert.match(text, /share is unknown/);
+  assert.doesNotMatch(text, /Sends \d/);
+});

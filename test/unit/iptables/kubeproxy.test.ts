@@ -34,7 +34,7 @@ test('a 3-endpoint Service: cluster IP, port, protocol, endpoints with 1/3 each,
   assert.equal(s.hashVerified, true);
   assert.deepEqual(s.endpoints.map((e) => `${e.ip}:${e.port}`), ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080']);
   for (const e of s.endpoints) {
-    assert.ok(Math.abs(e.share - 1 / 3) < 1e-9, `share ${e.share}`);
+    assert.ok(e.share !== undefined && Math.abs(e.share - 1 / 3) < 1e-9, `share ${e.share}`);
     assert.equal(e.hashVerified, true);
   }
   assert.equal(m.kube.serviceByChain.get(s.chain!), s);
@@ -99,4 +99,20 @@ test('an SVL chain declared before its SVC chain: the listed endpoint is verifie
   const m = buildModel(parseIptables(text));
   const s = m.kube.services.find((x) => x.name === spn)!;
   assert.deepEqual(s.endpoints.map((e) => [e.ip, e.port, e.hashVerified]), [['10.0.0.1', 80, true]]);
+});
+
+test('a ladder cut by grep leaves shares unknown; a whole one keeps them', () => {
+  const spn = 'kube-system/kube-dns:dns';
+  const whole = dumpFor(spn, '10.96.0.10', 53, ['10.244.0.2:53', '10.244.0.3:53', '10.244.0.4:53']).split('\n');
+  const sharesOf = (lines: string[]) => buildModel(parseIptables(lines.join('\n'))).kube.services.find((x) => x.name === spn)!.endpoints.map((e) => e.share);
+  assert.deepEqual(sharesOf(whole).map((s) => s?.toFixed(4)), ['0.3333', '0.3333', '0.3333']);
+  // The first ladder rule (probability 1/3) missing: the other two look like 1/2 and "the rest", but are not.
+  const withoutFirst = whole.filter((l) => !/probability 0\.3333/.test(l));
+  assert.deepEqual(sharesOf(withoutFirst), [undefined, undefined, undefined]);
+  // Only the tail left: it alone would look like 100%.
+  const tailOnly = whole.filter((l) => !/probability/.test(l));
+  assert.deepEqual(sharesOf(tailOnly), [undefined, undefined, undefined]);
+  // The tail missing: the ladder never ends.
+  const noTail = whole.filter((l, i) => !(l.includes('-> 10.244.0.4:53') && i > 0));
+  assert.ok(sharesOf(noTail).every((s) => s === undefined));
 });
