@@ -12,6 +12,12 @@ import { splitWords, type Word } from './words';
 const CHAIN_LINE = /^Chain\s+(\S+)\s+\((?:policy\s+(\w+)(?:\s+(\d+[KMGT]?)\s+packets,\s+(\d+[KMGT]?)\s+bytes)?|(\d+)\s+references?)\)/;
 const HEADER = /^(num\s+)?(pkts\s+bytes\s+)?target\s+prot\s+opt\s+(in\s+out\s+)?source\s+destination/;
 const PROTOCOLS = /^(?:all|tcp|udp|icmp|sctp|udplite|icmpv6|ipv6-icmp|esp|ah|gre|\d+)$/;
+/** The opt column: `--`, fragment flags (`-f`, `!f`); ip6tables may leave it blank. */
+const OPT_COLUMN = /^(?:--|-f|!f)$/;
+
+function isProtocolWord(raw: string): boolean {
+  return PROTOCOLS.test(raw.startsWith('!') ? raw.slice(1) : raw);
+}
 
 export function isListingStart(content: string): boolean {
   return CHAIN_LINE.test(content);
@@ -135,15 +141,16 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
   // The row's own text starts after the line number and counters (`text` of a rule carries no counters).
   const rowStart = words[k]?.column ?? sl.offset;
   // The target column is empty for rules without a target: then the protocol comes first.
+  // ip6tables (legacy, older nft) prints the opt column blank: then the protocol is followed by the in column.
   let targetWord: Word | undefined;
-  if (words[k] && !(PROTOCOLS.test(words[k].raw) && /^(?:--|-f|!f)$/.test(words[k + 1]?.raw ?? ''))) {
+  if (words[k] && !(PROTOCOLS.test(words[k].raw) && !isProtocolWord(words[k + 1]?.raw ?? ''))) {
     targetWord = words[k];
     k++;
   }
   const prot = words[k];
-  const opt = words[k + 1];
-  if (!prot || !opt || !/^!?(?:all|tcp|udp|icmp|sctp|udplite|icmpv6|ipv6-icmp|esp|ah|gre|\d+)$/.test(prot.raw)) return undefined;
-  k += 2;
+  if (!prot || !isProtocolWord(prot.raw)) return undefined;
+  const opt = OPT_COLUMN.test(words[k + 1]?.raw ?? '') ? words[k + 1] : undefined;
+  k += opt ? 2 : 1;
   const generic: OptionArg[] = [];
   const addGeneric = (name: string, w: Word, value: string) => {
     const negated = value.startsWith('!');
@@ -152,7 +159,7 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
   };
   if (prot.raw !== 'all') addGeneric('protocol', prot, prot.raw);
   else tokens.push({ kind: 'value', text: prot.raw, span: sp(prot) });
-  tokens.push({ kind: 'value', text: opt.raw, span: sp(opt) });
+  if (opt) tokens.push({ kind: 'value', text: opt.raw, span: sp(opt) });
   if (cols.interfaces) {
     const inW = words[k];
     const outW = words[k + 1];

@@ -101,6 +101,28 @@ test('iptables -L -n -v listing maps columns and trailing text back to matches',
   assert.equal(findOption(dnat, 'protocol')!.values[0], 'tcp');
 });
 
+test('ip6tables -L -n -v with a blank opt column (and ipv6-icmp, and a row without target) is read', () => {
+  const text = [
+    'Chain INPUT (policy DROP 0 packets, 0 bytes)',
+    ' pkts bytes target     prot opt in     out     source               destination',
+    '   12   960 ACCEPT     all      lo     *       ::/0                 ::/0',
+    '    0     0 ACCEPT     tcp      *      *       2001:db8::/32        ::/0                 tcp dpt:22',
+    '  100  8000 ACCEPT     ipv6-icmp    *      *       ::/0                 ::/0',
+    '    5   300            all      eth1   *       ::/0                 fd00::/8',
+  ].join('\n');
+  const d = parseIptables(text);
+  assert.equal(d.format, 'iptables-L');
+  assert.deepEqual(d.diagnostics.filter((x) => x.severity !== 'info').map((x) => x.code), []);
+  assert.deepEqual(d.rules.map((r) => [r.target?.name, findOption(r, 'protocol')?.values[0], findOption(r, 'in-interface')?.values[0]]), [
+    ['ACCEPT', undefined, 'lo'],
+    ['ACCEPT', 'tcp', undefined],
+    ['ACCEPT', 'ipv6-icmp', undefined],
+    [undefined, undefined, 'eth1'],
+  ]);
+  assert.equal(findOption(d.rules[1], 'source')!.values[0], '2001:db8::/32');
+  assert.equal(findOption(d.rules[3], 'destination')!.values[0], 'fd00::/8');
+});
+
 test('listing without -n: service names trace as their ports; negations before ctstate and glued to multiport lists', () => {
   const text = [
     'Chain INPUT (policy ACCEPT)',
