@@ -24,10 +24,10 @@ export function parseText(result: ParseJson, a: Analysis): string {
   if (result.ipvs) {
     for (const v of result.ipvs.services) {
       const where = v.fwmark !== undefined ? `fwmark ${v.fwmark}` : joinHostPort(v.address ?? '?', v.port);
-      lines.push(fields(`virtual ${v.protocol} ${where}`, [v.scheduler, v.persistent && `persistent ${v.persistent}`, countersText(v)]));
+      lines.push(fields(`virtual ${v.protocol} ${where}`, [v.scheduler, v.persistent && `persistent ${v.persistent}`, v.netmask && `mask ${v.netmask}`, v.pe && `pe ${v.pe}`, countersText(v)]));
       for (const r of v.realServers) {
         const conns = r.activeConn !== undefined || r.inactConn !== undefined ? `active ${r.activeConn ?? '?'} inactive ${r.inactConn ?? '?'}` : undefined;
-        lines.push(fields(`  -> ${joinHostPort(r.address, r.port)}`, [r.forward, r.weight !== undefined && `weight ${r.weight}`, conns, countersText(r)]));
+        lines.push(fields(`  -> ${joinHostPort(r.address, r.port)}`, [r.forward, r.weight !== undefined && `weight ${r.weight}`, conns, r.persistConn !== undefined && `persistent ${r.persistConn}`, r.thresholds && `thresholds ${r.thresholds.upper}/${r.thresholds.lower}`, countersText(r)]));
       }
     }
   }

@@ -8,6 +8,12 @@ export interface IpvsJsonRealServer {
   weight?: number;
   activeConn?: number;
   inactConn?: number;
+  /** `--persistent-conn`: connections held by persistence templates. */
+  persistConn?: number;
+  /** `--thresholds`: Uthreshold / Lthreshold (0 = none). */
+  thresholds?: { upper: number; lower: number };
+  /** Tunnel options of the save format. */
+  tunnel?: { type?: string; port?: number; flags: string[] };
   /** `--stats` counters and `--rate` figures, when the output had them. */
   stats?: IpvsStats;
   rates?: IpvsRates;
@@ -18,9 +24,14 @@ export interface IpvsJsonService {
   address?: string;
   port?: number;
   fwmark?: number;
+  /** 4 or 6 where the output said (an fwmark service's `IPv6`). */
+  family?: 4 | 6;
   scheduler?: string;
   flags: string[];
   persistent?: number;
+  /** Persistence granularity (`mask 255.255.255.0`) and engine (`pe sip`). */
+  netmask?: string;
+  pe?: string;
   stats?: IpvsStats;
   rates?: IpvsRates;
   realServers: IpvsJsonRealServer[];
@@ -43,9 +54,12 @@ export function ipvsToJson(dump: IpvsDump): IpvsJson {
         address: s.address,
         port: s.port,
         fwmark: s.fwmark,
+        family: s.protocol === 'FWM' ? s.family : undefined,
         scheduler: s.scheduler,
         flags: [...s.flags],
         persistent: s.persistent,
+        netmask: s.netmask,
+        pe: s.pe,
         stats: s.stats,
         rates: s.rates,
         realServers: s.realServers.map((r) =>
@@ -56,6 +70,9 @@ export function ipvsToJson(dump: IpvsDump): IpvsJson {
             weight: r.weight,
             activeConn: r.activeConn,
             inactConn: r.inactConn,
+            persistConn: r.persistConn,
+            thresholds: r.thresholds,
+            tunnel: r.tunnel,
             stats: r.stats,
             rates: r.rates,
           }),

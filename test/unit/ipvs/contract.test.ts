@@ -8,7 +8,7 @@ import {
   parseIpvs,
 } from '../../../src/core/ipvs';
 import { ipvsMessages } from '../../../src/core/i18n/messages/ipvs';
-import { CONNECTIONS, LIST, MESSY, SAVE, STATS, TIMEOUT } from './samples';
+import { CONNECTIONS, LIST, MESSY, PERSISTENT_CONN, SAVE, STATS, THRESHOLDS, TIMEOUT } from './samples';
 
 describe('ipvsToJson', () => {
   it('gives exactly the CLI contract and omits absent keys', () => {
@@ -28,6 +28,7 @@ describe('ipvsToJson', () => {
     assert.deepEqual(json.services[4], {
       protocol: 'FWM',
       fwmark: 7,
+      family: 6,
       scheduler: 'mh',
       flags: ['mh-port'],
       realServers: [{ address: 'fd00:10:244:3::7', port: 0, forward: 'Route', weight: 1, activeConn: 0, inactConn: 0 }],
@@ -39,9 +40,33 @@ describe('ipvsToJson', () => {
       'scheduler',
       'flags',
       'persistent',
+      'pe',
       'realServers',
     ]);
+    assert.equal(json.services[1].netmask, '255.255.255.0');
+    assert.equal(json.services[3].pe, 'sip');
+    assert.equal('family' in json.services[0], false, 'family is given for fwmark services, whose line says it');
     assert.deepEqual(JSON.parse(JSON.stringify(json)), json);
+  });
+
+  it('keeps what --thresholds, --persistent-conn and -S tunnel options printed', () => {
+    assert.deepEqual(ipvsToJson(parseIpvs(THRESHOLDS)).services[0].realServers[0], {
+      address: '172.18.0.2',
+      port: 6443,
+      activeConn: 7,
+      inactConn: 3,
+      thresholds: { upper: 100, lower: 50 },
+    });
+    assert.deepEqual(ipvsToJson(parseIpvs(PERSISTENT_CONN)).services[0].realServers[0], {
+      address: '172.18.0.2',
+      port: 6443,
+      weight: 1,
+      activeConn: 2,
+      inactConn: 1,
+      persistConn: 4,
+    });
+    const tunnel = parseIpvs('-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 10.0.0.5:443 -i -w 1 --tun-type gue --tun-port 6080 --tun-nocsum');
+    assert.deepEqual(ipvsToJson(tunnel).services[0].realServers[0].tunnel, { type: 'gue', port: 6080, flags: ['nocsum'] });
   });
 });
 
