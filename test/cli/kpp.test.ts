@@ -117,6 +117,12 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
   assert.equal(t.paths.length, 2);
   // Masq is LVS-NAT: the destination is rewritten, the source is not (that would be iptables' MASQUERADE).
   assert.deepEqual(t.paths.map((p: { masquerade: boolean }) => p.masquerade), [false, false]);
+  // Direct routing hands the packet over by MAC: the destination stays the VIP, so no DNAT is claimed.
+  const dr = join(dir, 'dr.ipvs');
+  writeFileSync(dr, 'TCP  10.96.0.9:80 rr\n  -> 10.244.2.9:80   Route   1      0          0\n');
+  const drJson = JSON.parse(kpp('trace', dr, '--src', '10.244.1.5', '--dst', '10.96.0.9:80', '--json').stdout);
+  assert.deepEqual([drJson.paths[0].dnat, drJson.paths[0].realServer, drJson.paths[0].forward], [null, { ip: '10.244.2.9', port: 80 }, 'Route']);
+  assert.match(kpp('trace', dr, '--src', '10.244.1.5', '--dst', '10.96.0.9:80').stdout, /100\.0% -> 10\.244\.2\.9:80 \(Route: destination stays 10\.96\.0\.9:80\)/);
 });
 
 test('IPv6 Services, endpoints and real servers print as [address]:port', () => {

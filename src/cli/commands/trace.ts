@@ -8,6 +8,7 @@ import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
 import type { Packet, TraceResult } from '../../core/iptables/trace/types';
 import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
+import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
 import { parseArgs, UsageError } from '../args';
 import { printJson, readInput } from '../io';
 import { langOption } from '../lang';
@@ -104,23 +105,26 @@ function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, pa
     return 0;
   }
   const label = `${r.service.protocol} ${r.service.address ?? ''}:${r.service.port ?? ''} ${r.service.scheduler ?? ''}`.trim();
-  const paths = r.realServers
-    .filter((e) => !e.draining)
-    .map((e) => ({
-      probability: e.share ?? 1 / Math.max(1, r.realServers.filter((x) => !x.draining).length),
-      verdict: 'ACCEPT',
-      dnat: { ip: e.realServer.address ?? '', port: e.realServer.port ?? null },
-      // LVS-NAT (Masq) rewrites the destination; the source is rewritten only by iptables rules, not shown here.
-      masquerade: false,
-      steps: [
-        { table: 'ipvs', chain: label, line: r.service.line + 1, rule: label },
-        { table: 'ipvs', chain: label, line: e.realServer.line + 1, rule: `-> ${joinHostPort(e.realServer.address, e.realServer.port)} ${e.realServer.forward ?? ''} ${e.realServer.weight ?? ''}`.trim() },
-      ],
-    }));
+  const paths = ipvsTracePaths(r).map((p) => ({
+    probability: p.probability,
+    verdict: 'ACCEPT',
+    dnat: p.dnat,
+    realServer: p.realServer,
+    ...(p.forward ? { forward: p.forward } : {}),
+    // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
+    masquerade: false,
+    steps: [
+      { table: 'ipvs', chain: label, line: p.serviceLine + 1, rule: label },
+      { table: 'ipvs', chain: label, line: p.realServerLine + 1, rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim() },
+    ],
+  }));
   if (json) printJson({ paths, explanation: r.explanation });
   else {
     process.stdout.write(`${r.explanation}\n`);
-    for (const p of paths) process.stdout.write(`  ${(p.probability * 100).toFixed(1)}% -> ${joinHostPort(p.dnat.ip, p.dnat.port)} (line ${p.steps[1].line})\n`);
+    for (const p of paths) {
+      const how = p.dnat ? '' : ` (${p.forward}: destination stays ${joinHostPort(packet.dst, packet.dport)})`;
+      process.stdout.write(`  ${(p.probability * 100).toFixed(1)}% -> ${joinHostPort(p.realServer.ip, p.realServer.port)}${how} (line ${p.steps[1].line})\n`);
+    }
   }
   return 0;
 }

@@ -1,10 +1,10 @@
 /** Whole-sentence descriptions of virtual services and real servers, shared by explain and resolve. */
 import { parseIPv4 } from '../common/ip';
 import { t, type Lang } from '../i18n/catalog';
-import { distribute, formatShare, type Distribution } from './distribution';
+import { distribute, formatShare, overloadOf, type Distribution, type ShareEntry } from './distribution';
 import { realServerLabel, serviceLabel } from './identity';
 import { isKnownScheduler, NODE_PORT_RANGE } from './schedulers';
-import type { RealServer, VirtualService } from './types';
+import type { IpvsStats, RealServer, VirtualService } from './types';
 
 /** `3 h`, `6 min`, `1 h 30 min`, `45 s`. */
 export function humanDuration(seconds: number, lang: Lang): string {
@@ -27,28 +27,39 @@ export function looksLikeNodePort(service: VirtualService): boolean {
   return service.port !== undefined && service.port >= NODE_PORT_RANGE.min && service.port <= NODE_PORT_RANGE.max;
 }
 
+/** Whether the scheduler can pick this server for a new connection now (not draining, not overloaded). */
+function takesNew(e: ShareEntry): boolean {
+  return !e.draining && e.overloaded !== 'yes';
+}
+
 function shareList(dist: Distribution, lang: Lang): string {
   return dist.entries
-    .filter((e) => !e.draining && e.share !== undefined)
+    .filter((e) => takesNew(e) && e.share !== undefined)
     .map((e) => `${realServerLabel(e.realServer)} ${formatShare(e.share!)}`)
     .join(t(lang, 'ipvs.sep.list'));
 }
 
 function allSharesEqual(dist: Distribution): boolean {
-  const shares = dist.entries.filter((e) => !e.draining).map((e) => e.share);
+  const shares = dist.entries.filter(takesNew).map((e) => e.share);
   return shares.every((s) => s !== undefined && Math.abs(s - shares[0]!) < 1e-9);
 }
 
 function distributionText(service: VirtualService, dist: Distribution, lang: Lang): string {
   const count = service.realServers.length;
   if (count === 0) return t(lang, 'ipvs.dist.none');
-  if (dist.active === 0) return t(lang, 'ipvs.dist.allDraining', { count });
+  const overloaded = dist.entries.filter((e) => e.overloaded === 'yes').length;
+  if (dist.active === 0) {
+    return overloaded > 0
+      ? t(lang, 'ipvs.dist.allOverloaded', { count, overloaded })
+      : t(lang, 'ipvs.dist.allDraining', { count });
+  }
   const activeCount = dist.active;
-  const equalShare = allSharesEqual(dist) ? dist.entries.find((e) => !e.draining)?.share : undefined;
+  const equalShare = allSharesEqual(dist) ? dist.entries.find(takesNew)?.share : undefined;
   let text: string;
-  if (service.scheduler === undefined) text = t(lang, 'ipvs.dist.noScheduler', { count });
+  if (service.scheduler === undefined)
+    text = t(lang, count === 1 ? 'ipvs.dist.noSchedulerOne' : 'ipvs.dist.noScheduler', { count });
   else if (activeCount === 1 && dist.policy !== 'unknown') {
-    const only = dist.entries.find((e) => !e.draining)!;
+    const only = dist.entries.find(takesNew)!;
     text = t(lang, 'ipvs.dist.one', { address: realServerLabel(only.realServer) });
   } else {
     switch (dist.policy) {
@@ -93,6 +104,7 @@ function distributionText(service: VirtualService, dist: Distribution, lang: Lan
     }
   }
   if (dist.draining > 0) text += t(lang, 'ipvs.dist.draining', { count: dist.draining });
+  if (overloaded > 0) text += t(lang, 'ipvs.dist.overloaded', { count: overloaded });
   return text;
 }
 
@@ -124,11 +136,14 @@ export function describeService(service: VirtualService, lang: Lang): string {
     service.scheduler === undefined ? 'ipvs.line.serviceNoScheduler' : 'ipvs.line.service',
     params,
   );
-  if (service.stats) {
-    const { conns, inPkts, outPkts } = service.stats;
-    sentence += t(lang, 'ipvs.svc.stats', { conns, inPkts, outPkts });
-  }
+  if (service.stats) sentence += t(lang, 'ipvs.svc.stats', countParams(service.stats, lang));
   return sentence;
+}
+
+/** Conns and packet counts for a sentence, with "about" when the listing rounded them (12K). */
+function countParams(stats: IpvsStats, lang: Lang) {
+  const about = stats.countsApproximate ? t(lang, 'ipvs.stats.about') : '';
+  return { about, conns: stats.conns, inPkts: stats.inPkts, outPkts: stats.outPkts };
 }
 
 /** The comma-joined facts about one real server: forwarding, weight, connections, expected share. */
@@ -140,7 +155,17 @@ export function realServerDetails(service: VirtualService | undefined, rs: RealS
   if (rs.activeConn !== undefined && rs.inactConn !== undefined) {
     parts.push(t(lang, 'ipvs.rs.conns', { active: rs.activeConn, inactive: rs.inactConn }));
   }
-  if (service && rs.weight !== 0) {
+  if (rs.stats) parts.push(t(lang, 'ipvs.rs.stats', countParams(rs.stats, lang)));
+  const overloaded = overloadOf(rs);
+  if (overloaded) {
+    const total = (rs.activeConn ?? 0) + (rs.inactConn ?? 0);
+    const { upper, lower } = rs.thresholds!;
+    // Without an Lthreshold the kernel clears the flag once connections fall below 3/4 of Uthreshold.
+    const clearsBelow = lower || Math.ceil((upper * 3) / 4);
+    const key = overloaded === 'yes' ? 'ipvs.rs.overloaded' : 'ipvs.rs.maybeOverloaded';
+    parts.push(t(lang, key, { total, upper, clearsBelow }));
+  }
+  if (service && rs.weight !== 0 && overloaded !== 'yes') {
     const dist = distribute(service);
     const entry = dist.entries.find((e) => e.realServer === rs);
     if (entry?.share !== undefined) {

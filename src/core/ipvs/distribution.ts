@@ -13,6 +13,23 @@ export interface ShareEntry {
   /** True for hash schedulers (share of clients, not of connections) and when weights were not printed. */
   approximate: boolean;
   draining: boolean;
+  /**
+   * `--thresholds`: `yes` when active + inactive connections reach Uthreshold (the kernel flags the server
+   * overloaded and every scheduler skips it), `maybe` between the lower mark and Uthreshold, where the flag
+   * depends on whether it was set before (it clears only below Lthreshold, or 3/4 of Uthreshold without one).
+   */
+  overloaded?: 'yes' | 'maybe';
+}
+
+/** The overload state `--thresholds` output shows for a real server (see ShareEntry.overloaded). */
+export function overloadOf(r: RealServer): 'yes' | 'maybe' | undefined {
+  const upper = r.thresholds?.upper ?? 0;
+  if (upper <= 0 || r.activeConn === undefined || r.inactConn === undefined) return undefined;
+  const total = r.activeConn + r.inactConn;
+  if (total >= upper) return 'yes';
+  const lower = r.thresholds?.lower ?? 0;
+  const clearsBelow = lower > 0 ? lower : (upper * 3) / 4;
+  return total >= clearsBelow ? 'maybe' : undefined;
 }
 
 export interface Distribution {
@@ -39,7 +56,7 @@ function byWeight(
 
 export function distribute(service: VirtualService): Distribution {
   const policy = schedulerPolicy(service.scheduler) ?? 'unknown';
-  const active = service.realServers.filter((r) => r.weight !== 0);
+  const active = service.realServers.filter((r) => r.weight !== 0 && overloadOf(r) !== 'yes');
   let shares = new Map<RealServer, { share: number; approximate: boolean }>();
   if (active.length > 0) {
     switch (policy) {
@@ -65,12 +82,18 @@ export function distribute(service: VirtualService): Distribution {
   }
   const entries = service.realServers.map((r): ShareEntry => {
     if (r.weight === 0) return { realServer: r, share: 0, approximate: false, draining: true };
+    const overloaded = overloadOf(r);
+    if (overloaded === 'yes') return { realServer: r, share: 0, approximate: false, draining: false, overloaded };
     const s = shares.get(r);
-    return s
-      ? { realServer: r, share: s.share, approximate: s.approximate, draining: false }
+    // In the hysteresis band the server may be skipped too: its share is a guess.
+    const entry: ShareEntry = s
+      ? { realServer: r, share: s.share, approximate: s.approximate || overloaded === 'maybe', draining: false }
       : { realServer: r, approximate: false, draining: false };
+    if (overloaded) entry.overloaded = overloaded;
+    return entry;
   });
-  return { policy, entries, active: active.length, draining: service.realServers.length - active.length };
+  const draining = service.realServers.filter((r) => r.weight === 0).length;
+  return { policy, entries, active: active.length, draining };
 }
 
 /** `33%`, `12.5%`: whole percent from 10% up, one decimal below. */

@@ -70,8 +70,9 @@ function readCounters(
   tail: Word[],
   columns: readonly string[],
   owner: Owner,
-): { values: (number | undefined)[]; approximate: boolean } {
+): { values: (number | undefined)[]; approximate: boolean; rounded: boolean[] } {
   const values: (number | undefined)[] = [];
+  const rounded: boolean[] = [];
   let approximate = false;
   columns.forEach((column, i) => {
     const w = tail[i];
@@ -83,15 +84,17 @@ function readCounters(
       return;
     }
     approximate ||= c.approximate;
+    rounded[i] = c.approximate;
     values.push(c.value);
     ctx.token(columnTokenKind(column), sl.line, w, { column, ...owner });
   });
-  return { values, approximate };
+  return { values, approximate, rounded };
 }
 
-function toStats(v: (number | undefined)[], approximate: boolean): IpvsStats {
+function toStats(v: (number | undefined)[], approximate: boolean, rounded: boolean[]): IpvsStats {
   const [conns = 0, inPkts = 0, outPkts = 0, inBytes = 0, outBytes = 0] = v;
-  return { conns, inPkts, outPkts, inBytes, outBytes, approximate };
+  const countsApproximate = rounded[0] === true || rounded[1] === true || rounded[2] === true;
+  return { conns, inPkts, outPkts, inBytes, outBytes, approximate, ...(countsApproximate ? { countsApproximate } : {}) };
 }
 
 function toRates(v: (number | undefined)[], approximate: boolean): IpvsRates {
@@ -251,9 +254,9 @@ export function parseServiceLine(ctx: ParseContext, sl: SourceLine, words: Word[
     svc.truncated = true;
   } else if (numeric) {
     const columns = layout === 'rate' ? RATE_COLUMNS : STATS_COLUMNS;
-    const { values, approximate } = readCounters(ctx, sl, tail, columns, owner);
+    const { values, approximate, rounded } = readCounters(ctx, sl, tail, columns, owner);
     if (layout === 'rate') svc.rates = toRates(values, approximate);
-    else svc.stats = toStats(values, approximate);
+    else svc.stats = toStats(values, approximate, rounded);
     if (reportLength(ctx, sl, tail, columns)) svc.truncated = true;
   } else {
     readSchedulerTail(ctx, sl, tail, svc, index);
@@ -289,10 +292,11 @@ function fillRealServer(
   layout: IpvsLayout,
   values: (number | undefined)[],
   approximate: boolean,
+  rounded: boolean[],
 ): void {
   switch (layout) {
     case 'stats':
-      rs.stats = toStats(values, approximate);
+      rs.stats = toStats(values, approximate, rounded);
       break;
     case 'rate':
       rs.rates = toRates(values, approximate);
@@ -378,8 +382,8 @@ export function parseRealServerLine(ctx: ParseContext, sl: SourceLine, words: Wo
     if (values[2] !== undefined) target.inactConn = values[2];
     if (reportLength(ctx, sl, tail, columns)) target.truncated = true;
   } else {
-    const { values, approximate } = readCounters(ctx, sl, tail, columns, owner);
-    fillRealServer(target, layout, values, approximate);
+    const { values, approximate, rounded } = readCounters(ctx, sl, tail, columns, owner);
+    fillRealServer(target, layout, values, approximate, rounded);
     if (reportLength(ctx, sl, tail, columns)) target.truncated = true;
   }
   ctx.sawData(layout);

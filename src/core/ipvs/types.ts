@@ -28,6 +28,8 @@ export interface IpvsStats {
   outBytes: number;
   /** True when a value was printed with a K/M/G/T suffix and so is rounded down. */
   approximate: boolean;
+  /** Conns, InPkts or OutPkts among the rounded ones (the figures explanations quote). */
+  countsApproximate?: boolean;
 }
 
 /** `--rate` columns (per second). */

@@ -6,6 +6,7 @@ import { renderTraceMessage, tracePacket } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
 import { serviceLabel } from '../../core/ipvs/identity';
 import { resolveVirtual } from '../../core/ipvs/resolve';
+import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
 import type { ServiceTarget, TracePacketParams, TracePacketResult } from '../protocol';
 
 export class TraceInputError extends Error {}
@@ -20,23 +21,24 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   if (a.ipvs && (!a.iptables?.dump.rules.length || resolveVirtual(a.ipvs, query, lang))) {
     const r = resolveVirtual(a.ipvs, query, lang);
     if (!r) return { summary: `No IPVS virtual service for ${proto.toUpperCase()} ${p.dst}`, paths: [], warnings: [], matchedLines: [] };
-    const active = r.realServers.filter((e) => !e.draining);
+    const paths = ipvsTracePaths(r);
+    const label = serviceLabel(r.service);
     return {
       summary: r.explanation,
-      paths: active.map((e) => ({
-        probability: e.share ?? 1 / active.length,
+      paths: paths.map((p) => ({
+        probability: p.probability,
         verdict: 'ACCEPT',
-        dnat: { ip: e.realServer.address, port: e.realServer.port },
-        // LVS-NAT (Masq) rewrites the destination; the source is rewritten only by iptables rules, not shown here.
+        dnat: p.dnat,
+        // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
         masquerade: false,
         steps: [
-          { table: 'ipvs', chain: serviceLabel(r.service), line: r.service.line, rule: serviceLabel(r.service), action: 'match' },
-          { table: 'ipvs', chain: serviceLabel(r.service), line: e.realServer.line, rule: `-> ${joinHostPort(e.realServer.address, e.realServer.port)}`, action: 'nat' },
+          { table: 'ipvs', chain: label, line: p.serviceLine, rule: label, action: 'match' },
+          { table: 'ipvs', chain: label, line: p.realServerLine, rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim(), action: p.dnat ? 'nat' : 'forward' },
         ],
         assumptions: [],
       })),
       warnings: [],
-      matchedLines: [r.service.line, ...active.map((e) => e.realServer.line)],
+      matchedLines: [r.service.line, ...paths.map((p) => p.realServerLine)],
     };
   }
   if (!a.iptables) return { summary: 'No iptables rules or IPVS services in this document', paths: [], warnings: [], matchedLines: [] };

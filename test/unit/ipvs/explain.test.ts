@@ -108,6 +108,16 @@ describe('explain: tokens', () => {
   it('counters with suffixes and connection states', () => {
     const stats = parseIpvs(STATS);
     assert.match(hover(stats, STATS, 3, '12K')!.markdown, /InBytes.*12K = about 12,000/);
+    // Only the bytes were rounded there: the counts the sentence quotes are exact.
+    assert.match(explainIpvsLine(stats, 3)!.markdown, /Counters: 812 connections, 123456 packets in/);
+    assert.equal(
+      explainIpvsLine(stats, 4)!.markdown,
+      'Real server 10.244.0.2:9153 of TCP 10.96.0.10:9153: 400 connections, 60000 packets in, 300000 packets out.',
+    );
+    const rounded = parseIpvs(['TCP  10.96.0.10:53   12K  5100K  5000K  400M  380M', '  -> 10.244.0.5:53  2K 2500 2400 200000 190000'].join('\n'));
+    assert.match(explainIpvsLine(rounded, 0)!.markdown, /Counters: about 12000 connections, 5100000 packets in/);
+    assert.match(explainIpvsLine(rounded, 1)!.markdown, /: about 2000 connections, 2500 packets in/);
+    assert.match(explainIpvsLine(rounded, 1, 'zh-CN')!.markdown, /约 2000 个连接/);
     const conns = parseIpvs(CONNECTIONS);
     assert.match(hover(conns, CONNECTIONS, 3, 'ESTABLISHED')!.markdown, /connection is open/);
     assert.match(explainIpvsLine(conns, 5)!.markdown, /^Persistence template: client 10\.244\.2\.8:0/);

@@ -256,7 +256,11 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.dist.random': 'over {count} real servers; two are picked at random by weight and the less loaded one wins',
     'ipvs.dist.unknown': 'over {count} real servers',
     'ipvs.dist.noScheduler': 'with {count} real servers (this listing does not show the scheduler)',
+    'ipvs.dist.noSchedulerOne': 'with 1 real server (this listing does not show the scheduler)',
     'ipvs.dist.draining': '; {count} more with weight 0 (draining)',
+    'ipvs.dist.overloaded': '; {count} more overloaded (over Uthreshold, skipped)',
+    'ipvs.dist.allOverloaded':
+      'over {count} real servers, none able to take new connections ({overloaded} overloaded over Uthreshold, the rest draining): new connections fail',
     'ipvs.svc.persistent':
       '; each client keeps its real server for {seconds} s ({human}) after its last connection (persistence, which kube-proxy uses for sessionAffinity: ClientIP)',
     'ipvs.svc.bind.kube': ', bound by kube-proxy to kube-ipvs0',
@@ -264,7 +268,13 @@ export const ipvsMessages: MessageBundle = {
       '; port {port} is in the NodePort range, so this is likely a NodePort on a node address (not on kube-ipvs0)',
     'ipvs.svc.bind.fwm':
       '; packets marked {mark} by iptables/nftables are balanced here (kube-proxy does not create fwmark services; kube-router DSR and keepalived do)',
-    'ipvs.svc.stats': ' Counters: {conns} connections, {inPkts} packets in, {outPkts} packets out.',
+    'ipvs.svc.stats': ' Counters: {about}{conns} connections, {inPkts} packets in, {outPkts} packets out.',
+    'ipvs.stats.about': 'about ',
+    'ipvs.rs.stats': '{about}{conns} connections, {inPkts} packets in, {outPkts} packets out',
+    'ipvs.rs.overloaded':
+      'overloaded: {total} connections reach its Uthreshold {upper}, so every scheduler skips it (share 0) until it falls below {clearsBelow}',
+    'ipvs.rs.maybeOverloaded':
+      'near its Uthreshold {upper} ({total} connections): if it was already flagged overloaded, it stays skipped until it falls below {clearsBelow}',
     'ipvs.line.real': 'Real server {address} of {service}: {details}.',
     'ipvs.line.orphan': 'Real server {address}: {details}. Its virtual service is above the pasted part.',
     'ipvs.rs.weight': 'weight {weight}',
@@ -534,14 +544,22 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.dist.random': '在 {count} 个真实服务器之间分配；按权重随机选两台，负载较低者胜出',
     'ipvs.dist.unknown': '共 {count} 个真实服务器',
     'ipvs.dist.noScheduler': '共 {count} 个真实服务器（此列表不显示调度算法）',
+    'ipvs.dist.noSchedulerOne': '共 1 个真实服务器（此列表不显示调度算法）',
     'ipvs.dist.draining': '；另有 {count} 个权重为 0（排空中）',
+    'ipvs.dist.overloaded': '；另有 {count} 个已过载（超过上限阈值，被跳过）',
+    'ipvs.dist.allOverloaded': '共 {count} 个真实服务器，都不能接受新连接（{overloaded} 个超过上限阈值而过载，其余排空中）：新连接会失败',
     'ipvs.svc.persistent':
       '；每个客户端在最后一次连接后的 {seconds} 秒（{human}）内保持使用同一台真实服务器（持久化，kube-proxy 用它实现 sessionAffinity: ClientIP）',
     'ipvs.svc.bind.kube': '，由 kube-proxy 绑定到 kube-ipvs0',
     'ipvs.svc.bind.nodePort': '；端口 {port} 位于 NodePort 范围，很可能是节点地址上的 NodePort（不在 kube-ipvs0 上）',
     'ipvs.svc.bind.fwm':
       '；被 iptables/nftables 打上标记 {mark} 的数据包在此负载均衡（kube-proxy 不创建防火墙标记服务，kube-router DSR 和 keepalived 会创建）',
-    'ipvs.svc.stats': '计数：{conns} 个连接，入包 {inPkts}，出包 {outPkts}。',
+    'ipvs.svc.stats': '计数：{about}{conns} 个连接，入包 {inPkts}，出包 {outPkts}。',
+    'ipvs.stats.about': '约 ',
+    'ipvs.rs.stats': '{about}{conns} 个连接，入包 {inPkts}，出包 {outPkts}',
+    'ipvs.rs.overloaded': '已过载：{total} 个连接达到上限阈值 {upper}，所有调度器都会跳过它（占比 0），直到低于 {clearsBelow}',
+    'ipvs.rs.maybeOverloaded':
+      '接近上限阈值 {upper}（{total} 个连接）：如果此前已被标记为过载，在低于 {clearsBelow} 之前仍会被跳过',
     'ipvs.line.real': '{service} 的真实服务器 {address}：{details}。',
     'ipvs.line.orphan': '真实服务器 {address}：{details}。它所属的虚拟服务在粘贴部分之前。',
     'ipvs.rs.weight': '权重 {weight}',
