@@ -2,6 +2,7 @@
 import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
 import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
+import { routeDestinationText } from '../../core/routes/explain';
 import type { ParseJson } from './parse';
 
 /** Routes (and conntrack entries) listed; a node can hold thousands (--json has every one). */
@@ -40,7 +41,7 @@ export function parseText(result: ParseJson, a: Analysis): string {
     // A multipath route's next hops are on the route itself (`nexthop via ... weight 1` in ip route's text).
     const hops = r.nexthops?.length ? ` nexthops ${r.nexthops.map((h) => `${h.gateway ? `via ${h.gateway} ` : ''}${h.dev ? `dev ${h.dev} ` : ''}weight ${h.weight ?? 1}`.trim()).join(', ')}` : '';
     const table = r.table && r.table !== 'main' ? ` table ${r.table}` : '';
-    lines.push(`route ${r.destinationText ?? r.destination ?? '?'}${r.gateway ? ` via ${r.gateway}` : ''}${r.dev ? ` dev ${r.dev}` : ''}${hops}${table}${r.type && r.type !== 'unicast' ? ` (${r.type})` : ''} (line ${r.line + 1})`);
+    lines.push(`route ${routeDestinationText(r)}${r.gateway ? ` via ${r.gateway}` : ''}${r.dev ? ` dev ${r.dev}` : ''}${hops}${table}${r.type && r.type !== 'unicast' ? ` (${r.type})` : ''} (line ${r.line + 1})`);
   }
   if (routes.length > ROUTES_SHOWN) lines.push(`... ${routes.length - ROUTES_SHOWN} more route(s): --json lists them all`);
   const flows = a.network?.conntrack ?? [];

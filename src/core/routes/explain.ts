@@ -33,8 +33,16 @@ export function explainNetworkAt(state: NetworkState, line: number, lang: Lang, 
   return undefined;
 }
 
-function destinationOf(r: { destinationText?: string; destination?: string }, lang: Lang): string {
-  const d = r.destinationText ?? r.destination ?? '?';
+/**
+ * A route's destination as the output wrote it (`default`, `10.0.0.0/8`), except for `route -n`, whose
+ * Destination column leaves the prefix to the Genmask column: there the CIDR says it in one word.
+ */
+export function routeDestinationText(r: { source?: string; destinationText?: string; destination?: string }): string {
+  return (r.source === 'route-n' ? r.destination : r.destinationText) ?? r.destination ?? '?';
+}
+
+function destinationOf(r: { source?: string; destinationText?: string; destination?: string }, lang: Lang): string {
+  const d = routeDestinationText(r);
   return d === 'default' || d === '0.0.0.0/0' || d === '::/0' ? t(lang, 'routes.explain.default-destination') : `\`${d}\``;
 }
 

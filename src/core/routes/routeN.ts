@@ -116,6 +116,9 @@ export function parseRouteNRow(words: Word[], columns: readonly RouteNColumn[], 
     spans.gateway = wordSpan(gw);
   } else if (gw && gw.text !== '*' && !parseIp(gw.text)) route.attributes.gatewayName = gw.text;
   const iface = cell.iface;
+  // The kernel prints `*` for a route without a device; up (U), not rejecting (!) and with no gateway, that is
+  // a blackhole route (`ip route add blackhole ...`): packets to it are dropped silently.
+  if (iface?.text === '*' && route.type === 'unicast' && !route.gateway && flags.includes('U')) route.type = 'blackhole';
   if (iface && iface.text !== '-' && iface.text !== '*') {
     route.dev = iface.text;
     spans.dev = wordSpan(iface);

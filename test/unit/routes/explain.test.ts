@@ -56,3 +56,18 @@ test('a multipath route printed as its bare destination keeps its legs; legs aft
   assert.deepEqual(cut.routes[0].nexthops, []);
   assert.ok(cut.diagnostics.some((d) => d.code === 'routes-nexthop-without-route'));
 });
+
+test('route -n rows: the destination is named with its Genmask prefix; a U row with no device (*) is a blackhole', () => {
+  const text = [
+    'Kernel IP routing table',
+    'Destination     Gateway         Genmask         Flags Metric Ref    Use Iface',
+    '10.0.0.0        0.0.0.0         255.255.255.0   U     0      0        0 eth0',
+    '10.1.0.0        0.0.0.0         255.255.0.0     U     0      0        0 *',
+    '10.2.0.0        -               255.255.0.0     !     0      -        0 -',
+  ].join('\n');
+  assert.match(explain(text, 2)!, /^Packets to `10\.0\.0\.0\/24` are sent straight out of eth0/);
+  assert.match(explain(text, 3)!, /^Packets to `10\.1\.0\.0\/16` are dropped silently \(blackhole\)/);
+  assert.match(explain(text, 3, 'zh-CN')!, /静默丢弃/);
+  assert.match(explain(text, 4)!, /refused/);
+  assert.deepEqual(parseNetworkText(text).routes.map((r) => r.type), ['unicast', 'blackhole', 'unreachable']);
+});
