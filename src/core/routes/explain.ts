@@ -55,6 +55,8 @@ function routeText(r: Route, lang: Lang): string {
     const hops = r.nexthops.map((h) => `${h.gateway ?? '?'}${h.dev ? ` (${h.dev})` : ''}`).join(', ');
     main = t(lang, 'routes.explain.route.multipath', { destination, count: r.nexthops.length, hops });
   } else if (r.gateway) main = t(lang, 'routes.explain.route.via', { destination, gateway: r.gateway, dev: r.dev ?? '?' });
+  // With net.ipv4.nexthop_compat_mode=0 the kernel dumps only the nexthop object's id, not where it points.
+  else if (!r.dev && r.attributes.nhid !== undefined) main = t(lang, 'routes.explain.route.nhid', { destination, id: r.attributes.nhid });
   else main = t(lang, 'routes.explain.route.link', { destination, dev: r.dev ?? '?' });
   const extra = [
     r.src ? t(lang, 'routes.explain.source', { src: r.src }) : '',

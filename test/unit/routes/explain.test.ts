@@ -71,3 +71,11 @@ test('route -n rows: the destination is named with its Genmask prefix; a U row w
   assert.match(explain(text, 4)!, /refused/);
   assert.deepEqual(parseNetworkText(text).routes.map((r) => r.type), ['unicast', 'blackhole', 'unreachable']);
 });
+
+test('a route printed only as a nexthop object id (nhid) is not explained as on-link', () => {
+  const text = '10.1.0.0/16 nhid 12 proto bgp metric 20\n10.2.0.0/16 nhid 13 via 192.168.1.1 dev eth0 proto bgp';
+  assert.match(explain(text, 0)!, /^Packets to `10\.1\.0\.0\/16` follow nexthop object 12;.*ip nexthop show id 12/);
+  assert.doesNotMatch(explain(text, 0)!, /on that link/);
+  assert.match(explain(text, 0, 'zh-CN')!, /下一跳对象 12/);
+  assert.match(explain(text, 1)!, /go to the next hop 192\.168\.1\.1 through eth0/);
+});

@@ -49,6 +49,8 @@ export const routesMessages: MessageBundle = {
     'routes.explain.default-destination': 'any destination without a more specific route (the default route)',
     'routes.explain.route.via': 'Packets to {destination} go to the next hop {gateway} through {dev}.',
     'routes.explain.route.link': 'Packets to {destination} are sent straight out of {dev}, without a gateway: the destination is on that link.',
+    'routes.explain.route.nhid':
+      'Packets to {destination} follow nexthop object {id}; this listing does not say which gateway or device that is (run `ip nexthop show id {id}`).',
     'routes.explain.route.multipath': 'Packets to {destination} are spread over {count} next hops: {hops}.',
     'routes.explain.route.blackhole': 'Packets to {destination} are dropped silently (blackhole). A longer prefix elsewhere still wins, so CNIs use this for a node\'s own pod block.',
     'routes.explain.route.unreachable': 'Packets to {destination} are refused: the sender gets "No route to host" (EHOSTUNREACH).',
@@ -122,6 +124,7 @@ export const routesMessages: MessageBundle = {
     'routes.explain.default-destination': '没有更具体路由的任何目的地址（默认路由）',
     'routes.explain.route.via': '发往 {destination} 的数据包经 {dev} 交给下一跳 {gateway}。',
     'routes.explain.route.link': '发往 {destination} 的数据包不经网关，直接从 {dev} 发出：目的地址就在该链路上。',
+    'routes.explain.route.nhid': '发往 {destination} 的数据包使用下一跳对象 {id}；此列表没有显示它对应的网关或设备（运行 `ip nexthop show id {id}` 查看）。',
     'routes.explain.route.multipath': '发往 {destination} 的数据包分摊到 {count} 个下一跳：{hops}。',
     'routes.explain.route.blackhole': '发往 {destination} 的数据包被静默丢弃（blackhole）。其他更长的前缀仍然优先，所以 CNI 用它来覆盖节点自己的 Pod 网段。',
     'routes.explain.route.unreachable': '发往 {destination} 的数据包被拒绝：发送方收到“No route to host”（EHOSTUNREACH）。',
