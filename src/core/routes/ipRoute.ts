@@ -53,7 +53,8 @@ export function routeFromWords(rw: RouteWords, ctx: RouteContext, reporter: Repo
   const metric = toInt(f.metric?.value);
   const viaFamily = f['via-family'] ? familyOf(gateway) : undefined;
   const otherFamily = viaFamily === 6 ? 4 : viaFamily === 4 ? 6 : undefined;
-  const familyHint = otherFamily ?? familyOf(gateway) ?? familyOf(src) ?? ctx.family ?? 4;
+  // iproute2 prints `pref` only for IPv6 routes: it tells the family of a `default` without a gateway.
+  const familyHint = otherFamily ?? familyOf(gateway) ?? familyOf(src) ?? ctx.family ?? (f.pref ? 6 : 4);
 
   let cidr = rw.destination ? destinationCidr(rw.destination.value, familyHint) : undefined;
   if (rw.destination && !cidr) {
@@ -89,6 +90,19 @@ export function routeFromWords(rw: RouteWords, ctx: RouteContext, reporter: Repo
     partial,
     spans,
   };
+}
+
+/**
+ * A multipath `default` route names no gateway on its own line, so its family was only guessed (IPv4) when
+ * nothing else said it; the `nexthop via` lines under it do. A hop's `via inet6` is cross-family, not a hint.
+ */
+export function adoptNexthopFamily(route: Route, ctx: RouteContext): void {
+  if (route.destinationText !== 'default' || route.gateway || route.src || ctx.family || route.attributes.pref !== undefined) return;
+  const hop = route.nexthops.find((h) => h.gateway && h.attributes['via-family'] === undefined);
+  const family = familyOf(hop?.gateway);
+  if (!family || family === route.family) return;
+  route.family = family;
+  route.destination = family === 6 ? '::/0' : '0.0.0.0/0';
 }
 
 /** `default`, a prefix, or a bare address (a host route: /32 or /128). */

@@ -24,7 +24,7 @@ import {
   parseInterfaceHeader,
   parseOnelineAddressHead,
 } from './ipAddr';
-import { parseNexthopLine, parseRouteLine } from './ipRoute';
+import { adoptNexthopFamily, parseNexthopLine, parseRouteLine } from './ipRoute';
 import {
   hasRouteGetMarks,
   parseCacheLine,
@@ -373,6 +373,7 @@ class NetworkParser {
       return;
     }
     route.nexthops.push(...parseNexthopLine(words, this.reporter));
+    adoptNexthopFamily(route, this.section);
     this.mark(seg.line, 'ip-route');
     this.lastRoute = route;
   }

@@ -145,3 +145,15 @@ test('without prompts: ip addr followed by ip route and by indented conntrack -E
   assert.equal(s.conntrack[0].dnat?.toAddress, '10.244.0.3');
   assert.deepEqual(s.diagnostics.map((d) => [d.code, d.span.line]), [['routes-ipset-member-outside-set', 6]]);
 });
+
+test('a multipath IPv6 default route without a prompt is IPv6 (told by pref or its nexthops), a via inet6 hop is not', () => {
+  const withPref = parseNetworkText('default proto ra metric 1024 expires 1797sec pref medium\n\tnexthop via fe80::1 dev eth0 weight 1\n\tnexthop via fe80::2 dev eth1 weight 1\n');
+  assert.deepEqual(withPref.routes.map((r) => [r.family, r.destination, r.nexthops.length]), [[6, '::/0', 2]]);
+  const bird = parseNetworkText('default proto bird metric 32\n\tnexthop via fd00::1 dev eth0 weight 1\n\tnexthop via fd00::2 dev eth1 weight 1\n');
+  assert.deepEqual(bird.routes.map((r) => [r.family, r.destination]), [[6, '::/0']]);
+  // RFC 5549: an IPv4 route over an IPv6 next hop says so with `via inet6`.
+  const crossFamily = parseNetworkText('default proto bgp metric 20\n\tnexthop via inet6 fe80::1 dev eth0 weight 1\n\tnexthop via inet6 fe80::2 dev eth1 weight 1\n');
+  assert.deepEqual(crossFamily.routes.map((r) => [r.family, r.destination]), [[4, '0.0.0.0/0']]);
+  const v4 = parseNetworkText('default proto bgp metric 20\n\tnexthop via 10.0.0.1 dev eth0 weight 1\n');
+  assert.deepEqual(v4.routes.map((r) => [r.family, r.destination]), [[4, '0.0.0.0/0']]);
+});
