@@ -73,7 +73,7 @@ export function routeFromWords(rw: RouteWords, ctx: RouteContext, reporter: Repo
     source: 'ip-route',
     type,
     family: cidr.family,
-    destination: `${formatIp({ family: cidr.family, value: cidr.base })}/${cidr.prefix}`,
+    destination: cidrText(cidr),
     destinationText: rw.destination?.value ?? '',
     prefixLength: cidr.prefix,
     ...(gateway ? { gateway } : {}),
@@ -102,7 +102,12 @@ export function adoptNexthopFamily(route: Route, ctx: RouteContext): void {
   const family = familyOf(hop?.gateway);
   if (!family || family === route.family) return;
   route.family = family;
-  route.destination = family === 6 ? '::/0' : '0.0.0.0/0';
+  route.destination = cidrText({ family, base: 0n, prefix: 0 });
+}
+
+/** The normalised form kept in `Route.destination`. */
+function cidrText(cidr: { family: 4 | 6; base: bigint; prefix: number }): string {
+  return `${formatIp({ family: cidr.family, value: cidr.base })}/${cidr.prefix}`;
 }
 
 /** `default`, a prefix, or a bare address (a host route: /32 or /128). */
