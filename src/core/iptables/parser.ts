@@ -13,7 +13,7 @@ import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
-import { StoredRule } from './storedRule';
+import { StoredRule, type StoredRuleInit } from './storedRule';
 import {
   forEachOptionName,
   isBuiltinChain,
@@ -108,6 +108,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let lastChainWordLength = -1;
   /** The chain rules were last added to: compacted when the dump moves on to another (see compactRules). */
   let fillingChain: Chain | undefined;
+  /** Where the rule being read is: one record reused for every rule (the rule copies it into the store). */
+  const ruleInit: StoredRuleInit = { line: 0, base: 0, contentStart: 0, contentEnd: 0, table: 0, chain: 0, command: 'append', position: undefined, first: 0, end: 0, bodyFirst: 0, prefixLength: 0, counters: undefined };
   prepareLines(lines, diagnostics);
 
   const getTable = (name: string, at?: Span): Table => {
@@ -367,11 +369,21 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const chain = store.nameOf(chainId);
     const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
     const table = tableFor(chain, body.targetName, body.comment);
-    const rule = new StoredRule(
-      store,
-      { line: li, base, contentStart: cs - base, contentEnd: lines.contentEnd[li] - base, table: table.name, chain, command: ruleCommand, position, first, end, bodyFirst, prefixLength, counters },
-      body,
-    );
+    const init = ruleInit;
+    init.line = li;
+    init.base = base;
+    init.contentStart = cs - base;
+    init.contentEnd = lines.contentEnd[li] - base;
+    init.table = store.tableIndex(table.name);
+    init.chain = chainId;
+    init.command = ruleCommand;
+    init.position = position;
+    init.first = first;
+    init.end = end;
+    init.bodyFirst = bodyFirst;
+    init.prefixLength = prefixLength;
+    init.counters = counters;
+    const rule = new StoredRule(store, init, body);
     addRule(rule, table, chainById(table, chainId));
     return true;
   }

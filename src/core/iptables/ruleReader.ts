@@ -100,8 +100,12 @@ export interface RuleBody {
   /** Word of the target name after -j/-g, -1 without one. */
   targetWord: number;
   targetName: string | undefined;
+  /** Name id of the target name, -1 without one. */
+  targetNameId: number;
   targetGoto: boolean;
   comment: string | undefined;
+  /** Name id of the comment, -1 without one. */
+  commentId: number;
   counters: Counters | undefined;
   /** Option and module rows of this rule: [optFirst, optEnd), [modFirst, modEnd). */
   optFirst: number;
@@ -110,7 +114,7 @@ export interface RuleBody {
   modEnd: number;
 }
 
-const body: RuleBody = { targetWord: -1, targetName: undefined, targetGoto: false, comment: undefined, counters: undefined, optFirst: 0, optEnd: 0, modFirst: 0, modEnd: 0 };
+const body: RuleBody = { targetWord: -1, targetName: undefined, targetNameId: -1, targetGoto: false, comment: undefined, commentId: -1, counters: undefined, optFirst: 0, optEnd: 0, modFirst: 0, modEnd: 0 };
 
 function wordSpan(store: RuleStore, line: number, k: number): Span {
   return { line, column: store.wordCol[k], length: store.wordLen[k] };
@@ -139,8 +143,10 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
 
   body.targetWord = -1;
   body.targetName = undefined;
+  body.targetNameId = -1;
   body.targetGoto = false;
   body.comment = undefined;
+  body.commentId = -1;
   body.counters = undefined;
   body.optFirst = store.optCount;
   body.modFirst = store.modCount;
@@ -187,12 +193,14 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       }
       const t = i + 1;
       kind[t] = KIND.target;
-      const targetName = names.names[valueId(store, t, base)];
+      const targetNameId = valueId(store, t, base);
+      const targetName = names.names[targetNameId];
       if (body.targetWord >= 0) {
         diagnostics.push(problem('duplicate-target', 'error', wordSpan(store, line, t), { target: targetName }));
       }
       body.targetWord = t;
       body.targetName = targetName;
+      body.targetNameId = targetNameId;
       body.targetGoto = info.role === NameRole.Goto;
       inTarget = true;
       current = OWNER_GENERIC;
@@ -257,7 +265,10 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       diagnostics.push(problem('option-without-module', 'warning', wordSpan(store, line, w), { option: names.names[writtenId] }));
     }
     store.addOption(info.canonical, writtenId, w, neg, firstValue, count, owner);
-    if (isComment && count > 0) body.comment = names.names[valueId(store, firstValue, base)];
+    if (isComment && count > 0) {
+      body.commentId = valueId(store, firstValue, base);
+      body.comment = names.names[body.commentId];
+    }
     i = j;
   }
   if (pendingBang >= 0) {

@@ -5,7 +5,7 @@
  * names are interned once, and rules (storedRule.ts) build option objects and tokens only when asked.
  */
 import { canonicalOptionName, GENERIC_CANONICAL, optionArity } from './options';
-import type { TokenKind } from './types';
+import type { Token, TokenKind } from './types';
 import { WORD_ESCAPED, WORD_QUOTED } from './words';
 
 /** Word flags. */
@@ -127,9 +127,10 @@ interface OptionNameInfo {
   generic: boolean;
 }
 
-type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
+type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
+type ColumnType = 'i32' | 'u8' | 'f64';
 /** The columns of one kind of row, each with its element type: one list per kind for allocating, growing, trimming. */
-type Columns<K extends string> = Readonly<Record<K, 'i32' | 'u8'>>;
+type Columns<K extends string> = Readonly<Record<K, ColumnType>>;
 
 const WORD_COLUMNS = { wordCol: 'i32', wordLen: 'i32', wordFlags: 'u8', wordKind: 'u8' } as const;
 const OPTION_COLUMNS = { optName: 'i32', optWritten: 'i32', optWord: 'i32', optNeg: 'i32', optValue: 'i32', optValueCount: 'u8', optOwner: 'i32' } as const;
@@ -149,11 +150,22 @@ const RULE_COLUMNS = {
   ruleModEnd: 'i32',
   ruleTargetWord: 'i32',
   ruleFlags: 'u8',
+  ruleId: 'i32',
+  ruleIndex: 'i32',
+  ruleTable: 'i32',
+  ruleChain: 'i32',
+  rulePosition: 'i32',
+  ruleComment: 'i32',
+  ruleTargetName: 'i32',
+  rulePackets: 'f64',
+  ruleBytes: 'f64',
+  ruleCounterColumn: 'i32',
+  ruleCounterLength: 'i32',
 } as const;
 type ColumnName = keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
 
-function newColumn(type: 'i32' | 'u8', size: number): Column {
-  return type === 'i32' ? new Int32Array(size) : new Uint8Array(size);
+function newColumn(type: ColumnType, size: number): Column {
+  return type === 'i32' ? new Int32Array(size) : type === 'u8' ? new Uint8Array(size) : new Float64Array(size);
 }
 
 export class RuleStore {
@@ -199,8 +211,24 @@ export class RuleStore {
   ruleModFirst!: Int32Array<ArrayBuffer>;
   ruleModEnd!: Int32Array<ArrayBuffer>;
   ruleTargetWord!: Int32Array<ArrayBuffer>; // -1 without a target
-  ruleFlags!: Uint8Array<ArrayBuffer>; // GOTO | command index
+  ruleFlags!: Uint8Array<ArrayBuffer>; // HAS_COUNTERS | GOTO | command index
+  // The rule's scalar facts, so a rule object is two fields (the collector copies and scans every one of 100k+):
+  ruleId!: Int32Array<ArrayBuffer>; // index in the dump's rules
+  ruleIndex!: Int32Array<ArrayBuffer>; // index in its chain
+  ruleTable!: Int32Array<ArrayBuffer>; // index in tableNames
+  ruleChain!: Int32Array<ArrayBuffer>; // name ids; -1 for none (position, comment, target name)
+  rulePosition!: Int32Array<ArrayBuffer>;
+  ruleComment!: Int32Array<ArrayBuffer>;
+  ruleTargetName!: Int32Array<ArrayBuffer>;
+  rulePackets!: Float64Array<ArrayBuffer>; // counters (byte counts pass 2^31), read when HAS_COUNTERS
+  ruleBytes!: Float64Array<ArrayBuffer>;
+  ruleCounterColumn!: Int32Array<ArrayBuffer>;
+  ruleCounterLength!: Int32Array<ArrayBuffer>;
   ruleCount = 0;
+  /** Table names rules refer to by index (a dump has a handful). */
+  readonly tableNames: string[] = [];
+  /** Tokens of the rules an editor asked for, by rule slot. */
+  readonly cachedTokens = new Map<number, Token[]>();
 
   private nameInfo: (OptionNameInfo | undefined)[] = [];
 
@@ -218,6 +246,12 @@ export class RuleStore {
 
   nameOf(id: number): string {
     return this.names.names[id];
+  }
+
+  /** The index of a table name in `tableNames`, added when new. */
+  tableIndex(name: string): number {
+    const i = this.tableNames.indexOf(name);
+    return i >= 0 ? i : this.tableNames.push(name) - 1;
   }
 
   optionInfo(writtenId: number): OptionNameInfo {

@@ -1,8 +1,9 @@
 /**
- * A rule read into the rule store. Its scalar facts (chain, table, target name, comment, counters) are fields;
- * its matches, options, spans and tokens are built from the store when asked, so a 100k-rule dump keeps a few
- * numbers per rule instead of a tree of objects. Nothing is cached except the tokens of a rule an editor asked
- * for (`tokens`); `readTokens` and `matches` build fresh objects each time.
+ * A rule read into the rule store. The object is two fields (the store and its row): its scalar facts (chain,
+ * table, target name, comment, counters, ids) are store columns, and its matches, options, spans and tokens are
+ * built from the store when asked, so a 100k-rule dump keeps a few numbers per rule instead of a tree of objects
+ * for the collector to copy. Nothing is cached except the tokens of a rule an editor asked for (`tokens`, kept
+ * by the store); `readTokens` and `matches` build fresh objects each time.
  */
 import type { Span } from '../common/diagnostics';
 import { wordValue, type RuleBody } from './ruleReader';
@@ -18,8 +19,10 @@ export interface StoredRuleInit {
   /** Columns of the line's content (prefixes and trailing blanks excluded): [contentStart, contentEnd). */
   contentStart: number;
   contentEnd: number;
-  table: string;
-  chain: string;
+  /** Index in the store's `tableNames`. */
+  table: number;
+  /** Name id of the chain. */
+  chain: number;
   command: Rule['command'];
   position: number | undefined;
   /** Store words of the whole line [first, end); the body starts at `bodyFirst`. */
@@ -33,30 +36,16 @@ export interface StoredRuleInit {
 
 const COMMANDS: readonly Rule['command'][] = ['append', 'insert', 'delete', 'replace', 'check'];
 const GOTO = 8;
+const HAS_COUNTERS = 16;
 
 export class StoredRule implements Rule {
-  id = -1;
-  index = -1;
-  readonly table: string;
-  readonly chain: string;
-  readonly position: number | undefined;
-  readonly comment: string | undefined;
-  readonly counters: Counters | undefined;
-  readonly targetName: string | undefined;
   private readonly slot: number;
-  private cachedTokens: Token[] | undefined = undefined;
 
   constructor(
     private readonly store: RuleStore,
     init: StoredRuleInit,
     body: RuleBody,
   ) {
-    this.table = init.table;
-    this.chain = init.chain;
-    this.position = init.position;
-    this.comment = body.comment;
-    this.counters = init.counters ?? body.counters;
-    this.targetName = body.targetName;
     const k = (this.slot = store.addRuleSlot());
     store.ruleLine[k] = init.line;
     store.ruleBase[k] = init.base;
@@ -71,7 +60,66 @@ export class StoredRule implements Rule {
     store.ruleModFirst[k] = body.modFirst;
     store.ruleModEnd[k] = body.modEnd;
     store.ruleTargetWord[k] = body.targetWord;
-    store.ruleFlags[k] = COMMANDS.indexOf(init.command) | (body.targetGoto ? GOTO : 0);
+    store.ruleId[k] = -1;
+    store.ruleIndex[k] = -1;
+    store.ruleTable[k] = init.table;
+    store.ruleChain[k] = init.chain;
+    store.rulePosition[k] = init.position ?? -1;
+    store.ruleComment[k] = body.commentId;
+    store.ruleTargetName[k] = body.targetNameId;
+    const counters = init.counters ?? body.counters;
+    if (counters) {
+      store.rulePackets[k] = counters.packets;
+      store.ruleBytes[k] = counters.bytes;
+      store.ruleCounterColumn[k] = counters.span.column;
+      store.ruleCounterLength[k] = counters.span.length;
+    }
+    store.ruleFlags[k] = COMMANDS.indexOf(init.command) | (body.targetGoto ? GOTO : 0) | (counters ? HAS_COUNTERS : 0);
+  }
+
+  get id(): number {
+    return this.store.ruleId[this.slot];
+  }
+  set id(id: number) {
+    this.store.ruleId[this.slot] = id;
+  }
+
+  get index(): number {
+    return this.store.ruleIndex[this.slot];
+  }
+  set index(index: number) {
+    this.store.ruleIndex[this.slot] = index;
+  }
+
+  get table(): string {
+    return this.store.tableNames[this.store.ruleTable[this.slot]];
+  }
+
+  get chain(): string {
+    return this.store.names.names[this.store.ruleChain[this.slot]];
+  }
+
+  get position(): number | undefined {
+    const p = this.store.rulePosition[this.slot];
+    return p < 0 ? undefined : p;
+  }
+
+  get comment(): string | undefined {
+    const id = this.store.ruleComment[this.slot];
+    return id < 0 ? undefined : this.store.names.names[id];
+  }
+
+  get targetName(): string | undefined {
+    const id = this.store.ruleTargetName[this.slot];
+    return id < 0 ? undefined : this.store.names.names[id];
+  }
+
+  /** Built on each access, like the spans. */
+  get counters(): Counters | undefined {
+    const s = this.store;
+    const k = this.slot;
+    if (!(s.ruleFlags[k] & HAS_COUNTERS)) return undefined;
+    return { packets: s.rulePackets[k], bytes: s.ruleBytes[k], span: { line: s.ruleLine[k], column: s.ruleCounterColumn[k], length: s.ruleCounterLength[k] } };
   }
 
   get line(): number {
@@ -145,10 +193,11 @@ export class StoredRule implements Rule {
    */
   comparableText(): string {
     const text = this.store.text;
+    const counters = this.counters;
     const chainAt = this.base + this.store.wordCol[this.first + 1];
     const end = this.base + this.contentEnd;
     const bodyAt = this.bodyFirst < this.end ? this.base + this.store.wordCol[this.bodyFirst] : end;
-    const c = this.counters?.span;
+    const c = counters?.span;
     const cut = c && c.line === this.line ? this.base + c.column : -1;
     const positioned = this.bodyFirst > this.first + 2;
     if (!positioned && (cut <= bodyAt || cut >= end)) return collapseSpaces(text, chainAt, end);
@@ -275,14 +324,18 @@ export class StoredRule implements Rule {
   }
 
   get tokens(): Token[] {
-    return (this.cachedTokens ??= this.readTokens());
+    const cache = this.store.cachedTokens;
+    let tokens = cache.get(this.slot);
+    if (!tokens) cache.set(this.slot, (tokens = this.readTokens()));
+    return tokens;
   }
 
   readTokens(): Token[] {
     const out: Token[] = [];
-    if (this.prefixLength > 0 && this.counters) {
+    const counters = this.prefixLength > 0 ? this.counters : undefined;
+    if (counters) {
       const at = this.base + this.contentStart;
-      out.push({ kind: 'counter', text: this.store.text.slice(at, at + this.prefixLength), span: this.counters.span });
+      out.push({ kind: 'counter', text: this.store.text.slice(at, at + this.prefixLength), span: counters.span });
     }
     const s = this.store;
     for (let k = this.first; k < this.end; k++) {
