@@ -26,6 +26,11 @@ export interface RouteLookup {
   src?: string;
   /** Legs of a multipath route (the kernel picks one per flow). */
   nexthops: Nexthop[];
+  /**
+   * The route forwards through nexthop object N (`nhid N`, iproute2 5.x+ with nexthop objects): its gateway and
+   * device are in `ip nexthop show id N`, not in the route list. A missing `gateway` then does not mean on-link.
+   */
+  nexthopId?: number;
 }
 
 /**
@@ -57,6 +62,8 @@ export function lookupRoute(routes: readonly Route[], dst: string, options: Rout
     if (best.gateway) found.gateway = best.gateway;
     if (best.dev) found.dev = best.dev;
     if (best.src) found.src = best.src;
+    const nhid = best.attributes.nhid;
+    if (nhid !== undefined && /^\d+$/.test(nhid)) found.nexthopId = Number(nhid);
     return found;
   }
   return undefined;

@@ -90,3 +90,11 @@ test('addressesOf and interfaceForAddress (own address, on-link subnet, IPv6)', 
   assert.equal(interfaceForAddress(NODE, 'fd00::1')?.address.family, 6);
   assert.equal(interfaceForAddress(NODE, 'bogus'), undefined);
 });
+
+test('a route through a nexthop object says so: no gateway shown is not on-link', () => {
+  const routes = parseNetworkText(['default nhid 12 proto static metric 20', '10.244.1.0/24 dev eth0 proto kernel scope link src 10.244.1.5'].join('\n')).routes;
+  const viaObject = lookupRoute(routes, '172.16.0.1');
+  assert.deepEqual([viaObject?.destination, viaObject?.gateway, viaObject?.dev, viaObject?.nexthopId], ['0.0.0.0/0', undefined, undefined, 12]);
+  const onLink = lookupRoute(routes, '10.244.1.9');
+  assert.deepEqual([onLink?.dev, onLink?.nexthopId], ['eth0', undefined]);
+});
