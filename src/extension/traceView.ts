@@ -3,6 +3,7 @@
  * highlight on every rule the packet matched in the dump.
  */
 import * as vscode from 'vscode';
+import { joinHostPort } from '../core/common/ip';
 import type { TracePacketResult, TracePathResult, TraceStepResult } from '../server/protocol';
 
 type Node = { kind: 'summary'; text: string } | { kind: 'path'; path: TracePathResult; index: number } | { kind: 'step'; step: TraceStepResult } | { kind: 'note'; text: string };
@@ -77,7 +78,11 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       case 'path': {
         const p = node.path;
         const pct = `${Number((p.probability * 100).toFixed(2))}%`;
-        const target = p.dnat ? vscode.l10n.t('DNAT to {0}', `${p.dnat.ip}${p.dnat.port !== null ? `:${p.dnat.port}` : ''}`) : vscode.l10n.t('no DNAT');
+        const target = p.dnat
+          ? vscode.l10n.t('DNAT to {0}', `${p.dnat.ip}${p.dnat.port !== null ? `:${p.dnat.port}` : ''}`)
+          : p.forward
+            ? vscode.l10n.t('{0} to {1}, destination kept', p.forward.method, joinHostPort(p.forward.ip, p.forward.port))
+            : vscode.l10n.t('no DNAT');
         const item = new vscode.TreeItem(`${pct}  ${p.verdict}  ${target}`, vscode.TreeItemCollapsibleState.Expanded);
         item.description = p.masquerade ? vscode.l10n.t('masqueraded') : '';
         item.iconPath = new vscode.ThemeIcon(p.verdict === 'ACCEPT' ? 'pass' : p.verdict === 'UNKNOWN' ? 'question' : 'error');

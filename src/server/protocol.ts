@@ -29,6 +29,11 @@ export interface TracePathResult {
   probability: number;
   verdict: string;
   dnat: { ip: string; port: number | null } | null;
+  /**
+   * IPVS direct routing, tunnelling or local delivery: the real server the packet is handed to with its
+   * destination (the VIP) unchanged, so `dnat` is null although the packet does reach a backend.
+   */
+  forward?: { ip: string; port: number; method: string };
   masquerade: boolean;
   steps: TraceStepResult[];
   assumptions: string[];

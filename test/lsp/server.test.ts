@@ -223,6 +223,21 @@ test('IPVS dumps: hover and symbols', async () => {
   assert.equal(symbols[0].children!.length, 2);
 });
 
+test('IPVS trace: direct routing keeps the VIP and names the real server; only Masq is a DNAT', async () => {
+  const uri = 'file:///work/ipvs-dr.ipvs';
+  const text = 'Prot LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  172.16.0.20:80 rr\n  -> 10.0.1.21:80               Route   1      0          0\n  -> 10.0.1.22:8080             Masq    1      0          0\n';
+  await s.open(uri, 'ipvs', text);
+  const r = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '172.16.0.20:80' });
+  assert.deepEqual(
+    r.paths.map((p) => [p.dnat, p.forward ?? null]),
+    [
+      [null, { ip: '10.0.1.21', port: 80, method: 'Route' }],
+      [{ ip: '10.0.1.22', port: 8080 }, null],
+    ],
+  );
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 test('a session paste opened as iptables: each tool\'s lines are read by its engine, none flagged as foreign', async () => {
   const uri = 'file:///work/session.iptables';
   const text = SESSION_PASTE;

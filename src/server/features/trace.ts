@@ -29,6 +29,7 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
         probability: p.probability,
         verdict: 'ACCEPT',
         dnat: p.dnat,
+        ...(!p.dnat && p.forward ? { forward: { ...p.realServer, method: p.forward } } : {}),
         // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
         masquerade: false,
         steps: [
