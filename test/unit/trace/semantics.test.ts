@@ -295,7 +295,15 @@ describe('trace: matches', () => {
         rules: ['-A PREROUTING -j DNAT --to-destination 10.3.3.3', '-A PREROUTING -j DNAT --to-destination 10.4.4.4'],
       },
     });
-    assert.deepEqual(trace(text, PKT).paths[0].dnat, { ip: '10.3.3.3' });
+    assert.deepEqual(trace(text, PKT).paths[0].dnat, { ip: '10.3.3.3', port: PKT.dport });
+  });
+
+  it('DNAT and REDIRECT without a port keep the packet\'s destination port', () => {
+    const dnat = saveText({ nat: { policies: BUILTIN_NAT, rules: ['-A PREROUTING -p tcp -j DNAT --to-destination 10.3.3.3'] } });
+    assert.deepEqual(trace(dnat, { ...PKT, dport: 8443 }).paths[0].dnat, { ip: '10.3.3.3', port: 8443 });
+    const redirect = saveText({ nat: { policies: BUILTIN_NAT, rules: ['-A PREROUTING -p tcp -j REDIRECT'] } });
+    const r = trace(redirect, { ...PKT, dport: 8443, localAddresses: ['192.168.10.20'] }).paths[0].dnat;
+    assert.equal(r?.port, 8443);
   });
 
   it('routing: a destination among localAddresses goes to INPUT, else FORWARD', () => {

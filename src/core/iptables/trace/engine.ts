@@ -544,7 +544,9 @@ function applyDnat(run: Run, w: Walker, rule: CompiledRule): void {
     pkt.redirectedLocal = true;
     if (t.port !== undefined) pkt.dport = t.port;
     const shown = ip ?? ipText(env, pkt.dst);
-    pkt.dnat = t.port === undefined ? { ip: shown } : { ip: shown, port: t.port };
+    // Without --to-ports (or a port in --to-destination) the kernel keeps the packet's destination port.
+    const port = t.port ?? pkt.dport;
+    pkt.dnat = port === undefined ? { ip: shown } : { ip: shown, port };
     addStep(run, w, rule, 'nat', msg('note.redirect', { to: t.text || '-' }));
   } else if (t.kind === 'dnat') {
     if (!t.to) {
@@ -554,7 +556,8 @@ function applyDnat(run: Run, w: Walker, rule: CompiledRule): void {
       if (t.to.ipValue !== undefined) pkt.dst = t.to.ipValue;
       if (t.to.port !== undefined) pkt.dport = t.to.port;
       const ip = ipText(env, pkt.dst);
-      pkt.dnat = t.to.port === undefined ? { ip } : { ip, port: t.to.port };
+      const port = t.to.port ?? pkt.dport;
+      pkt.dnat = port === undefined ? { ip } : { ip, port };
       const to = t.to.port === undefined ? ip : env.family === 6 ? `[${ip}]:${t.to.port}` : `${ip}:${t.to.port}`;
       addStep(run, w, rule, 'nat', msg(t.to.ranged ? 'note.dnat-range' : 'note.dnat', { to, range: t.text }));
     }
