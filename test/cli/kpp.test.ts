@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -100,6 +100,12 @@ test('usage errors and unreadable input exit 2 with one line on stderr, never a 
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
   }
+  // Lines are counted as `wc -l` does: the line break that ends the last line starts no line of its own.
+  const lineCount = readFileSync(seedFile, 'utf8').split('\n').length - 1;
+  assert.equal(kpp('explain', seedFile, '--line', String(lineCount)).code, 0);
+  const past = kpp('explain', seedFile, '--line', String(lineCount + 1));
+  assert.equal(past.code, 2);
+  assert.match(past.stderr, new RegExp(`past the end of the file \\(${lineCount} lines\\)`));
 });
 
 test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real servers', () => {

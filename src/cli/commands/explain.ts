@@ -19,7 +19,9 @@ export function runExplain(argv: string[]): number {
   const text = readInput(args.positionals[0]);
   const line = positiveInt('line', args.options.get('line')) - 1;
   const lines = text.split('\n');
-  if (line >= lines.length) throw new UsageError(`--line ${line + 1} is past the end of the file (${lines.length} lines)`);
+  // A final line break ends the last line; it does not start one more (`wc -l` and editors' line count agree).
+  const count = text.endsWith('\n') ? lines.length - 1 : lines.length;
+  if (line >= count) throw new UsageError(`--line ${line + 1} is past the end of the file (${count} lines)`);
   const a = analyzeText(text);
   // Without --column: the whole rule (its sentence) on a rule line, otherwise the line's first token.
   const firstCol = lines[line].length - lines[line].trimStart().length + 1;
