@@ -149,7 +149,9 @@ function countParams(stats: IpvsStats, lang: Lang) {
 /** The comma-joined facts about one real server: forwarding, weight, connections, expected share. */
 export function realServerDetails(service: VirtualService | undefined, rs: RealServer, lang: Lang): string {
   const parts: string[] = [];
-  if (rs.forward) parts.push(t(lang, `ipvs.fwd.${rs.forward}.short`));
+  const tunnelType = rs.forward === 'Tunnel' ? rs.tunnel?.type : undefined;
+  if (tunnelType) parts.push(t(lang, 'ipvs.fwd.Tunnel.typed.short', { type: tunnelType.toUpperCase() }));
+  else if (rs.forward) parts.push(t(lang, `ipvs.fwd.${rs.forward}.short`));
   if (rs.weight === 0) parts.push(t(lang, 'ipvs.rs.weightZero'));
   else if (rs.weight !== undefined) parts.push(t(lang, 'ipvs.rs.weight', { weight: rs.weight }));
   if (rs.activeConn !== undefined && rs.inactConn !== undefined) {

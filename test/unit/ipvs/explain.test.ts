@@ -79,6 +79,15 @@ describe('explain: tokens', () => {
     assert.match(hover(dump, LIST, 9, 'Route', 'zh-CN')!.markdown, /直接路由/);
   });
 
+  it('a tunnel is named by its --tun-type: GUE is no IPIP', () => {
+    const save = '-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 10.0.0.5:443 -i -w 1 --tun-type gue --tun-port 6080\n-a -t 10.96.0.1:443 -r 10.0.0.6:443 -i -w 1';
+    const d = parseIpvs(save);
+    assert.match(explainIpvsLine(d, 1, 'en')!.markdown, /GUE tunnel \(Tunnel\)/);
+    assert.doesNotMatch(explainIpvsLine(d, 1, 'en')!.markdown, /IPIP/);
+    assert.match(explainIpvsLine(d, 1, 'zh-CN')!.markdown, /GUE 隧道/);
+    assert.match(explainIpvsLine(d, 2, 'en')!.markdown, /[^E] tunnel \(Tunnel\)/);
+  });
+
   it('persistent, flags, FWM, header, columns', () => {
     assert.match(hover(dump, LIST, 13, '10800')!.markdown, /10800 seconds \(3 h\).*sessionAffinity: ClientIP/);
     assert.match(hover(dump, LIST, 8, 'sh-fallback')!.markdown, /sh-fallback[\s\S]*sh-port/);

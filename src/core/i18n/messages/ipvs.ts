@@ -107,9 +107,10 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.fwd.Route.short': 'direct routing (Route)',
     'ipvs.fwd.Route':
       "**Route** = direct routing (`-g`): the frame is sent to the real server's MAC unchanged; the server must hold the virtual IP and answers the client directly. The port cannot change.",
-    'ipvs.fwd.Tunnel.short': 'IPIP tunnel (Tunnel)',
+    'ipvs.fwd.Tunnel.short': 'tunnel (Tunnel)',
+    'ipvs.fwd.Tunnel.typed.short': '{type} tunnel (Tunnel)',
     'ipvs.fwd.Tunnel':
-      '**Tunnel** = IP-in-IP (`-i`): the packet is encapsulated to the real server, which decapsulates it, holds the virtual IP and answers directly (DSR). The port cannot change.',
+      '**Tunnel** (`-i`): the packet is encapsulated to the real server (IP-in-IP unless `--tun-type` says GUE or GRE), which decapsulates it, holds the virtual IP and answers directly (DSR). The port cannot change.',
     'ipvs.fwd.Local.short': 'local (Local)',
     'ipvs.fwd.Local': '**Local**: the real server is an address of this node, so the packet is delivered locally.',
 
@@ -416,9 +417,10 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.fwd.Route.short': '直接路由（Route）',
     'ipvs.fwd.Route':
       '**Route** = 直接路由（`-g`）：数据帧原样发往真实服务器的 MAC 地址；服务器必须持有虚拟 IP 并直接回复客户端。端口不能改变。',
-    'ipvs.fwd.Tunnel.short': 'IPIP 隧道（Tunnel）',
+    'ipvs.fwd.Tunnel.short': '隧道（Tunnel）',
+    'ipvs.fwd.Tunnel.typed.short': '{type} 隧道（Tunnel）',
     'ipvs.fwd.Tunnel':
-      '**Tunnel** = IP-in-IP（`-i`）：数据包被封装后发往真实服务器，服务器解封装、持有虚拟 IP 并直接回复（DSR）。端口不能改变。',
+      '**Tunnel**（`-i`）：数据包被封装后发往真实服务器（默认 IP-in-IP，`--tun-type` 可指定 GUE 或 GRE），服务器解封装、持有虚拟 IP 并直接回复（DSR）。端口不能改变。',
     'ipvs.fwd.Local.short': '本地（Local）',
     'ipvs.fwd.Local': '**Local**：真实服务器是本节点自己的地址，数据包在本机交付。',
 
