@@ -5,7 +5,8 @@
 import type { Span } from '../common/diagnostics';
 import { joinHostPort } from '../common/ip';
 import { t, type Lang } from '../i18n/catalog';
-import type { ConntrackEntry, IpSet, NetworkInterface, NetworkState, Route, RouteGet } from './types';
+import { addressProblem } from './lookup';
+import type { ConntrackEntry, InterfaceAddress, IpSet, NetworkInterface, NetworkState, Route, RouteGet } from './types';
 
 export interface NetworkExplanation {
   markdown: string;
@@ -23,7 +24,7 @@ export function explainNetworkAt(state: NetworkState, line: number, lang: Lang, 
   for (const i of state.interfaces) {
     if (i.line === line) return { markdown: interfaceText(i, lang), span: i.span };
     const a = i.addresses.find((x) => x.line === line);
-    if (a) return { markdown: t(lang, 'routes.explain.address', { address: a.address, prefix: a.prefixLength, interface: i.name, network: a.network }), span: a.span };
+    if (a) return { markdown: addressText(i, a, lang), span: a.span };
   }
   for (const set of state.ipsets) {
     if (set.line === line) return { markdown: setText(set, lang), span: set.span };
@@ -100,6 +101,13 @@ function interfaceText(i: NetworkInterface, lang: Lang): string {
   const main = t(lang, 'routes.explain.interface', { name: i.name, state: i.state ?? '?', mtu: i.mtu ?? '?', addresses });
   const veth = i.peerIndex !== undefined ? t(lang, 'routes.explain.interface.veth', { index: i.peerIndex }) : '';
   return sentences(lang, [main, veth]);
+}
+
+function addressText(i: NetworkInterface, a: InterfaceAddress, lang: Lang): string {
+  const params = { address: a.address, prefix: a.prefixLength, interface: i.name, network: a.network };
+  const problem = addressProblem(i, a);
+  if (!problem) return t(lang, 'routes.explain.address', params);
+  return sentences(lang, [t(lang, 'routes.explain.address.configured', params), t(lang, `routes.explain.address.${problem}`, params)]);
 }
 
 function setText(set: IpSet, lang: Lang): string {

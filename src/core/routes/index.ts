@@ -8,6 +8,8 @@ export { detectNetworkFormat, type NetworkFormatDetection } from './detect';
 export { parseNetworkText, parseNetworkDetails, type ParseNetworkOptions, type LineKind } from './parse';
 export {
   lookupRoute,
+  addressProblem,
+  type AddressProblem,
   addressesOf,
   interfaceForAddress,
   type RouteLookup,

@@ -114,3 +114,21 @@ export function interfaceForAddress(
   }
   return onLink;
 }
+
+/** Why an address listed on an interface does not work as one of this host's, or undefined when nothing says so. */
+export type AddressProblem = 'dadfailed' | 'tentative' | 'admin-down' | 'no-carrier';
+
+/**
+ * What the listing says against an address: IPv6 duplicate address detection failed or has not finished (the
+ * kernel does not use the address), or its interface is administratively down or has no carrier (nothing is
+ * sent or received on it). Flags an output did not print (`ip -o addr` has no `<...>`) tell nothing.
+ */
+export function addressProblem(iface: NetworkInterface, address: InterfaceAddress): AddressProblem | undefined {
+  if (address.flags.includes('dadfailed')) return 'dadfailed';
+  if (address.flags.includes('tentative') && !address.flags.includes('optimistic')) return 'tentative';
+  const flagsShown = iface.flags.length > 0;
+  if ((flagsShown && !iface.flags.includes('UP')) || (!flagsShown && iface.state === 'DOWN')) return 'admin-down';
+  if (iface.flags.includes('NO-CARRIER') || iface.state === 'LOWERLAYERDOWN' || (flagsShown && iface.state === 'DOWN')) return 'no-carrier';
+  return undefined;
+}
+

@@ -41,6 +41,26 @@ test('conntrack, interfaces and ipsets explain what they show', () => {
   assert.equal(explain(sets, 2), undefined, 'a header detail line has nothing to add');
 });
 
+test('addresses the kernel does not use say why: DAD failed or pending, interface down, no carrier', () => {
+  const addr = [
+    '2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP',
+    '    inet6 fd00::5/64 scope global dadfailed tentative',
+    '    inet6 fd00::6/64 scope global tentative',
+    '    inet6 fd00::7/64 scope global',
+    '3: eth1: <BROADCAST,MULTICAST> mtu 1500 qdisc mq state DOWN',
+    '    inet 10.9.0.5/24 brd 10.9.0.255 scope global eth1',
+    '4: eth2: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 qdisc mq state DOWN',
+    '    inet 10.8.0.5/24 brd 10.8.0.255 scope global eth2',
+  ].join('\n');
+  assert.match(explain(addr, 1)!, /^`fd00::5\/64` is configured on eth0\. But duplicate address detection failed: another host on the link already has fd00::5/);
+  assert.match(explain(addr, 2)!, /still tentative/);
+  assert.match(explain(addr, 3)!, /this host answers for fd00::7/);
+  assert.match(explain(addr, 5)!, /eth1 is administratively down \(no UP flag\).*`ip link set eth1 up`/);
+  assert.match(explain(addr, 7)!, /eth2 has no carrier/);
+  assert.match(explain(addr, 1, 'zh-CN')!, /重复地址检测失败/);
+  for (const line of [1, 2, 5, 7]) assert.doesNotMatch(explain(addr, line)!, /this host answers/);
+});
+
 test('rejecting answers and routes say what the kernel really does', () => {
   assert.match(explain('unreachable 10.250.0.1 from 10.244.1.5 dev cali12345 \n    cache <!> error -113 iif cali12345\n', 0)!, /refused with "No route to host"/);
   assert.match(explain('blackhole 10.244.9.9 uid 0 \n    cache \n', 0)!, /dropped silently/);
