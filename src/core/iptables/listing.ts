@@ -171,8 +171,12 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
   const src = words[k];
   const dst = words[k + 1];
   if (!src || !dst) return undefined;
-  if (!/^!?(?:0\.0\.0\.0\/0|::\/0|anywhere)$/.test(src.raw)) addGeneric('source', src, src.raw);
-  if (!/^!?(?:0\.0\.0\.0\/0|::\/0|anywhere)$/.test(dst.raw)) addGeneric('destination', dst, dst.raw);
+  for (const [name, w] of [['source', src], ['destination', dst]] as const) {
+    if (/^!?(?:0\.0\.0\.0\/0|::\/0|anywhere)$/.test(w.raw)) continue;
+    const address = listedAddress(w.raw);
+    addGeneric(name, w, address ?? w.raw);
+    if (address === undefined && /[g-zG-Z]/.test(w.raw)) out.diagnostics.push(problem('listing-resolved-name', 'warning', sp(w), { name: w.raw.replace(/^!/, '') }));
+  }
   k += 2;
   const matches: Match[] = generic.length ? [{ module: '', options: generic }] : [];
   let target: Target | undefined;
@@ -327,5 +331,21 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
     break;
   }
   return comment;
+}
+
+/**
+ * The address a listing column shows, in numbers: `iptables -L` without `-n` prints the loopback names
+ * (`localhost`, `localhost/8`, `ip6-localhost`), which the resolver gives on every host. Other names came from
+ * the listing host's DNS: undefined (they cannot be read back here).
+ */
+function listedAddress(raw: string): string | undefined {
+  const negation = raw.startsWith('!') ? '!' : '';
+  const m = /^(localhost|ip6-localhost|ip6-loopback)(?:\/(\d+))?$/.exec(raw.slice(negation.length));
+  if (!m) return undefined;
+  const prefix = m[2] === undefined ? undefined : Number(m[2]);
+  const v6 = m[1] !== 'localhost' || (prefix !== undefined && prefix > 32);
+  if (v6) return `${negation}::1${prefix === undefined ? '' : `/${prefix}`}`;
+  // `localhost/8` is the loopback network 127.0.0.0/8 (the name stands for its first address, 127.0.0.1).
+  return prefix === undefined ? `${negation}127.0.0.1` : `${negation}${prefix >= 32 ? '127.0.0.1' : '127.0.0.0'}/${prefix}`;
 }
 

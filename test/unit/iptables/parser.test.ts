@@ -148,6 +148,23 @@ test('listing without -n: service names trace as their ports; negations before c
   assert.deepEqual(verdicts('192.168.1.1', '127.0.0.1', 443), ['DROP 1'], 'a first packet is NEW: not RELATED/ESTABLISHED/DNAT');
 });
 
+test('listing without -n: loopback names read as addresses; a DNS name is flagged and traces as unknown', () => {
+  const text = [
+    'Chain INPUT (policy ACCEPT)',
+    'target     prot opt source               destination',
+    'DROP       all  -- !localhost/8          localhost/8',
+    'ACCEPT     all  --  localhost            anywhere',
+    'ACCEPT     tcp  --  node-2.example.com   anywhere             tcp dpt:ssh',
+  ].join('\n');
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:listing-without-interfaces', '4:listing-resolved-name']);
+  assert.deepEqual([findOption(d.rules[0], 'source')!.values, findOption(d.rules[0], 'source')!.negated, findOption(d.rules[0], 'destination')!.values], [['127.0.0.0/8'], true, ['127.0.0.0/8']]);
+  assert.deepEqual(findOption(d.rules[1], 'source')!.values, ['127.0.0.1']);
+  const verdicts = (src: string) => tracePacket(d, { src, dst: '127.0.0.9', dport: 22, proto: 'tcp', hook: 'prerouting', localAddresses: ['127.0.0.9'] }).paths.map((p) => p.verdict);
+  assert.deepEqual(verdicts('10.1.1.1'), ['DROP'], 'from outside the loopback network to it');
+  assert.deepEqual(verdicts('127.0.0.1'), ['ACCEPT']);
+});
+
 test('a prose line with an apostrophe is prose, not an unclosed quote; chain commands still get word problems', () => {
   const prose = parseIptables("Here's what the node printed\n-A KUBE-SERVICES -d 10.0.0.1/32 -j KUBE-SVC-X\n");
   assert.deepEqual(prose.diagnostics.map((x) => x.code), ['text-line']);

@@ -25,6 +25,7 @@ export const parseMessages: MessageBundle = {
     'parse.nft-syntax':
       'This text is nft syntax (nft list ruleset), not iptables-save; its rules are not read. Run iptables-save (iptables-nft-save on nf_tables hosts) for a dump the tracer can follow.',
     'parse.tool-message': 'Message from the iptables tool, not a rule: {text}',
+    'parse.listing-resolved-name': '`{name}` is a name: the listing was printed without -n, so iptables resolved the address through DNS and the number is not in the paste. Traces treat this match as unknown; `iptables -L -n` shows the address.',
     'parse.listing-without-interfaces': 'This listing has no in/out columns (iptables -L without -v): a rule that matches an interface (`-i lo -j ACCEPT`) shows as matching every packet. Traces and the unreachable-rule check cannot tell them apart; `iptables -L -n -v` shows them.',
     'parse.nft-incompatible': 'Table {table} holds rules iptables cannot show (written with nft directly, e.g. by kube-proxy in nftables mode): this dump leaves them out and a trace cannot see them. `nft list table {family} {table}` shows them.',
     'parse.nft-incompatible.chain': 'Chain {chain} of table {table} holds rules iptables cannot show (written with nft directly): this output leaves them out. `nft list chain {family} {table} {chain}` shows them.',
@@ -59,6 +60,7 @@ export const parseMessages: MessageBundle = {
     'parse.nft-syntax':
       '这段文本是 nft 语法（nft list ruleset），不是 iptables-save 输出；其中的规则不会被读取。请运行 iptables-save（nf_tables 主机上运行 iptables-nft-save），得到追踪器能跟随的转储。',
     'parse.tool-message': 'iptables 工具输出的消息，不是规则：{text}',
+    'parse.listing-resolved-name': '`{name}` 是一个名字：列表打印时没有加 -n，iptables 通过 DNS 解析了地址，粘贴内容里没有数字地址。跟踪会把这个匹配视为未知；`iptables -L -n` 会显示地址。',
     'parse.listing-without-interfaces': '此列表没有 in/out 列（iptables -L 未加 -v）：匹配网卡的规则（`-i lo -j ACCEPT`）看起来像匹配所有数据包。跟踪和“规则不可达”检查无法区分它们；`iptables -L -n -v` 会显示。',
     'parse.nft-incompatible': '表 {table} 中有 iptables 无法显示的规则（直接用 nft 写入，例如 nftables 模式的 kube-proxy）：此转储不包含它们，跟踪也看不到它们。用 `nft list table {family} {table}` 查看。',
     'parse.nft-incompatible.chain': '表 {table} 的链 {chain} 中有 iptables 无法显示的规则（直接用 nft 写入）：此输出不包含它们。用 `nft list chain {family} {table} {chain}` 查看。',
