@@ -7,6 +7,7 @@ import type { Diagnostic, Severity, Span } from '../common/diagnostics';
 import { cidrContains, parseCidr, parseIp } from '../common/ip';
 import { t, type Lang } from '../i18n/catalog';
 import { realServerKey, realServerLabel, serviceKey, serviceLabel } from './identity';
+import { overloadOf } from './distribution';
 import { flagBelongsElsewhere, isKnownScheduler, KNOWN_SCHEDULERS } from './schedulers';
 import type { IpvsDump, VirtualService } from './types';
 
@@ -48,6 +49,8 @@ function lintService(f: Findings, dump: IpvsDump, svc: VirtualService): void {
     for (const r of svc.realServers) {
       if (r.weight === 0) f.add('weight-zero', 'info', r.span, { address: realServerLabel(r), service });
     }
+    const open = svc.realServers.filter((r) => r.weight !== 0);
+    if (open.every((r) => overloadOf(r) === 'yes')) f.add('all-overloaded', 'warning', svc.span, { service, count: open.length });
   }
   if (svc.scheduler !== undefined && !isKnownScheduler(svc.scheduler)) {
     f.add('unknown-scheduler', 'warning', svc.span, { name: svc.scheduler, known: KNOWN_SCHEDULERS.join(', ') });

@@ -34,6 +34,8 @@ export const ipvsMessages: MessageBundle = {
       '{service} shows no real servers, but it is the last line pasted: the list may simply have been cut here. If not, the Service has no ready endpoints.',
     'ipvs.lint.all-weights-zero':
       'All {count} real servers of {service} have weight 0 (draining): IPVS schedules no new connections to any of them.',
+    'ipvs.lint.all-overloaded':
+      'Every real server of {service} that takes connections ({count}) is overloaded: its active + inactive connections reached the upper threshold, so IPVS schedules new connections to none of them and they fail until connections fall below the lower threshold. Raise the thresholds or add real servers.',
     'ipvs.lint.weight-zero':
       '{address} has weight 0: it is draining and gets no new connections; existing ones continue (kube-proxy does this for terminating endpoints).',
     'ipvs.lint.duplicate-virtual-service':
@@ -358,6 +360,8 @@ export const ipvsMessages: MessageBundle = {
       '{service} 没有显示真实服务器，但它是粘贴内容的最后一行：列表可能只是在这里被截断了。否则说明该 Service 没有就绪的端点。',
     'ipvs.lint.all-weights-zero':
       '{service} 的全部 {count} 个真实服务器权重均为 0（排空中）：IPVS 不会再向其中任何一个调度新连接。',
+    'ipvs.lint.all-overloaded':
+      '{service} 中可接收连接的全部真实服务器（{count} 个）都已过载：活动 + 非活动连接数达到了上限阈值，IPVS 不会向其中任何一个调度新连接，新连接将失败，直到连接数降到下限阈值以下。请提高阈值或增加真实服务器。',
     'ipvs.lint.weight-zero':
       '{address} 的权重为 0：正在排空，不再接收新连接，已有连接继续（kube-proxy 对正在终止的端点这样处理）。',
     'ipvs.lint.duplicate-virtual-service': '{service} 重复出现（首次在第 {line} 行）；是否粘贴了两次？',
