@@ -36,6 +36,7 @@ const COMMAND_KEYS: Record<string, string> = {
   '-A': 'append', '--append': 'append', '-I': 'insert', '--insert': 'insert', '-D': 'delete', '--delete': 'delete',
   '-R': 'replace', '--replace': 'replace', '-C': 'check', '--check': 'check', '-N': 'new-chain', '--new-chain': 'new-chain',
   '-P': 'policy', '--policy': 'policy', '-F': 'flush', '--flush': 'flush', '-X': 'delete-chain', '--delete-chain': 'delete-chain',
+  '-E': 'rename-chain', '--rename-chain': 'rename-chain',
   '-Z': 'zero', '--zero': 'zero', COMMIT: 'COMMIT',
 };
 
@@ -181,7 +182,9 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
     const cni = CNI_PREFIXES.find(([re]) => re.test(name));
     parts.push(cni ? t(lang, `iptables.chain.cni.${cni[1]}`, { chain: name }) : t(lang, 'iptables.chain.user', { chain: name }));
   }
-  if (!chain) parts.push(t(lang, 'iptables.chain.undefined', { chain: name, table }));
+  const renamed = chain ? undefined : model.dump.renames.find((r) => r.from === name && r.table === table);
+  if (renamed) parts.push(t(lang, 'iptables.chain.renamed', { chain: name, to: renamed.to, line: renamed.line + 1 }));
+  else if (!chain) parts.push(t(lang, 'iptables.chain.undefined', { chain: name, table }));
   else {
     parts.push(t(lang, 'iptables.chain.summary', { rules: chain.rules.length, refs: model.references(chain.table, name).length }));
     if (chain.builtin && chain.policy) parts.push(t(lang, 'iptables.chain.policy', { policy: chain.policy }));

@@ -151,6 +151,18 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const list = chainsByIdOf.get(table);
     if (id >= 0 && list) list[id] = undefined;
   };
+  /** `-E`: the chain keeps its place and rules under the new name, and every rule that jumps to it follows. */
+  const renameChain = (table: Table, chain: Chain, to: string) => {
+    const fromId = store.names.find(chain.name);
+    const toId = store.names.idOf(to, 0, to.length);
+    forgetChain(table, chain.name);
+    const entries = [...table.chains];
+    table.chains.clear();
+    for (const [name, c] of entries) table.chains.set(c === chain ? to : name, c);
+    chain.name = to;
+    if (fromId < 0) return;
+    for (const c of table.chains.values()) for (const r of c.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
+  };
   const tableFor = (chain: string, targetName: string | undefined, comment: string | undefined): Table => {
     if (ctx.table) return ctx.table;
     return getTable(ctx.commandTable ?? options.defaultTable ?? inferTable(chain, targetName, comment));
@@ -250,7 +262,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const words = joinWrappedWords(splitWords(c, sl.offset, prefix?.next ?? 0).words);
     const head = words[0];
     if (head && CHAIN_COMMANDS.has(head.raw)) {
-      handleChainCommand(words, sl, tableFor, getChain, forgetChain, dump, tokens);
+      handleChainCommand(words, sl, tableFor, getChain, forgetChain, renameChain, dump, tokens);
       if (head.raw === '-P' || head.raw === '--policy' || head.raw === '-N' || head.raw === '--new-chain') ctx.sMode = true;
       continue;
     }
@@ -457,7 +469,7 @@ class ChainRecord implements Chain {
 
   constructor(
     readonly table: string,
-    readonly name: string,
+    public name: string, // `-E` renames
     readonly builtin: boolean,
   ) {}
 
@@ -531,6 +543,7 @@ function newDump(lines: LineIndex, tokens: Token[], declarationLines: number[], 
     diagnostics,
     removedAt: new Map(),
     editedRule: new Map(),
+    renames: [],
     get tokens(): Token[] {
       if (!merged) {
         const all: Token[] = [];
@@ -778,6 +791,7 @@ function handleChainCommand(
   tableFor: (chain: string, target: string | undefined, comment: string | undefined) => Table,
   getChain: (t: Table, name: string) => Chain,
   forget: (t: Table, name: string) => void,
+  rename: (t: Table, chain: Chain, to: string) => void,
   dump: IptablesDump,
   tokens: Token[],
 ): void {
@@ -841,6 +855,25 @@ function handleChainCommand(
       tokens.push({ kind: 'chainRef', text: nameWord.raw, span: nameSpan });
       const chain = table.chains.get(nameWord.value);
       if (chain) flushChain(chain, sl.line, dump);
+      return;
+    }
+    case '-E':
+    case '--rename-chain': {
+      tokens.push({ kind: 'chainRef', text: nameWord.raw, span: nameSpan });
+      const toWord = words[2];
+      const chain = table.chains.get(nameWord.value);
+      const params = { chain: nameWord.value, table: table.name, to: toWord?.value ?? '' };
+      const refuse = (variant: string, span: Span): void => {
+        dump.diagnostics.push(problem('rename-refused', 'error', span, params, variant));
+      };
+      if (!toWord) return refuse('missing', nameSpan);
+      const toSpan: Span = { line: sl.line, column: toWord.column, length: toWord.raw.length };
+      if (!chain) return refuse('unknown', nameSpan);
+      if (chain.builtin) return refuse('builtin', nameSpan);
+      if (table.chains.has(toWord.value)) return refuse('exists', toSpan);
+      tokens.push({ kind: 'chainDecl', text: toWord.raw, span: toSpan });
+      dump.renames.push({ table: table.name, from: nameWord.value, to: toWord.value, line: sl.line });
+      rename(table, chain, toWord.value);
       return;
     }
     default:

@@ -109,6 +109,13 @@ export class StoredRule implements Rule {
     return id < 0 ? undefined : this.store.names.names[id];
   }
 
+  /** `-E FROM TO` (name ids): the rule's chain and its jump follow the new name, as they do in the kernel. */
+  followRename(fromId: number, toId: number): void {
+    const s = this.store;
+    if (s.ruleChain[this.slot] === fromId) s.ruleChain[this.slot] = toId;
+    if (s.ruleTargetName[this.slot] === fromId) s.ruleTargetName[this.slot] = toId;
+  }
+
   get targetName(): string | undefined {
     const id = this.store.ruleTargetName[this.slot];
     return id < 0 ? undefined : this.store.names.names[id];

@@ -158,6 +158,13 @@ export interface BackendWarning {
   text: string;
 }
 
+export interface ChainRename {
+  table: string;
+  from: string;
+  to: string;
+  line: number;
+}
+
 export interface IptablesDump {
   format: IptablesFormat;
   family: 4 | 6;
@@ -172,6 +179,8 @@ export interface IptablesDump {
   removedAt: Map<Rule, number>;
   /** What each `-D` / `-R` line took out of its chain (absent when nothing was). */
   editedRule: Map<Rule, Rule>;
+  /** Chains `-E` renamed, in line order (0-based line of the `-E`): an old name's hover says where it went. */
+  renames: ChainRename[];
   /**
    * Tokens of the lines that are not rules (table headers, declarations, comments, COMMIT), in line order.
    * A rule's tokens are on the rule. Built when first read; `tokensOfLine` answers for one line without it.

@@ -75,6 +75,7 @@ class DumpBuilder {
       family: 4,
       removedAt: new Map(),
       editedRule: new Map(),
+      renames: [],
       tables: [...this.tables.values()],
       rules: this.rules,
       headers: [],
