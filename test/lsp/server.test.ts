@@ -68,6 +68,22 @@ test('definition of a jump target goes to its declaration; references list every
   assert.equal(refs!.length, 4, 'the SVC masquerade rule and three SEP hairpin rules jump to KUBE-MARK-MASQ');
 });
 
+test('after -E OLD NEW, definition and references follow the new name from the jump, the rule and the old declaration', async () => {
+  const uri = 'file:///work/renamed.rules';
+  const lines = ['*filter', ':INPUT ACCEPT [0:0]', ':OLD - [0:0]', '-A INPUT -s 10.0.0.0/8 -j OLD', '-A OLD -j DROP', '-E OLD NEW', '-A INPUT -p tcp -j NEW', 'COMMIT'];
+  await s.open(uri, 'iptables', lines.join('\n'));
+  const at = (line: number, needle: string) => ({ textDocument: { uri }, position: { line, character: lines[line].indexOf(needle) + 1 } });
+  for (const [line, needle] of [[3, 'OLD'], [4, 'OLD'], [2, 'OLD'], [6, 'NEW']] as const) {
+    const def = await s.connection.sendRequest(DefinitionRequest.type, at(line, needle));
+    const loc = Array.isArray(def) ? def[0] : def;
+    assert.ok(loc && 'range' in loc, `definition from line ${line + 1}`);
+    assert.equal(loc.range.start.line, 2, `line ${line + 1}: the chain declared as :OLD`);
+    const refs = await s.connection.sendRequest(ReferencesRequest.type, { ...at(line, needle), context: { includeDeclaration: false } });
+    assert.deepEqual(refs!.map((r) => r.range.start.line), [3, 6], `references from line ${line + 1}: both jumps, before and after the rename`);
+  }
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 test('call hierarchy: KUBE-SERVICES is called from PREROUTING and OUTPUT', async () => {
   const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri: URI }, position: pos('KUBE-SERVICES', ':KUBE-SERVICES') });
   assert.equal(items![0].name, 'KUBE-SERVICES');

@@ -3,7 +3,7 @@ import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoin
 import { SymbolKind } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
-import type { Chain, Rule } from '../../core/iptables/types';
+import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/types';
 import { toRange } from '../convert';
 
 /** The chain named by the token under the cursor (a declaration, a `-A CHAIN`, or a jump target). */
@@ -11,10 +11,16 @@ export function chainAt(model: IptablesModel, line: number, character: number): 
   const token = model.tokenAt(line, character);
   if (!token || !(token.kind === 'chainDecl' || token.kind === 'chainRef' || token.kind === 'target')) return undefined;
   const rule = model.ruleAtLine(line);
-  const name = token.text;
-  if (rule) return model.chain(rule.table, name) ?? model.chainsNamed(name)[0];
-  // A declaration line: the chain declared here.
-  return model.chainsNamed(name).find((c) => c.declSpan?.line === line) ?? model.chainsNamed(name)[0];
+  if (rule) {
+    // The rule's own names, not the words written: an `-E` after the rule renamed its chain or its jump target.
+    const name = token.kind === 'target' ? (ruleTargetName(rule) ?? token.text) : token.kind === 'chainRef' ? rule.chain : token.text;
+    return model.chain(rule.table, name) ?? model.chainsNamed(name)[0];
+  }
+  // A declaration line: the chain declared here, under the name a later `-E` gave it.
+  let name = token.text;
+  for (const r of model.dump.renames) if (r.from === name && r.line > line) name = r.to;
+  const named = model.chainsNamed(name);
+  return named.find((c) => c.declSpan?.line === line) ?? named[0];
 }
 
 function chainLocation(uri: string, chain: Chain): Location | undefined {
