@@ -82,6 +82,19 @@ test('after -E OLD NEW, definition and references follow the new name from the j
     assert.deepEqual(refs!.map((r) => r.range.start.line), [3, 6], `references from line ${line + 1}: both jumps, before and after the rename`);
   }
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  // A rename in nat leaves filter's chain of the same name alone; the old name on the -E line finds the renamed chain.
+  const two = ['*filter', ':A - [0:0]', '-A A -j ACCEPT', 'COMMIT', '*nat', ':A - [0:0]', '-E A B', '-A B -j RETURN', 'COMMIT'];
+  const uri2 = 'file:///work/two-tables.rules';
+  await s.open(uri2, 'iptables', two.join('\n'));
+  const defLine = async (line: number, column: number) => {
+    const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri2 }, position: { line, character: column } });
+    const loc = Array.isArray(def) ? def[0] : def;
+    return loc && 'range' in loc ? loc.range.start.line : undefined;
+  };
+  assert.equal(await defLine(1, 1), 1, "filter's :A is filter's chain");
+  assert.equal(await defLine(6, 3), 5, "the A of '-E A B' is nat's chain, declared as :A");
+  assert.equal(await defLine(7, 3), 5, '-A B is the renamed chain');
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: uri2 } });
 });
 
 test('call hierarchy: KUBE-SERVICES is called from PREROUTING and OUTPUT', async () => {

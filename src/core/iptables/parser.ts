@@ -10,6 +10,7 @@ import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
+import { EXTENSION_TARGETS } from './options';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
@@ -18,6 +19,7 @@ import {
   forEachOptionName,
   isBuiltinChain,
   ruleComparableText,
+  STANDARD_TARGETS,
   type BackendWarning,
   type Chain,
   type Counters,
@@ -870,7 +872,8 @@ function handleChainCommand(
       const toSpan: Span = { line: sl.line, column: toWord.column, length: toWord.raw.length };
       if (!chain) return refuse('unknown', nameSpan);
       if (chain.builtin) return refuse('builtin', nameSpan);
-      if (table.chains.has(toWord.value)) return refuse('exists', toSpan);
+      if (table.chains.has(toWord.value) || isBuiltinChain(table.name, toWord.value)) return refuse('exists', toSpan);
+      if (STANDARD_TARGETS.has(toWord.value) || EXTENSION_TARGETS.has(toWord.value)) return refuse('target-name', toSpan);
       tokens.push({ kind: 'chainDecl', text: toWord.raw, span: toSpan });
       dump.renames.push({ table: table.name, from: nameWord.value, to: toWord.value, line: sl.line });
       rename(table, chain, toWord.value);

@@ -37,6 +37,7 @@ export interface StoredRuleInit {
 const COMMANDS: readonly Rule['command'][] = ['append', 'insert', 'delete', 'replace', 'check'];
 const GOTO = 8;
 const HAS_COUNTERS = 16;
+const RENAMED = 32; // an `-E` changed its chain or target name: compare by the names, not the words written
 
 export class StoredRule implements Rule {
   private readonly slot: number;
@@ -112,8 +113,11 @@ export class StoredRule implements Rule {
   /** `-E FROM TO` (name ids): the rule's chain and its jump follow the new name, as they do in the kernel. */
   followRename(fromId: number, toId: number): void {
     const s = this.store;
-    if (s.ruleChain[this.slot] === fromId) s.ruleChain[this.slot] = toId;
-    if (s.ruleTargetName[this.slot] === fromId) s.ruleTargetName[this.slot] = toId;
+    const k = this.slot;
+    if (s.ruleChain[k] === fromId) s.ruleChain[k] = toId;
+    else if (s.ruleTargetName[k] !== fromId) return;
+    if (s.ruleTargetName[k] === fromId) s.ruleTargetName[k] = toId;
+    s.ruleFlags[k] |= RENAMED;
   }
 
   get targetName(): string | undefined {
@@ -207,9 +211,15 @@ export class StoredRule implements Rule {
     const c = counters?.span;
     const cut = c && c.line === this.line ? this.base + c.column : -1;
     const positioned = this.bodyFirst > this.first + 2;
-    if (!positioned && (cut <= bodyAt || cut >= end)) return collapseSpaces(text, chainAt, end);
-    const chain = text.slice(chainAt, chainAt + this.store.wordLen[this.first + 1]);
-    const body = cut > bodyAt && cut < end ? `${text.slice(bodyAt, cut)} ${text.slice(Math.min(end, cut + c!.length), end)}` : text.slice(bodyAt, end);
+    const renamed = (this.store.ruleFlags[this.slot] & RENAMED) !== 0;
+    if (!positioned && !renamed && (cut <= bodyAt || cut >= end)) return collapseSpaces(text, chainAt, end);
+    const chain = renamed ? this.chain : text.slice(chainAt, chainAt + this.store.wordLen[this.first + 1]);
+    let body = cut > bodyAt && cut < end ? `${text.slice(bodyAt, cut)} ${text.slice(Math.min(end, cut + c!.length), end)}` : text.slice(bodyAt, end);
+    if (renamed && this.targetWord >= 0) {
+      // The target word as its current name: `-D CHAIN -j NEW` after `-E OLD NEW` deletes `-j OLD` rules.
+      const at = this.base + this.store.wordCol[this.targetWord];
+      if (at >= bodyAt && (cut < 0 || at < cut)) body = `${text.slice(bodyAt, at)}${this.targetName ?? ''}${body.slice(at - bodyAt + this.store.wordLen[this.targetWord])}`;
+    }
     return collapseSpaces(`${chain} ${body}`);
   }
 
