@@ -5,7 +5,7 @@
 import type { Span } from '../common/diagnostics';
 import { joinHostPort } from '../common/ip';
 import { t, type Lang } from '../i18n/catalog';
-import { addressProblem } from './lookup';
+import { addressProblem, linkProblem } from './lookup';
 import type { ConntrackEntry, InterfaceAddress, IpSet, NetworkInterface, NetworkState, Route, RouteGet } from './types';
 
 export interface NetworkExplanation {
@@ -100,7 +100,9 @@ function interfaceText(i: NetworkInterface, lang: Lang): string {
   const addresses = i.addresses.map((a) => `\`${a.address}/${a.prefixLength}\``).join(', ') || t(lang, 'routes.explain.no-addresses');
   const main = t(lang, 'routes.explain.interface', { name: i.name, state: i.state ?? '?', mtu: i.mtu ?? '?', addresses });
   const veth = i.peerIndex !== undefined ? t(lang, 'routes.explain.interface.veth', { index: i.peerIndex }) : '';
-  return sentences(lang, [main, veth]);
+  const problem = linkProblem(i);
+  const down = problem ? t(lang, `routes.explain.interface.${problem}`, { name: i.name }) : '';
+  return sentences(lang, [main, down, veth]);
 }
 
 function addressText(i: NetworkInterface, a: InterfaceAddress, lang: Lang): string {

@@ -9,6 +9,7 @@ export { parseNetworkText, parseNetworkDetails, type ParseNetworkOptions, type L
 export {
   lookupRoute,
   addressProblem,
+  linkProblem,
   type AddressProblem,
   addressesOf,
   interfaceForAddress,

@@ -126,6 +126,11 @@ export type AddressProblem = 'dadfailed' | 'tentative' | 'admin-down' | 'no-carr
 export function addressProblem(iface: NetworkInterface, address: InterfaceAddress): AddressProblem | undefined {
   if (address.flags.includes('dadfailed')) return 'dadfailed';
   if (address.flags.includes('tentative') && !address.flags.includes('optimistic')) return 'tentative';
+  return linkProblem(iface);
+}
+
+/** Whether the interface passes packets: administratively down (no UP flag) or without carrier; else undefined. */
+export function linkProblem(iface: NetworkInterface): 'admin-down' | 'no-carrier' | undefined {
   const flagsShown = iface.flags.length > 0;
   if ((flagsShown && !iface.flags.includes('UP')) || (!flagsShown && iface.state === 'DOWN')) return 'admin-down';
   if (iface.flags.includes('NO-CARRIER') || iface.state === 'LOWERLAYERDOWN' || (flagsShown && iface.state === 'DOWN')) return 'no-carrier';

@@ -59,6 +59,11 @@ test('addresses the kernel does not use say why: DAD failed or pending, interfac
   assert.match(explain(addr, 7)!, /eth2 has no carrier/);
   assert.match(explain(addr, 1, 'zh-CN')!, /重复地址检测失败/);
   for (const line of [1, 2, 5, 7]) assert.doesNotMatch(explain(addr, line)!, /this host answers/);
+  // The interface lines themselves say it too; an UP interface with carrier says nothing of the kind.
+  assert.match(explain(addr, 4)!, /^Interface eth1, state DOWN.*It is administratively down \(no UP flag\).*`ip link set eth1 up`/);
+  assert.match(explain(addr, 6)!, /^Interface eth2.*It has no carrier/);
+  assert.match(explain(addr, 4, 'zh-CN')!, /管理性关闭/);
+  assert.doesNotMatch(explain(addr, 0)!, /administratively down|no carrier/);
 });
 
 test('rejecting answers and routes say what the kernel really does', () => {
