@@ -114,9 +114,11 @@ export class StoredRule implements Rule {
   followRename(fromId: number, toId: number): void {
     const s = this.store;
     const k = this.slot;
-    if (s.ruleChain[k] === fromId) s.ruleChain[k] = toId;
-    else if (s.ruleTargetName[k] !== fromId) return;
-    if (s.ruleTargetName[k] === fromId) s.ruleTargetName[k] = toId;
+    const inChain = s.ruleChain[k] === fromId;
+    const jumps = s.ruleTargetName[k] === fromId;
+    if (!inChain && !jumps) return;
+    if (inChain) s.ruleChain[k] = toId;
+    if (jumps) s.ruleTargetName[k] = toId;
     s.ruleFlags[k] |= RENAMED;
   }
 

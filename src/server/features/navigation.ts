@@ -16,13 +16,13 @@ export function chainAt(model: IptablesModel, line: number, character: number): 
     const name = token.kind === 'target' ? (ruleTargetName(rule) ?? token.text) : token.kind === 'chainRef' ? rule.chain : token.text;
     return model.chain(rule.table, name) ?? model.chainsNamed(name)[0];
   }
-  // A declaration line: the chain declared here, under the name a later `-E` gave it.
   // A declaration line (or an `-E` line): the chain declared here, under the name a later `-E` gave it.
   const table = model.dump.tables.find((t) => t.line !== undefined && t.line <= line && (t.commitLine ?? Infinity) >= line);
   let name = token.text;
   for (const r of model.dump.renames) if (r.from === name && r.line >= line && (!table || r.table === table.name)) name = r.to;
-  const named = table ? [model.chain(table.name, name)].filter((c): c is Chain => c !== undefined) : model.chainsNamed(name);
-  return named.find((c) => c.declSpan?.line === line) ?? named[0] ?? model.chainsNamed(name)[0];
+  if (table) return model.chain(table.name, name) ?? model.chainsNamed(name)[0];
+  const named = model.chainsNamed(name);
+  return named.find((c) => c.declSpan?.line === line) ?? named[0];
 }
 
 function chainLocation(uri: string, chain: Chain): Location | undefined {
