@@ -78,3 +78,15 @@ export const SESSION_PASTE = [
   '  -> 10.244.0.5:53                Masq    1      0          0',
   '',
 ].join('\n');
+
+/** An `iptables -t nat -L -n -v` listing of one Service chain with two endpoints, one endpoint chain shown. */
+export const SERVICE_CHAIN_LISTING: readonly string[] = [
+  'Chain KUBE-SVC-ABC (1 references)',
+  ' pkts bytes target     prot opt in     out     source               destination',
+  '   10   600 KUBE-SEP-1  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http -> 10.0.0.1:80 */ statistic mode random probability 0.50000000000',
+  '    4   240 KUBE-SEP-2  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http -> 10.0.0.2:80 */',
+  '',
+  'Chain KUBE-SEP-1 (1 references)',
+  ' pkts bytes target     prot opt in     out     source               destination',
+  '    0     0 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http */ tcp to:10.0.0.1:80',
+];

@@ -6,6 +6,7 @@
 import { isDigitCode } from '../common/chars';
 import { joinHostPort } from '../common/ip';
 import type { IptablesModel } from './model';
+import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIds';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './naming';
 import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Chain, type Rule } from './types';
 
@@ -69,7 +70,8 @@ export interface KubeProxyView {
   mode: 'iptables' | 'ipvs' | 'none';
   services: KubeService[];
   serviceByChain: ReadonlyMap<string, KubeService>;
-  endpointByChain: ReadonlyMap<string, { service: KubeService; endpoint: KubeEndpoint }>;
+  /** Entries are read-only views: compare their fields, not the objects. */
+  endpointByChain: ReadonlyMap<string, { readonly service: KubeService; readonly endpoint: KubeEndpoint }>;
   /** Mark value KUBE-MARK-MASQ sets (e.g. `0x4000`). */
   masqueradeMark?: string;
   dropMark?: string;
@@ -102,24 +104,57 @@ function splitSpn(spn: string): { namespace: string; service: string; portName: 
   };
 }
 
-function firstValue(rule: Rule, name: string): string | undefined {
-  return optionValue(rule, name);
-}
-
 function stripHostPrefix(cidr: string | undefined): string | undefined {
   if (!cidr) return undefined;
   return cidr.replace(/\/(?:32|128)$/, '');
 }
 
-function ruleProtocol(rule: Rule): string | undefined {
-  return firstValue(rule, 'protocol')?.toLowerCase();
-}
-
-function probabilityOf(rule: Rule): number | undefined {
-  const p = optionValue(rule, 'probability', 'statistic', true);
+function parseProbability(p: string | undefined): number | undefined {
   if (!p) return undefined;
   const v = Number(p);
   return Number.isFinite(v) ? v : undefined;
+}
+
+function probabilityOf(rule: Rule): number | undefined {
+  return parseProbability(optionValue(rule, 'probability', 'statistic', true));
+}
+
+/** The options the view reads from Service rules, asked by name ids (the view asks 100k+ rules of a big dump). */
+class ServiceRuleOptions {
+  private readonly protocolQuery: OptionQuery;
+  private readonly destinationQuery: OptionQuery;
+  private readonly dportQuery: OptionQuery;
+  private readonly dstTypeQuery: OptionQuery;
+  private readonly probabilityQuery: OptionQuery;
+
+  constructor(private readonly names: DumpNames) {
+    this.protocolQuery = names.option('protocol');
+    this.destinationQuery = names.option('destination');
+    this.dportQuery = names.option('dport');
+    this.dstTypeQuery = names.option('dst-type', 'addrtype');
+    this.probabilityQuery = names.option('probability', 'statistic');
+  }
+
+  protocol(rule: Rule): string | undefined {
+    return this.names.optionValue(rule, this.protocolQuery)?.toLowerCase();
+  }
+
+  /** The destination without a host prefix (`/32`, `/128`). */
+  destination(rule: Rule): string | undefined {
+    return stripHostPrefix(this.names.optionValue(rule, this.destinationQuery));
+  }
+
+  dport(rule: Rule): string | undefined {
+    return this.names.optionValue(rule, this.dportQuery);
+  }
+
+  dstType(rule: Rule): string | undefined {
+    return this.names.optionValue(rule, this.dstTypeQuery, true);
+  }
+
+  probability(rule: Rule): number | undefined {
+    return parseProbability(this.names.optionValue(rule, this.probabilityQuery, true));
+  }
 }
 
 /** One rule of a service chain's probability ladder and its share of the chain's new connections. */
@@ -135,16 +170,19 @@ export interface LadderStep {
  * that some are missing, as in a grep'd paste: the last one still has a statistic match, or the first has
  * kube-proxy's 1/m over a ladder of other than m rules.
  */
-export function chainLadder(chain: Chain): { steps: LadderStep[]; whole: boolean } {
+export function chainLadder(chain: Chain, probability: (rule: Rule) => number | undefined = probabilityOf): { steps: LadderStep[]; whole: boolean } {
   const steps: LadderStep[] = [];
   let remaining = 1;
   for (const rule of chain.rules) {
     const target = ruleTargetName(rule);
     if (target === undefined || kubeChainKind(target) !== 'endpoint' || ruleHasModule(rule, 'recent')) continue;
-    const probability = probabilityOf(rule);
-    const share = remaining * (probability === undefined ? 1 : Math.min(1, Math.max(0, probability)));
+    const p = probability(rule);
+    const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
     remaining -= share;
-    steps.push({ rule, ...(probability !== undefined ? { probability } : {}), share });
+    // One shape for every step (a spread literal builds each one slowly); `probability` stays absent when unknown.
+    const step: LadderStep = { rule, share };
+    if (p !== undefined) step.probability = p;
+    steps.push(step);
   }
   const last = steps[steps.length - 1];
   const firstP = steps[0]?.probability;
@@ -156,20 +194,20 @@ export function chainLadder(chain: Chain): { steps: LadderStep[]; whole: boolean
 
 export function buildKubeView(model: IptablesModel): KubeProxyView {
   const { dump } = model;
-  // A Service's comment repeats on its rules (and the parser interns comments): read each once per dump.
-  const comments = new Map<string, ServiceComment | undefined>();
-  const parseComment = (comment: string | undefined): ServiceComment | undefined => {
-    if (!comment) return undefined;
-    let parsed = comments.get(comment);
-    if (parsed === undefined && !comments.has(comment)) {
-      parsed = parseServiceComment(comment);
-      comments.set(comment, parsed);
-    }
-    return parsed;
+  const names = DumpNames.of(dump);
+  const options = new ServiceRuleOptions(names);
+  // A Service's comment repeats on its rules: read each distinct one once (null: read, not a Service's).
+  const comments: (ServiceComment | null | undefined)[] = new Array(names.count);
+  const parseComment = (rule: Rule): ServiceComment | undefined => {
+    const id = names.ruleComment(rule);
+    if (id < 0) return undefined;
+    let parsed = comments[id];
+    if (parsed === undefined) comments[id] = parsed = parseServiceComment(names.nameOf(id)) ?? null;
+    return parsed ?? undefined;
   };
   const services = new Map<string, ServiceRecord>();
-  const serviceByChain = new Map<string, KubeService>();
-  const endpointByChain = new Map<string, { service: KubeService; endpoint: KubeEndpoint }>();
+  const serviceByChain = new NameKeyedMap<KubeService, ServiceRecord>(names);
+  const endpointByChain = new NameKeyedMap<{ service: KubeService; endpoint: KubeEndpoint }, EndpointRecord>(names, (e) => e);
   const hints: VersionHint[] = [];
   const hinted = new Set<string>();
   const hint = (code: string, line: number) => {
@@ -184,21 +222,28 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     if (!s) services.set(keyName, (s = new ServiceRecord(spn)));
     return s;
   };
-  const attachChain = (s: KubeService, chain: string, kind: KubeChainKind) => {
+  const attachChain = (s: ServiceRecord, chainId: number, kind: KubeChainKind) => {
     if (!kind || kind === 'endpoint' || kind === 'kube-fixed') return;
+    const chain = names.nameOf(chainId);
     if (!s.chains.some((c) => c.name === chain)) s.chains.push({ kind, name: chain });
     if (kind === 'service' || (kind === 'service-local' && !s.chain)) s.chain = chain;
     if (kind === 'service-local' || kind === 'external-local') s.trafficPolicy = 'Local';
-    serviceByChain.set(chain, s);
+    serviceByChain.setId(chainId, s);
   };
 
   // 1. Entry rules: KUBE-SERVICES (cluster/external/LB IPs), KUBE-NODEPORTS, filter "no endpoints" rules.
+  const nodePortsId = names.id('KUBE-NODEPORTS');
+  const servicesId = names.id('KUBE-SERVICES');
+  const externalServicesId = names.id('KUBE-EXTERNAL-SERVICES');
+  const markMasqId = names.id('KUBE-MARK-MASQ');
   for (const r of dump.rules) {
-    const inNodePorts = r.chain === 'KUBE-NODEPORTS';
-    if (!inNodePorts && r.chain !== 'KUBE-SERVICES' && r.chain !== 'KUBE-EXTERNAL-SERVICES') continue;
-    const target = ruleTargetName(r) ?? '';
-    if (target === 'KUBE-MARK-MASQ' || target === 'KUBE-NODEPORTS') continue;
-    const info = parseComment(r.comment);
+    const chainId = names.ruleChain(r);
+    const inNodePorts = chainId === nodePortsId;
+    if (!inNodePorts && chainId !== servicesId && chainId !== externalServicesId) continue;
+    const targetId = names.ruleTarget(r);
+    if (targetId === markMasqId || targetId === nodePortsId) continue;
+    const target = targetId < 0 ? '' : names.nameOf(targetId);
+    const info = parseComment(r);
     const targetKind = kubeChainKind(target);
     const isServiceJump = targetKind === 'service' || targetKind === 'service-local' || targetKind === 'external' || targetKind === 'firewall' || targetKind === 'external-local';
     const kind = info?.kind;
@@ -206,14 +251,14 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     if (!isServiceJump && !isNoEndpoints) continue;
     const s = serviceFor(info?.spn ?? '', target);
     s.addLine(r.line);
-    if (isServiceJump) attachChain(s, target, targetKind);
+    if (isServiceJump) attachChain(s, targetId, targetKind);
     if (s.protocol === undefined) {
-      const proto = ruleProtocol(r);
+      const proto = options.protocol(r);
       if (proto) s.protocol = proto;
     }
-    const dst = stripHostPrefix(optionValue(r, 'destination'));
-    if (inNodePorts || (!dst && optionValue(r, 'dst-type', 'addrtype', true) === 'LOCAL')) {
-      const dport = r.table === 'nat' ? optionValue(r, 'dport') : undefined;
+    const dst = options.destination(r);
+    if (inNodePorts || (!dst && options.dstType(r) === 'LOCAL')) {
+      const dport = r.table === 'nat' ? options.dport(r) : undefined;
       if (dport) s.nodePort = Number(dport);
     } else if (kind === 'external IP') {
       if (dst && !s.externalIPs.includes(dst)) s.externalIPs.push(dst);
@@ -226,7 +271,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       if (kind === 'has no endpoints') s.noEndpoints = true;
       s.clusterIP ??= dst;
       if (s.port === undefined) {
-        const dport = optionValue(r, 'dport');
+        const dport = options.dport(r);
         if (dport) s.port = Number(dport);
       }
     }
@@ -245,7 +290,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   }
   const spnOfRules = (chain: Chain): string => {
     for (const r of chain.rules) {
-      const spn = parseComment(r.comment)?.spn;
+      const spn = parseComment(r)?.spn;
       if (spn) return spn;
     }
     return '';
@@ -258,39 +303,40 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     const kind = kubeKinds[i];
     if (kind !== 'service' && kind !== 'service-local') continue;
     const chain = kubeChains[i];
-    let svc = serviceByChain.get(chain.name) as ServiceRecord | undefined;
+    const chainId = names.ofChain(chain);
+    let svc = serviceByChain.getId(chainId);
     if (!svc) {
       svc = serviceFor(spnOfRules(chain), chain.name);
-      attachChain(svc, chain.name, kind);
+      attachChain(svc, chainId, kind);
     }
     svc.addChainLines(chain);
     for (const r of chain.rules) {
-      const target = ruleTargetName(r);
       if (ruleHasModule(r, 'recent')) {
         const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
         if (secs) svc.sessionAffinitySeconds = Number(secs);
       }
-      if (!svc.protocol) svc.protocol = ruleProtocol(r);
-      if (!svc.clusterIP && target === 'KUBE-MARK-MASQ') {
-        const dst = stripHostPrefix(optionValue(r, 'destination'));
+      if (!svc.protocol) svc.protocol = options.protocol(r);
+      if (!svc.clusterIP && names.ruleTarget(r) === markMasqId) {
+        const dst = options.destination(r);
         if (dst) svc.clusterIP = dst;
-        const dport = optionValue(r, 'dport');
+        const dport = options.dport(r);
         if (dport && !svc.port) svc.port = Number(dport);
       }
     }
-    const ladder = chainLadder(chain);
+    const ladder = chainLadder(chain, (rule) => options.probability(rule));
     if (ladder.steps.length === 0) continue;
     // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
     const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
     for (const { rule: r, probability: p, share } of ladder.steps) {
-      const sep = ruleTargetName(r)!;
+      const sepId = names.ruleTarget(r);
+      const sep = names.nameOf(sepId);
       const endpoint = new EndpointRecord(svc, sep, ladder.whole ? share : undefined, r.line, p);
       laddered.push(endpoint);
       const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
       if (listed) svc.endpoints.push(endpoint.listed());
       // The Service's own list wins over an SVL chain's copy read earlier: the DNAT address goes to it.
-      const known = endpointByChain.get(sep);
-      if (!known || (listed && !(known.endpoint as EndpointRecord).isListed)) endpointByChain.set(sep, { service: svc, endpoint });
+      const known = endpointByChain.getId(sepId);
+      if (!known || (listed && !known.isListed)) endpointByChain.setId(sepId, endpoint);
     }
   }
 
@@ -298,33 +344,33 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   for (let i = 0; i < kubeChains.length; i++) {
     if (kubeKinds[i] !== 'endpoint') continue;
     const chain = kubeChains[i];
-    let entry = endpointByChain.get(chain.name);
-    if (!entry) {
+    const chainId = names.ofChain(chain);
+    let endpoint = endpointByChain.getId(chainId);
+    if (!endpoint) {
       const spn = spnOfRules(chain);
       if (!spn) continue;
       const s = serviceFor(spn);
-      const endpoint = new EndpointRecord(s, chain.name, undefined);
+      endpoint = new EndpointRecord(s, chain.name, undefined);
       s.endpoints.push(endpoint.listed());
       // The ladder rule that picks this endpoint is not in the paste: the shares of the rest are not known either.
       for (const e of s.endpoints) e.share = undefined;
-      entry = { service: s, endpoint };
-      endpointByChain.set(chain.name, entry);
+      endpointByChain.setId(chainId, endpoint);
     }
-    const service = entry.service as ServiceRecord;
+    const service = endpoint.service as ServiceRecord;
     service.addChainLines(chain);
     for (const r of chain.rules) {
       if (ruleTargetName(r) !== 'DNAT') continue;
       const to = targetOptionValue(r, 'to-destination');
-      if (to) setEndpointAddress(entry.endpoint, to);
-      entry.endpoint.dnatLine = r.line;
-      if (!service.protocol) service.protocol = ruleProtocol(r);
+      if (to) setEndpointAddress(endpoint, to);
+      endpoint.dnatLine = r.line;
+      if (!service.protocol) service.protocol = options.protocol(r);
     }
   }
   // The ladder comment's `-> ip:port` fills what no DNAT said (a paste without the endpoint chains).
   for (const endpoint of laddered) {
     if (endpoint.ip && endpoint.port !== undefined) continue;
-    const comment = model.ruleAtLine(endpoint.ruleLine!)?.comment;
-    const arrow = comment?.includes('->') ? parseComment(comment)?.endpoint : undefined;
+    const rule = model.ruleAtLine(endpoint.ruleLine!);
+    const arrow = rule?.comment?.includes('->') ? parseComment(rule)?.endpoint : undefined;
     if (!arrow) continue;
     const fromArrow: { ip: string; port?: number } = { ip: '' };
     setEndpointAddress(fromArrow, arrow);
@@ -382,7 +428,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   }
   for (const r of dump.rules) {
     if (ruleHasModule(r, 'statistic')) {
-      const p = probabilityOf(r);
+      const p = options.probability(r);
       const era = p === undefined ? undefined : probabilityEra(p);
       if (era) hint(era, r.line);
     }
@@ -479,7 +525,7 @@ class EndpointRecord implements KubeEndpoint {
   private inList = false;
 
   constructor(
-    private readonly service: KubeService,
+    readonly service: KubeService,
     readonly chain: string,
     public share: number | undefined,
     ruleLine?: number,
@@ -501,6 +547,11 @@ class EndpointRecord implements KubeEndpoint {
 
   get isListed(): boolean {
     return this.inList;
+  }
+
+  /** An endpoint is its own `endpointByChain` entry (`{service, endpoint}`): 50,000 fewer objects in a big dump. */
+  get endpoint(): KubeEndpoint {
+    return this;
   }
 
   toJSON(): KubeEndpoint {

@@ -88,14 +88,20 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   const tableByName = new Map<string, Table>();
   for (const t of dump.tables) if (!tableByName.has(t.name)) tableByName.set(t.name, t);
   const chainOf = (table: string, name: string): Chain | undefined => tableByName.get(table)?.chains.get(name);
-  const ruleByLine: (Rule | undefined)[] = new Array(dump.lineCount);
-  for (const r of dump.rules) ruleByLine[r.line] = r;
+  // Rule ids + 1 by line (0: no rule): numbers, not 200k pointers for the collector to trace.
+  const ruleIdByLine = new Int32Array(dump.lineCount);
+  const rules = dump.rules;
+  for (let i = 0; i < rules.length; i++) ruleIdByLine[rules[i].line] = i + 1;
+  const ruleAtLine = (line: number): Rule | undefined => {
+    const id = line >= 0 && line < ruleIdByLine.length ? ruleIdByLine[line] : 0;
+    return id > 0 ? rules[id - 1] : undefined;
+  };
   // The jump graph is built on the first question about it: hovers, lenses and navigation need it, parsing and
   // diagnostics of a big dump do not.
   let refs: PerTable<Rule[]> | undefined;
   const references = (): PerTable<Rule[]> => (refs ??= buildReferences(dump, chainOf));
   // Rule lines answer from the rule's own tokens, the others from the dump's.
-  const tokensOnLine = (line: number): readonly Token[] => ruleByLine[line]?.tokens ?? dump.tokensOfLine(line);
+  const tokensOnLine = (line: number): readonly Token[] => ruleAtLine(line)?.tokens ?? dump.tokensOfLine(line);
 
   const model: IptablesModel = {
     dump,
@@ -112,7 +118,7 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     references: (table, name) => references().get(table, name) ?? [],
     // A call-hierarchy question about one chain: one pass over the rules (milliseconds) instead of an index.
     callees: (table, name) => calleesOf(dump, table, name, chainOf),
-    ruleAtLine: (line) => ruleByLine[line],
+    ruleAtLine,
     tokensOnLine,
     tokenAt: (line, column) => {
       const list = tokensOnLine(line);

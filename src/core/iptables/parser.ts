@@ -98,6 +98,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const dump = newDump(lines, tokens, declarationLines, diagnostics);
   const tables = new Map<string, Table>();
   const store = new RuleStore(src);
+  dump.names = store.names;
   const ctx: Context = { listingMode: false, sMode: false };
   let sawHeader = false;
   let nftReported = false;
@@ -127,10 +128,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     return t;
   };
-  const getChain = (table: Table, name: string): Chain => {
+  const getChain = (table: Table, name: string, nameId = -1): Chain => {
     let c = table.chains.get(name);
     if (!c) {
-      c = new ChainRecord(table.name, name, isBuiltinChain(table.name, name));
+      c = new ChainRecord(table.name, name, nameId >= 0 ? nameId : store.names.idOf(name, 0, name.length), isBuiltinChain(table.name, name));
       table.chains.set(name, c);
     }
     return c;
@@ -145,7 +146,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       chainsById = chainsByIdOf.get(table) ?? [];
       chainsByIdOf.set(table, chainsById);
     }
-    return (chainsById[id] ??= getChain(table, store.nameOf(id)));
+    return (chainsById[id] ??= getChain(table, store.nameOf(id), id));
   };
   /** A chain removed by `-X` must not be found again by id. */
   const forgetChain = (table: Table, name: string) => {
@@ -162,6 +163,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     table.chains.clear();
     for (const [name, c] of entries) table.chains.set(c === chain ? to : name, c);
     chain.name = to;
+    (chain as ChainRecord).nameId = toId;
     if (fromId < 0) return;
     for (const c of table.chains.values()) for (const r of c.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
   };
@@ -472,6 +474,7 @@ class ChainRecord implements Chain {
   constructor(
     readonly table: string,
     public name: string, // `-E` renames
+    public nameId: number,
     readonly builtin: boolean,
   ) {}
 

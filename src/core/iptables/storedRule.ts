@@ -37,6 +37,10 @@ export interface StoredRuleInit {
 const COMMANDS: readonly Rule['command'][] = ['append', 'insert', 'delete', 'replace', 'check'];
 const GOTO = 8;
 const HAS_COUNTERS = 16;
+/** `optionValueById` without a module: the first row of the option in any module. */
+export const ANY_MODULE = -1;
+/** `optionValueById` for the generic options only (module `''`). */
+export const GENERIC_OPTIONS = -3;
 const RENAMED = 32; // an `-E` changed its chain or target name: compare by the names, not the words written
 
 export class StoredRule implements Rule {
@@ -120,6 +124,18 @@ export class StoredRule implements Rule {
     if (inChain) s.ruleChain[k] = toId;
     if (jumps) s.ruleTargetName[k] = toId;
     s.ruleFlags[k] |= RENAMED;
+  }
+
+  get chainNameId(): number {
+    return this.store.ruleChain[this.slot];
+  }
+
+  get targetNameId(): number {
+    return this.store.ruleTargetName[this.slot];
+  }
+
+  get commentNameId(): number {
+    return this.store.ruleComment[this.slot];
   }
 
   get targetName(): string | undefined {
@@ -289,17 +305,33 @@ export class StoredRule implements Rule {
     const s = this.store;
     const id = s.names.find(name);
     if (id < 0) return -1;
-    if (module === undefined || module === '') {
+    if (module === undefined) return this.optionRowById(id, ANY_MODULE);
+    const moduleId = module === '' ? GENERIC_OPTIONS : s.names.find(module);
+    return moduleId === -1 ? -1 : this.optionRowById(id, moduleId);
+  }
+
+  /**
+   * `optionValue` by name ids (from the store's name table) for callers that ask every rule of a big dump the
+   * same question; `moduleId` is ANY_MODULE for the first in any module (generic options first).
+   */
+  optionValueById(id: number, moduleId: number, evenNegated = false): string | undefined {
+    const k = this.optionRowById(id, moduleId);
+    return k < 0 ? undefined : this.rowValue(k, evenNegated);
+  }
+
+  private optionRowById(id: number, moduleId: number): number {
+    const s = this.store;
+    if (moduleId === GENERIC_OPTIONS) return this.rowIn(OWNER_GENERIC, id);
+    // Without a module, generic options come first.
+    if (moduleId === ANY_MODULE) {
       const k = this.rowIn(OWNER_GENERIC, id);
-      if (k >= 0 || module === '') return k;
+      if (k >= 0) return k;
     }
-    const moduleId = module === undefined ? -1 : s.names.find(module);
-    if (module !== undefined && moduleId < 0) return -1;
     // By module, as `matches` lists them: an implicit module's options need not be contiguous rows.
     for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
-      if (moduleId >= 0 && s.modName[m] !== moduleId) continue;
-      const k = this.rowIn(m, id);
-      if (k >= 0) return k;
+      if (moduleId !== ANY_MODULE && s.modName[m] !== moduleId) continue;
+      const row = this.rowIn(m, id);
+      if (row >= 0) return row;
     }
     return -1;
   }

@@ -2,6 +2,7 @@
  * The iptables dump model: what the parser produces and every other module reads.
  * Every token keeps its position so hovers, jumps and diagnostics point at the exact text.
  */
+import type { NameTable } from './ruleStore';
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { ownEntry } from '../common/own';
 import { collapseSpaces } from './words';
@@ -114,7 +115,13 @@ export interface Rule {
   moduleOption?(module: string, name: string): OptionArg | undefined;
   optionValue?(name: string, module?: string, evenNegated?: boolean): string | undefined;
   targetOptionValue?(name: string): string | undefined;
+  /** `optionValue` by ids of the dump's `names` (see nameIds.ts `OptionQuery`). */
+  optionValueById?(id: number, moduleId: number, evenNegated?: boolean): string | undefined;
   comparableText?(): string;
+  /** Name ids of the chain, target and comment in the dump's `names` (-1 for none); see nameIds.ts. */
+  readonly chainNameId?: number;
+  readonly targetNameId?: number;
+  readonly commentNameId?: number;
   /** 0-based position of the rule in its chain. */
   index: number;
 }
@@ -131,6 +138,8 @@ export interface Chain {
   /** 0-based line of the `-P` command that set the policy last, when one did (else the declaration says it). */
   policyLine?: number;
   rules: Rule[];
+  /** The name's id in the dump's `names` (see nameIds.ts); absent for chains built without the rule store. */
+  readonly nameId?: number;
 }
 
 export interface Table {
@@ -189,6 +198,8 @@ export interface IptablesDump {
   /** The tokens of one line that is not a rule (a rule's are on the rule), without building the others. */
   tokensOfLine(line: number): readonly Token[];
   lineCount: number;
+  /** The rule store's interned names, whose ids rules give as `chainNameId`, ...; absent for dumps built otherwise. */
+  names?: NameTable;
 }
 
 export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {

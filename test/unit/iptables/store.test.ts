@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { DumpNames } from '../../../src/core/iptables/nameIds';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import type { Match, OptionArg, Rule } from '../../../src/core/iptables/types';
 import { findOption, forEachModuleName, forEachOptionName, optionValue, ruleHasModule, ruleTargetName, targetOptionValue } from '../../../src/core/iptables/types';
@@ -47,7 +48,7 @@ function slowFindOption(rule: Rule, name: string, module?: string): OptionArg | 
 const optionShape = (o: OptionArg | undefined) =>
   o && { name: o.name, written: o.written, values: o.values, negated: o.negated, span: o.span, valueSpans: o.valueSpans, negationSpan: o.negationSpan };
 
-function checkRule(rule: Rule, where: string): void {
+function checkRule(rule: Rule, where: string, ids: DumpNames): void {
   const matches: Match[] = rule.matches;
   const names = new Set<string>(['comment', 'probability', 'destination', 'dport', 'protocol', 'seconds', 'to-destination', 'log-prefix', 'nope']);
   for (const o of rule.target?.options ?? []) names.add(o.name);
@@ -62,8 +63,15 @@ function checkRule(rule: Rule, where: string): void {
     assert.equal(optionValue(rule, name), slow && !slow.negated ? slow.values[0] : undefined, `${where}: optionValue(${name})`);
     assert.equal(optionValue(rule, name, undefined, true), slow?.values[0], `${where}: optionValue(${name}, even negated)`);
     assert.equal(targetOptionValue(rule, name), rule.target?.options.find((o) => o.name === name)?.values[0], `${where}: targetOptionValue(${name})`);
-    for (const module of modules) {
-      assert.deepEqual(optionShape(findOption(rule, name, module)), optionShape(slowFindOption(rule, name, module)), `${where}: findOption(${name}, ${module})`);
+    for (const module of [undefined, ...modules]) {
+      if (module !== undefined) assert.deepEqual(optionShape(findOption(rule, name, module)), optionShape(slowFindOption(rule, name, module)), `${where}: findOption(${name}, ${module})`);
+      // By name ids, as the kube-proxy view asks: the same answers.
+      const query = ids.option(name, module);
+      for (const evenNegated of [false, true]) {
+        const found = slowFindOption(rule, name, module);
+        const expected = found && (evenNegated || !found.negated) ? found.values[0] : undefined;
+        assert.equal(ids.optionValue(rule, query, evenNegated), expected, `${where}: optionValue by ids (${name}, ${module}, ${evenNegated})`);
+      }
     }
   }
   assert.equal(ruleTargetName(rule), rule.target?.name, `${where}: ruleTargetName`);
@@ -94,9 +102,10 @@ function checkRule(rule: Rule, where: string): void {
 
 function checkText(text: string, label: string): void {
   const dump = parseIptables(text);
+  const ids = DumpNames.of(dump);
   const lines = text.replace(/^\ufeff/, '').split('\n');
   for (const rule of dump.rules) {
-    checkRule(rule, `${label}:${rule.line + 1}`);
+    checkRule(rule, `${label}:${rule.line + 1}`, ids);
     for (const tok of rule.tokens) {
       if (tok.kind === 'counter' && tok.span.length > tok.text.length) continue;
       assert.equal(lines[tok.span.line].replace(/\r$/, '').slice(tok.span.column, tok.span.column + tok.span.length), tok.text, `${label}:${rule.line + 1} token ${tok.text}`);
