@@ -14,6 +14,7 @@ import { EXTENSION_TARGETS } from './options';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
+import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
 import {
   forEachOptionName,
@@ -99,6 +100,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const tables = new Map<string, Table>();
   const store = new RuleStore(src);
   dump.names = store.names;
+  const chainColumns = new ChainColumns();
   const ctx: Context = { listingMode: false, sMode: false };
   let sawHeader = false;
   let nftReported = false;
@@ -128,31 +130,31 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     return t;
   };
-  const getChain = (table: Table, name: string, nameId = -1): Chain => {
-    let c = table.chains.get(name);
-    if (!c) {
-      c = new ChainRecord(table.name, name, nameId >= 0 ? nameId : store.names.idOf(name, 0, name.length), isBuiltinChain(table.name, name));
-      table.chains.set(name, c);
-    }
-    return c;
-  };
-  // The same lookup by interned name id, for the rule and declaration lines: an array read instead of a Map's.
+  // Chains by table and name id: rule and declaration lines find theirs by an array read instead of a Map's.
   let idTable: Table | undefined;
   let chainsById: (Chain | undefined)[] = [];
   const chainsByIdOf = new Map<Table, (Chain | undefined)[]>();
-  const chainById = (table: Table, id: number): Chain => {
+  const idsOf = (table: Table): (Chain | undefined)[] => {
     if (table !== idTable) {
       idTable = table;
       chainsById = chainsByIdOf.get(table) ?? [];
       chainsByIdOf.set(table, chainsById);
     }
-    return (chainsById[id] ??= getChain(table, store.nameOf(id), id));
+    return chainsById;
   };
+  const newChain = (table: Table, name: string, nameId: number): Chain => {
+    const c = new ChainRecord(chainColumns, table.name, name, nameId, isBuiltinChain(table.name, name));
+    table.chains.set(name, c);
+    idsOf(table)[nameId] = c;
+    return c;
+  };
+  const getChain = (table: Table, name: string): Chain => table.chains.get(name) ?? newChain(table, name, store.names.idOf(name, 0, name.length));
+  // Every chain of a table is in its ids list (newChain, renameChain), so a miss there is a new chain.
+  const chainById = (table: Table, id: number): Chain => idsOf(table)[id] ?? newChain(table, store.nameOf(id), id);
   /** A chain removed by `-X` must not be found again by id. */
   const forgetChain = (table: Table, name: string) => {
     const id = store.names.find(name);
-    const list = chainsByIdOf.get(table);
-    if (id >= 0 && list) list[id] = undefined;
+    if (id >= 0) idsOf(table)[id] = undefined;
   };
   /** `-E`: the chain keeps its place and rules under the new name, and every rule that jumps to it follows. */
   const renameChain = (table: Table, chain: Chain, to: string) => {
@@ -164,6 +166,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     for (const [name, c] of entries) table.chains.set(c === chain ? to : name, c);
     chain.name = to;
     (chain as ChainRecord).nameId = toId;
+    idsOf(table)[toId] = chain;
     if (fromId < 0) return;
     for (const c of table.chains.values()) for (const r of c.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
   };
@@ -452,78 +455,6 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
  */
 function compactRules(chain: Chain): void {
   if (chain.rules.length < 64) chain.rules = chain.rules.slice();
-}
-
-/**
- * A chain of the dump. A big dump declares 60,000 chains, each with a position and `[0:0]` counters: those are
- * kept as numbers and built into span and counter objects when read.
- */
-class ChainRecord implements Chain {
-  policy: string | undefined = undefined;
-  policyLine: number | undefined = undefined;
-  rules: Rule[] = [];
-  private declLine = -1;
-  private declColumn = 0;
-  private declLength = 0;
-  private counterLine = -1;
-  private counterColumn = 0;
-  private counterLength = 0;
-  private packets = 0;
-  private bytes = 0;
-
-  constructor(
-    readonly table: string,
-    public name: string, // `-E` renames
-    public nameId: number,
-    readonly builtin: boolean,
-  ) {}
-
-  get declSpan(): Span | undefined {
-    return this.declLine < 0 ? undefined : { line: this.declLine, column: this.declColumn, length: this.declLength };
-  }
-
-  set declSpan(span: Span | undefined) {
-    this.declLine = span ? span.line : -1;
-    this.declColumn = span?.column ?? 0;
-    this.declLength = span?.length ?? 0;
-  }
-
-  get counters(): Counters | undefined {
-    if (this.counterLine < 0) return undefined;
-    return { packets: this.packets, bytes: this.bytes, span: { line: this.counterLine, column: this.counterColumn, length: this.counterLength } };
-  }
-
-  set counters(c: Counters | undefined) {
-    this.counterLine = c ? c.span.line : -1;
-    this.counterColumn = c?.span.column ?? 0;
-    this.counterLength = c?.span.length ?? 0;
-    this.packets = c?.packets ?? 0;
-    this.bytes = c?.bytes ?? 0;
-  }
-
-  get declared(): boolean {
-    return this.declLine >= 0;
-  }
-
-  /** `declSpan = ...` without building the span. */
-  declareAt(line: number, column: number, length: number): void {
-    this.declLine = line;
-    this.declColumn = column;
-    this.declLength = length;
-  }
-
-  /** `counters = ...` without building the objects. */
-  countAt(packets: number, bytes: number, line: number, column: number, length: number): void {
-    this.packets = packets;
-    this.bytes = bytes;
-    this.counterLine = line;
-    this.counterColumn = column;
-    this.counterLength = length;
-  }
-
-  toJSON(): Chain {
-    return { table: this.table, name: this.name, builtin: this.builtin, policy: this.policy, counters: this.counters, declSpan: this.declSpan, ...(this.policyLine !== undefined ? { policyLine: this.policyLine } : {}), rules: this.rules };
-  }
 }
 
 /** The dump record; `tokens` and `tokensOfLine` build declaration tokens from the text when first asked. */
