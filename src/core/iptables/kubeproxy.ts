@@ -196,6 +196,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const { dump } = model;
   const names = DumpNames.of(dump);
   const options = new ServiceRuleOptions(names);
+  const numbers = new EndpointNumbers();
   // A Service's comment repeats on its rules: read each distinct one once (null: read, not a Service's).
   const comments: (ServiceComment | null | undefined)[] = new Array(names.count);
   const parseComment = (rule: Rule): ServiceComment | undefined => {
@@ -330,7 +331,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     for (const { rule: r, probability: p, share } of ladder.steps) {
       const sepId = names.ruleTarget(r);
       const sep = names.nameOf(sepId);
-      const endpoint = new EndpointRecord(svc, sep, ladder.whole ? share : undefined, r.line, p);
+      const endpoint = new EndpointRecord(numbers, svc, sep, ladder.whole ? share : undefined, r.line, p);
       laddered.push(endpoint);
       const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
       if (listed) svc.endpoints.push(endpoint.listed());
@@ -350,7 +351,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       const spn = spnOfRules(chain);
       if (!spn) continue;
       const s = serviceFor(spn);
-      endpoint = new EndpointRecord(s, chain.name, undefined);
+      endpoint = new EndpointRecord(numbers, s, chain.name, undefined);
       s.endpoints.push(endpoint.listed());
       // The ladder rule that picks this endpoint is not in the paste: the shares of the rest are not known either.
       for (const e of s.endpoints) e.share = undefined;
@@ -385,6 +386,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       s.hashVerified = own.length ? verifyServiceChains(own.map((c) => c.name), s.name, s.protocol) : null;
     }
     if (!s.trafficPolicy && s.chains.length) s.trafficPolicy = 'Cluster';
+    s.compact();
   }
 
   // 5. Marks and version hints.
@@ -471,8 +473,8 @@ class ServiceRecord implements KubeService {
   endpoints: KubeEndpoint[] = [];
   noEndpoints = false;
   noLocalEndpoints = false;
-  private readonly entryLines: number[] = [];
-  private readonly memberChains: Chain[] = [];
+  private entryLines: number[] = [];
+  private memberChains: Chain[] = [];
   private gathered: number[] | undefined = undefined;
 
   constructor(readonly name: string) {
@@ -487,6 +489,17 @@ class ServiceRecord implements KubeService {
   addLine(line: number): void {
     this.entryLines.push(line);
     this.gathered = undefined;
+  }
+
+  /**
+   * Gives back the room arrays keep for growth once the view is built: a pushed-to array holds 17 slots, and a
+   * 10k-Service view's 40k small arrays would keep 6 MB of them for the collector to copy.
+   */
+  compact(): void {
+    this.endpoints = this.endpoints.slice();
+    this.chains = this.chains.slice();
+    this.entryLines = this.entryLines.slice();
+    this.memberChains = this.memberChains.slice();
   }
 
   /** Every rule of `chain` belongs to this Service. */
@@ -517,36 +530,52 @@ class ServiceRecord implements KubeService {
 class EndpointRecord implements KubeEndpoint {
   ip = '';
   port: number | undefined = undefined;
-  probability: number | undefined;
   ruleLine: number | undefined;
   dnatLine: number | undefined = undefined;
-  private verified: boolean | null | undefined = undefined;
-  /** Only endpoints in their Service's list are verified (an SVL chain's unlisted copy says null). */
-  private inList = false;
+  private state = 0;
+  private readonly row: number;
 
   constructor(
+    private readonly numbers: EndpointNumbers,
     readonly service: KubeService,
     readonly chain: string,
-    public share: number | undefined,
+    share: number | undefined,
     ruleLine?: number,
     probability?: number,
   ) {
     this.ruleLine = ruleLine;
-    this.probability = probability;
+    this.row = numbers.addRow(share, probability);
+  }
+
+  /** The ladder's `--probability`; doubles live in the view's columns, not as a boxed number per field. */
+  get probability(): number | undefined {
+    return this.numbers.read(this.row * 2 + 1);
+  }
+
+  get share(): number | undefined {
+    return this.numbers.read(this.row * 2);
+  }
+
+  set share(share: number | undefined) {
+    this.numbers.values[this.row * 2] = share ?? NaN;
   }
 
   get hashVerified(): boolean | null {
-    if (this.verified === undefined) this.verified = this.inList ? verifyEndpoint(this.service, this) : null;
-    return this.verified;
+    if (!(this.state & LISTED)) return null;
+    if (!(this.state & VERIFIED)) {
+      const result = verifyEndpoint(this.service, this);
+      this.state |= VERIFIED | (result === null ? HASH_UNKNOWN : result ? HASH_OK : 0);
+    }
+    return this.state & HASH_UNKNOWN ? null : (this.state & HASH_OK) !== 0;
   }
 
   listed(): this {
-    this.inList = true;
+    this.state |= LISTED;
     return this;
   }
 
   get isListed(): boolean {
-    return this.inList;
+    return (this.state & LISTED) !== 0;
   }
 
   /** An endpoint is its own `endpointByChain` entry (`{service, endpoint}`): 50,000 fewer objects in a big dump. */
@@ -557,6 +586,36 @@ class EndpointRecord implements KubeEndpoint {
   toJSON(): KubeEndpoint {
     const { ip, port, chain, probability, share, ruleLine, dnatLine, hashVerified } = this;
     return { ip, ...(port !== undefined ? { port } : {}), chain, ...(probability !== undefined ? { probability } : {}), ...(share !== undefined ? { share } : {}), ...(ruleLine !== undefined ? { ruleLine } : {}), ...(dnatLine !== undefined ? { dnatLine } : {}), hashVerified };
+  }
+}
+
+// EndpointRecord state bits. Only endpoints in their Service's list are verified (an SVL chain's unlisted copy
+// says null); the hash is computed when first read.
+const LISTED = 1;
+const VERIFIED = 2;
+const HASH_OK = 4;
+const HASH_UNKNOWN = 8; // no address or protocol to hash
+
+/** Share and probability of every endpoint of a view, by row (NaN: unknown). */
+class EndpointNumbers {
+  values = new Float64Array(2 * 1024);
+  private rows = 0;
+
+  addRow(share: number | undefined, probability: number | undefined): number {
+    const k = this.rows++;
+    if (2 * k + 2 > this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[2 * k] = share ?? NaN;
+    this.values[2 * k + 1] = probability ?? NaN;
+    return k;
+  }
+
+  read(at: number): number | undefined {
+    const v = this.values[at];
+    return Number.isNaN(v) ? undefined : v;
   }
 }
 

@@ -82,24 +82,37 @@ const NO_SUCH_MODULE = -2;
 
 /** A map from names to values held in an array by name id; read as a `ReadonlyMap` by name, in insertion order. */
 export class NameKeyedMap<V, Stored = V> implements ReadonlyMap<string, V> {
-  private readonly byId: (Stored | undefined)[];
-  private readonly order: number[] = [];
+  /** Index + 1 into `stored` by name id (0: none): numbers off the collector's heap, not 100k+ pointer slots. */
+  private slotById: Int32Array;
+  private readonly stored: Stored[] = [];
+  private readonly ids: number[] = [];
 
   constructor(
     private readonly names: DumpNames,
     /** What a reader sees for a stored value (the same value unless given). */
     private readonly view: (stored: Stored) => V = (s) => s as unknown as V,
   ) {
-    this.byId = new Array(names.count);
+    this.slotById = new Int32Array(names.count);
   }
 
   setId(id: number, value: Stored): void {
-    if (this.byId[id] === undefined) this.order.push(id);
-    this.byId[id] = value;
+    if (id >= this.slotById.length) {
+      // Names added after the map was made (rules outside the store, read on use).
+      const grown = new Int32Array(Math.max(id + 1, this.slotById.length * 2));
+      grown.set(this.slotById);
+      this.slotById = grown;
+    }
+    const slot = this.slotById[id];
+    if (slot > 0) this.stored[slot - 1] = value;
+    else {
+      this.slotById[id] = this.stored.push(value);
+      this.ids.push(id);
+    }
   }
 
   getId(id: number): Stored | undefined {
-    return id < 0 ? undefined : this.byId[id];
+    const slot = id >= 0 && id < this.slotById.length ? this.slotById[id] : 0;
+    return slot > 0 ? this.stored[slot - 1] : undefined;
   }
 
   get(name: string): V | undefined {
@@ -112,19 +125,19 @@ export class NameKeyedMap<V, Stored = V> implements ReadonlyMap<string, V> {
   }
 
   get size(): number {
-    return this.order.length;
+    return this.stored.length;
   }
 
   *entries(): MapIterator<[string, V]> {
-    for (const id of this.order) yield [this.names.nameOf(id), this.view(this.byId[id]!)];
+    for (let i = 0; i < this.stored.length; i++) yield [this.names.nameOf(this.ids[i]), this.view(this.stored[i])];
   }
 
   *keys(): MapIterator<string> {
-    for (const id of this.order) yield this.names.nameOf(id);
+    for (const id of this.ids) yield this.names.nameOf(id);
   }
 
   *values(): MapIterator<V> {
-    for (const id of this.order) yield this.view(this.byId[id]!);
+    for (const s of this.stored) yield this.view(s);
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {

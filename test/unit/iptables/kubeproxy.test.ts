@@ -116,3 +116,21 @@ test('a ladder cut by grep leaves shares unknown; a whole one keeps them', () =>
   const noTail = whole.filter((l, i) => !(l.includes('-> 10.244.0.4:53') && i > 0));
   assert.ok(sharesOf(noTail).every((s) => s === undefined));
 });
+
+test("an endpoint's hash check: true for its own chain, false for a chain of another address, null without an address", () => {
+  const spn = 'default/web:http';
+  const good = endpointChainName(spn, 'tcp', '10.244.1.2:8080');
+  const text = dumpFor(spn, '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080'])
+    // The second endpoint chain DNATs to an address its name was not hashed from.
+    .replace('--to-destination 10.244.1.3:8080', '--to-destination 10.244.9.9:8080');
+  const m = buildModel(parseIptables(text));
+  const [first, second] = m.kube.services[0].endpoints;
+  assert.deepEqual([first.chain, first.hashVerified, second.ip, second.hashVerified], [good, true, '10.244.9.9', false]);
+  assert.deepEqual(JSON.parse(JSON.stringify(first)), { ip: '10.244.1.2', port: 8080, chain: good, probability: 0.5, share: 0.5, ruleLine: 6, dnatLine: 9, hashVerified: true });
+  assert.equal(m.kube.endpointByChain.get(good)?.endpoint, first);
+
+  // A ladder rule whose endpoint chain is not in the paste, and whose comment has no `-> ip:port`: no address to hash.
+  const bare = buildModel(parseIptables(['*nat', `:KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]`, `-A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "${spn}" -j ${good}`, 'COMMIT'].join('\n')));
+  const lone = bare.kube.services[0].endpoints[0];
+  assert.deepEqual([lone.chain, lone.ip, lone.hashVerified, lone.share, lone.probability], [good, '', null, 1, undefined]);
+});
