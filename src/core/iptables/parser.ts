@@ -105,6 +105,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let sawHeader = false;
   let nftReported = false;
   const reopened = new Set<string>();
+  const reportedUndeclared = new Set<Chain>();
+  const undeclared: Diagnostic[] = [];
+  /** grep's `--` between matches or a `...` elision: the paste leaves lines out, declarations among them. */
+  let sawCutMarks = false;
   let listingRules = 0;
   let allLines: SourceLine[] | undefined;
   // Rules come chain by chain: a chain word equal to the last rule's needs no interning.
@@ -184,7 +188,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
     const sl = lines.line(li);
     const c = sl.content;
-    if (c === '--' || /^(?:\.{2,}|…+)$/.test(c)) continue;
+    if (c === '--' || /^(?:\.{2,}|…+)$/.test(c)) {
+      sawCutMarks = true;
+      continue;
+    }
 
     // Before commands: `iptables v1.8.7 (nf_tables): ...` starts like one.
     if (TOOL_MESSAGE.test(c)) {
@@ -283,6 +290,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     diagnostics.push(problem('unrecognized-line', 'warning', lineSpan(sl.line, sl.raw), { text: truncate(c, 60) }));
   }
+
+  // In a paste that shows it left lines out, a missing declaration is most likely among them: say so quietly.
+  if (sawCutMarks || diagnostics.some((d) => d.code === 'grep-numbered-paste')) for (const d of undeclared) d.severity = 'info';
 
   const lastTable = ctx.table;
   if (lastTable && lastTable.commitLine === undefined && lastTable.span) {
@@ -403,8 +413,23 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     init.prefixLength = prefixLength;
     init.counters = counters;
     const rule = new StoredRule(store, init, body);
-    addRule(rule, table, chainById(table, chainId));
+    const chainRecord = chainById(table, chainId);
+    // Restore input (a `*table` header in effect) must make a chain before its rules; save output always does.
+    if (ctx.table && !chainRecord.builtin && !(chainRecord as ChainRecord).declared) reportUndeclared(chainRecord, rule);
+    addRule(rule, table, chainRecord);
     return true;
+  }
+
+  /** The first rule of a chain nothing declared in its table: iptables-restore stops there. Once per chain. */
+  function reportUndeclared(chain: Chain, rule: Rule): void {
+    if (reportedUndeclared.has(chain)) return;
+    reportedUndeclared.add(chain);
+    const renamed = [...dump.renames].reverse().find((r) => r.table === chain.table && r.from === chain.name);
+    const params: Record<string, string | number> = { chain: chain.name, table: chain.table };
+    if (renamed) Object.assign(params, { to: renamed.to, line: renamed.line + 1 });
+    const d = problem('undeclared-chain', 'warning', rule.chainSpan, params, renamed ? 'renamed' : undefined);
+    undeclared.push(d);
+    diagnostics.push(d);
   }
 
   function addRule(rule: Rule, table?: Table, known?: Chain): void {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { t } from '../../../src/core/i18n/catalog';
 import { explainAt } from '../../../src/core/iptables/explain';
 import { lintIptables } from '../../../src/core/iptables/lint';
 import { buildModel } from '../../../src/core/iptables/model';
@@ -300,12 +301,30 @@ test('a `grep -n` paste is read behind its line numbers, matches (`N:`) and cont
   const text = ['45:*nat', '46-:KUBE-SERVICES - [0:0]', '92:-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU', '--', '120:-A KUBE-SVC-TCOU7JCQXEZGVUNU -j KUBE-SEP-AAAAAAAAAAAAAAAA', '121:-A KUBE-SEP-AAAAAAAAAAAAAAAA -p udp -m udp -j DNAT --to-destination 10.244.0.2:53', '130:COMMIT'].join('\n');
   assert.equal(detectDump(text).kind, 'iptables');
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => x.code), ['grep-numbered-paste']);
+  // The chains grep left without their declarations are noted quietly: the paste says it is cut.
+  assert.deepEqual(d.diagnostics.map((x) => `${x.code}:${x.severity}`), ['grep-numbered-paste:info', 'undeclared-chain:info', 'undeclared-chain:info']);
   assert.deepEqual(d.rules.map((r) => [r.line, r.chain]), [[2, 'KUBE-SERVICES'], [4, 'KUBE-SVC-TCOU7JCQXEZGVUNU'], [5, 'KUBE-SEP-AAAAAAAAAAAAAAAA']]);
   assert.equal(d.rules[0].span.column, 3, 'positions stay those of the pasted line');
   assert.equal(buildModel(d).kube.services[0].clusterIP, '10.96.0.10');
   // An IPv6 route or a listing's rule numbers are no grep prefix.
   assert.deepEqual(parseIptables('-A INPUT -s 2001:db8::1 -j ACCEPT\n-A INPUT -j DROP\n-A INPUT -j ACCEPT\n').diagnostics, []);
+});
+
+test('restore input: a rule of a chain not yet declared is where iptables-restore stops, once per chain', () => {
+  const d = parseIptables(['*filter', ':INPUT ACCEPT [0:0]', ':OLD - [0:0]', '-A INPUT -j FOO', '-A FOO -j ACCEPT', '-A FOO -j DROP', '-N LATER', '-A LATER -j RETURN', '-E OLD NEW', '-A OLD -j ACCEPT', '-A INPUT -j DROP', ':AFTER - [0:0]', 'COMMIT'].join('\n'));
+  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.severity, x.span.line, x.span.column, x.messageKey]), [
+    ['undeclared-chain', 'warning', 4, 3, 'parse.undeclared-chain'],
+    ['undeclared-chain', 'warning', 9, 3, 'parse.undeclared-chain.renamed'],
+  ]);
+  assert.match(d.diagnostics[0].message, /Chain FOO gets rules in table filter before anything declares it/);
+  assert.match(d.diagnostics[1].message, /renamed to NEW on line 9.*Did you mean NEW\?/);
+  assert.match(t('zh-CN', d.diagnostics[1].messageKey!, d.diagnostics[1].params), /已在第 9 行被重命名为 NEW/);
+  // `iptables -S` output and rule lines without a table header make chains with -N or not at all: nothing to say.
+  assert.deepEqual(parseIptables('-P INPUT ACCEPT\n-N FOO\n-A INPUT -j FOO\n-A FOO -j ACCEPT\n').diagnostics, []);
+  assert.deepEqual(parseIptables('-A FOO -j ACCEPT\n-A INPUT -j FOO\n').diagnostics, []);
+  // A save dump cut with `...`: the declaration is likely among the lines left out.
+  const cut = parseIptables(['*nat', ':PREROUTING ACCEPT [0:0]', '...', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'));
+  assert.deepEqual(cut.diagnostics.map((x) => `${x.code}:${x.severity}`), ['undeclared-chain:info']);
 });
 
 test('restore input with -c P B before the command reads the counters and the rule', () => {

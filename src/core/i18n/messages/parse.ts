@@ -21,6 +21,10 @@ export const parseMessages: MessageBundle = {
     'parse.missing-commit.next': 'Table {table} has no COMMIT before the next table starts; iptables-restore would reject it.',
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
     'parse.duplicate-chain-declaration': 'Chain {chain} is declared twice in table {table}.',
+    'parse.undeclared-chain':
+      'Chain {chain} gets rules in table {table} before anything declares it (`:{chain} - [0:0]` or `-N {chain}`): iptables-restore stops at this line ("No chain/target/match by that name"). A paste cut by grep may only have lost the declaration.',
+    'parse.undeclared-chain.renamed':
+      'Chain {chain} was renamed to {to} on line {line}, so this rule makes a new, undeclared chain {chain} in table {table}: iptables-restore stops at this line ("No chain/target/match by that name"). Did you mean {to}?',
     'parse.related.first-declaration': 'first declaration',
     'parse.nft-syntax':
       'This text is nft syntax (nft list ruleset), not iptables-save; its rules are not read. Run iptables-save (iptables-nft-save on nf_tables hosts) for a dump the tracer can follow.',
@@ -61,6 +65,10 @@ export const parseMessages: MessageBundle = {
     'parse.missing-commit.next': '表 {table} 在下一个表开始之前没有 COMMIT；iptables-restore 会拒绝它。',
     'parse.commit-without-table': 'COMMIT 之前没有 *table 表头。',
     'parse.duplicate-chain-declaration': '链 {chain} 在表 {table} 中声明了两次。',
+    'parse.undeclared-chain':
+      '链 {chain} 在表 {table} 中有规则，但在这些规则之前没有任何声明（`:{chain} - [0:0]` 或 `-N {chain}`）：iptables-restore 会在这一行停止（“No chain/target/match by that name”）。如果是 grep 截取的片段，可能只是声明被截掉了。',
+    'parse.undeclared-chain.renamed':
+      '链 {chain} 已在第 {line} 行被重命名为 {to}，所以这条规则会在表 {table} 中新建一个未声明的链 {chain}：iptables-restore 会在这一行停止（“No chain/target/match by that name”）。是不是想写 {to}？',
     'parse.related.first-declaration': '第一次声明',
     'parse.nft-syntax':
       '这段文本是 nft 语法（nft list ruleset），不是 iptables-save 输出；其中的规则不会被读取。请运行 iptables-save（nf_tables 主机上运行 iptables-nft-save），得到追踪器能跟随的转储。',
