@@ -23,6 +23,7 @@ export class ParseContext {
     diagnostics: [],
     tokens: [],
     lines: [],
+    removals: [],
   };
   /** Layout announced by the last command or column header; undefined until one is seen. */
   layout: IpvsLayout | undefined;
@@ -37,6 +38,9 @@ export class ParseContext {
   readonly layoutsSeen = new Set<IpvsLayout>();
   readonly serviceByKey = new Map<string, number>();
   readonly serviceOrigin = new Map<number, ServiceOrigin>();
+  /** Index in `dump.removals` of what took each service out (by service index), and each real server ("s|r"). */
+  readonly removedService = new Map<number, number>();
+  readonly removedRealServer = new Map<string, number>();
   private readonly reported = new Set<string>();
 
   constructor(readonly lang: Lang) {}

@@ -6,6 +6,8 @@ import type { Span } from '../common/diagnostics';
 import { hasKey, t, type Lang } from '../i18n/catalog';
 import { describeRealServer, describeService, humanDuration, schedulerName } from './describe';
 import { formatEndpoint } from './endpoint';
+import { serviceLabel } from './identity';
+import { joinHostPort } from '../common/ip';
 import { isKnownScheduler, KUBE_PROXY_AFFINITY_TIMEOUT, NODE_PORT_RANGE } from './schedulers';
 import { parseCounter, parseUint } from './numbers';
 import { EXPIRE } from './parseConnection';
@@ -190,9 +192,23 @@ function describeConnection(conn: ConnectionEntry, lang: Lang): string {
   return t(lang, template ? 'ipvs.line.template' : 'ipvs.line.connection', params);
 }
 
+/** A `-D`/`-d` line says what it took out; the `-A`/`-a` line of an entry taken out says where it went. */
+function removalText(dump: IpvsDump, line: number, removalIndex: number, lang: Lang): string {
+  const removal = dump.removals[removalIndex];
+  const service = serviceLabel(removal.service);
+  const server = removal.realServer ? joinHostPort(removal.realServer.address, removal.realServer.port) : undefined;
+  if (removal.line === line) {
+    const added = (removal.realServer ?? removal.service).line + 1;
+    return server ? t(lang, 'ipvs.line.deleteServer', { service, server, line: added }) : t(lang, 'ipvs.line.deleteService', { service, line: added });
+  }
+  const what = server ? t(lang, 'ipvs.line.removedServer', { service, server }) : t(lang, 'ipvs.line.removedService', { service });
+  return t(lang, 'ipvs.line.removedLater', { what, line: removal.line + 1 });
+}
+
 function lineText(dump: IpvsDump, line: number, lang: Lang): string | undefined {
   const info = dump.lines[line];
   if (!info) return undefined;
+  if (info.removal !== undefined) return removalText(dump, line, info.removal, lang);
   switch (info.kind) {
     case 'service':
     case 'saveService':

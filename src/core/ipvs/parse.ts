@@ -13,6 +13,7 @@ import { parseUint } from './numbers';
 import { isConnectionLine, parseConnectionLine } from './parseConnection';
 import { parseRealServerLine, parseServiceLine } from './parseList';
 import { parseSaveLine, saveCommandOf } from './parseSave';
+import { applyRemovals } from './removals';
 import type { IpvsDump, IpvsFormat, IpvsLayout } from './types';
 import { splitWords, type Word } from './words';
 
@@ -42,6 +43,7 @@ export function parseIpvs(text: string, options: ParseIpvsOptions = {}): IpvsDum
     }
     if (!ctx.dump.lines[sl.line]) ctx.setLine(sl, { kind: 'unknown' });
   }
+  applyRemovals(ctx);
   ctx.dump.format = overallFormat(ctx.layoutsSeen, ctx.dump.header !== undefined);
   ctx.dump.tokens.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
   return ctx.dump;

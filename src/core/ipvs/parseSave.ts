@@ -7,7 +7,7 @@ import type { Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
 import type { ParseContext } from './context';
 import { parseEndpoint, type Endpoint } from './endpoint';
-import { realServerKey, serviceKey } from './identity';
+import { realServerKey, serviceKey, serviceLabel } from './identity';
 import { endpointTokens } from './parseList';
 import { parseUint } from './numbers';
 import { DEFAULT_PERSISTENT_TIMEOUT, DEFAULT_SCHEDULER } from './schedulers';
@@ -386,7 +386,7 @@ function applyServerRule(
     return { orphan: ctx.dump.orphanRealServers.length - 1 };
   }
   const svc = ctx.dump.services[index];
-  const at = svc.realServers.findIndex((r) => realServerKey(r) === realServerKey(rs));
+  const at = svc.realServers.findIndex((r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${index}|${i}`));
   if (command === 'edit-server' && at >= 0) {
     const old = svc.realServers[at];
     if (rule.forward) old.forward = rule.forward;
@@ -398,6 +398,56 @@ function applyServerRule(
   return { service: index, realServer: svc.realServers.length - 1 };
 }
 
+/**
+ * `-D -t VIP:port`: the service leaves the table (a later `-A` of it makes a new one); ipvsadm refuses a service it
+ * does not have. The entry stays in `dump.services` until the parse ends (lines and tokens hold its index).
+ */
+function deleteService(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: VirtualService): number | undefined {
+  const key = serviceKey(candidate);
+  const index = ctx.serviceByKey.get(key);
+  if (index === undefined) {
+    ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), { service: serviceLabel(candidate) });
+    return undefined;
+  }
+  ctx.serviceByKey.delete(key);
+  if (ctx.currentService === index) ctx.currentService = undefined;
+  return removeService(ctx, sl.line, index);
+}
+
+function removeService(ctx: ParseContext, line: number, index: number): number {
+  const removal = ctx.dump.removals.push({ line, service: ctx.dump.services[index] }) - 1;
+  ctx.removedService.set(index, removal);
+  return removal;
+}
+
+/** `-C`: every virtual service leaves the table. */
+function clearTable(ctx: ParseContext, sl: SourceLine): void {
+  for (const index of ctx.serviceByKey.values()) removeService(ctx, sl.line, index);
+  ctx.serviceByKey.clear();
+  ctx.currentService = undefined;
+}
+
+/** `-d -t VIP:port -r RIP[:port]`: the real server leaves its service (the port defaults to the service's). */
+function deleteServer(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: VirtualService): number | undefined {
+  if (!rule.realEndpoint) {
+    ctx.diag('save-missing-option', 'warning', ctx.lineSpan(sl), { option: '-r' });
+    return undefined;
+  }
+  const index = ctx.serviceByKey.get(serviceKey(candidate));
+  const svc = index === undefined ? undefined : ctx.dump.services[index];
+  const port = rule.realEndpoint.port ?? (candidate.protocol === 'FWM' ? 0 : (candidate.port ?? 0));
+  const key = realServerKey({ address: rule.realEndpoint.address, port });
+  const at = svc ? svc.realServers.findIndex((r, i) => realServerKey(r) === key && !ctx.removedRealServer.has(`${index}|${i}`)) : -1;
+  if (!svc || at < 0) {
+    const server = rule.realWord?.text ?? rule.realEndpoint.address;
+    ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${server}` });
+    return undefined;
+  }
+  const removal = ctx.dump.removals.push({ line: sl.line, service: svc, realServer: svc.realServers[at] }) - 1;
+  ctx.removedRealServer.set(`${index}|${at}`, removal);
+  return removal;
+}
+
 /** Parses one rule line; `start` is the index of the command word (`-A`, `-a`, ...). */
 export function parseSaveLine(ctx: ParseContext, sl: SourceLine, words: Word[], start: number): void {
   const commandWord = words[start];
@@ -405,13 +455,21 @@ export function parseSaveLine(ctx: ParseContext, sl: SourceLine, words: Word[], 
   const rule = readOptions(ctx, sl, words.slice(start + 1), commandWord);
   ctx.sawData('save');
   const span = ctx.lineSpan(sl);
-  if (command === 'clear' || command === 'zero' || command === 'delete-service' || command === 'delete-server') {
+  if (command === 'clear' || command === 'zero') {
+    if (command === 'clear') clearTable(ctx, sl);
     ctx.token('option', sl.line, commandWord);
     emitTokens(ctx, sl, rule, {});
     ctx.setLine(sl, { kind: 'saveOther', layout: 'save' });
     return;
   }
   const candidate = ruleService(rule, sl, span);
+  if (candidate && (command === 'delete-service' || command === 'delete-server')) {
+    const removal = command === 'delete-service' ? deleteService(ctx, sl, rule, candidate) : deleteServer(ctx, sl, rule, candidate);
+    ctx.token('option', sl.line, commandWord);
+    emitTokens(ctx, sl, rule, {});
+    ctx.setLine(sl, { kind: 'saveOther', layout: 'save', ...(removal !== undefined ? { removal } : {}) });
+    return;
+  }
   if (!candidate) {
     ctx.diag('save-missing-option', 'warning', span, { option: '-t | -u | --sctp-service | -f' });
     ctx.token('option', sl.line, commandWord);

@@ -215,6 +215,15 @@ export type IpvsLineKind =
   | 'foreign' // output of another command in a session transcript
   | 'unknown';
 
+/** What a restore-input `-D`, `-d` or `-C` line took out of the table (kept for its explanations). */
+export interface IpvsRemoval {
+  /** 0-based line of the `-D` / `-d` / `-C`. */
+  line: number;
+  service: VirtualService;
+  /** Set for `-d`: the real server taken out of `service`. */
+  realServer?: RealServer;
+}
+
 export interface IpvsLine {
   kind: IpvsLineKind;
   /** The meaningful part of the line (prompt-free text without indentation or trailing blanks). */
@@ -225,6 +234,11 @@ export interface IpvsLine {
   realServer?: number;
   orphan?: number;
   connection?: number;
+  /**
+   * Index into `IpvsDump.removals`: on a `-D`/`-d` line, what it took out; on the `-A`/`-a` line of an entry a
+   * later line took out (its `service`/`realServer` are then unset: the entry is not in the final table).
+   */
+  removal?: number;
 }
 
 export interface IpvsDump {
@@ -242,4 +256,6 @@ export interface IpvsDump {
   tokens: IpvsToken[];
   /** One entry per line of the input, same index. */
   lines: IpvsLine[];
+  /** Entries restore input took out again (`-D`, `-d`, `-C`), in line order; `services` is what is left. */
+  removals: IpvsRemoval[];
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseIpvs, type IpvsDump, type IpvsToken } from '../../../src/core/ipvs';
+import { explainIpvsLine, parseIpvs, resolveVirtual, type IpvsDump, type IpvsToken } from '../../../src/core/ipvs';
 import { CONNECTIONS, EXACT, LIST, MESSY, PERSISTENT_CONN, RATE, SAVE, STATS, THRESHOLDS, TIMEOUT } from './samples';
 
 function codes(dump: IpvsDump): string[] {
@@ -336,6 +336,74 @@ describe('ipvsadm -S (save / restore) format', () => {
     assert.deepEqual([d.services[0].scheduler, d.services[0].persistent], ['wrr', 360]);
     const r = d.services[0].realServers[0];
     assert.deepEqual([r.address, r.port, r.forward, r.weight], ['10.0.0.2', 8080, 'Masq', 3]);
+  });
+
+  it('applies -d, -D and -C as ipvsadm would: the final table, renumbered lines and tokens, and what each line did', () => {
+    const text = [
+      '-A -t 10.96.0.1:443 -s rr',
+      '-a -t 10.96.0.1:443 -r 10.0.0.1:6443 -m -w 1',
+      '-a -t 10.96.0.1:443 -r 10.0.0.2:6443 -m -w 1',
+      '-A -u 10.96.0.10:53 -s rr',
+      '-a -u 10.96.0.10:53 -r 10.244.0.2:53 -m',
+      '-d -t 10.96.0.1:443 -r 10.0.0.1:6443',
+      '-D -u 10.96.0.10:53',
+      '-D -u 10.96.0.10:53',
+      '-d -t 10.96.0.1:443 -r 10.0.0.9:6443',
+      '-A -u 10.96.0.10:53 -s wrr',
+      '-A -t 10.96.0.2:80',
+    ].join('\n');
+    const d = parseIpvs(text);
+    assert.deepEqual(
+      d.services.map((s) => [s.protocol, s.address, s.scheduler, s.realServers.map((r) => r.address)]),
+      [
+        ['TCP', '10.96.0.1', 'rr', ['10.0.0.2']],
+        ['UDP', '10.96.0.10', 'wrr', []],
+        ['TCP', '10.96.0.2', 'wlc', []],
+      ],
+      'the deleted server and service are gone; a service added again after -D is a new one',
+    );
+    // Deleting what is not there is where ipvsadm stops.
+    assert.deepEqual(d.diagnostics.map((x) => [x.code, x.span.line]), [
+      ['ipvs-save-delete-unknown', 7],
+      ['ipvs-save-delete-unknown', 8],
+    ]);
+    assert.deepEqual(d.removals.map((r) => [r.line, r.service.address, r.realServer?.address]), [
+      [5, '10.96.0.1', '10.0.0.1'],
+      [6, '10.96.0.10', undefined],
+    ]);
+    // Lines and tokens point at the entries that are left, by their new indexes.
+    assert.deepEqual(
+      d.lines.map((l) => [l.kind, l.service, l.realServer, l.removal]),
+      [
+        ['saveService', 0, undefined, undefined],
+        ['saveRealServer', undefined, undefined, 0],
+        ['saveRealServer', 0, 0, undefined],
+        ['saveService', undefined, undefined, 1],
+        ['saveRealServer', undefined, undefined, 1],
+        ['saveOther', undefined, undefined, 0],
+        ['saveOther', undefined, undefined, 1],
+        ['saveOther', undefined, undefined, undefined],
+        ['saveOther', undefined, undefined, undefined],
+        ['saveService', 1, undefined, undefined],
+        ['saveService', 2, undefined, undefined],
+      ],
+    );
+    for (const tok of d.tokens) {
+      if (tok.service === undefined) continue;
+      const svc = d.services[tok.service];
+      assert.ok(svc, `token on line ${tok.span.line + 1} points at a service that exists`);
+      if (tok.realServer !== undefined) assert.ok(svc.realServers[tok.realServer], `token on line ${tok.span.line + 1} points at a real server`);
+    }
+    const hover = (line: number, lang: 'en' | 'zh-CN' = 'en') => explainIpvsLine(d, line, lang)?.markdown ?? '';
+    assert.match(hover(5), /Takes real server 10\.0\.0\.1:6443 out of TCP 10\.96\.0\.1:443 \(added on line 2\)/);
+    assert.match(hover(6), /Deletes virtual service UDP 10\.96\.0\.10:53 \(added on line 4\)/);
+    assert.match(hover(1), /Real server 10\.0\.0\.1:6443 of TCP 10\.96\.0\.1:443 is taken out again on line 6/);
+    assert.match(hover(5, 'zh-CN'), /把真实服务器 10\.0\.0\.1:6443 从 TCP 10\.96\.0\.1:443（第 2 行添加）中移除/);
+    assert.equal(resolveVirtual(d, { protocol: 'TCP', ip: '10.96.0.1', port: 443 })?.service.realServers.length, 1);
+
+    const cleared = parseIpvs('-A -t 10.0.0.1:80\n-a -t 10.0.0.1:80 -r 10.0.0.2:80 -m\n-C\n-A -t 10.0.0.3:80');
+    assert.deepEqual(cleared.services.map((s) => s.address), ['10.0.0.3']);
+    assert.deepEqual(cleared.lines.map((l) => l.removal), [0, 0, undefined, undefined]);
   });
 
   it('flags a real server for an undeclared service and unknown options', () => {

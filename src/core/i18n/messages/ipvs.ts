@@ -26,6 +26,7 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.save-missing-option': 'This rule lacks {option}.',
     'ipvs.diag.save-unknown-service':
       'This adds a real server to {service}, but no -A line above declares that virtual service.',
+    'ipvs.diag.save-delete-unknown': 'Nothing above adds {service}, so there is nothing to delete: ipvsadm would stop here ("No such service" / "No such destination").',
 
     // Lint findings.
     'ipvs.lint.no-real-servers':
@@ -292,6 +293,11 @@ export const ipvsMessages: MessageBundle = {
       'Persistence template: client {source} of {virtual} sticks to real server {destination} for {expire} more.',
     'ipvs.line.timeout': 'IPVS idle timeouts: established TCP {tcp} s, TCP after FIN {tcpfin} s, UDP {udp} s.',
     'ipvs.line.saveOther': 'An ipvsadm rule that clears, zeroes or deletes entries.',
+    'ipvs.line.deleteService': 'Deletes virtual service {service} (added on line {line}) with its real servers: the table this input leaves does not have it.',
+    'ipvs.line.deleteServer': 'Takes real server {server} out of {service} (added on line {line}): new connections no longer go to it.',
+    'ipvs.line.removedService': 'Virtual service {service}',
+    'ipvs.line.removedServer': 'Real server {server} of {service}',
+    'ipvs.line.removedLater': '{what} is taken out again on line {line}: the table this input leaves does not have it.',
     'ipvs.line.foreign': 'Output of another command; skipped.',
     'ipvs.sep.list': ', ',
     'ipvs.resolve.portZero': 'Matched through the port-0 (all ports) persistent service {service}.',
@@ -353,6 +359,7 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.save-unknown-option': '未知的 ipvsadm 选项 {option}。',
     'ipvs.diag.save-missing-option': '此规则缺少 {option}。',
     'ipvs.diag.save-unknown-service': '此行向 {service} 添加真实服务器，但上方没有声明该虚拟服务的 -A 行。',
+    'ipvs.diag.save-delete-unknown': '上方没有添加 {service}，因此没有可删除的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”）。',
 
     'ipvs.lint.no-real-servers':
       '{service} 没有任何真实服务器：新连接会失败。对 kube-proxy 而言，这表示该 Service 没有就绪的端点；请检查 Pod 的就绪状态和 Service 的选择器。',
@@ -580,6 +587,11 @@ export const ipvsMessages: MessageBundle = {
       '持久化模板：{virtual} 的客户端 {source} 在接下来的 {expire} 内固定使用真实服务器 {destination}。',
     'ipvs.line.timeout': 'IPVS 空闲超时：已建立 TCP {tcp} 秒，FIN 后 TCP {tcpfin} 秒，UDP {udp} 秒。',
     'ipvs.line.saveOther': '一条清空、清零或删除条目的 ipvsadm 规则。',
+    'ipvs.line.deleteService': '删除虚拟服务 {service}（第 {line} 行添加）及其真实服务器：此输入最终得到的表中没有它。',
+    'ipvs.line.deleteServer': '把真实服务器 {server} 从 {service}（第 {line} 行添加）中移除：新连接不再发往它。',
+    'ipvs.line.removedService': '虚拟服务 {service}',
+    'ipvs.line.removedServer': '{service} 的真实服务器 {server}',
+    'ipvs.line.removedLater': '{what} 在第 {line} 行又被移除：此输入最终得到的表中没有它。',
     'ipvs.line.foreign': '其他命令的输出；已跳过。',
     'ipvs.sep.list': '，',
     'ipvs.resolve.portZero': '通过端口为 0（所有端口）的持久化服务 {service} 匹配。',
