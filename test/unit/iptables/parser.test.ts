@@ -322,6 +322,20 @@ test('restore input: a rule of a chain not yet declared is where iptables-restor
   // `iptables -S` output and rule lines without a table header make chains with -N or not at all: nothing to say.
   assert.deepEqual(parseIptables('-P INPUT ACCEPT\n-N FOO\n-A INPUT -j FOO\n-A FOO -j ACCEPT\n').diagnostics, []);
   assert.deepEqual(parseIptables('-A FOO -j ACCEPT\n-A INPUT -j FOO\n').diagnostics, []);
+  // Felix (Calico) declares its chains `:cali-X - -`; a chain renamed twice points to its name now; a chain deleted
+  // by -X says so; a chain the input flushes without making it must be in the kernel (restore --noflush).
+  const felix = parseIptables(['*filter', ':cali-INPUT - -', ':cali-wl-to-host - -', '-A cali-INPUT -i cali+ --goto cali-wl-to-host', '-A cali-wl-to-host -j ACCEPT', 'COMMIT'].join('\n'));
+  assert.deepEqual(felix.diagnostics, []);
+  assert.equal(felix.tables[0].chains.get('cali-INPUT')?.declSpan?.line, 1);
+  const fates = parseIptables(['*filter', ':A - [0:0]', '-E A B', '-E B C', '-A A -j DROP', '-N D', '-X D', '-A D -j DROP', '-F felix-FORWARD', '-A felix-FORWARD -i cali+ -j ACCEPT', 'COMMIT'].join('\n'));
+  assert.deepEqual(fates.diagnostics.map((x) => [x.span.line, x.messageKey, x.params?.to]), [
+    [4, 'parse.undeclared-chain.renamed', 'C'],
+    [7, 'parse.undeclared-chain.deleted', undefined],
+  ]);
+  assert.match(fates.diagnostics[1].message, /deleted on line 7 \(-X\)/);
+  // A paste whose prompt shows a grep is a selection too.
+  const grepped = parseIptables(['$ iptables-save -t nat | grep KUBE-SVC-X', '*nat', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'));
+  assert.deepEqual(grepped.diagnostics.map((x) => `${x.code}:${x.severity}`), ['undeclared-chain:info']);
   // A save dump cut with `...`: the declaration is likely among the lines left out.
   const cut = parseIptables(['*nat', ':PREROUTING ACCEPT [0:0]', '...', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'));
   assert.deepEqual(cut.diagnostics.map((x) => `${x.code}:${x.severity}`), ['undeclared-chain:info']);

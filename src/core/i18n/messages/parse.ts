@@ -22,7 +22,9 @@ export const parseMessages: MessageBundle = {
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
     'parse.duplicate-chain-declaration': 'Chain {chain} is declared twice in table {table}.',
     'parse.undeclared-chain':
-      'Chain {chain} gets rules in table {table} before anything declares it (`:{chain} - [0:0]` or `-N {chain}`): iptables-restore stops at this line ("No chain/target/match by that name"). A paste cut by grep may only have lost the declaration.',
+      'Chain {chain} gets rules in table {table} before anything declares it (`:{chain} - [0:0]` or `-N {chain}`): iptables-restore stops at this line ("No chain/target/match by that name"), unless it restores with --noflush onto a table that has the chain. A paste cut by grep may only have lost the declaration.',
+    'parse.undeclared-chain.deleted':
+      'Chain {chain} was deleted on line {line} (-X), so this rule makes a new, undeclared chain {chain} in table {table}: iptables-restore stops at this line ("No chain/target/match by that name").',
     'parse.undeclared-chain.renamed':
       'Chain {chain} was renamed to {to} on line {line}, so this rule makes a new, undeclared chain {chain} in table {table}: iptables-restore stops at this line ("No chain/target/match by that name"). Did you mean {to}?',
     'parse.related.first-declaration': 'first declaration',
@@ -66,7 +68,9 @@ export const parseMessages: MessageBundle = {
     'parse.commit-without-table': 'COMMIT 之前没有 *table 表头。',
     'parse.duplicate-chain-declaration': '链 {chain} 在表 {table} 中声明了两次。',
     'parse.undeclared-chain':
-      '链 {chain} 在表 {table} 中有规则，但在这些规则之前没有任何声明（`:{chain} - [0:0]` 或 `-N {chain}`）：iptables-restore 会在这一行停止（“No chain/target/match by that name”）。如果是 grep 截取的片段，可能只是声明被截掉了。',
+      '链 {chain} 在表 {table} 中有规则，但在这些规则之前没有任何声明（`:{chain} - [0:0]` 或 `-N {chain}`）：iptables-restore 会在这一行停止（“No chain/target/match by that name”），除非用 --noflush 恢复到已有该链的表。如果是 grep 截取的片段，可能只是声明被截掉了。',
+    'parse.undeclared-chain.deleted':
+      '链 {chain} 已在第 {line} 行被删除（-X），所以这条规则会在表 {table} 中新建一个未声明的链 {chain}：iptables-restore 会在这一行停止（“No chain/target/match by that name”）。',
     'parse.undeclared-chain.renamed':
       '链 {chain} 已在第 {line} 行被重命名为 {to}，所以这条规则会在表 {table} 中新建一个未声明的链 {chain}：iptables-restore 会在这一行停止（“No chain/target/match by that name”）。是不是想写 {to}？',
     'parse.related.first-declaration': '第一次声明',
