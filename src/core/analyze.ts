@@ -3,6 +3,7 @@
  * right engine. Parsing happens once here; callers keep the result and answer questions from its indexes.
  */
 import type { Diagnostic } from './common/diagnostics';
+import { blankLogPrefixes, logPrefixLength } from './common/logPrefix';
 import { detectDump, type Detection, type DumpKind } from './detect';
 import { t, type Lang } from './i18n/catalog';
 import { explainAt, type Explanation } from './iptables/explain';
@@ -28,7 +29,24 @@ export interface Analysis {
 }
 
 /** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
-export function analyzeText(text: string, kind?: DumpKind): Analysis {
+export function analyzeText(input: string, kind?: DumpKind): Analysis {
+  const logged = blankLogPrefixes(input);
+  if (!logged) return analyzeOutput(input, kind);
+  // A log paste: the engines read what is behind the prefixes, and the dump says why its lines are indented.
+  const a = analyzeOutput(logged.text, kind);
+  const note = logPrefixNote(logged.firstLine, input);
+  const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
+  dumpDiagnostics?.unshift(note);
+  return a;
+}
+
+function logPrefixNote(line: number, text: string): Diagnostic {
+  const raw = text.split('\n', line + 1)[line] ?? '';
+  const length = logPrefixLength(raw);
+  return { span: { line, column: 0, length }, severity: 'info', code: 'log-prefixed-paste', message: t('en', 'parse.log-prefixed-paste'), messageKey: 'parse.log-prefixed-paste' };
+}
+
+function analyzeOutput(text: string, kind?: DumpKind): Analysis {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
   // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
   const session = splitSession(text);

@@ -1,0 +1,70 @@
+/**
+ * Log collectors put a prefix before every line of a command's output: `kubectl logs --timestamps` an RFC 3339
+ * time, journalctl and syslog `Dec  4 10:00:01 host program[123]: `, `kubectl logs --prefix` `[pod/name/c] `.
+ * When most lines of a paste carry one, the prefixes are blanked (replaced by spaces, so every column stays where
+ * the editor shows it) and each engine reads the output behind them as if it were indented.
+ */
+
+const TIME = String.raw`(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)`;
+const SYSLOG_TIME = String.raw`(?:[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2})`;
+const PREFIXES: readonly RegExp[] = [
+  // journalctl / syslog: the time, the host, the program with its pid, a colon.
+  new RegExp(String.raw`^(?:${SYSLOG_TIME}|${TIME}) \S+ [^\s:[\]]+(?:\[\d+\])?: ?`),
+  // `kubectl logs --timestamps` (and most CI logs): an RFC 3339 time and a blank.
+  new RegExp(String.raw`^${TIME}[ \t]`),
+  // `kubectl logs --prefix`: the pod and container in brackets.
+  /^\[pod\/[^\]\s]+\] /,
+];
+
+/** Lines looked at to decide; the rest of a big paste follows what its head does. */
+const SAMPLE_LINES = 400;
+
+/** Length of the log prefixes at the start of a line (`kubectl logs --prefix --timestamps` has two), 0 without. */
+export function logPrefixLength(line: string): number {
+  let at = 0;
+  for (let round = 0; round < 3; round++) {
+    const rest = at === 0 ? line : line.slice(at);
+    const m = PREFIXES.map((p) => p.exec(rest)).find((x) => x !== null);
+    if (!m) break;
+    at += m[0].length;
+  }
+  return at;
+}
+
+export interface BlankedLogPrefixes {
+  text: string;
+  /** 0-based line of the first prefix blanked. */
+  firstLine: number;
+}
+
+/** The text with its log prefixes blanked, when most non-blank lines of its head carry one; else undefined. */
+export function blankLogPrefixes(text: string): BlankedLogPrefixes | undefined {
+  if (!headIsLogged(text)) return undefined;
+  const lines = text.split('\n');
+  let firstLine = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const n = logPrefixLength(lines[i]);
+    if (n === 0) continue;
+    if (firstLine < 0) firstLine = i;
+    lines[i] = ' '.repeat(n) + lines[i].slice(n);
+  }
+  return { text: lines.join('\n'), firstLine };
+}
+
+/** Whether at least 60% of the non-blank lines of the text's head (and two or more) carry a log prefix. */
+function headIsLogged(text: string): boolean {
+  let nonBlank = 0;
+  let prefixed = 0;
+  let at = 0;
+  for (let i = 0; i < SAMPLE_LINES && at <= text.length; i++) {
+    const nl = text.indexOf('\n', at);
+    const line = text.slice(at, nl < 0 ? text.length : nl);
+    at = nl < 0 ? text.length + 1 : nl + 1;
+    if (line.trim() === '') continue;
+    nonBlank++;
+    if (logPrefixLength(line) > 0) prefixed++;
+    // Ten lines without a prefix: not a log (a dump is decided without reading its 400 lines).
+    else if (nonBlank >= 10 && prefixed === 0) return false;
+  }
+  return prefixed >= 2 && prefixed / nonBlank >= 0.6;
+}
