@@ -79,6 +79,11 @@ test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes
   const zh = JSON.parse(kpp('lint', broken, '--json', '--lang', 'zh-CN').stdout).diagnostics;
   assert.deepEqual(en.map((d: { code: string; message: string }) => [d.code, d.message]), [['missing-option-value', '--dport expects a value.']]);
   assert.deepEqual(zh.map((d: { line: number; column: number; code: string; message: string }) => [d.line, d.column, d.code, d.message]), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
+  // parse --json and parse's text say them in the language asked for, with the same codes and positions.
+  const parsed = JSON.parse(kpp('parse', broken, '--json', '--lang', 'zh-CN').stdout).diagnostics;
+  assert.deepEqual(parsed.map((d: { line: number; column: number; code: string; message: string }) => [d.line, d.column, d.code, d.message]), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
+  assert.match(kpp('parse', broken, '--lang', 'zh-CN').stderr, /missing-option-value: --dport 需要一个值。/);
+  assert.equal(JSON.parse(kpp('parse', broken, '--json').stdout).diagnostics[0].message, '--dport expects a value.');
 });
 
 test('generate writes restore text that parses back to the same Services', () => {

@@ -1,10 +1,12 @@
 /** `kpp parse FILE [--json]`: what the dump is, its counts, its Services and endpoints, and parse diagnostics. */
-import { analyzeText, type Analysis } from '../../core/analyze';
+import { analyzeText, localizeDiagnostic, type Analysis } from '../../core/analyze';
+import type { Lang } from '../../core/i18n/catalog';
 import type { Diagnostic } from '../../core/common/diagnostics';
 import { ipvsToJson } from '../../core/ipvs/json';
 import type { KubeService } from '../../core/iptables/kubeproxy';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
+import { langOption } from '../lang';
 import { parseText } from './parseText';
 
 export interface ParseJson {
@@ -59,7 +61,7 @@ function round(n: number): number {
   return Math.round(n * 1e9) / 1e9;
 }
 
-export function parseResultJson(a: Analysis): ParseJson {
+export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
   const diagnostics: Diagnostic[] = [];
   const out: ParseJson = { format: 'unknown', counts: { tables: 0, chains: 0, rules: 0 }, services: [], diagnostics: [] };
   if (a.iptables) {
@@ -91,22 +93,23 @@ export function parseResultJson(a: Analysis): ParseJson {
     out.format = 'session';
     out.sections = a.session.map((x) => ({ kind: x.kind, firstLine: x.firstLine + 1, lastLine: x.endLine }));
   }
-  out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map(diagnosticJson);
+  out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map((d) => diagnosticJson(localizeDiagnostic(d, lang)));
   return out;
 }
 
 export function runParse(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
+  const lang = langOption(args);
   const a = analyzeText(readInput(file));
-  const result = parseResultJson(a);
+  const result = parseResultJson(a, lang);
   if (args.flags.has('json')) {
     printJson(result);
     return 0;
   }
   process.stdout.write(parseText(result, a));
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
-    for (const d of list ?? []) process.stderr.write(`${formatDiagnostic(file ?? '-', d)}\n`);
+    for (const d of list ?? []) process.stderr.write(`${formatDiagnostic(file ?? '-', localizeDiagnostic(d, lang))}\n`);
   }
   return 0;
 }
