@@ -292,7 +292,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
       continue;
     }
-    if (/^[A-Za-z][\w'’,]*(?:\s+\S+){2,}$/.test(c) && !/\s-[jgAmsd]\s/.test(c)) {
+    // Prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`).
+    const prose = c.replace(/^(?:[-*•]|\d{1,2}[.)])\s+/, '');
+    if (/^[A-Za-z][\w'’,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose)) {
       diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
       continue;
     }

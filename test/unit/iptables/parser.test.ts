@@ -415,6 +415,9 @@ test('pasted noise is recognised, not flagged: prompts, CRLF, indentation, grep 
   assert.deepEqual(d.diagnostics, []);
   assert.equal(d.rules[0].table, 'nat', 'headerless kube-proxy rules are placed in nat');
   assert.equal(d.rules[0].chainSpan.column, 4, 'columns point into the original line (after the tab)');
+  // Notes around a dump, also as list items, are prose; a rule with a stray blank after its dash is not.
+  const notes = parseIptables(['-A INPUT -j ACCEPT', '- The default rule is changed to KUBE-SVL-X (local only)', '2. Then the pod IPs (10.42.0.0/16) are masqueraded', '- A INPUT -j DROP'].join('\n'));
+  assert.deepEqual(notes.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:text-line', '2:text-line', '3:unrecognized-line']);
 });
 
 test('broken input becomes diagnostics with positions and never throws', () => {
