@@ -29,6 +29,10 @@ const RULE_OPTIONS = new Set([
   '--edit-server',
   '--delete-service',
   '--delete-server',
+  '-C',
+  '--clear',
+  '-Z',
+  '--zero',
 ]);
 
 function isIpvsadmWord(text: string): boolean {

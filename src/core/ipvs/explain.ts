@@ -227,8 +227,11 @@ function lineText(dump: IpvsDump, line: number, lang: Lang): string | undefined 
         ? t(lang, 'ipvs.line.timeout', { tcp: to.tcp ?? '?', tcpfin: to.tcpFin ?? '?', udp: to.udp ?? '?' })
         : undefined;
     }
-    case 'saveOther':
-      return t(lang, 'ipvs.line.saveOther');
+    case 'saveOther': {
+      // `-C` says how many virtual services it took out.
+      const cleared = dump.removals.filter((r) => r.line === line && !r.realServer).length;
+      return cleared > 0 ? t(lang, 'ipvs.line.clear', { count: cleared }) : t(lang, 'ipvs.line.saveOther');
+    }
     case 'foreign':
       return t(lang, 'ipvs.line.foreign');
     case 'blank':

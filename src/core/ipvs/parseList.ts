@@ -325,7 +325,9 @@ function placeRealServer(ctx: ParseContext, rs: RealServer): Owner {
   }
   const svc = ctx.dump.services[ctx.currentService];
   if (ctx.currentServiceMerged) {
-    const at = svc.realServers.findIndex((r) => realServerKey(r) === realServerKey(rs));
+    // Not into one a restore line took out (`-d`): a later listing shows it back in the table.
+    const service = ctx.currentService;
+    const at = svc.realServers.findIndex((r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${service}|${i}`));
     if (at >= 0) {
       mergeRealServer(svc.realServers[at], rs);
       return { service: ctx.currentService, realServer: at };

@@ -394,6 +394,11 @@ function applyServerRule(
     if (rs.thresholds) old.thresholds = rs.thresholds;
     return { service: index, realServer: at };
   }
+  if (command === 'edit-server') {
+    // ipvsadm -e changes a real server the service has; it adds none ("No such destination").
+    ctx.diag('save-edit-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${rule.realWord?.text ?? rs.address}` });
+    return undefined;
+  }
   svc.realServers.push(rs);
   return { service: index, realServer: svc.realServers.length - 1 };
 }
@@ -404,14 +409,22 @@ function applyServerRule(
  */
 function deleteService(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: VirtualService): number | undefined {
   const key = serviceKey(candidate);
-  const index = ctx.serviceByKey.get(key);
-  if (index === undefined) {
+  // A paste can hold the same service twice (two listings): every copy leaves.
+  const copies = liveServices(ctx).filter((i) => serviceKey(ctx.dump.services[i]) === key);
+  if (copies.length === 0) {
     ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), { service: serviceLabel(candidate) });
     return undefined;
   }
   ctx.serviceByKey.delete(key);
-  if (ctx.currentService === index) ctx.currentService = undefined;
-  return removeService(ctx, sl.line, index);
+  if (ctx.currentService !== undefined && copies.includes(ctx.currentService)) ctx.currentService = undefined;
+  return copies.map((i) => removeService(ctx, sl.line, i))[0];
+}
+
+/** Indexes of the services no restore line took out, in order. */
+function liveServices(ctx: ParseContext): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < ctx.dump.services.length; i++) if (!ctx.removedService.has(i)) out.push(i);
+  return out;
 }
 
 function removeService(ctx: ParseContext, line: number, index: number): number {
@@ -422,7 +435,7 @@ function removeService(ctx: ParseContext, line: number, index: number): number {
 
 /** `-C`: every virtual service leaves the table. */
 function clearTable(ctx: ParseContext, sl: SourceLine): void {
-  for (const index of ctx.serviceByKey.values()) removeService(ctx, sl.line, index);
+  for (const index of liveServices(ctx)) removeService(ctx, sl.line, index);
   ctx.serviceByKey.clear();
   ctx.currentService = undefined;
 }
@@ -433,19 +446,26 @@ function deleteServer(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: 
     ctx.diag('save-missing-option', 'warning', ctx.lineSpan(sl), { option: '-r' });
     return undefined;
   }
-  const index = ctx.serviceByKey.get(serviceKey(candidate));
-  const svc = index === undefined ? undefined : ctx.dump.services[index];
+  const serviceId = serviceKey(candidate);
   const port = rule.realEndpoint.port ?? (candidate.protocol === 'FWM' ? 0 : (candidate.port ?? 0));
   const key = realServerKey({ address: rule.realEndpoint.address, port });
-  const at = svc ? svc.realServers.findIndex((r, i) => realServerKey(r) === key && !ctx.removedRealServer.has(`${index}|${i}`)) : -1;
-  if (!svc || at < 0) {
+  const removals: number[] = [];
+  // Out of every copy of the service (two listings of it in one paste).
+  for (const index of liveServices(ctx)) {
+    const svc = ctx.dump.services[index];
+    if (serviceKey(svc) !== serviceId) continue;
+    const at = svc.realServers.findIndex((r, i) => realServerKey(r) === key && !ctx.removedRealServer.has(`${index}|${i}`));
+    if (at < 0) continue;
+    const removal = ctx.dump.removals.push({ line: sl.line, service: svc, realServer: svc.realServers[at] }) - 1;
+    ctx.removedRealServer.set(`${index}|${at}`, removal);
+    removals.push(removal);
+  }
+  if (removals.length === 0) {
     const server = rule.realWord?.text ?? rule.realEndpoint.address;
     ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${server}` });
     return undefined;
   }
-  const removal = ctx.dump.removals.push({ line: sl.line, service: svc, realServer: svc.realServers[at] }) - 1;
-  ctx.removedRealServer.set(`${index}|${at}`, removal);
-  return removal;
+  return removals[0];
 }
 
 /** Parses one rule line; `start` is the index of the command word (`-A`, `-a`, ...). */
@@ -475,6 +495,14 @@ export function parseSaveLine(ctx: ParseContext, sl: SourceLine, words: Word[], 
     ctx.token('option', sl.line, commandWord);
     emitTokens(ctx, sl, rule, {});
     ctx.setLine(sl, { kind: 'unknown', layout: 'save' });
+    return;
+  }
+  if (command === 'edit-service' && !ctx.serviceByKey.has(serviceKey(candidate))) {
+    // ipvsadm -E changes a service it has; it makes none ("No such service").
+    ctx.diag('save-edit-unknown', 'warning', span, { service: serviceLabel(candidate) });
+    ctx.token('option', sl.line, commandWord);
+    emitTokens(ctx, sl, rule, {});
+    ctx.setLine(sl, { kind: 'saveOther', layout: 'save' });
     return;
   }
   if (command === 'add-service' || command === 'edit-service') {

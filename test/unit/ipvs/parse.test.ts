@@ -406,6 +406,30 @@ describe('ipvsadm -S (save / restore) format', () => {
     assert.deepEqual(cleared.lines.map((l) => l.removal), [0, 0, undefined, undefined]);
   });
 
+  it('deletes every copy of a service, lets a later listing show a deleted server again, and edits nothing missing', () => {
+    const listing = ['$ ipvsadm -Ln', 'Prot LocalAddress:Port Scheduler Flags', '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn', 'TCP  10.96.0.1:443 rr', '  -> 10.1.0.1:6443                Masq    1      0          0', '  -> 10.1.0.2:6443                Masq    1      0          0'];
+    // The same listing twice, then a delete: no copy of the service is left.
+    const twice = parseIpvs([...listing, ...listing, '$ ipvsadm -D -t 10.96.0.1:443'].join('\n'));
+    assert.deepEqual(twice.services, []);
+    assert.deepEqual(twice.diagnostics.map((x) => x.code), []);
+    // A server taken out with -d and listed again afterwards (--stats merges into the listing) is in the table.
+    const stats = ['$ ipvsadm -Ln --stats', 'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes', '  -> RemoteAddress:Port', 'TCP  10.96.0.1:443                      10      100       90     6000     5000', '  -> 10.1.0.1:6443                       4       40       36     2400     2000', '  -> 10.1.0.2:6443                       6       60       54     3600     3000'];
+    const back = parseIpvs([...listing, '$ ipvsadm -d -t 10.96.0.1:443 -r 10.1.0.1:6443', ...stats].join('\n'));
+    assert.deepEqual(back.services.map((sv) => sv.realServers.map((r) => [r.address, r.stats?.conns])), [[['10.1.0.2', 6], ['10.1.0.1', 4]]]);
+    assert.deepEqual([back.lines[11].service, back.lines[11].realServer, back.lines[11].removal], [0, 1, undefined], 'the later line is the server in the table');
+    // `ipvsadm -C` (with the command word) clears the table and says how much it took out.
+    const cleared = parseIpvs(['ipvsadm -A -t 10.0.0.1:80 -s rr', 'ipvsadm -a -t 10.0.0.1:80 -r 10.1.0.1:80 -m', 'ipvsadm -A -u 10.0.0.1:53', 'ipvsadm -C'].join('\n'));
+    assert.deepEqual(cleared.services, []);
+    assert.match(explainIpvsLine(cleared, 3)?.markdown ?? '', /Clears the whole table: the 2 virtual service\(s\)/);
+    // -e and -E change what is there; after a delete (or never added) ipvsadm stops and adds nothing.
+    const edits = parseIpvs(['-A -t 10.0.0.1:80', '-a -t 10.0.0.1:80 -r 10.1.0.1:80 -m -w 1', '-d -t 10.0.0.1:80 -r 10.1.0.1:80', '-e -t 10.0.0.1:80 -r 10.1.0.1:80 -w 5', '-E -t 10.0.0.9:80 -s wrr'].join('\n'));
+    assert.deepEqual(edits.services.map((sv) => [sv.address, sv.realServers.length]), [['10.0.0.1', 0]]);
+    assert.deepEqual(edits.diagnostics.map((x) => [x.code, x.span.line]), [
+      ['ipvs-save-edit-unknown', 3],
+      ['ipvs-save-edit-unknown', 4],
+    ]);
+  });
+
   it('flags a real server for an undeclared service and unknown options', () => {
     const d = parseIpvs('-a -t 10.0.0.9:80 -r 10.0.0.2:80 -m\n-A -t 10.0.0.1:80 --bogus');
     assert.deepEqual(codes(d), ['ipvs-save-unknown-service', 'ipvs-save-unknown-option']);

@@ -27,6 +27,7 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.save-unknown-service':
       'This adds a real server to {service}, but no -A line above declares that virtual service.',
     'ipvs.diag.save-delete-unknown': 'Nothing above adds {service}, so there is nothing to delete: ipvsadm would stop here ("No such service" / "No such destination").',
+    'ipvs.diag.save-edit-unknown': 'Nothing above adds {service}, so there is nothing to change: ipvsadm would stop here ("No such service" / "No such destination") and add nothing.',
 
     // Lint findings.
     'ipvs.lint.no-real-servers':
@@ -298,6 +299,7 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.line.removedService': 'Virtual service {service}',
     'ipvs.line.removedServer': 'Real server {server} of {service}',
     'ipvs.line.removedLater': '{what} is taken out again on line {line}: the table this input leaves does not have it.',
+    'ipvs.line.clear': 'Clears the whole table: the {count} virtual service(s) added above leave it, with their real servers.',
     'ipvs.line.foreign': 'Output of another command; skipped.',
     'ipvs.sep.list': ', ',
     'ipvs.resolve.portZero': 'Matched through the port-0 (all ports) persistent service {service}.',
@@ -360,6 +362,7 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.save-missing-option': '此规则缺少 {option}。',
     'ipvs.diag.save-unknown-service': '此行向 {service} 添加真实服务器，但上方没有声明该虚拟服务的 -A 行。',
     'ipvs.diag.save-delete-unknown': '上方没有添加 {service}，因此没有可删除的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”）。',
+    'ipvs.diag.save-edit-unknown': '上方没有添加 {service}，因此没有可修改的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”），不会新增任何条目。',
 
     'ipvs.lint.no-real-servers':
       '{service} 没有任何真实服务器：新连接会失败。对 kube-proxy 而言，这表示该 Service 没有就绪的端点；请检查 Pod 的就绪状态和 Service 的选择器。',
@@ -592,6 +595,7 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.line.removedService': '虚拟服务 {service}',
     'ipvs.line.removedServer': '{service} 的真实服务器 {server}',
     'ipvs.line.removedLater': '{what} 在第 {line} 行又被移除：此输入最终得到的表中没有它。',
+    'ipvs.line.clear': '清空整个表：上方添加的 {count} 个虚拟服务及其真实服务器都被移除。',
     'ipvs.line.foreign': '其他命令的输出；已跳过。',
     'ipvs.sep.list': '，',
     'ipvs.resolve.portZero': '通过端口为 0（所有端口）的持久化服务 {service} 匹配。',
