@@ -5,15 +5,21 @@
  * the editor shows it) and each engine reads the output behind them as if it were indented.
  */
 
-const TIME = String.raw`(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)`;
-const SYSLOG_TIME = String.raw`(?:[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2})`;
+const TIME = String.raw`(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?)`;
+// `Dec  4 10:00:01`, journalctl's `-o short-precise` fraction, `-o short-full` weekday, year and zone.
+const SYSLOG_TIME = String.raw`(?:(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]\d(?: \d{4})? \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?: \d{4})?(?: [A-Z]{2,5})?)`;
+// journalctl `-o short-full`: `Fri 2026-12-04 10:00:01 UTC`.
+const FULL_TIME = String.raw`(?:[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? [A-Z]{2,5})`;
 const PREFIXES: readonly RegExp[] = [
-  // journalctl / syslog: the time, the host, the program with its pid, a colon.
-  new RegExp(String.raw`^(?:${SYSLOG_TIME}|${TIME}) \S+ [^\s:[\]]+(?:\[\d+\])?: ?`),
+  // journalctl / syslog: the time, the host, the program, a colon. After an ISO time (journalctl -o short-iso)
+  // the program must show its pid: `2026-... Prot LocalAddress:Port` is a stamped ipvsadm header, not a host.
+  new RegExp(String.raw`^(?:(?:${SYSLOG_TIME}|${FULL_TIME}) \S+ [^\s:[\]]+(?:\[\d+\])?|${TIME} \S+ [^\s:[\]]+\[\d+\]): ?`),
+  // A container runtime's log file (CRI): the time, the stream, F for a full line or P for a part.
+  new RegExp(String.raw`^${TIME} (?:stdout|stderr) [FP] `),
   // `kubectl logs --timestamps` (and most CI logs): an RFC 3339 time and a blank.
   new RegExp(String.raw`^${TIME}[ \t]`),
-  // `kubectl logs --prefix`: the pod and container in brackets.
-  /^\[pod\/[^\]\s]+\] /,
+  // `kubectl logs --prefix` (`[pod/name/container]`) or with a selector (`[name/container]`).
+  /^\[[^\]\s/]+(?:\/[^\]\s/]+)+\] /,
 ];
 
 /** Lines looked at to decide; the rest of a big paste follows what its head does. */
