@@ -13,13 +13,13 @@ import {
   parseIpvs,
   resolveVirtual,
 } from '../../../src/core/ipvs';
-import { CONNECTIONS, EXACT, LIST, MESSY, PERSISTENT_CONN, RATE, SAVE, STATS, THRESHOLDS, TIMEOUT } from './samples';
+import { CONNECTIONS, EXACT, LIST, MESSY, PERSISTENT_CONN, RATE, SAVE, SAVE_EDITS, STATS, THRESHOLDS, TIMEOUT } from './samples';
 import { corpusDir, repoRoot } from '../../helpers/corpus';
 
 const CORPUS = path.join(corpusDir() ?? path.resolve(repoRoot(__dirname), '..', 'shared', 'corpus'), 'ipvs');
 
 function seedLines(): string[] {
-  const texts = [LIST, STATS, RATE, THRESHOLDS, PERSISTENT_CONN, EXACT, CONNECTIONS, TIMEOUT, SAVE, MESSY];
+  const texts = [LIST, STATS, RATE, THRESHOLDS, PERSISTENT_CONN, EXACT, CONNECTIONS, TIMEOUT, SAVE, SAVE_EDITS, MESSY];
   if (existsSync(CORPUS)) {
     for (const f of readdirSync(CORPUS)) texts.push(readFileSync(path.join(CORPUS, f), 'utf8'));
   }
@@ -96,6 +96,14 @@ function checkEverything(text: string): void {
     const raw = lines[tok.span.line].replace(/\r$/, '');
     assert.ok(tok.span.column >= 0 && tok.span.column + tok.span.length <= raw.length, `${tok.kind} out of line`);
   }
+  // After -d/-D/-C are applied, every index a line or token holds names an entry of the final table.
+  for (const ref of [...dump.tokens, ...dump.lines]) {
+    if (ref.service === undefined) continue;
+    const svc = dump.services[ref.service];
+    assert.ok(svc, `service index ${ref.service} on line ${ref.span.line}`);
+    if (ref.realServer !== undefined) assert.ok(svc.realServers[ref.realServer], `real server index ${ref.realServer} on line ${ref.span.line}`);
+  }
+  for (const line of dump.lines) if (line.removal !== undefined) assert.ok(dump.removals[line.removal], `removal ${line.removal}`);
   for (const lang of ['en', 'zh-CN'] as const) {
     lintIpvs(dump, lang);
     for (let l = 0; l < lines.length; l++) {

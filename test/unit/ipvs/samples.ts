@@ -87,6 +87,25 @@ export const SAVE = [
   '-a -t [fd00::1]:80 -r [fd00::5]',
 ].join('\n');
 
+/** Restore input that edits and takes out what it added (`-e`, `-E`, `-d`, `-D`, `-C`), as a script might. */
+export const SAVE_EDITS = [
+  '-A -t 10.96.0.1:443 -s rr',
+  '-a -t 10.96.0.1:443 -r 172.18.0.2:6443 -m -w 1',
+  '-a -t 10.96.0.1:443 -r 172.18.0.3:6443 -m -w 1',
+  '-e -t 10.96.0.1:443 -r 172.18.0.3:6443 -m -w 0',
+  '-E -t 10.96.0.1:443 -s wrr',
+  '-d -t 10.96.0.1:443 -r 172.18.0.2:6443',
+  '-A -u 10.96.0.10:53 -s rr',
+  '-a -u 10.96.0.10:53 -r 10.244.0.5:53 -m',
+  '-D -u 10.96.0.10:53',
+  'ipvsadm -D -t 10.96.0.1:443',
+  '-Dt 10.96.0.9:80',
+  'ipvsadm -C',
+  '-A -f 1481 -s sh',
+  '-a -f 1481 -r 10.244.2.11:80 -i',
+  '-d -f 1481 -r 10.244.2.11:80',
+].join('\n');
+
 /** What people paste: 4-space indentation, a Chinese comment, ragged blanks, an orphan, `...`, a cut last line. */
 export const MESSY = [
   '      -> 10.244.9.9:80                Masq    1      0          0   ',
