@@ -378,6 +378,11 @@ function applyServerRule(
     rs.thresholds = { upper: rule.upper ?? 0, lower: rule.lower ?? 0 };
   if (rule.tunnel) rs.tunnel = rule.tunnel;
   const index = ctx.serviceByKey.get(serviceKey(candidate));
+  if (index === undefined && command === 'edit-server') {
+    // Nothing to change, and ipvsadm adds nothing either ("No such service").
+    ctx.diag('save-edit-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${rule.realWord?.text ?? rs.address}` });
+    return undefined;
+  }
   if (index === undefined) {
     ctx.diag('save-unknown-service', 'warning', ctx.lineSpan(sl), {
       service: rule.serviceWord?.text ?? String(candidate.fwmark),

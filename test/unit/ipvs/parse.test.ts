@@ -422,11 +422,13 @@ describe('ipvsadm -S (save / restore) format', () => {
     assert.deepEqual(cleared.services, []);
     assert.match(explainIpvsLine(cleared, 3)?.markdown ?? '', /Clears the whole table: the 2 virtual service\(s\)/);
     // -e and -E change what is there; after a delete (or never added) ipvsadm stops and adds nothing.
-    const edits = parseIpvs(['-A -t 10.0.0.1:80', '-a -t 10.0.0.1:80 -r 10.1.0.1:80 -m -w 1', '-d -t 10.0.0.1:80 -r 10.1.0.1:80', '-e -t 10.0.0.1:80 -r 10.1.0.1:80 -w 5', '-E -t 10.0.0.9:80 -s wrr'].join('\n'));
+    const edits = parseIpvs(['-A -t 10.0.0.1:80', '-a -t 10.0.0.1:80 -r 10.1.0.1:80 -m -w 1', '-d -t 10.0.0.1:80 -r 10.1.0.1:80', '-e -t 10.0.0.1:80 -r 10.1.0.1:80 -w 5', '-E -t 10.0.0.9:80 -s wrr', '-e -t 10.0.0.9:80 -r 10.1.0.1:80 -w 2'].join('\n'));
     assert.deepEqual(edits.services.map((sv) => [sv.address, sv.realServers.length]), [['10.0.0.1', 0]]);
+    assert.deepEqual(edits.orphanRealServers, [], 'an edit of a server of an unknown service makes no orphan either');
     assert.deepEqual(edits.diagnostics.map((x) => [x.code, x.span.line]), [
       ['ipvs-save-edit-unknown', 3],
       ['ipvs-save-edit-unknown', 4],
+      ['ipvs-save-edit-unknown', 5],
     ]);
   });
 
