@@ -25,6 +25,12 @@ function withoutGrepLineNumber(line: string): string {
   return line.replace(/^(\s*)\d+[:-](?=[-:*#C[])/, '$1');
 }
 
+/** A test log with every line behind `# ` (the iptables parser unwraps it): the share of iptables lines behind it. */
+function hashPrefixedShare(lines: string[]): number {
+  if (share(lines, /^\s*#/) < 0.6) return 0;
+  return share(lines.map((l) => l.replace(/^\s*#\s*/, '')), IPTABLES_LINE);
+}
+
 function share(lines: string[], re: RegExp): number {
   if (lines.length === 0) return 0;
   return lines.filter((l) => re.test(l)).length / lines.length;
@@ -43,7 +49,7 @@ export function detectDump(fullText: string): Detection {
     .filter((l) => l.trim() !== '' && !/^\s*(?:\.{2,}|--)\s*$/.test(l));
   if (lines.length === 0) return { kind: 'unknown', confidence: 0 };
   const scores: { kind: DumpKind; score: number }[] = [
-    { kind: 'iptables', score: share(lines.map(withoutGrepLineNumber), IPTABLES_LINE) },
+    { kind: 'iptables', score: Math.max(share(lines.map(withoutGrepLineNumber), IPTABLES_LINE), hashPrefixedShare(lines)) },
     { kind: 'ipvs', score: looksLikeIpvs(text) },
     { kind: 'nft', score: share(lines, NFT_LINE) },
   ];

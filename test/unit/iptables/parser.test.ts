@@ -468,6 +468,9 @@ test('a "#"-prefixed log paste keeps exact columns, however many blanks follow t
   assert.equal(line.slice(rule.chainSpan.column, rule.chainSpan.column + rule.chainSpan.length), 'KUBE-SERVICES');
   const decl = d.tables[0].chains.get('KUBE-SERVICES')!.declSpan!;
   assert.equal(text.split('\n')[decl.line].slice(decl.column, decl.column + decl.length), 'KUBE-SERVICES');
+  // Detection sees through the hashes too, so an editor opening the paste gets the iptables language.
+  assert.deepEqual([detectDump(text).kind, detectDump(text).languageId], ['iptables', 'iptables']);
+  assert.equal(detectDump('# a note\n# another note\n# and a third one\n').kind, 'unknown', 'comments alone are no dump');
 });
 
 test('declarations in unusual spacing and counters still read; their tokens come back on demand', () => {
