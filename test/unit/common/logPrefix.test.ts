@@ -10,6 +10,7 @@ import { blankLogPrefixes, logPrefixLength } from '../../../src/core/common/logP
 import { detectDump } from '../../../src/core/detect';
 import { corpusFiles, CORPUS_MISSING } from '../../helpers/corpus';
 import { seedDump } from '../../helpers/dumps';
+import { readingOf } from '../../helpers/reading';
 
 test('log prefixes are recognised, alone and stacked; dump lines are not taken for one', () => {
   assert.equal(logPrefixLength('2026-12-04T10:00:01.123456789Z -A INPUT -j ACCEPT'), 31);
@@ -82,22 +83,10 @@ test('every corpus file reads the same behind each kind of log prefix as without
   const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
   if (files.length === 0) return t.skip(CORPUS_MISSING);
   const prefixes = ['2026-12-04T10:00:01.123456789Z ', 'Dec  4 10:00:01 node-1 dump.sh[4242]: ', '[pod/debug-x7k2p/dump] ', '2026-12-04T10:00:01+0000 node-1 dump[7]: '];
-  // What an engine read, without positions' columns (a prefix shifts them) and without the note about the prefix.
-  const reading = (text: string) => {
-    const a = analyzeText(text);
-    return JSON.stringify({
-      kind: a.detection.kind,
-      services: a.iptables?.kube.services.map((s) => [s.name, s.clusterIP, s.port, s.endpoints.map((e) => `${e.ip}:${e.port}`)]),
-      rules: a.iptables?.dump.rules.map((r) => [r.line, r.chain, r.target?.name]),
-      ipvs: a.ipvs?.services.map((s) => [s.protocol, s.address, s.port, s.realServers.length]),
-      network: a.network && [a.network.routes.length, a.network.interfaces.length, a.network.conntrack.length, a.network.ipsets.length],
-      diagnostics: diagnosticsOf(a, 'en').filter((d) => d.code !== 'log-prefixed-paste').map((d) => `${d.span.line}:${d.code}`),
-    });
-  };
   for (const f of files) {
-    const plain = reading(f.text);
+    const plain = readingOf(f.text);
     for (const prefix of prefixes) {
-      assert.equal(reading(f.text.split('\n').map((l) => prefix + l).join('\n')), plain, `${f.name} behind ${JSON.stringify(prefix)}`);
+      assert.equal(readingOf(f.text.split('\n').map((l) => prefix + l).join('\n')), plain, `${f.name} behind ${JSON.stringify(prefix)}`);
     }
   }
 });
