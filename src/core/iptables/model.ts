@@ -91,7 +91,11 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   // Rule ids + 1 by line (0: no rule): numbers, not 200k pointers for the collector to trace.
   const ruleIdByLine = new Int32Array(dump.lineCount);
   const rules = dump.rules;
-  for (let i = 0; i < rules.length; i++) ruleIdByLine[rules[i].line] = i + 1;
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i];
+    // A hard-wrapped rule answers on each of its lines.
+    for (let line = r.line, last = r.endLine ?? r.line; line <= last; line++) ruleIdByLine[line] = i + 1;
+  }
   const ruleAtLine = (line: number): Rule | undefined => {
     const id = line >= 0 && line < ruleIdByLine.length ? ruleIdByLine[line] : 0;
     return id > 0 ? rules[id - 1] : undefined;
@@ -101,7 +105,12 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   let refs: PerTable<Rule[]> | undefined;
   const references = (): PerTable<Rule[]> => (refs ??= buildReferences(dump, chainOf));
   // Rule lines answer from the rule's own tokens, the others from the dump's.
-  const tokensOnLine = (line: number): readonly Token[] => ruleAtLine(line)?.tokens ?? dump.tokensOfLine(line);
+  const tokensOnLine = (line: number): readonly Token[] => {
+    const rule = ruleAtLine(line);
+    if (!rule) return dump.tokensOfLine(line);
+    // Tokens of a rule over several lines (a hard-wrapped paste) sit on their own lines.
+    return (rule.endLine ?? rule.line) === rule.line ? rule.tokens : rule.tokens.filter((t) => t.span.line === line);
+  };
 
   const model: IptablesModel = {
     dump,

@@ -6,14 +6,14 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
-import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
+import { isAlnumCode, isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import { EXTENSION_TARGETS } from './options';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
-import { JOINED, RuleStore, UNQUOTE } from './ruleStore';
+import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
 import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
 import {
@@ -60,6 +60,8 @@ const RULE_COMMANDS = new Map<string, Rule['command']>([
   ['-C', 'check'],
   ['--check', 'check'],
 ]);
+/** Lines a hard-wrapped rule may go on over, after its first. */
+const MAX_CONTINUATION_LINES = 4;
 const CHAIN_COMMANDS = new Set(['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero', '-P', '--policy', '-E', '--rename-chain']);
 
 /** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...). */
@@ -100,6 +102,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const dump = newDump(lines, tokens, declarationLines, diagnostics);
   const tables = new Map<string, Table>();
   const store = new RuleStore(src);
+  store.lineStart = lines.start;
   dump.names = store.names;
   const chainColumns = new ChainColumns();
   const ctx: Context = { listingMode: false, sMode: false };
@@ -107,6 +110,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let nftReported = false;
   const reopened = new Set<string>();
   const reportedUndeclared = new Set<Chain>();
+  /** The last line of the rule `readRuleLine` read: later than its first when a hard wrap carried it on. */
+  let ruleEndLine = 0;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -123,7 +128,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   /** The chain rules were last added to: compacted when the dump moves on to another (see compactRules). */
   let fillingChain: Chain | undefined;
   /** Where the rule being read is: one record reused for every rule (the rule copies it into the store). */
-  const ruleInit: StoredRuleInit = { line: 0, base: 0, contentStart: 0, contentEnd: 0, table: 0, chain: 0, command: 'append', position: undefined, first: 0, end: 0, bodyFirst: 0, prefixLength: 0, counters: undefined };
+  const ruleInit: StoredRuleInit = { line: 0, base: 0, contentStart: 0, contentEnd: 0, table: 0, chain: 0, command: 'append', position: undefined, first: 0, end: 0, bodyFirst: 0, prefixLength: 0, counters: undefined, multiLine: false };
   prepareLines(lines, diagnostics);
 
   const getTable = (name: string, at?: Span): Table => {
@@ -189,7 +194,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (cs === lines.contentEnd[li]) continue;
     // The bulk of any dump: `-A CHAIN ...`, `[p:b] -A ...` and `:CHAIN POLICY [p:b]` lines are nothing else
     // (no prompt, comment, header or listing starts so), so they skip the checks below.
-    if (startsLikeRule(src, cs) && readRuleLine(li, false)) continue;
+    if (startsLikeRule(src, cs) && readRuleLine(li, false)) {
+      li = ruleEndLine;
+      continue;
+    }
     if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
     const sl = lines.line(li);
     const c = sl.content;
@@ -277,7 +285,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
 
     // Rules and chain commands, optionally after `[p:b]` counters.
-    if (readRuleLine(li, true)) continue;
+    if (readRuleLine(li, true)) {
+      li = ruleEndLine;
+      continue;
+    }
     // `[p:b] -N X` (restore input with counters): the chain command starts after the prefix.
     const prefix = c.charCodeAt(0) === 91 ? counterPrefix(c, 0, c.length) : undefined;
     const words = joinWrappedWords(splitWords(c, sl.offset, prefix?.next ?? 0).words);
@@ -374,7 +385,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const first = store.wordCount;
     const wordProblems = diagnostics.length;
     scanWords(store, lines, li, from, diagnostics);
-    const end = scanned.end;
+    let end = scanned.end;
     const ruleCommand = end - first >= 2 ? ruleCommandAt(src, base + store.wordCol[first], store.wordLen[first]) : undefined;
     // Word problems belong to lines read as commands: the caller reports prose and unknown lines whole (an
     // apostrophe in "Here's the dump" is no unclosed quote).
@@ -384,13 +395,52 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.length = wordProblems;
       return false;
     }
-    if (scanned.unterminatedQuoteAt >= 0) {
-      diagnostics.push(problem('unterminated-quote', 'error', { line: li, column: scanned.unterminatedQuoteAt, length: 1 }));
-    }
     if (!ruleCommand) {
+      if (scanned.unterminatedQuoteAt >= 0) diagnostics.push(problem('unterminated-quote', 'error', { line: li, column: scanned.unterminatedQuoteAt, length: 1 }));
       store.wordCount = first;
       return false;
     }
+    // A hard wrap (mail, issue text) carries a long rule over the next lines: read them as part of it. A quote
+    // left open at the end of a line goes on over the break: that line's words are scanned again up to the next.
+    let lastLine = li;
+    let segmentFrom = from;
+    let segmentFirst = first;
+    let segmentProblems = wordProblems;
+    /** The line a quote was left open on, while the lines after it are tried as its rest (-1: none). */
+    let quoteLine = -1;
+    while (lastLine - li < MAX_CONTINUATION_LINES && lastLine + 1 < lines.count) {
+      const next = lastLine + 1;
+      if (scanned.unterminatedQuoteAt >= 0 && mayContinue(next)) {
+        if (quoteLine < 0) quoteLine = lastLine;
+        store.wordCount = segmentFirst;
+        diagnostics.length = segmentProblems;
+      } else if (scanned.unterminatedQuoteAt < 0 && continuesRule(next, first + 2, end, base)) {
+        quoteLine = -1;
+        segmentFrom = lines.contentStart[next];
+        segmentFirst = store.wordCount;
+        segmentProblems = diagnostics.length;
+      } else break;
+      lastLine = next;
+      scanWords(store, lines, lastLine, segmentFrom, diagnostics, li);
+      end = scanned.end;
+      if (scanned.unterminatedQuoteAt < 0) quoteLine = -1;
+    }
+    if (quoteLine >= 0) {
+      // The quote never closed: the lines after it were no rest of it. Read the rule as it was.
+      store.wordCount = segmentFirst;
+      diagnostics.length = segmentProblems;
+      lastLine = quoteLine;
+      scanWords(store, lines, lastLine, segmentFrom, diagnostics, li);
+      end = scanned.end;
+    }
+    for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
+    if (scanned.unterminatedQuoteAt >= 0) {
+      const at = lines.start[li] + scanned.unterminatedQuoteAt;
+      let line = li;
+      while (line < lastLine && lines.start[line + 1] <= at) line++;
+      diagnostics.push(problem('unterminated-quote', 'error', { line, column: at - lines.start[line], length: 1 }));
+    }
+    ruleEndLine = lastLine;
     let bodyFirst = first + 2;
     let position: number | undefined;
     if (ruleCommand !== 'append' && ruleCommand !== 'check' && end > first + 2) {
@@ -412,7 +462,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     init.line = li;
     init.base = base;
     init.contentStart = cs - base;
-    init.contentEnd = lines.contentEnd[li] - base;
+    init.contentEnd = lines.contentEnd[lastLine] - base;
+    init.multiLine = lastLine > li;
     init.table = store.tableIndex(table.name);
     init.chain = chainId;
     init.command = ruleCommand;
@@ -441,6 +492,59 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const renamed = dump.renames[dump.renames.length - 1];
       if (renamed?.line === line) chainFates.set(key, { line, to: renamed.to });
     } else if ((command === '-F' || command === '--flush' || command === '-Z' || command === '--zero') && !table.chains.has(name)) expectedInKernel.add(key);
+  }
+
+  /**
+   * Whether line `next` goes on with the rule whose last word so far is `last`: the paste wrapped the rule
+   * between two words. Either the line starts with an option (not a command: that is a rule of its own), or the
+   * rule so far ends with an option that still needs its value and the line starts no other construct.
+   */
+  function continuesRule(next: number, bodyFirst: number, end: number, base: number): boolean {
+    const at = lines.contentStart[next];
+    if (at === lines.contentEnd[next]) return false;
+    // The next rule (`-A ...`, by characters) is the common case: decided before any word is sliced.
+    if (src.charCodeAt(at) === 45) return !startsLikeRule(src, at) && optionLikeAt(at) && !startsCommand(at) && counterOptionPrefix(src, at) === undefined;
+    return lacksValues(bodyFirst, end, base) && mayContinue(next);
+  }
+
+  /** The rule's last option (words [bodyFirst, end)) has fewer values after it than it takes. */
+  function lacksValues(bodyFirst: number, end: number, base: number): boolean {
+    let k = end - 1;
+    while (k >= bodyFirst && !(store.wordFlags[k] & OPTION_LIKE)) k--;
+    if (k < bodyFirst) return false;
+    const word = src.slice(base + store.wordCol[k], base + store.wordCol[k] + store.wordLen[k]);
+    const info = store.optionInfo(store.names.idOf(word, 0, word.length));
+    const takes = info.role === NameRole.Regular ? info.arity : info.role === NameRole.Counters ? 2 : 1;
+    return end - 1 - k < takes;
+  }
+
+  /** Line `next` starts no construct of its own (rule, declaration, header, comment, COMMIT, listing, prompt). */
+  function mayContinue(next: number): boolean {
+    const at = lines.contentStart[next];
+    if (at === lines.contentEnd[next]) return false;
+    const c0 = src.charCodeAt(at);
+    if (c0 === 58 || c0 === 42 || c0 === 35 || c0 === 91) return false;
+    if (c0 === 45 && (startsCommand(at) || counterOptionPrefix(src, at) !== undefined)) return false;
+    const content = lines.content(next);
+    return content !== 'COMMIT' && !isListingStart(content) && promptCommand(content) === undefined;
+  }
+
+  function noteContinuation(line: number, ruleLine: number): void {
+    const at = lines.contentStart[line];
+    diagnostics.push(problem('wrapped-line-joined', 'info', { line, column: at - lines.start[line], length: lines.contentEnd[line] - at }, { line: ruleLine + 1 }));
+  }
+
+  function optionLikeAt(at: number): boolean {
+    const c1 = src.charCodeAt(at + 1);
+    return isAlnumCode(c1) || (c1 === 45 && isAlnumCode(src.charCodeAt(at + 2)));
+  }
+
+  /** `-A X`, `-N X`, `--flush`, ...: a line that is a command of its own. */
+  function startsCommand(at: number): boolean {
+    let end = at;
+    while (end < src.length && !isWhiteCode(src.charCodeAt(end)) && src.charCodeAt(end) !== 10) end++;
+    const word = src.slice(at, end);
+    return RULE_COMMANDS.has(word) || CHAIN_COMMANDS.has(word);
   }
 
   /** The first rule of a chain nothing declared in its table: iptables-restore stops there. Once per chain. */

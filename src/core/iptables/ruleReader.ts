@@ -14,6 +14,7 @@ import {
   IMPLICIT,
   JOINED,
   KIND,
+  SPANS_LINES,
   NameRole,
   NEGATIVE_NUMBER,
   OPTION_LIKE,
@@ -35,6 +36,7 @@ export function wordValue(store: RuleStore, k: number, base: number): string {
   const text = store.text.slice(at, at + store.wordLen[k]);
   const flags = store.wordFlags[k];
   if (flags & JOINED) return text.split(/[ \t]+/).map(unquoteWord).join('');
+  if (flags & SPANS_LINES) return unquoteWord(text.replace(/[ \t]*\r?\n[ \t]*/g, ' '));
   return flags & UNQUOTE ? unquoteWord(text) : text;
 }
 
@@ -44,13 +46,16 @@ export const scanned = { end: 0, unterminatedQuoteAt: -1 };
 
 /**
  * Splits the content of `line` from offset `from` (in the text) into words appended to the store; `scanned`
- * tells where they end and where a quote was left open (-1 when none).
+ * tells where they end and where a quote was left open (-1 when none). `ruleLine` is the line the rule starts
+ * on (earlier than `line` for a continuation line of a hard-wrapped rule): word columns count from its start.
  */
-export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[]): void {
+export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[], ruleLine = line): void {
   const text = store.text;
-  const base = lines.start[line];
+  const base = lines.start[ruleLine];
   const n = lines.contentEnd[line];
   const first = store.wordCount;
+  // Scanning on from an earlier line: a quote a hard wrap left open goes on over the line break.
+  const multiLine = ruleLine !== line && from < lines.start[line];
   let unterminatedQuoteAt = -1;
   // The store's QUOTED and UNQUOTE are the word flags' bits.
   forEachWord(text, from, n, (start, end, flags, unclosedQuoteAt) => {
@@ -58,12 +63,14 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
     const prev = store.wordCount - 1;
     if (prev >= first && !(flags & QUOTED) && text.charCodeAt(start) !== 45 && !(store.wordFlags[prev] & QUOTED)) {
       const prevEnd = store.wordCol[prev] + store.wordLen[prev];
-      if (start - base - prevEnd >= WRAP_GAP) {
-        joinWrapped(store, prev, line, base, start - base, end - base, flags, diagnostics);
+      // A wide gap inside the line is a terminal wrap; one across a line break is a hard wrap between words.
+      if (start - base - prevEnd >= WRAP_GAP && !(multiLine && text.lastIndexOf('\n', start) >= base + prevEnd)) {
+        joinWrapped(store, prev, ruleLine, base, start - base, end - base, flags, diagnostics);
         return;
       }
     }
-    store.addWord(start - base, end - start, flags | shapeFlags(text, start, end, flags));
+    const spans = multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start ? SPANS_LINES | UNQUOTE : 0;
+    store.addWord(start - base, end - start, flags | spans | shapeFlags(text, start, end, flags));
   });
   scanned.end = store.wordCount;
   scanned.unterminatedQuoteAt = unterminatedQuoteAt;
@@ -92,7 +99,7 @@ function joinWrapped(store: RuleStore, prev: number, line: number, base: number,
   store.wordLen[prev] = end - col;
   const joined = (store.wordFlags[prev] & (QUOTED | UNQUOTE)) | JOINED | (flags & UNQUOTE);
   store.wordFlags[prev] = joined | shapeFlags(store.text, base + col, base + end, joined);
-  diagnostics.push(problem('wrapped-word-joined', 'info', { line, column: col, length: store.wordLen[prev] }, { before, after, joined: before + after }));
+  diagnostics.push(problem('wrapped-word-joined', 'info', store.spanOf(line, prev), { before, after, joined: before + after }));
 }
 
 /** What `readRuleBody` found: one object reused for every rule (the rule copies what it keeps). */
@@ -117,7 +124,7 @@ export interface RuleBody {
 const body: RuleBody = { targetWord: -1, targetName: undefined, targetNameId: -1, targetGoto: false, comment: undefined, commentId: -1, counters: undefined, optFirst: 0, optEnd: 0, modFirst: 0, modEnd: 0 };
 
 function wordSpan(store: RuleStore, line: number, k: number): Span {
-  return { line, column: store.wordCol[k], length: store.wordLen[k] };
+  return store.spanOf(line, k);
 }
 
 /** An option may start at word k (inside the body [.., end)). */
@@ -286,7 +293,7 @@ export function valueId(store: RuleStore, k: number, base: number): number {
   const n = store.wordLen[k];
   const flags = store.wordFlags[k];
   if (!(flags & (UNQUOTE | JOINED))) return store.names.idOf(raw, at, at + n);
-  if (!(flags & JOINED) && n >= 2) {
+  if (!(flags & (JOINED | SPANS_LINES)) && n >= 2) {
     const q = raw.charCodeAt(at);
     if ((q === 34 || q === 39) && raw.charCodeAt(at + n - 1) === q) {
       let simple = true;

@@ -5,6 +5,7 @@
  * names are interned once, and rules (storedRule.ts) build option objects and tokens only when asked.
  */
 import { canonicalOptionName, GENERIC_CANONICAL, optionArity } from './options';
+import type { Span } from '../common/diagnostics';
 import type { Token, TokenKind } from './types';
 import { WORD_ESCAPED, WORD_QUOTED } from './words';
 
@@ -15,6 +16,7 @@ export const JOINED = 4; // a terminal wrap glued back (`KUBE-POSTROUTI   NG`): 
 export const BANG = 8; // an unquoted `!`
 export const OPTION_LIKE = 16; // `-x` / `--name` (not `-5`, not quoted): an option where one may start
 export const NEGATIVE_NUMBER = 32; // starts `-` and a digit: a value even where an option could start
+export const SPANS_LINES = 64; // a quoted value a hard wrap broke over lines: the line break reads as a blank
 
 /** Token kinds as bytes, in a fixed order (TOKEN_KINDS[byte] is the kind). */
 export const TOKEN_KINDS: readonly TokenKind[] = ['table', 'chainDecl', 'chainRef', 'policy', 'command', 'counter', 'option', 'negation', 'module', 'value', 'target', 'comment', 'commentText'];
@@ -229,6 +231,8 @@ export class RuleStore {
   readonly tableNames: string[] = [];
   /** Tokens of the rules an editor asked for, by rule slot. */
   readonly cachedTokens = new Map<number, Token[]>();
+  /** Offset of each line's start in the text (the parser's LineIndex): spans of rules written over several lines. */
+  lineStart: Int32Array = new Int32Array(0);
 
   private nameInfo: (OptionNameInfo | undefined)[] = [];
 
@@ -242,6 +246,18 @@ export class RuleStore {
     this.allocate(OPTION_COLUMNS, Math.max(1024, Math.ceil(text.length / 48)));
     this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(text.length / 80)));
     this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(text.length / 125)));
+  }
+
+  /**
+   * The span of word k of the rule that starts on `line` (word columns count from that line's start). A word on
+   * a continuation line of a hard-wrapped rule gets its own line and column.
+   */
+  spanOf(line: number, k: number): Span {
+    const starts = this.lineStart;
+    const at = starts[line] + this.wordCol[k];
+    let l = line;
+    while (l + 1 < starts.length && starts[l + 1] <= at) l++;
+    return { line: l, column: at - starts[l], length: this.wordLen[k] };
   }
 
   nameOf(id: number): string {

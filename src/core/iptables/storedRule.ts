@@ -32,6 +32,8 @@ export interface StoredRuleInit {
   /** Length of a `[p:b]` prefix (its own token), 0 without one. */
   prefixLength: number;
   counters: Counters | undefined;
+  /** The rule goes on over following lines (a hard-wrapped paste): `contentEnd` is on its last line. */
+  multiLine: boolean;
 }
 
 const COMMANDS: readonly Rule['command'][] = ['append', 'insert', 'delete', 'replace', 'check'];
@@ -42,6 +44,7 @@ export const ANY_MODULE = -1;
 /** `optionValueById` for the generic options only (module `''`). */
 export const GENERIC_OPTIONS = -3;
 const RENAMED = 32; // an `-E` changed its chain or target name: compare by the names, not the words written
+const MULTI_LINE = 64; // written over several lines (a hard-wrapped paste)
 
 export class StoredRule implements Rule {
   private readonly slot: number;
@@ -79,7 +82,7 @@ export class StoredRule implements Rule {
       store.ruleCounterColumn[k] = counters.span.column;
       store.ruleCounterLength[k] = counters.span.length;
     }
-    store.ruleFlags[k] = COMMANDS.indexOf(init.command) | (body.targetGoto ? GOTO : 0) | (counters ? HAS_COUNTERS : 0);
+    store.ruleFlags[k] = COMMANDS.indexOf(init.command) | (body.targetGoto ? GOTO : 0) | (counters ? HAS_COUNTERS : 0) | (init.multiLine ? MULTI_LINE : 0);
   }
 
   get id(): number {
@@ -204,7 +207,25 @@ export class StoredRule implements Rule {
 
   get span(): Span {
     const column = this.store.wordCol[this.first];
-    return { line: this.line, column, length: this.contentEnd - column };
+    return { line: this.line, column, length: this.firstLineEnd - column };
+  }
+
+  /** The last line of the rule: its own, unless a hard wrap carried it over following lines. */
+  get endLine(): number {
+    return this.multiLine ? this.store.spanOf(this.line, this.end - 1).line : this.line;
+  }
+
+  private get multiLine(): boolean {
+    return (this.store.ruleFlags[this.slot] & MULTI_LINE) !== 0;
+  }
+
+  /** Column where the rule's text ends on its first line (a span stays on one line). */
+  private get firstLineEnd(): number {
+    if (!this.multiLine) return this.contentEnd;
+    const s = this.store;
+    let end = s.lineStart[this.line + 1] - this.base;
+    while (end > 0 && /\s/.test(s.text[this.base + end - 1])) end--;
+    return end;
   }
 
   get chainSpan(): Span {
@@ -212,7 +233,9 @@ export class StoredRule implements Rule {
   }
 
   get text(): string {
-    return this.store.text.slice(this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
+    const text = this.store.text.slice(this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
+    // A rule the paste wrapped over lines reads as the one line it is.
+    return this.multiLine ? collapseSpaces(text) : text;
   }
 
   /**
@@ -403,6 +426,7 @@ export class StoredRule implements Rule {
       table: this.table,
       chain: this.chain,
       line: this.line,
+      ...(this.multiLine ? { endLine: this.endLine } : {}),
       span: this.span,
       chainSpan: this.chainSpan,
       command: this.command,
@@ -418,7 +442,7 @@ export class StoredRule implements Rule {
 
   /** @internal for StoredOption and StoredTarget */
   wordSpan(k: number): Span {
-    return { line: this.line, column: this.store.wordCol[k], length: this.store.wordLen[k] };
+    return this.store.spanOf(this.line, k);
   }
 
   /** @internal */

@@ -85,6 +85,8 @@ export interface Rule {
   chain: string;
   /** 0-based line of the rule. */
   line: number;
+  /** Its last line when a hard-wrapped paste carried it over following lines (absent or `line` otherwise). */
+  readonly endLine?: number;
   /** Span of the rule text from the command (`-A`) to the end. */
   span: Span;
   chainSpan: Span;

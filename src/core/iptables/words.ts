@@ -42,7 +42,8 @@ export function scanWord(text: string, start: number, end: number): number {
       i++;
       continue;
     }
-    if (ch === 32 || ch === 9) break;
+    // Blanks end a word; so does a line break (a range over several lines: a rule a hard wrap broke).
+    if (ch === 32 || ch === 9 || ch === 10 || ch === 13) break;
     if (ch === 34 || ch === 39) {
       flags |= WORD_QUOTED | WORD_ESCAPED;
       const open = i++;
@@ -118,7 +119,7 @@ export function forEachWord(text: string, from: number, end: number, visit: (sta
   let i = from;
   while (i < end) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 9) {
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
       i++;
       continue;
     }

@@ -83,7 +83,7 @@ function checkRule(rule: Rule, where: string, ids: DumpNames): void {
     assert.equal(option().name, name);
   });
   const expected = [...matches.flatMap((m) => m.options.map((o) => ({ o, m: m.module }))), ...(rule.target?.options ?? []).map((o) => ({ o, m: null }))]
-    .sort((a, b) => a.o.span.column - b.o.span.column)
+    .sort((a, b) => a.o.span.line - b.o.span.line || a.o.span.column - b.o.span.column)
     .map((x) => `${x.m}:${x.o.name}`);
   assert.deepEqual(visited, expected, `${where}: forEachOptionName`);
 
@@ -91,11 +91,11 @@ function checkRule(rule: Rule, where: string, ids: DumpNames): void {
   forEachModuleName(rule, (module, explicit) => mods.push(`${module}:${explicit}`));
   assert.deepEqual(mods, matches.filter((m) => m.module !== '').map((m) => `${m.module}:${m.moduleSpan !== undefined}`), `${where}: forEachModuleName`);
 
-  // Tokens come from the word rows: in column order, each one's text is what the line says at its span.
-  let last = -1;
+  // Tokens come from the word rows: in line and column order (a hard-wrapped rule goes on over lines).
+  let last = { line: -1, column: -1 };
   for (const tok of rule.tokens) {
-    assert.ok(tok.span.column > last, `${where}: tokens in order`);
-    last = tok.span.column;
+    assert.ok(tok.span.line > last.line || (tok.span.line === last.line && tok.span.column > last.column), `${where}: tokens in order`);
+    last = tok.span;
   }
   assert.deepEqual(JSON.parse(JSON.stringify(rule)).matches, JSON.parse(JSON.stringify(matches)), `${where}: JSON form`);
 }
