@@ -127,6 +127,25 @@ test('folding, code lens and inlay hints', async () => {
   assert.ok(labels.includes(' 10.0.1.12:6443 33.3%'));
 });
 
+test('a hard-wrapped rule: hover and tokens on its continuation line, one inlay hint at its target', async () => {
+  const uri = 'file:///work/wrapped.iptables';
+  const rule = seed.lines[seed.lineOf('-A KUBE-SERVICES -d')];
+  // Broken as mail wraps it: after --comment, and again before the jump.
+  const cut1 = rule.indexOf(' "');
+  const cut2 = rule.indexOf(' -j ');
+  const lines = ['*nat', `:${seed.svcChain} - [0:0]`, ':KUBE-SERVICES - [0:0]', rule.slice(0, cut1), rule.slice(cut1 + 1, cut2), rule.slice(cut2 + 1), 'COMMIT'];
+  await s.open(uri, 'iptables', lines.join('\n'));
+  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 5, character: lines[5].indexOf(seed.svcChain) + 2 } });
+  assert.match(hoverText(h), /load-balancing chain of Service \*\*default\/kubernetes:https\*\*/);
+  assert.deepEqual(h!.range!.start, { line: 5, character: lines[5].indexOf(seed.svcChain) });
+  const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
+  assert.deepEqual(hints!.map((x) => [x.position.line, x.label]), [[5, ' default/kubernetes:https']]);
+  const tokens = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
+  const decoded = decodeTokens(tokens!.data, lines);
+  assert.ok(decoded.some((t) => t.line === 5 && t.text === seed.svcChain), JSON.stringify(decoded));
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 /** LSP's relative token encoding, decoded with the server's legend. */
 function decodeTokens(data: number[], lines: string[]) {
   const out: { line: number; text: string; type: string; mods: string[] }[] = [];

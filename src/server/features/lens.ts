@@ -63,7 +63,8 @@ export function inlayHints(a: Analysis, startLine: number, endLine: number): Inl
   const out: InlayHint[] = [];
   for (let line = startLine; line <= endLine; line++) {
     const r = model.ruleAtLine(line);
-    if (!r?.target) continue;
+    // Once per rule, on the line of its target (a hard-wrapped rule answers on each of its lines).
+    if (!r?.target || r.target.span.line !== line) continue;
     const end = { line, character: r.target.span.column + r.target.span.length };
     const svc = model.kube.serviceByChain.get(r.target.name);
     const ep = model.kube.endpointByChain.get(r.target.name);
