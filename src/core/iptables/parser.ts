@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
-import { isAlnumCode, isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
+import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
@@ -60,6 +60,11 @@ const RULE_COMMANDS = new Map<string, Rule['command']>([
   ['-C', 'check'],
   ['--check', 'check'],
 ]);
+/** Options whose value a hard wrap often carries to the next line (they always take one). */
+const VALUE_OPTIONS = new Set(['comment', 'to-destination', 'to-source', 'to-ports', 'dport', 'sport', 'dports', 'sports', 'destination', 'source', 'protocol', 'match-set', 'probability', 'mode', 'set-xmark', 'set-mark', 'or-mark', 'mark', 'ctstate', 'state', 'dst-type', 'src-type', 'in-interface', 'out-interface', 'reject-with', 'log-prefix', 'seconds', 'name', 'every', 'packet']);
+/** Options before a command (`-t nat -A ...`, `-w`, `-4`) or of a listing (`-S`, `-L`): such a line is no continuation. */
+const GLOBAL_OPTIONS = new Set(['-t', '--table', '-w', '--wait', '-W', '--wait-interval', '-4', '--ipv4', '-6', '--ipv6', '-S', '--list-rules', '-L', '--list', '-n', '--numeric', '-v', '--verbose', '-V', '--version', '-h', '--help']);
+const LISTING_COLUMNS = /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/;
 /** Lines a hard-wrapped rule may go on over, after its first. */
 const MAX_CONTINUATION_LINES = 4;
 const CHAIN_COMMANDS = new Set(['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero', '-P', '--policy', '-E', '--rename-chain']);
@@ -103,6 +108,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const tables = new Map<string, Table>();
   const store = new RuleStore(src);
   store.lineStart = lines.start;
+  store.lineContentStart = lines.contentStart;
+  store.lineContentEnd = lines.contentEnd;
   dump.names = store.names;
   const chainColumns = new ChainColumns();
   const ctx: Context = { listingMode: false, sMode: false };
@@ -406,6 +413,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     let segmentFrom = from;
     let segmentFirst = first;
     let segmentProblems = wordProblems;
+    /** First line of the words scanned last: `li`, or a continuation line joined to the rule. */
+    let segmentLine = li;
     /** The line a quote was left open on, while the lines after it are tried as its rest (-1: none). */
     let quoteLine = -1;
     while (lastLine - li < MAX_CONTINUATION_LINES && lastLine + 1 < lines.count) {
@@ -416,6 +425,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         diagnostics.length = segmentProblems;
       } else if (scanned.unterminatedQuoteAt < 0 && continuesRule(next, first + 2, end, base)) {
         quoteLine = -1;
+        segmentLine = next;
         segmentFrom = lines.contentStart[next];
         segmentFirst = store.wordCount;
         segmentProblems = diagnostics.length;
@@ -425,13 +435,20 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       end = scanned.end;
       if (scanned.unterminatedQuoteAt < 0) quoteLine = -1;
     }
-    if (quoteLine >= 0) {
-      // The quote never closed: the lines after it were no rest of it. Read the rule as it was.
+    if (quoteLine >= 0 || (scanned.unterminatedQuoteAt >= 0 && segmentLine > li)) {
+      // The quote never closed: the lines after it were no rest of it. A line joined to the rule that opened it
+      // was no part of the rule either (`it's fine` after a rule); a quote of the rule's own line stays its error.
       store.wordCount = segmentFirst;
       diagnostics.length = segmentProblems;
-      lastLine = quoteLine;
-      scanWords(store, lines, lastLine, segmentFrom, diagnostics, li);
-      end = scanned.end;
+      if (segmentLine > li) {
+        lastLine = segmentLine - 1;
+        end = segmentFirst;
+        scanned.unterminatedQuoteAt = -1;
+      } else {
+        lastLine = quoteLine;
+        scanWords(store, lines, lastLine, segmentFrom, diagnostics, li);
+        end = scanned.end;
+      }
     }
     for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
     if (scanned.unterminatedQuoteAt >= 0) {
@@ -503,7 +520,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const at = lines.contentStart[next];
     if (at === lines.contentEnd[next]) return false;
     // The next rule (`-A ...`, by characters) is the common case: decided before any word is sliced.
-    if (src.charCodeAt(at) === 45) return !startsLikeRule(src, at) && optionLikeAt(at) && !startsCommand(at) && counterOptionPrefix(src, at) === undefined;
+    if (src.charCodeAt(at) === 45) return !startsLikeRule(src, at) && optionLikeAt(at) && !holdsCommand(next) && counterOptionPrefix(src, at) === undefined;
     return lacksValues(bodyFirst, end, base) && mayContinue(next);
   }
 
@@ -514,6 +531,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (k < bodyFirst) return false;
     const word = src.slice(base + store.wordCol[k], base + store.wordCol[k] + store.wordLen[k]);
     const info = store.optionInfo(store.names.idOf(word, 0, word.length));
+    // Only options known to take values: the flag list is not complete, and a flag at the end would swallow a line.
+    if (info.role === NameRole.Regular && !VALUE_OPTIONS.has(store.nameOf(info.canonical))) return false;
     const takes = info.role === NameRole.Regular ? info.arity : info.role === NameRole.Counters ? 2 : 1;
     return end - 1 - k < takes;
   }
@@ -524,9 +543,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (at === lines.contentEnd[next]) return false;
     const c0 = src.charCodeAt(at);
     if (c0 === 58 || c0 === 42 || c0 === 35 || c0 === 91) return false;
-    if (c0 === 45 && (startsCommand(at) || counterOptionPrefix(src, at) !== undefined)) return false;
+    if (c0 === 45 && (holdsCommand(next) || counterOptionPrefix(src, at) !== undefined)) return false;
     const content = lines.content(next);
-    return content !== 'COMMIT' && !isListingStart(content) && promptCommand(content) === undefined;
+    if (content === 'COMMIT' || content === '}' || content === '--' || /^(?:\.{2,}|…+)$/.test(content)) return false;
+    if (TOOL_MESSAGE.test(content) || BARE_COMMAND.test(content) || NFT_LINE.test(content) || LISTING_COLUMNS.test(content)) return false;
+    return !isListingStart(content) && promptCommand(content) === undefined;
   }
 
   function noteContinuation(line: number, ruleLine: number): void {
@@ -534,17 +555,28 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     diagnostics.push(problem('wrapped-line-joined', 'info', { line, column: at - lines.start[line], length: lines.contentEnd[line] - at }, { line: ruleLine + 1 }));
   }
 
+  /** `-x` or `--xy` with a letter: an option (`-1` is a number). */
   function optionLikeAt(at: number): boolean {
+    const letter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
     const c1 = src.charCodeAt(at + 1);
-    return isAlnumCode(c1) || (c1 === 45 && isAlnumCode(src.charCodeAt(at + 2)));
+    return letter(c1) || (c1 === 45 && letter(src.charCodeAt(at + 2)));
   }
 
-  /** `-A X`, `-N X`, `--flush`, ...: a line that is a command of its own. */
+  /**
+   * A line that is a command of its own: a rule or chain command anywhere in it (`-4 -A INPUT ...`,
+   * `-t nat -A ...`), or a global or listing option first (`-t`, `-w`, `-S`, `-L`, ...).
+   */
   function startsCommand(at: number): boolean {
     let end = at;
     while (end < src.length && !isWhiteCode(src.charCodeAt(end)) && src.charCodeAt(end) !== 10) end++;
     const word = src.slice(at, end);
-    return RULE_COMMANDS.has(word) || CHAIN_COMMANDS.has(word);
+    return RULE_COMMANDS.has(word) || CHAIN_COMMANDS.has(word) || GLOBAL_OPTIONS.has(word);
+  }
+
+  function holdsCommand(line: number): boolean {
+    if (startsCommand(lines.contentStart[line])) return true;
+    for (const word of lines.content(line).split(/\s+/)) if (RULE_COMMANDS.has(word) || CHAIN_COMMANDS.has(word)) return true;
+    return false;
   }
 
   /** The first rule of a chain nothing declared in its table: iptables-restore stops there. Once per chain. */

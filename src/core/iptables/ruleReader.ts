@@ -36,7 +36,7 @@ export function wordValue(store: RuleStore, k: number, base: number): string {
   const text = store.text.slice(at, at + store.wordLen[k]);
   const flags = store.wordFlags[k];
   if (flags & JOINED) return text.split(/[ \t]+/).map(unquoteWord).join('');
-  if (flags & SPANS_LINES) return unquoteWord(text.replace(/[ \t]*\r?\n[ \t]*/g, ' '));
+  if (flags & SPANS_LINES) return unquoteWord(store.joinedText(at, at + store.wordLen[k]));
   return flags & UNQUOTE ? unquoteWord(text) : text;
 }
 

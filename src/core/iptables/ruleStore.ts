@@ -231,8 +231,10 @@ export class RuleStore {
   readonly tableNames: string[] = [];
   /** Tokens of the rules an editor asked for, by rule slot. */
   readonly cachedTokens = new Map<number, Token[]>();
-  /** Offset of each line's start in the text (the parser's LineIndex): spans of rules written over several lines. */
+  /** Offset of each line's start and content in the text (the parser's LineIndex): rules over several lines. */
   lineStart: Int32Array = new Int32Array(0);
+  lineContentStart: Int32Array = new Int32Array(0);
+  lineContentEnd: Int32Array = new Int32Array(0);
 
   private nameInfo: (OptionNameInfo | undefined)[] = [];
 
@@ -258,6 +260,34 @@ export class RuleStore {
     let l = line;
     while (l + 1 < starts.length && starts[l + 1] <= at) l++;
     return { line: l, column: at - starts[l], length: this.wordLen[k] };
+  }
+
+  /**
+   * The pieces of text[start, end) on each line it covers, without what the parser left out of a line (a `#`,
+   * `N:` or `> ` prefix, indentation): a quoted value a hard wrap broke over lines.
+   */
+  pieces(start: number, end: number): Span[] {
+    const starts = this.lineStart;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= start) lo = mid;
+      else hi = mid - 1;
+    }
+    const out: Span[] = [];
+    for (let l = lo, from = start; l < starts.length && from < end; l++, from = this.lineContentStart[l] ?? end) {
+      const to = Math.min(end, this.lineContentEnd[l]);
+      if (to > from) out.push({ line: l, column: from - starts[l], length: to - from });
+    }
+    return out;
+  }
+
+  /** text[start, end) with each line break and what the parser left out around it read as one blank. */
+  joinedText(start: number, end: number): string {
+    return this.pieces(start, end)
+      .map((p) => this.text.slice(this.lineStart[p.line] + p.column, this.lineStart[p.line] + p.column + p.length))
+      .join(' ');
   }
 
   nameOf(id: number): string {

@@ -8,7 +8,7 @@
 import type { Span } from '../common/diagnostics';
 import { wordValue, type RuleBody } from './ruleReader';
 import { collapseSpaces } from './words';
-import { IMPLICIT, OWNER_GENERIC, OWNER_TARGET, TOKEN_KINDS, type RuleStore } from './ruleStore';
+import { IMPLICIT, KIND, OWNER_GENERIC, OWNER_TARGET, SPANS_LINES, TOKEN_KINDS, type RuleStore } from './ruleStore';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
 
 /** Where a rule's line and words are: the parser fills one and the rule copies it. */
@@ -151,7 +151,14 @@ export class StoredRule implements Rule {
     const s = this.store;
     const k = this.slot;
     if (!(s.ruleFlags[k] & HAS_COUNTERS)) return undefined;
-    return { packets: s.rulePackets[k], bytes: s.ruleBytes[k], span: { line: s.ruleLine[k], column: s.ruleCounterColumn[k], length: s.ruleCounterLength[k] } };
+    // `-c P B` on a continuation line of a hard-wrapped rule: its column counts from the rule's first line.
+    let line = s.ruleLine[k];
+    let column = s.ruleCounterColumn[k];
+    while (line + 1 < s.lineStart.length && s.lineStart[line + 1] <= s.lineStart[s.ruleLine[k]] + column) {
+      line++;
+      column = s.lineStart[s.ruleLine[k]] + s.ruleCounterColumn[k] - s.lineStart[line];
+    }
+    return { packets: s.rulePackets[k], bytes: s.ruleBytes[k], span: { line, column, length: s.ruleCounterLength[k] } };
   }
 
   get line(): number {
@@ -233,9 +240,25 @@ export class StoredRule implements Rule {
   }
 
   get text(): string {
-    const text = this.store.text.slice(this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
-    // A rule the paste wrapped over lines reads as the one line it is.
-    return this.multiLine ? collapseSpaces(text) : text;
+    // A rule the paste wrapped over lines reads as the one line it is, without what the parser left out of its
+    // lines (a `#`, `N:` or `> ` prefix).
+    if (this.multiLine) return this.wordsText(false);
+    return this.store.text.slice(this.base + this.store.wordCol[this.first + 1], this.base + this.contentEnd);
+  }
+
+  /** The rule's words from its chain on, one blank apart; `comparable` leaves out a position and `-c` counters. */
+  private wordsText(comparable: boolean): string {
+    const s = this.store;
+    const out: string[] = [];
+    const renamed = comparable && (s.ruleFlags[this.slot] & RENAMED) !== 0;
+    for (let k = this.first + 1; k < this.end; k++) {
+      if (comparable && k > this.first + 1 && k < this.bodyFirst) continue; // `-I CHAIN 2`: the position
+      if (comparable && (s.wordKind[k] === KIND.counter || (k + 1 < this.end && s.wordKind[k + 1] === KIND.counter && s.wordKind[k] === KIND.option))) continue;
+      if (renamed && k === this.first + 1) out.push(this.chain);
+      else if (renamed && k === this.targetWord) out.push(this.targetName ?? this.rawWord(k));
+      else out.push(this.rawWord(k));
+    }
+    return out.join(' ');
   }
 
   /**
@@ -244,6 +267,7 @@ export class StoredRule implements Rule {
    * matches and are left out. Read in the dump's own text (a flat string reads faster than a slice of it).
    */
   comparableText(): string {
+    if (this.multiLine) return collapseSpaces(this.wordsText(true));
     const text = this.store.text;
     const counters = this.counters;
     const chainAt = this.base + this.store.wordCol[this.first + 1];
@@ -414,7 +438,11 @@ export class StoredRule implements Rule {
     const s = this.store;
     for (let k = this.first; k < this.end; k++) {
       const kind = k === this.first ? 'command' : k === this.first + 1 ? 'chainRef' : k < this.bodyFirst ? 'value' : TOKEN_KINDS[s.wordKind[k]];
-      out.push({ kind, text: this.rawWord(k), span: this.wordSpan(k) });
+      if (s.wordFlags[k] & SPANS_LINES) {
+        // A quoted value a hard wrap broke: a token per line, none past its line's end.
+        const at = this.base + s.wordCol[k];
+        for (const span of s.pieces(at, at + s.wordLen[k])) out.push({ kind, text: s.text.slice(s.lineStart[span.line] + span.column, s.lineStart[span.line] + span.column + span.length), span });
+      } else out.push({ kind, text: this.rawWord(k), span: this.wordSpan(k) });
     }
     return out;
   }
@@ -448,6 +476,7 @@ export class StoredRule implements Rule {
   /** @internal */
   rawWord(k: number): string {
     const at = this.base + this.store.wordCol[k];
+    if (this.store.wordFlags[k] & SPANS_LINES) return this.store.joinedText(at, at + this.store.wordLen[k]);
     return this.store.text.slice(at, at + this.store.wordLen[k]);
   }
 

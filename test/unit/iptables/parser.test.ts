@@ -476,6 +476,21 @@ test('a rule a hard wrap broke over lines (mail, issue text) is read whole, its 
   // Lines that are rules, counters before a rule, prose, or a quote that never closes are not joined.
   const apart = parseIptables(['*filter', ':INPUT ACCEPT [0:0]', '-A INPUT -p tcp -m comment --comment', '-c 1 2 -A INPUT -j DROP', '-A INPUT -j ACCEPT', 'Here is what it printed', 'COMMIT'].join('\n'));
   assert.deepEqual(apart.rules.map((r) => [r.line, r.endLine]), [[2, 2], [3, 3], [4, 4]]);
+  // Review cases: a command after global options is a line of its own; a flag the catalog does not know does not
+  // pull in the prose after it, nor does a joined line that opens a quote it never closes.
+  const own = parseIptables(['-A INPUT -s 1.2.3.4 -j DROP', '-4 -A INPUT -s 5.6.7.8 -j ACCEPT', '-A INPUT -m owner --socket-exists', "it's fine", '-A INPUT -m comment --comment', '"never closed', '-A INPUT -j ACCEPT'].join('\n'));
+  assert.deepEqual(own.rules.map((r) => [r.line, r.endLine, r.target?.name]), [[0, 0, 'DROP'], [2, 2, undefined], [4, 4, undefined], [6, 6, 'ACCEPT']]);
+  // A quoted value over a break: one token per line, each at its text; the value reads with one blank.
+  const quoted = '-A INPUT -m comment --comment "a long\ncomment" -c 5 300 -j ACCEPT';
+  const q = parseIptables(quoted).rules[0];
+  assert.equal(q.comment, 'a long comment');
+  const qLines = quoted.split('\n');
+  for (const tok of q.tokens) assert.equal(qLines[tok.span.line].slice(tok.span.column, tok.span.column + tok.span.length), tok.text, `token ${tok.text}`);
+  assert.deepEqual(q.counters?.span, { line: 1, column: 9, length: 8 }, '-c on the continuation line is where it is written');
+  // Behind a '#' log prefix: the joined text has no '#', so a -D written out whole finds the wrapped rule.
+  const hashed = parseIptables(['# *filter', '# :X - [0:0]', '# -A X -s 1.2.3.5/32 -m comment --comment', '#   "wrapped here" -j DROP', '# -A X -j ACCEPT', '# -D X -s 1.2.3.5/32 -m comment --comment "wrapped here" -j DROP', '# COMMIT'].join('\n'));
+  assert.deepEqual(hashed.tables[0].chains.get('X')!.rules.map((r) => r.text), ['X -j ACCEPT']);
+  assert.equal(hashed.rules[0].text, 'X -s 1.2.3.5/32 -m comment --comment "wrapped here" -j DROP');
 });
 
 test('diff output: the newer side is read', () => {
