@@ -341,6 +341,25 @@ test('restore input: a rule of a chain not yet declared is where iptables-restor
   assert.deepEqual(cut.diagnostics.map((x) => `${x.code}:${x.severity}`), ['undeclared-chain:info']);
 });
 
+test('flags of the extensions take no value: no missing-option-value on rules that end with one', () => {
+  const rules = [
+    '-A PREROUTING -p tcp -m socket --transparent --nowildcard -j MARK --set-mark 1',
+    '-A OUTPUT -m owner --socket-exists --suppl-groups -j ACCEPT',
+    '-A INPUT -j SET --add-set blocked src --exist',
+    '-A INPUT -p tcp -m connlimit --connlimit-above 10 --connlimit-saddr -j REJECT',
+    '-A INPUT -m string --string evil --algo bm --icase -j DROP',
+    '-A INPUT -j NFQUEUE --queue-balance 0:3 --fail-open --queue-cpu-fanout',
+    '-A INPUT -m ipvs --ipvs -j ACCEPT',
+    '-A INPUT -p tcp -m ecn --ecn-tcp-cwr -j ACCEPT',
+    '-A INPUT -m policy --dir in --pol ipsec --strict --proto esp --next -j ACCEPT',
+    '-A INPUT -m time --weekdays Mo --contiguous --utc -j ACCEPT',
+    '-A INPUT -p tcp -m tcp --dport 80 -j SYNPROXY --sack-perm --timestamp --wscale 7 --mss 1460',
+  ];
+  const d = parseIptables(['*mangle', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ...rules, 'COMMIT'].join('\n'));
+  assert.deepEqual(d.diagnostics.filter((x) => x.code === 'missing-option-value').map((x) => d.rules.find((r) => r.line === x.span.line)?.text), []);
+  assert.equal(d.rules.length, rules.length);
+});
+
 test('restore input with -c P B before the command reads the counters and the rule', () => {
   const d = parseIptables('*filter\n:INPUT DROP [0:0]\n-c 10 2000 -A INPUT -p tcp --dport 22 -j ACCEPT\n--set-counters 1 2 -I INPUT -s 10.0.0.1/32 -j DROP\nCOMMIT\n');
   assert.deepEqual(d.diagnostics, []);
