@@ -64,6 +64,8 @@ const RULE_COMMANDS = new Map<string, Rule['command']>([
 const VALUE_OPTIONS = new Set(['comment', 'to-destination', 'to-source', 'to-ports', 'dport', 'sport', 'dports', 'sports', 'destination', 'source', 'protocol', 'match-set', 'probability', 'mode', 'set-xmark', 'set-mark', 'or-mark', 'mark', 'ctstate', 'state', 'dst-type', 'src-type', 'in-interface', 'out-interface', 'reject-with', 'log-prefix', 'seconds', 'name', 'every', 'packet']);
 /** Options before a command (`-t nat -A ...`, `-w`, `-4`) or of a listing (`-S`, `-L`): such a line is no continuation. */
 const GLOBAL_OPTIONS = new Set(['-t', '--table', '-w', '--wait', '-W', '--wait-interval', '-4', '--ipv4', '-6', '--ipv6', '-S', '--list-rules', '-L', '--list', '-n', '--numeric', '-v', '--verbose', '-V', '--version', '-h', '--help']);
+/** `...` or `…` where a paste left lines out. */
+const ELISION = /^(?:\.{2,}|…+)$/;
 const LISTING_COLUMNS = /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/;
 /** Lines a hard-wrapped rule may go on over, after its first. */
 const MAX_CONTINUATION_LINES = 4;
@@ -208,7 +210,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
     const sl = lines.line(li);
     const c = sl.content;
-    if (c === '--' || /^(?:\.{2,}|…+)$/.test(c)) {
+    if (c === '--' || ELISION.test(c)) {
       sawCutMarks = true;
       continue;
     }
@@ -452,10 +454,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
     if (scanned.unterminatedQuoteAt >= 0) {
-      const at = lines.start[li] + scanned.unterminatedQuoteAt;
-      let line = li;
-      while (line < lastLine && lines.start[line + 1] <= at) line++;
-      diagnostics.push(problem('unterminated-quote', 'error', { line, column: at - lines.start[line], length: 1 }));
+      diagnostics.push(problem('unterminated-quote', 'error', { ...store.positionOf(li, base + scanned.unterminatedQuoteAt), length: 1 }));
     }
     ruleEndLine = lastLine;
     let bodyFirst = first + 2;
@@ -545,7 +544,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (c0 === 58 || c0 === 42 || c0 === 35 || c0 === 91) return false;
     if (c0 === 45 && (holdsCommand(next) || counterOptionPrefix(src, at) !== undefined)) return false;
     const content = lines.content(next);
-    if (content === 'COMMIT' || content === '}' || content === '--' || /^(?:\.{2,}|…+)$/.test(content)) return false;
+    if (content === 'COMMIT' || content === '}' || content === '--' || ELISION.test(content)) return false;
     if (TOOL_MESSAGE.test(content) || BARE_COMMAND.test(content) || NFT_LINE.test(content) || LISTING_COLUMNS.test(content)) return false;
     return !isListingStart(content) && promptCommand(content) === undefined;
   }
@@ -566,17 +565,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
    * A line that is a command of its own: a rule or chain command anywhere in it (`-4 -A INPUT ...`,
    * `-t nat -A ...`), or a global or listing option first (`-t`, `-w`, `-S`, `-L`, ...).
    */
-  function startsCommand(at: number): boolean {
-    let end = at;
-    while (end < src.length && !isWhiteCode(src.charCodeAt(end)) && src.charCodeAt(end) !== 10) end++;
-    const word = src.slice(at, end);
-    return RULE_COMMANDS.has(word) || CHAIN_COMMANDS.has(word) || GLOBAL_OPTIONS.has(word);
-  }
-
   function holdsCommand(line: number): boolean {
-    if (startsCommand(lines.contentStart[line])) return true;
-    for (const word of lines.content(line).split(/\s+/)) if (RULE_COMMANDS.has(word) || CHAIN_COMMANDS.has(word)) return true;
-    return false;
+    const words = lines.content(line).split(/\s+/);
+    return GLOBAL_OPTIONS.has(words[0]) || words.some((w) => RULE_COMMANDS.has(w) || CHAIN_COMMANDS.has(w));
   }
 
   /** The first rule of a chain nothing declared in its table: iptables-restore stops there. Once per chain. */

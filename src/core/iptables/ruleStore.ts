@@ -255,11 +255,15 @@ export class RuleStore {
    * a continuation line of a hard-wrapped rule gets its own line and column.
    */
   spanOf(line: number, k: number): Span {
+    return { ...this.positionOf(line, this.lineStart[line] + this.wordCol[k]), length: this.wordLen[k] };
+  }
+
+  /** Line and column of a text offset at or after the start of `line` (a rule's first line; usually on it). */
+  positionOf(line: number, offset: number): { line: number; column: number } {
     const starts = this.lineStart;
-    const at = starts[line] + this.wordCol[k];
     let l = line;
-    while (l + 1 < starts.length && starts[l + 1] <= at) l++;
-    return { line: l, column: at - starts[l], length: this.wordLen[k] };
+    while (l + 1 < starts.length && starts[l + 1] <= offset) l++;
+    return { line: l, column: offset - starts[l] };
   }
 
   /**
@@ -270,6 +274,7 @@ export class RuleStore {
     const starts = this.lineStart;
     let lo = 0;
     let hi = starts.length - 1;
+    // Only the offset is known here, not the rule's line: find the line by halves.
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid] <= start) lo = mid;

@@ -152,13 +152,8 @@ export class StoredRule implements Rule {
     const k = this.slot;
     if (!(s.ruleFlags[k] & HAS_COUNTERS)) return undefined;
     // `-c P B` on a continuation line of a hard-wrapped rule: its column counts from the rule's first line.
-    let line = s.ruleLine[k];
-    let column = s.ruleCounterColumn[k];
-    while (line + 1 < s.lineStart.length && s.lineStart[line + 1] <= s.lineStart[s.ruleLine[k]] + column) {
-      line++;
-      column = s.lineStart[s.ruleLine[k]] + s.ruleCounterColumn[k] - s.lineStart[line];
-    }
-    return { packets: s.rulePackets[k], bytes: s.ruleBytes[k], span: { line, column, length: s.ruleCounterLength[k] } };
+    const at = s.positionOf(s.ruleLine[k], s.ruleBase[k] + s.ruleCounterColumn[k]);
+    return { packets: s.rulePackets[k], bytes: s.ruleBytes[k], span: { ...at, length: s.ruleCounterLength[k] } };
   }
 
   get line(): number {
