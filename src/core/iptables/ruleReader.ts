@@ -25,7 +25,7 @@ import {
   type RuleStore,
 } from './ruleStore';
 import type { Counters } from './types';
-import { forEachWord, unquoteWord } from './words';
+import { lastWord, scanWord, unquoteWord } from './words';
 
 /** Gap (in columns) inside a line that marks a terminal wrap glued back by the paste, e.g. `KUBE-POSTROUTI      NG`. */
 export const WRAP_GAP = 20;
@@ -57,21 +57,31 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
   // Scanning on from an earlier line: a quote a hard wrap left open goes on over the line break.
   const multiLine = ruleLine !== line && from < lines.start[line];
   let unterminatedQuoteAt = -1;
-  // The store's QUOTED and UNQUOTE are the word flags' bits.
-  forEachWord(text, from, n, (start, end, flags, unclosedQuoteAt) => {
-    if (unclosedQuoteAt >= 0 && unterminatedQuoteAt < 0) unterminatedQuoteAt = unclosedQuoteAt - base;
+  // The loop of `forEachWord`, written out: a closure per line was the parse's largest allocation.
+  let i = from;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const end = (i = scanWord(text, start, n));
+    // The store's QUOTED and UNQUOTE are the word flags' bits.
+    const flags = lastWord.flags;
+    if (lastWord.unclosedQuoteAt >= 0 && unterminatedQuoteAt < 0) unterminatedQuoteAt = lastWord.unclosedQuoteAt - base;
     const prev = store.wordCount - 1;
     if (prev >= first && !(flags & QUOTED) && text.charCodeAt(start) !== 45 && !(store.wordFlags[prev] & QUOTED)) {
       const prevEnd = store.wordCol[prev] + store.wordLen[prev];
       // A wide gap inside the line is a terminal wrap; one across a line break is a hard wrap between words.
       if (start - base - prevEnd >= WRAP_GAP && !(multiLine && text.lastIndexOf('\n', start) >= base + prevEnd)) {
         joinWrapped(store, prev, ruleLine, base, start - base, end - base, flags, diagnostics);
-        return;
+        continue;
       }
     }
     const spans = multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start ? SPANS_LINES | UNQUOTE : 0;
     store.addWord(start - base, end - start, flags | spans | shapeFlags(text, start, end, flags));
-  });
+  }
   scanned.end = store.wordCount;
   scanned.unterminatedQuoteAt = unterminatedQuoteAt;
 }
