@@ -153,7 +153,11 @@ class ServiceRuleOptions {
   }
 
   probability(rule: Rule): number | undefined {
-    return parseProbability(this.names.optionValue(rule, this.probabilityQuery, true));
+    return parseProbability(this.probabilityText(rule));
+  }
+
+  probabilityText(rule: Rule): string | undefined {
+    return this.names.optionValue(rule, this.probabilityQuery, true);
   }
 }
 
@@ -237,6 +241,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const servicesId = names.id('KUBE-SERVICES');
   const externalServicesId = names.id('KUBE-EXTERNAL-SERVICES');
   const markMasqId = names.id('KUBE-MARK-MASQ');
+  const dnatId = names.id('DNAT');
+  const recentId = names.id('recent');
   for (const r of dump.rules) {
     const chainId = names.ruleChain(r);
     const inNodePorts = chainId === nodePortsId;
@@ -312,7 +318,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     }
     svc.addChainLines(chain);
     for (const r of chain.rules) {
-      if (ruleHasModule(r, 'recent')) {
+      if (names.hasModule(r, recentId, 'recent')) {
         const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
         if (secs) svc.sessionAffinitySeconds = Number(secs);
       }
@@ -333,7 +339,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       const sep = names.nameOf(sepId);
       const endpoint = new EndpointRecord(numbers, svc, sep, ladder.whole ? share : undefined, r.line, p);
       laddered.push(endpoint);
-      const listed = listsEndpoints && !svc.endpoints.some((e) => e.chain === sep);
+      const listed = listsEndpoints && !listsChain(svc.endpoints, sep);
       if (listed) svc.endpoints.push(endpoint.listed());
       // The Service's own list wins over an SVL chain's copy read earlier: the DNAT address goes to it.
       const known = endpointByChain.getId(sepId);
@@ -360,7 +366,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     const service = endpoint.service as ServiceRecord;
     service.addChainLines(chain);
     for (const r of chain.rules) {
-      if (ruleTargetName(r) !== 'DNAT') continue;
+      if (names.ruleTarget(r) !== dnatId) continue;
       const to = targetOptionValue(r, 'to-destination');
       if (to) setEndpointAddress(endpoint, to);
       endpoint.dnatLine = r.line;
@@ -379,12 +385,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     if (endpoint.port === undefined && fromArrow.port !== undefined) endpoint.port = fromArrow.port;
   }
 
-  // 4. Hash verification of Service chains, once names and protocols are known (endpoints verify on first read).
+  // 4. Services are complete: their chain hashes are verified when first read, as endpoints' are.
   for (const s of services.values()) {
-    if (s.name && s.protocol) {
-      const own = s.chains.filter((c) => c.kind !== 'kube-fixed');
-      s.hashVerified = own.length ? verifyServiceChains(own.map((c) => c.name), s.name, s.protocol) : null;
-    }
     if (!s.trafficPolicy && s.chains.length) s.trafficPolicy = 'Cluster';
     s.compact();
   }
@@ -428,13 +430,21 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     else if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
     else if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
   }
+  const statisticId = names.id('statistic');
+  const setModuleId = names.id('set');
+  // Ladders repeat a handful of probabilities: each distinct text is read once.
+  const eraByText = new Map<string, ReturnType<typeof probabilityEra> | null>();
   for (const r of dump.rules) {
-    if (ruleHasModule(r, 'statistic')) {
-      const p = options.probability(r);
-      const era = p === undefined ? undefined : probabilityEra(p);
+    if (names.hasModule(r, statisticId, 'statistic')) {
+      const text = options.probabilityText(r);
+      let era = text === undefined ? undefined : eraByText.get(text);
+      if (text !== undefined && era === undefined) {
+        const p = parseProbability(text);
+        eraByText.set(text, (era = (p === undefined ? undefined : probabilityEra(p)) ?? null));
+      }
       if (era) hint(era, r.line);
     }
-    if (ruleHasModule(r, 'set') && r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
+    if (names.hasModule(r, setModuleId, 'set') && r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
   }
   if (sepWithoutComments) hint('comments-elided', 0);
 
@@ -469,13 +479,14 @@ class ServiceRecord implements KubeService {
   sessionAffinitySeconds?: number;
   chain?: string;
   chains: { kind: string; name: string }[] = [];
-  hashVerified: boolean | null = null;
   endpoints: KubeEndpoint[] = [];
   noEndpoints = false;
   noLocalEndpoints = false;
   private entryLines: number[] = [];
   private memberChains: Chain[] = [];
   private gathered: number[] | undefined = undefined;
+  /** `hashVerified` once computed (undefined: not yet). */
+  private verified: boolean | null | undefined = undefined;
 
   constructor(readonly name: string) {
     if (name) {
@@ -508,6 +519,19 @@ class ServiceRecord implements KubeService {
     this.gathered = undefined;
   }
 
+  /**
+   * Whether the Service's chain names are the hashes of its name and protocol (null: nothing to hash). Computed
+   * when first read: a 10k-Service dump has 10,000 of these hashes, and they matter where a Service is shown or
+   * linted. The view is complete by then, so the answer does not change.
+   */
+  get hashVerified(): boolean | null {
+    if (this.verified === undefined) {
+      const own = this.name && this.protocol ? this.chains.filter((c) => c.kind !== 'kube-fixed') : [];
+      this.verified = own.length ? verifyServiceChains(own.map((c) => c.name), this.name, this.protocol!) : null;
+    }
+    return this.verified;
+  }
+
   get lines(): number[] {
     if (!this.gathered) {
       const all = [...this.entryLines];
@@ -518,8 +542,8 @@ class ServiceRecord implements KubeService {
   }
 
   toJSON(): KubeService {
-    const { gathered: _g, entryLines: _e, memberChains: _m, ...fields } = this;
-    return { ...fields, lines: this.lines };
+    const { gathered: _g, entryLines: _e, memberChains: _m, verified: _v, ...fields } = this;
+    return { ...fields, hashVerified: this.hashVerified, lines: this.lines };
   }
 }
 
@@ -626,6 +650,12 @@ function verifyEndpoint(s: KubeService, e: KubeEndpoint): boolean | null {
   return forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
 }
 
+/** Whether an endpoint of the list has this chain. */
+function listsChain(endpoints: readonly KubeEndpoint[], chain: string): boolean {
+  for (const e of endpoints) if (e.chain === chain) return true;
+  return false;
+}
+
 /** Ascending line numbers without repeats (rules are mostly added in order). */
 function sortedUnique(lines: number[]): number[] {
   let sorted = true;
@@ -637,12 +667,7 @@ function sortedUnique(lines: number[]): number[] {
 }
 
 function setEndpointAddress(e: { ip: string; port?: number }, text: string): void {
-  const quick = ipv4Endpoint(text);
-  if (quick) {
-    e.ip = quick.ip;
-    if (quick.port !== undefined) e.port = quick.port;
-    return;
-  }
+  if (setIpv4Endpoint(e, text)) return;
   const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:]+|[0-9a-fA-F:]+(?=:\d+$)|.+)(?::(\d+))?$/.exec(text);
   if (!m) return;
   // `ip:port`, `[v6]:port`, a bare ip, or a range `a-b:port` (first address kept).
@@ -656,25 +681,38 @@ function setEndpointAddress(e: { ip: string; port?: number }, text: string): voi
   if (m[2]) e.port = Number(m[2]);
 }
 
-/** `a.b.c.d` or `a.b.c.d:port` read by characters (DNAT targets of every endpoint); other shapes go to the patterns. */
-function ipv4Endpoint(text: string): { ip: string; port?: number } | undefined {
+/**
+ * `a.b.c.d` or `a.b.c.d:port` read by characters into `e` (DNAT targets of every endpoint); false for other
+ * shapes, which go to the patterns.
+ */
+function setIpv4Endpoint(e: { ip: string; port?: number }, text: string): boolean {
   let i = 0;
   for (let part = 0; part < 4; part++) {
     const start = i;
     while (i < text.length && isDigitCode(text.charCodeAt(i))) i++;
-    if (i === start) return undefined;
+    if (i === start) return false;
     if (part < 3) {
-      if (text.charCodeAt(i) !== 46) return undefined;
+      if (text.charCodeAt(i) !== 46) return false;
       i++;
     }
   }
-  if (i === text.length) return { ip: text };
-  if (text.charCodeAt(i) !== 58) return undefined;
+  if (i === text.length) {
+    e.ip = text;
+    return true;
+  }
+  if (text.charCodeAt(i) !== 58) return false;
   const ipEnd = i++;
+  let port = 0;
   const portStart = i;
-  while (i < text.length && isDigitCode(text.charCodeAt(i))) i++;
-  if (i === portStart || i !== text.length) return undefined;
-  return { ip: text.slice(0, ipEnd), port: Number(text.slice(portStart)) };
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isDigitCode(c)) return false;
+    port = port * 10 + (c - 48);
+  }
+  if (i === portStart) return false;
+  e.ip = text.slice(0, ipEnd);
+  e.port = port;
+  return true;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { NameTable } from './ruleStore';
 import { ANY_MODULE, GENERIC_OPTIONS } from './storedRule';
-import { optionValue, ruleTargetName, type Chain, type IptablesDump, type Rule } from './types';
+import { optionValue, ruleHasModule, ruleTargetName, type Chain, type IptablesDump, type Rule } from './types';
 
 export class DumpNames {
   private constructor(private readonly table: NameTable) {}
@@ -44,6 +44,11 @@ export class DumpNames {
   optionValue(rule: Rule, q: OptionQuery, evenNegated = false): string | undefined {
     if (!rule.optionValueById) return optionValue(rule, q.name, q.module, evenNegated);
     return q.id < 0 ? undefined : rule.optionValueById(q.id, q.moduleId, evenNegated);
+  }
+
+  /** `ruleHasModule(rule, name)`, by the module's id for rules of the store. */
+  hasModule(rule: Rule, moduleId: number, name: string): boolean {
+    return rule.hasModuleId ? rule.hasModuleId(moduleId) : ruleHasModule(rule, name);
   }
 
   /** The id of a chain's name. */

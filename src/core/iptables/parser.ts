@@ -745,6 +745,8 @@ function counterOptionPrefix(text: string, at: number): { packets: number; bytes
   return { packets: Number(m[1]), bytes: Number(m[2]), length: m[0].length, next };
 }
 
+const ZERO_COUNTERS = Object.freeze({ packets: 0, bytes: 0, length: 5 });
+
 /** `[packets:bytes]` at `at` (before `end`). */
 function bracketCounters(text: string, at: number, end: number): { packets: number; bytes: number; length: number } | undefined {
   let i = at + 1;
@@ -754,6 +756,8 @@ function bracketCounters(text: string, at: number, end: number): { packets: numb
   const b0 = ++i;
   while (i < end && isDigitCode(text.charCodeAt(i))) i++;
   if (i === b0 || text.charCodeAt(i) !== 93) return undefined;
+  // `[0:0]`, on every declaration of a save dump, needs no number read from a slice.
+  if (i === at + 4 && text.charCodeAt(p0) === 48 && text.charCodeAt(b0) === 48) return ZERO_COUNTERS;
   return { packets: Number(text.slice(p0, b0 - 1)), bytes: Number(text.slice(b0, i)), length: i + 1 - at };
 }
 

@@ -395,8 +395,13 @@ export class StoredRule implements Rule {
   hasModule(module: string): boolean {
     const s = this.store;
     const id = s.names.find(module);
-    if (id < 0) return false;
-    for (let m = this.modFirst; m < this.modEnd; m++) if (s.modName[m] === id) return true;
+    return id >= 0 && this.hasModuleId(id);
+  }
+
+  /** `hasModule` by the module name's id in the store's name table. */
+  hasModuleId(id: number): boolean {
+    const s = this.store;
+    for (let m = this.modFirst, end = this.modEnd; m < end; m++) if (s.modName[m] === id) return true;
     return false;
   }
 

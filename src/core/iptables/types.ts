@@ -112,6 +112,8 @@ export interface Rule {
   /** Fast paths of rules read into the rule store (storedRule.ts); use the helpers below, which fall back. */
   findOption?(name: string, module?: string): OptionArg | undefined;
   hasModule?(module: string): boolean;
+  /** `hasModule` by the module name's id in the dump's `names`. */
+  hasModuleId?(id: number): boolean;
   forEachOptionName?(visit: (module: string | null, name: string, option: () => OptionArg) => void): void;
   forEachModuleName?(visit: (module: string, explicit: boolean) => void): void;
   moduleOption?(module: string, name: string): OptionArg | undefined;
