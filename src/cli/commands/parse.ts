@@ -16,6 +16,7 @@ export interface ParseJson {
   ipvs?: ReturnType<typeof ipvsToJson>;
   routes?: unknown[];
   routeGets?: unknown[];
+  policyRules?: unknown[];
   addresses?: unknown[];
   conntrack?: unknown[];
   ipsets?: unknown[];
@@ -84,6 +85,7 @@ export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
     out.format = n.formats?.[0] ?? 'network';
     out.routes = forPeople(n.routes);
     out.routeGets = forPeople(n.routeGets);
+    if (n.policyRules.length) out.policyRules = forPeople(n.policyRules);
     out.addresses = forPeople(n.interfaces);
     out.conntrack = forPeople(n.conntrack);
     out.ipsets = forPeople(n.ipsets);

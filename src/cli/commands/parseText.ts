@@ -36,6 +36,11 @@ export function parseText(result: ParseJson, a: Analysis): string {
     const via = g.gateway ? ` via ${g.gateway}` : '';
     lines.push(`route get ${g.destination ?? '?'}:${via}${g.dev ? ` dev ${g.dev}` : ''}${g.src ? ` src ${g.src}` : ''} (${g.type ?? 'unicast'}, line ${g.line + 1})`);
   }
+  for (const r of a.network?.policyRules ?? []) {
+    const selector = [r.not ? 'not' : '', `from ${r.from}`, r.to && `to ${r.to}`, r.fwmark && `fwmark ${r.fwmark}${r.fwmask ? `/${r.fwmask}` : ''}`, r.iif && `iif ${r.iif}`, r.oif && `oif ${r.oif}`].filter(Boolean).join(' ');
+    const action = r.action === 'lookup' ? `lookup ${r.table ?? '?'}` : r.action === 'goto' ? `goto ${r.goto ?? '?'}` : r.action;
+    lines.push(`rule ${r.priority}: ${selector} ${action} (line ${r.line + 1})`);
+  }
   const routes = a.network?.routes ?? [];
   for (const r of routes.slice(0, ROUTES_SHOWN)) {
     // A multipath route's next hops are on the route itself (`nexthop via ... weight 1` in ip route's text).
@@ -69,7 +74,7 @@ export function parseText(result: ParseJson, a: Analysis): string {
     const cut = set.numberOfEntries !== undefined && set.numberOfEntries > set.members.length ? ` (${set.numberOfEntries} entries said, ${set.members.length} pasted)` : '';
     lines.push(`ipset ${set.name}${set.type ? ` ${set.type}` : ''}, ${set.members.length} member(s):${shown.length ? ` ${shown.join(' ')}${more}` : ''}${cut} (line ${set.line + 1})`);
   }
-  if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
+  if (result.routes) lines.push(`routes: ${result.routes.length}, route lookups: ${result.routeGets?.length ?? 0}, policy rules: ${result.policyRules?.length ?? 0}, interfaces: ${result.addresses?.length ?? 0}, conntrack: ${result.conntrack?.length ?? 0}, ipsets: ${result.ipsets?.length ?? 0}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -90,8 +90,9 @@ function ipNetnsExecLength(args: string[]): number {
 }
 
 /** iproute2 accepts any prefix of an object name; the first object in its table that matches wins. */
-function ipObject(word: string): 'route' | 'address' | 'link' | 'other' {
+function ipObject(word: string): 'route' | 'rule' | 'address' | 'link' | 'other' {
   if (word === 'r' || (word.length >= 2 && 'route'.startsWith(word))) return 'route';
+  if (word.length >= 2 && 'rule'.startsWith(word)) return 'rule';
   if (word === 'a' || (word.length >= 2 && 'address'.startsWith(word))) return 'address';
   if (word === 'l' || (word.length >= 2 && 'link'.startsWith(word))) return 'link';
   return 'other';
@@ -124,6 +125,10 @@ function describeIp(args: string[]): Omit<CommandInfo, 'command' | 'column'> {
     // `table all` (or 0) lists every table, and then each line names its own (main lines name none).
     const table = named === undefined || named === 'all' || named === '0' ? undefined : tableName(named);
     return { ...base, format: 'ip-route', ...(table ? { table } : {}) };
+  }
+  if (object === 'rule') {
+    if (/^(?:add|del|delete|flush|save|restore|help)$/.test(verb)) return base;
+    return { ...base, format: 'ip-rule' };
   }
   if (object === 'address' || object === 'link') {
     if (/^(?:add|del|delete|change|replace|set|flush|save|restore|help|afstats|xstats)$/.test(verb)) return base;

@@ -6,7 +6,7 @@ import type { Span } from '../common/diagnostics';
 import { joinHostPort } from '../common/ip';
 import { t, type Lang } from '../i18n/catalog';
 import { addressProblem, linkProblem } from './lookup';
-import type { ConntrackEntry, InterfaceAddress, IpSet, NetworkInterface, NetworkState, Route, RouteGet } from './types';
+import type { ConntrackEntry, InterfaceAddress, IpSet, NetworkInterface, NetworkState, PolicyRule, Route, RouteGet } from './types';
 
 export interface NetworkExplanation {
   markdown: string;
@@ -19,6 +19,8 @@ export function explainNetworkAt(state: NetworkState, line: number, lang: Lang, 
   if (route) return { markdown: routeText(route, lang), span: route.span };
   const get = state.routeGets.find((g) => g.line === line);
   if (get) return { markdown: routeGetText(get, lang, serviceOf), span: get.span };
+  const rule = state.policyRules.find((r) => r.line === line);
+  if (rule) return { markdown: policyRuleText(rule, lang), span: rule.span };
   const flow = state.conntrack.find((c) => c.line === line);
   if (flow) return { markdown: flowText(flow, lang), span: flow.span };
   for (const i of state.interfaces) {
@@ -82,6 +84,38 @@ function routeGetText(g: RouteGet, lang: Lang, serviceOf?: (ip: string) => strin
   const hint = known ? 'routes.explain.get.service-known' : 'routes.explain.get.service-hint';
   const service = g.gateway ? t(lang, hint, { destination, gateway: g.gateway, dev: g.dev ?? '?', service: known ?? '' }) : '';
   return sentences(lang, [main, src, service]);
+}
+
+/** Selector fields in the order `ip rule` prints them, each with its phrase. */
+const RULE_SELECTORS = ['from', 'to', 'tos', 'fwmark', 'iif', 'oif', 'uidrange', 'ipproto', 'sport', 'dport'] as const;
+
+function ruleSelector(r: PolicyRule, lang: Lang): string {
+  const parts: string[] = [];
+  for (const key of RULE_SELECTORS) {
+    const value = key === 'fwmark' ? (r.fwmark && (r.fwmask ? `${r.fwmark}/${r.fwmask}` : r.fwmark)) : r[key];
+    if (!value || (key === 'from' && value === 'all')) continue;
+    if (key === 'iif' && value === 'lo') parts.push(t(lang, 'routes.explain.rule.iif-lo'));
+    else parts.push(t(lang, `routes.explain.rule.${key}`, { value: `\`${value}\`` }));
+  }
+  if (parts.length === 0) return t(lang, r.not ? 'routes.explain.rule.not' : 'routes.explain.rule.all', { parts: t(lang, 'routes.explain.rule.all') });
+  return t(lang, r.not ? 'routes.explain.rule.not' : 'routes.explain.rule.packets', { parts: parts.join(t(lang, 'routes.explain.rule.separator')) });
+}
+
+function policyRuleText(r: PolicyRule, lang: Lang): string {
+  const selector = ruleSelector(r, lang);
+  const params = { priority: r.priority, selector, table: r.table ?? '?', goto: r.goto ?? '?' };
+  let main: string;
+  if (r.action === 'lookup') main = t(lang, r.table === 'main' ? 'routes.explain.rule.lookup-main' : r.table === 'local' ? 'routes.explain.rule.lookup-local' : 'routes.explain.rule.lookup', params);
+  else main = t(lang, `routes.explain.rule.${r.action}`, params);
+  // The seed incident's kind of cause: a rule ahead of main takes pod traffic to routes `ip route` never shows.
+  const otherTable = r.action === 'lookup' && r.table !== undefined && r.table !== 'main' && r.table !== 'local' && r.table !== 'default';
+  return sentences(lang, [
+    main,
+    otherTable && r.priority < 32766 ? t(lang, 'routes.explain.rule.before-main', params) : '',
+    r.suppressPrefixLength !== undefined ? t(lang, 'routes.explain.rule.suppress', { bits: r.suppressPrefixLength }) : '',
+    r.fwmark ? t(lang, 'routes.explain.rule.mark') : '',
+    r.flags.includes('detached') ? t(lang, 'routes.explain.rule.detached') : '',
+  ]);
 }
 
 function flowText(c: ConntrackEntry, lang: Lang): string {

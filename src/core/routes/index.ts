@@ -1,4 +1,4 @@
-/** Network-state parsers (`ip route`, `ip route get`, `ip addr`, `route -n`, `conntrack`, `ipset list`) and lookups. */
+/** Network-state parsers (`ip route`, `ip route get`, `ip rule`, `ip addr`, `route -n`, `conntrack`, `ipset list`) and lookups. */
 import type { Diagnostic } from '../common/diagnostics';
 import { parseNetworkText, type ParseNetworkOptions } from './parse';
 import type { ConntrackEntry, ConntrackSummary, IpSet, NetworkInterface, Route, RouteGet } from './types';
@@ -8,6 +8,9 @@ export { detectNetworkFormat, type NetworkFormatDetection } from './detect';
 export { parseNetworkText, parseNetworkDetails, type ParseNetworkOptions, type LineKind } from './parse';
 export {
   lookupRoute,
+  lookupWithPolicy,
+  type PolicyLookup,
+  type PolicyPacket,
   addressProblem,
   linkProblem,
   type AddressProblem,

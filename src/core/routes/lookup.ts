@@ -3,7 +3,7 @@
  * which addresses a host has, and which interface owns (or is on the link of) an address.
  */
 import { cidrContains, parseCidr, parseIp } from '../common/ip';
-import type { InterfaceAddress, NetworkInterface, Nexthop, Route, RouteType } from './types';
+import type { InterfaceAddress, NetworkInterface, Nexthop, PolicyRule, Route, RouteType } from './types';
 
 export interface RouteLookupOptions {
   /**
@@ -67,6 +67,101 @@ export function lookupRoute(routes: readonly Route[], dst: string, options: Rout
     return found;
   }
   return undefined;
+}
+
+/** A packet as the routing policy sees it. Unknown fields match no rule that selects on them. */
+export interface PolicyPacket {
+  src?: string;
+  dst: string;
+  /** The packet's firewall mark (0 when unmarked). */
+  mark?: number;
+  /** Interface it arrived on; undefined for a packet this host sends (which `iif lo` rules match). */
+  iif?: string;
+  oif?: string;
+}
+
+/** The kernel's rules when `ip rule` was never changed. */
+const DEFAULT_RULES: readonly Pick<PolicyRule, 'priority' | 'action' | 'table' | 'from' | 'not' | 'flags'>[] = [
+  { priority: 0, action: 'lookup', table: 'local', from: 'all', not: false, flags: [] },
+  { priority: 32766, action: 'lookup', table: 'main', from: 'all', not: false, flags: [] },
+  { priority: 32767, action: 'lookup', table: 'default', from: 'all', not: false, flags: [] },
+];
+
+export interface PolicyLookup {
+  /** The rule that decided: its table had the route, or it drops the packet. Undefined when no rule did. */
+  rule?: Pick<PolicyRule, 'priority' | 'action' | 'table'> & { line?: number };
+  /** The route found (a `lookup` rule's decision). */
+  route?: RouteLookup;
+  /** `route`, or the terminal action of the deciding rule; `none` when every rule passed the packet on. */
+  verdict: 'route' | 'blackhole' | 'unreachable' | 'prohibit' | 'none';
+  /** Lookup rules that matched the packet but whose table gave no usable route, in the order tried. */
+  passed: { priority: number; table: string; why: 'no-route' | 'suppressed' }[];
+}
+
+/**
+ * The route a packet takes under the routing policy: rules by priority, each matching rule's table tried with
+ * `lookupRoute`, as the kernel's fib_rules do (a `goto` skips ahead, `suppress_prefixlength` refuses short
+ * prefixes, a terminal action stops). Without rules, the kernel's three default rules apply.
+ */
+export function lookupWithPolicy(rules: readonly PolicyRule[], routes: readonly Route[], packet: PolicyPacket, options: Omit<RouteLookupOptions, 'tables'> = {}): PolicyLookup {
+  const ip = parseIp(packet.dst);
+  const family = ip?.family;
+  const ordered = (rules.length ? rules : DEFAULT_RULES).filter((r) => !('family' in r) || r.family === undefined || r.family === family);
+  const sorted = [...ordered].sort((a, b) => a.priority - b.priority);
+  const passed: PolicyLookup['passed'] = [];
+  let skipBelow = -1;
+  for (const rule of sorted) {
+    if (rule.priority < skipBelow || !ruleMatches(rule, packet)) continue;
+    if (rule.action === 'nop') continue;
+    if (rule.action === 'goto') {
+      skipBelow = (rule as PolicyRule).goto ?? -1;
+      continue;
+    }
+    if (rule.action !== 'lookup') return { rule: ruleRef(rule), verdict: rule.action, passed };
+    const table = rule.table ?? 'main';
+    const found = lookupRoute(routes, packet.dst, { ...options, tables: [table] });
+    if (!found) {
+      passed.push({ priority: rule.priority, table, why: 'no-route' });
+      continue;
+    }
+    const suppress = (rule as PolicyRule).suppressPrefixLength;
+    if (suppress !== undefined && found.prefixLength <= suppress) {
+      passed.push({ priority: rule.priority, table, why: 'suppressed' });
+      continue;
+    }
+    return { rule: ruleRef(rule), route: found, verdict: 'route', passed };
+  }
+  return { verdict: 'none', passed };
+}
+
+function ruleRef(rule: Pick<PolicyRule, 'priority' | 'action' | 'table'> & { line?: number }): PolicyLookup['rule'] {
+  return { priority: rule.priority, action: rule.action, ...(rule.table ? { table: rule.table } : {}), ...(rule.line !== undefined ? { line: rule.line } : {}) };
+}
+
+/** Whether the rule's selector (inverted by `not`) matches the packet. */
+function ruleMatches(rule: Partial<PolicyRule> & Pick<PolicyRule, 'from' | 'not'>, packet: PolicyPacket): boolean {
+  return selectorMatches(rule, packet) !== rule.not;
+}
+
+function selectorMatches(rule: Partial<PolicyRule> & Pick<PolicyRule, 'from'>, packet: PolicyPacket): boolean {
+  if (rule.flags?.includes('detached')) return false;
+  if (rule.from !== 'all' && !addressIn(packet.src, rule.from)) return false;
+  if (rule.to !== undefined && rule.to !== 'all' && !addressIn(packet.dst, rule.to)) return false;
+  if (rule.fwmark !== undefined) {
+    const mark = Number(rule.fwmark);
+    const mask = rule.fwmask !== undefined ? Number(rule.fwmask) : 0xffffffff;
+    if (!Number.isFinite(mark) || !Number.isFinite(mask) || ((packet.mark ?? 0) & mask) >>> 0 !== (mark & mask) >>> 0) return false;
+  }
+  if (rule.iif !== undefined && (packet.iif ?? 'lo') !== rule.iif) return false;
+  if (rule.oif !== undefined && packet.oif !== rule.oif) return false;
+  // Selectors the packet does not tell (uid, protocol, ports, TOS): a rule that needs them is not taken.
+  return rule.uidrange === undefined && rule.ipproto === undefined && rule.sport === undefined && rule.dport === undefined && rule.tos === undefined;
+}
+
+function addressIn(address: string | undefined, prefix: string): boolean {
+  const ip = address ? parseIp(address) : undefined;
+  const cidr = parseCidr(prefix);
+  return ip !== undefined && cidr !== undefined && cidrContains(cidr, ip);
 }
 
 function isBetter(candidate: Route, current: Route): boolean {

@@ -1,5 +1,5 @@
 /**
- * Reads a paste of network state from a node or a pod: any mix of `ip route`, `ip route get`, `ip addr`/`ip link`,
+ * Reads a paste of network state from a node or a pod: any mix of `ip route`, `ip route get`, `ip rule`, `ip addr`/`ip link`,
  * `route -n`, `conntrack -L/-E` and `ipset list` output, with shell prompts, `...` elisions, blank lines,
  * indentation and CRLF. Each line goes to the reader its shape (and the last command seen) points at; lines no
  * reader takes become diagnostics. Never throws.
@@ -33,6 +33,7 @@ import {
   routeGetError,
   routeGetFromRoute,
 } from './ipRouteGet';
+import { looksLikePolicyRule, parsePolicyRuleLine } from './ipRule';
 import { IpsetReader, looksLikeIpsetMember } from './ipset';
 import { Reporter } from './report';
 import { isDestinationWord, looksLikeRouteWords } from './routeWords';
@@ -79,6 +80,7 @@ class NetworkParser {
     formats: [],
     routes: [],
     routeGets: [],
+    policyRules: [],
     interfaces: [],
     conntrack: [],
     conntrackSummaries: [],
@@ -112,8 +114,24 @@ class NetworkParser {
     for (let i = 0; i < lines.length; i++) this.lineKinds.push(undefined);
     for (let i = 0; i < lines.length; i++) this.readLine(i, lines[i]);
     this.ipset.close();
+    this.checkRuleTables();
     this.state.formats = formatsByLines(this.lineKinds);
     return this;
+  }
+
+  /**
+   * With `ip route show table all` in the paste (routes that name their table), a rule that looks up a table
+   * none of them is in finds nothing there: the kernel goes on to the next rule.
+   */
+  private checkRuleTables(): void {
+    const routes = this.state.routes;
+    if (!routes.some((r) => r.tableSource === 'explicit')) return;
+    const tables = new Set(routes.map((r) => r.table));
+    for (const rule of this.state.policyRules) {
+      if (rule.action !== 'lookup' || !rule.table || !rule.spans.table || tables.has(rule.table)) continue;
+      if (rule.table === 'local' || rule.table === 'main' || rule.table === 'default' || rule.table.startsWith('[')) continue;
+      this.reporter.report('routes-rule-table-not-pasted', 'info', rule.spans.table, { table: rule.table, priority: rule.priority });
+    }
   }
 
   private readLine(line: number, raw: string): void {
@@ -206,6 +224,12 @@ class NetworkParser {
       this.conntrackVersion = undefined;
       this.state.conntrackSummaries.push(summary);
       this.mark(seg.line, 'conntrack');
+      return;
+    }
+
+    if (looksLikePolicyRule(words)) {
+      this.state.policyRules.push(parsePolicyRuleLine(words, this.section.family, this.reporter));
+      this.mark(seg.line, 'ip-rule');
       return;
     }
 

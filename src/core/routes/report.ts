@@ -23,6 +23,8 @@ export const ROUTES_CODES = [
   'routes-ipset-bad-member',
   'routes-ipset-unknown-field',
   'routes-ipset-count-mismatch',
+  'routes-rule-unknown-word',
+  'routes-rule-table-not-pasted',
 ] as const;
 
 export type RoutesCode = (typeof ROUTES_CODES)[number];

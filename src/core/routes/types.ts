@@ -6,11 +6,12 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 
 /** Which kind of output a text (or a part of it) is. */
-export type NetworkFormat = 'ip-route' | 'ip-route-get' | 'ip-addr' | 'route-n' | 'conntrack' | 'ipset';
+export type NetworkFormat = 'ip-route' | 'ip-route-get' | 'ip-rule' | 'ip-addr' | 'route-n' | 'conntrack' | 'ipset';
 
 export const NETWORK_FORMATS: readonly NetworkFormat[] = [
   'ip-route',
   'ip-route-get',
+  'ip-rule',
   'ip-addr',
   'route-n',
   'conntrack',
@@ -135,6 +136,46 @@ export interface RouteGet {
   /** The kernel's refusal, e.g. `Network is unreachable` from `RTNETLINK answers: Network is unreachable`. */
   error?: string;
   spans: RouteSpans & { error?: Span; uid?: Span };
+}
+
+/** What a policy rule does with a packet it matches. */
+export type PolicyRuleAction = 'lookup' | 'goto' | 'blackhole' | 'unreachable' | 'prohibit' | 'nop';
+
+/** One rule of `ip rule`: packets it matches are looked up in `table` (or dropped, or sent on to rule `goto`). */
+export interface PolicyRule {
+  line: number;
+  span: Span;
+  /** Lower first: the kernel tries rules in this order (0 local, 32766 main, 32767 default by default). */
+  priority: number;
+  family?: 4 | 6;
+  /** `not from ...`: the rule applies to packets its selector does not match. */
+  not: boolean;
+  /** Source selector: `all` or a prefix. */
+  from: string;
+  to?: string;
+  tos?: string;
+  fwmark?: string;
+  /** Mask of `fwmark 0x200/0xf00`; without one the whole mark is compared. */
+  fwmask?: string;
+  iif?: string;
+  oif?: string;
+  uidrange?: string;
+  ipproto?: string;
+  sport?: string;
+  dport?: string;
+  action: PolicyRuleAction;
+  /** The table of a `lookup` rule (`main`, `local`, `default` or the number or name written). */
+  table?: string;
+  /** The priority a `goto` rule continues at. */
+  goto?: number;
+  /** `suppress_prefixlength N`: a route this table finds with a prefix of N bits or fewer is not taken. */
+  suppressPrefixLength?: number;
+  /** `detached` (iif/oif not present), `unresolved` (goto target missing), `l3mdev`. */
+  flags: string[];
+  /** Other keys as written: `realms`, `proto`, `tun_id`, `suppress_ifgroup`, ... */
+  attributes: Record<string, string>;
+  unknown: string[];
+  spans: { priority: Span; from?: Span; to?: Span; fwmark?: Span; table?: Span; action?: Span };
 }
 
 export interface InterfaceAddress {
@@ -326,6 +367,8 @@ export interface NetworkState {
   formats: NetworkFormat[];
   routes: Route[];
   routeGets: RouteGet[];
+  /** `ip rule` output: the policy rules, in the order listed (which is priority order). */
+  policyRules: PolicyRule[];
   interfaces: NetworkInterface[];
   conntrack: ConntrackEntry[];
   conntrackSummaries: ConntrackSummary[];
