@@ -320,6 +320,49 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       i++;
       continue;
     }
+    if (v === 'limit:' && rest[i + 1]?.raw === 'avg' && rest[i + 2]) {
+      // `limit: avg 5/min burst 5` (libxt_limit's listing form)
+      add('limit', opt('limit', rest[i + 2], [rest[i + 2].raw]));
+      i += 3;
+      if (rest[i]?.raw === 'burst' && rest[i + 1]) {
+        add('limit', opt('limit-burst', rest[i + 1], [rest[i + 1].raw]));
+        i += 2;
+      }
+      continue;
+    }
+    if (v === 'recent:' || (v === '!' && rest[i + 1]?.raw === 'recent:')) {
+      i = mapRecent(rest, v === '!' ? i + 2 : i + 1, v === '!', (o) => add('recent', o), opt);
+      continue;
+    }
+    if (v === 'icmp' && rest[i + 1] && /^!?(?:type|[a-z][a-z-]+)$/.test(rest[i + 1].raw) && !/^(?:tcp|udp|sctp)$/.test(rest[i + 1].raw)) {
+      // `icmp type 8 code 0` with -n, `icmp echo-request` without; a leading `!` negates.
+      const word = rest[i + 1];
+      const negated = word.raw.startsWith('!');
+      const numeric = word.raw.replace(/^!/, '') === 'type' && rest[i + 2];
+      const value = numeric ? rest[i + 2].raw + (rest[i + 3]?.raw === 'code' && rest[i + 4] ? `/${rest[i + 4].raw}` : '') : word.raw.replace(/^!/, '');
+      add('icmp', opt('icmp-type', numeric ? rest[i + 2] : word, [value], negated));
+      i += numeric ? (rest[i + 3]?.raw === 'code' && rest[i + 4] ? 5 : 3) : 2;
+      continue;
+    }
+    if (target?.name === 'LOG' && v === 'LOG' && rest[i + 1]?.raw === 'flags') {
+      // `LOG flags 0 level 4 prefix "FWD-DROP: "`: the level and prefix are the target's options.
+      i += rest[i + 2] ? 3 : 2;
+      if (rest[i]?.raw === 'level' && rest[i + 1]) {
+        target.options.push(opt('log-level', rest[i + 1], [rest[i + 1].raw]));
+        i += 2;
+      }
+      if (rest[i]?.raw === 'prefix' && rest[i + 1]) {
+        const start = i + 1;
+        let end = start;
+        // The prefix is printed in quotes and may hold blanks: its words run to the one that closes the quote.
+        const closes = (k: number) => rest[k].raw.endsWith('"') && (k > start || rest[k].raw.length > 1);
+        if (rest[start].raw.startsWith('"')) while (end < rest.length - 1 && !closes(end)) end++;
+        const text = rest.slice(start, end + 1).map((x) => x.raw).join(' ');
+        target.options.push(opt('log-prefix', rest[start], [text.replace(/^"|"$/g, '')]));
+        i = end + 1;
+      }
+      continue;
+    }
     if (/^(tcp|udp|sctp|icmp)$/.test(v)) {
       i++;
       continue;
@@ -331,6 +374,36 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
     break;
   }
   return comment;
+}
+
+/** xt_recent's listing form's keywords and the option each stands for (`CHECK` is `--rcheck`). */
+const RECENT_FLAGS: Record<string, string> = { SET: 'set', CHECK: 'rcheck', UPDATE: 'update', REMOVE: 'remove', reap: 'reap', 'TTL-Match': 'rttl' };
+const RECENT_VALUES: Record<string, string> = { 'seconds:': 'seconds', 'hit_count:': 'hitcount', 'name:': 'name', 'mask:': 'mask' };
+
+/**
+ * `recent: CHECK seconds: 10800 reap name: KUBE-SEP-X side: source mask: 255.255.255.255` (kube-proxy's session
+ * affinity) into `recent` options; returns the index after it.
+ */
+function mapRecent(rest: Word[], at: number, negated: boolean, add: (o: OptionArg) => void, opt: (name: string, w: Word, values: string[], negated?: boolean) => OptionArg): number {
+  let i = at;
+  let first = true;
+  while (i < rest.length) {
+    const w = rest[i];
+    const flag = RECENT_FLAGS[w.raw];
+    const valued = RECENT_VALUES[w.raw];
+    if (flag) {
+      add(opt(flag, w, [], first && negated));
+      i++;
+    } else if (valued && rest[i + 1]) {
+      add(opt(valued, rest[i + 1], [rest[i + 1].raw]));
+      i += 2;
+    } else if (w.raw === 'side:' && rest[i + 1]) {
+      add(opt(rest[i + 1].raw === 'dest' ? 'rdest' : 'rsource', rest[i + 1], []));
+      i += 2;
+    } else break;
+    first = false;
+  }
+  return i;
 }
 
 /**

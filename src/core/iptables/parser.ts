@@ -225,12 +225,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     const command = promptCommand(c) ?? (BARE_COMMAND.test(c) ? c : undefined);
     if (command !== undefined) {
-      applyCommandContext(command, ctx);
-      // `iptables-save | grep ...`: the output shown is a selection.
-      if (/\|\s*e?grep\b/.test(command)) sawCutMarks = true;
+      noteCommand(command);
       continue;
     }
     if (c.startsWith('#')) {
+      // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside
+      // a `*table` block a `#` line is a comment of the restore input, whatever it holds.
+      const hashed = ctx.table ? undefined : /^#\s+(\S.*)$/.exec(c);
+      if (hashed && BARE_COMMAND.test(hashed[1])) noteCommand(hashed[1]);
       handleCommentLine(sl, dump, tokens);
       continue;
     }
@@ -344,6 +346,13 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   dump.format = decideFormat(sawHeader, listingRules, ctx.sMode, dump);
   dump.family = decideFamily(dump);
   return dump;
+
+  /** A command line of the paste: it sets the table and listing mode of the output after it. */
+  function noteCommand(command: string): void {
+    applyCommandContext(command, ctx);
+    // `iptables-save | grep ...`: the output shown is a selection.
+    if (/\|\s*e?grep\b/.test(command)) sawCutMarks = true;
+  }
 
   /** `:CHAIN POLICY [p:b]`: declares the chain; false when the line is not one. Its tokens are re-read on demand. */
   function readDeclaration(li: number): boolean {

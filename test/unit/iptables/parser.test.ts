@@ -613,3 +613,44 @@ test('names that are Object.prototype properties, in every position, never throw
   const codes = lintIptables(buildModel(parseIptables('*filter\n:X - [0:0]\n-A X -j ""\nCOMMIT\n'))).map((d) => d.code);
   assert.ok(codes.includes('undefined-chain'), 'a jump to an empty name is still a jump to a missing chain');
 });
+
+test('listing text of limit, recent, icmp and LOG maps back to their options', () => {
+  const text = [
+    'Chain KUBE-SVC-ABC (1 references)',
+    ' pkts bytes target     prot opt in     out     source               destination',
+    '    0     0 KUBE-SEP-1  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http -> 10.0.0.1:80 */ recent: CHECK seconds: 10800 reap name: KUBE-SEP-1 side: source mask: 255.255.255.255',
+    '    0     0 KUBE-SEP-1  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http -> 10.0.0.1:80 */',
+    '',
+    'Chain KUBE-SEP-1 (2 references)',
+    ' pkts bytes target     prot opt in     out     source               destination',
+    '    0     0 KUBE-MARK-MASQ  all  --  *      *       10.0.0.1             0.0.0.0/0            /* ns/web:http */',
+    '    0     0 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http */ recent: SET name: KUBE-SEP-1 side: source mask: 255.255.255.255 tcp to:10.0.0.1:80',
+    '',
+    'Chain FORWARD (policy DROP 0 packets, 0 bytes)',
+    ' pkts bytes target     prot opt in     out     source               destination',
+    '    0     0 ACCEPT     icmp --  *      *       0.0.0.0/0            0.0.0.0/0            icmp type 8 code 0',
+    '    0     0 ACCEPT     icmp --  *      *       0.0.0.0/0            0.0.0.0/0            icmp !echo-reply',
+    '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            limit: avg 5/min burst 5 LOG flags 0 level 4 prefix "FWD-DROP: "',
+  ].join('\n');
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.filter((x) => x.code === 'listing-text-unmapped').map((x) => x.span.line), []);
+  const [check, , , dnat, icmpType, icmpName, log] = d.rules;
+  const recent = (r: (typeof d.rules)[number]) => r.matches.find((m) => m.module === 'recent')?.options.map((o) => [o.name, ...o.values]);
+  assert.deepEqual(recent(check), [['rcheck'], ['seconds', '10800'], ['reap'], ['name', 'KUBE-SEP-1'], ['rsource'], ['mask', '255.255.255.255']]);
+  assert.deepEqual(recent(dnat), [['set'], ['name', 'KUBE-SEP-1'], ['rsource'], ['mask', '255.255.255.255']]);
+  assert.equal(targetOption(dnat, 'to-destination')!.values[0], '10.0.0.1:80');
+  assert.deepEqual([findOption(icmpType, 'icmp-type')?.values[0], findOption(icmpName, 'icmp-type')?.values[0], findOption(icmpName, 'icmp-type')?.negated], ['8/0', 'echo-reply', true]);
+  assert.deepEqual([findOption(log, 'limit')?.values[0], findOption(log, 'limit-burst')?.values[0]], ['5/min', '5']);
+  assert.deepEqual([targetOption(log, 'log-level')?.values[0], targetOption(log, 'log-prefix')?.values[0]], ['4', 'FWD-DROP: ']);
+  // The kube view reads the Service's session affinity from the listed `recent` match, as from a save dump.
+  const kube = buildModel(d).kube;
+  assert.equal(kube.services[0].sessionAffinitySeconds, 10800);
+});
+
+test('a root prompt written as `#` names the table of headerless output; inside a *table block it is a comment', () => {
+  const listed = parseIptables(['# iptables -t nat -S', '-P PREROUTING ACCEPT', '-P OUTPUT ACCEPT', '-N KUBE-SERVICES', '-A OUTPUT -j KUBE-SERVICES'].join('\n'));
+  assert.deepEqual(listed.tables.map((t) => [t.name, [...t.chains.keys()]]), [['nat', ['PREROUTING', 'OUTPUT', 'KUBE-SERVICES']]]);
+  const restore = parseIptables(['*nat', ':OUTPUT ACCEPT [0:0]', '# iptables -t filter -A INPUT -j DROP', '-A OUTPUT -j ACCEPT', 'COMMIT'].join('\n'));
+  assert.deepEqual(restore.rules.map((r) => r.table), ['nat']);
+  assert.deepEqual(restore.diagnostics.map((x) => x.code), []);
+});
