@@ -69,6 +69,10 @@ const ELISION = /^(?:\.{2,}|…+)$/;
 const LISTING_COLUMNS = /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/;
 /** Lines a hard-wrapped rule may go on over, after its first. */
 const MAX_CONTINUATION_LINES = 4;
+/** Narrower lines are not taken for a terminal's fold. */
+const MIN_FOLD_WIDTH = 60;
+/** Terminal widths people use: a single folded line of one of these is taken for a fold (two tell any width). */
+const TERMINAL_WIDTHS = new Set([80, 100, 120, 132, 160, 200]);
 const CHAIN_COMMANDS = new Set(['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero', '-P', '--policy', '-E', '--rename-chain']);
 
 /** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...). */
@@ -112,6 +116,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   store.lineStart = lines.start;
   store.lineContentStart = lines.contentStart;
   store.lineContentEnd = lines.contentEnd;
+  store.lineRawEnd = lines.rawEnd;
   dump.names = store.names;
   const chainColumns = new ChainColumns();
   const ctx: Context = { listingMode: false, sMode: false };
@@ -119,6 +124,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let nftReported = false;
   const reopened = new Set<string>();
   const reportedUndeclared = new Set<Chain>();
+  /** See `foldWidth`: computed when a line first looks folded. */
+  let foldWidthFound: number | undefined;
   /** The last line of the rule `readRuleLine` read: later than its first when a hard wrap carried it on. */
   let ruleEndLine = 0;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
@@ -320,6 +327,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
       continue;
     }
+    // The rest of a line a terminal folded (a comment, a header): not a line of its own.
+    if (li > 0 && sl.offset <= 1 && foldWidth() > 0 && lines.rawEnd[li - 1] - lines.start[li - 1] === foldWidth()) {
+      diagnostics.push(problem('wrapped-line-joined', 'info', lineSpan(sl.line, sl.raw), { line: li, width: foldWidth() }, 'folded'));
+      continue;
+    }
     diagnostics.push(problem('unrecognized-line', 'warning', lineSpan(sl.line, sl.raw), { text: truncate(c, 60) }));
   }
 
@@ -428,21 +440,28 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     let segmentLine = li;
     /** The line a quote was left open on, while the lines after it are tried as its rest (-1: none). */
     let quoteLine = -1;
+    /** How the words scanned last join the rule when a terminal folded the line before them. */
+    const fold = { breaks: false, glueFirst: false };
     while (lastLine - li < MAX_CONTINUATION_LINES && lastLine + 1 < lines.count) {
       const next = lastLine + 1;
-      if (scanned.unterminatedQuoteAt >= 0 && mayContinue(next)) {
+      const folded = foldsInto(lastLine, next);
+      if (scanned.unterminatedQuoteAt >= 0 && (folded || mayContinue(next))) {
         if (quoteLine < 0) quoteLine = lastLine;
         store.wordCount = segmentFirst;
         diagnostics.length = segmentProblems;
-      } else if (scanned.unterminatedQuoteAt < 0 && continuesRule(next, first + 2, end, base)) {
+        fold.breaks ||= folded;
+      } else if (scanned.unterminatedQuoteAt < 0 && (folded || continuesRule(next, first + 2, end, base))) {
         quoteLine = -1;
         segmentLine = next;
         segmentFrom = lines.contentStart[next];
         segmentFirst = store.wordCount;
         segmentProblems = diagnostics.length;
+        fold.breaks = folded;
+        // The fold fell inside a word when its rest starts the line; after a blank it fell between two words.
+        fold.glueFirst = folded && segmentFrom === lines.start[next] && lines.contentEnd[lastLine] === lines.rawEnd[lastLine];
       } else break;
       lastLine = next;
-      scanWords(store, lines, lastLine, segmentFrom, diagnostics, li);
+      scanWords(store, lines, lastLine, segmentFrom, diagnostics, li, fold);
       end = scanned.end;
       if (scanned.unterminatedQuoteAt < 0) quoteLine = -1;
     }
@@ -457,7 +476,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         scanned.unterminatedQuoteAt = -1;
       } else {
         lastLine = quoteLine;
-        scanWords(store, lines, lastLine, segmentFrom, diagnostics, li);
+        scanWords(store, lines, lastLine, segmentFrom, diagnostics, li, fold);
         end = scanned.end;
       }
     }
@@ -532,6 +551,46 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     return lacksValues(bodyFirst, end, base) && mayContinue(next);
   }
 
+  /**
+   * Whether a terminal folded line `line` at its width, so that `next` holds the rest of its last word: the line
+   * is exactly the paste's fold width, ends in no blank, and `next` starts at column 0 with no construct of its own.
+   */
+  function foldsInto(line: number, next: number): boolean {
+    const cs = lines.contentStart[next];
+    // The rest starts the line, or one blank after it when the fold fell on that blank.
+    if (cs - lines.start[next] > 1 || cs === lines.contentEnd[next] || startsLikeRule(src, cs)) return false;
+    const width = lines.rawEnd[line] - lines.start[line];
+    return width >= MIN_FOLD_WIDTH && width === foldWidth() && mayContinue(next, true);
+  }
+
+  /**
+   * The width a terminal folded this paste's lines at, -1 when it was not folded. Folded rules are the longest
+   * rule lines, all of one width, each followed by the rest of it at column 0; one such line is taken for a fold
+   * only at a usual terminal width.
+   */
+  function foldWidth(): number {
+    if (foldWidthFound !== undefined) return foldWidthFound;
+    let widest = -1;
+    let count = 0;
+    for (let l = 0; l + 1 < lines.count; l++) {
+      const cs = lines.contentStart[l];
+      if (cs === lines.contentEnd[l] || !startsLikeRule(src, cs)) continue;
+      const width = lines.rawEnd[l] - lines.start[l];
+      if (width < widest) continue;
+      const at = lines.contentStart[l + 1];
+      const c = src.charCodeAt(at);
+      const restFollows =
+        at - lines.start[l + 1] <= 1 && at < lines.contentEnd[l + 1] && !startsLikeRule(src, at) && c !== 42 && c !== 35 && !src.startsWith('COMMIT', at) && (c !== 58 || !declarationAt(src, at, lines.contentEnd[l + 1]));
+      if (width > widest) {
+        widest = width;
+        count = 0;
+      }
+      if (restFollows) count++;
+    }
+    foldWidthFound = count >= 2 || (count === 1 && TERMINAL_WIDTHS.has(widest)) ? widest : -1;
+    return foldWidthFound;
+  }
+
   /** The rule's last option (words [bodyFirst, end)) has fewer values after it than it takes. */
   function lacksValues(bodyFirst: number, end: number, base: number): boolean {
     let k = end - 1;
@@ -546,11 +605,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   }
 
   /** Line `next` starts no construct of its own (rule, declaration, header, comment, COMMIT, listing, prompt). */
-  function mayContinue(next: number): boolean {
+  function mayContinue(next: number, folded = false): boolean {
     const at = lines.contentStart[next];
     if (at === lines.contentEnd[next]) return false;
     const c0 = src.charCodeAt(at);
-    if (c0 === 58 || c0 === 42 || c0 === 35 || c0 === 91) return false;
+    // A fold's rest may start with `:` (`"default/kubernetes` + `:https cluster IP"`): only a declaration stops it.
+    if (c0 === 58 && folded) {
+      if (declarationAt(src, at, lines.contentEnd[next])) return false;
+    } else if (c0 === 58 || c0 === 42 || c0 === 35 || c0 === 91) return false;
     if (c0 === 45 && (holdsCommand(next) || counterOptionPrefix(src, at) !== undefined)) return false;
     const content = lines.content(next);
     if (content === 'COMMIT' || content === '}' || content === '--' || ELISION.test(content)) return false;

@@ -11,6 +11,7 @@ import { IMPLICIT_PROTOCOL_MODULES, knownModuleOptions } from './options';
 import { problem } from './problems';
 import {
   BANG,
+  FOLDED,
   IMPLICIT,
   JOINED,
   KIND,
@@ -36,10 +37,13 @@ export function wordValue(store: RuleStore, k: number, base: number): string {
   const text = store.text.slice(at, at + store.wordLen[k]);
   const flags = store.wordFlags[k];
   if (flags & JOINED) return text.split(/[ \t]+/).map(unquoteWord).join('');
-  if (flags & SPANS_LINES) return unquoteWord(store.joinedText(at, at + store.wordLen[k]));
+  if (flags & SPANS_LINES) return unquoteWord(store.wordAcrossLines(k, at));
   return flags & UNQUOTE ? unquoteWord(text) : text;
 }
 
+
+/** How a terminal's fold joins a segment to the rule: line breaks in words read as nothing; the first word glued on. */
+const NO_FOLD = { breaks: false, glueFirst: false };
 
 /** What `scanWords` found besides the words; one object reused for every line. */
 export const scanned = { end: 0, unterminatedQuoteAt: -1 };
@@ -48,8 +52,9 @@ export const scanned = { end: 0, unterminatedQuoteAt: -1 };
  * Splits the content of `line` from offset `from` (in the text) into words appended to the store; `scanned`
  * tells where they end and where a quote was left open (-1 when none). `ruleLine` is the line the rule starts
  * on (earlier than `line` for a continuation line of a hard-wrapped rule): word columns count from its start.
+ * `fold` says the segment is the rest of a line a terminal folded at its width (see the parser's `foldsInto`).
  */
-export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[], ruleLine = line): void {
+export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[], ruleLine = line, fold: { breaks: boolean; glueFirst: boolean } = NO_FOLD): void {
   const text = store.text;
   const base = lines.start[ruleLine];
   const n = lines.contentEnd[line];
@@ -71,6 +76,16 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
     const flags = lastWord.flags;
     if (lastWord.unclosedQuoteAt >= 0 && unterminatedQuoteAt < 0) unterminatedQuoteAt = lastWord.unclosedQuoteAt - base;
     const prev = store.wordCount - 1;
+    // A terminal folded the line at its width: the first word of the next line is the rest of the last one.
+    if (fold.glueFirst && start === from && prev >= 0) {
+      const col = store.wordCol[prev];
+      store.wordLen[prev] = end - base - col;
+      const joined = (store.wordFlags[prev] | flags | SPANS_LINES | FOLDED | UNQUOTE) & ~(BANG | OPTION_LIKE | NEGATIVE_NUMBER);
+      // Its shape (an option? a `!`?) is that of the whole word, as if the line had not been folded.
+      const whole = store.joinedText(base + col, end, '');
+      store.wordFlags[prev] = joined | shapeFlags(whole, 0, whole.length, joined & QUOTED);
+      continue;
+    }
     if (prev >= first && !(flags & QUOTED) && text.charCodeAt(start) !== 45 && !(store.wordFlags[prev] & QUOTED)) {
       const prevEnd = store.wordCol[prev] + store.wordLen[prev];
       // A wide gap inside the line is a terminal wrap; one across a line break is a hard wrap between words.
@@ -79,7 +94,7 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
         continue;
       }
     }
-    const spans = multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start ? SPANS_LINES | UNQUOTE : 0;
+    const spans = multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start ? SPANS_LINES | UNQUOTE | (fold.breaks ? FOLDED : 0) : 0;
     store.addWord(start - base, end - start, flags | spans | shapeFlags(text, start, end, flags));
   }
   scanned.end = store.wordCount;
@@ -182,11 +197,12 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     }
     if (!optionAt(store, i, end)) {
       kind[i] = KIND.value;
-      diagnostics.push(problem('unexpected-word', 'warning', wordSpan(store, line, i), { word: text.slice(base + col[i], base + col[i] + len[i]) }));
+      diagnostics.push(problem('unexpected-word', 'warning', wordSpan(store, line, i), { word: wordValue(store, i, base) }));
       i++;
       continue;
     }
-    const writtenId = names.idOf(text, base + col[i], base + col[i] + len[i]);
+    // An option name a wrap broke (`--comm` + `ent`) is read as its value, not its text.
+    const writtenId = store.wordFlags[i] & (UNQUOTE | JOINED) ? valueId(store, i, base) : names.idOf(text, base + col[i], base + col[i] + len[i]);
     const info = store.optionInfo(writtenId);
     const w = i;
     kind[w] = KIND.option;

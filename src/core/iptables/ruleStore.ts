@@ -17,6 +17,7 @@ export const BANG = 8; // an unquoted `!`
 export const OPTION_LIKE = 16; // `-x` / `--name` (not `-5`, not quoted): an option where one may start
 export const NEGATIVE_NUMBER = 32; // starts `-` and a digit: a value even where an option could start
 export const SPANS_LINES = 64; // a quoted value a hard wrap broke over lines: the line break reads as a blank
+export const FOLDED = 128; // with SPANS_LINES: a terminal folded the word at its width, the line break reads as nothing
 
 /** Token kinds as bytes, in a fixed order (TOKEN_KINDS[byte] is the kind). */
 export const TOKEN_KINDS: readonly TokenKind[] = ['table', 'chainDecl', 'chainRef', 'policy', 'command', 'counter', 'option', 'negation', 'module', 'value', 'target', 'comment', 'commentText'];
@@ -235,6 +236,7 @@ export class RuleStore {
   lineStart: Int32Array = new Int32Array(0);
   lineContentStart: Int32Array = new Int32Array(0);
   lineContentEnd: Int32Array = new Int32Array(0);
+  lineRawEnd: Int32Array = new Int32Array(0);
 
   private nameInfo: (OptionNameInfo | undefined)[] = [];
 
@@ -288,11 +290,31 @@ export class RuleStore {
     return out;
   }
 
-  /** text[start, end) with each line break and what the parser left out around it read as one blank. */
-  joinedText(start: number, end: number): string {
-    return this.pieces(start, end)
-      .map((p) => this.text.slice(this.lineStart[p.line] + p.column, this.lineStart[p.line] + p.column + p.length))
-      .join(' ');
+  /**
+   * text[start, end) with each line break and what the parser left out around it read as one blank, or as
+   * nothing for a word a terminal folded (`separator` '').
+   */
+  joinedText(start: number, end: number, separator = ' '): string {
+    const pieces = this.pieces(start, end);
+    let out = '';
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      const at = this.lineStart[p.line] + p.column;
+      // A fold that fell on a blank (left at the end of the line or at the start of the next) keeps it.
+      if (i > 0) out += separator === '' && this.blankAtBreak(pieces[i - 1].line) ? ' ' : separator;
+      out += this.text.slice(at, at + p.length);
+    }
+    return out;
+  }
+
+  /** Whether line `line` ends in a blank or the next line starts with one. */
+  private blankAtBreak(line: number): boolean {
+    return this.lineContentEnd[line] < this.lineRawEnd[line] || (line + 1 < this.lineStart.length && this.lineContentStart[line + 1] > this.lineStart[line + 1]);
+  }
+
+  /** `joinedText` of word k (at text offset `at`), read as its flags say the line breaks in it are. */
+  wordAcrossLines(k: number, at: number): string {
+    return this.joinedText(at, at + this.wordLen[k], this.wordFlags[k] & FOLDED ? '' : ' ');
   }
 
   nameOf(id: number): string {

@@ -476,7 +476,7 @@ export class StoredRule implements Rule {
   /** @internal */
   rawWord(k: number): string {
     const at = this.base + this.store.wordCol[k];
-    if (this.store.wordFlags[k] & SPANS_LINES) return this.store.joinedText(at, at + this.store.wordLen[k]);
+    if (this.store.wordFlags[k] & SPANS_LINES) return this.store.wordAcrossLines(k, at);
     return this.store.text.slice(at, at + this.store.wordLen[k]);
   }
 

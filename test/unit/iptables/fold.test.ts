@@ -1,0 +1,137 @@
+/**
+ * Pastes a terminal folded at its width: every long line cut at exactly N columns, the rest at the start of the
+ * next line, inside words as often as between them. They must read as the unfolded dump does.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { generateIptablesRestore } from '../../../src/core/iptables/generate';
+import { buildModel } from '../../../src/core/iptables/model';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import { normaliseCluster } from '../../../src/core/kube/objects';
+import { syntheticCluster } from '../../../src/core/kube/synthetic';
+
+/** What `fold -w width` (and a terminal that copies its rows) makes of a text. */
+function fold(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      const rows: string[] = [];
+      let rest = line;
+      while (rest.length > width) {
+        rows.push(rest.slice(0, width));
+        rest = rest.slice(width);
+      }
+      rows.push(rest);
+      return rows;
+    })
+    .join('\n');
+}
+
+/** What a reader sees, without line numbers (folding moves them) and without the notes that say it was unfolded. */
+function reading(text: string): string {
+  const a = analyzeText(text);
+  return JSON.stringify({
+    kind: a.detection.kind,
+    services: a.iptables?.kube.services.map((s) => [s.name, s.clusterIP, s.port, s.hashVerified, s.endpoints.map((e) => `${e.ip}:${e.port}`)]),
+    rules: a.iptables?.dump.rules.map((r) => [r.table, r.chain, r.target?.name, r.comment, r.matches.map((m) => [m.module, m.options.map((o) => [o.name, o.negated, ...o.values])])]),
+    codes: diagnosticsOf(a, 'en')
+      .map((d) => d.code)
+      .filter((c) => c !== 'wrapped-line-joined')
+      .sort(),
+  });
+}
+
+const KUBE = [
+  '*nat',
+  ':PREROUTING ACCEPT [0:0]',
+  ':KUBE-SERVICES - [0:0]',
+  ':KUBE-MARK-MASQ - [0:0]',
+  ':KUBE-SVC-NPX46M4PTMTKRN6Y - [0:0]',
+  ':KUBE-SEP-VPILYQBSPPXYB66K - [0:0]',
+  '-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
+  '-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000',
+  '-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
+  '-A KUBE-SVC-NPX46M4PTMTKRN6Y ! -s 10.244.0.0/16 -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-MARK-MASQ',
+  '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 172.18.0.2:6443" -j KUBE-SEP-VPILYQBSPPXYB66K',
+  '-A KUBE-SEP-VPILYQBSPPXYB66K -s 172.18.0.2/32 -m comment --comment "default/kubernetes:https" -j KUBE-MARK-MASQ',
+  '-A KUBE-SEP-VPILYQBSPPXYB66K -p tcp -m comment --comment "default/kubernetes:https" -m tcp -j DNAT --to-destination 172.18.0.2:6443',
+  'COMMIT',
+].join('\n');
+
+test('a dump folded at any width from 60 to 150 columns reads as the dump itself', () => {
+  const want = reading(KUBE);
+  let checked = 0;
+  for (let width = 60; width <= 150; width++) {
+    // A single cut line shows the terminal's width only at a usual width (see the next test).
+    const cut = KUBE.split('\n').filter((l) => l.length > width).length;
+    if (cut < 2 && width !== 80 && width !== 100 && width !== 120) continue;
+    assert.equal(reading(fold(KUBE, width)), want, `folded at ${width}`);
+    checked++;
+  }
+  assert.ok(checked > 60, `${checked} widths`);
+});
+
+test('a fold is only read where the paste shows one: two cut lines of one width, or one at a usual terminal width', () => {
+  const rule = '-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -j KUBE-SVC-NPX46M4PTMTKRN6Y';
+  const head = ['*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-SVC-NPX46M4PTMTKRN6Y - [0:0]'];
+  const targets = (text: string) => parseIptables(text).rules.map((r) => r.target?.name);
+  // Both widths cut the target's name (it starts at column 100) after its `KUBE-SVC-`.
+  assert.ok(rule.indexOf('KUBE-SVC-') + 9 < 113);
+  // One line cut at 120 columns (a usual width) with its rest: read as one rule.
+  assert.deepEqual(targets([...head, fold(rule, 120), 'COMMIT'].join('\n')), ['KUBE-SVC-NPX46M4PTMTKRN6Y']);
+  // The same cut at 113 columns, alone: nothing tells a terminal cut it, so the rest stays a line of its own.
+  const odd = parseIptables([...head, fold(rule, 113), 'COMMIT'].join('\n'));
+  assert.deepEqual(odd.rules.map((r) => r.target?.name), [rule.slice(rule.indexOf('KUBE-SVC-'), 113)]);
+  assert.ok(odd.diagnostics.some((d) => d.code === 'unrecognized-line' && d.span.line === 4));
+  // Two lines cut at 113 tell the width.
+  assert.deepEqual(targets([...head, fold(rule, 113), fold(rule.replace('10.96.0.1', '10.96.0.2'), 113), 'COMMIT'].join('\n')), ['KUBE-SVC-NPX46M4PTMTKRN6Y', 'KUBE-SVC-NPX46M4PTMTKRN6Y']);
+  // An unfolded dump whose longest rule is followed by prose is not taken for a fold.
+  const prose = parseIptables([...head, rule, 'That is all we have.', 'COMMIT'].join('\n'));
+  assert.deepEqual(prose.rules.map((r) => r.target?.name), ['KUBE-SVC-NPX46M4PTMTKRN6Y']);
+  assert.ok(prose.diagnostics.some((d) => d.code === 'text-line'));
+});
+
+test('a fold that fell on a blank keeps the words apart; the rest of a folded comment line is a note', () => {
+  const rule = '-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -j KUBE-SVC-NPX46M4PTMTKRN6Y';
+  const cut = rule.indexOf(' -j ');
+  const head = ['*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-SVC-NPX46M4PTMTKRN6Y - [0:0]'];
+  const width = cut + 1;
+  // The blank ends the cut line (a terminal keeps it) or starts the rest.
+  for (const [first, rest] of [
+    [rule.slice(0, width), rule.slice(width)],
+    [rule.slice(0, cut), rule.slice(cut)],
+  ]) {
+    const text = [...head, first.padEnd(width), rest, first.padEnd(width).replace('10.96.0.1', '10.96.0.9'), rest, 'COMMIT'].join('\n');
+    const d = parseIptables(text);
+    assert.deepEqual(d.rules.map((r) => [r.target?.name, r.comment]), [
+      ['KUBE-SVC-NPX46M4PTMTKRN6Y', 'default/kubernetes:https cluster IP'],
+      ['KUBE-SVC-NPX46M4PTMTKRN6Y', 'default/kubernetes:https cluster IP'],
+    ]);
+  }
+  // A quoted comment cut inside: its halves join without a blank; cut after a blank, with it.
+  const quoteCut = rule.indexOf('https');
+  const inWord = parseIptables([...head, rule.slice(0, quoteCut), rule.slice(quoteCut), rule.slice(0, quoteCut).replace('10.96.0.1', '10.96.0.9'), rule.slice(quoteCut), 'COMMIT'].join('\n'));
+  assert.deepEqual(inWord.rules.map((r) => r.comment), ['default/kubernetes:https cluster IP', 'default/kubernetes:https cluster IP']);
+  // A comment line cut at the paste's width: its rest is noted as such, not flagged as an unknown line.
+  const header = '# Generated by iptables-save v1.8.9 (nf_tables) on Mon Jan 15 12:00:00 2024';
+  const w = 60;
+  const folded = fold([header, ...head.slice(0, 1), ...head.slice(1), rule, rule.replace('10.96.0.1', '10.96.0.9'), 'COMMIT'].join('\n'), w);
+  const notes = parseIptables(folded).diagnostics.filter((x) => x.span.line === 1);
+  assert.deepEqual(notes.map((x) => [x.code, x.severity, x.params]), [['wrapped-line-joined', 'info', { line: 1, width: w }]]);
+});
+
+test('property: generated kube-proxy dumps folded at any width read the same Services and rules', () => {
+  fc.assert(
+    fc.property(fc.record({ services: fc.integer({ min: 1, max: 6 }), endpointsPerService: fc.integer({ min: 0, max: 4 }), seed: fc.integer({ min: 1, max: 1e6 }), nodePortEvery: fc.integer({ min: 0, max: 3 }), affinityEvery: fc.integer({ min: 0, max: 3 }) }), fc.integer({ min: 60, max: 220 }), (opts, width) => {
+      const { text } = generateIptablesRestore(normaliseCluster(syntheticCluster(opts)), { clusterCidr: '10.128.0.0/9' });
+      // A single cut line tells the width only at a usual one (see above).
+      fc.pre(text.split('\n').filter((l) => l.length > width).length >= 2);
+      const folded = fold(text, width);
+      assert.equal(reading(folded), reading(text));
+      assert.equal(buildModel(parseIptables(folded)).kube.services.length, buildModel(parseIptables(text)).kube.services.length);
+    }),
+    { numRuns: 60 },
+  );
+});
