@@ -243,3 +243,26 @@ export function knownModuleOptions(module: string): ReadonlySet<string> | undefi
 export function knownTargetOptions(target: string): ReadonlySet<string> | undefined {
   return TARGET_OPTION_SETS.get(target);
 }
+
+let knownOptions: Set<string> | undefined;
+
+/** Whether `word` spells an option iptables has (`-m`, `--comment`, `--to-destination`, ...), by any module or target. */
+export function isKnownOptionSpelling(word: string): boolean {
+  if (word.length < 2 || word.charCodeAt(0) !== 45 || !/^--?[a-zA-Z][\w-]*$/.test(word)) return false;
+  knownOptions ??= new Set([
+    ...GENERIC_CANONICAL,
+    ...Object.values(MODULE_OPTIONS).flat(),
+    ...Object.values(TARGET_OPTIONS).flat(),
+    ...FLAG_OPTIONS,
+    ...TWO_ARG_OPTIONS,
+    'match',
+    'jump',
+    'goto',
+    // `-m`, `-j`, `-g` and `-c` have no long alias in the tables above.
+    'm',
+    'j',
+    'g',
+    'c',
+  ]);
+  return knownOptions.has(canonicalOptionName(word));
+}

@@ -257,7 +257,11 @@ export class RuleStore {
    * a continuation line of a hard-wrapped rule gets its own line and column.
    */
   spanOf(line: number, k: number): Span {
-    return { ...this.positionOf(line, this.lineStart[line] + this.wordCol[k]), length: this.wordLen[k] };
+    const at = this.positionOf(line, this.lineStart[line] + this.wordCol[k]);
+    // A span stays on one line: a word over a line break (a quote a wrap broke, a word a terminal folded) has the
+    // span of its first piece; its tokens have one span per piece.
+    const room = this.lineContentEnd[at.line] - this.lineStart[at.line] - at.column;
+    return { ...at, length: this.wordFlags[k] & SPANS_LINES ? Math.max(1, Math.min(this.wordLen[k], room)) : this.wordLen[k] };
   }
 
   /** Line and column of a text offset at or after the start of `line` (a rule's first line; usually on it). */

@@ -214,7 +214,11 @@ export class StoredRule implements Rule {
 
   /** The last line of the rule: its own, unless a hard wrap carried it over following lines. */
   get endLine(): number {
-    return this.multiLine ? this.store.spanOf(this.line, this.end - 1).line : this.line;
+    if (!this.multiLine) return this.line;
+    // Where the last word ends: a word a terminal folded starts on one row and ends on the next.
+    const s = this.store;
+    const k = this.end - 1;
+    return s.positionOf(this.line, this.base + s.wordCol[k] + Math.max(0, s.wordLen[k] - 1)).line;
   }
 
   private get multiLine(): boolean {
