@@ -39,7 +39,12 @@ export function parseText(result: ParseJson, a: Analysis): string {
   for (const r of a.network?.policyRules ?? []) {
     const selector = [r.not ? 'not' : '', `from ${r.from}`, r.to && `to ${r.to}`, r.fwmark && `fwmark ${r.fwmark}${r.fwmask ? `/${r.fwmask}` : ''}`, r.iif && `iif ${r.iif}`, r.oif && `oif ${r.oif}`].filter(Boolean).join(' ');
     const action = r.action === 'lookup' ? `lookup ${r.table ?? '?'}` : r.action === 'goto' ? `goto ${r.goto ?? '?'}` : r.action;
-    lines.push(`rule ${r.priority}: ${selector} ${action} (line ${r.line + 1})`);
+    const more = [
+      ...(['uidrange', 'ipproto', 'sport', 'dport', 'tos'] as const).map((k) => r[k] && `${k} ${r[k]}`),
+      r.suppressPrefixLength !== undefined && `suppress_prefixlength ${r.suppressPrefixLength}`,
+      ...r.flags.map((f) => `[${f}]`),
+    ].filter(Boolean);
+    lines.push(`rule ${r.priority}: ${selector} ${action}${more.length ? ` ${more.join(' ')}` : ''} (line ${r.line + 1})`);
   }
   const routes = a.network?.routes ?? [];
   for (const r of routes.slice(0, ROUTES_SHOWN)) {

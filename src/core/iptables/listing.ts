@@ -334,6 +334,21 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       i = mapRecent(rest, v === '!' ? i + 2 : i + 1, v === '!', (o) => add('recent', o), opt);
       continue;
     }
+    if ((m = /^(!?)(icmptype|ipv6-icmptype)$/.exec(v)) && rest[i + 1]) {
+      // `icmptype 8` / `icmptype 3 code 4` (`-n`: the type glued to the keyword), `ipv6-icmptype 128`.
+      const code = rest[i + 2]?.raw === 'code' && rest[i + 3] ? rest[i + 3].raw : rest[i + 2]?.raw === 'codes' && rest[i + 3] ? rest[i + 3].raw : undefined;
+      const v6 = m[2] === 'ipv6-icmptype';
+      add(v6 ? 'icmp6' : 'icmp', opt(v6 ? 'icmpv6-type' : 'icmp-type', rest[i + 1], [code ? `${rest[i + 1].raw}/${code}` : rest[i + 1].raw], m[1] === '!'));
+      i += code ? 4 : 2;
+      continue;
+    }
+    if (v === 'ipv6-icmp' && rest[i + 1] && /^!?[a-z][a-z-]+$/.test(rest[i + 1].raw)) {
+      // `ipv6-icmp echo-request` (without -n)
+      const word = rest[i + 1];
+      add('icmp6', opt('icmpv6-type', word, [word.raw.replace(/^!/, '')], word.raw.startsWith('!')));
+      i += 2;
+      continue;
+    }
     if (v === 'icmp' && rest[i + 1] && /^!?(?:type|[a-z][a-z-]+)$/.test(rest[i + 1].raw) && !/^(?:tcp|udp|sctp)$/.test(rest[i + 1].raw)) {
       // `icmp type 8 code 0` with -n, `icmp echo-request` without; a leading `!` negates.
       const word = rest[i + 1];
@@ -344,9 +359,10 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       i += numeric ? (rest[i + 3]?.raw === 'code' && rest[i + 4] ? 5 : 3) : 2;
       continue;
     }
-    if (target?.name === 'LOG' && v === 'LOG' && rest[i + 1]?.raw === 'flags') {
-      // `LOG flags 0 level 4 prefix "FWD-DROP: "`: the level and prefix are the target's options.
-      i += rest[i + 2] ? 3 : 2;
+    if (target?.name === 'LOG' && v === 'LOG' && (rest[i + 1]?.raw === 'flags' || rest[i + 1]?.raw === 'level')) {
+      // `LOG flags 0 level 4 prefix "FWD-DROP: "` (`-n`), `LOG level warning prefix "..."`: level and prefix are
+      // the target's options (the flags' bits, --log-tcp-sequence and the like, are not read back).
+      i += rest[i + 1].raw === 'flags' ? (rest[i + 2] ? 3 : 2) : 1;
       if (rest[i]?.raw === 'level' && rest[i + 1]) {
         target.options.push(opt('log-level', rest[i + 1], [rest[i + 1].raw]));
         i += 2;

@@ -47,6 +47,8 @@ function familyOfTool(message: string): 'ip' | 'ip6' {
 }
 const TOOL_MESSAGE = /^(?:ip6?tables(?:-\w+)?(?:\s+v[\d.]+(?:\s*\([\w-]+\))?)?:|iptables-restore:|Bad argument|Try `iptables)/;
 const BARE_COMMAND = /^(?:sudo\s+)?(?:ip6?tables(?:-legacy|-nft)?(?:-save|-restore)?|xtables-\S+|nft)\b/;
+/** A command that prints rules (`-S`, `-L`, `-save`): only such a `#` line is a prompt, not `# iptables rules for ...`. */
+const LISTS_RULES = /-save\b|\s-[a-zA-Z]*[SL]\b|\s--list(?:-rules)?\b/;
 const DIFF_HUNK = /^\d+(?:,\d+)?[acd]\d+(?:,\d+)?$/;
 const RULE_COMMANDS = new Map<string, Rule['command']>([
   ['-A', 'append'],
@@ -248,7 +250,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside
       // a `*table` block a `#` line is a comment of the restore input, whatever it holds.
       const hashed = ctx.table ? undefined : /^#\s+(\S.*)$/.exec(c);
-      if (hashed && BARE_COMMAND.test(hashed[1])) noteCommand(hashed[1]);
+      if (hashed && BARE_COMMAND.test(hashed[1]) && LISTS_RULES.test(hashed[1])) noteCommand(hashed[1]);
       handleCommentLine(sl, dump, tokens);
       continue;
     }

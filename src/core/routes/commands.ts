@@ -128,7 +128,8 @@ function describeIp(args: string[]): Omit<CommandInfo, 'command' | 'column'> {
   }
   if (object === 'rule') {
     if (/^(?:add|del|delete|flush|save|restore|help)$/.test(verb)) return base;
-    return { ...base, format: 'ip-rule' };
+    // Without -6, `ip rule` lists the IPv4 rules.
+    return { ...base, family: family ?? 4, format: 'ip-rule' };
   }
   if (object === 'address' || object === 'link') {
     if (/^(?:add|del|delete|change|replace|set|flush|save|restore|help|afstats|xstats)$/.test(verb)) return base;

@@ -20,7 +20,11 @@ export function explainNetworkAt(state: NetworkState, line: number, lang: Lang, 
   const get = state.routeGets.find((g) => g.line === line);
   if (get) return { markdown: routeGetText(get, lang, serviceOf), span: get.span };
   const rule = state.policyRules.find((r) => r.line === line);
-  if (rule) return { markdown: policyRuleText(rule, lang), span: rule.span };
+  if (rule) {
+    // Where main is tried: its rule in this paste (same family), else the kernel's default 32766.
+    const main = state.policyRules.find((r) => r.action === 'lookup' && r.table === 'main' && !r.not && r.from === 'all' && r.family === rule.family && r.fwmark === undefined);
+    return { markdown: policyRuleText(rule, lang, main?.priority ?? 32766), span: rule.span };
+  }
   const flow = state.conntrack.find((c) => c.line === line);
   if (flow) return { markdown: flowText(flow, lang), span: flow.span };
   for (const i of state.interfaces) {
@@ -97,21 +101,26 @@ function ruleSelector(r: PolicyRule, lang: Lang): string {
     if (key === 'iif' && value === 'lo') parts.push(t(lang, 'routes.explain.rule.iif-lo'));
     else parts.push(t(lang, `routes.explain.rule.${key}`, { value: `\`${value}\`` }));
   }
-  if (parts.length === 0) return t(lang, r.not ? 'routes.explain.rule.not' : 'routes.explain.rule.all', { parts: t(lang, 'routes.explain.rule.all') });
+  if (parts.length === 0) return t(lang, r.not ? 'routes.explain.rule.none' : 'routes.explain.rule.all');
   return t(lang, r.not ? 'routes.explain.rule.not' : 'routes.explain.rule.packets', { parts: parts.join(t(lang, 'routes.explain.rule.separator')) });
 }
 
-function policyRuleText(r: PolicyRule, lang: Lang): string {
+/** `mainPriority`: where this paste's rule for table main is (32766 unless the paste shows another). */
+function policyRuleText(r: PolicyRule, lang: Lang, mainPriority: number): string {
   const selector = ruleSelector(r, lang);
-  const params = { priority: r.priority, selector, table: r.table ?? '?', goto: r.goto ?? '?' };
+  const params = { priority: r.priority, selector, table: r.table ?? '?', goto: r.goto ?? '?', main: mainPriority };
+  // `lookup [l3mdev-table]`: the table of the VRF device the packet is on, not a table of that name.
+  const vrf = r.action === 'lookup' && r.table?.startsWith('[');
   let main: string;
-  if (r.action === 'lookup') main = t(lang, r.table === 'main' ? 'routes.explain.rule.lookup-main' : r.table === 'local' ? 'routes.explain.rule.lookup-local' : 'routes.explain.rule.lookup', params);
+  if (vrf) main = t(lang, 'routes.explain.rule.lookup-vrf', params);
+  else if (r.action === 'lookup') main = t(lang, r.table === 'main' ? 'routes.explain.rule.lookup-main' : r.table === 'local' ? 'routes.explain.rule.lookup-local' : 'routes.explain.rule.lookup', params);
+  else if (r.action === 'goto' && r.flags.includes('unresolved')) main = t(lang, 'routes.explain.rule.goto-unresolved', params);
   else main = t(lang, `routes.explain.rule.${r.action}`, params);
   // The seed incident's kind of cause: a rule ahead of main takes pod traffic to routes `ip route` never shows.
-  const otherTable = r.action === 'lookup' && r.table !== undefined && r.table !== 'main' && r.table !== 'local' && r.table !== 'default';
+  const otherTable = r.action === 'lookup' && !vrf && r.table !== undefined && r.table !== 'main' && r.table !== 'local' && r.table !== 'default';
   return sentences(lang, [
     main,
-    otherTable && r.priority < 32766 ? t(lang, 'routes.explain.rule.before-main', params) : '',
+    otherTable && r.priority < mainPriority ? t(lang, 'routes.explain.rule.before-main', params) : '',
     r.suppressPrefixLength !== undefined ? t(lang, 'routes.explain.rule.suppress', { bits: r.suppressPrefixLength }) : '',
     r.fwmark ? t(lang, 'routes.explain.rule.mark') : '',
     r.flags.includes('detached') ? t(lang, 'routes.explain.rule.detached') : '',

@@ -92,7 +92,10 @@ export interface PolicyLookup {
   rule?: Pick<PolicyRule, 'priority' | 'action' | 'table'> & { line?: number };
   /** The route found (a `lookup` rule's decision). */
   route?: RouteLookup;
-  /** `route`, or the terminal action of the deciding rule; `none` when every rule passed the packet on. */
+  /**
+   * `route`, or the terminal action of the deciding rule or route (a `blackhole`/`unreachable`/`prohibit` route in
+   * the table found); `none` when every rule passed the packet on.
+   */
   verdict: 'route' | 'blackhole' | 'unreachable' | 'prohibit' | 'none';
   /** Lookup rules that matched the packet but whose table gave no usable route, in the order tried. */
   passed: { priority: number; table: string; why: 'no-route' | 'suppressed' }[];
@@ -106,15 +109,17 @@ export interface PolicyLookup {
 export function lookupWithPolicy(rules: readonly PolicyRule[], routes: readonly Route[], packet: PolicyPacket, options: Omit<RouteLookupOptions, 'tables'> = {}): PolicyLookup {
   const ip = parseIp(packet.dst);
   const family = ip?.family;
-  const ordered = (rules.length ? rules : DEFAULT_RULES).filter((r) => !('family' in r) || r.family === undefined || r.family === family);
-  const sorted = [...ordered].sort((a, b) => a.priority - b.priority);
+  const ofFamily = rules.filter((r) => r.family === undefined || r.family === family);
+  // Rules pasted for the other family only say nothing of this one: the kernel's defaults apply to it.
+  const sorted = [...(ofFamily.length ? ofFamily : DEFAULT_RULES)].sort((a, b) => a.priority - b.priority);
   const passed: PolicyLookup['passed'] = [];
   let skipBelow = -1;
   for (const rule of sorted) {
     if (rule.priority < skipBelow || !ruleMatches(rule, packet)) continue;
     if (rule.action === 'nop') continue;
     if (rule.action === 'goto') {
-      skipBelow = (rule as PolicyRule).goto ?? -1;
+      // A goto whose target rule is gone (`[unresolved]`) does nothing, as in the kernel.
+      if (!rule.flags.includes('unresolved')) skipBelow = (rule as PolicyRule).goto ?? -1;
       continue;
     }
     if (rule.action !== 'lookup') return { rule: ruleRef(rule), verdict: rule.action, passed };
@@ -129,7 +134,9 @@ export function lookupWithPolicy(rules: readonly PolicyRule[], routes: readonly 
       passed.push({ priority: rule.priority, table, why: 'suppressed' });
       continue;
     }
-    return { rule: ruleRef(rule), route: found, verdict: 'route', passed };
+    // A rejecting route in the table is the answer too: the packet is dropped or refused there.
+    const verdict = found.type === 'blackhole' || found.type === 'unreachable' || found.type === 'prohibit' ? found.type : 'route';
+    return { rule: ruleRef(rule), route: found, verdict, passed };
   }
   return { verdict: 'none', passed };
 }

@@ -631,10 +631,14 @@ test('listing text of limit, recent, icmp and LOG maps back to their options', (
     '    0     0 ACCEPT     icmp --  *      *       0.0.0.0/0            0.0.0.0/0            icmp type 8 code 0',
     '    0     0 ACCEPT     icmp --  *      *       0.0.0.0/0            0.0.0.0/0            icmp !echo-reply',
     '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            limit: avg 5/min burst 5 LOG flags 0 level 4 prefix "FWD-DROP: "',
+    '    0     0 ACCEPT     icmp --  *      *       0.0.0.0/0            0.0.0.0/0            icmptype 3 code 4',
+    '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            LOG level warning prefix "IN-DROP: "',
   ].join('\n');
   const d = parseIptables(text);
   assert.deepEqual(d.diagnostics.filter((x) => x.code === 'listing-text-unmapped').map((x) => x.span.line), []);
-  const [check, , , dnat, icmpType, icmpName, log] = d.rules;
+  const [check, , , dnat, icmpType, icmpName, log, icmpGlued, logNamed] = d.rules;
+  assert.equal(findOption(icmpGlued, 'icmp-type')?.values[0], '3/4');
+  assert.deepEqual([targetOption(logNamed, 'log-level')?.values[0], targetOption(logNamed, 'log-prefix')?.values[0]], ['warning', 'IN-DROP: ']);
   const recent = (r: (typeof d.rules)[number]) => r.matches.find((m) => m.module === 'recent')?.options.map((o) => [o.name, ...o.values]);
   assert.deepEqual(recent(check), [['rcheck'], ['seconds', '10800'], ['reap'], ['name', 'KUBE-SEP-1'], ['rsource'], ['mask', '255.255.255.255']]);
   assert.deepEqual(recent(dnat), [['set'], ['name', 'KUBE-SEP-1'], ['rsource'], ['mask', '255.255.255.255']]);
@@ -650,6 +654,9 @@ test('listing text of limit, recent, icmp and LOG maps back to their options', (
 test('a root prompt written as `#` names the table of headerless output; inside a *table block it is a comment', () => {
   const listed = parseIptables(['# iptables -t nat -S', '-P PREROUTING ACCEPT', '-P OUTPUT ACCEPT', '-N KUBE-SERVICES', '-A OUTPUT -j KUBE-SERVICES'].join('\n'));
   assert.deepEqual(listed.tables.map((t) => [t.name, [...t.chains.keys()]]), [['nat', ['PREROUTING', 'OUTPUT', 'KUBE-SERVICES']]]);
+  // A `#` line that names iptables but lists nothing is a comment: the rules' tables are inferred as without it.
+  const remark = parseIptables(['# iptables rules for the gateway', '-A POSTROUTING -j MASQUERADE', '# iptables -A INPUT -j DROP', '-A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 10.0.0.5'].join('\n'));
+  assert.deepEqual(remark.rules.map((r) => r.table), ['nat', 'nat']);
   const restore = parseIptables(['*nat', ':OUTPUT ACCEPT [0:0]', '# iptables -t filter -A INPUT -j DROP', '-A OUTPUT -j ACCEPT', 'COMMIT'].join('\n'));
   assert.deepEqual(restore.rules.map((r) => r.table), ['nat']);
   assert.deepEqual(restore.diagnostics.map((x) => x.code), []);

@@ -70,9 +70,10 @@ test('other actions, interfaces, flags and unknown words', () => {
 });
 
 test('ip rule commands announce the format; rule lines are not taken for ip addr headers', () => {
-  assert.equal(describeCommand('ip rule').format, 'ip-rule');
   assert.equal(describeCommand('ip ru show').format, 'ip-rule');
   assert.deepEqual(describeCommand('sudo ip -6 rule list'), { family: 6, format: 'ip-rule' });
+  // Without -6, `ip rule` lists the IPv4 rules.
+  assert.deepEqual(describeCommand('ip rule'), { family: 4, format: 'ip-rule' });
   assert.equal(describeCommand('ip rule add fwmark 1 lookup 100').format, undefined);
   assert.equal(describeCommand('ip r').format, 'ip-route');
   const mixed = parseNetworkText(['1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN', '0:\tfrom all lookup local'].join('\n'));
@@ -141,6 +142,33 @@ test('hovers explain a rule in English and Chinese, with the warning that it com
   const zh = explainLine(a, 2, 0, 'zh-CN')?.markdown ?? '';
   assert.match(zh, /^规则 100：带防火墙标记 `0x200\/0xf00`的数据包由路由表 2004 决定路由。/);
   assert.match(explainLine(a, 4, 0, 'en')?.markdown ?? '', /suppress_prefixlength 0/);
-  assert.match(explainLine(a, 5, 0, 'en')?.markdown ?? '', /^Rule 32765: packets that are not with firewall mark `0xca6c` are routed by table 51820\./);
+  assert.match(explainLine(a, 5, 0, 'en')?.markdown ?? '', /^Rule 32765: packets except those with firewall mark `0xca6c` are routed by table 51820\./);
   assert.match(explainLine(a, 6, 0, 'en')?.markdown ?? '', /^Rule 32766: all packets are routed by table main, the one `ip route` shows\.$/);
+});
+
+test('unresolved goto does nothing; each family has its own rules, and the defaults when none were pasted', () => {
+  const routes = parseNetworkText(['default via 10.0.0.1 dev eth0', 'default via 10.9.0.1 dev eth1 table 2', 'default via fd00::1 dev eth0 metric 1024'].join('\n')).routes;
+  const rules = parseNetworkText(['$ ip rule', '10:\tfrom all goto 50 [unresolved]', '20:\tfrom all lookup 2', '32766:\tfrom all lookup main'].join('\n')).policyRules;
+  const v4 = lookupWithPolicy(rules, routes, { dst: '8.8.8.8' });
+  assert.deepEqual([v4.rule?.priority, v4.route?.dev], [20, 'eth1']);
+  // IPv4 rules (from `ip rule` without -6) say nothing of IPv6 packets: the kernel's defaults route them.
+  assert.ok(rules.every((r) => r.family === 4));
+  const v6 = lookupWithPolicy(rules, routes, { dst: '2001:db8::1' });
+  assert.deepEqual([v6.rule?.priority, v6.rule?.table, v6.route?.gateway], [32766, 'main', 'fd00::1']);
+  // A rejecting route in the table found is the answer.
+  const bh = lookupWithPolicy([], parseNetworkText('blackhole 10.66.0.0/16\ndefault via 10.0.0.1 dev eth0').routes, { dst: '10.66.1.1' });
+  assert.equal(bh.verdict, 'blackhole');
+});
+
+test('hovers: the place of main is read from the paste; VRF tables, unresolved gotos and `not from all` say what they do', () => {
+  const a = analyzeText(['$ ip rule', '0:\tfrom all lookup local', '200:\tnot from all lookup 5', '1000:\tfrom all lookup [l3mdev-table]', '29000:\tfrom all goto 31500 [unresolved]', '30000:\tfrom all lookup main', '31000:\tfrom all lookup 5'].join('\n'));
+  const at = (line: number, lang: 'en' | 'zh-CN' = 'en') => explainLine(a, line, 0, lang)?.markdown ?? '';
+  assert.match(at(2), /^Rule 200: no packets \(`not from all` matches nothing\) are routed by table 5\./);
+  assert.match(at(2, 'zh-CN'), /没有任何数据包/);
+  assert.match(at(3), /table of the VRF device/);
+  assert.doesNotMatch(at(3), /ip route show table/);
+  assert.match(at(4), /does not exist \(unresolved\): the rule does nothing/);
+  // Rule 31000 comes after this paste's main rule (30000): no warning that it comes before main.
+  assert.doesNotMatch(at(6), /comes before table main/);
+  assert.match(at(2), /comes before table main \(rule 30000\)/);
 });
