@@ -362,11 +362,18 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
     if (target?.name === 'LOG' && v === 'LOG' && (rest[i + 1]?.raw === 'flags' || rest[i + 1]?.raw === 'level')) {
       // `LOG flags 0 level 4 prefix "FWD-DROP: "` (`-n`), `LOG level warning prefix "..."`: level and prefix are
       // the target's options (the flags' bits, --log-tcp-sequence and the like, are not read back).
-      i += rest[i + 1].raw === 'flags' ? (rest[i + 2] ? 3 : 2) : 1;
+      if (rest[i + 1].raw === 'flags' && rest[i + 2]) {
+        // xt_LOG's flag bits (`-n` prints the number)
+        const bits = Number(rest[i + 2].raw);
+        for (const [bit, name] of LOG_FLAG_OPTIONS) if (Number.isInteger(bits) && bits & bit) target.options.push(opt(name, rest[i + 2], []));
+        i += 3;
+      } else i += rest[i + 1].raw === 'flags' ? 2 : 1;
       if (rest[i]?.raw === 'level' && rest[i + 1]) {
         target.options.push(opt('log-level', rest[i + 1], [rest[i + 1].raw]));
         i += 2;
       }
+      // Without -n the flags are words after the level: `tcp-sequence`, `tcp-options`, `ip-options`, `uid`, `macdecode`.
+      for (; rest[i] && LOG_FLAG_WORDS.has(rest[i].raw); i++) target.options.push(opt(`log-${rest[i].raw}`, rest[i], []));
       if (rest[i]?.raw === 'prefix' && rest[i + 1]) {
         const start = i + 1;
         let end = start;
@@ -391,6 +398,16 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
   }
   return comment;
 }
+
+/** xt_LOG's flag bits and the options that set them. */
+const LOG_FLAG_OPTIONS: readonly [number, string][] = [
+  [0x01, 'log-tcp-sequence'],
+  [0x02, 'log-tcp-options'],
+  [0x04, 'log-ip-options'],
+  [0x08, 'log-uid'],
+  [0x20, 'log-macdecode'],
+];
+const LOG_FLAG_WORDS = new Set(['tcp-sequence', 'tcp-options', 'ip-options', 'uid', 'macdecode']);
 
 /** xt_recent's listing form's keywords and the option each stands for (`CHECK` is `--rcheck`). */
 const RECENT_FLAGS: Record<string, string> = { SET: 'set', CHECK: 'rcheck', UPDATE: 'update', REMOVE: 'remove', reap: 'reap', 'TTL-Match': 'rttl' };

@@ -10,7 +10,7 @@ import type { PolicyRule, PolicyRuleAction } from './types';
 import { toInt, wordSpan, wordsSpan, type Word } from './words';
 
 /** Selector keys followed by one value; each is a field of the rule. */
-const SELECTORS = new Set(['from', 'to', 'tos', 'dsfield', 'fwmark', 'iif', 'oif', 'uidrange', 'ipproto', 'sport', 'dport', 'tun_id', 'priority', 'pref']);
+const SELECTORS = new Set(['from', 'to', 'tos', 'dsfield', 'dscp', 'flowlabel', 'fwmark', 'iif', 'oif', 'uidrange', 'ipproto', 'sport', 'dport', 'tun_id', 'priority', 'pref']);
 
 /** Keys after the action that take a value (kept as attributes unless the rule has a field for them). */
 const VALUE_ATTRIBUTES = new Set(['suppress_prefixlength', 'suppress_ifgroup', 'realms', 'proto', 'protocol', 'map-to', 'nat', 'flowid', 'classid']);
@@ -90,7 +90,7 @@ export function parsePolicyRuleLine(words: readonly Word[], family: 4 | 6 | unde
         reporter.report('routes-route-missing-value', 'warning', wordSpan(w), { key });
         continue;
       }
-      setField(rule, key, next, reporter);
+      setField(rule, key, next, family, reporter);
       i++;
       continue;
     }
@@ -103,15 +103,18 @@ export function parsePolicyRuleLine(words: readonly Word[], family: 4 | 6 | unde
   return rule;
 }
 
-function setField(rule: PolicyRule, key: string, value: Word, reporter: Reporter): void {
+function setField(rule: PolicyRule, key: string, value: Word, family: 4 | 6 | undefined, reporter: Reporter): void {
   const v = value.text;
   switch (key) {
     case 'from':
-    case 'to':
-      if (v !== 'all' && !parseCidr(v)) reporter.report('routes-route-bad-address', 'warning', wordSpan(value), { value: v });
-      rule[key] = v;
+    case 'to': {
+      // iproute2 prints a prefix whose address is all zeros as `0/8`.
+      const text = /^0\/\d{1,3}$/.test(v) ? `${family === 6 ? '::' : '0.0.0.0'}${v.slice(1)}` : v;
+      if (text !== 'all' && !parseCidr(text)) reporter.report('routes-route-bad-address', 'warning', wordSpan(value), { value: v });
+      rule[key] = text;
       rule.spans[key] = wordSpan(value);
       return;
+    }
     case 'fwmark': {
       const slash = v.indexOf('/');
       rule.fwmark = slash >= 0 ? v.slice(0, slash) : v;
@@ -138,7 +141,8 @@ function setField(rule: PolicyRule, key: string, value: Word, reporter: Reporter
       return;
     }
     default:
-      // `priority`/`pref` repeated after the colon, `realms`, `proto`, `tun_id`, ...: kept as written.
+      // `priority`/`pref` repeated after the colon, `realms`, `proto`, `tun_id`, `dscp`, `flowlabel`, ...: kept as
+      // written.
       rule.attributes[key] = v;
   }
 }

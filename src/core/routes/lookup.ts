@@ -161,8 +161,9 @@ function selectorMatches(rule: Partial<PolicyRule> & Pick<PolicyRule, 'from'>, p
   }
   if (rule.iif !== undefined && (packet.iif ?? 'lo') !== rule.iif) return false;
   if (rule.oif !== undefined && packet.oif !== rule.oif) return false;
-  // Selectors the packet does not tell (uid, protocol, ports, TOS): a rule that needs them is not taken.
-  return rule.uidrange === undefined && rule.ipproto === undefined && rule.sport === undefined && rule.dport === undefined && rule.tos === undefined;
+  // Selectors the packet does not tell (uid, protocol, ports, TOS/DSCP, flow label): a rule that needs them is not taken.
+  const other = rule.attributes;
+  return rule.uidrange === undefined && rule.ipproto === undefined && rule.sport === undefined && rule.dport === undefined && rule.tos === undefined && other?.dscp === undefined && other?.flowlabel === undefined;
 }
 
 function addressIn(address: string | undefined, prefix: string): boolean {

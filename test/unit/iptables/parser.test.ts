@@ -633,10 +633,14 @@ test('listing text of limit, recent, icmp and LOG maps back to their options', (
     '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            limit: avg 5/min burst 5 LOG flags 0 level 4 prefix "FWD-DROP: "',
     '    0     0 ACCEPT     icmp --  *      *       0.0.0.0/0            0.0.0.0/0            icmptype 3 code 4',
     '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            LOG level warning prefix "IN-DROP: "',
+    '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            LOG flags 9 level 4',
+    '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            LOG level warning tcp-sequence uid prefix "X: "',
   ].join('\n');
   const d = parseIptables(text);
   assert.deepEqual(d.diagnostics.filter((x) => x.code === 'listing-text-unmapped').map((x) => x.span.line), []);
-  const [check, , , dnat, icmpType, icmpName, log, icmpGlued, logNamed] = d.rules;
+  const [check, , , dnat, icmpType, icmpName, log, icmpGlued, logNamed, logBits, logWords] = d.rules;
+  const logFlags = (r: (typeof d.rules)[number]) => r.target!.options.filter((o) => o.values.length === 0).map((o) => o.name);
+  assert.deepEqual([logFlags(logBits), logFlags(logWords), targetOption(logWords, 'log-prefix')?.values[0]], [['log-tcp-sequence', 'log-uid'], ['log-tcp-sequence', 'log-uid'], 'X: ']);
   assert.equal(findOption(icmpGlued, 'icmp-type')?.values[0], '3/4');
   assert.deepEqual([targetOption(logNamed, 'log-level')?.values[0], targetOption(logNamed, 'log-prefix')?.values[0]], ['warning', 'IN-DROP: ']);
   const recent = (r: (typeof d.rules)[number]) => r.matches.find((m) => m.module === 'recent')?.options.map((o) => [o.name, ...o.values]);

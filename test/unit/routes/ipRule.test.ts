@@ -172,3 +172,12 @@ test('hovers: the place of main is read from the paste; VRF tables, unresolved g
   assert.doesNotMatch(at(6), /comes before table main/);
   assert.match(at(2), /comes before table main \(rule 30000\)/);
 });
+
+test('newer selectors (dscp, flowlabel) are kept and keep the rule from matching unknown packets; `0/8` is a prefix', () => {
+  const s = parseNetworkText(['$ ip rule', '10:\tfrom all dscp 10 lookup 7', '20:\tfrom 0/8 lookup 8', '32766:\tfrom all lookup main'].join('\n'));
+  assert.deepEqual(s.diagnostics, []);
+  assert.deepEqual([s.policyRules[0].attributes, s.policyRules[1].from], [{ dscp: '10' }, '0.0.0.0/8']);
+  const routes = parseNetworkText('default via 10.0.0.1 dev eth0\ndefault via 10.7.0.1 dev eth7 table 7\ndefault via 10.8.0.1 dev eth8 table 8').routes;
+  assert.deepEqual(lookupWithPolicy(s.policyRules, routes, { src: '0.1.2.3', dst: '8.8.8.8' }).route?.dev, 'eth8');
+  assert.deepEqual(lookupWithPolicy(s.policyRules, routes, { src: '10.1.2.3', dst: '8.8.8.8' }).route?.dev, 'eth0');
+});
