@@ -31,7 +31,7 @@ import {
   type Table,
   type Token,
 } from './types';
-import { splitWords, type Word } from './words';
+import { lastWord, scanWord, splitWords, type Word } from './words';
 
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)\s*$/;
 // Counters `[p:b]`, or `-` as Calico's Felix writes for user chains (iptables-restore ignores what follows `-`).
@@ -567,9 +567,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
    * is exactly the paste's fold width, ends in no blank, and `next` starts at column 0 with no construct of its own.
    */
   function foldsInto(line: number, next: number): boolean {
-    const cs = lines.contentStart[next];
-    // The rest starts the line, or one blank after it when the fold fell on that blank.
-    if (cs - lines.start[next] > 1 || cs === lines.contentEnd[next] || startsLikeRule(src, cs)) return false;
+    if (!startsAsRest(next)) return false;
     const width = lines.rawEnd[line] - lines.start[line];
     if (width < MIN_FOLD_WIDTH || width !== foldWidth() || !mayContinue(next, true)) return false;
     // A sentence after a rule is prose, even in a folded paste (a rest has options, quotes, or fewer words).
@@ -627,21 +625,31 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     return isKnownOptionSpelling(last) || isKnownOptionSpelling(first) || (first.startsWith('"') && !quoteOpen);
   }
 
-  /** Whether a double quote is left open at the end of line `line` (read on its own). */
+  /** Whether a quote is left open at the end of line `line` (read on its own). */
   function endsInQuote(line: number): boolean {
-    let open = false;
-    for (let i = lines.contentStart[line]; i < lines.contentEnd[line]; i++) {
-      const c = src.charCodeAt(i);
-      if (c === 92 && open) i++;
-      else if (c === 34) open = !open;
+    const end = lines.contentEnd[line];
+    for (let i = lines.contentStart[line]; i < end; ) {
+      if (isBlankCode(src.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      // Words are read as the rule's are: a quote left open is one the scanner reports.
+      i = scanWord(src, i, end);
+      if (lastWord.unclosedQuoteAt >= 0) return true;
     }
-    return open;
+    return false;
   }
 
-  /** Line `next` could be the rest of a cut line: it starts at column 0 (or after one blank) and starts nothing else. */
-  function restFollows(next: number): boolean {
+  /** Line `next` starts at column 0 (or after one blank, where a fold fell on it) with no rule of its own. */
+  function startsAsRest(next: number): boolean {
     const at = lines.contentStart[next];
-    if (at - lines.start[next] > 1 || at === lines.contentEnd[next] || startsLikeRule(src, at)) return false;
+    return at - lines.start[next] <= 1 && at < lines.contentEnd[next] && !startsLikeRule(src, at);
+  }
+
+  /** Line `next` could be the rest of a cut line: `startsAsRest`, and no header, comment, COMMIT or declaration. */
+  function restFollows(next: number): boolean {
+    if (!startsAsRest(next)) return false;
+    const at = lines.contentStart[next];
     const c = src.charCodeAt(at);
     return c !== 42 && c !== 35 && !src.startsWith('COMMIT', at) && (c !== 58 || !declarationAt(src, at, lines.contentEnd[next]));
   }
