@@ -90,3 +90,64 @@ export const SERVICE_CHAIN_LISTING: readonly string[] = [
   ' pkts bytes target     prot opt in     out     source               destination',
   '    0     0 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http */ tcp to:10.0.0.1:80',
 ];
+
+/** `nft list ruleset` of a small kube-proxy (iptables mode, iptables-nft) node, written the way nft prints it. */
+export const NFT_RULESET = `# Warning: table ip nat is managed by iptables-nft, do not touch!
+table ip nat {
+	chain PREROUTING {
+		type nat hook prerouting priority dstnat; policy accept;
+		counter packets 120 bytes 7200 jump KUBE-SERVICES comment "kubernetes service portals"
+	}
+
+	chain POSTROUTING {
+		type nat hook postrouting priority srcnat; policy accept;
+		counter packets 40 bytes 2400 jump KUBE-POSTROUTING comment "kubernetes postrouting rules"
+	}
+
+	chain KUBE-MARK-MASQ {
+		counter packets 0 bytes 0 meta mark set mark or 0x4000
+	}
+
+	chain KUBE-POSTROUTING {
+		meta mark & 0x00004000 != 0x00004000 counter packets 40 bytes 2400 return
+		counter packets 0 bytes 0 meta mark set mark xor 0x4000
+		 counter packets 0 bytes 0 masquerade fully-random comment "kubernetes service traffic requiring SNAT"
+	}
+
+	chain KUBE-SERVICES {
+		meta l4proto udp ip daddr 10.96.0.10  udp dport 53 counter packets 5 bytes 300 jump KUBE-SVC-TCOU7JCQXEZGVUNU comment "kube-system/kube-dns:dns cluster IP"
+		fib daddr type local counter packets 10 bytes 600 jump KUBE-NODEPORTS comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain"
+	}
+
+	chain KUBE-NODEPORTS {
+	}
+
+	chain KUBE-SVC-TCOU7JCQXEZGVUNU {
+		meta l4proto udp ip saddr != 10.244.0.0/16 ip daddr 10.96.0.10  udp dport 53 counter packets 0 bytes 0 jump KUBE-MARK-MASQ comment "kube-system/kube-dns:dns cluster IP"
+		 meta random & 2147483647 < 1073741824 counter packets 0 bytes 0 jump KUBE-SEP-AAAAAAAAAAAAAAAA comment "kube-system/kube-dns:dns -> 10.244.0.2:53"
+		 counter packets 0 bytes 0 jump KUBE-SEP-BBBBBBBBBBBBBBBB comment "kube-system/kube-dns:dns -> 10.244.0.3:53"
+	}
+
+	chain KUBE-SEP-AAAAAAAAAAAAAAAA {
+		ip saddr 10.244.0.2  counter packets 0 bytes 0 jump KUBE-MARK-MASQ comment "kube-system/kube-dns:dns"
+		meta l4proto udp   counter packets 0 bytes 0 dnat to 10.244.0.2:53 comment "kube-system/kube-dns:dns"
+	}
+
+	chain KUBE-SEP-BBBBBBBBBBBBBBBB {
+		ip saddr 10.244.0.3  counter packets 0 bytes 0 jump KUBE-MARK-MASQ comment "kube-system/kube-dns:dns"
+		meta l4proto udp   counter packets 0 bytes 0 dnat to 10.244.0.3:53 comment "kube-system/kube-dns:dns"
+	}
+}
+table ip filter {
+	chain INPUT {
+		type filter hook input priority filter; policy drop;
+		ct state established,related counter packets 900 bytes 54000 accept
+		iifname "cali*" tcp dport { 80, 443 } counter packets 0 bytes 0 accept
+		counter packets 900 bytes 54000 jump KUBE-SERVICES
+	}
+
+	chain KUBE-SERVICES {
+		ip daddr 10.96.0.5 tcp dport 80 counter packets 0 bytes 0 reject with icmp type host-unreachable comment "ns/web:http has no endpoints"
+	}
+}
+`;

@@ -10,6 +10,7 @@ import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
+import { isNftTableStart, parseNftTable } from './nftRuleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
@@ -147,6 +148,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   /** grep's `--` between matches or a `...` elision: the paste leaves lines out, declarations among them. */
   let sawCutMarks = false;
   let listingRules = 0;
+  let nftRules = 0;
+  /** Family of the first nft table read (`ip` or `ip6`): a dump holds one family, so the other's tables are skipped. */
+  let nftFamily: string | undefined;
   let allLines: SourceLine[] | undefined;
   // Rules come chain by chain: a chain word equal to the last rule's needs no interning.
   let lastChainId = -1;
@@ -252,6 +256,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const hashed = ctx.table ? undefined : /^#\s+(\S.*)$/.exec(c);
       if (hashed && BARE_COMMAND.test(hashed[1]) && LISTS_RULES.test(hashed[1])) noteCommand(hashed[1]);
       handleCommentLine(sl, dump, tokens);
+      continue;
+    }
+    if (isNftTableStart(c)) {
+      li = readNftTable(li) - 1;
       continue;
     }
     if (NFT_LINE.test(c) || c === '}') {
@@ -365,9 +373,35 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   if (fillingChain) compactRules(fillingChain);
   store.trim();
   for (const t of dump.tables) for (const ch of t.chains.values()) ch.rules.forEach((r, i) => (r.index = i));
-  dump.format = decideFormat(sawHeader, listingRules, ctx.sMode, dump);
-  dump.family = decideFamily(dump);
+  dump.format = nftRules > 0 && nftRules * 2 >= dump.rules.length ? 'nft' : decideFormat(sawHeader, listingRules, ctx.sMode, dump);
+  dump.family = nftFamily === 'ip6' ? 6 : nftFamily === 'ip' ? 4 : decideFamily(dump);
   return dump;
+
+  /** A `table FAMILY NAME {` block of `nft list ruleset`: its chains and rules join the dump; returns the line after it. */
+  function readNftTable(li: number): number {
+    const block = parseNftTable((allLines ??= lines.all()), li);
+    for (const d of block.diagnostics) diagnostics.push(d);
+    for (const t of block.tokens) tokens.push(t);
+    const nft = block.table;
+    if (!nft) return block.nextLine;
+    const family = nft.family === 'inet' ? nftFamily : nft.family;
+    if ((family && nftFamily && family !== nftFamily) || (tables.has(nft.name) && nft.family === 'inet')) {
+      diagnostics.push(problem('nft-table-skipped', 'info', nft.span, { family: nft.family, table: nft.name, read: nftFamily ?? 'ip' }));
+      return block.nextLine;
+    }
+    nftFamily ??= family;
+    const table = getTable(nft.name);
+    table.span ??= nft.span;
+    table.line ??= nft.span.line;
+    for (const ch of nft.chains) {
+      const chain = getChain(table, ch.name);
+      if (ch.policy) chain.policy = ch.policy;
+      chain.declSpan ??= ch.declSpan;
+    }
+    for (const r of nft.rules) addRule(r, table);
+    nftRules += nft.rules.length;
+    return block.nextLine;
+  }
 
   /** A command line of the paste: it sets the table and listing mode of the output after it. */
   function noteCommand(command: string): void {

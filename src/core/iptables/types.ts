@@ -12,7 +12,8 @@ export type IptablesFormat =
   | 'iptables-save' // `*table`, `:CHAIN POLICY [p:b]`, `-A`, `COMMIT` (also ip6tables-save and restore input)
   | 'iptables-S' // `iptables [-t T] -S`: `-P`, `-N`, `-A` without table headers
   | 'iptables-L' // `iptables -L -n [-v] [--line-numbers]` listings
-  | 'rule-lines'; // loose `-A ...` lines from a grep, no declarations
+  | 'rule-lines' // loose `-A ...` lines from a grep, no declarations
+  | 'nft'; // `nft list ruleset` of rules iptables-nft wrote (nftRuleset.ts)
 
 export interface Counters {
   packets: number;

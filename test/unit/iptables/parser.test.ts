@@ -517,8 +517,8 @@ test('diff output: the newer side is read', () => {
   assert.deepEqual(d.rules.map((r) => r.target!.name), ['KUBE-SEP-NEW']);
 });
 
-test('nft syntax is named as such', () => {
-  const d = parseIptables('table ip nat {\n  chain KUBE-SERVICES {\n    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n  }\n}\n');
+test('nft rules outside a table block (a grep of nft list ruleset) are named as such, not read', () => {
+  const d = parseIptables('    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n    ip daddr 10.43.0.10 udp dport 53 counter packets 0 bytes 0 jump KUBE-SVC-Y\n');
   assert.deepEqual(d.diagnostics.map((x) => x.code), ['nft-syntax']);
   assert.equal(d.rules.length, 0);
 });

@@ -1,0 +1,474 @@
+/**
+ * `nft list ruleset` on an nf_tables host whose rules iptables-nft wrote (kube-proxy in iptables mode, most CNIs):
+ * `table ip nat { chain KUBE-SERVICES { ip daddr 10.96.0.1 tcp dport 443 counter ... jump KUBE-SVC-... } }`.
+ * Each rule's expressions are read back into the iptables matches and target they were translated from, so the
+ * kube view, the tracer, lint and hovers read the ruleset as they read iptables-save. Sets, maps and other
+ * objects are skipped; an expression that maps to nothing stays visible as an `unparsed` match, which the tracer
+ * treats as uncertain.
+ */
+import type { Diagnostic, Span } from '../common/diagnostics';
+import type { SourceLine } from '../common/lines';
+import { problem } from './problems';
+import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
+import { splitWords, type Word } from './words';
+
+const TABLE_START = /^table\s+(ip|ip6|inet|arp|bridge|netdev)\s+("[^"]*"|\S+)\s*\{/;
+const CHAIN_START = /^chain\s+("[^"]*"|\S+)\s*\{/;
+/** Objects of a table that hold no rules: skipped to their closing brace. */
+const OBJECT_START = /^(?:set|map|flowtable|counter|quota|limit|ct\s+(?:helper|timeout|expectation)|secmark|synproxy)\s+("[^"]*"|\S+)\s*\{/;
+const BASE_CHAIN = /^type\s+(\w+)\s+hook\s+(\w+)(?:\s+device\s+\S+)?\s+priority\s+[^;]+;(?:\s*policy\s+(\w+)\s*;)?/;
+const FAMILIES_READ = new Set(['ip', 'ip6', 'inet']);
+const IPTABLES_TABLES = new Set(['raw', 'mangle', 'nat', 'filter', 'security']);
+
+export function isNftTableStart(content: string): boolean {
+  return TABLE_START.test(content);
+}
+
+export interface NftChain {
+  name: string;
+  policy?: string;
+  declSpan: Span;
+}
+
+export interface NftTable {
+  /** `ip`, `ip6`, `inet`, ... */
+  family: string;
+  name: string;
+  span: Span;
+  chains: NftChain[];
+  rules: Rule[];
+}
+
+export interface NftBlock {
+  /** Undefined for a table of a family whose rules are not iptables' (arp, bridge, netdev). */
+  table?: NftTable;
+  tokens: Token[];
+  diagnostics: Diagnostic[];
+  nextLine: number;
+}
+
+const unquote = (name: string) => (name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1) : name);
+
+/** Reads the table starting at line `start` (a `table FAMILY NAME {` line) to its closing brace. */
+export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
+  const head = lines[start];
+  const m = TABLE_START.exec(head.content)!;
+  const name = unquote(m[2]);
+  const tokens: Token[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const nameAt = head.offset + head.content.indexOf(m[2], 6 + m[1].length);
+  const span: Span = { line: head.line, column: nameAt, length: m[2].length };
+  tokens.push({ kind: 'table', text: name, span });
+  const table: NftTable = { family: m[1], name, span, chains: [], rules: [] };
+  let chain: NftChain | undefined;
+  let skipDepth = 0;
+  let i = start + 1;
+  for (; i < lines.length; i++) {
+    const sl = lines[i];
+    const c = withoutHandle(sl.content);
+    if (c === '' || c.startsWith('#')) continue;
+    if (skipDepth > 0) {
+      skipDepth += braceBalance(c);
+      continue;
+    }
+    if (c === '}') {
+      if (!chain) break;
+      chain = undefined;
+      continue;
+    }
+    const cm = CHAIN_START.exec(c);
+    if (cm && !chain) {
+      const chainName = unquote(cm[1]);
+      const declSpan: Span = { line: sl.line, column: sl.offset + c.indexOf(cm[1], 5), length: cm[1].length };
+      chain = { name: chainName, declSpan };
+      table.chains.push(chain);
+      tokens.push({ kind: 'chainDecl', text: chainName, span: declSpan });
+      // `chain X { type ... }` on one line, or `chain X { }`
+      if (/\}\s*$/.test(c)) chain = undefined;
+      continue;
+    }
+    if (!chain && OBJECT_START.test(c)) {
+      skipDepth = braceBalance(c);
+      continue;
+    }
+    if (!chain) {
+      // `flags dormant`, `comment "..."` of the table
+      continue;
+    }
+    const base = BASE_CHAIN.exec(c);
+    if (base) {
+      // The tracer walks iptables' tables by their builtin chains; a base chain of another name (kube-proxy's nft
+      // mode: `nat-prerouting`) hooks in where the tracer does not look.
+      const builtin = IPTABLES_TABLES.has(table.name) && chain.name === base[2].toUpperCase();
+      if (!builtin && FAMILIES_READ.has(table.family)) diagnostics.push(problem('nft-base-chain-not-traced', 'warning', chain.declSpan, { chain: chain.name, table: table.name, hook: base[2] }));
+      if (base[3]) {
+        chain.policy = base[3].toUpperCase();
+        const at = c.lastIndexOf(base[3]);
+        tokens.push({ kind: 'policy', text: chain.policy, span: { line: sl.line, column: sl.offset + at, length: base[3].length } });
+      }
+      continue;
+    }
+    if (/^(?:comment|policy|devices?)\s/.test(c)) continue;
+    if (!FAMILIES_READ.has(table.family)) continue;
+    const rule = readRule(sl, c, table, chain, diagnostics);
+    table.rules.push(rule);
+  }
+  if (i >= lines.length) diagnostics.push(problem('nft-table-unclosed', 'warning', span, { table: name }));
+  return { ...(FAMILIES_READ.has(table.family) ? { table } : {}), tokens, diagnostics, nextLine: Math.min(i + 1, lines.length) };
+}
+
+/** `nft -a` ends lines with `# handle 12`: not part of the rule. */
+function withoutHandle(content: string): string {
+  const at = content.search(/\s*# handle \d+$/);
+  return at < 0 ? content : content.slice(0, at);
+}
+
+function braceBalance(text: string): number {
+  let n = 0;
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === '{') n++;
+    else if (!quoted && ch === '}') n--;
+  }
+  return n;
+}
+
+/** `mark <op> value` in a `meta mark set` statement and the MARK option it stands for. */
+const MARK_OPERATORS: Record<string, string> = { or: 'or-mark', '|': 'or-mark', xor: 'xor-mark', '^': 'xor-mark', and: 'and-mark', '&': 'and-mark' };
+const VERDICTS: Record<string, string> = { accept: 'ACCEPT', drop: 'DROP', return: 'RETURN', queue: 'QUEUE' };
+const PORT_PROTOCOLS = new Set(['tcp', 'udp', 'sctp', 'udplite', 'dccp']);
+const COMPARISONS = new Set(['==', 'eq', '!=', 'ne']);
+/** nft's reject codes and iptables' `--reject-with` names. */
+const REJECT_WITH: Record<string, string> = {
+  'port-unreachable': 'icmp-port-unreachable',
+  'host-unreachable': 'icmp-host-unreachable',
+  'net-unreachable': 'icmp-net-unreachable',
+  'prot-unreachable': 'icmp-proto-unreachable',
+  'net-prohibited': 'icmp-net-prohibited',
+  'host-prohibited': 'icmp-host-prohibited',
+  'admin-prohibited': 'icmp-admin-prohibited',
+  reset: 'tcp-reset',
+};
+
+/** Reads one rule line of a chain: selectors become matches, the statement and verdict the target. */
+function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftChain, diagnostics: Diagnostic[]): Rule {
+  const words = splitWords(content, sl.offset).words;
+  const line = sl.line;
+  const sp = (w: Word): Span => ({ line, column: w.column, length: w.raw.length });
+  const matches: Match[] = [];
+  let target: Target | undefined;
+  let counters: Counters | undefined;
+  let comment: string | undefined;
+  let protocol: string | undefined;
+  const ruleTokens: Token[] = [];
+  const token = (kind: Token['kind'], w: Word) => ruleTokens.push({ kind, text: w.raw, span: sp(w) });
+  const add = (module: string, o: OptionArg, moduleWord?: Word) => {
+    let m = matches.find((x) => x.module === module);
+    if (!m) matches.push((m = { module, options: [], ...(moduleWord && module !== '' ? { moduleSpan: sp(moduleWord) } : {}) }));
+    m.options.push(o);
+  };
+  const opt = (name: string, key: Word, values: Word[], negated: boolean, shown = values.map((v) => v.value)): OptionArg => ({
+    name,
+    written: key.raw,
+    values: shown,
+    negated,
+    span: sp(key),
+    valueSpans: values.map(sp),
+  });
+  const setTarget = (name: string, w: Word, kind: 'jump' | 'goto' = 'jump'): Target => {
+    target = { name, kind, span: sp(w), options: [] };
+    return target;
+  };
+
+  let i = 0;
+  /** The comparison after a selector (`!=` negates) and the value words after it; a `{ a, b }` set gives several. */
+  const readValue = (at: number): { negated: boolean; values: Word[]; next: number } | undefined => {
+    let k = at;
+    let negated = false;
+    if (words[k] && COMPARISONS.has(words[k].raw)) {
+      negated = words[k].raw === '!=' || words[k].raw === 'ne';
+      token('negation', words[k]);
+      k++;
+    }
+    const w = words[k];
+    // `ip daddr . meta l4proto . th dport vmap @map` concatenates selectors: no iptables match is one.
+    if (!w || w.raw === '.' || words[k + 1]?.raw === '.') return undefined;
+    if (w.raw !== '{') {
+      token('value', w);
+      return { negated, values: [w], next: k + 1 };
+    }
+    const values: Word[] = [];
+    token('value', w);
+    k++;
+    for (; k < words.length && words[k].raw !== '}'; k++) {
+      token('value', words[k]);
+      const raw = words[k].raw.replace(/,$/, '');
+      if (raw !== '' && raw !== ',') values.push({ ...words[k], raw, value: raw });
+    }
+    if (words[k]) token('value', words[k]);
+    return { negated, values, next: k + 1 };
+  };
+
+  while (i < words.length) {
+    const w = words[i];
+    const v = w.raw;
+    const next = words[i + 1]?.raw;
+    // Selectors that iptables-nft translates from generic options and matches.
+    if ((v === 'ip' || v === 'ip6') && (next === 'saddr' || next === 'daddr')) {
+      const val = readValue(i + 2);
+      if (!val || val.values.length !== 1) break;
+      token('option', words[i]);
+      token('option', words[i + 1]);
+      const value = val.values[0].value;
+      // `ip saddr @name` looks the address up in a named set: ipset's `-m set --match-set name src`.
+      if (value.startsWith('@')) add('set', opt('match-set', words[i + 1], val.values, val.negated, [value.slice(1), next === 'saddr' ? 'src' : 'dst']), words[i]);
+      else add('', opt(next === 'saddr' ? 'source' : 'destination', words[i + 1], val.values, val.negated));
+      i = val.next;
+      continue;
+    }
+    if ((v === 'ip' && next === 'protocol') || (v === 'meta' && next === 'l4proto') || (v === 'ip6' && next === 'nexthdr')) {
+      const val = readValue(i + 2);
+      if (!val || val.values.length !== 1) break;
+      token('option', words[i]);
+      token('option', words[i + 1]);
+      protocol = val.values[0].value;
+      add('', opt('protocol', words[i + 1], val.values, val.negated));
+      i = val.next;
+      continue;
+    }
+    if ((PORT_PROTOCOLS.has(v) || v === 'th') && (next === 'dport' || next === 'sport')) {
+      const module = v === 'th' ? protocol : v;
+      const val = readValue(i + 2);
+      if (!val || !module || !PORT_PROTOCOLS.has(module)) break;
+      token('module', words[i]);
+      token('option', words[i + 1]);
+      // A port match names its protocol (`tcp dport 80`): nft leaves out `meta l4proto tcp`, iptables says `-p tcp`.
+      if (!protocol) add('', opt('protocol', words[i], [words[i]], false));
+      // nft writes port ranges `a-b` where iptables writes `a:b`.
+      const ports = val.values.map((p) => p.value.replace('-', ':'));
+      if (val.values.length === 1) add(module, opt(next, words[i + 1], val.values, val.negated, ports), words[i]);
+      else add('multiport', opt(next === 'dport' ? 'dports' : 'sports', words[i + 1], val.values, val.negated, [ports.join(',')]));
+      protocol ??= module;
+      i = val.next;
+      continue;
+    }
+    if (v === 'iifname' || v === 'oifname' || v === 'iif' || v === 'oif') {
+      const val = readValue(i + 1);
+      if (!val || val.values.length !== 1) break;
+      token('option', w);
+      // nft's `"cali*"` is iptables' `cali+`.
+      const name = val.values[0].value.replace(/\*$/, '+');
+      add('', opt(v.startsWith('i') ? 'in-interface' : 'out-interface', w, val.values, val.negated, [name]));
+      i = val.next;
+      continue;
+    }
+    if (v === 'ct' && (next === 'state' || next === 'status')) {
+      const val = readValue(i + 2);
+      if (!val) break;
+      token('module', w);
+      token('option', words[i + 1]);
+      const states = val.values.map((s) => s.value.replace(/,$/, '').toUpperCase()).join(',');
+      add('conntrack', opt(next === 'state' ? 'ctstate' : 'ctstatus', words[i + 1], val.values, val.negated, [states]), w);
+      i = val.next;
+      continue;
+    }
+    // `meta random & 2147483647 < 1073741824`: xt_statistic's random mode (the kernel compares 31 random bits).
+    if (v === 'meta' && next === 'random' && words[i + 2]?.raw === '&' && words[i + 3]?.raw === '2147483647' && words[i + 4]?.raw === '<' && words[i + 5]) {
+      const bound = Number(words[i + 5].raw);
+      if (!Number.isFinite(bound)) break;
+      for (let j = i; j < i + 5; j++) token(j === i + 1 ? 'option' : 'value', words[j]);
+      token('value', words[i + 5]);
+      add('statistic', opt('mode', words[i + 1], [], false, ['random']), words[i + 1]);
+      add('statistic', opt('probability', words[i + 5], [words[i + 5]], false, [String(Number((bound / 2147483648).toFixed(10)))]));
+      i += 6;
+      continue;
+    }
+    // `meta mark & 0x00004000 == 0x00004000` (nft), `mark and 0x4000 != 0x4000` (iptables-translate); `meta mark 0x1` compares the whole mark.
+    const markAt = v === 'meta' && next === 'mark' ? i + 1 : v === 'mark' ? i : -1;
+    if (markAt >= 0 && words[markAt + 1]?.raw !== 'set') {
+      let k = markAt + 1;
+      let mask: string | undefined;
+      if ((words[k]?.raw === '&' || words[k]?.raw === 'and') && words[k + 1]) {
+        mask = words[k + 1].raw;
+        k += 2;
+      }
+      const val = readValue(k);
+      if (!val || val.values.length !== 1) break;
+      for (let j = i; j < k; j++) token(j === markAt ? 'option' : 'value', words[j]);
+      const value = val.values[0].value;
+      add('mark', opt('mark', words[markAt], val.values, val.negated, [mask ? `${value}/${mask}` : value]), words[markAt]);
+      i = val.next;
+      continue;
+    }
+    if (v === 'fib' && (next === 'saddr' || next === 'daddr') && words[i + 2]?.raw === 'type') {
+      const val = readValue(i + 3);
+      if (!val || val.values.length !== 1) break;
+      token('module', w);
+      token('option', words[i + 1]);
+      token('option', words[i + 2]);
+      add('addrtype', opt(next === 'saddr' ? 'src-type' : 'dst-type', words[i + 1], val.values, val.negated, [val.values[0].value.toUpperCase()]), w);
+      i = val.next;
+      continue;
+    }
+    if (v === 'counter') {
+      // `counter packets 12 bytes 720`
+      token('option', w);
+      if (words[i + 1]?.raw === 'packets' && words[i + 3]?.raw === 'bytes' && words[i + 4]) {
+        const p = words[i + 2];
+        const b = words[i + 4];
+        counters = { packets: Number(p.raw), bytes: Number(b.raw), span: { line, column: w.column, length: b.column + b.raw.length - w.column } };
+        for (let j = i + 1; j <= i + 4; j++) token(j === i + 2 || j === i + 4 ? 'counter' : 'value', words[j]);
+        i += 5;
+      } else i++;
+      continue;
+    }
+    if (v === 'comment' && words[i + 1]) {
+      const text = words[i + 1];
+      token('option', w);
+      token('commentText', text);
+      comment = text.value;
+      add('comment', opt('comment', w, [text], false), w);
+      i += 2;
+      continue;
+    }
+    if (v === 'xt' && (next === 'match' || next === 'target') && words[i + 2]) {
+      // The translation failed: nft prints the xtables extension by name only, without its options.
+      const name = words[i + 2].value;
+      token('option', w);
+      token('option', words[i + 1]);
+      if (next === 'target') {
+        token('target', words[i + 2]);
+        setTarget(name, words[i + 2]);
+      } else {
+        token('module', words[i + 2]);
+        matches.push({ module: name, moduleSpan: sp(words[i + 2]), options: [] });
+      }
+      diagnostics.push(problem('nft-xt-extension', 'info', sp(words[i + 2]), { name, kind: next }));
+      i += 3;
+      continue;
+    }
+    // Statements and verdicts: the target.
+    if (VERDICTS[v]) {
+      token('target', w);
+      setTarget(VERDICTS[v], w);
+      i++;
+      continue;
+    }
+    if ((v === 'jump' || v === 'goto') && words[i + 1]) {
+      token('option', w);
+      token('target', words[i + 1]);
+      setTarget(words[i + 1].value, words[i + 1], v === 'goto' ? 'goto' : 'jump');
+      i += 2;
+      continue;
+    }
+    if (v === 'reject') {
+      token('target', w);
+      const t = setTarget('REJECT', w);
+      i++;
+      // `reject with icmp port-unreachable`, `reject with icmp type host-unreachable`, `reject with tcp reset`
+      if (words[i]?.raw === 'with') {
+        let k = i + 2;
+        if (words[k]?.raw === 'type') k++;
+        const code = words[k];
+        if (code) {
+          for (let j = i; j <= k; j++) token(j === k ? 'value' : 'option', words[j]);
+          t.options.push(opt('reject-with', words[i], [code], false, [REJECT_WITH[code.raw] ?? code.raw]));
+          i = k + 1;
+        }
+      }
+      continue;
+    }
+    if ((v === 'dnat' || v === 'snat') && (words[i + 1]?.raw === 'to' || words[i + 2]?.raw === 'to')) {
+      const toAt = words[i + 1]?.raw === 'to' ? i + 1 : i + 2;
+      const dest = words[toAt + 1];
+      token('target', w);
+      const t = setTarget(v === 'dnat' ? 'DNAT' : 'SNAT', w);
+      if (dest) {
+        token('option', words[toAt]);
+        token('value', dest);
+        t.options.push(opt(v === 'dnat' ? 'to-destination' : 'to-source', words[toAt], [dest], false));
+      }
+      i = toAt + 2;
+      continue;
+    }
+    if (v === 'masquerade' || v === 'redirect') {
+      token('target', w);
+      const t = setTarget(v === 'masquerade' ? 'MASQUERADE' : 'REDIRECT', w);
+      i++;
+      for (; words[i] && /^(?:random|fully-random|persistent)$/.test(words[i].raw); i++) {
+        token('option', words[i]);
+        t.options.push(opt(words[i].raw === 'fully-random' ? 'random-fully' : words[i].raw, words[i], [], false));
+      }
+      if (words[i]?.raw === 'to' && words[i + 1]) {
+        token('option', words[i]);
+        token('value', words[i + 1]);
+        t.options.push(opt('to-ports', words[i], [words[i + 1]], false, [words[i + 1].value.replace(/^:/, '').replace('-', '-')]));
+        i += 2;
+      }
+      continue;
+    }
+    // `meta mark set mark or 0x4000` (iptables-nft's MARK --or-mark), `meta mark set meta mark | 0x4000` (nft's own
+    // spelling), `... xor 0x4000` / `^`, `meta mark set 0x8000`.
+    const setAt = v === 'meta' && next === 'mark' && words[i + 2]?.raw === 'set' ? i + 2 : v === 'mark' && next === 'set' ? i + 1 : -1;
+    if (setAt >= 0 && words[setAt + 1]) {
+      const markAt = words[setAt + 1].raw === 'meta' && words[setAt + 2]?.raw === 'mark' ? setAt + 2 : words[setAt + 1].raw === 'mark' ? setAt + 1 : -1;
+      const op = markAt >= 0 ? MARK_OPERATORS[words[markAt + 1]?.raw ?? ''] : 'set-mark';
+      const valueAt = markAt >= 0 ? markAt + 2 : setAt + 1;
+      const valueWord = words[valueAt];
+      if (op && valueWord && /^(?:0x[0-9a-f]+|\d+)$/i.test(valueWord.raw)) {
+        token('target', w);
+        const t = setTarget('MARK', w);
+        for (let j = i + 1; j < valueAt; j++) token('option', words[j]);
+        token('value', valueWord);
+        t.options.push(opt(op, words[setAt], [valueWord], false));
+        i = valueAt + 1;
+        continue;
+      }
+    }
+    if (v === 'log') {
+      token('target', w);
+      const t = setTarget('LOG', w);
+      i++;
+      while (words[i] && (words[i].raw === 'prefix' || words[i].raw === 'level') && words[i + 1]) {
+        token('option', words[i]);
+        token('value', words[i + 1]);
+        t.options.push(opt(words[i].raw === 'prefix' ? 'log-prefix' : 'log-level', words[i], [words[i + 1]], false));
+        i += 2;
+      }
+      continue;
+    }
+    if (v === 'notrack') {
+      token('target', w);
+      setTarget('NOTRACK', w);
+      i++;
+      continue;
+    }
+    break;
+  }
+  if (i < words.length) {
+    // What nft printed and no iptables match stands for: kept as text, and the tracer is told it cannot know.
+    const rest = words.slice(i);
+    for (const r of rest) token('value', r);
+    add('unparsed', { name: 'text', written: rest[0].raw, values: [rest.map((r) => r.raw).join(' ')], negated: false, span: sp(rest[0]), valueSpans: [sp(rest[0])] });
+    diagnostics.push(problem('nft-text-unmapped', 'hint', sp(rest[0]), { text: rest[0].raw }));
+  }
+  ruleTokens.sort((a, b) => a.span.column - b.span.column);
+  return {
+    id: -1,
+    table: table.name,
+    chain: chain.name,
+    line,
+    span: { line, column: sl.offset, length: content.length },
+    chainSpan: chain.declSpan,
+    command: 'append',
+    text: content,
+    listingRow: true,
+    matches,
+    ...(target ? { target } : {}),
+    ...(comment !== undefined ? { comment } : {}),
+    ...(counters ? { counters } : {}),
+    tokens: ruleTokens,
+    index: -1,
+  };
+}

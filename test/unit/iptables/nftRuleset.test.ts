@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { detectDump } from '../../../src/core/detect';
+import { explainAt } from '../../../src/core/iptables/explain';
+import { buildModel } from '../../../src/core/iptables/model';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import { tracePacket } from '../../../src/core/iptables/trace';
+import { findOption, targetOption } from '../../../src/core/iptables/types';
+import { NFT_RULESET } from '../../helpers/dumps';
+
+const RULESET = NFT_RULESET;
+
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle));
+
+test('nft list ruleset of iptables-nft rules: tables, chains with hooks and policies, rules with counters', () => {
+  const d = parseIptables(RULESET);
+  assert.equal(d.format, 'nft');
+  assert.equal(d.family, 4);
+  assert.deepEqual(d.tables.map((t) => t.name), ['nat', 'filter']);
+  const nat = d.tables[0];
+  assert.deepEqual([...nat.chains.keys()].slice(0, 3), ['PREROUTING', 'POSTROUTING', 'KUBE-MARK-MASQ']);
+  assert.equal(nat.chains.get('PREROUTING')!.builtin, true);
+  assert.equal(nat.chains.get('PREROUTING')!.policy, 'ACCEPT');
+  assert.equal(d.tables[1].chains.get('INPUT')!.policy, 'DROP');
+  assert.equal(nat.chains.get('KUBE-NODEPORTS')!.rules.length, 0);
+  assert.equal(nat.chains.get('KUBE-SVC-TCOU7JCQXEZGVUNU')!.rules.length, 3);
+  assert.equal(d.rules.length, 19);
+  const first = nat.chains.get('PREROUTING')!.rules[0];
+  assert.deepEqual([first.counters?.packets, first.counters?.bytes], [120, 7200]);
+  assert.equal(first.comment, 'kubernetes service portals');
+  assert.equal(first.target?.name, 'KUBE-SERVICES');
+  assert.equal(first.line, lineOf(RULESET, 'jump KUBE-SERVICES'));
+  // Nothing is left unread in this ruleset.
+  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+});
+
+test('nft expressions are read back into the iptables matches and targets they came from', () => {
+  const d = parseIptables(RULESET);
+  const rule = (needle: string) => d.rules.find((r) => r.line === lineOf(RULESET, needle))!;
+  const masq = rule('ip saddr != 10.244.0.0/16');
+  assert.deepEqual(findOption(masq, 'source')?.values, ['10.244.0.0/16']);
+  assert.equal(findOption(masq, 'source')?.negated, true);
+  assert.deepEqual(findOption(masq, 'destination')?.values, ['10.96.0.10']);
+  assert.deepEqual(findOption(masq, 'protocol')?.values, ['udp']);
+  assert.deepEqual(findOption(masq, 'dport', 'udp')?.values, ['53']);
+  const ladder = rule('meta random');
+  assert.deepEqual(findOption(ladder, 'probability', 'statistic')?.values, ['0.5']);
+  assert.deepEqual(findOption(rule('meta mark &'), 'mark', 'mark')?.values, ['0x00004000/0x00004000']);
+  assert.equal(findOption(rule('meta mark &'), 'mark', 'mark')?.negated, true);
+  assert.deepEqual(targetOption(rule('set mark or'), 'or-mark')?.values, ['0x4000']);
+  assert.deepEqual(targetOption(rule('set mark xor'), 'xor-mark')?.values, ['0x4000']);
+  assert.equal(rule('masquerade').target?.name, 'MASQUERADE');
+  assert.ok(targetOption(rule('masquerade'), 'random-fully'));
+  assert.deepEqual(targetOption(rule('dnat to 10.244.0.2'), 'to-destination')?.values, ['10.244.0.2:53']);
+  assert.deepEqual(findOption(rule('fib daddr'), 'dst-type', 'addrtype')?.values, ['LOCAL']);
+  assert.deepEqual(findOption(rule('ct state'), 'ctstate', 'conntrack')?.values, ['ESTABLISHED,RELATED']);
+  const web = rule('iifname');
+  assert.deepEqual(findOption(web, 'in-interface')?.values, ['cali+']);
+  assert.deepEqual(findOption(web, 'dports', 'multiport')?.values, ['80,443']);
+  // `tcp dport` without `meta l4proto tcp`: the protocol is implied, as `-p tcp` would say.
+  assert.deepEqual(findOption(web, 'protocol')?.values, ['tcp']);
+  assert.deepEqual(targetOption(rule('reject with'), 'reject-with')?.values, ['icmp-host-unreachable']);
+  assert.equal(rule('return').target?.name, 'RETURN');
+});
+
+test('the kube view, the tracer and hovers read an nft ruleset as they read iptables-save', () => {
+  const model = buildModel(parseIptables(RULESET));
+  const dns = model.kube.services.find((s) => s.name === 'kube-system/kube-dns:dns')!;
+  assert.equal(dns.clusterIP, '10.96.0.10');
+  assert.equal(dns.protocol, 'udp');
+  assert.equal(dns.port, 53);
+  assert.equal(dns.hashVerified, true);
+  assert.deepEqual(dns.endpoints.map((e) => [e.ip, e.port, e.share]).sort(), [['10.244.0.2', 53, 0.5], ['10.244.0.3', 53, 0.5]]);
+  const web = model.kube.services.find((s) => s.name === 'ns/web:http');
+  assert.equal(web?.noEndpoints, true);
+
+  const result = tracePacket(model.dump, { src: '192.168.5.5', dst: '10.96.0.10', dport: 53, proto: 'udp', hook: 'prerouting', inIface: 'eth0', localAddresses: ['192.168.0.10'] }, { lang: 'en' });
+  const dnats = result.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`).sort();
+  assert.deepEqual(dnats, ['10.244.0.2:53', '10.244.0.3:53']);
+  assert.ok(Math.abs(result.paths.reduce((a, p) => a + p.probability, 0) - 1) < 1e-9);
+  assert.ok(result.paths.every((p) => p.masquerade), 'from outside the pod CIDR the ladder marks for masquerade');
+
+  const line = lineOf(RULESET, 'udp dport 53 counter packets 5');
+  const hover = explainAt(model, line, RULESET.split('\n')[line].indexOf('10.96.0.10'), 'en');
+  assert.match(hover!.markdown, /10\.96\.0\.10/);
+  assert.match(hover!.markdown, /kube-system\/kube-dns/);
+  const zh = explainAt(model, line, RULESET.split('\n')[line].indexOf('KUBE-SVC-'), 'zh-CN');
+  assert.match(zh!.markdown, /[\u4e00-\u9fff]/);
+  // The jump's target is a token the editor can follow to the chain's `chain ... {` line.
+  const target = model.tokenAt(line, RULESET.split('\n')[line].indexOf('KUBE-SVC-'));
+  assert.equal(target?.kind, 'target');
+  assert.equal(model.chain('nat', target!.text)?.declSpan?.line, lineOf(RULESET, 'chain KUBE-SVC-TCOU7JCQXEZGVUNU {'));
+});
+
+test('the analysis and the editor take a ruleset with table blocks for the iptables engine; loose nft lines stay named', () => {
+  const found = detectDump(RULESET);
+  assert.equal(found.kind, 'nft');
+  assert.equal(found.languageId, 'iptables');
+  assert.equal(detectDump('    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n').languageId, undefined);
+  const a = analyzeText(RULESET);
+  assert.equal(a.iptables?.kube.services.length, 2);
+  assert.deepEqual(diagnosticsOf(a, 'en').filter((d) => d.severity === 'error'), []);
+});
+
+test('sets, maps and handles are skipped; xt extensions and unmapped text are said, and the rule stays uncertain', () => {
+  const text = `table ip filter { # handle 3
+	set allowed { # handle 5
+		type ipv4_addr
+		elements = { 10.0.0.1, 10.0.0.2,
+			     10.0.0.3 }
+	}
+	chain FORWARD { # handle 1
+		type filter hook forward priority filter; policy accept;
+		ip saddr @allowed counter packets 0 bytes 0 accept # handle 7
+		xt match "recent" counter packets 0 bytes 0 jump KUBE-SEP-X # handle 8
+		ct state new counter packets 0 bytes 0 xt target "LOG" # handle 9
+		meta skuid 1000 counter packets 0 bytes 0 accept
+	}
+	chain KUBE-SEP-X {
+	}
+}
+`;
+  const d = parseIptables(text);
+  assert.equal(d.rules.length, 4);
+  assert.equal(d.tables[0].chains.size, 2);
+  const [setRule, recent, log, owner] = d.rules;
+  assert.deepEqual(findOption(setRule, 'match-set', 'set')?.values, ['allowed', 'src']);
+  assert.equal(setRule.target?.name, 'ACCEPT');
+  assert.equal(owner.matches.some((m) => m.module === 'unparsed'), true);
+  assert.equal(owner.target, undefined, 'what follows unmapped text is not guessed at');
+  assert.equal(recent.matches.some((m) => m.module === 'recent'), true);
+  assert.equal(recent.target?.name, 'KUBE-SEP-X');
+  assert.equal(log.target?.name, 'LOG');
+  assert.ok(!log.text.includes('handle'), 'the `# handle N` of nft -a is not rule text');
+  const codes = d.diagnostics.map((x) => x.code).sort();
+  assert.deepEqual(codes, ['nft-text-unmapped', 'nft-xt-extension', 'nft-xt-extension']);
+});
+
+test("one family per dump: the other family's tables are said and skipped; an ip6-only ruleset is IPv6; an unclosed table keeps its rules", () => {
+  const both = 'table ip nat {\n\tchain OUTPUT {\n\t\tip daddr 10.96.0.1 tcp dport 443 counter packets 0 bytes 0 accept\n\t}\n}\ntable ip6 nat {\n\tchain OUTPUT {\n\t\tip6 daddr fd00::1 tcp dport 443 counter packets 0 bytes 0 accept\n\t}\n}\n';
+  const d = parseIptables(both);
+  assert.equal(d.rules.length, 1);
+  assert.equal(d.family, 4);
+  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.span.line]), [['nft-table-skipped', 5]]);
+  const v6 = parseIptables(both.slice(both.indexOf('table ip6')));
+  assert.equal(v6.family, 6);
+  assert.deepEqual(findOption(v6.rules[0], 'destination')?.values, ['fd00::1']);
+  const cut = parseIptables('table ip filter {\n\tchain INPUT {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 22 accept\n');
+  assert.equal(cut.rules.length, 1);
+  assert.deepEqual(cut.diagnostics.map((x) => x.code), ['nft-table-unclosed']);
+});
+
+test('broken nft never throws: every cut and every doubled line of a ruleset parses', () => {
+  const lines = RULESET.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const cut = lines.slice(0, i).join('\n');
+    const doubled = [...lines.slice(0, i), lines[i], ...lines.slice(i)].join('\n');
+    for (const text of [cut, doubled, cut.replace(/[{}]/g, '')]) {
+      const m = buildModel(parseIptables(text));
+      assert.ok(m.dump.rules.every((r) => r.line >= 0));
+    }
+  }
+});
+
+test("kube-proxy's nftables mode: its base chains are said to be outside the trace, concatenations and vmaps stay text", () => {
+  const text = `table ip kube-proxy {
+	map service-ips {
+		type ipv4_addr . inet_proto . inet_service : verdict
+		elements = { 172.30.0.41 . tcp . 80 : goto service-ULMVA6XW-ns1/svc1/tcp/p80 }
+	}
+	chain nat-prerouting {
+		type nat hook prerouting priority dstnat; policy accept;
+		jump services
+	}
+	chain services {
+		ip daddr . meta l4proto . th dport vmap @service-ips
+	}
+	chain mark-for-masquerade {
+		meta mark set meta mark | 0x00004000
+	}
+	chain service-ULMVA6XW-ns1/svc1/tcp/p80 {
+		ip daddr 172.30.0.41 tcp dport 80 ip saddr != 10.0.0.0/8 jump mark-for-masquerade
+		numgen random mod 1 vmap { 0 : goto endpoint-5OJB2KTY-ns1/svc1/tcp/p80__10.180.0.1/80 }
+	}
+}
+`;
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.span.line]), [
+    ['nft-base-chain-not-traced', 5],
+    ['nft-text-unmapped', 10],
+    ['nft-text-unmapped', 17],
+  ]);
+  const [, services, mark, masq, ladder] = d.rules;
+  assert.equal(findOption(services, 'destination'), undefined, 'a concatenation is no destination match');
+  assert.deepEqual(targetOption(mark, 'or-mark')?.values, ['0x00004000']);
+  assert.deepEqual(findOption(masq, 'source')?.values, ['10.0.0.0/8']);
+  assert.equal(masq.target?.name, 'mark-for-masquerade');
+  assert.equal(ladder.matches[0].module, 'unparsed');
+  // An iptables-nft table's builtin chains are traced: no such warning for them.
+  assert.ok(!parseIptables(RULESET).diagnostics.some((x) => x.code === 'nft-base-chain-not-traced'));
+});
