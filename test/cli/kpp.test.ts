@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
-import { seedDump, SESSION_PASTE } from '../helpers/dumps';
+import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
 
 const root = repoRoot();
 // Through the installed entry point (package.json `bin`), as a user runs it.
@@ -305,4 +305,23 @@ test('a dump of policies and no rules is traced by its policies, the step pointi
   const empty = join(dir, 'no-policies.iptables');
   writeFileSync(empty, '*nat\n:KUBE-SERVICES - [0:0]\nCOMMIT\n');
   assert.match(kpp('trace', empty, '--src', '10.0.0.5', '--dst', '10.1.0.9:22').stderr, /needs an iptables or ipvsadm dump with rules or chain policies/);
+});
+
+test('an nft list ruleset: parse --json names the format and reads its Services; trace follows it to the endpoints', () => {
+  const file = join(dir, 'ruleset.nft');
+  writeFileSync(file, NFT_RULESET);
+  const r = kpp('parse', file, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.format, 'nft');
+  assert.deepEqual(j.counts, { tables: 2, chains: 11, rules: 19 });
+  const dns = j.services.find((s: { name: string }) => s.name === 'kube-system/kube-dns:dns');
+  assert.deepEqual([dns.clusterIP, dns.port, dns.protocol, dns.hashVerified], ['10.96.0.10', 53, 'udp', true]);
+  assert.deepEqual(dns.endpoints.map((e: { ip: string; share: number }) => [e.ip, e.share]).sort(), [['10.244.0.2', 0.5], ['10.244.0.3', 0.5]]);
+  const tr = kpp('trace', file, '--src', '10.244.1.9', '--dst', '10.96.0.10:53', '--proto', 'udp', '--json');
+  assert.equal(tr.code, 0, tr.stderr);
+  const paths = JSON.parse(tr.stdout).paths as { dnat: { ip: string } | null; steps: { line: number; chain: string }[] }[];
+  assert.deepEqual(paths.map((p) => p.dnat?.ip).sort(), ['10.244.0.2', '10.244.0.3']);
+  const svcLine = NFT_RULESET.split('\n').findIndex((l) => l.includes('jump KUBE-SVC-TCOU7JCQXEZGVUNU comment'));
+  assert.ok(paths.every((p) => p.steps.some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)), 'steps point at the ruleset lines, 1-based');
 });

@@ -24,7 +24,7 @@ import { normaliseCluster } from '../../src/core/kube/objects';
 import { syntheticCluster } from '../../src/core/kube/synthetic';
 import { ListTargetsRequest, TracePacketRequest } from '../../src/server/protocol';
 import { corpusFile, CORPUS_MISSING } from '../helpers/corpus';
-import { seedDump, SESSION_PASTE } from '../helpers/dumps';
+import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
 import { startSession, type LspSession } from './client';
 
 const seed = seedDump();
@@ -259,6 +259,27 @@ test('workspace symbols find chains and Services across open dumps', async () =>
   const found = await s.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'default/' });
   const names = (found ?? []).map((x) => x.name).sort();
   assert.deepEqual(names, ['default/kubernetes:https', 'default/web:http']);
+});
+
+test('an nft list ruleset opened as iptables: symbols by Service, definition of a jump, tokens in order on their lines', async () => {
+  const uri = 'file:///work/ruleset.nft';
+  const lines = NFT_RULESET.split('\n');
+  const diagnostics = await s.open(uri, 'iptables', NFT_RULESET);
+  assert.deepEqual(diagnostics.diagnostics.filter((d) => d.severity === 1), []);
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  const dns = symbols.find((x) => x.name === 'Services')?.children?.find((c) => c.name === 'kube-system/kube-dns');
+  assert.deepEqual(dns?.children?.map((p) => [p.name, p.children?.map((e) => e.name).sort()]), [['dns', ['10.244.0.2:53', '10.244.0.3:53']]]);
+  const jump = lines.findIndex((l) => l.includes('jump KUBE-SVC-TCOU7JCQXEZGVUNU comment'));
+  const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: jump, character: lines[jump].indexOf('KUBE-SVC-') + 3 } });
+  const loc = Array.isArray(def) ? def[0] : def;
+  assert.ok(loc && 'range' in loc);
+  assert.equal(loc.range.start.line, lines.findIndex((l) => l.includes('chain KUBE-SVC-TCOU7JCQXEZGVUNU {')));
+  const full = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
+  const tokens = decodeTokens(full!.data, lines);
+  assert.ok(tokens.some((t) => t.line === jump && t.text === 'KUBE-SVC-TCOU7JCQXEZGVUNU'));
+  // Every token is a word of its line (the relative encoding would drift if one overlapped or went backwards).
+  for (const t of tokens) assert.match(t.text, /^\S+$/, JSON.stringify(t));
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
 test('IPVS dumps: hover and symbols', async () => {

@@ -11,7 +11,7 @@ export function detectLanguageCommand() {
     }
     const found = detectDump(doc.getText());
     if (!found.languageId) {
-      const what = found.kind === 'nft' ? vscode.l10n.t('nft syntax (use iptables-save for a dump the tracer can read)') : found.kind === 'network' ? vscode.l10n.t('network state (routes, addresses, conntrack or ipset)') : vscode.l10n.t('not a dump this extension reads');
+      const what = found.kind === 'nft' ? vscode.l10n.t('nft rules without their table and chain (paste the whole nft list ruleset, or iptables-save)') : found.kind === 'network' ? vscode.l10n.t('network state (routes, addresses, conntrack or ipset)') : vscode.l10n.t('not a dump this extension reads');
       void vscode.window.showInformationMessage(vscode.l10n.t('This text looks like {0}.', what));
       return doc.languageId;
     }
