@@ -1,5 +1,6 @@
 /**
- * What a trace alone does not say: the dump left out tables iptables cannot show (nft-written), or the
+ * What a trace alone does not say: the dump left out tables iptables cannot show (nft-written), an nft ruleset
+ * hooks chains in that the tracer does not walk, or the
  * destination is a Service address but no path was DNATed (wrong port or protocol, or no rule for it on this
  * node). Read from the dump's diagnostics and the kube-proxy view, in the caller's language.
  */
@@ -12,8 +13,8 @@ import type { Packet, TraceResult } from './trace/types';
 export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
   // Rules the dump could not show still act on the packet, DNAT or not.
   const hidden = model.dump.diagnostics
-    .filter((d, i, all) => d.code === 'nft-incompatible' || (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i))
-    .map((d) => t(lang, `trace.hint.${d.code}`, { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
+    .filter((d, i, all) => d.code === 'nft-incompatible' || d.code === 'nft-base-chain-not-traced' || (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i))
+    .map((d) => t(lang, `trace.hint.${d.code}`, { table: '?', ...d.params, line: d.span.line + 1 }));
   return [...hidden, ...incompleteHints(model, lang), ...serviceHints(model, packet, result, lang)];
 }
 

@@ -6,6 +6,7 @@ import { explainAt } from '../../../src/core/iptables/explain';
 import { buildModel } from '../../../src/core/iptables/model';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { tracePacket } from '../../../src/core/iptables/trace';
+import { traceHints } from '../../../src/core/iptables/traceHints';
 import { findOption, targetOption } from '../../../src/core/iptables/types';
 import { NFT_RULESET } from '../../helpers/dumps';
 
@@ -197,6 +198,12 @@ test("kube-proxy's nftables mode: its base chains are said to be outside the tra
   assert.deepEqual(findOption(masq, 'source')?.values, ['10.0.0.0/8']);
   assert.equal(masq.target?.name, 'mark-for-masquerade');
   assert.equal(ladder.matches[0].module, 'unparsed');
+  // The trace says what it passed by, in both languages.
+  const model = buildModel(d);
+  const packet = { src: '10.0.0.5', dst: '172.30.0.41', dport: 80, proto: 'tcp' as const, hook: 'prerouting' as const };
+  const result = tracePacket(d, packet, { lang: 'en' });
+  assert.deepEqual(traceHints(model, packet, result, 'en').filter((h) => h.includes('nat-prerouting')).length, 1);
+  assert.match(traceHints(model, packet, result, 'zh-CN').join('\n'), /nat-prerouting.*第 6 行/);
   // An iptables-nft table's builtin chains are traced: no such warning for them.
   assert.ok(!parseIptables(RULESET).diagnostics.some((x) => x.code === 'nft-base-chain-not-traced'));
 });
