@@ -403,7 +403,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       if (words[i]?.raw === 'to' && words[i + 1]) {
         token('option', words[i]);
         token('value', words[i + 1]);
-        t.options.push(opt('to-ports', words[i], [words[i + 1]], false, [words[i + 1].value.replace(/^:/, '').replace('-', '-')]));
+        t.options.push(opt('to-ports', words[i], [words[i + 1]], false, [words[i + 1].value.replace(/^:/, '')]));
         i += 2;
       }
       continue;
