@@ -16,6 +16,8 @@ const TABLE_START = /^table\s+(ip|ip6|inet|arp|bridge|netdev)\s+("[^"]*"|\S+)\s*
 const CHAIN_START = /^chain\s+("[^"]*"|\S+)\s*\{/;
 /** Objects of a table that hold no rules: skipped to their closing brace. */
 const OBJECT_START = /^(?:set|map|flowtable|counter|quota|limit|ct\s+(?:helper|timeout|expectation)|secmark|synproxy)\s+("[^"]*"|\S+)\s*\{/;
+/** iptables-save's own lines: `*nat`, `:CHAIN POLICY [p:b]`, `-A CHAIN ...`, `COMMIT`. */
+const IPTABLES_LINE = /^(?:\*[a-z]+$|:\S+\s+(?:ACCEPT|DROP|-)\b|-[AINPX]\s|COMMIT$)/;
 const BASE_CHAIN = /^type\s+(\w+)\s+hook\s+(\w+)(?:\s+device\s+\S+)?\s+priority\s+[^;]+;(?:\s*policy\s+(\w+)\s*;)?/;
 const FAMILIES_READ = new Set(['ip', 'ip6', 'inet']);
 const IPTABLES_TABLES = new Set(['raw', 'mangle', 'nat', 'filter', 'security']);
@@ -67,6 +69,8 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
     const sl = lines[i];
     const c = withoutHandle(sl.content);
     if (c === '' || c.startsWith('#')) continue;
+    // A table left open by the paste ends where another table or an iptables-save dump begins.
+    if (TABLE_START.test(c) || IPTABLES_LINE.test(c)) break;
     if (skipDepth > 0) {
       skipDepth += braceBalance(c);
       continue;
@@ -113,8 +117,9 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
     const rule = readRule(sl, c, table, chain, diagnostics);
     table.rules.push(rule);
   }
-  if (i >= lines.length) diagnostics.push(problem('nft-table-unclosed', 'warning', span, { table: name }));
-  return { ...(FAMILIES_READ.has(table.family) ? { table } : {}), tokens, diagnostics, nextLine: Math.min(i + 1, lines.length) };
+  const closed = i < lines.length && withoutHandle(lines[i].content) === '}';
+  if (!closed) diagnostics.push(problem('nft-table-unclosed', 'warning', span, { table: name }));
+  return { ...(FAMILIES_READ.has(table.family) ? { table } : {}), tokens, diagnostics, nextLine: closed ? i + 1 : Math.max(i, start + 1) };
 }
 
 /** `nft -a` ends lines with `# handle 12`: not part of the rule. */

@@ -150,6 +150,10 @@ test("one family per dump: the other family's tables are said and skipped; an ip
   const cut = parseIptables('table ip filter {\n\tchain INPUT {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 22 accept\n');
   assert.equal(cut.rules.length, 1);
   assert.deepEqual(cut.diagnostics.map((x) => x.code), ['nft-table-unclosed']);
+  // An unclosed table ends where the next table or an iptables-save dump begins: their lines are theirs.
+  const then = parseIptables('table ip filter {\n\tchain INPUT {\n\t\ttcp dport 22 accept\n*nat\n:PREROUTING ACCEPT [0:0]\n-A PREROUTING -d 10.0.0.1/32 -j DNAT --to-destination 10.1.1.1\nCOMMIT\ntable ip mangle {\n\tchain PREROUTING {\n\t\tmeta mark 0x1 accept\n\t}\n}\n');
+  assert.deepEqual(then.rules.map((r) => [r.table, r.chain, r.line]), [['filter', 'INPUT', 2], ['nat', 'PREROUTING', 5], ['mangle', 'PREROUTING', 9]]);
+  assert.deepEqual(then.diagnostics.map((x) => x.code), ['nft-table-unclosed']);
 });
 
 test('broken nft never throws: every cut and every doubled line of a ruleset parses', () => {
