@@ -38,6 +38,8 @@ kpp('explain', dump, '--line', String(svcLine), '--column', String(lines[svcLine
 kpp('explain', dump, '--line', String(svcLine), '--lang', 'zh-CN');
 kpp('parse', 'samples/node-a.ipvs');
 kpp('trace', 'samples/node-a.ipvs', '--src', '10.244.1.5', '--dst', '172.16.20.10:80');
+// kube-proxy in nftables mode: Services read from the maps of `nft list ruleset`.
+kpp('parse', 'samples/kube-proxy-nftables.nft');
 kpp('parse', 'samples/client-pod-routes.txt');
 // The seed incident from the pod's side: where the kernel sends the kubernetes Service's ClusterIP.
 kpp('explain', 'samples/client-pod-routes.txt', '--line', '5');

@@ -7,7 +7,7 @@ import type { Span } from '../common/diagnostics';
 import { t, type Lang } from '../i18n/catalog';
 import { chainLadder, parseServiceComment, type KubeService } from './kubeproxy';
 import type { IptablesModel } from './model';
-import { kubeChainKind } from './naming';
+import { kubeChainKind, nftKubeChain } from './naming';
 import { ownEntry } from '../common/own';
 import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
 import { markEffect } from './markEffect';
@@ -164,7 +164,9 @@ export function explainOption(model: IptablesModel, rule: Rule, o: OptionArg, mo
 export function explainChain(model: IptablesModel, table: string, name: string, lang: Lang): string {
   const chain = model.chain(table, name) ?? model.chainsNamed(name)[0];
   const parts: string[] = [];
-  const kind = kubeChainKind(name);
+  // kube-proxy's nftables mode names its per-Service chains `service-HASH-ns/name/proto/port`, ...
+  const nftKind = name.startsWith('KUBE-') ? undefined : nftKubeChain(name)?.kind;
+  const kind = nftKind ?? kubeChainKind(name);
   const kube = model.kube;
   if (BUILTIN_NAMES.has(name)) parts.push(t(lang, `iptables.chain.builtin.${name}`));
   else if (kind && kind !== 'kube-fixed') {
@@ -174,7 +176,7 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
     const endpoint = entry ? `${entry.endpoint.ip}${entry.endpoint.port !== undefined ? `:${entry.endpoint.port}` : ''}` : '';
     parts.push(t(lang, `iptables.chain.kind.${kind}`, { chain: name, service: serviceName, protocol: (service?.protocol ?? '?').toUpperCase(), count: service?.endpoints.length ?? 0, endpoint }));
     parts.push(hashSentence(service, kind === 'endpoint' ? entry?.endpoint.hashVerified ?? null : service?.hashVerified ?? null, lang));
-    if (service && kind !== 'endpoint') parts.push(serviceFacts(service, kind === 'service-local' || kind === 'external-local' ? localLadder(model, chain) : undefined));
+    if (service && kind !== 'endpoint') parts.push(serviceFacts(service, !nftKind && (kind === 'service-local' || kind === 'external-local') ? localLadder(model, chain) : undefined));
   } else if (kind === 'kube-fixed') {
     const key = `iptables.chain.kube.${name}`;
     parts.push(has(lang, key) ? t(lang, key, { mark: kube.masqueradeMark ?? '0x4000' }) : t(lang, 'iptables.chain.kube.other', { chain: name }));

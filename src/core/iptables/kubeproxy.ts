@@ -5,6 +5,7 @@
  */
 import { isDigitCode } from '../common/chars';
 import { joinHostPort } from '../common/ip';
+import { readNftablesModeView } from './kubeNftables';
 import type { IptablesModel } from './model';
 import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIds';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './naming';
@@ -66,8 +67,11 @@ export interface VersionHint {
 }
 
 export interface KubeProxyView {
-  /** `iptables` when KUBE-SERVICES rules or KUBE-SVC chains exist, `ipvs` for IPVS-mode chains, else `none`. */
-  mode: 'iptables' | 'ipvs' | 'none';
+  /**
+   * `iptables` when KUBE-SERVICES rules or KUBE-SVC chains exist, `ipvs` for IPVS-mode chains, `nftables` for the
+   * Services of kube-proxy's nftables mode (`table ip kube-proxy`), else `none`.
+   */
+  mode: 'iptables' | 'ipvs' | 'nftables' | 'none';
   services: KubeService[];
   serviceByChain: ReadonlyMap<string, KubeService>;
   /** Entries are read-only views: compare their fields, not the objects. */
@@ -448,13 +452,16 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   }
   if (sepWithoutComments) hint('comments-elided', 0);
 
-  const list: KubeService[] = [...services.values()].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
-  const mode = hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : 'none';
+  // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
+  const nft = dump.format === 'nft' ? readNftablesModeView(dump) : undefined;
+  const nftServices = nft?.services.length ? nft : undefined;
+  const list: KubeService[] = [...services.values(), ...(nftServices?.services ?? [])].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
+  const mode = hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : nftServices ? 'nftables' : 'none';
   return {
     mode,
     services: list,
-    serviceByChain,
-    endpointByChain,
+    serviceByChain: nftServices ? new Map([...serviceByChain, ...nftServices.serviceByChain]) : serviceByChain,
+    endpointByChain: nftServices ? new Map([...endpointByChain, ...nftServices.endpointByChain]) : endpointByChain,
     ...(masqueradeMark ? { masqueradeMark } : {}),
     ...(dropMark ? { dropMark } : {}),
     versionHints: hints,

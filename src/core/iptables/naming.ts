@@ -114,3 +114,47 @@ export function kubeChainKind(chain: string): KubeChainKind {
   }
   return 'kube-fixed';
 }
+
+/** A chain of kube-proxy's nftables mode, read from its name (`service-HASH-ns/name/proto/port[__ip/port]`). */
+export interface NftKubeChain {
+  kind: 'service' | 'service-local' | 'external' | 'firewall' | 'endpoint';
+  namespace: string;
+  service: string;
+  protocol: string;
+  /** '' for an unnamed port. */
+  portName: string;
+  /** Service port name as kube-proxy prints it: `ns/name:port`, or `ns/name` for an unnamed port. */
+  spn: string;
+  /** An endpoint chain's `ip` and `port` (IPv6 addresses have their colons back). */
+  endpoint?: { ip: string; port: number };
+  /** The name's 8-character hash is base32(sha256) of the rest of the name, as kube-proxy makes it. */
+  hashVerified: boolean;
+}
+
+const NFT_CHAIN_KINDS: Readonly<Record<string, NftKubeChain['kind']>> = { service: 'service', local: 'service-local', external: 'external', firewall: 'firewall', endpoint: 'endpoint' };
+const NFT_KUBE_CHAIN = /^(service|local|external|firewall|endpoint)-([A-Z2-7]{8})-([a-z0-9][-a-z0-9.]*)\/([a-z0-9][-a-z0-9.]*)\/(tcp|udp|sctp)\/([-a-z0-9]*)(?:__([0-9A-Fa-f.]+)\/(\d+))?$/;
+
+/**
+ * kube-proxy's nftables mode names a Service port's chains `PREFIX-HASH-ns/name/protocol/port` and an endpoint's
+ * `endpoint-HASH-ns/name/protocol/port__ip/port` (an IPv6 address with dots for colons), HASH being the first 8
+ * characters of base32(sha256) of what follows it. Undefined for other names.
+ */
+export function nftKubeChain(name: string): NftKubeChain | undefined {
+  const m = NFT_KUBE_CHAIN.exec(name);
+  if (!m) return undefined;
+  const kind = NFT_CHAIN_KINDS[m[1]];
+  if ((kind === 'endpoint') !== (m[7] !== undefined)) return undefined;
+  const rest = name.slice(m[1].length + 10);
+  const [, , , namespace, service, protocol, portName, ip, port] = m;
+  const chain: NftKubeChain = {
+    kind,
+    namespace,
+    service,
+    protocol,
+    portName,
+    spn: servicePortName(namespace, service, portName),
+    hashVerified: base32(sha256(rest).subarray(0, 5)) === m[2],
+  };
+  if (ip !== undefined) chain.endpoint = { ip: ip.split('.').length === 4 ? ip : ip.replace(/\./g, ':'), port: Number(port) };
+  return chain;
+}

@@ -8,6 +8,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
+import { readNftObject, type NftObject } from './nftObjects';
 import { problem } from './problems';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
 import { splitWords, type Word } from './words';
@@ -39,6 +40,8 @@ export interface NftTable {
   span: Span;
   chains: NftChain[];
   rules: Rule[];
+  /** Its sets and maps with their elements (kube-proxy's nftables mode keeps its Services in maps). */
+  objects: NftObject[];
 }
 
 export interface NftBlock {
@@ -61,9 +64,16 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
   const nameAt = head.offset + head.content.indexOf(m[2], 6 + m[1].length);
   const span: Span = { line: head.line, column: nameAt, length: m[2].length };
   tokens.push({ kind: 'table', text: name, span });
-  const table: NftTable = { family: m[1], name, span, chains: [], rules: [] };
+  const table: NftTable = { family: m[1], name, span, chains: [], rules: [], objects: [] };
   let chain: NftChain | undefined;
   let skipDepth = 0;
+  /** First line of the set or map being skipped over: its elements are read when its brace closes. */
+  let objectStart = -1;
+  const endObject = (last: number) => {
+    const object = readNftObject(lines, objectStart, last, name);
+    if (object) table.objects.push(object);
+    objectStart = -1;
+  };
   let i = start + 1;
   for (; i < lines.length; i++) {
     const sl = lines[i];
@@ -73,6 +83,7 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
     if (TABLE_START.test(c) || IPTABLES_LINE.test(c)) break;
     if (skipDepth > 0) {
       skipDepth += braceBalance(c);
+      if (skipDepth <= 0 && objectStart >= 0) endObject(i);
       continue;
     }
     if (c === '}') {
@@ -93,6 +104,8 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
     }
     if (!chain && OBJECT_START.test(c)) {
       skipDepth = braceBalance(c);
+      objectStart = i;
+      if (skipDepth <= 0) endObject(i);
       continue;
     }
     if (!chain) {

@@ -400,6 +400,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     for (const r of nft.rules) addRule(r, table);
     nftRules += nft.rules.length;
+    if (nft.objects.length) (dump.nftObjects ??= []).push(...nft.objects);
     return block.nextLine;
   }
 

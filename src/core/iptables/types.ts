@@ -2,6 +2,7 @@
  * The iptables dump model: what the parser produces and every other module reads.
  * Every token keeps its position so hovers, jumps and diagnostics point at the exact text.
  */
+import type { NftObject } from './nftObjects';
 import type { NameTable } from './ruleStore';
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { ownEntry } from '../common/own';
@@ -205,6 +206,8 @@ export interface IptablesDump {
   lineCount: number;
   /** The rule store's interned names, whose ids rules give as `chainNameId`, ...; absent for dumps built otherwise. */
   names?: NameTable;
+  /** Sets and maps of `nft list ruleset` tables that were read (kube-proxy's nftables mode keeps Services there). */
+  nftObjects?: NftObject[];
 }
 
 export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {
