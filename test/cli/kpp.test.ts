@@ -325,3 +325,19 @@ test('an nft list ruleset: parse --json names the format and reads its Services;
   const svcLine = NFT_RULESET.split('\n').findIndex((l) => l.includes('jump KUBE-SVC-TCOU7JCQXEZGVUNU comment'));
   assert.ok(paths.every((p) => p.steps.some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)), 'steps point at the ruleset lines, 1-based');
 });
+
+test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {
+  const sample = join(root, 'samples', 'kube-proxy-nftables.nft');
+  const r = kpp('parse', sample, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.format, 'nft');
+  const web = j.services.find((s: { name: string }) => s.name === 'shop/web:http');
+  assert.deepEqual([web.protocol, web.clusterIP, web.port, web.nodePort, web.chain, web.hashVerified], ['tcp', '10.96.12.34', 80, 30080, 'service-KHN6ECMT-shop/web/tcp/http', true]);
+  assert.deepEqual(
+    web.endpoints.map((e: { ip: string; port: number; share: number }) => `${e.ip}:${e.port} ${e.share.toFixed(3)}`),
+    ['10.244.1.5:8080 0.333', '10.244.1.6:8080 0.333', '10.244.2.7:8080 0.333'],
+  );
+  const text = kpp('parse', sample);
+  assert.match(text.stdout, /service kube-system\/kube-dns:dns udp 10\.96\.0\.10:53 -> service-FY5PMXPG-kube-system\/kube-dns\/udp\/dns \(hash verified\)/);
+});
