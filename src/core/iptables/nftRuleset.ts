@@ -152,11 +152,32 @@ function braceBalance(text: string): number {
   return n;
 }
 
+/** A table's entry for a word of the rule; the word may be `constructor` or `toString`, which no table holds. */
+const entry = <T>(table: Record<string, T>, key: string | undefined): T | undefined => (key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined);
+const NUMBER = /^(?:0x[0-9a-f]+|\d+)$/i;
 /** `mark <op> value` in a `meta mark set` statement and the MARK option it stands for. */
 const MARK_OPERATORS: Record<string, string> = { or: 'or-mark', '|': 'or-mark', xor: 'xor-mark', '^': 'xor-mark', and: 'and-mark', '&': 'and-mark' };
 const VERDICTS: Record<string, string> = { accept: 'ACCEPT', drop: 'DROP', return: 'RETURN', queue: 'QUEUE' };
 const PORT_PROTOCOLS = new Set(['tcp', 'udp', 'sctp', 'udplite', 'dccp']);
-const COMPARISONS = new Set(['==', 'eq', '!=', 'ne']);
+/** `!` is nft's "none of these bits" of a flags type: `ct state ! new,related` (iptables-translate since 1.8.9). */
+const COMPARISONS = new Set(['==', 'eq', '!=', 'ne', '!']);
+/** `log` statement keys and the LOG and NFLOG options they stand for. */
+const LOG_KEYS: Record<string, [string, string]> = {
+  prefix: ['log-prefix', 'nflog-prefix'],
+  level: ['log-level', 'log-level'],
+  group: ['nflog-group', 'nflog-group'],
+  snaplen: ['nflog-size', 'nflog-size'],
+  'queue-threshold': ['nflog-threshold', 'nflog-threshold'],
+};
+/** `log flags ...` and LOG's options. */
+const LOG_FLAGS: Record<string, string[]> = {
+  all: ['log-tcp-sequence', 'log-tcp-options', 'log-ip-options', 'log-uid', 'log-macdecode'],
+  'tcp sequence': ['log-tcp-sequence'],
+  'tcp options': ['log-tcp-options'],
+  'ip options': ['log-ip-options'],
+  skuid: ['log-uid'],
+  ether: ['log-macdecode'],
+};
 /** nft's reject codes and iptables' `--reject-with` names. */
 const REJECT_WITH: Record<string, string> = {
   'port-unreachable': 'icmp-port-unreachable',
@@ -167,6 +188,15 @@ const REJECT_WITH: Record<string, string> = {
   'host-prohibited': 'icmp-host-prohibited',
   'admin-prohibited': 'icmp-admin-prohibited',
   reset: 'tcp-reset',
+};
+/** `reject with icmpv6 ...` codes and ip6tables' names. */
+const REJECT_WITH_V6: Record<string, string> = {
+  'no-route': 'icmp6-no-route',
+  'admin-prohibited': 'icmp6-adm-prohibited',
+  'addr-unreachable': 'icmp6-addr-unreachable',
+  'port-unreachable': 'icmp6-port-unreachable',
+  'policy-fail': 'icmp6-policy-fail',
+  'reject-route': 'icmp6-reject-route',
 };
 
 /** Reads one rule line of a chain: selectors become matches, the statement and verdict the target. */
@@ -205,7 +235,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     let k = at;
     let negated = false;
     if (words[k] && COMPARISONS.has(words[k].raw)) {
-      negated = words[k].raw === '!=' || words[k].raw === 'ne';
+      negated = words[k].raw !== '==' && words[k].raw !== 'eq';
       token('negation', words[k]);
       k++;
     }
@@ -226,6 +256,35 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     }
     if (words[k]) token('value', words[k]);
     return { negated, values, next: k + 1 };
+  };
+
+  /**
+   * `& (new|related) == 0` after a flags selector (iptables-translate before 1.8.9): none of the bits, which is
+   * iptables' negation; `!= 0` is any of them. The flags may be spaced (`(new | related)`).
+   */
+  const readBitTest = (at: number): { negated: boolean; values: Word[]; next: number } | undefined => {
+    let k = at;
+    while (k < words.length && !COMPARISONS.has(words[k].raw)) k++;
+    const op = words[k]?.raw;
+    if (k === at || !op || !/^(?:0x)?0+$/.test(words[k + 1]?.raw ?? '')) return undefined;
+    const values: Word[] = [];
+    for (let j = at; j < k; j++) {
+      token('value', words[j]);
+      for (const m of words[j].raw.matchAll(/[^(|,)]+/g)) values.push({ ...words[j], raw: m[0], value: m[0], column: words[j].column + m.index });
+    }
+    token('negation', words[k]);
+    token('value', words[k + 1]);
+    return { negated: op === '==' || op === 'eq', values, next: k + 2 };
+  };
+
+  /** A nat statement's flags, printed after its address and joined by commas: `snat to 1.2.3.4 random,persistent`. */
+  const readNatFlags = (t: Target, at: number): number => {
+    let k = at;
+    for (; words[k] && /^(?:random|fully-random|persistent)(?:,(?:random|fully-random|persistent))*$/.test(words[k].raw); k++) {
+      token('option', words[k]);
+      for (const flag of words[k].raw.split(',')) t.options.push(opt(flag === 'fully-random' ? 'random-fully' : flag, words[k], [], false));
+    }
+    return k;
   };
 
   while (i < words.length) {
@@ -282,11 +341,13 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       continue;
     }
     if (v === 'ct' && (next === 'state' || next === 'status')) {
-      const val = readValue(i + 2);
-      if (!val) break;
+      const val = words[i + 2]?.raw === '&' ? readBitTest(i + 3) : readValue(i + 2);
+      if (!val || val.values.length === 0) break;
       token('module', w);
       token('option', words[i + 1]);
-      const states = val.values.map((s) => s.value.replace(/,$/, '').toUpperCase()).join(',');
+      if (words[i + 2]?.raw === '&') token('value', words[i + 2]);
+      // nft's `seen-reply` is iptables' SEEN_REPLY.
+      const states = val.values.map((s) => s.value.replace(/,$/, '').toUpperCase().replace(/-/g, '_')).join(',');
       add('conntrack', opt(next === 'state' ? 'ctstate' : 'ctstatus', words[i + 1], val.values, val.negated, [states]), w);
       i = val.next;
       continue;
@@ -321,11 +382,13 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     }
     if (v === 'fib' && (next === 'saddr' || next === 'daddr') && words[i + 2]?.raw === 'type') {
       const val = readValue(i + 3);
-      if (!val || val.values.length !== 1) break;
+      if (!val || val.values.length === 0) break;
       token('module', w);
       token('option', words[i + 1]);
       token('option', words[i + 2]);
-      add('addrtype', opt(next === 'saddr' ? 'src-type' : 'dst-type', words[i + 1], val.values, val.negated, [val.values[0].value.toUpperCase()]), w);
+      // `fib daddr type != { local, anycast }` is `! --dst-type LOCAL,ANYCAST`.
+      const types = val.values.map((t) => t.value.toUpperCase()).join(',');
+      add('addrtype', opt(next === 'saddr' ? 'src-type' : 'dst-type', words[i + 1], val.values, val.negated, [types]), w);
       i = val.next;
       continue;
     }
@@ -367,9 +430,10 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       continue;
     }
     // Statements and verdicts: the target.
-    if (VERDICTS[v]) {
+    const verdict = entry(VERDICTS, v);
+    if (verdict) {
       token('target', w);
-      setTarget(VERDICTS[v], w);
+      setTarget(verdict, w);
       i++;
       continue;
     }
@@ -391,7 +455,8 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         const code = words[k];
         if (code) {
           for (let j = i; j <= k; j++) token(j === k ? 'value' : 'option', words[j]);
-          t.options.push(opt('reject-with', words[i], [code], false, [REJECT_WITH[code.raw] ?? code.raw]));
+          const names = words[i + 1]?.raw === 'icmpv6' ? REJECT_WITH_V6 : REJECT_WITH;
+          t.options.push(opt('reject-with', words[i], [code], false, [entry(names, code.raw) ?? code.raw]));
           i = k + 1;
         }
       }
@@ -407,22 +472,18 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         token('value', dest);
         t.options.push(opt(v === 'dnat' ? 'to-destination' : 'to-source', words[toAt], [dest], false));
       }
-      i = toAt + 2;
+      i = readNatFlags(t, toAt + 2);
       continue;
     }
     if (v === 'masquerade' || v === 'redirect') {
       token('target', w);
       const t = setTarget(v === 'masquerade' ? 'MASQUERADE' : 'REDIRECT', w);
-      i++;
-      for (; words[i] && /^(?:random|fully-random|persistent)$/.test(words[i].raw); i++) {
-        token('option', words[i]);
-        t.options.push(opt(words[i].raw === 'fully-random' ? 'random-fully' : words[i].raw, words[i], [], false));
-      }
+      i = readNatFlags(t, i + 1);
       if (words[i]?.raw === 'to' && words[i + 1]) {
         token('option', words[i]);
         token('value', words[i + 1]);
         t.options.push(opt('to-ports', words[i], [words[i + 1]], false, [words[i + 1].value.replace(/^:/, '')]));
-        i += 2;
+        i = readNatFlags(t, i + 2);
       }
       continue;
     }
@@ -431,14 +492,24 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     const setAt = v === 'meta' && next === 'mark' && words[i + 2]?.raw === 'set' ? i + 2 : v === 'mark' && next === 'set' ? i + 1 : -1;
     if (setAt >= 0 && words[setAt + 1]) {
       const markAt = words[setAt + 1].raw === 'meta' && words[setAt + 2]?.raw === 'mark' ? setAt + 2 : words[setAt + 1].raw === 'mark' ? setAt + 1 : -1;
-      const op = markAt >= 0 ? MARK_OPERATORS[words[markAt + 1]?.raw ?? ''] : 'set-mark';
+      const op = markAt >= 0 ? entry(MARK_OPERATORS, words[markAt + 1]?.raw) : 'set-mark';
       const valueAt = markAt >= 0 ? markAt + 2 : setAt + 1;
       const valueWord = words[valueAt];
-      if (op && valueWord && /^(?:0x[0-9a-f]+|\d+)$/i.test(valueWord.raw)) {
+      if (op && valueWord && NUMBER.test(valueWord.raw)) {
         token('target', w);
         const t = setTarget('MARK', w);
         for (let j = i + 1; j < valueAt; j++) token('option', words[j]);
         token('value', valueWord);
+        // `--set-xmark V/M` (neither a plain set nor one bit operation) is `mark and ~M xor V`.
+        const xorWord = words[valueAt + 2];
+        if (op === 'and-mark' && entry(MARK_OPERATORS, words[valueAt + 1]?.raw) === 'xor-mark' && xorWord && NUMBER.test(xorWord.raw)) {
+          token('option', words[valueAt + 1]);
+          token('value', xorWord);
+          const mask = `0x${(~Number(valueWord.raw) >>> 0).toString(16)}`;
+          t.options.push(opt('set-xmark', words[setAt], [valueWord, xorWord], false, [`${xorWord.raw}/${mask}`]));
+          i = valueAt + 3;
+          continue;
+        }
         t.options.push(opt(op, words[setAt], [valueWord], false));
         i = valueAt + 1;
         continue;
@@ -448,12 +519,33 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       token('target', w);
       const t = setTarget('LOG', w);
       i++;
-      while (words[i] && (words[i].raw === 'prefix' || words[i].raw === 'level') && words[i + 1]) {
+      // nft prints prefix, group, snaplen, queue-threshold, level, then flags; a group makes it NFLOG.
+      const valued: [Word, Word][] = [];
+      const flags: OptionArg[] = [];
+      for (;;) {
+        const key = words[i]?.raw ?? '';
+        if (entry(LOG_KEYS, key) && words[i + 1]) {
+          token('option', words[i]);
+          token('value', words[i + 1]);
+          valued.push([words[i], words[i + 1]]);
+          i += 2;
+          continue;
+        }
+        // `flags all`, `flags tcp sequence,options`, `flags ip options`, `flags skuid`, `flags ether`
+        const flag = key === 'flags' ? words[i + 1]?.raw : undefined;
+        const last = flag === 'tcp' || flag === 'ip' ? i + 2 : i + 1;
+        const found = flag && words[last] ? (last > i + 1 ? words[last].raw.split(',').map((f) => entry(LOG_FLAGS, `${flag} ${f}`)) : [entry(LOG_FLAGS, flag)]) : [];
+        const names = found.flatMap((n) => n ?? []);
+        if (found.length === 0 || found.includes(undefined)) break;
         token('option', words[i]);
-        token('value', words[i + 1]);
-        t.options.push(opt(words[i].raw === 'prefix' ? 'log-prefix' : 'log-level', words[i], [words[i + 1]], false));
-        i += 2;
+        for (let j = i + 1; j <= last; j++) token('value', words[j]);
+        for (const n of names) flags.push(opt(n, words[last], [], false));
+        i = last + 1;
       }
+      const nflog = valued.some(([k]) => k.raw === 'group');
+      if (nflog) t.name = 'NFLOG';
+      for (const [k, value] of valued) t.options.push(opt(LOG_KEYS[k.raw][nflog ? 1 : 0], k, [value], false));
+      t.options.push(...flags);
       continue;
     }
     if (v === 'notrack') {

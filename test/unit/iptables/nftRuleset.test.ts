@@ -211,3 +211,129 @@ test("kube-proxy's nftables mode: its base chains are said to be outside the tra
   // An iptables-nft table's builtin chains are traced: no such warning for them.
   assert.ok(!parseIptables(RULESET).diagnostics.some((x) => x.code === 'nft-base-chain-not-traced'));
 });
+
+test('nat statements: nft prints the flags after the address and joins them with commas', () => {
+  // nft's nat_stmt_print: `masquerade to :10-20 random`, `snat to 1.2.3.4 random,persistent` (iptables' own txlate tests).
+  const text = `table ip nat {
+	chain POSTROUTING {
+		type nat hook postrouting priority srcnat; policy accept;
+		oifname "eth0" counter packets 0 bytes 0 masquerade to :1024-65535 fully-random
+		oifname "eth1" counter packets 0 bytes 0 masquerade random,fully-random
+		oifname "eth2" counter packets 0 bytes 0 snat to 1.2.3.4 random,persistent
+	}
+	chain PREROUTING {
+		type nat hook prerouting priority dstnat; policy accept;
+		ip daddr 10.0.0.1 tcp dport 80 counter packets 0 bytes 0 dnat to 10.244.0.2:8080 persistent comment "x"
+	}
+}
+`;
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  const [toPorts, both, snat, dnat] = d.rules;
+  assert.deepEqual(targetOption(toPorts, 'to-ports')?.values, ['1024-65535']);
+  assert.ok(targetOption(toPorts, 'random-fully'));
+  assert.deepEqual(both.target?.options.map((o) => o.name), ['random', 'random-fully']);
+  assert.deepEqual(snat.target?.options.map((o) => o.name), ['to-source', 'random', 'persistent']);
+  assert.deepEqual(targetOption(snat, 'to-source')?.values, ['1.2.3.4']);
+  assert.deepEqual(dnat.target?.options.map((o) => o.name), ['to-destination', 'persistent']);
+  assert.equal(dnat.comment, 'x');
+  assert.ok(dnat.matches.every((m) => m.module !== 'unparsed'));
+});
+
+test('bitmask negations: `ct state ! new,related` and `ct state & (new|related) == 0` are `! --ctstate NEW,RELATED`', () => {
+  const text = `table ip filter {
+	chain INPUT {
+		type filter hook input priority filter; policy accept;
+		ct state ! new,related counter packets 0 bytes 0 accept
+		ct state & (new|related) == 0 counter packets 0 bytes 0 accept
+		ct status ! confirmed counter packets 0 bytes 0 drop
+		ct status & (assured|confirmed) == 0 counter packets 0 bytes 0 drop
+		ct status seen-reply counter packets 0 bytes 0 accept
+		ct state & established != 0 counter packets 0 bytes 0 accept
+	}
+}
+`;
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  const read = d.rules.map((r) => {
+    const o = r.matches.find((m) => m.module === 'conntrack')?.options[0];
+    return [o?.name, o?.values.join(' '), o?.negated, r.target?.name];
+  });
+  assert.deepEqual(read, [
+    ['ctstate', 'NEW,RELATED', true, 'ACCEPT'],
+    ['ctstate', 'NEW,RELATED', true, 'ACCEPT'],
+    ['ctstatus', 'CONFIRMED', true, 'DROP'],
+    ['ctstatus', 'ASSURED,CONFIRMED', true, 'DROP'],
+    // iptables spells the status SEEN_REPLY.
+    ['ctstatus', 'SEEN_REPLY', false, 'ACCEPT'],
+    ['ctstate', 'ESTABLISHED', false, 'ACCEPT'],
+  ]);
+});
+
+test("`log ... group N` is NFLOG (Calico's policy logs), and LOG's flags are its options", () => {
+  const text = `table ip filter {
+	chain cali-pi {
+		meta mark & 0x00010000 == 0x00010000 counter packets 0 bytes 0 log prefix "ARE0|kns.calico-system" group 2 snaplen 80
+		counter packets 0 bytes 0 log queue-threshold 2 group 0
+		counter packets 0 bytes 0 log prefix "dropped: " level debug flags all
+		counter packets 0 bytes 0 log flags tcp sequence,options flags ip options
+	}
+}
+`;
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  const [nflog, threshold, log, tcp] = d.rules;
+  assert.equal(nflog.target?.name, 'NFLOG');
+  assert.deepEqual(nflog.target?.options.map((o) => [o.name, o.values.join(' ')]), [['nflog-prefix', 'ARE0|kns.calico-system'], ['nflog-group', '2'], ['nflog-size', '80']]);
+  assert.deepEqual(threshold.target?.options.map((o) => [o.name, o.values.join(' ')]), [['nflog-threshold', '2'], ['nflog-group', '0']]);
+  assert.equal(log.target?.name, 'LOG');
+  assert.deepEqual(log.target?.options.map((o) => o.name), ['log-prefix', 'log-level', 'log-tcp-sequence', 'log-tcp-options', 'log-ip-options', 'log-uid', 'log-macdecode']);
+  assert.deepEqual(tcp.target?.options.map((o) => o.name), ['log-tcp-sequence', 'log-tcp-options', 'log-ip-options']);
+});
+
+test("MARK's `--set-xmark V/M` is `mark and ~M xor V`; addrtype lists are sets; icmpv6 reject codes are ip6tables'", () => {
+  const text = `table ip mangle {
+	chain OUTPUT {
+		type route hook output priority mangle; policy accept;
+		counter packets 0 bytes 0 meta mark set mark and 0xffffffcd xor 0x40
+		fib daddr type != { local, anycast } counter packets 0 bytes 0 accept
+	}
+}
+`;
+  const d = parseIptables(text);
+  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  const [xmark, addrtype] = d.rules;
+  assert.deepEqual(xmark.target?.options.map((o) => [o.name, o.values.join(' ')]), [['set-xmark', '0x40/0x32']]);
+  const types = findOption(addrtype, 'dst-type', 'addrtype');
+  assert.deepEqual([types?.values, types?.negated], [['LOCAL,ANYCAST'], true]);
+
+  const v6 = parseIptables(`table ip6 filter {
+	chain INPUT {
+		type filter hook input priority filter; policy accept;
+		tcp dport 22 counter packets 0 bytes 0 reject with icmpv6 type admin-prohibited
+		tcp dport 23 counter packets 0 bytes 0 reject with icmpv6 port-unreachable
+		tcp dport 24 counter packets 0 bytes 0 reject with tcp reset
+	}
+}
+`);
+  assert.deepEqual(v6.rules.map((r) => targetOption(r, 'reject-with')?.values[0]), ['icmp6-adm-prohibited', 'icmp6-port-unreachable', 'tcp-reset']);
+});
+
+test("words named like Object's own properties are text, not verdicts or options, and hovers on them do not throw", () => {
+  const words = ['constructor', 'toString accept', 'log flags constructor', 'log constructor x', 'meta mark set mark constructor 0x1', 'reject with icmp type constructor', '__proto__'];
+  const text = `table ip filter {\n\tchain INPUT {\n${words.map((w) => `\t\t${w}\n`).join('')}\t}\n}\n`;
+  const model = buildModel(parseIptables(text));
+  const rules = model.dump.rules;
+  assert.equal(rules.length, words.length);
+  for (const r of rules) {
+    assert.ok(r.target === undefined || typeof r.target.name === 'string', r.text);
+    for (const o of [...r.matches.flatMap((m) => m.options), ...(r.target?.options ?? [])]) {
+      assert.equal(typeof o.name, 'string', r.text);
+      assert.ok(o.values.every((x) => typeof x === 'string'), r.text);
+    }
+    for (let c = 0; c < r.text.length + 4; c++) explainAt(model, r.line, c, 'en');
+  }
+  assert.equal(rules[0].target, undefined);
+  assert.equal(rules[1].target, undefined);
+  assert.deepEqual(targetOption(rules[5], 'reject-with')?.values, ['constructor']);
+});
