@@ -40,6 +40,7 @@ kpp('parse', 'samples/node-a.ipvs');
 kpp('trace', 'samples/node-a.ipvs', '--src', '10.244.1.5', '--dst', '172.16.20.10:80');
 // kube-proxy in nftables mode: Services read from the maps of `nft list ruleset`.
 kpp('parse', 'samples/kube-proxy-nftables.nft');
+kpp('trace', 'samples/kube-proxy-nftables.nft', '--src', '10.244.1.9', '--dst', '10.96.0.10:53', '--proto', 'udp', '--in-iface', 'cali0', '--local-ip', '192.168.0.11');
 kpp('parse', 'samples/client-pod-routes.txt');
 // The seed incident from the pod's side: where the kernel sends the kubernetes Service's ClusterIP.
 kpp('explain', 'samples/client-pod-routes.txt', '--line', '5');

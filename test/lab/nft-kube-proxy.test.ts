@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { buildModel } from '../../src/core/iptables/model';
 import { parseIptables } from '../../src/core/iptables/parser';
+import { tracePacket } from '../../src/core/iptables/trace';
 
 interface Wanted {
   spn: string;
@@ -63,6 +64,13 @@ function kubeProxyRuleset(count: number): { text: string; wanted: Wanted[] } {
     'type nat hook prerouting priority dstnat; policy accept;',
     'jump services',
     '}',
+    'chain filter-forward {',
+    'type filter hook forward priority -110; policy accept;',
+    'ct state new jump endpoints-check',
+    '}',
+    'chain endpoints-check {',
+    'ip daddr . meta l4proto . th dport vmap @no-endpoint-services',
+    '}',
     'chain services {',
     'ip daddr . meta l4proto . th dport vmap @service-ips',
     'fib daddr type local ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @service-nodeports',
@@ -83,7 +91,7 @@ function which(binary: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
 }
 
-test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads as the Services it was written from", (t) => {
+test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads and traces as the Services it was written from", (t) => {
   if (!which('nft') || !which('unshare')) return t.skip('missing nft or unshare on PATH (apt-get install nftables util-linux)');
   if (process.getuid?.() !== 0) return t.skip('needs root for a private network namespace');
   const { text, wanted } = kubeProxyRuleset(120);
@@ -100,6 +108,18 @@ test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads
     .sort((a, b) => a.spn.localeCompare(b.spn));
   const want = wanted.map((w) => ({ ...w })).sort((a, b) => a.spn.localeCompare(b.spn));
   assert.deepEqual(read, want);
+  // The tracer walks the listed ruleset: nat-prerouting, the @service-ips lookup, the numgen ladder, the DNAT;
+  // a source outside the pod range is marked for masquerade (this ruleset has no masquerading chain to act on it).
+  const dump = parseIptables(listed);
+  for (const w of wanted) {
+    const r = tracePacket(dump, { src: '10.250.0.9', dst: w.clusterIP, dport: w.port, proto: w.protocol as 'tcp' | 'udp', hook: 'prerouting', inIface: 'eth0', localAddresses: ['192.168.0.11'] });
+    if (w.endpoints.length === 0) {
+      assert.deepEqual(r.paths.map((p) => p.verdict), ['REJECT'], w.spn);
+      continue;
+    }
+    assert.deepEqual(r.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`), w.endpoints, w.spn);
+    for (const p of r.paths) assert.ok(Math.abs(p.probability - 1 / w.endpoints.length) < 1e-12 && (p.mark & 0x4000) !== 0 && p.verdict === 'ACCEPT', w.spn);
+  }
   for (const s of kube.services) {
     assert.equal(s.noEndpoints, s.endpoints.length === 0, s.name);
     if (s.endpoints.length) assert.equal(s.hashVerified, true, s.name);

@@ -232,7 +232,9 @@ function explainTarget(model: IptablesModel, rule: Rule, lang: Lang): string {
   }
   const value = target.options.map((o) => o.values.join(' ')).filter(Boolean).join(' ');
   const key = `iptables.target.${name}`;
-  let text = has(lang, key) ? t(lang, key, { value }) : t(lang, 'iptables.target.other', { target: name });
+  const selectors = target.options.find((o) => o.name === 'selector')?.values.join(' . ') ?? '';
+  const modulus = target.options.find((o) => o.name === 'mod')?.values[0] ?? 'N';
+  let text = has(lang, key) ? t(lang, key, { value, selectors, modulus }) : t(lang, 'iptables.target.other', { target: name });
   if (name === 'MARK' && value) text += `\n\n${explainMark(model, value, lang)}`;
   return text;
 }
@@ -430,6 +432,12 @@ function actionPhrase(rule: Rule, lang: Lang): string {
       const effect = markEffect(o.name, o.values[0] ?? '');
       if (effect) return t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' });
     }
+  }
+  // nft's verdict maps (the nft reader's VMAP / NUMGEN): what is looked up, and where.
+  if (target.name === 'VMAP' || target.name === 'NUMGEN') {
+    const first = (name: string) => target.options.find((o) => o.name === name)?.values;
+    const map = first('map')?.[0];
+    return t(lang, `iptables.action.${target.name}`, { selectors: (first('selector') ?? []).join(' . '), map: map ? `@${map}` : '{ ... }', modulus: first('mod')?.[0] ?? '?', mode: first('mode')?.[0] ?? 'random' });
   }
   if (STANDARD_TARGETS.has(target.name) || ['REJECT', 'DNAT', 'SNAT', 'MASQUERADE', 'MARK'].includes(target.name)) {
     const key = `iptables.action.${target.name}`;

@@ -30,7 +30,19 @@ export interface NftObject {
   line: number;
   /** `timeout 3h` of a set whose elements expire (kube-proxy's session affinity sets), in seconds. */
   timeoutSeconds?: number;
+  /** `flags dynamic,timeout`: `dynamic` marks a set the ruleset fills itself (`update @set { ip saddr }`). */
+  flags: string[];
   elements: NftElement[];
+}
+
+/** A base chain of an nft table other than iptables' builtin ones: the tracer walks it at its hook by priority. */
+export interface NftBaseChain {
+  table: string;
+  chain: string;
+  /** `filter`, `nat` or `route`. */
+  type: string;
+  hook: 'prerouting' | 'input' | 'forward' | 'output' | 'postrouting';
+  priority: number;
 }
 
 const OBJECT_HEAD = /^(set|map)\s+("[^"]*"|\S+)\s*\{/;
@@ -59,7 +71,7 @@ export function readNftObject(lines: readonly SourceLine[], start: number, end: 
   const head = OBJECT_HEAD.exec(lines[start].content);
   if (!head) return undefined;
   const name = head[2].startsWith('"') ? head[2].slice(1, -1) : head[2];
-  const object: NftObject = { kind: head[1] as 'set' | 'map', table, name, line: lines[start].line, elements: [] };
+  const object: NftObject = { kind: head[1] as 'set' | 'map', table, name, line: lines[start].line, flags: [], elements: [] };
   let inElements = false;
   for (let i = start + 1; i <= end && i < lines.length; i++) {
     const sl = lines[i];
@@ -70,6 +82,11 @@ export function readNftObject(lines: readonly SourceLine[], start: number, end: 
       if (timeout) {
         const seconds = nftSeconds(timeout[1]);
         if (seconds !== undefined) object.timeoutSeconds = seconds;
+        continue;
+      }
+      const flags = /^flags\s+(\S+)$/.exec(text);
+      if (flags) {
+        object.flags = flags[1].split(',');
         continue;
       }
       const open = ELEMENTS_START.exec(text);
@@ -95,9 +112,12 @@ export function readNftObject(lines: readonly SourceLine[], start: number, end: 
 /** `{ 0 : goto A, 1 : goto B }` after `vmap` in a rule's text: the inline map's elements (without positions). */
 export function inlineVerdictMap(ruleText: string): Omit<NftElement, 'line' | 'column' | 'length'>[] {
   const at = ruleText.search(/\bvmap\s*\{/);
-  if (at < 0) return [];
-  const open = ruleText.indexOf('{', at);
-  const body = ruleText.slice(open + 1);
+  return at < 0 ? [] : bracedElements(ruleText.slice(ruleText.indexOf('{', at)));
+}
+
+/** The elements of `{ k : verdict, ... }` (text from its opening brace on). */
+export function bracedElements(text: string): Omit<NftElement, 'line' | 'column' | 'length'>[] {
+  const body = text.slice(text.indexOf('{') + 1);
   const close = closingBrace(body);
   const out: Omit<NftElement, 'line' | 'column' | 'length'>[] = [];
   for (const piece of splitElements(close >= 0 ? body.slice(0, close) : body)) {

@@ -19,7 +19,20 @@ const CHAIN_START = /^chain\s+("[^"]*"|\S+)\s*\{/;
 const OBJECT_START = /^(?:set|map|flowtable|counter|quota|limit|ct\s+(?:helper|timeout|expectation)|secmark|synproxy)\s+("[^"]*"|\S+)\s*\{/;
 /** iptables-save's own lines: `*nat`, `:CHAIN POLICY [p:b]`, `-A CHAIN ...`, `COMMIT`. */
 const IPTABLES_LINE = /^(?:\*[a-z]+$|:\S+\s+(?:ACCEPT|DROP|-)\b|-[AINPX]\s|COMMIT$)/;
-const BASE_CHAIN = /^type\s+(\w+)\s+hook\s+(\w+)(?:\s+device\s+\S+)?\s+priority\s+[^;]+;(?:\s*policy\s+(\w+)\s*;)?/;
+const BASE_CHAIN = /^type\s+(\w+)\s+hook\s+(\w+)(?:\s+device\s+\S+)?\s+priority\s+([^;]+);(?:\s*policy\s+(\w+)\s*;)?/;
+/** Hooks the tracer walks: a base chain on one of them is traced by its priority among iptables' tables. */
+const TRACED_HOOKS = new Set(['prerouting', 'input', 'forward', 'output', 'postrouting']);
+/** nft's named priorities (`dstnat`, `srcnat - 10`, ...) in numbers; srcnat is 100 on postrouting and input. */
+const NAMED_PRIORITIES: Record<string, number> = { raw: -300, mangle: -150, dstnat: -100, filter: 0, security: 50, srcnat: 100 };
+
+/** A priority as nft prints it (`-110`, `dstnat`, `dstnat - 10`, `filter + 5`); undefined when unreadable. */
+export function nftPriority(text: string): number | undefined {
+  const m = /^\s*(-?\d+|[a-z]+)\s*(?:([+-])\s*(\d+))?\s*$/.exec(text);
+  if (!m) return undefined;
+  const base = /^-?\d+$/.test(m[1]) ? Number(m[1]) : Object.hasOwn(NAMED_PRIORITIES, m[1]) ? NAMED_PRIORITIES[m[1]] : undefined;
+  if (base === undefined) return undefined;
+  return m[2] === '-' ? base - Number(m[3]) : m[2] === '+' ? base + Number(m[3]) : base;
+}
 const FAMILIES_READ = new Set(['ip', 'ip6', 'inet']);
 const IPTABLES_TABLES = new Set(['raw', 'mangle', 'nat', 'filter', 'security']);
 
@@ -31,6 +44,8 @@ export interface NftChain {
   name: string;
   policy?: string;
   declSpan: Span;
+  /** A base chain's type, hook and priority (`type nat hook prerouting priority dstnat;`). */
+  base?: { type: string; hook: string; priority: number };
 }
 
 export interface NftTable {
@@ -117,11 +132,14 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
       // The tracer walks iptables' tables by their builtin chains; a base chain of another name (kube-proxy's nft
       // mode: `nat-prerouting`) hooks in where the tracer does not look.
       const builtin = IPTABLES_TABLES.has(table.name) && chain.name === base[2].toUpperCase();
-      if (!builtin && FAMILIES_READ.has(table.family)) diagnostics.push(problem('nft-base-chain-not-traced', 'warning', chain.declSpan, { chain: chain.name, table: table.name, hook: base[2] }));
-      if (base[3]) {
-        chain.policy = base[3].toUpperCase();
-        const at = c.lastIndexOf(base[3]);
-        tokens.push({ kind: 'policy', text: chain.policy, span: { line: sl.line, column: sl.offset + at, length: base[3].length } });
+      const priority = nftPriority(base[3]);
+      // Other base chains (kube-proxy's nftables mode: `nat-prerouting`) are walked at their hook by priority.
+      if (!builtin && TRACED_HOOKS.has(base[2]) && priority !== undefined) chain.base = { type: base[1], hook: base[2], priority };
+      else if (!builtin && FAMILIES_READ.has(table.family)) diagnostics.push(problem('nft-base-chain-not-traced', 'warning', chain.declSpan, { chain: chain.name, table: table.name, hook: base[2] }));
+      if (base[4]) {
+        chain.policy = base[4].toUpperCase();
+        const at = c.lastIndexOf(base[4]);
+        tokens.push({ kind: 'policy', text: chain.policy, span: { line: sl.line, column: sl.offset + at, length: base[4].length } });
       }
       continue;
     }
@@ -158,6 +176,8 @@ const NUMBER = /^(?:0x[0-9a-f]+|\d+)$/i;
 /** `mark <op> value` in a `meta mark set` statement and the MARK option it stands for. */
 const MARK_OPERATORS: Record<string, string> = { or: 'or-mark', '|': 'or-mark', xor: 'xor-mark', '^': 'xor-mark', and: 'and-mark', '&': 'and-mark' };
 const VERDICTS: Record<string, string> = { accept: 'ACCEPT', drop: 'DROP', return: 'RETURN', queue: 'QUEUE' };
+/** Selectors a verdict map's key concatenates (`ip daddr . meta l4proto . th dport`). */
+const VMAP_SELECTOR = /^(?:(?:ip|ip6) (?:saddr|daddr)|meta (?:l4proto|mark|iifname|oifname)|ip protocol|(?:th|tcp|udp|sctp) (?:sport|dport))$/;
 const PORT_PROTOCOLS = new Set(['tcp', 'udp', 'sctp', 'udplite', 'dccp']);
 /** `!` is nft's "none of these bits" of a flags type: `ct state ! new,related` (iptables-translate since 1.8.9). */
 const COMPARISONS = new Set(['==', 'eq', '!=', 'ne', '!']);
@@ -287,10 +307,59 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     return k;
   };
 
+  /**
+   * A verdict map ends the rule: `SELECTOR [. SELECTOR ...] vmap @name` or `... vmap { k : verdict, ... }`, and
+   * `numgen random mod N vmap { 0 : goto A, ... }`. It becomes a VMAP / NUMGEN target the tracer looks up.
+   */
+  const readVerdictMap = (at: number): boolean => {
+    let k = at;
+    const selectors: Word[][] = [];
+    let numgen: { mode: Word; mod: Word } | undefined;
+    if (words[k]?.raw === 'numgen' && words[k + 2]?.raw === 'mod' && /^\d+$/.test(words[k + 3]?.raw ?? '')) {
+      numgen = { mode: words[k + 1], mod: words[k + 3] };
+      k += 4;
+    } else {
+      for (;;) {
+        const pair = `${words[k]?.raw} ${words[k + 1]?.raw}`;
+        if (!VMAP_SELECTOR.test(pair)) return false;
+        selectors.push([words[k], words[k + 1]]);
+        k += 2;
+        if (words[k]?.raw !== '.') break;
+        k++;
+      }
+    }
+    const map = words[k + 1];
+    if (words[k]?.raw !== 'vmap' || !map) return false;
+    const mapText = content.slice(map.column - sl.offset);
+    const t = setTarget(numgen ? 'NUMGEN' : 'VMAP', words[k]);
+    token('target', words[k]);
+    if (numgen) {
+      for (const x of [words[at], numgen.mode, words[at + 2]]) token('option', x);
+      token('value', numgen.mod);
+      t.options.push(opt('mode', words[at], [numgen.mode], false), opt('mod', words[at + 2], [numgen.mod], false));
+    } else {
+      for (const pair of selectors) for (const x of pair) token('option', x);
+      t.options.push(opt('selector', selectors[0][0], selectors.map((p) => p[1]), false, selectors.map((p) => `${p[0].raw} ${p[1].raw}`)));
+    }
+    for (let j = k + 1; j < words.length; j++) token('value', words[j]);
+    t.options.push(map.raw.startsWith('@') ? opt('map', map, [map], false, [map.raw.slice(1)]) : opt('elements', map, [map], false, [mapText]));
+    i = words.length;
+    return true;
+  };
+
   while (i < words.length) {
     const w = words[i];
     const v = w.raw;
     const next = words[i + 1]?.raw;
+    if ((v === 'numgen' || words[i + 2]?.raw === '.' || words[i + 2]?.raw === 'vmap') && readVerdictMap(i)) break;
+    // `update @set { ip saddr }` adds the source to a set (kube-proxy's affinity): iptables' `-m recent --set`.
+    if (v === 'update' && next?.startsWith('@') && words[i + 2]?.raw === '{' && /^ip6? saddr \}$/.test(words.slice(i + 3, i + 6).map((x) => x.raw).join(' '))) {
+      for (let j = i; j < i + 6; j++) token(j === i ? 'module' : j === i + 1 ? 'value' : 'option', words[j]);
+      add('recent', opt('set', w, [], false), w);
+      add('recent', opt('name', w, [words[i + 1]], false, [next.slice(1)]), w);
+      i += 6;
+      continue;
+    }
     // Selectors that iptables-nft translates from generic options and matches.
     if ((v === 'ip' || v === 'ip6') && (next === 'saddr' || next === 'daddr')) {
       const val = readValue(i + 2);
@@ -298,8 +367,14 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       token('option', words[i]);
       token('option', words[i + 1]);
       const value = val.values[0].value;
-      // `ip saddr @name` looks the address up in a named set: ipset's `-m set --match-set name src`.
-      if (value.startsWith('@')) add('set', opt('match-set', words[i + 1], val.values, val.negated, [value.slice(1), next === 'saddr' ? 'src' : 'dst']), words[i]);
+      // A set the ruleset fills itself with sources (`update @affinity-... { ip saddr }`, kube-proxy's session
+      // affinity) is what iptables' `-m recent --rcheck --name` is: whether this client came recently.
+      const recent = value.startsWith('@') && next === 'saddr' && !val.negated ? table.objects.find((o) => o.kind === 'set' && o.name === value.slice(1) && o.flags.includes('dynamic')) : undefined;
+      if (recent) {
+        add('recent', opt('rcheck', words[i + 1], [], false), words[i]);
+        add('recent', opt('name', words[i + 1], val.values, false, [recent.name]), words[i]);
+        if (recent.timeoutSeconds !== undefined) add('recent', opt('seconds', words[i + 1], [], false, [String(recent.timeoutSeconds)]), words[i]);
+      } else if (value.startsWith('@')) add('set', opt('match-set', words[i + 1], val.values, val.negated, [value.slice(1), next === 'saddr' ? 'src' : 'dst']), words[i]);
       else add('', opt(next === 'saddr' ? 'source' : 'destination', words[i + 1], val.values, val.negated));
       i = val.next;
       continue;

@@ -144,6 +144,8 @@ export const EXTENSION_TARGETS = new Set([
   'ULOG', 'NFQUEUE', 'QUEUE', 'REJECT', 'CT', 'NOTRACK', 'CHECKSUM', 'TPROXY', 'TRACE', 'TCPMSS', 'TOS', 'DSCP',
   'TTL', 'HL', 'CLASSIFY', 'CLUSTERIP', 'SET', 'AUDIT', 'IDLETIMER', 'LED', 'RATEEST', 'TEE', 'HMARK', 'SYNPROXY',
   'ECN', 'TCPOPTSTRIP', 'DNPT', 'SNPT', 'MIRROR', 'NOP',
+  // nft's verdict maps, as the nft reader writes them (`vmap @service-ips`, `numgen random mod N vmap { ... }`).
+  'VMAP', 'NUMGEN',
 ]);
 
 /**

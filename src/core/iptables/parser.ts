@@ -10,6 +10,7 @@ import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
+import type { NftBaseChain } from './nftObjects';
 import { isNftTableStart, parseNftTable } from './nftRuleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
@@ -397,6 +398,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const chain = getChain(table, ch.name);
       if (ch.policy) chain.policy = ch.policy;
       chain.declSpan ??= ch.declSpan;
+      if (ch.base) (dump.nftBaseChains ??= []).push({ table: table.name, chain: ch.name, ...ch.base, hook: ch.base.hook as NftBaseChain['hook'] });
     }
     for (const r of nft.rules) addRule(r, table);
     nftRules += nft.rules.length;

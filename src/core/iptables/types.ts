@@ -2,7 +2,7 @@
  * The iptables dump model: what the parser produces and every other module reads.
  * Every token keeps its position so hovers, jumps and diagnostics point at the exact text.
  */
-import type { NftObject } from './nftObjects';
+import type { NftBaseChain, NftObject } from './nftObjects';
 import type { NameTable } from './ruleStore';
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { ownEntry } from '../common/own';
@@ -208,6 +208,8 @@ export interface IptablesDump {
   names?: NameTable;
   /** Sets and maps of `nft list ruleset` tables that were read (kube-proxy's nftables mode keeps Services there). */
   nftObjects?: NftObject[];
+  /** Base chains of those tables that iptables has no builtin for (`nat-prerouting`), with hook and priority. */
+  nftBaseChains?: NftBaseChain[];
 }
 
 export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {

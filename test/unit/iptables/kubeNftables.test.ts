@@ -12,6 +12,10 @@ import { buildModel } from '../../../src/core/iptables/model';
 import { inlineVerdictMap, nftSeconds, readNftObject } from '../../../src/core/iptables/nftObjects';
 import { nftKubeChain } from '../../../src/core/iptables/naming';
 import { parseIptables } from '../../../src/core/iptables/parser';
+import { nftPriority } from '../../../src/core/iptables/nftRuleset';
+import type { NftBaseChain } from '../../../src/core/iptables/nftObjects';
+import { tracePacket } from '../../../src/core/iptables/trace';
+import { FORWARD_STAGES, LOOPBACK_STAGES, PREROUTING_STAGES, stagesWithBaseChains } from '../../../src/core/iptables/trace/hooks';
 import { LineIndex } from '../../../src/core/common/lines';
 import { repoRoot } from '../../helpers/corpus';
 
@@ -144,4 +148,49 @@ test('nftables mode: every cut of the sample reads without throwing, and never i
     const kube = modelOf(text).kube;
     for (const s of kube.services) assert.match(s.name, /^(default\/(empty|kubernetes)|kube-system\/kube-dns|shop\/web):/);
   }
+});
+
+test('nftables mode traces: ClusterIP to endpoints 1/N each, a Service without endpoints rejected, a NodePort masqueraded', () => {
+  const dump = parseIptables(SAMPLE);
+  const fromPod = { src: '10.244.1.9', inIface: 'cali0', hook: 'prerouting' as const, localAddresses: ['192.168.0.11'] };
+  const dns = tracePacket(dump, { ...fromPod, dst: '10.96.0.10', dport: 53, proto: 'udp' });
+  assert.deepEqual(
+    dns.paths.map((p) => [p.probability, p.verdict, p.dnat, p.masquerade]),
+    [
+      [0.5, 'ACCEPT', { ip: '10.244.0.2', port: 53 }, false],
+      [0.5, 'ACCEPT', { ip: '10.244.0.3', port: 53 }, false],
+    ],
+  );
+  // filter-prerouting (dstnat - 10) runs before nat-prerouting (dstnat), as netfilter orders them by priority.
+  assert.deepEqual(dns.paths[0].steps.map((s) => s.chain).slice(0, 5), ['filter-prerouting', 'firewall-check', 'firewall-check', 'filter-prerouting', 'nat-prerouting']);
+  const empty = tracePacket(dump, { ...fromPod, dst: '10.96.0.77', dport: 80, proto: 'tcp' });
+  assert.deepEqual(empty.paths.map((p) => [p.verdict, p.steps[p.steps.length - 1].chain]), [['REJECT', 'reject-chain']]);
+  // From outside to the NodePort: the affinity sets hold no entry for a client's first connection.
+  const nodePort = tracePacket(dump, { src: '203.0.113.5', inIface: 'eth0', hook: 'prerouting', localAddresses: ['192.168.0.11'], dst: '192.168.0.11', dport: 30080, proto: 'tcp' });
+  assert.deepEqual(
+    nodePort.paths.map((p) => [p.probability.toFixed(6), p.dnat?.ip, p.masquerade]),
+    [
+      ['0.333333', '10.244.1.5', true],
+      ['0.333333', '10.244.1.6', true],
+      ['0.333333', '10.244.2.7', true],
+    ],
+  );
+  // From the node itself (hook output) to the API server's ClusterIP: masqueraded, since the source is no pod.
+  const fromNode = tracePacket(dump, { src: '192.168.0.11', hook: 'output', localAddresses: ['192.168.0.11'], dst: '10.96.0.1', dport: 443, proto: 'tcp' });
+  assert.deepEqual(fromNode.paths.map((p) => [p.probability, p.dnat, p.masquerade]), [[1, { ip: '172.18.0.2', port: 6443 }, true]]);
+});
+
+test('nft base chains take their place among iptables tables by hook and priority', () => {
+  const base: NftBaseChain[] = [
+    { table: 'kube-proxy', chain: 'filter-prerouting', type: 'filter', hook: 'prerouting', priority: -110 },
+    { table: 'kube-proxy', chain: 'nat-prerouting', type: 'nat', hook: 'prerouting', priority: -100 },
+    { table: 'kube-proxy', chain: 'nat-postrouting', type: 'nat', hook: 'postrouting', priority: 100 },
+    { table: 'kube-proxy', chain: 'filter-forward', type: 'filter', hook: 'forward', priority: -110 },
+  ];
+  const name = (s: { table: string; chain: string }) => `${s.table}/${s.chain}`;
+  assert.deepEqual(stagesWithBaseChains(PREROUTING_STAGES, base, false).map(name), ['raw/PREROUTING', 'mangle/PREROUTING', 'kube-proxy/filter-prerouting', 'nat/PREROUTING', 'kube-proxy/nat-prerouting']);
+  assert.deepEqual(stagesWithBaseChains(FORWARD_STAGES, base, false).map(name), ['mangle/FORWARD', 'kube-proxy/filter-forward', 'filter/FORWARD', 'security/FORWARD', 'mangle/POSTROUTING', 'nat/POSTROUTING', 'kube-proxy/nat-postrouting']);
+  // Back through loopback, nat is not consulted again.
+  assert.deepEqual(stagesWithBaseChains(LOOPBACK_STAGES, base, true).map(name), ['raw/PREROUTING', 'mangle/PREROUTING', 'kube-proxy/filter-prerouting', 'mangle/INPUT', 'filter/INPUT', 'security/INPUT']);
+  assert.deepEqual([nftPriority('dstnat - 10'), nftPriority('srcnat'), nftPriority('-110'), nftPriority('filter + 5'), nftPriority('later')], [-110, 100, -110, 5, undefined]);
 });

@@ -4,6 +4,7 @@
  * scanning thousands (KUBE-SERVICES of a big cluster). Cached per dump object in a WeakMap.
  */
 import type { IpFamily } from '../../common/ip';
+import type { NftObject } from '../nftObjects';
 import { displayRuleText, isBuiltinChain, type Chain, type Match, type Table, type Target } from '../types';
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
@@ -56,7 +57,7 @@ export interface DumpIndex {
 
 const cache = new WeakMap<object, DumpIndex>();
 
-export function dumpIndex(dump: { family: IpFamily; tables: Table[] }): DumpIndex {
+export function dumpIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: readonly NftObject[] }): DumpIndex {
   let index = cache.get(dump);
   if (!index) {
     index = buildIndex(dump);
@@ -65,7 +66,7 @@ export function dumpIndex(dump: { family: IpFamily; tables: Table[] }): DumpInde
   return index;
 }
 
-function buildIndex(dump: { family: IpFamily; tables: Table[] }): DumpIndex {
+function buildIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: readonly NftObject[] }): DumpIndex {
   const family = dump.family;
   const tables = new Map<string, Table>();
   const duplicateTables: string[] = [];
@@ -83,7 +84,7 @@ function buildIndex(dump: { family: IpFamily; tables: Table[] }): DumpIndex {
     let result: CompiledChain | undefined;
     if (table) {
       const c = table.chains.get(name);
-      if (c) result = compileChain(table, c, family);
+      if (c) result = compileChain(table, c, family, dump.nftObjects);
       else if (isBuiltinChain(tableName, name)) result = compileImplied(table, name, family);
     }
     compiled.set(key, result ?? null);
@@ -101,19 +102,21 @@ function compileRule(
   target: Target | undefined,
   family: IpFamily,
   info: GenericInfo,
+  /** The dump's nft sets and maps, which verdict-map targets look up. */
+  objects?: readonly NftObject[],
 ): CompiledRule {
   const problems: CompileProblem[] = [];
   const conds = compileConditions(matches, family, problems, info);
-  const compiledTarget = compileTarget(target, family, (n) => table.chains.has(n));
+  const compiledTarget = compileTarget(target, family, (n) => table.chains.has(n), (n) => objects?.find((o) => o.table === table.name && o.name === n));
   return { table: table.name, chain: chainName, line, text, conds, target: compiledTarget, problems };
 }
 
-function compileChain(table: Table, c: Chain, family: IpFamily): CompiledChain {
+function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readonly NftObject[]): CompiledChain {
   const rules: CompiledRule[] = [];
   const hosts: (bigint | undefined)[] = [];
   for (const r of c.rules) {
     const info: GenericInfo = {};
-    const cr = compileRule(table, c.name, r.line, displayRuleText(r), r.matches, r.target, family, info);
+    const cr = compileRule(table, c.name, r.line, displayRuleText(r), r.matches, r.target, family, info, objects);
     cr.ruleId = r.id;
     rules.push(cr);
     hosts.push(info.dstHost && !info.dstNegated ? singleHost(info.dstHost) : undefined);

@@ -6,10 +6,10 @@
 import type { Lang } from '../../i18n/catalog';
 import { dumpIndex, type CompiledChain, type CompiledRule, type DumpIndex } from './compile';
 import { localFactKey, type Uncertain } from './conditions';
-import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, type Stage } from './hooks';
+import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, stagesWithBaseChains, type Stage } from './hooks';
 import { formatMark, msg, renderTraceMessage } from './message';
 import { addressType, ipText, isForThisNode, preparePacket, type PacketState, type TraceEnv } from './packet';
-import { hasNoEffect } from './targets';
+import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';
 import type {
   Packet,
   TraceAction,
@@ -59,6 +59,7 @@ interface Limits {
 
 interface Run {
   env: TraceEnv;
+  stages: Readonly<Record<Phase, readonly Stage[]>>;
   index: DumpIndex;
   packet: Packet;
   limits: Limits;
@@ -77,6 +78,15 @@ const STAGES: Record<Phase, readonly Stage[]> = {
   output: OUTPUT_STAGES,
   loopback: LOOPBACK_STAGES,
 };
+
+/** The stages of each phase, with the dump's nft base chains (kube-proxy's nftables mode) among them. */
+function stagesOf(dump: IptablesDump): Readonly<Record<Phase, readonly Stage[]>> {
+  const base = dump.nftBaseChains;
+  if (!base?.length) return STAGES;
+  const out = {} as Record<Phase, readonly Stage[]>;
+  for (const phase of Object.keys(STAGES) as Phase[]) out[phase] = stagesWithBaseChains(STAGES[phase], base, phase === 'loopback');
+  return out;
+}
 
 export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOptions = {}): TraceResult {
   const lang = options.lang ?? 'en';
@@ -105,6 +115,7 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
   const env = sets ? { ...prepared.env, sets } : prepared.env;
   const run: Run = {
     env,
+    stages: stagesOf(dump),
     index: dumpIndex(dump),
     packet,
     limits: {
@@ -231,7 +242,7 @@ function walk(run: Run, w: Walker): void {
 /** Moves to the next table/chain of the hook; false when the packet has passed them all. */
 function startNextStage(run: Run, w: Walker): boolean {
   for (;;) {
-    const stages = STAGES[w.phase];
+    const stages = run.stages[w.phase];
     if (w.stageIdx >= stages.length) {
       if (!routeAfter(run, w)) return false;
       continue;
@@ -240,11 +251,11 @@ function startNextStage(run: Run, w: Walker): boolean {
     if (!run.index.hasTable(stage.table)) continue; // absent table: its chains accept untouched
     const chain = run.index.chain(stage.table, stage.chain);
     if (!chain) continue;
-    if (stage.table === 'nat' && w.pkt.untracked) {
+    if ((stage.table === 'nat' || stage.nat) && w.pkt.untracked) {
       addStep(
         run,
         w,
-        { table: 'nat', chain: stage.chain, line: chain.line, text: '' },
+        { table: stage.table, chain: stage.chain, line: chain.line, text: '' },
         'continue',
         msg('note.nat-skipped'),
       );
@@ -488,6 +499,10 @@ function applyTarget(run: Run, w: Walker, rule: CompiledRule): boolean {
       return true;
     case 'undefined-chain':
       return jumpToMissingChain(run, w, rule, t.name);
+    case 'vmap':
+      return applyVerdictMap(run, w, rule, t);
+    case 'numgen':
+      return applyNumgen(run, w, rule, t);
     case 'bad-option':
       warn(run, msg('warn.bad-target-value', { target: t.name, value: t.option, where: where(rule) }));
       addStep(run, w, rule, 'continue', msg('note.unknown-target', { target: t.name }));
@@ -515,11 +530,11 @@ function jumpToMissingChain(run: Run, w: Walker, rule: CompiledRule, name: strin
   return false;
 }
 
-function enterChain(run: Run, w: Walker, rule: CompiledRule, name: string, isGoto: boolean): boolean {
+function enterChain(run: Run, w: Walker, rule: CompiledRule, name: string, isGoto: boolean, note?: TraceMessage): boolean {
   const chain = run.index.chain(rule.table, name);
   const top = w.stack[w.stack.length - 1];
   if (!chain) return jumpToMissingChain(run, w, rule, name);
-  addStep(run, w, rule, isGoto ? 'goto' : 'jump', rule.impliedNote);
+  addStep(run, w, rule, isGoto ? 'goto' : 'jump', note ?? rule.impliedNote);
   const depth = top.depth + 1;
   if (depth > run.limits.maxDepth) {
     warn(run, msg('warn.loop', { chain: name, depth: run.limits.maxDepth }));
@@ -564,4 +579,89 @@ function applyDnat(run: Run, w: Walker, rule: CompiledRule): void {
   }
   // A rewritten destination is routed again.
   if (env.hook === 'output' && packet.outIface === undefined) pkt.outIface = isForThisNode(env, pkt) ? 'lo' : undefined;
+}
+
+/** The packet's value of a verdict map's selector (`ip daddr`, `meta l4proto`, `th dport`); undefined when unknown. */
+function selectorValue(run: Run, w: Walker, selector: string): string | undefined {
+  const pkt = w.pkt;
+  const [head, field] = selector.split(' ');
+  if (field === 'daddr' || field === 'saddr') return ipText(run.env, field === 'daddr' ? pkt.dst : pkt.src);
+  if (field === 'l4proto' || field === 'protocol') return pkt.proto;
+  if (field === 'dport' || field === 'sport') {
+    // `tcp dport` holds only for TCP packets; `th` (transport header) for any protocol with ports.
+    if (head !== 'th' && head !== pkt.proto) return '';
+    const port = field === 'dport' ? pkt.dport : pkt.sport;
+    return port === undefined ? undefined : String(port);
+  }
+  return undefined;
+}
+
+/** An element's verdict: into a chain, or the end of the path or of the chain. */
+function applyNftVerdict(run: Run, w: Walker, rule: CompiledRule, v: NftVerdict, note?: TraceMessage): boolean {
+  switch (v.verdict) {
+    case 'goto':
+    case 'jump':
+      return v.chain ? enterChain(run, w, rule, v.chain, v.verdict === 'goto', note) : true;
+    case 'accept':
+      addStep(run, w, rule, 'terminal', note);
+      w.stack = [];
+      return true;
+    case 'drop':
+      addStep(run, w, rule, 'terminal', note);
+      finish(run, w, 'DROP');
+      return false;
+    case 'return':
+      addStep(run, w, rule, 'return', note);
+      return popFrame(run, w);
+    default:
+      addStep(run, w, rule, 'continue', note);
+      return true;
+  }
+}
+
+/** `KEY vmap @map`: the packet's key looked up among the map's elements (kube-proxy's `service-ips`). */
+function applyVerdictMap(run: Run, w: Walker, rule: CompiledRule, t: Extract<CompiledTarget, { kind: 'vmap' }>): boolean {
+  const parts = t.selectors.map((s) => selectorValue(run, w, s));
+  if (!t.lookup || parts.some((p) => p === undefined)) {
+    // Without the map's elements (or a value the packet does not give) the lookup cannot be decided.
+    assume(w, msg('assume.vmap-unknown', { map: t.map }));
+    addStep(run, w, rule, 'continue', msg('note.vmap-unknown', { map: t.map }));
+    return true;
+  }
+  const key = parts.join(' . ');
+  const v = t.lookup.get(verdictMapKey(parts as string[]));
+  if (!v) {
+    addStep(run, w, rule, 'continue', msg('note.vmap-miss', { map: t.map, key }));
+    return true;
+  }
+  return applyNftVerdict(run, w, rule, v, msg('note.vmap-hit', { map: t.map, key, verdict: v.chain ? `${v.verdict} ${v.chain}` : v.verdict }));
+}
+
+/** `numgen random mod N vmap { ... }`: each of the N values with probability 1/N (kube-proxy's endpoint ladder). */
+function applyNumgen(run: Run, w: Walker, rule: CompiledRule, t: Extract<CompiledTarget, { kind: 'numgen' }>): boolean {
+  const n = t.modulus;
+  if (!(n >= 1)) {
+    addStep(run, w, rule, 'continue');
+    return true;
+  }
+  if (run.done.length + run.pending.length + n > run.limits.maxPaths) {
+    warn(run, msg('warn.path-limit', { limit: run.limits.maxPaths }));
+    finish(run, w, 'UNKNOWN');
+    return false;
+  }
+  const share = w.probability / n;
+  const pick = (walker: Walker, k: number): boolean => {
+    walker.probability = share;
+    const v = t.verdicts[k];
+    const note = msg('note.numgen', { value: k, modulus: n, mode: t.mode, to: v ? (v.chain ?? v.verdict) : '-' });
+    addStep(run, walker, rule, 'fork', note);
+    // A value with no element leaves the rule without a verdict: the chain goes on.
+    return v ? applyNftVerdict(run, walker, rule, v) : true;
+  };
+  // Pending walkers run last-in first-out: pushed from the last value, they finish in value order.
+  for (let k = n - 1; k >= 1; k--) {
+    const other = clone(w);
+    if (pick(other, k)) run.pending.push(other);
+  }
+  return pick(w, 0);
 }

@@ -3,9 +3,13 @@
  * security 50, nat SNAT 100), and kube-proxy's standard jumps from builtin chains.
  */
 
+import type { NftBaseChain } from '../nftObjects';
+
 export interface Stage {
   table: string;
   chain: string;
+  /** An nft base chain of type nat (iptables' nat table is known by its name). */
+  nat?: boolean;
 }
 
 const s = (table: string, chain: string): Stage => ({ table, chain });
@@ -97,4 +101,33 @@ const IMPLIED: Record<string, Record<string, ImpliedJump[]>> = {
 
 export function impliedJumps(table: string, chain: string): ImpliedJump[] {
   return IMPLIED[table]?.[chain] ?? [];
+}
+
+/** Hook priorities of iptables' tables; nat is dstnat (-100) before routing and srcnat (100) after it. */
+const TABLE_PRIORITY: Readonly<Record<string, number>> = { raw: -300, mangle: -150, filter: 0, security: 50 };
+
+function stagePriority(stage: Stage): number {
+  if (stage.table === 'nat') return stage.chain === 'PREROUTING' || stage.chain === 'OUTPUT' ? -100 : 100;
+  return Object.hasOwn(TABLE_PRIORITY, stage.table) ? TABLE_PRIORITY[stage.table] : 0;
+}
+
+/**
+ * A phase's stages with the dump's nft base chains (`type nat hook prerouting priority dstnat`) placed among
+ * iptables' tables by hook and priority, as netfilter runs them. `loopback`: nat is not consulted again.
+ */
+export function stagesWithBaseChains(stages: readonly Stage[], base: readonly NftBaseChain[], loopback: boolean): Stage[] {
+  const hooks: string[] = [];
+  for (const s of stages) if (!hooks.includes(s.chain.toLowerCase())) hooks.push(s.chain.toLowerCase());
+  const out: Stage[] = [];
+  for (const hook of hooks) {
+    const here = stages.filter((s) => s.chain.toLowerCase() === hook).map((stage) => ({ stage, priority: stagePriority(stage) }));
+    for (const b of base) {
+      if (b.hook !== hook || (loopback && b.type === 'nat')) continue;
+      here.push({ stage: { table: b.table, chain: b.chain, ...(b.type === 'nat' ? { nat: true } : {}) }, priority: b.priority });
+    }
+    // A stable sort: at equal priority iptables' table comes first.
+    here.sort((a, b) => a.priority - b.priority);
+    for (const h of here) out.push(h.stage);
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 /** What a rule's target does to the walk, decided once per rule when its chain is compiled. */
-import type { IpFamily } from '../../common/ip';
+import { formatIp, parseIp, type IpFamily } from '../../common/ip';
+import { bracedElements, type NftObject } from '../nftObjects';
 import type { OptionArg, Target } from '../types';
 import { parseNatTo, parseU32, parseValueMask, type NatTo } from './values';
 
@@ -16,9 +17,48 @@ export type CompiledTarget =
   | { kind: 'connmark'; apply: (marks: { mark: number; ctmark: number }) => { mark: number; ctmark: number } }
   | { kind: 'notrack'; name: string }
   | { kind: 'noop'; name: string }
+  | { kind: 'vmap'; map: string; selectors: string[]; lookup?: ReadonlyMap<string, NftVerdict> }
+  | { kind: 'numgen'; modulus: number; mode: string; verdicts: (NftVerdict | undefined)[] }
   | { kind: 'unknown-target'; name: string }
   | { kind: 'undefined-chain'; name: string }
   | { kind: 'bad-option'; name: string; option: string };
+
+/** What an element of an nft verdict map does: `goto CHAIN`, `jump CHAIN`, `accept`, `drop`, `return`, ... */
+export interface NftVerdict {
+  verdict: string;
+  chain?: string;
+}
+
+/** A verdict map's key as the tracer builds it from the packet: parts joined, addresses in canonical form. */
+export function verdictMapKey(parts: readonly string[]): string {
+  return parts
+    .map((p) => {
+      const ip = parseIp(p);
+      return ip ? formatIp(ip) : p.toLowerCase();
+    })
+    .join('\u0000');
+}
+
+/** The nft reader's VMAP / NUMGEN targets (`... vmap @name`, `numgen random mod N vmap { ... }`). */
+function compileVerdictMap(target: Target, objectNamed: (name: string) => NftObject | undefined): CompiledTarget {
+  const named = opt(target, 'map')?.values[0];
+  const elements = named !== undefined ? objectNamed(named)?.elements : bracedElements(opt(target, 'elements')?.values[0] ?? '');
+  if (target.name === 'NUMGEN') {
+    const modulus = Number(opt(target, 'mod')?.values[0]);
+    const verdicts: (NftVerdict | undefined)[] = [];
+    for (let k = 0; k < modulus; k++) {
+      const e = elements?.find((x) => x.key.length === 1 && Number(x.key[0]) === k);
+      verdicts.push(e?.verdict ? { verdict: e.verdict, ...(e.chain ? { chain: e.chain } : {}) } : undefined);
+    }
+    return { kind: 'numgen', modulus, mode: opt(target, 'mode')?.values[0] ?? 'random', verdicts };
+  }
+  const selectors = opt(target, 'selector')?.values ?? [];
+  const map = named ?? '{ ... }';
+  if (!elements) return { kind: 'vmap', map, selectors };
+  const lookup = new Map<string, NftVerdict>();
+  for (const e of elements) if (e.verdict) lookup.set(verdictMapKey(e.key), { verdict: e.verdict, ...(e.chain ? { chain: e.chain } : {}) });
+  return { kind: 'vmap', map, selectors, lookup };
+}
 
 /** Targets that only observe or tweak headers the trace does not model: the walk continues. */
 const NOOP_TARGETS = new Set([
@@ -133,9 +173,11 @@ export function compileTarget(
   target: Target | undefined,
   family: IpFamily,
   chainExists: (name: string) => boolean,
+  objectNamed: (name: string) => NftObject | undefined = () => undefined,
 ): CompiledTarget {
   if (!target) return { kind: 'none' };
   const name = target.name;
+  if ((name === 'VMAP' && opt(target, 'selector')) || (name === 'NUMGEN' && opt(target, 'mod'))) return compileVerdictMap(target, objectNamed);
   switch (name) {
     case 'ACCEPT':
       return { kind: 'accept', name };
