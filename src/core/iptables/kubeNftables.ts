@@ -9,7 +9,7 @@
  */
 import { splitHostPort } from '../common/ip';
 import type { KubeEndpoint, KubeService } from './kubeproxy';
-import { inlineVerdictMap, type NftObject } from './nftObjects';
+import { bracedElements, type NftObject } from './nftObjects';
 import { nftKubeChain, type NftKubeChain } from './naming';
 import { optionValue, ruleTargetName, targetOptionValue, type Chain, type IptablesDump } from './types';
 
@@ -25,7 +25,6 @@ const SERVICE_NODEPORTS = 'service-nodeports';
 const NO_ENDPOINT_SERVICES = 'no-endpoint-services';
 const NO_ENDPOINT_NODEPORTS = 'no-endpoint-nodeports';
 const FIREWALL_IPS = 'firewall-ips';
-const NUMGEN = /\bnumgen\s+(?:random|inc)\s+mod\s+(\d+)/;
 
 interface ServiceEntry {
   service: KubeService & { endpoints: KubeEndpoint[]; lines: number[]; chains: { kind: string; name: string }[] };
@@ -141,7 +140,6 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
 
   // 3. Service chains: the ClusterIP of their masquerade rule, the endpoint ladder, session affinity.
   const endpointOf = new Map<string, KubeEndpoint>();
-  const affinitySeconds = new Map(objects.filter((o) => o.kind === 'set' && o.timeoutSeconds !== undefined).map((o) => [o.name, o.timeoutSeconds!]));
   for (const { chain, parsed, entry } of serviceChains) {
     const s = entry.service;
     // Only the cluster-policy chain lists the Service's endpoints; a local- chain repeats the local ones.
@@ -155,14 +153,14 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
           s.port = Number(dport);
         }
       }
-      const affinitySet = /@(affinity-\S+)/.exec(r.text)?.[1];
-      if (affinitySet && affinitySeconds.has(affinitySet)) s.sessionAffinitySeconds = affinitySeconds.get(affinitySet);
-      const n = NUMGEN.exec(r.text);
-      if (!n || !listsEndpoints) continue;
-      const entries = inlineVerdictMap(r.text);
-      for (const e of entries) {
+      // The reader reads an affinity set's lookup as `-m recent --rcheck --seconds` (the set's timeout).
+      const affinity = optionValue(r, 'seconds', 'recent');
+      if (affinity !== undefined) s.sessionAffinitySeconds = Number(affinity);
+      if (ruleTargetName(r) !== 'NUMGEN' || !listsEndpoints) continue;
+      const share = 1 / Number(targetOptionValue(r, 'mod'));
+      for (const e of bracedElements(targetOptionValue(r, 'elements') ?? '')) {
         if (!e.chain || endpointOf.has(e.chain)) continue;
-        const endpoint: KubeEndpoint = { ip: '', chain: e.chain, probability: 1 / Number(n[1]), share: 1 / Number(n[1]), ruleLine: r.line, hashVerified: null };
+        const endpoint: KubeEndpoint = { ip: '', chain: e.chain, probability: share, share, ruleLine: r.line, hashVerified: null };
         endpointOf.set(e.chain, endpoint);
         s.endpoints.push(endpoint);
         view.endpointByChain.set(e.chain, { service: s, endpoint });

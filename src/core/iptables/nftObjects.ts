@@ -109,12 +109,6 @@ export function readNftObject(lines: readonly SourceLine[], start: number, end: 
   return object;
 }
 
-/** `{ 0 : goto A, 1 : goto B }` after `vmap` in a rule's text: the inline map's elements (without positions). */
-export function inlineVerdictMap(ruleText: string): Omit<NftElement, 'line' | 'column' | 'length'>[] {
-  const at = ruleText.search(/\bvmap\s*\{/);
-  return at < 0 ? [] : bracedElements(ruleText.slice(ruleText.indexOf('{', at)));
-}
-
 /** The elements of `{ k : verdict, ... }` (text from its opening brace on). */
 export function bracedElements(text: string): Omit<NftElement, 'line' | 'column' | 'length'>[] {
   const body = text.slice(text.indexOf('{') + 1);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { explainAt } from '../../../src/core/iptables/explain';
 import { buildModel } from '../../../src/core/iptables/model';
-import { inlineVerdictMap, nftSeconds, readNftObject } from '../../../src/core/iptables/nftObjects';
+import { bracedElements, nftSeconds, readNftObject } from '../../../src/core/iptables/nftObjects';
 import { nftKubeChain } from '../../../src/core/iptables/naming';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { nftPriority } from '../../../src/core/iptables/nftRuleset';
@@ -122,7 +122,7 @@ test('nft sets and maps: elements over lines with their positions, comments, ver
   const set = readNftObject(lines, 5, 8, 'kube-proxy')!;
   assert.equal(set.timeoutSeconds, 5400);
   assert.deepEqual(set.elements.map((e) => e.key), [['10.0.0.1'], ['10.0.0.2']]);
-  assert.deepEqual(inlineVerdictMap('numgen random mod 2 vmap { 0 : goto a/b__1.2.3.4/80, 1 : goto c }').map((e) => [e.key, e.chain]), [
+  assert.deepEqual(bracedElements('{ 0 : goto a/b__1.2.3.4/80, 1 : goto c }').map((e) => [e.key, e.chain]), [
     [['0'], 'a/b__1.2.3.4/80'],
     [['1'], 'c'],
   ]);
