@@ -8,7 +8,7 @@
  * their hash is checked.
  */
 import { splitHostPort } from '../common/ip';
-import type { KubeEndpoint, KubeService } from './kubeproxy';
+import { parseServiceComment, type KubeEndpoint, type KubeService } from './kubeproxy';
 import { bracedElements, type NftObject } from './nftObjects';
 import { nftKubeChain, type NftKubeChain } from './naming';
 import { optionValue, ruleTargetName, targetOptionValue, type Chain, type IptablesDump } from './types';
@@ -121,9 +121,11 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
   ] as const) {
     for (const map of named(mapName)) {
       for (const e of map.elements) {
-        if (!e.comment || e.key.length < keyed || !/^[a-z0-9][-a-z0-9.]*\/[a-z0-9]/.test(e.comment)) continue;
+        // The element's comment is the Service port name, read as kube-proxy's rule comments are.
+        const spn = parseServiceComment(e.comment)?.spn;
+        if (!spn || e.comment !== spn || e.key.length < keyed) continue;
         const protocol = e.key[keyed - 2];
-        const s = serviceFor(e.comment, protocol).service;
+        const s = serviceFor(spn, protocol).service;
         if (e.verdict === 'drop') {
           s.noLocalEndpoints = true;
           s.trafficPolicy = 'Local';
