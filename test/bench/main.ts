@@ -123,7 +123,7 @@ function runPhase(o: Options): void {
 function engineTimes(r: EngineResult): RunTimes {
   if (!r.runs.length) return r.cold;
   const pick = (k: keyof RunTimes) => median(r.runs.map((x) => x[k]));
-  return { wallMs: pick('wallMs'), cpuMs: pick('cpuMs'), parseMs: pick('parseMs'), modelMs: pick('modelMs') };
+  return { wallMs: pick('wallMs'), cpuMs: pick('cpuMs'), parseMs: pick('parseMs'), modelMs: pick('modelMs'), pageFaults: pick('pageFaults') };
 }
 
 function printProfiles(profileDir: string, root: string): void {
@@ -206,11 +206,11 @@ async function main(): Promise<number> {
     const timed = engineTimes(result);
     const c = result.cold;
     console.log(
-      `cold run: ${formatMs(c.wallMs)} wall, ${formatMs(c.cpuMs)} CPU (parse ${formatMs(c.parseMs)}, model ${formatMs(c.modelMs)})`,
+      `cold run: ${formatMs(c.wallMs)} wall, ${formatMs(c.cpuMs)} CPU (parse ${formatMs(c.parseMs)}, model ${formatMs(c.modelMs)}), ${c.pageFaults} page faults`,
     );
     if (result.runs.length) {
       console.log(
-        `median of ${result.runs.length} further run(s): ${formatMs(timed.wallMs)} wall, ${formatMs(timed.cpuMs)} CPU (parse ${formatMs(timed.parseMs)}, model ${formatMs(timed.modelMs)})`,
+        `median of ${result.runs.length} further run(s): ${formatMs(timed.wallMs)} wall, ${formatMs(timed.cpuMs)} CPU (parse ${formatMs(timed.parseMs)}, model ${formatMs(timed.modelMs)}), ${timed.pageFaults} page faults (per run: ${result.runs.map((r) => r.pageFaults).join(', ')})`,
       );
     } else console.log('the cold run used the whole time budget: it is the only measurement');
     console.log(`${result.rulesParsed} rules, ${result.services} Services, ${result.diagnostics} diagnostics`);
@@ -316,6 +316,10 @@ async function main(): Promise<number> {
     ),
     against('ratio ours/iptables-restore (wall)', ratio, TARGETS.ratio, (v) => v.toFixed(3), `< ${TARGETS.ratio}`),
     info('ratio ours/iptables-restore (CPU)', ratioCpu !== undefined ? ratioCpu.toFixed(3) : '-'),
+    info(
+      'page faults per run (ours / peer)',
+      `${timed ? timed.pageFaults : '-'} / ${peer.ran && peer.medianPageFaults !== undefined ? peer.medianPageFaults : '-'}`,
+    ),
     info(
       'trace median / p95',
       engine ? `${ms(engine.trace.medianMs)} / ${ms(engine.trace.p95Ms)} (first ${ms(engine.trace.firstMs)})` : '-',

@@ -20,6 +20,8 @@ export interface PeerResult {
   coldOnly?: boolean;
   medianWallMs?: number;
   medianCpuMs?: number;
+  /** Minor page faults of the median run (the children's count from /proc/self/stat). */
+  medianPageFaults?: number;
 }
 
 function which(name: string): string | undefined {
@@ -31,17 +33,28 @@ function which(name: string): string | undefined {
   return undefined;
 }
 
-/** CPU time (user + system, ms) of this process's terminated and waited-for children, from /proc/self/stat. */
-function childrenCpuMs(): number | undefined {
+/** Field `n` (1-based, as proc(5) numbers them) of /proc/self/stat, for this process's waited-for children. */
+function childrenStat(n: number): number | undefined {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the parenthesised command name; cutime and cstime are fields 16 and 17 (1-based).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
-    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+    // Fields after the parenthesised command name (field 2) start at field 3.
+    const value = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3]);
+    return Number.isFinite(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** CPU time (user + system, ms) of this process's terminated and waited-for children: cutime + cstime. */
+function childrenCpuMs(): number | undefined {
+  const user = childrenStat(16);
+  const system = childrenStat(17);
+  return user === undefined || system === undefined ? undefined : ((user + system) * 1000) / 100; // USER_HZ is 100
+}
+
+/** Minor page faults of this process's waited-for children: cminflt. */
+function childrenPageFaults(): number | undefined {
+  return childrenStat(11);
 }
 
 interface Runner {
@@ -95,17 +108,20 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
   const args = [restore, '--test', dumpPath];
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
-  let warmup: { wall: number; cpu?: number } | undefined;
+  const pageFaults: number[] = [];
+  let warmup: { wall: number; cpu?: number; faults?: number } | undefined;
   try {
     // Timed like the engine: a first (cold) run, then further runs while the budget lasts; a cold run that used
     // the whole budget is the only measurement.
     const started = performance.now();
     while (wallMs.length < opts.maxRuns && (warmup === undefined || performance.now() - started < opts.budgetMs)) {
       const c0 = childrenCpuMs();
+      const f0 = childrenPageFaults();
       const t0 = performance.now();
       const r = runner.run(args);
       const wall = performance.now() - t0;
       const c1 = childrenCpuMs();
+      const f1 = childrenPageFaults();
       if (r.status !== 0) {
         return {
           ran: false,
@@ -114,10 +130,12 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
         };
       }
       const cpu = c0 !== undefined && c1 !== undefined ? c1 - c0 : undefined;
-      if (warmup === undefined) warmup = { wall, cpu };
+      const faults = f0 !== undefined && f1 !== undefined ? f1 - f0 : undefined;
+      if (warmup === undefined) warmup = { wall, cpu, faults };
       else {
         wallMs.push(wall);
         if (cpu !== undefined) cpuMs.push(cpu);
+        if (faults !== undefined) pageFaults.push(faults);
       }
     }
   } finally {
@@ -127,6 +145,7 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
   if (!measured && warmup) {
     wallMs.push(warmup.wall);
     if (warmup.cpu !== undefined) cpuMs.push(warmup.cpu);
+    if (warmup.faults !== undefined) pageFaults.push(warmup.faults);
   }
   return {
     ran: true,
@@ -138,5 +157,6 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
     warmupWallMs: warmup?.wall,
     medianWallMs: median(wallMs),
     medianCpuMs: cpuMs.length ? median(cpuMs) : undefined,
+    medianPageFaults: pageFaults.length ? median(pageFaults) : undefined,
   };
 }

@@ -179,25 +179,54 @@ export interface LadderStep {
  * kube-proxy's 1/m over a ladder of other than m rules.
  */
 export function chainLadder(chain: Chain, probability: (rule: Rule) => number | undefined = probabilityOf): { steps: LadderStep[]; whole: boolean } {
+  const rows = new LadderRows();
+  const whole = rows.read(chain, probability);
   const steps: LadderStep[] = [];
-  let remaining = 1;
-  for (const rule of chain.rules) {
-    const target = ruleTargetName(rule);
-    if (target === undefined || kubeChainKind(target) !== 'endpoint' || ruleHasModule(rule, 'recent')) continue;
-    const p = probability(rule);
-    const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
-    remaining -= share;
+  for (let i = 0; i < rows.count; i++) {
+    const p = rows.probabilities[i];
     // One shape for every step (a spread literal builds each one slowly); `probability` stays absent when unknown.
-    const step: LadderStep = { rule, share };
-    if (p !== undefined) step.probability = p;
+    const step: LadderStep = { rule: rows.rules[i], share: rows.shares[i] };
+    if (!Number.isNaN(p)) step.probability = p;
     steps.push(step);
   }
-  const last = steps[steps.length - 1];
-  const firstP = steps[0]?.probability;
-  const m = firstP ? 1 / firstP : undefined;
-  const countFromFirst = m !== undefined && Math.abs(m - Math.round(m)) < 0.01 ? Math.round(m) : undefined;
-  const whole = last !== undefined && last.probability === undefined && (countFromFirst === undefined || countFromFirst === steps.length);
   return { steps, whole };
+}
+
+/**
+ * The steps of a ladder as rows (probability NaN when the rule has none). The view reads 10,000 ladders of a big
+ * dump into one reused set of rows instead of building a step object per endpoint.
+ */
+class LadderRows {
+  readonly rules: Rule[] = [];
+  readonly probabilities: number[] = [];
+  readonly shares: number[] = [];
+  count = 0;
+
+  /** Reads the ladder of `chain` (see chainLadder); returns `whole`. */
+  read(chain: Chain, probability: (rule: Rule) => number | undefined): boolean {
+    this.count = 0;
+    let remaining = 1;
+    const rules = chain.rules;
+    // Indexed loops: the view walks 100k+ rules, and a for-of allocates an iterator result per rule until optimized.
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      const target = ruleTargetName(rule);
+      if (target === undefined || kubeChainKind(target) !== 'endpoint' || ruleHasModule(rule, 'recent')) continue;
+      const p = probability(rule);
+      const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
+      remaining -= share;
+      const k = this.count++;
+      this.rules[k] = rule;
+      this.probabilities[k] = p ?? NaN;
+      this.shares[k] = share;
+    }
+    if (this.count === 0) return false;
+    const lastP = this.probabilities[this.count - 1];
+    const firstP = this.probabilities[0];
+    const m = firstP ? 1 / firstP : undefined;
+    const countFromFirst = m !== undefined && !Number.isNaN(m) && Math.abs(m - Math.round(m)) < 0.01 ? Math.round(m) : undefined;
+    return Number.isNaN(lastP) && (countFromFirst === undefined || countFromFirst === this.count);
+  }
 }
 
 export function buildKubeView(model: IptablesModel): KubeProxyView {
@@ -247,7 +276,9 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const markMasqId = names.id('KUBE-MARK-MASQ');
   const dnatId = names.id('DNAT');
   const recentId = names.id('recent');
-  for (const r of dump.rules) {
+  const allRules = dump.rules;
+  for (let i = 0; i < allRules.length; i++) {
+    const r = allRules[i];
     const chainId = names.ruleChain(r);
     const inNodePorts = chainId === nodePortsId;
     if (!inNodePorts && chainId !== servicesId && chainId !== externalServicesId) continue;
@@ -292,16 +323,16 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const kubeChains: Chain[] = [];
   const kubeKinds: KubeChainKind[] = [];
   for (const t of dump.tables) {
-    for (const chain of t.chains.values()) {
+    t.chains.forEach((chain) => {
       const kind = kubeChainKind(chain.name);
-      if (!kind) continue;
+      if (!kind) return;
       kubeChains.push(chain);
       kubeKinds.push(kind);
-    }
+    });
   }
   const spnOfRules = (chain: Chain): string => {
-    for (const r of chain.rules) {
-      const spn = parseComment(r)?.spn;
+    for (let i = 0; i < chain.rules.length; i++) {
+      const spn = parseComment(chain.rules[i])?.spn;
       if (spn) return spn;
     }
     return '';
@@ -310,6 +341,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   // 2. Service chains: the probability ladder to endpoint chains, session affinity.
   /** Endpoints read from ladders: a ladder comment's `-> ip:port` gives the address when no DNAT tells. */
   const laddered: EndpointRecord[] = [];
+  const ladder = new LadderRows();
+  const probability = (rule: Rule) => options.probability(rule);
   for (let i = 0; i < kubeChains.length; i++) {
     const kind = kubeKinds[i];
     if (kind !== 'service' && kind !== 'service-local') continue;
@@ -321,7 +354,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       attachChain(svc, chainId, kind);
     }
     svc.addChainLines(chain);
-    for (const r of chain.rules) {
+    for (let k = 0; k < chain.rules.length; k++) {
+      const r = chain.rules[k];
       if (names.hasModule(r, recentId, 'recent')) {
         const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
         if (secs) svc.sessionAffinitySeconds = Number(secs);
@@ -334,14 +368,16 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         if (dport && !svc.port) svc.port = Number(dport);
       }
     }
-    const ladder = chainLadder(chain, (rule) => options.probability(rule));
-    if (ladder.steps.length === 0) continue;
+    const whole = ladder.read(chain, probability);
+    if (ladder.count === 0) continue;
     // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
     const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
-    for (const { rule: r, probability: p, share } of ladder.steps) {
+    for (let k = 0; k < ladder.count; k++) {
+      const r = ladder.rules[k];
+      const p = ladder.probabilities[k];
       const sepId = names.ruleTarget(r);
       const sep = names.nameOf(sepId);
-      const endpoint = new EndpointRecord(numbers, svc, sep, ladder.whole ? share : undefined, r.line, p);
+      const endpoint = new EndpointRecord(numbers, svc, sep, whole ? ladder.shares[k] : undefined, r.line, Number.isNaN(p) ? undefined : p);
       laddered.push(endpoint);
       const listed = listsEndpoints && !listsChain(svc.endpoints, sep);
       if (listed) svc.endpoints.push(endpoint.listed());
@@ -369,7 +405,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     }
     const service = endpoint.service as ServiceRecord;
     service.addChainLines(chain);
-    for (const r of chain.rules) {
+    for (let k = 0; k < chain.rules.length; k++) {
+      const r = chain.rules[k];
       if (names.ruleTarget(r) !== dnatId) continue;
       const to = targetOptionValue(r, 'to-destination');
       if (to) setEndpointAddress(endpoint, to);
@@ -378,7 +415,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     }
   }
   // The ladder comment's `-> ip:port` fills what no DNAT said (a paste without the endpoint chains).
-  for (const endpoint of laddered) {
+  for (let k = 0; k < laddered.length; k++) {
+    const endpoint = laddered[k];
     if (endpoint.ip && endpoint.port !== undefined) continue;
     const rule = model.ruleAtLine(endpoint.ruleLine!);
     const arrow = rule?.comment?.includes('->') ? parseComment(rule)?.endpoint : undefined;
@@ -438,7 +476,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const setModuleId = names.id('set');
   // Ladders repeat a handful of probabilities: each distinct text is read once.
   const eraByText = new Map<string, ReturnType<typeof probabilityEra> | null>();
-  for (const r of dump.rules) {
+  for (let k = 0; k < allRules.length; k++) {
+    const r = allRules[k];
     if (names.hasModule(r, statisticId, 'statistic')) {
       const text = options.probabilityText(r);
       let era = text === undefined ? undefined : eraByText.get(text);

@@ -90,7 +90,10 @@ function isProse(content: string): boolean {
 
 /** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...). */
 function ruleCommandAt(text: string, at: number, length: number): Rule['command'] | undefined {
-  return length >= 2 && text.charCodeAt(at) === 45 ? RULE_COMMANDS.get(text.slice(at, at + length)) : undefined;
+  if (length < 2 || text.charCodeAt(at) !== 45) return undefined;
+  // `-A` on nearly every line: answered without slicing the word out of the text.
+  if (length === 2 && text.charCodeAt(at + 1) === 65) return 'append';
+  return RULE_COMMANDS.get(text.slice(at, at + length));
 }
 
 /** `-A `/`-I ` (and their long forms) or a `[p:b]` counter prefix at offset `at`. */
@@ -157,8 +160,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let lastChainId = -1;
   let lastChainWordAt = 0;
   let lastChainWordLength = -1;
-  /** The chain rules were last added to: compacted when the dump moves on to another (see compactRules). */
+  /** The chain rules were last appended to; its appended rules wait in `pendingRules` (see settleFillingChain). */
   let fillingChain: Chain | undefined;
+  const pendingRules: Rule[] = [];
+  let pendingCount = 0;
   /** Where the rule being read is: one record reused for every rule (the rule copies it into the store). */
   const ruleInit: StoredRuleInit = { line: 0, base: 0, contentStart: 0, contentEnd: 0, table: 0, chain: 0, command: 'append', position: undefined, first: 0, end: 0, bodyFirst: 0, prefixLength: 0, counters: undefined, multiLine: false };
   prepareLines(lines, diagnostics);
@@ -230,6 +235,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       li = ruleEndLine;
       continue;
     }
+    // Whatever this line is, it may read or change a chain's rules: the appended ones must be in place.
+    settleFillingChain();
     if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
     const sl = lines.line(li);
     const c = sl.content;
@@ -371,7 +378,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
   }
   for (let i = 0; i < rules.length; i++) rules[i].id = i;
-  if (fillingChain) compactRules(fillingChain);
+  settleFillingChain();
   store.trim();
   for (const t of dump.tables) for (const ch of t.chains.values()) ch.rules.forEach((r, i) => (r.index = i));
   dump.format = nftRules > 0 && nftRules * 2 >= dump.rules.length ? 'nft' : decideFormat(sawHeader, listingRules, ctx.sMode, dump);
@@ -771,13 +778,30 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     diagnostics.push(d);
   }
 
+  /**
+   * Moves the rules appended to the filling chain into its array, made at its exact size: a save dump writes
+   * each chain's rules in one block, and pushing one by one would grow 60,000 small arrays to 17 slots each.
+   */
+  function settleFillingChain(): void {
+    const chain = fillingChain;
+    if (!chain) return;
+    fillingChain = undefined;
+    if (pendingCount > 0 && chain.rules.length === 0) chain.rules = pendingRules.slice(0, pendingCount);
+    else {
+      // A chain written in several blocks (kube-proxy's KUBE-SERVICES comes a rule per Service): it grows.
+      for (let i = 0; i < pendingCount; i++) chain.rules.push(pendingRules[i]);
+      compactRules(chain);
+    }
+    pendingCount = 0;
+  }
+
   function addRule(rule: Rule, table?: Table, known?: Chain): void {
     const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
-    if (chain !== fillingChain) {
-      if (fillingChain) compactRules(fillingChain);
+    if (chain !== fillingChain || rule.command !== 'append') {
+      settleFillingChain();
       fillingChain = chain;
     }
-    if (rule.command === 'append') chain.rules.push(rule);
+    if (rule.command === 'append') pendingRules[pendingCount++] = rule;
     else if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
     else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
     dump.rules.push(rule);
@@ -944,7 +968,22 @@ interface Declaration {
   counterAt: number;
 }
 
-/** `:NAME POLICY` with optional ` [p:b]`, read by characters (the common shape of every declaration). */
+/** What `declarationAt` found: one record reused for every line (a big dump declares 60,000 chains). */
+const declared: Declaration = { nameEnd: 0, policy: '', counterAt: -1 };
+
+function declarationFound(nameEnd: number, policy: string, counterAt: number, packets?: number, bytes?: number): Declaration {
+  declared.nameEnd = nameEnd;
+  declared.policy = policy;
+  declared.counterAt = counterAt;
+  declared.packets = packets;
+  declared.bytes = bytes;
+  return declared;
+}
+
+/**
+ * `:NAME POLICY` with optional ` [p:b]`, read by characters (the common shape of every declaration). The
+ * result is valid until the next call.
+ */
 function declarationAt(text: string, cs: number, ce: number): Declaration | undefined {
   // Characters outside ASCII may be other white space: the pattern decides those lines.
   const word = (c: number) => c > 32 && c < 127;
@@ -957,13 +996,13 @@ function declarationAt(text: string, cs: number, ce: number): Declaration | unde
   while (i < ce && word(text.charCodeAt(i))) i++;
   if (i === p0 || (i < ce && !isBlankCode(text.charCodeAt(i)))) return undefined;
   const policy = text.slice(p0, i);
-  if (i === ce) return { nameEnd: nameEnd - cs, policy, counterAt: -1 };
+  if (i === ce) return declarationFound(nameEnd - cs, policy, -1);
   while (i < ce && isBlankCode(text.charCodeAt(i))) i++;
   // `:cali-X - -` (Felix): no counters to read.
-  if (i + 1 === ce && text.charCodeAt(i) === 45) return { nameEnd: nameEnd - cs, policy, counterAt: -1 };
+  if (i + 1 === ce && text.charCodeAt(i) === 45) return declarationFound(nameEnd - cs, policy, -1);
   const counters = text.charCodeAt(i) === 91 ? bracketCounters(text, i, ce) : undefined;
   if (!counters || i + counters.length !== ce) return undefined;
-  return { nameEnd: nameEnd - cs, policy, packets: counters.packets, bytes: counters.bytes, counterAt: i - cs };
+  return declarationFound(nameEnd - cs, policy, i - cs, counters.packets, counters.bytes);
 }
 
 /** Declarations in other spacing (other whitespace characters): the pattern decides. */
