@@ -2,6 +2,7 @@
  * Explanation and message texts, English and Simplified Chinese. Each domain keeps its texts in
  * `messages/<domain>.ts` with both languages side by side; this module merges them into one catalog per language.
  */
+import { ownEntry } from '../common/own';
 import { iptablesMessages } from './messages/iptables';
 import { ipvsMessages } from './messages/ipvs';
 import { lintMessages } from './messages/lint';
@@ -45,13 +46,13 @@ export function normalizeLang(locale: string | undefined): Lang {
  * so a missing text never breaks a hover.
  */
 export function t(lang: Lang, key: string, params?: Record<string, string | number>): string {
-  const template = catalogs[lang][key] ?? catalogs.en[key] ?? key;
+  const template = ownEntry(catalogs[lang], key) ?? ownEntry(catalogs.en, key) ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 }
 
 export function hasKey(key: string): boolean {
-  return key in catalogs.en;
+  return ownEntry(catalogs.en, key) !== undefined;
 }

@@ -91,7 +91,7 @@ export function explainToken(model: IptablesModel, token: Token, rule: Rule | un
       if (token.text !== '-') return t(lang, 'iptables.chain.policy', { policy: token.text });
       return t(lang, 'iptables.chain.user', { chain: findChainDeclaredOn(model, token.span.line)?.name ?? '' });
     case 'command': {
-      const k = COMMAND_KEYS[token.text];
+      const k = ownEntry(COMMAND_KEYS, token.text);
       return k ? t(lang, `iptables.command.${k}`) : undefined;
     }
     case 'counter':

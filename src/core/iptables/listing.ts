@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
+import { ownEntry } from '../common/own';
 import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, type Target, type Token } from './types';
 import { problem } from './problems';
 import { splitWords, type Word } from './words';
@@ -422,8 +423,8 @@ function mapRecent(rest: Word[], at: number, negated: boolean, add: (o: OptionAr
   let first = true;
   while (i < rest.length) {
     const w = rest[i];
-    const flag = RECENT_FLAGS[w.raw];
-    const valued = RECENT_VALUES[w.raw];
+    const flag = ownEntry(RECENT_FLAGS, w.raw);
+    const valued = ownEntry(RECENT_VALUES, w.raw);
     if (flag) {
       add(opt(flag, w, [], first && negated));
       i++;

@@ -8,6 +8,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
+import { ownEntry } from '../common/own';
 import { readNftObject, type NftObject } from './nftObjects';
 import { problem } from './problems';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
@@ -29,7 +30,7 @@ const NAMED_PRIORITIES: Record<string, number> = { raw: -300, mangle: -150, dstn
 export function nftPriority(text: string): number | undefined {
   const m = /^\s*(-?\d+|[a-z]+)\s*(?:([+-])\s*(\d+))?\s*$/.exec(text);
   if (!m) return undefined;
-  const base = /^-?\d+$/.test(m[1]) ? Number(m[1]) : Object.hasOwn(NAMED_PRIORITIES, m[1]) ? NAMED_PRIORITIES[m[1]] : undefined;
+  const base = /^-?\d+$/.test(m[1]) ? Number(m[1]) : ownEntry(NAMED_PRIORITIES, m[1]);
   if (base === undefined) return undefined;
   return m[2] === '-' ? base - Number(m[3]) : m[2] === '+' ? base + Number(m[3]) : base;
 }
@@ -170,8 +171,6 @@ function braceBalance(text: string): number {
   return n;
 }
 
-/** A table's entry for a word of the rule; the word may be `constructor` or `toString`, which no table holds. */
-const entry = <T>(table: Record<string, T>, key: string | undefined): T | undefined => (key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined);
 const NUMBER = /^(?:0x[0-9a-f]+|\d+)$/i;
 /** `mark <op> value` in a `meta mark set` statement and the MARK option it stands for. */
 const MARK_OPERATORS: Record<string, string> = { or: 'or-mark', '|': 'or-mark', xor: 'xor-mark', '^': 'xor-mark', and: 'and-mark', '&': 'and-mark' };
@@ -505,7 +504,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       continue;
     }
     // Statements and verdicts: the target.
-    const verdict = entry(VERDICTS, v);
+    const verdict = ownEntry(VERDICTS, v);
     if (verdict) {
       token('target', w);
       setTarget(verdict, w);
@@ -531,7 +530,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         if (code) {
           for (let j = i; j <= k; j++) token(j === k ? 'value' : 'option', words[j]);
           const names = words[i + 1]?.raw === 'icmpv6' ? REJECT_WITH_V6 : REJECT_WITH;
-          t.options.push(opt('reject-with', words[i], [code], false, [entry(names, code.raw) ?? code.raw]));
+          t.options.push(opt('reject-with', words[i], [code], false, [ownEntry(names, code.raw) ?? code.raw]));
           i = k + 1;
         }
       }
@@ -567,7 +566,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     const setAt = v === 'meta' && next === 'mark' && words[i + 2]?.raw === 'set' ? i + 2 : v === 'mark' && next === 'set' ? i + 1 : -1;
     if (setAt >= 0 && words[setAt + 1]) {
       const markAt = words[setAt + 1].raw === 'meta' && words[setAt + 2]?.raw === 'mark' ? setAt + 2 : words[setAt + 1].raw === 'mark' ? setAt + 1 : -1;
-      const op = markAt >= 0 ? entry(MARK_OPERATORS, words[markAt + 1]?.raw) : 'set-mark';
+      const op = markAt >= 0 ? ownEntry(MARK_OPERATORS, words[markAt + 1]?.raw ?? '') : 'set-mark';
       const valueAt = markAt >= 0 ? markAt + 2 : setAt + 1;
       const valueWord = words[valueAt];
       if (op && valueWord && NUMBER.test(valueWord.raw)) {
@@ -577,7 +576,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         token('value', valueWord);
         // `--set-xmark V/M` (neither a plain set nor one bit operation) is `mark and ~M xor V`.
         const xorWord = words[valueAt + 2];
-        if (op === 'and-mark' && entry(MARK_OPERATORS, words[valueAt + 1]?.raw) === 'xor-mark' && xorWord && NUMBER.test(xorWord.raw)) {
+        if (op === 'and-mark' && ownEntry(MARK_OPERATORS, words[valueAt + 1]?.raw ?? '') === 'xor-mark' && xorWord && NUMBER.test(xorWord.raw)) {
           token('option', words[valueAt + 1]);
           token('value', xorWord);
           const mask = `0x${(~Number(valueWord.raw) >>> 0).toString(16)}`;
@@ -599,7 +598,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       const flags: OptionArg[] = [];
       for (;;) {
         const key = words[i]?.raw ?? '';
-        if (entry(LOG_KEYS, key) && words[i + 1]) {
+        if (ownEntry(LOG_KEYS, key) && words[i + 1]) {
           token('option', words[i]);
           token('value', words[i + 1]);
           valued.push([words[i], words[i + 1]]);
@@ -609,7 +608,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         // `flags all`, `flags tcp sequence,options`, `flags ip options`, `flags skuid`, `flags ether`
         const flag = key === 'flags' ? words[i + 1]?.raw : undefined;
         const last = flag === 'tcp' || flag === 'ip' ? i + 2 : i + 1;
-        const found = flag && words[last] ? (last > i + 1 ? words[last].raw.split(',').map((f) => entry(LOG_FLAGS, `${flag} ${f}`)) : [entry(LOG_FLAGS, flag)]) : [];
+        const found = flag && words[last] ? (last > i + 1 ? words[last].raw.split(',').map((f) => ownEntry(LOG_FLAGS, `${flag} ${f}`)) : [ownEntry(LOG_FLAGS, flag)]) : [];
         const names = found.flatMap((n) => n ?? []);
         if (found.length === 0 || found.includes(undefined)) break;
         token('option', words[i]);

@@ -183,7 +183,7 @@ function readOptions(ctx: ParseContext, sl: SourceLine, words: Word[], commandWo
       ctx.diag('save-unknown-option', 'warning', wordSpanOf(sl.line, w), { option: w.text });
       continue;
     }
-    const isForward = opt.name in FORWARD_OPTIONS;
+    const isForward = ownEntry(FORWARD_OPTIONS, opt.name) !== undefined;
     rule.tokens.push({ kind: isForward ? 'forward' : 'option', word: w });
     if (inline !== undefined) {
       // `--weight=2`: the text after `=` becomes the option's value word.

@@ -43,7 +43,7 @@ export const KNOWN_SCHEDULERS: readonly string[] = Object.keys(SCHEDULERS);
 const GENERIC_FLAGS = ['flag-1', 'flag-2', 'flag-3', 'ops'];
 
 export function isKnownScheduler(name: string): boolean {
-  return name in SCHEDULERS;
+  return ownEntry(SCHEDULERS, name) !== undefined;
 }
 
 export function schedulerPolicy(name: string | undefined): SchedulerPolicy | undefined {

@@ -27,6 +27,7 @@ import type {
   TrafficPolicy,
 } from './types';
 import { serviceKey } from './types';
+import { ownEntry } from '../common/own';
 
 type Json = Record<string, unknown>;
 
@@ -335,7 +336,7 @@ function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
           `${pat}.protocol`,
           `protocol ${JSON.stringify(port.protocol)} is not TCP, UDP or SCTP`,
         );
-      const list = (byPort[name] ??= []);
+      const list = ownEntry(byPort, name) ?? (byPort[name] = []);
       for (const a of addresses) {
         // Endpoints has no serving/terminating: terminating pods simply leave the object.
         const ep: EndpointInfo = {
@@ -475,7 +476,7 @@ function node(l: Located, log: IssueLog): NodeInfo | undefined {
 /** Adds a batch into `into`, keeping one entry per protocol+address+port (the first, unless a later one knows its node). */
 function mergeBatch(into: EndpointsByPort, batch: EndpointsByPort): void {
   for (const [portName, eps] of Object.entries(batch)) {
-    const list = (into[portName] ??= []);
+    const list = ownEntry(into, portName) ?? (into[portName] = []);
     const index = new Map(list.map((e, i) => [`${e.protocol}|${e.ip}|${e.port}`, i]));
     for (const ep of eps) {
       const k = `${ep.protocol}|${ep.ip}|${ep.port}`;

@@ -7,6 +7,7 @@ import { cidrContains, formatIp, parseCidr, parseIp, type IpFamily, joinHostPort
 import { servicePortName } from '../iptables/naming';
 import type { ClusterSnapshot, EndpointInfo, ServiceInfo, ServicePortSpec } from './types';
 import { serviceKey } from './types';
+import { ownEntry } from '../common/own';
 
 export type LowerProtocol = 'tcp' | 'udp' | 'sctp';
 
@@ -83,7 +84,8 @@ function endpointsFor(
   port: ServicePortSpec,
   family: IpFamily,
 ): EndpointInfo[] {
-  const all = snapshot.endpoints[serviceKey(svc.namespace, svc.name)]?.[port.name] ?? [];
+  const byPort = ownEntry(snapshot.endpoints, serviceKey(svc.namespace, svc.name));
+  const all = (byPort && ownEntry(byPort, port.name)) ?? [];
   const unique = new Map<string, EndpointInfo>();
   for (const ep of all) {
     if (ep.protocol !== port.protocol || familyOf(ep.ip) !== family) continue;

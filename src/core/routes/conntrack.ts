@@ -4,6 +4,7 @@
  * and the `conntrack v1.4.4 (conntrack-tools): 38 flow entries have been shown.` summary (also when glued to an entry).
  */
 import { parseIp } from '../common/ip';
+import { ownEntry } from '../common/own';
 import type { Reporter } from './report';
 import type { ConntrackEntry, ConntrackSummary, ConntrackTuple, NatTranslation } from './types';
 import { innerSpan, toInt, wordSpan, wordsSpan, type Segment, type Word } from './words';
@@ -171,9 +172,8 @@ function readPrelude(words: Word[], lineStart: Word, entry: ConntrackEntry, repo
       protocol: entry.protocol,
     });
   }
-  if (entry.protocolNumber === undefined && PROTOCOL_NUMBERS[entry.protocol] !== undefined && entry.protocol !== 'unknown') {
-    entry.protocolNumber = PROTOCOL_NUMBERS[entry.protocol];
-  }
+  const known = entry.protocol === 'unknown' ? undefined : ownEntry(PROTOCOL_NUMBERS, entry.protocol);
+  if (entry.protocolNumber === undefined && known !== undefined) entry.protocolNumber = known;
   if (timeoutWord) {
     entry.timeout = Number(timeoutWord.text);
     entry.spans.timeout = wordSpan(timeoutWord);

@@ -1,5 +1,6 @@
 /** `ip route` / `ip -6 route` / `ip route show table X` lines and their `nexthop` continuation lines. */
 import { formatIp, parseCidr, parseIp } from '../common/ip';
+import { ownEntry } from '../common/own';
 import type { Reporter } from './report';
 import { readRouteWords, type Field, type RouteWords } from './routeWords';
 import type { Nexthop, Route, RouteSpans, RouteType, TableSource } from './types';
@@ -132,7 +133,7 @@ export function addressField(field: Field | undefined, reporter: Reporter): stri
 const TABLE_NAMES: Record<string, string> = { '253': 'default', '254': 'main', '255': 'local' };
 
 export function tableName(idOrName: string): string {
-  return TABLE_NAMES[idOrName] ?? idOrName;
+  return ownEntry(TABLE_NAMES, idOrName) ?? idOrName;
 }
 
 function tableOf(field: Field | undefined, ctx: RouteContext, type: string): { table: string; tableSource: TableSource } {

@@ -3,6 +3,7 @@
  * IPv6 sets carry `KUBE-6-` instead of `KUBE-`, cut to ipset's 31-character name limit.
  */
 import type { KubeProxySetInfo } from './types';
+import { ownEntry } from '../common/own';
 
 /** IPv4 set name -> i18n key of its purpose. */
 export const KUBE_PROXY_IPSETS: Readonly<Record<string, string>> = {
@@ -28,7 +29,7 @@ export const KUBE_PROXY_IPSETS: Readonly<Record<string, string>> = {
 const IPSET_NAME_LIMIT = 31;
 
 export function kubeProxySetInfo(name: string): KubeProxySetInfo | undefined {
-  const v4 = KUBE_PROXY_IPSETS[name];
+  const v4 = ownEntry(KUBE_PROXY_IPSETS, name);
   if (v4) return { canonicalName: name, ipv6: false, purposeKey: v4 };
   if (!name.startsWith('KUBE-6-')) return undefined;
   for (const [canonical, purposeKey] of Object.entries(KUBE_PROXY_IPSETS)) {

@@ -4,6 +4,7 @@
  * Columns are read from the header line, so any of these layouts works.
  */
 import { formatIp, parseCidr, parseIp } from '../common/ip';
+import { ownEntry } from '../common/own';
 import type { Reporter } from './report';
 import type { Route, RouteSpans } from './types';
 import { toInt, wordSpan, wordsSpan, type Word } from './words';
@@ -43,7 +44,7 @@ export function readRouteNHeader(words: Word[]): RouteNColumn[] | undefined {
       i++;
     } else names.push(words[i].text.toLowerCase());
   }
-  const columns = names.map((n) => COLUMN_NAMES[n] ?? 'other');
+  const columns = names.map((n) => ownEntry(COLUMN_NAMES, n) ?? 'other');
   return columns.includes('gateway') && columns.includes('flags') ? columns : undefined;
 }
 

@@ -96,7 +96,7 @@ function protoCond(o: OptionArg, family: IpFamily): Cond {
   if (raw === 'all' || raw === '0') return o.negated ? NEVER : ALWAYS;
   let name = ownEntry(PROTO_NUMBERS, raw) ?? ownEntry(PROTO_ALIASES, raw) ?? raw;
   // The packet's `icmp` is ICMP in an IPv4 dump and ICMPv6 in an IPv6 one.
-  const v6Only = raw === '58' || raw in PROTO_ALIASES;
+  const v6Only = raw === '58' || ownEntry(PROTO_ALIASES, raw) !== undefined;
   if (name === 'icmp' && v6Only !== (family === 6)) name = 'icmp-of-the-other-family';
   const neg = o.negated;
   return (s) => (s.proto === name) !== neg;

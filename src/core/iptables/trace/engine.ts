@@ -4,6 +4,7 @@
  * complementary probability. Pending walkers run depth-first so the order of paths is deterministic.
  */
 import type { Lang } from '../../i18n/catalog';
+import { ownEntry } from '../../common/own';
 import { dumpIndex, type CompiledChain, type CompiledRule, type DumpIndex } from './compile';
 import { localFactKey, type Uncertain } from './conditions';
 import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, stagesWithBaseChains, type Stage } from './hooks';
@@ -518,7 +519,7 @@ const KNOWN_MARK_CHAINS: Record<string, number> = { 'KUBE-MARK-MASQ': 0x4000, 'K
  * ends as UNKNOWN rather than pretending the jump returned. kube-proxy's mark chains are the exception.
  */
 function jumpToMissingChain(run: Run, w: Walker, rule: CompiledRule, name: string): boolean {
-  const bit = KNOWN_MARK_CHAINS[name];
+  const bit = ownEntry(KNOWN_MARK_CHAINS, name);
   if (bit !== undefined) {
     w.pkt.mark = (w.pkt.mark | bit) >>> 0;
     addStep(run, w, rule, 'mark', msg('note.known-mark-chain', { target: name, mark: formatMark(bit) }));

@@ -4,6 +4,7 @@
  */
 
 import type { NftBaseChain } from '../nftObjects';
+import { ownEntry } from '../../common/own';
 
 export interface Stage {
   table: string;
@@ -100,7 +101,8 @@ const IMPLIED: Record<string, Record<string, ImpliedJump[]>> = {
 };
 
 export function impliedJumps(table: string, chain: string): ImpliedJump[] {
-  return IMPLIED[table]?.[chain] ?? [];
+  const byChain = ownEntry(IMPLIED, table);
+  return (byChain && ownEntry(byChain, chain)) ?? [];
 }
 
 /** Hook priorities of iptables' tables; nat is dstnat (-100) before routing and srcnat (100) after it. */
@@ -108,7 +110,7 @@ const TABLE_PRIORITY: Readonly<Record<string, number>> = { raw: -300, mangle: -1
 
 function stagePriority(stage: Stage): number {
   if (stage.table === 'nat') return stage.chain === 'PREROUTING' || stage.chain === 'OUTPUT' ? -100 : 100;
-  return Object.hasOwn(TABLE_PRIORITY, stage.table) ? TABLE_PRIORITY[stage.table] : 0;
+  return ownEntry(TABLE_PRIORITY, stage.table) ?? 0;
 }
 
 /**
