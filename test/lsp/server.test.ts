@@ -23,7 +23,9 @@ import { generateIptablesRestore } from '../../src/core/iptables/generate';
 import { normaliseCluster } from '../../src/core/kube/objects';
 import { syntheticCluster } from '../../src/core/kube/synthetic';
 import { ListTargetsRequest, TracePacketRequest } from '../../src/server/protocol';
-import { corpusFile, CORPUS_MISSING } from '../helpers/corpus';
+import { corpusFile, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
 import { startSession, type LspSession } from './client';
 
@@ -331,4 +333,22 @@ test('the corpus kube-proxy fixture opens with verified Services', async (t) => 
   assert.ok(!d.diagnostics.some((x) => x.severity === 1), 'no errors');
   const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
   assert.equal(symbols.find((x) => x.name === 'Services')!.children!.length, 6);
+});
+
+test("kube-proxy's nftables mode: references of a Service chain are its map elements, of an endpoint chain the numgen rule", async () => {
+  const text = readFileSync(path.join(repoRoot(), 'samples', 'kube-proxy-nftables.nft'), 'utf8');
+  const uri = 'file:///work/kube-proxy.nft';
+  const lines = text.split('\n');
+  await s.open(uri, 'iptables', text);
+  const references = async (line: number, word: string) => {
+    const character = lines[line].indexOf(word) + 2;
+    return (await s.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: { line, character }, context: { includeDeclaration: false } })) ?? [];
+  };
+  const dns = 'service-FY5PMXPG-kube-system/kube-dns/udp/dns';
+  const svcRefs = await references(lines.findIndex((l) => l.trim() === `chain ${dns} {`), dns);
+  assert.deepEqual(svcRefs.map((r) => r.range.start.line), [lines.findIndex((l) => l.includes(`: goto ${dns}`) && l.includes('10.96.0.10'))]);
+  const endpoint = 'endpoint-2GKX576Q-kube-system/kube-dns/udp/dns__10.244.0.2/53';
+  const epRefs = await references(lines.findIndex((l) => l.trim() === `chain ${endpoint} {`), endpoint);
+  assert.deepEqual(epRefs.map((r) => r.range.start.line), [lines.findIndex((l) => l.includes('numgen') && l.includes(endpoint))]);
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });

@@ -188,7 +188,7 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
   if (renamed) parts.push(t(lang, 'iptables.chain.renamed', { chain: name, to: renamed.to, line: renamed.line + 1 }));
   else if (!chain) parts.push(t(lang, 'iptables.chain.undefined', { chain: name, table }));
   else {
-    parts.push(t(lang, 'iptables.chain.summary', { rules: chain.rules.length, refs: model.references(chain.table, name).length }));
+    parts.push(t(lang, 'iptables.chain.summary', { rules: chain.rules.length, refs: model.references(chain.table, name).length + model.mapReferences(chain.table, name).length }));
     if (chain.builtin && chain.policy) parts.push(t(lang, 'iptables.chain.policy', { policy: chain.policy }));
   }
   return parts.join('\n\n');

@@ -3,6 +3,7 @@
  * by line. Hovers, definitions, references and lint answer from these instead of rescanning the dump.
  */
 import { buildKubeView, type KubeProxyView } from './kubeproxy';
+import { bracedElements, type NftElement } from './nftObjects';
 import { EXTENSION_TARGETS } from './options';
 import { ruleTargetName, STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Table, type Token } from './types';
 
@@ -17,8 +18,10 @@ export interface IptablesModel {
   chain(table: string, name: string): Chain | undefined;
   /** Chains with this name in any table (nat and filter both have KUBE-SERVICES). */
   chainsNamed(name: string): Chain[];
-  /** Rules whose target is this chain (jump or goto), in dump order. */
+  /** Rules whose target is this chain (jump or goto), or whose inline verdict map names it, in dump order. */
   references(table: string, name: string): Rule[];
+  /** Elements of nft maps (`map service-ips { ... : goto CHAIN }`) that jump or go to this chain. */
+  mapReferences(table: string, name: string): NftElement[];
   /** Chains this chain's rules jump or go to. */
   callees(table: string, name: string): ChainRef[];
   ruleAtLine(line: number): Rule | undefined;
@@ -72,6 +75,34 @@ function buildReferences(dump: IptablesDump, chainOf: (table: string, name: stri
   return refs;
 }
 
+/**
+ * nft writes jumps as verdict-map elements too: a rule's `numgen random mod 2 vmap { 0 : goto A, 1 : goto B }`
+ * refers to A and B; `map service-ips { ... : goto C }` refers to C from the map. Rules go with the rule
+ * references (once per chain they name); map elements are a list of their own, with their positions.
+ */
+function addVerdictMapReferences(dump: IptablesDump, refs: PerTable<Rule[]>, elements: PerTable<NftElement[]>): void {
+  for (const r of dump.rules) {
+    if (r.target?.name !== 'VMAP' && r.target?.name !== 'NUMGEN') continue;
+    const inline = r.target.options.find((o) => o.name === 'elements')?.values[0];
+    if (inline === undefined) continue;
+    const named = new Set<string>();
+    for (const e of bracedElements(inline)) if (e.chain) named.add(e.chain);
+    for (const chain of named) {
+      const list = refs.get(r.table, chain);
+      if (list) list.push(r);
+      else refs.set(r.table, chain, [r]);
+    }
+  }
+  for (const o of dump.nftObjects ?? []) {
+    for (const e of o.elements) {
+      if (!e.chain) continue;
+      const list = elements.get(o.table, e.chain);
+      if (list) list.push(e);
+      else elements.set(o.table, e.chain, [e]);
+    }
+  }
+}
+
 /** The chains a chain's rules jump or go to, in dump order of the first such rule (every rule line counts). */
 function calleesOf(dump: IptablesDump, table: string, name: string, chainOf: (table: string, name: string) => Chain | undefined): ChainRef[] {
   const out = new Map<string, ChainRef>();
@@ -103,7 +134,19 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   // The jump graph is built on the first question about it: hovers, lenses and navigation need it, parsing and
   // diagnostics of a big dump do not.
   let refs: PerTable<Rule[]> | undefined;
-  const references = (): PerTable<Rule[]> => (refs ??= buildReferences(dump, chainOf));
+  let elementRefs: PerTable<NftElement[]> | undefined;
+  const references = (): PerTable<Rule[]> => {
+    if (!refs) {
+      refs = buildReferences(dump, chainOf);
+      elementRefs = new PerTable<NftElement[]>();
+      if (dump.format === 'nft') {
+        addVerdictMapReferences(dump, refs, elementRefs);
+        // Rules that name a chain through a map go after the plain jumps: back in dump order.
+        for (const t of dump.tables) for (const c of t.chains.values()) refs.get(t.name, c.name)?.sort((a, b) => a.line - b.line);
+      }
+    }
+    return refs;
+  };
   // Rule lines answer from the rule's own tokens, the others from the dump's.
   const tokensOnLine = (line: number): readonly Token[] => {
     const rule = ruleAtLine(line);
@@ -125,6 +168,10 @@ export function buildModel(dump: IptablesDump): IptablesModel {
       return out;
     },
     references: (table, name) => references().get(table, name) ?? [],
+    mapReferences: (table, name) => {
+      references();
+      return elementRefs?.get(table, name) ?? [];
+    },
     // A call-hierarchy question about one chain: one pass over the rules (milliseconds) instead of an index.
     callees: (table, name) => calleesOf(dump, table, name, chainOf),
     ruleAtLine,

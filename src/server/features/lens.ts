@@ -24,7 +24,7 @@ export function codeLenses(a: Analysis, uri: string): CodeLens[] {
       if ((kind !== 'service' && kind !== 'service-local') || !chain.declSpan) continue;
       const s = model.kube.serviceByChain.get(chain.name);
       const n = s?.endpoints.length ?? 0;
-      const refs = model.references(table.name, chain.name).length;
+      const refs = model.references(table.name, chain.name).length + model.mapReferences(table.name, chain.name).length;
       const shares = s?.endpoints.map((e) => e.share) ?? [];
       const known = shares.every((x) => x !== undefined);
       const even = known && shares.length > 0 && shares.every((x) => Math.abs(x! - shares[0]!) < 1e-6);

@@ -48,6 +48,7 @@ export function references(a: Analysis, uri: string, line: number, character: nu
     if (decl) out.push(decl);
   }
   for (const r of model.references(chain.table, chain.name)) if (r.target) out.push({ uri, range: toRange(r.target.span) });
+  for (const e of model.mapReferences(chain.table, chain.name)) out.push({ uri, range: toRange(e) });
   return out;
 }
 

@@ -194,3 +194,26 @@ test('nft base chains take their place among iptables tables by hook and priorit
   assert.deepEqual(stagesWithBaseChains(LOOPBACK_STAGES, base, true).map(name), ['raw/PREROUTING', 'mangle/PREROUTING', 'kube-proxy/filter-prerouting', 'mangle/INPUT', 'filter/INPUT', 'security/INPUT']);
   assert.deepEqual([nftPriority('dstnat - 10'), nftPriority('srcnat'), nftPriority('-110'), nftPriority('filter + 5'), nftPriority('later')], [-110, 100, -110, 5, undefined]);
 });
+
+test('nft verdict maps count as references: map elements with their positions, numgen rules as rules', () => {
+  const model = buildModel(parseIptables(SAMPLE));
+  const lines = SAMPLE.split('\n');
+  const dns = 'service-FY5PMXPG-kube-system/kube-dns/udp/dns';
+  // The Service chain is reached only from the service-ips map: one element, pointing at its own text.
+  assert.deepEqual(model.references('kube-proxy', dns), []);
+  const [element, ...more] = model.mapReferences('kube-proxy', dns);
+  assert.equal(more.length, 0);
+  assert.equal(lines[element.line].slice(element.column, element.column + element.length), `10.96.0.10 . udp . 53 : goto ${dns}`);
+  // Each endpoint chain is named once, by the numgen rule of its Service chain.
+  for (const endpoint of ['endpoint-2GKX576Q-kube-system/kube-dns/udp/dns__10.244.0.2/53', 'endpoint-SHKW4FT7-kube-system/kube-dns/udp/dns__10.244.0.3/53']) {
+    const rules = model.references('kube-proxy', endpoint);
+    assert.deepEqual(rules.map((r) => [r.chain, r.target?.name]), [[dns, 'NUMGEN']]);
+    assert.deepEqual(model.mapReferences('kube-proxy', endpoint), []);
+  }
+  // reject-chain: the no-endpoint-services element and any rule jumping there directly.
+  assert.ok(model.mapReferences('kube-proxy', 'reject-chain').some((e) => e.key.join(' . ') === '10.96.0.77 . tcp . 80'));
+  // The hover of the chain counts the map element as a place that jumps to it (it said 0 before).
+  const declLine = lines.findIndex((l) => l.trim() === `chain ${dns} {`);
+  const hover = explainAt(model, declLine, lines[declLine].indexOf(dns) + 2, 'en');
+  assert.match(hover?.markdown ?? '', /jumped to from 1 place\(s\)/);
+});
