@@ -3,6 +3,7 @@
  * right engine. Parsing happens once here; callers keep the result and answer questions from its indexes.
  */
 import type { Diagnostic } from './common/diagnostics';
+import { normalizeLineBreaks } from './common/lines';
 import { blankLogPrefixes, logPrefixLength } from './common/logPrefix';
 import { detectDump, type Detection, type DumpKind } from './detect';
 import { t, type Lang } from './i18n/catalog';
@@ -29,7 +30,9 @@ export interface Analysis {
 }
 
 /** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
-export function analyzeText(input: string, kind?: DumpKind): Analysis {
+export function analyzeText(text: string, kind?: DumpKind): Analysis {
+  // Every engine below counts lines as the editor does (a lone CR ends a line too).
+  const input = normalizeLineBreaks(text);
   const logged = blankLogPrefixes(input);
   if (!logged) return analyzeOutput(input, kind);
   // A log paste: the engines read what is behind the prefixes, and the dump says why its lines are indented.

@@ -2,6 +2,7 @@
  * Decides what a pasted text is: an iptables dump, an ipvsadm dump, network state (routes, addresses,
  * conntrack, ipset), nft syntax, or unknown. Each family scores the share of lines it recognises; the best wins.
  */
+import { normalizeLineBreaks } from './common/lines';
 import { blankLogPrefixes } from './common/logPrefix';
 import { looksLikeIpvs } from './ipvs/detect';
 import { detectNetworkFormat } from './routes/detect';
@@ -41,7 +42,7 @@ function share(lines: string[], re: RegExp): number {
 const SAMPLE_LINES = 400;
 
 export function detectDump(fullText: string): Detection {
-  const head = headLines(fullText, SAMPLE_LINES);
+  const head = normalizeLineBreaks(headLines(fullText, SAMPLE_LINES));
   // A log paste is what its lines say behind their prefixes.
   const text = blankLogPrefixes(head)?.text ?? head;
   const lines = text

@@ -1,5 +1,6 @@
 /** `kpp explain FILE --line N [--column C] [--lang en|zh-CN]`: the hover text for a position, as Markdown. */
 import { analyzeText, explainLine } from '../../core/analyze';
+import { normalizeLineBreaks } from '../../core/common/lines';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
 import { langOption } from '../lang';
@@ -16,7 +17,7 @@ function positiveInt(name: string, v: string | undefined, fallback?: number): nu
 export function runExplain(argv: string[]): number {
   const args = parseArgs(argv, ['line', 'column', 'lang'], []);
   const lang = langOption(args);
-  const text = readInput(args.positionals[0]);
+  const text = normalizeLineBreaks(readInput(args.positionals[0]));
   const line = positiveInt('line', args.options.get('line')) - 1;
   const lines = text.split('\n');
   // A final line break ends the last line; it does not start one more (`wc -l` and editors' line count agree).

@@ -16,9 +16,19 @@ export interface SourceLine {
   content: string;
 }
 
+/**
+ * The line model of LSP and VS Code: `\n`, `\r\n` and a lone `\r` each end a line. A lone CR (terminals that
+ * redraw a line, old Mac files) becomes `\n`: one character for one, so every offset into the text stays valid
+ * and the engine's line numbers match the editor's. Text without a CR comes back as it is, at the cost of one scan.
+ */
+export function normalizeLineBreaks(text: string): string {
+  if (text.indexOf('\r') < 0) return text;
+  return text.replace(/\r(?!\n)/g, '\n');
+}
+
 export function splitLines(text: string): string[] {
   // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
-  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
+  const lines = normalizeLineBreaks(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
@@ -63,7 +73,7 @@ export class LineIndex {
 
   constructor(input: string) {
     // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
-    const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    const text = normalizeLineBreaks(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
     this.text = text;
     let count = 1;
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;

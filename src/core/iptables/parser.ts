@@ -33,7 +33,7 @@ import {
   type Table,
   type Token,
 } from './types';
-import { lastWord, scanWord, splitWords, type Word } from './words';
+import { isWordBreakCode, lastWord, scanWord, splitWords, type Word } from './words';
 
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)\s*$/;
 // Counters `[p:b]`, or `-` as Calico's Felix writes for user chains (iptables-restore ignores what follows `-`).
@@ -673,7 +673,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   function endsInQuote(line: number): boolean {
     const end = lines.contentEnd[line];
     for (let i = lines.contentStart[line]; i < end; ) {
-      if (isBlankCode(src.charCodeAt(i))) {
+      if (isWordBreakCode(src.charCodeAt(i))) {
         i++;
         continue;
       }

@@ -26,7 +26,7 @@ import {
   type RuleStore,
 } from './ruleStore';
 import type { Counters } from './types';
-import { lastWord, scanWord, unquoteWord } from './words';
+import { isWordBreakCode, lastWord, scanWord, unquoteWord } from './words';
 
 /** Gap (in columns) inside a line that marks a terminal wrap glued back by the paste, e.g. `KUBE-POSTROUTI      NG`. */
 export const WRAP_GAP = 20;
@@ -65,8 +65,7 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
   // The loop of `forEachWord`, written out: a closure per line was the parse's largest allocation.
   let i = from;
   while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) {
+    if (isWordBreakCode(text.charCodeAt(i))) {
       i++;
       continue;
     }

@@ -30,7 +30,15 @@ export const WORD_ESCAPED = 2;
 /** What the last `scanWord` call found besides the word's end: its flags and where a quote stayed open (-1). */
 export const lastWord = { flags: 0, unclosedQuoteAt: -1 };
 
-/** Reads the word starting at `start` (not a blank) in text[.., end); returns the offset just past it. */
+/** What ends a word: blanks and line breaks (a range over several lines: a rule a hard wrap broke). */
+export function isWordBreakCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/**
+ * Reads the word starting at `start` (not a word break) in text[.., end); returns the offset just past it,
+ * always past `start` when start < end, so no caller's loop can stand still on a character it did not expect.
+ */
 export function scanWord(text: string, start: number, end: number): number {
   let flags = 0;
   let unclosed = -1;
@@ -42,8 +50,10 @@ export function scanWord(text: string, start: number, end: number): number {
       i++;
       continue;
     }
-    // Blanks end a word; so does a line break (a range over several lines: a rule a hard wrap broke).
-    if (ch === 32 || ch === 9 || ch === 10 || ch === 13) break;
+    if (isWordBreakCode(ch)) {
+      if (i === start) i++;
+      break;
+    }
     if (ch === 34 || ch === 39) {
       flags |= WORD_QUOTED | WORD_ESCAPED;
       const open = i++;
@@ -118,8 +128,7 @@ export function unquoteWord(raw: string): string {
 export function forEachWord(text: string, from: number, end: number, visit: (start: number, end: number, flags: number, unclosedQuoteAt: number) => void): void {
   let i = from;
   while (i < end) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) {
+    if (isWordBreakCode(text.charCodeAt(i))) {
       i++;
       continue;
     }

@@ -3,11 +3,10 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { LineIndex } from '../../../src/core/common/lines';
 
-/** The plain reading the index must agree with: split on LF, drop one CR, trim blanks. */
+/** The plain reading the index must agree with: LSP's line model (LF, CRLF and a lone CR end a line), trim blanks. */
 function reference(text: string) {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return body.split('\n').map((l, line) => {
-    const raw = l.endsWith('\r') ? l.slice(0, -1) : l;
+  return body.split(/\r\n|\r|\n/).map((raw, line) => {
     const content = raw.replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
     return { line, raw, offset: content ? raw.indexOf(content) : raw.length - raw.replace(/^[ \t]+/, '').length, content };
   });

@@ -90,7 +90,7 @@ const mutatedText = fc
 function checkEverything(text: string): void {
   const dump = parseIpvs(text);
   assert.ok(!dump.diagnostics.some((d) => d.code === 'ipvs-internal-error'), JSON.stringify(dump.diagnostics));
-  const lines = text.split('\n');
+  const lines = text.split(/\r\n|\r|\n/);
   assert.equal(dump.lines.length, lines.length);
   for (const tok of dump.tokens) {
     const raw = lines[tok.span.line].replace(/\r$/, '');

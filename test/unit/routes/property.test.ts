@@ -58,7 +58,7 @@ test('random line mutations of samples never throw and keep positions inside the
     fc.property(fc.constantFrom(...SAMPLES), fc.array(MUTATION, { minLength: 1, maxLength: 6 }), (sample, mutations) => {
       const text = mutate(sample, mutations);
       const s = parseNetworkText(text);
-      const lines = text.split('\n');
+      const lines = text.split(/\r\n|\r|\n/);
       for (const d of s.diagnostics) {
         assert.ok(d.span.line >= 0 && d.span.line < lines.length);
         assert.ok(d.span.column >= 0 && d.span.length >= 1);
