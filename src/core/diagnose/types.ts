@@ -1,0 +1,139 @@
+/**
+ * The contract between the pure diagnosis (check plans and verdicts, `src/core/diagnose`) and whoever runs the
+ * checks (`src/cluster`, used by the CLI and the extension). Everything is plain JSON-serialisable data: the
+ * report below is exactly what `kpp diagnose --json` prints.
+ */
+import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../kube/types';
+
+/** One place for the verdict codes; their texts live in `core/i18n/messages/diagnose.ts`. */
+export const VERDICT_CODES = [
+  'ok',
+  'no-endpoints',
+  'endpoints-not-ready',
+  'pod-route-bypasses-node',
+  'clusterip-dnat-missing',
+  'backend-unreachable',
+  'dns-failure',
+  'tool-missing',
+  'exec-forbidden',
+  'inconclusive',
+] as const;
+export type VerdictCode = (typeof VERDICT_CODES)[number];
+
+/** A command to run in a container: always an argv array, never a shell string built from cluster data. */
+export interface CheckSpec {
+  /** Stable id, e.g. `connect-clusterip`, `connect-endpoint:10.244.2.20:8080`, `route-clusterip`, `dns`. */
+  id: string;
+  /** What the check is for (the verdict reads results by this). */
+  kind: CheckKind;
+  argv: string[];
+  /** The address or name the check is about (ClusterIP, endpoint ip:port, DNS name), for the report. */
+  target?: string;
+  timeoutMs: number;
+}
+
+export type CheckKind =
+  | 'tools' // which tools the container has
+  | 'connect-clusterip'
+  | 'connect-endpoint'
+  | 'dns'
+  | 'route-clusterip'
+  | 'route-endpoint'
+  | 'addresses'
+  | 'links'
+  | 'neighbours'
+  | 'routes'
+  | 'resolv-conf';
+
+/** What running a check gave. `exitCode` null: the command could not be started or was ended (see `error`). */
+export interface CheckResult {
+  id: string;
+  kind?: CheckKind;
+  argv: string[];
+  exitCode: number | null;
+  durationMs: number;
+  /** Whether the check's own question was answered yes (connected, resolved, route found). */
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+  /** Why it did not run: `timeout`, `forbidden`, `not-found` (no such executable), or a transport message. */
+  error?: string;
+  target?: string;
+}
+
+/** Node-side evidence: the node's rules before and after the pod's probes, read in the node's own namespace. */
+export interface NodeEvidence {
+  name: string;
+  /** kube-proxy's mode as read from the node (`iptables`, `ipvs`, `nftables`) or undefined when not known. */
+  mode?: 'iptables' | 'ipvs' | 'nftables';
+  /** Dump text (`iptables-save -c`, `ipvsadm -Ln --stats`, `nft list ruleset`) before and after the probes. */
+  before?: string;
+  after?: string;
+  /** `ip -o addr` of the node. */
+  addresses?: string;
+  /** `ip route` of the node. */
+  routes?: string;
+  /** How the evidence was read (`exec kube-system/kube-proxy-abc`, `debug pod default/kpp-node-debug-x`). */
+  via?: string;
+  /** Why node evidence is missing or partial. */
+  error?: string;
+}
+
+/** The packet counters of the Service's rules on the node, before and after the probes. */
+export interface RuleCounter {
+  /** 1-based line of the rule in the dump it was read from. */
+  line: number;
+  chain: string;
+  rule: string;
+  packets: number;
+}
+
+export interface Evidence {
+  /** The check id or `node-rules` / `api` / `trace`. */
+  source: string;
+  /** One sentence in the report's language. */
+  text: string;
+  argv?: string[];
+  /** What the command printed, trimmed to what proves the point. */
+  output?: string;
+  line?: number;
+  before?: number;
+  after?: number;
+}
+
+export interface Verdict {
+  code: VerdictCode;
+  summary: string;
+  evidence: Evidence[];
+  nextSteps: string[];
+}
+
+/** Everything the verdict reasons over. */
+export interface DiagnoseInput {
+  service: ServiceInfo;
+  port: ServicePortSpec;
+  /** The Service port's endpoints as the API lists them. */
+  endpoints: EndpointInfo[];
+  /** Whether the API answered for endpoints at all (false: could not be read). */
+  endpointsKnown: boolean;
+  source: PodInfo;
+  /** The node that hosts the source pod, when known. */
+  node?: NodeInfo;
+  checks: CheckResult[];
+  nodeEvidence?: NodeEvidence;
+  /** The cluster's DNS domain (`cluster.local` unless told). */
+  clusterDomain?: string;
+  /** Exec into the pod was refused (403) or failed before any check ran. */
+  execError?: { status?: number; message: string };
+}
+
+/** `kpp diagnose --json`: the contract. */
+export interface DiagnoseReport {
+  service: { namespace: string; name: string; clusterIP: string; port: number; protocol: string };
+  source: { namespace: string; pod: string; container?: string; ip?: string; node?: string; debugContainer?: string };
+  checks: CheckResult[];
+  node?: { name: string; via?: string; counters: { before: RuleCounter[]; after: RuleCounter[] }; error?: string };
+  verdict: Verdict;
+  /** Wall time of the whole diagnosis. */
+  durationMs?: number;
+}
