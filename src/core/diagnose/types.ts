@@ -137,3 +137,37 @@ export interface DiagnoseReport {
   /** Wall time of the whole diagnosis. */
   durationMs?: number;
 }
+
+/** Tools found in the container by the tool probe; the plan picks the first that fits each check. */
+export interface ToolSet {
+  curl: boolean;
+  wget: boolean;
+  nc: boolean;
+  /** bash with `/dev/tcp` (a fixed script; addresses passed as arguments, never spliced into it). */
+  bash: boolean;
+  ip: boolean;
+  nslookup: boolean;
+  getent: boolean;
+  cat: boolean;
+  timeout: boolean;
+}
+
+export interface PlanRequest {
+  service: ServiceInfo;
+  port: ServicePortSpec;
+  endpoints: EndpointInfo[];
+  source: PodInfo;
+  tools: ToolSet;
+  clusterDomain?: string;
+  /** Per-check timeout (the setting / `--timeout`). */
+  timeoutMs: number;
+}
+
+/*
+ * The functions both sides use (src/core/diagnose):
+ *   plan.ts     toolProbeCheck(): CheckSpec; readTools(r: CheckResult): ToolSet; planChecks(req: PlanRequest): CheckSpec[];
+ *               classifyCheck(spec: CheckSpec, raw: Omit<CheckResult, 'ok'>): CheckResult  (sets `ok` from exit code/output)
+ *   node.ts     nodeCaptureChecks(mode?): CheckSpec[]; ruleCounters(dump: string, service, port): RuleCounter[]
+ *   verdict.ts  decideVerdict(input: DiagnoseInput, lang: Lang): Verdict
+ *   report.ts   reportMarkdown(report: DiagnoseReport, lang: Lang): string
+ */
