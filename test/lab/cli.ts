@@ -176,11 +176,12 @@ function tail(file: string): string {
 function printReady(s: LabState): void {
   const lines = [
     `lab "${s.scenario}" is up (daemon pid ${s.pid}, API ${s.apiUrl})`,
-    `kubeconfig: ${s.kubeconfig} (context kpp-lab)`,
+    `kubeconfig: ${s.kubeconfig} (context kpp-lab; read-only user: context kpp-lab-viewer, exec answers 403)`,
     '',
     `  export KUBECONFIG=${s.kubeconfig}`,
     '  kubectl get pods -A -o wide',
     '  kubectl exec client -- curl -sS --max-time 3 http://web/',
+    '  kubectl get pods -n kube-system -l k8s-app=kube-proxy -o wide   # exec into one runs on its node',
     '',
     'nodes (run commands on a node with `ip netns exec NETNS ...`):',
     ...(s.nodes ?? []).map((n) => `  ${n.name}  ${n.ip}  ${n.netns}`),

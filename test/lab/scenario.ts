@@ -16,6 +16,9 @@
  *   TCP/UDP, nodePort for NodePort Services), and either a `selector` (endpoints = matching pods in the Service's
  *   namespace, as the endpoints controller does) or `endpointPods` (`ns/name` list, for selector-less Services such
  *   as `default/kubernetes`, whose endpoints the API server itself maintains).
+ * - `kubeProxyPods` (default true): one hostNetwork pod per node in kube-system, `kube-proxy-<suffix>` with
+ *   `k8s-app: kube-proxy`, whose exec runs in the node's namespace with the node tools of a kube-proxy image
+ *   (iptables, iptables-save, nft, ip, ipset, conntrack; ipvsadm when installed). false: a cluster without them.
  * - `faults` (all optional):
  *   - `customGateway`: the seed case. The pod gets a second link on its own L2 segment (`segment`, the pod's address
  *     `podAddress` on it) to a gateway (`gateway`) that silently drops; `routes` (CIDRs or `default`) go via that
@@ -110,6 +113,8 @@ export interface Scenario {
   nodes: ScenarioNode[];
   pods: ScenarioPod[];
   services: ScenarioService[];
+  /** One hostNetwork kube-proxy pod per node in kube-system (`k8s-app: kube-proxy`); default true. */
+  kubeProxyPods: boolean;
   faults: ScenarioFaults;
 }
 
@@ -319,6 +324,7 @@ export function validateScenario(data: unknown): ScenarioResult {
     'nodes',
     'pods',
     'services',
+    'kubeProxyPods',
     'faults',
   ]);
   if (!top) return { ok: false, problems: r.problems };
@@ -352,6 +358,7 @@ export function validateScenario(data: unknown): ScenarioResult {
   const nodes = readNodes(r, top, nodeNetwork, clusterCidr);
   const pods = readPods(r, top, nodes);
   const services = readServices(r, top, serviceCidr, pods);
+  const kubeProxyPods = r.bool(top, 'kubeProxyPods', '', true);
   const faults = readFaults(r, top, { nodes, pods, services, serviceCidr, clusterCidr, nodeNetwork });
 
   if (r.problems.length > 0 || !name || !description || !serviceCidr || !clusterCidr || !nodeNetwork)
@@ -368,6 +375,7 @@ export function validateScenario(data: unknown): ScenarioResult {
       nodes,
       pods,
       services,
+      kubeProxyPods,
       faults,
     },
   };

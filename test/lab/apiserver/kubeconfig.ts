@@ -1,19 +1,25 @@
-// A kubeconfig for the lab: cluster, user and context all named kpp-lab, CA embedded, bearer token.
+// A kubeconfig for the lab: cluster, user and context all named kpp-lab, CA embedded, bearer token; and a second
+// user and context kpp-lab-viewer (read-only: exec and writes answer 403) on the same cluster.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 export const labContextName = 'kpp-lab';
+/** The read-only user's context (and user entry) in the lab's kubeconfig. */
+export const viewerContextName = 'kpp-lab-viewer';
 
 export interface KubeconfigInput {
   server: string;
   caPem: string;
   token: string;
+  /** Adds user and context kpp-lab-viewer with this token. */
+  viewerToken?: string;
 }
 
 /** YAML with JSON-quoted scalars (valid YAML, read by kubectl and client-node alike). */
-export function kubeconfigYaml({ server, caPem, token }: KubeconfigInput): string {
+export function kubeconfigYaml({ server, caPem, token, viewerToken }: KubeconfigInput): string {
   const q = (s: string) => JSON.stringify(s);
   const name = q(labContextName);
+  const viewer = q(viewerContextName);
   return [
     'apiVersion: v1',
     'kind: Config',
@@ -26,11 +32,13 @@ export function kubeconfigYaml({ server, caPem, token }: KubeconfigInput): strin
     `- name: ${name}`,
     '  user:',
     `    token: ${q(token)}`,
+    ...(viewerToken ? [`- name: ${viewer}`, '  user:', `    token: ${q(viewerToken)}`] : []),
     'contexts:',
     `- name: ${name}`,
     '  context:',
     `    cluster: ${name}`,
     `    user: ${name}`,
+    ...(viewerToken ? [`- name: ${viewer}`, '  context:', `    cluster: ${name}`, `    user: ${viewer}`] : []),
     `current-context: ${name}`,
     'preferences: {}',
     '',

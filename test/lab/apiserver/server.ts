@@ -32,11 +32,48 @@ import { versionInfo } from './version';
 
 /** The user name the lab's token stands for (appears in Forbidden messages). */
 const labUser = 'kpp-lab';
+/** The user of the second token: may get, list and watch everything, and nothing else (no exec, no writes). */
+export const viewerUser = 'viewer';
+
+type Caller = 'admin' | 'viewer' | 'anonymous';
+
+const verbOfMethod: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+/**
+ * The viewer's RBAC, as a `view` ClusterRole binding gives it: reads only. Exec is `create` on `pods/exec`
+ * (kubectl's WebSocket GET included), like a real API server authorizes it.
+ */
+function authorizeViewer(method: string, p: ResourcePath, type: ResourceType): void {
+  const exec = p.subresource === 'exec' || p.subresource === 'attach' || p.subresource === 'portforward';
+  const read = (method === 'GET' || method === 'HEAD') && !exec;
+  if (read) return;
+  const verb = exec
+    ? 'create'
+    : p.name === undefined && method === 'DELETE'
+      ? 'deletecollection'
+      : (verbOfMethod[method] ?? method.toLowerCase());
+  const resource = p.subresource ? `${type.plural}/${p.subresource}` : type.plural;
+  const what =
+    p.name !== undefined
+      ? `${type.group ? `${type.plural}.${type.group}` : type.plural} "${p.name}"`
+      : type.group
+        ? `${type.plural}.${type.group}`
+        : type.plural;
+  const scope =
+    type.namespaced && p.namespace !== undefined ? `in the namespace "${p.namespace}"` : 'at the cluster scope';
+  throw errors.forbidden(
+    `${what} is forbidden: User "${viewerUser}" cannot ${verb} resource "${resource}" in API group "${type.group}" ${scope}`,
+    p.name ?? '',
+    type.plural,
+    type.group,
+  );
+}
 const loopbackHosts = new Set(['127.0.0.1', 'localhost']);
 const podType = resourceTypeFor('Pod')!;
 
 class LabServer {
   readonly token = randomBytes(32).toString('hex');
+  readonly viewerToken = randomBytes(32).toString('hex');
   readonly faults: FaultSwitches = { unauthorized: false, forbidExec: false, delayMs: 0 };
   readonly store: ObjectStore;
   readonly mode: ServerMode;
@@ -119,17 +156,19 @@ class LabServer {
     });
   }
 
-  private authenticate(req: IncomingMessage, route: Route): void {
+  private authenticate(req: IncomingMessage, route: Route): Caller {
     if (this.faults.unauthorized) throw errors.unauthorized();
     const presented = bearerToken(req);
     // Like a real cluster's system:public-info-viewer: version and health need no credentials.
-    if (presented === undefined && (route.kind === 'version' || route.kind === 'health')) return;
-    if (presented === undefined || !this.isToken(presented)) throw errors.unauthorized();
+    if (presented === undefined && (route.kind === 'version' || route.kind === 'health')) return 'anonymous';
+    if (presented !== undefined && this.isToken(presented)) return 'admin';
+    if (presented !== undefined && this.isToken(presented, this.viewerToken)) return 'viewer';
+    throw errors.unauthorized();
   }
 
-  private isToken(presented: string): boolean {
+  private isToken(presented: string, token = this.token): boolean {
     const a = Buffer.from(presented);
-    const b = Buffer.from(this.token);
+    const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
@@ -145,8 +184,8 @@ class LabServer {
       const route = parseRoute(url.pathname);
       if (route.kind === 'lab-faults') return await this.serveFaults(req, res);
       await this.delay();
-      this.authenticate(req, route);
-      await this.route(req, res, route, url.searchParams);
+      const caller = this.authenticate(req, route);
+      await this.route(req, res, route, url.searchParams, caller);
     } catch (e) {
       if (this.closing) {
         res.destroy();
@@ -173,7 +212,13 @@ class LabServer {
     sendJson(res, 200, this.faults);
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, route: Route, query: URLSearchParams): Promise<void> {
+  private async route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    query: URLSearchParams,
+    caller: Caller,
+  ): Promise<void> {
     const method = req.method ?? 'GET';
     if (route.kind !== 'resource' && method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowed();
     switch (route.kind) {
@@ -207,7 +252,7 @@ class LabServer {
         return sendJson(res, 200, doc);
       }
       case 'resource':
-        return this.serveResource(req, res, route.path, query);
+        return this.serveResource(req, res, route.path, query, caller);
       case 'lab-faults':
       case 'unknown':
         throw errors.noSuchResource();
@@ -243,9 +288,11 @@ class LabServer {
     res: ServerResponse,
     p: ResourcePath,
     query: URLSearchParams,
+    caller: Caller,
   ): Promise<void> {
     const type = this.resolveType(p);
     const method = req.method ?? 'GET';
+    if (caller === 'viewer') authorizeViewer(method, p, type);
     const dryRun = query.getAll('dryRun').includes('All');
     const answer = (code: number, o: KubeObject) =>
       sendJson(res, code, inVersion({ type, version: p.version, format: { as: 'object' }, include: 'Object' }, o));
@@ -314,12 +361,13 @@ class LabServer {
     try {
       const route = parseRoute(url.pathname);
       await this.delay();
-      this.authenticate(req, route);
+      const caller = this.authenticate(req, route);
       if (route.kind !== 'resource' || route.path.subresource !== 'exec')
         throw errors.badRequest(`upgrade is not supported on ${url.pathname}`);
       const p = route.path;
       const type = this.resolveType(p);
       if (type !== podType) throw errors.noSuchResource();
+      if (caller === 'viewer') authorizeViewer(req.method ?? 'GET', p, type);
       const { request, streams } = checkExecRequest(this.execChecks(), p, url.searchParams);
       if (!isWebSocketUpgrade(req)) {
         throw errors.badRequest(
@@ -387,9 +435,15 @@ export async function startLabApiServer(opts: LabApiServerOptions): Promise<LabA
     url: lab.url,
     port: lab.port,
     token: lab.token,
+    viewerToken: lab.viewerToken,
     caPem: lab.caPem,
     writeKubeconfig: (file: string) =>
-      writeKubeconfigFile(file, { server: lab.url, caPem: lab.caPem, token: lab.token }),
+      writeKubeconfigFile(file, {
+        server: lab.url,
+        caPem: lab.caPem,
+        token: lab.token,
+        viewerToken: lab.viewerToken,
+      }),
     faults: lab.faults,
     goAway: () => lab.goAway(),
     store: lab.store,

@@ -70,8 +70,13 @@ export interface LabApiServer {
   url: string;
   port: number;
   token: string;
+  /** The bearer token of user "viewer": get/list/watch only; exec and writes answer 403 Forbidden. */
+  viewerToken: string;
   caPem: string;
-  /** Writes a kubeconfig (cluster/user/context kpp-lab, CA embedded, bearer token) and returns its path. */
+  /**
+   * Writes a kubeconfig (cluster/user/context kpp-lab, CA embedded, bearer token; current context kpp-lab) with a
+   * second user and context `kpp-lab-viewer` (the viewer token) and returns its path.
+   */
   writeKubeconfig(path: string): string;
   faults: FaultSwitches;
   /** Simulates the server going away: destroys open sockets and stops listening. */

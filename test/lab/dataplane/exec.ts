@@ -5,6 +5,7 @@
  * debug containers) get the system PATH.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,10 +34,43 @@ export const BASE_TOOLS = [
   'id',
 ] as const;
 
+/**
+ * What a kube-proxy image ships for looking at the node (those installed here): the iptables family in both
+ * backends, nft, ipset, conntrack, ip, and ipvsadm when present. Its exec runs in the node's namespace.
+ */
+export const KUBE_PROXY_BINARIES = [
+  'iptables',
+  'iptables-save',
+  'iptables-restore',
+  'ip6tables',
+  'ip6tables-save',
+  'ip6tables-restore',
+  'iptables-legacy',
+  'iptables-legacy-save',
+  'iptables-nft',
+  'iptables-nft-save',
+  'nft',
+  'ipset',
+  'conntrack',
+  'ip',
+  'ipvsadm',
+] as const;
+
 export interface ExecContainer {
   name: string;
   /** `all`: the system PATH. Otherwise the base tools plus these. */
   tools: 'all' | Tool[];
+  /** More host programs on the container's PATH (a kube-proxy image's iptables, nft, ...); missing ones are left out. */
+  binaries?: readonly string[];
+  /** false: a distroless image, no base tools at all (not even sh); default true. */
+  base?: boolean;
+}
+
+/** The programs a container's image has, or `all`. */
+export function imageTools(c: ExecContainer): 'all' | string[] {
+  if (c.tools === 'all') return 'all';
+  const names = new Set<string>([...(c.base === false ? [] : BASE_TOOLS), ...c.tools, ...(c.binaries ?? [])]);
+  return [...names].filter((n) => findTool(n) !== undefined).sort();
 }
 
 export interface ExecTarget {
@@ -60,19 +94,19 @@ export function notFoundMessage(command: string): string {
   return `OCI runtime exec failed: exec failed: unable to start container process: exec: "${command}": ${why}: unknown\n`;
 }
 
-/** A PATH folder with symlinks to the allowed host tools; made once per tool set. */
-function pathFor(ctx: ExecContext, tools: Tool[]): string {
-  const names = [...BASE_TOOLS, ...tools].sort();
-  const dir = path.join(
-    ctx.binDir,
-    names.filter((n) => !(BASE_TOOLS as readonly string[]).includes(n)).join('-') || 'base',
-  );
+/** A PATH folder with symlinks to the allowed host tools; made once per tool set (an empty one for distroless). */
+function pathFor(ctx: ExecContext, names: string[]): string {
+  const id = names.length ? createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 12) : 'none';
+  const dir = path.join(ctx.binDir, id);
   if (!fs.existsSync(dir)) {
-    fs.mkdirSync(dir, { recursive: true });
+    const tmp = `${dir}.${process.pid}.tmp`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp, { recursive: true });
     for (const name of names) {
       const target = findTool(name);
-      if (target) fs.symlinkSync(target, path.join(dir, name));
+      if (target) fs.symlinkSync(target, path.join(tmp, name));
     }
+    fs.renameSync(tmp, dir);
   }
   return dir;
 }
@@ -97,9 +131,9 @@ export function makeExecHandler(ctx: ExecContext): ExecHandler {
 
     const command = req.command[0];
     let envPath = SYSTEM_PATH;
-    if (container.tools !== 'all') {
-      envPath = pathFor(ctx, container.tools);
-      const allowed = [...BASE_TOOLS, ...container.tools] as string[];
+    const allowed = imageTools(container);
+    if (allowed !== 'all') {
+      envPath = pathFor(ctx, allowed);
       if (!allowed.includes(path.basename(command)) || (command.includes('/') && !fs.existsSync(command))) {
         return failedProcess(notFoundMessage(command), 127);
       }

@@ -15,7 +15,7 @@ import { TOOLS, type Scenario, type ScenarioNode } from '../scenario';
 import { makeServingCert } from './certs';
 import { NETNS_ETC, registerTeardown, removeLabNamespaces, workDirPrefix } from './cleanup';
 import { clusterDnsZone } from './dns';
-import { makeExecHandler, type ExecContainer } from './exec';
+import { KUBE_PROXY_BINARIES, makeExecHandler, type ExecContainer } from './exec';
 import { addPodNetwork, buildNetwork, createNamespaces } from './network';
 import { clusterObjects } from './objects';
 import { allNamespaces, netnsName, newRunId, planLab, podKey, type LabPlan, type PodPlan } from './plan';
@@ -169,7 +169,20 @@ export async function startLab(scenario: Scenario, opts: LabOptions = {}): Promi
       });
       writeResolvConf(plan, p.netns, p.pod.namespace);
     }
-    for (const n of plan.nodes) writeResolvConf(plan, n.netns, 'default');
+    for (const n of plan.nodes) {
+      writeResolvConf(plan, n.netns, 'default');
+      // kube-proxy runs in the node's network namespace: its exec is the node's view (iptables-save -c, nft, ip).
+      if (n.kubeProxyPod)
+        pods.set(`kube-system/${n.kubeProxyPod}`, {
+          key: `kube-system/${n.kubeProxyPod}`,
+          netns: n.netns,
+          node: n.node,
+          ip: n.node.ip,
+          hostNetwork: true,
+          containers: [{ name: 'kube-proxy', tools: [], binaries: KUBE_PROXY_BINARIES }],
+          created: false,
+        });
+    }
 
     const exec = makeExecHandler({
       findPod: (ns, name) => pods.get(`${ns}/${name}`),

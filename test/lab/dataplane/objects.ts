@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../apiserver';
-import type { LabPlan, PodPlan, ServicePlan } from './plan';
+import type { LabPlan, NodePlan, PodPlan, ServicePlan } from './plan';
 
 /** Versions the lab's nodes report, by API mode. */
 const VERSIONS = { current: 'v1.32.0', 'legacy-1.20': 'v1.20.15' } as const;
@@ -138,6 +138,97 @@ export function podObject(plan: LabPlan, p: PodPlan, created: string): KubeObjec
   };
 }
 
+/** The kube-proxy image the lab's kube-proxy pods claim to run, by API mode. */
+export function kubeProxyImage(plan: LabPlan): string {
+  return `registry.k8s.io/kube-proxy:${VERSIONS[plan.apiMode]}`;
+}
+
+/**
+ * A node's kube-proxy pod as kubeadm's DaemonSet makes it: kube-system, hostNetwork, privileged, pinned to the
+ * node, podIP = the node's IP. The lab runs its exec in the node's namespace with a kube-proxy image's tools.
+ */
+export function kubeProxyPodObject(plan: LabPlan, n: NodePlan, created: string): KubeObject | undefined {
+  if (!n.kubeProxyPod) return undefined;
+  const name = n.kubeProxyPod;
+  const image = kubeProxyImage(plan);
+  const condition = (type: string) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: created });
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: meta(plan, 'Pod', name, 'kube-system', created, {
+      generateName: 'kube-proxy-',
+      labels: {
+        'controller-revision-hash': '7d9b9b6c4c',
+        'k8s-app': 'kube-proxy',
+        'pod-template-generation': '1',
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          name: 'kube-proxy',
+          uid: uid(plan.runId, 'DaemonSet', 'kube-system', 'kube-proxy'),
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    }),
+    spec: {
+      nodeName: n.node.name,
+      hostNetwork: true,
+      dnsPolicy: 'ClusterFirst',
+      priorityClassName: 'system-node-critical',
+      serviceAccountName: 'kube-proxy',
+      restartPolicy: 'Always',
+      tolerations: [{ operator: 'Exists' }],
+      containers: [
+        {
+          name: 'kube-proxy',
+          image,
+          command: [
+            '/usr/local/bin/kube-proxy',
+            '--config=/var/lib/kube-proxy/config.conf',
+            '--hostname-override=$(NODE_NAME)',
+          ],
+          env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } }],
+          securityContext: { privileged: true },
+          volumeMounts: [
+            { name: 'kube-proxy', mountPath: '/var/lib/kube-proxy' },
+            { name: 'xtables-lock', mountPath: '/run/xtables.lock' },
+            { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
+          ],
+        },
+      ],
+      volumes: [
+        { name: 'kube-proxy', configMap: { name: 'kube-proxy', defaultMode: 420 } },
+        { name: 'xtables-lock', hostPath: { path: '/run/xtables.lock', type: 'FileOrCreate' } },
+        { name: 'lib-modules', hostPath: { path: '/lib/modules', type: '' } },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+      hostIP: n.node.ip,
+      hostIPs: [{ ip: n.node.ip }],
+      podIP: n.node.ip,
+      podIPs: [{ ip: n.node.ip }],
+      startTime: created,
+      containerStatuses: [
+        {
+          name: 'kube-proxy',
+          image,
+          imageID: '',
+          ready: true,
+          started: true,
+          restartCount: 0,
+          state: { running: { startedAt: created } },
+        },
+      ],
+      qosClass: 'BestEffort',
+    },
+  };
+}
+
 export function serviceObject(plan: LabPlan, s: ServicePlan, created: string): KubeObject {
   const svc = s.service;
   const labels =
@@ -248,6 +339,7 @@ export function clusterObjects(plan: LabPlan, created: string): KubeObject[] {
     ...namespaceObjects(plan, created),
     ...nodeObjects(plan, created),
     ...plan.pods.map((p) => podObject(plan, p, created)),
+    ...plan.nodes.flatMap((n) => kubeProxyPodObject(plan, n, created) ?? []),
     ...serviceObjects(plan, created, () => true),
   ];
 }

@@ -2,6 +2,7 @@
  * Resolves a scenario into what the lab builds: namespace names, which pods exist, which are ready, what each pod
  * serves, each Service's endpoints, and which Services each node's rules leave out. Pure: no I/O.
  */
+import { createHash } from 'node:crypto';
 import type { Scenario, ScenarioNode, ScenarioPod, ScenarioService } from '../scenario';
 
 /** Every lab namespace starts with this; `down` and the tests look for it. */
@@ -38,6 +39,8 @@ export interface NodePlan {
   netns: string;
   /** Services (`ns/name`) this node's kube-proxy rules leave out (staleRules). */
   missingServices: Set<string>;
+  /** The name of the node's kube-proxy pod in kube-system (hostNetwork), unless the scenario has none. */
+  kubeProxyPod?: string;
 }
 
 export interface LabPlan {
@@ -76,6 +79,16 @@ export function runIdOf(netns: string): string | undefined {
   if (!netns.startsWith(LAB_PREFIX)) return undefined;
   const runId = netns.slice(LAB_PREFIX.length).split('-')[0];
   return RUN_ID.test(runId) ? runId : undefined;
+}
+
+/**
+ * `kube-proxy-<5 chars>` as a DaemonSet names its pods (the generateName alphabet), derived from the node name so
+ * a node's kube-proxy pod keeps its name across runs.
+ */
+export function kubeProxyPodName(node: string): string {
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  const hash = createHash('sha256').update(`kube-proxy/${node}`).digest();
+  return `kube-proxy-${[...hash.subarray(0, 5)].map((b) => alphabet[b % alphabet.length]).join('')}`;
 }
 
 export function podKey(p: { namespace: string; name: string }): string {
@@ -148,6 +161,7 @@ export function planLab(scenario: Scenario, runId: string): LabPlan {
     node,
     netns: netnsName(runId, `n-${node.name}`),
     missingServices: new Set(f.staleRules.filter((s) => s.node === node.name).flatMap((s) => s.services)),
+    ...(scenario.kubeProxyPods ? { kubeProxyPod: kubeProxyPodName(node.name) } : {}),
   }));
 
   return {
