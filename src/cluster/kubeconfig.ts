@@ -1,0 +1,180 @@
+/**
+ * kubeconfig as kubectl reads it (client-go's clientcmd rules), which @kubernetes/client-node's loadFromDefault
+ * does not follow:
+ * - an explicit path (`--kubeconfig`, the `kubePacketPath.kubeconfig` setting) is the only file read, and must exist;
+ * - else every file of `KUBECONFIG` (split on `:`; `;` on Windows) in order, missing ones skipped, duplicates read
+ *   once; for clusters, users and contexts the FIRST file that names an entry wins, and so does the first
+ *   `current-context` (client-node: the last file's context wins, a missing file throws, a duplicate name throws);
+ * - else `~/.kube/config`.
+ * Relative paths inside a file (certificate files, exec commands given as paths) are taken relative to that file.
+ * The chosen context and namespace live only in memory: the user's kubeconfig is never written.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { clientNode, type KubeCluster, type KubeConfig, type KubeContext, type KubeUser } from './clientNode';
+import { ClusterError } from './errors';
+
+export interface KubeconfigOptions {
+  /** An explicit file: the only one read. */
+  kubeconfig?: string;
+  /** Use this context instead of the file's current-context. */
+  context?: string;
+  /** Use this namespace instead of the context's. */
+  namespace?: string;
+  /** Defaults to `process.env` (read for `KUBECONFIG`). */
+  env?: NodeJS.ProcessEnv;
+  /** Defaults to `os.homedir()`. */
+  home?: string;
+}
+
+export interface LoadedKubeconfig {
+  /** client-node's KubeConfig with the merged entries and the chosen context set (in memory only). */
+  kc: KubeConfig;
+  /** The files read, in order (missing ones left out). */
+  files: string[];
+  /** Files of `KUBECONFIG` that do not exist (skipped, as kubectl does). */
+  skipped: string[];
+  context: string;
+  namespace: string;
+  /** The API server URL of the context (never holds credentials). */
+  server: string;
+  /** The user name of the context (for messages; never its credentials). */
+  user: string;
+  cluster: string;
+  /** Every context name, in merge order. */
+  contexts: string[];
+}
+
+/** The files kubectl would read, in order, and the ones it would skip. */
+export function kubeconfigFiles(opts: Pick<KubeconfigOptions, 'kubeconfig' | 'env' | 'home'> = {}): {
+  files: string[];
+  skipped: string[];
+  explicit: boolean;
+} {
+  if (opts.kubeconfig) {
+    const file = path.resolve(expandHome(opts.kubeconfig, opts.home));
+    if (!fs.existsSync(file)) {
+      throw new ClusterError(
+        'kubeconfig',
+        `kubeconfig ${file} does not exist`,
+        'check the --kubeconfig path or the kubePacketPath.kubeconfig setting',
+      );
+    }
+    return { files: [file], skipped: [], explicit: true };
+  }
+  const env = opts.env ?? process.env;
+  const list = env.KUBECONFIG;
+  if (list !== undefined && list !== '') {
+    const seen = new Set<string>();
+    const files: string[] = [];
+    const skipped: string[] = [];
+    for (const raw of list.split(path.delimiter)) {
+      if (!raw) continue;
+      const file = path.resolve(expandHome(raw, opts.home));
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (fs.existsSync(file)) files.push(file);
+      else skipped.push(file);
+    }
+    return { files, skipped, explicit: false };
+  }
+  const home = opts.home ?? os.homedir();
+  const file = path.join(home, '.kube', 'config');
+  return fs.existsSync(file)
+    ? { files: [file], skipped: [], explicit: false }
+    : { files: [], skipped: [file], explicit: false };
+}
+
+function expandHome(p: string, home?: string): string {
+  return p === '~' || p.startsWith('~/') ? path.join(home ?? os.homedir(), p.slice(1)) : p;
+}
+
+/** Reads and merges the kubeconfig files and selects the context; throws ClusterError('kubeconfig') with a hint. */
+export async function loadKubeconfig(opts: KubeconfigOptions = {}): Promise<LoadedKubeconfig> {
+  const k8s = await clientNode();
+  const { files, skipped } = kubeconfigFiles(opts);
+  if (files.length === 0) {
+    throw new ClusterError(
+      'kubeconfig',
+      `no kubeconfig found (${skipped.length ? `looked for ${skipped.join(', ')}` : 'KUBECONFIG is empty'})`,
+      'set KUBECONFIG, pass --kubeconfig FILE, or set kubePacketPath.kubeconfig',
+    );
+  }
+  const clusters = new Map<string, KubeCluster>();
+  const users = new Map<string, KubeUser>();
+  const contexts = new Map<string, KubeContext>();
+  let currentContext = '';
+  for (const file of files) {
+    const one = new k8s.KubeConfig();
+    try {
+      one.loadFromString(fs.readFileSync(file, 'utf8'), { onInvalidEntry: 'filter' });
+      one.makePathsAbsolute(path.dirname(file));
+    } catch (e) {
+      throw new ClusterError(
+        'kubeconfig',
+        `kubeconfig ${file} cannot be read: ${firstLine((e as Error).message)}`,
+        'fix the file (kubectl config view shows what kubectl makes of it)',
+      );
+    }
+    // First file wins, entry by entry, as in clientcmd.
+    for (const c of one.clusters ?? []) if (!clusters.has(c.name)) clusters.set(c.name, c);
+    for (const u of one.users ?? []) if (!users.has(u.name)) users.set(u.name, u);
+    for (const c of one.contexts ?? []) if (!contexts.has(c.name)) contexts.set(c.name, c);
+    if (!currentContext && one.currentContext) currentContext = one.currentContext;
+  }
+  const names = [...contexts.keys()];
+  const context = opts.context ?? currentContext;
+  if (!context) {
+    throw new ClusterError(
+      'kubeconfig',
+      `the kubeconfig names no current context${names.length ? ` (contexts: ${names.join(', ')})` : ''}`,
+      names.length ? 'pass --context NAME or choose a context' : 'add a context to the kubeconfig',
+    );
+  }
+  const ctx = contexts.get(context);
+  if (!ctx) {
+    throw new ClusterError(
+      'kubeconfig',
+      `context "${context}" is not in the kubeconfig${names.length ? ` (contexts: ${names.join(', ')})` : ''}`,
+      opts.context ? 'check --context' : 'fix current-context, or pass --context NAME',
+    );
+  }
+  const cluster = clusters.get(ctx.cluster);
+  if (!cluster) {
+    throw new ClusterError(
+      'kubeconfig',
+      `context "${context}" names cluster "${ctx.cluster}", which the kubeconfig does not define`,
+      'fix the context, or add the cluster (kubectl config set-cluster)',
+    );
+  }
+  if (!users.has(ctx.user) && ctx.user) {
+    throw new ClusterError(
+      'kubeconfig',
+      `context "${context}" names user "${ctx.user}", which the kubeconfig does not define`,
+      'fix the context, or add the user (kubectl config set-credentials)',
+    );
+  }
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [...clusters.values()],
+    users: [...users.values()],
+    contexts: [...contexts.values()],
+    currentContext: context,
+  });
+  return {
+    kc,
+    files,
+    skipped,
+    context,
+    namespace: opts.namespace ?? (ctx.namespace || 'default'),
+    server: cluster.server,
+    user: ctx.user,
+    cluster: ctx.cluster,
+    contexts: names,
+  };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0].slice(0, 300);
+}
