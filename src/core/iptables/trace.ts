@@ -1,7 +1,9 @@
 /**
  * Packet tracer: follows one packet (the first of its connection) through an iptables dump in kernel order,
  * forking at `statistic` rules and at facts the dump cannot decide, and reports every path with its probability,
- * verdict, NAT and the steps (table, chain, line, rule) it took.
+ * verdict, NAT and the steps (table, chain, line, rule) it took. Steps paths have in common are kept once
+ * (`sharedSteps`, each path's `prefix` and `ownSteps`); limits on paths, evaluations, steps and time end a trace
+ * early with `truncated` set.
  *
  * Messages: every note, assumption and warning is both rendered (in `options.lang`, default English) and kept as
  * `{code, params}` (`noteMessage`, `assumptionMessages`, `warningMessages`); `renderTraceMessage(m, lang)` renders
@@ -12,6 +14,7 @@
 export { tracePacket } from './trace/engine';
 export { formatTraceTree } from './trace/format';
 export { renderTraceMessage, formatProbability } from './trace/message';
+export { distinctSteps } from './trace/steps';
 export type {
   Packet,
   TraceAction,
@@ -21,7 +24,10 @@ export type {
   TracePath,
   TraceProto,
   TraceResult,
+  TraceLimit,
   TraceRoute,
+  TraceSharedStep,
   TraceStep,
+  TraceTruncation,
   TraceVerdict,
 } from './trace/types';

@@ -8,6 +8,7 @@ import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { optionValue, ruleTargetName } from './types';
+import { distinctSteps } from './trace/steps';
 import type { Packet, TraceResult } from './trace/types';
 
 export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
@@ -57,24 +58,22 @@ function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult,
  * and marks the rest for drop (KUBE-MARK-DROP, or KUBE-PROXY-FIREWALL's DROP in 1.27 and later). The port was right.
  */
 function firewallBlock(model: IptablesModel, result: TraceResult): { chain: string; line: number; service: string; ranges: string } | undefined {
-  for (const path of result.paths) {
-    for (const step of path.steps) {
-      const rule = step.ruleId !== undefined ? model.dump.rules[step.ruleId] : undefined;
-      if (!rule) continue;
-      const target = ruleTargetName(rule);
-      const inFirewall = kubeChainKind(rule.chain) === 'firewall' && target === 'KUBE-MARK-DROP';
-      const proxyFirewallDrop = rule.chain === 'KUBE-PROXY-FIREWALL' && target === 'DROP';
-      if (!inFirewall && !proxyFirewallDrop) continue;
-      // 1.27+: the DROP rule's comment names the KUBE-FW- chain ("... traffic not accepted by KUBE-FW-...").
-      const chain = inFirewall ? rule.chain : (/KUBE-FW-\S+/.exec(rule.comment ?? '')?.[0] ?? rule.chain);
-      const fw = model.chain('nat', chain) ?? model.chain(rule.table, chain);
-      const ranges = (fw?.rules ?? [])
-        .filter((r) => ruleTargetName(r) !== 'KUBE-MARK-DROP')
-        .map((r) => optionValue(r, 'source'))
-        .filter((s): s is string => s !== undefined);
-      const service = model.kube.serviceByChain.get(chain)?.name || '?';
-      return { chain, line: rule.line + 1, service, ranges: ranges.length ? ranges.join(', ') : '—' };
-    }
+  for (const step of distinctSteps(result)) {
+    const rule = step.ruleId !== undefined ? model.dump.rules[step.ruleId] : undefined;
+    if (!rule) continue;
+    const target = ruleTargetName(rule);
+    const inFirewall = kubeChainKind(rule.chain) === 'firewall' && target === 'KUBE-MARK-DROP';
+    const proxyFirewallDrop = rule.chain === 'KUBE-PROXY-FIREWALL' && target === 'DROP';
+    if (!inFirewall && !proxyFirewallDrop) continue;
+    // 1.27+: the DROP rule's comment names the KUBE-FW- chain ("... traffic not accepted by KUBE-FW-...").
+    const chain = inFirewall ? rule.chain : (/KUBE-FW-\S+/.exec(rule.comment ?? '')?.[0] ?? rule.chain);
+    const fw = model.chain('nat', chain) ?? model.chain(rule.table, chain);
+    const ranges = (fw?.rules ?? [])
+      .filter((r) => ruleTargetName(r) !== 'KUBE-MARK-DROP')
+      .map((r) => optionValue(r, 'source'))
+      .filter((s): s is string => s !== undefined);
+    const service = model.kube.serviceByChain.get(chain)?.name || '?';
+    return { chain, line: rule.line + 1, service, ranges: ranges.length ? ranges.join(', ') : '—' };
   }
   return undefined;
 }

@@ -486,7 +486,11 @@ describe('trace: forks', () => {
     assertSumsToOne(r);
     assert.ok(r.paths.length <= 50);
     assert.ok(r.paths.some((p) => p.verdict === 'UNKNOWN'));
-    assert.ok(r.warningMessages.some((m) => m.code === 'warn.path-limit'));
+    assert.ok(r.warningMessages.some((m) => m.code === 'truncated.paths'));
+    assert.equal(r.truncated?.reason, 'paths');
+    const cut = r.paths.filter((p) => p.verdict === 'UNKNOWN');
+    assert.equal(r.truncated?.paths, cut.length);
+    assert.ok(Math.abs(r.truncated!.probability - cut.reduce((a, p) => a + p.probability, 0)) < 1e-12);
   });
 });
 

@@ -12,10 +12,17 @@ export const traceMessages: MessageBundle = {
     'trace.warn.bad-target-value': 'Could not read the {target} value `{value}` at {where}.',
     'trace.warn.family-mismatch': 'The packet is IPv{packet} but the dump is IPv{dump}: no address can match.',
     'trace.warn.duplicate-table': 'Table {table} appears more than once; only the first copy is traced.',
-    'trace.warn.evaluation-limit': 'Gave up after {limit} rule evaluations; the remaining paths are UNKNOWN.',
     'trace.warn.no-local-addresses':
       'The node addresses (localAddresses) were not given: only loopback destinations count as local, and addrtype LOCAL tests fork.',
-    'trace.warn.path-limit': 'More than {limit} paths: further forks stop with verdict UNKNOWN.',
+    // A limit stopped the trace early (TraceResult.truncated).
+    'trace.truncated.paths':
+      'The trace stopped forking at {limit} paths: {paths} path(s) with probability {p} in total end as UNKNOWN where they would have split.',
+    'trace.truncated.evaluations':
+      'The trace stopped after {limit} rule evaluations: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
+    'trace.truncated.steps':
+      'The trace stopped after {limit} steps: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
+    'trace.truncated.time':
+      'The trace stopped after {limit} ms: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
     'trace.hint.service-port-mismatch': '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
     'trace.hint.lb-source-blocked': '{dst} is a load-balancer address of {service}, but the source {src} is not in its loadBalancerSourceRanges ({ranges}): {chain} marked it for drop at line {line} instead of sending it to an endpoint. Add the client\'s range to the Service, or send from an allowed source.',
@@ -48,6 +55,7 @@ export const traceMessages: MessageBundle = {
     // Notes on steps.
     'trace.note.random-taken': 'statistic random: taken with probability {p}',
     'trace.note.random-not-taken': 'statistic random: not taken (probability {p})',
+    'trace.note.random-not-taken-run': 'statistic random: none of {count} rules (lines {from}-{to}) taken (probability {p})',
     'trace.note.implied-jump': 'implied: kube-proxy adds this jump outside its rule set',
     'trace.note.nat-skipped': 'untracked connection: the nat table is not consulted',
     'trace.note.chain-end': 'end of chain: back to the caller',
@@ -94,10 +102,12 @@ export const traceMessages: MessageBundle = {
     'trace.warn.bad-target-value': '无法读取 {where} 处 {target} 的值 `{value}`。',
     'trace.warn.family-mismatch': '数据包是 IPv{packet}，规则转储是 IPv{dump}：任何地址都无法匹配。',
     'trace.warn.duplicate-table': '表 {table} 出现了多次；只追踪第一份。',
-    'trace.warn.evaluation-limit': '评估了 {limit} 条规则后放弃；其余路径的结论为 UNKNOWN。',
     'trace.warn.no-local-addresses':
       '未提供节点地址（localAddresses）：只有回环地址被视为本机地址，addrtype LOCAL 判断将分叉。',
-    'trace.warn.path-limit': '路径超过 {limit} 条：之后的分叉以 UNKNOWN 结束。',
+    'trace.truncated.paths': '追踪在 {limit} 条路径处停止分叉：{paths} 条路径（概率合计 {p}）在本应分叉处以 UNKNOWN 结束。',
+    'trace.truncated.evaluations': '追踪在评估 {limit} 条规则后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
+    'trace.truncated.steps': '追踪在记录 {limit} 个步骤后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
+    'trace.truncated.time': '追踪在 {limit} 毫秒后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
     'trace.warn.unknown-target': '{where} 处的目标 {target} 未知：按继续处理。',
     'trace.hint.service-port-mismatch': '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
     'trace.hint.lb-source-blocked': '{dst} 是 {service} 的负载均衡地址，但源地址 {src} 不在它的 loadBalancerSourceRanges（{ranges}）中：{chain} 在第 {line} 行把它标记为丢弃，没有送往端点。请把客户端网段加入 Service，或从允许的源地址发起。',
@@ -127,6 +137,7 @@ export const traceMessages: MessageBundle = {
     'trace.assume.redirect-address': 'REDIRECT 会改写为入接口的地址，但该地址未知：保留原目的地址',
     'trace.note.random-taken': 'statistic random：以概率 {p} 命中',
     'trace.note.random-not-taken': 'statistic random：未命中（概率 {p}）',
+    'trace.note.random-not-taken-run': 'statistic random：{count} 条规则（第 {from}-{to} 行）均未命中（概率 {p}）',
     'trace.note.implied-jump': '隐含：kube-proxy 在其规则集之外添加此跳转',
     'trace.note.nat-skipped': '连接未被跟踪：不经过 nat 表',
     'trace.note.chain-end': '链结束：返回调用者',

@@ -2,23 +2,31 @@
  * The walk. Each path is a walker with its own packet, call stack and step list; a rule whose match is uncertain
  * (statistic draws, unknown facts) splits the walker in two, the copy taking the "does not match" side with the
  * complementary probability. Pending walkers run depth-first so the order of paths is deterministic.
+ *
+ * Steps are a tree: a walker's list is a linked list towards the first step, and a copy shares its original's
+ * list. A run of statistic rules a path did not take is one step (`skipped`), so the path to the k-th endpoint of
+ * a load-balancing ladder does not repeat k-1 steps. The result keeps that tree (`sharedSteps`, each path's
+ * `prefix` and `ownSteps`): a trace of a Service with n endpoints costs O(n) in time and size. Paths, rule
+ * evaluations, steps and wall time are bounded; a trace a limit stopped says so in `truncated`.
  */
 import type { Lang } from '../../i18n/catalog';
 import { ownEntry } from '../../common/own';
 import { dumpIndex, type CompiledChain, type CompiledRule, type DumpIndex } from './compile';
 import { localFactKey, type Uncertain } from './conditions';
 import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, stagesWithBaseChains, type Stage } from './hooks';
-import { formatMark, msg, renderTraceMessage } from './message';
+import { formatMark, formatProbability, msg, renderTraceMessage } from './message';
 import { addressType, ipText, isForThisNode, preparePacket, type PacketState, type TraceEnv } from './packet';
 import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';
 import type {
   Packet,
   TraceAction,
+  TraceLimit,
   TraceMessage,
   TraceOptions,
   TracePath,
   TraceResult,
   TraceRoute,
+  TraceSharedStep,
   TraceStep,
   TraceVerdict,
 } from './types';
@@ -35,6 +43,18 @@ interface Frame {
 interface StepNode {
   step: TraceStep;
   prev: StepNode | null;
+  /** While the result is assembled: 0 unseen, 1 on one path, 2 on several; then the index in `sharedSteps`. */
+  uses: number;
+  index: number;
+}
+
+/** The statistic rules a walker has just not taken in a row (its last step stands for all of them). */
+interface SkipRun {
+  node: StepNode;
+  count: number;
+  /** Probability of not taking any of them. */
+  p: number;
+  first: CompiledRule;
 }
 
 type Phase = 'prerouting' | 'input' | 'forward' | 'output' | 'loopback';
@@ -50,12 +70,31 @@ interface Walker {
   assumptions: TraceMessage[];
   facts: Map<string, boolean>;
   route?: TraceRoute;
+  skipRun?: SkipRun;
 }
 
 interface Limits {
   maxPaths: number;
   maxDepth: number;
   maxEvaluations: number;
+  maxSteps: number;
+  maxMillis: number;
+}
+
+/** How often (in rule evaluations) the clock is read. */
+const CLOCK_EVERY = 256;
+
+/** A path that has ended, with the last node of its step list. */
+interface Done {
+  path: Omit<TracePath, 'steps' | 'prefix' | 'ownSteps'>;
+  tail: StepNode | null;
+}
+
+interface Truncation {
+  reason: TraceLimit;
+  limit: number;
+  paths: number;
+  probability: number;
 }
 
 interface Run {
@@ -66,10 +105,16 @@ interface Run {
   limits: Limits;
   lang: Lang;
   pending: Walker[];
-  done: TracePath[];
+  done: Done[];
   warnings: TraceMessage[];
   warned: Set<string>;
   evaluations: number;
+  steps: number;
+  now: () => number;
+  deadline: number;
+  /** A limit that stops every walker (evaluations, steps, time); the path limit only stops forking. */
+  stopped?: TraceLimit;
+  truncated?: Truncation;
 }
 
 const STAGES: Record<Phase, readonly Stage[]> = {
@@ -101,12 +146,15 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
       masquerade: false,
       mark: 0,
       steps: [],
+      prefix: -1,
+      ownSteps: [],
       assumptions: [],
       assumptionMessages: [],
     };
     return {
       packet,
       paths: [path],
+      sharedSteps: [],
       warnings: prepared.problems.map((m) => renderTraceMessage(m, lang)),
       warningMessages: prepared.problems,
     };
@@ -114,15 +162,19 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
   const { state } = prepared;
   const sets = compileSets(options.ipsets);
   const env = sets ? { ...prepared.env, sets } : prepared.env;
+  const now = options.now ?? Date.now;
+  const maxMillis = options.maxMillis ?? 10_000;
   const run: Run = {
     env,
     stages: stagesOf(dump),
     index: dumpIndex(dump),
     packet,
     limits: {
-      maxPaths: options.maxPaths ?? 4096,
+      maxPaths: options.maxPaths ?? 16_384,
       maxDepth: options.maxDepth ?? 64,
       maxEvaluations: options.maxEvaluations ?? 2_000_000,
+      maxSteps: options.maxSteps ?? 500_000,
+      maxMillis,
     },
     lang,
     pending: [],
@@ -130,6 +182,9 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     warnings: [],
     warned: new Set(),
     evaluations: 0,
+    steps: 0,
+    now,
+    deadline: now() + maxMillis,
   };
   if (env.family !== run.index.family)
     warn(run, msg('warn.family-mismatch', { packet: env.family, dump: run.index.family }));
@@ -147,12 +202,80 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     route: env.hook === 'output' ? 'output' : undefined,
   });
   for (let w = run.pending.pop(); w; w = run.pending.pop()) walk(run, w);
-  return {
+  const { paths, sharedSteps } = assemble(run.done);
+  const result: TraceResult = {
     packet,
-    paths: run.done,
+    paths,
+    sharedSteps,
     warnings: run.warnings.map((m) => renderTraceMessage(m, lang)),
     warningMessages: run.warnings,
   };
+  const limited = run.truncated;
+  if (limited) {
+    const messageCode = msg(`truncated.${limited.reason}`, {
+      limit: limited.limit,
+      paths: limited.paths,
+      p: formatProbability(limited.probability),
+    });
+    const message = renderTraceMessage(messageCode, lang);
+    result.truncated = { ...limited, message, messageCode };
+    // Every face shows the warnings: the early stop is among them.
+    result.warnings.push(message);
+    result.warningMessages.push(messageCode);
+  }
+  return result;
+}
+
+/**
+ * Turns the walkers' step lists into the result's tree: steps on two or more paths go to `sharedSteps` (parents
+ * first, in the order of the first path that takes them), each path keeps the steps only it takes. Every step
+ * node is visited a bounded number of times, so this is linear in the size of the tree.
+ */
+function assemble(done: readonly Done[]): { paths: TracePath[]; sharedSteps: TraceSharedStep[] } {
+  for (const d of done) {
+    for (let n = d.tail; n; n = n.prev) {
+      if (n.uses === 0) {
+        n.uses = 1;
+        continue;
+      }
+      // Another path came this way: from here to the first step, every node is shared.
+      for (let m: StepNode | null = n; m && m.uses < 2; m = m.prev) m.uses = 2;
+      break;
+    }
+  }
+  const sharedSteps: TraceSharedStep[] = [];
+  const unindexed: StepNode[] = [];
+  const paths = done.map((d): TracePath => {
+    const own: TraceStep[] = [];
+    let n = d.tail;
+    for (; n && n.uses === 1; n = n.prev) own.push(n.step);
+    own.reverse();
+    if (n && n.index < 0) {
+      for (let m: StepNode | null = n; m && m.index < 0; m = m.prev) unindexed.push(m);
+      for (let m = unindexed.pop(); m; m = unindexed.pop()) {
+        m.index = sharedSteps.length;
+        sharedSteps.push({ step: m.step, parent: m.prev ? m.prev.index : -1 });
+      }
+    }
+    return withSteps({ ...d.path, prefix: n ? n.index : -1, ownSteps: own }, sharedSteps);
+  });
+  return { paths, sharedSteps };
+}
+
+/** Gives a path its `steps`: built from the shared tree when first read, then kept. */
+function withSteps(path: Omit<TracePath, 'steps'>, shared: readonly TraceSharedStep[]): TracePath {
+  let steps: TraceStep[] | undefined;
+  return Object.defineProperty(path, 'steps', {
+    enumerable: false,
+    get: () => {
+      if (!steps) {
+        const head: TraceStep[] = [];
+        for (let i = path.prefix; i >= 0; i = shared[i].parent) head.push(shared[i].step);
+        steps = head.reverse().concat(path.ownSteps);
+      }
+      return steps;
+    },
+  }) as TracePath;
 }
 
 function warn(run: Run, m: TraceMessage): void {
@@ -174,32 +297,84 @@ function addStep(
   action: TraceAction,
   note?: TraceMessage,
 ): void {
+  w.steps = { step: makeStep(run, at, action, note), prev: w.steps, uses: 0, index: -1 };
+  run.steps++;
+}
+
+function makeStep(
+  run: Run,
+  at: { table: string; chain: string; line: number; ruleId?: number; text: string },
+  action: TraceAction,
+  note?: TraceMessage,
+): TraceStep {
   const step: TraceStep = { table: at.table, chain: at.chain, line: at.line, rule: at.text, action };
   if (at.ruleId !== undefined) step.ruleId = at.ruleId;
   if (note) {
     step.note = renderTraceMessage(note, run.lang);
     step.noteMessage = note;
   }
-  w.steps = { step, prev: w.steps };
+  return step;
+}
+
+/**
+ * The walker did not take a statistic rule. Right after another one of the same chain (nothing else happened in
+ * between) the two become one step: a ladder's k-th endpoint is reached through one "not taken" step, not k-1.
+ */
+function skipRandom(run: Run, w: Walker, rule: CompiledRule, pNot: number, note: TraceMessage): void {
+  const last = w.skipRun;
+  if (!last || last.node !== w.steps || last.first.table !== rule.table || last.first.chain !== rule.chain) {
+    addStep(run, w, rule, 'fork', note);
+    w.skipRun = { node: w.steps!, count: 1, p: pNot, first: rule };
+    return;
+  }
+  const count = last.count + 1;
+  const p = last.p * pNot;
+  const first = last.first;
+  const step = makeStep(
+    run,
+    first,
+    'fork',
+    msg('note.random-not-taken-run', { count, from: first.line + 1, to: rule.line + 1, p: formatProbability(p) }),
+  );
+  step.skipped = { count, lastLine: rule.line };
+  w.steps = { step, prev: last.node.prev, uses: 0, index: -1 };
+  run.steps++;
+  w.skipRun = { node: w.steps, count, p, first };
 }
 
 function finish(run: Run, w: Walker, verdict: TraceVerdict): void {
-  const steps: TraceStep[] = [];
-  for (let n = w.steps; n; n = n.prev) steps.push(n.step);
-  steps.reverse();
-  const path: TracePath = {
+  const path: Done['path'] = {
     probability: w.probability,
     verdict,
     dnat: w.pkt.dnat,
     snat: w.pkt.snat,
     masquerade: w.pkt.masquerade,
     mark: w.pkt.mark,
-    steps,
     assumptions: w.assumptions.map((m) => renderTraceMessage(m, run.lang)),
     assumptionMessages: w.assumptions,
   };
   if (w.route) path.route = w.route;
-  run.done.push(path);
+  run.done.push({ path, tail: w.steps });
+}
+
+/** A limit ends the walker's path as UNKNOWN; the trace records what the limit cut. */
+function cut(run: Run, w: Walker, reason: TraceLimit, limit: number): void {
+  const t = (run.truncated ??= { reason, limit, paths: 0, probability: 0 });
+  t.paths++;
+  t.probability += w.probability;
+  finish(run, w, 'UNKNOWN');
+}
+
+/** The limit that stops every walker now, if one was reached (the clock is read every CLOCK_EVERY evaluations). */
+function globalLimit(run: Run): { reason: TraceLimit; limit: number } | undefined {
+  if (!run.stopped) {
+    if (run.evaluations >= run.limits.maxEvaluations) run.stopped = 'evaluations';
+    else if (run.steps >= run.limits.maxSteps) run.stopped = 'steps';
+    else if (run.evaluations % CLOCK_EVERY === 0 && run.now() > run.deadline) run.stopped = 'time';
+    else return undefined;
+  }
+  const limit = { evaluations: run.limits.maxEvaluations, steps: run.limits.maxSteps, time: run.limits.maxMillis, paths: run.limits.maxPaths }[run.stopped];
+  return { reason: run.stopped, limit };
 }
 
 function clone(w: Walker): Walker {
@@ -227,12 +402,13 @@ function walk(run: Run, w: Walker): void {
       if (!endOfChain(run, w)) return;
       continue;
     }
-    const rule = frame.chain.rules[frame.candidates[frame.pos++]];
-    if (++run.evaluations > run.limits.maxEvaluations) {
-      warn(run, msg('warn.evaluation-limit', { limit: run.limits.maxEvaluations }));
-      finish(run, w, 'UNKNOWN');
+    const stop = globalLimit(run);
+    if (stop) {
+      cut(run, w, stop.reason, stop.limit);
       return;
     }
+    const rule = frame.chain.rules[frame.candidates[frame.pos++]];
+    run.evaluations++;
     const outcome = evaluate(run, w, rule);
     if (outcome === 'no-match') continue;
     if (outcome === 'stopped') return;
@@ -379,13 +555,13 @@ function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match'
     if (pHolds >= 1) continue;
     if (pHolds <= 0) return 'no-match';
     if (run.done.length + run.pending.length + 1 >= run.limits.maxPaths) {
-      warn(run, msg('warn.path-limit', { limit: run.limits.maxPaths }));
-      finish(run, w, 'UNKNOWN');
+      cut(run, w, 'paths', run.limits.maxPaths);
       return 'stopped';
     }
     const other = clone(w);
     other.probability *= 1 - pHolds;
-    decide(run, other, rule, u, !u.holdsIfTrue);
+    if (u.random) skipRandom(run, other, rule, 1 - pHolds, u.holdsIfTrue ? u.whenFalse : u.whenTrue);
+    else decide(run, other, rule, u, !u.holdsIfTrue);
     run.pending.push(other);
     w.probability *= pHolds;
     decide(run, w, rule, u, u.holdsIfTrue);
@@ -646,8 +822,7 @@ function applyNumgen(run: Run, w: Walker, rule: CompiledRule, t: Extract<Compile
     return true;
   }
   if (run.done.length + run.pending.length + n > run.limits.maxPaths) {
-    warn(run, msg('warn.path-limit', { limit: run.limits.maxPaths }));
-    finish(run, w, 'UNKNOWN');
+    cut(run, w, 'paths', run.limits.maxPaths);
     return false;
   }
   const share = w.probability / n;

@@ -1,52 +1,42 @@
 /**
- * The CLI's readable trace: paths share their common steps, so they print as a tree that branches where a
- * rule forked, each leaf giving the verdict, probability, NAT and assumptions. Lines are printed 1-based.
+ * The CLI's readable trace: paths share their common steps (`TraceResult.sharedSteps`), so they print as a tree
+ * that branches where a rule forked, each leaf giving the verdict, probability, NAT and assumptions. Lines are
+ * printed 1-based. The output is linear in the size of the tree.
  */
 import { t, type Lang } from '../../i18n/catalog';
 import { formatMark, formatProbability } from './message';
 import type { TracePath, TraceResult, TraceStep } from './types';
 import { joinHostPort } from '../../common/ip';
 
-interface Node {
-  step?: TraceStep;
-  children: Node[];
-  byKey: Map<string, Node>;
-  ends: TracePath[];
-}
+/** A node of the printed tree: a shared step, or the start of one path's own steps. */
+type Node = { kind: 'shared'; index: number; first: number } | { kind: 'path'; path: number; first: number };
 
-function newNode(step?: TraceStep): Node {
-  return { step, children: [], byKey: new Map(), ends: [] };
-}
-
-function stepKey(s: TraceStep): string {
-  return [s.table, s.chain, s.line, s.action, s.rule, s.noteMessage ? JSON.stringify(s.noteMessage) : ''].join(
-    '\u0000',
-  );
-}
-
-function buildTree(paths: TracePath[]): Node {
-  const root = newNode();
-  for (const p of paths) {
-    let n = root;
-    for (const s of p.steps) {
-      const key = stepKey(s);
-      let child = n.byKey.get(key);
-      if (!child) {
-        child = newNode(s);
-        n.byKey.set(key, child);
-        n.children.push(child);
-      }
-      n = child;
-    }
-    n.ends.push(p);
-  }
-  return root;
+/** The children of every shared step (and of the root, key -1), each list in the order of the first path down it. */
+function childrenOf(result: TraceResult): Map<number, Node[]> {
+  const children = new Map<number, Node[]>();
+  const add = (parent: number, node: Node) => {
+    const list = children.get(parent);
+    if (list) list.push(node);
+    else children.set(parent, [node]);
+  };
+  // The first path down each shared step: sharedSteps are numbered in that order, so a shared child's first
+  // path is at least its parent's.
+  const first = new Array<number>(result.sharedSteps.length).fill(-1);
+  result.paths.forEach((p, i) => {
+    for (let s = p.prefix; s >= 0 && first[s] < 0; s = result.sharedSteps[s].parent) first[s] = i;
+  });
+  result.sharedSteps.forEach((s, index) => add(s.parent, { kind: 'shared', index, first: first[index] }));
+  result.paths.forEach((_, path) => add(result.paths[path].prefix, { kind: 'path', path, first: path }));
+  for (const list of children.values()) list.sort((a, b) => a.first - b.first || (a.kind === 'shared' ? -1 : 1));
+  return children;
 }
 
 function stepLine(s: TraceStep, lang: Lang): string {
   const line = s.line >= 0 ? String(s.line + 1) : t(lang, 'trace.format.implied-line');
-  const parts = [`${s.table}/${s.chain}:${line}`, `[${s.action}]`];
-  if (s.rule) parts.push(s.rule);
+  const range = s.skipped && s.skipped.count > 1 ? `${line}-${s.skipped.lastLine + 1}` : line;
+  const parts = [`${s.table}/${s.chain}:${range}`, `[${s.action}]`];
+  // A run of rules not taken is summed up by its note; the first rule's text alone would mislead.
+  if (s.rule && !(s.skipped && s.skipped.count > 1)) parts.push(s.rule);
   if (s.note) parts.push(`(${s.note})`);
   return parts.join(' ');
 }
@@ -61,21 +51,52 @@ function endLines(p: TracePath, lang: Lang): string[] {
   return [facts.join(', '), ...p.assumptions.map((a) => `   ${t(lang, 'trace.format.assumes', { text: a })}`)];
 }
 
-function render(node: Node, indent: string, out: string[], lang: Lang): void {
-  let n = node;
-  for (;;) {
-    for (const p of n.ends) for (const l of endLines(p, lang)) out.push(indent + l);
-    if (n.children.length === 1 && n.ends.length === 0) {
-      n = n.children[0];
-      out.push(indent + stepLine(n.step!, lang));
-      continue;
+/** Deeper branches are not indented further (a tree of thousands of levels would print n² blanks). */
+const MAX_INDENT = 24;
+
+/** Prints the tree without recursion: a trace may branch thousands of times. */
+function render(result: TraceResult, out: string[], lang: Lang): void {
+  const children = childrenOf(result);
+  const stepOf = (n: Node, k = 0): TraceStep | undefined =>
+    n.kind === 'shared' ? result.sharedSteps[n.index].step : result.paths[n.path].ownSteps[k];
+  // Work items: print a node's own line(s) then its subtree, at an indent; `lead` is the connector of its first line.
+  const stack: { node: Node | undefined; indent: string; lead: string; depth: number }[] = [
+    { node: undefined, indent: '', lead: '', depth: 0 },
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    let { node, lead } = item;
+    const { indent, depth } = item;
+    // Follow single-child chains on one level, as the kernel walks them.
+    for (;;) {
+      if (node?.kind === 'path') {
+        const p = result.paths[node.path];
+        const steps = p.ownSteps;
+        steps.forEach((s, k) => out.push(`${k === 0 ? lead : indent}${stepLine(s, lang)}`));
+        const ends = endLines(p, lang);
+        ends.forEach((l, k) => out.push(`${steps.length === 0 && k === 0 ? lead : indent}${l}`));
+        break;
+      }
+      if (node) {
+        out.push(lead + stepLine(stepOf(node)!, lang));
+        lead = indent;
+      }
+      const kids = children.get(node ? node.index : -1) ?? [];
+      if (kids.length === 1) {
+        node = kids[0];
+        continue;
+      }
+      const deeper = depth < MAX_INDENT;
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const last = i === kids.length - 1;
+        stack.push({
+          node: kids[i],
+          lead: `${indent}${last ? '└─ ' : '├─ '}`,
+          indent: deeper ? indent + (last ? '   ' : '│  ') : indent,
+          depth: depth + 1,
+        });
+      }
+      break;
     }
-    n.children.forEach((c, i) => {
-      const last = i === n.children.length - 1;
-      out.push(`${indent}${last ? '└─ ' : '├─ '}${stepLine(c.step!, lang)}`);
-      render(c, indent + (last ? '   ' : '│  '), out, lang);
-    });
-    return;
   }
 }
 
@@ -86,7 +107,7 @@ export function formatTraceTree(result: TraceResult, lang: Lang = 'en'): string 
   const out = [
     t(lang, 'trace.format.header', { proto: pk.proto, src, dst, hook: pk.hook, count: result.paths.length }),
   ];
-  render(buildTree(result.paths), '', out, lang);
+  render(result, out, lang);
   for (const w of result.warnings) out.push(t(lang, 'trace.format.warning', { text: w }));
   return out.join('\n') + '\n';
 }

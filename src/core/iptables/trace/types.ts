@@ -45,6 +45,12 @@ export interface TraceStep {
   action: TraceAction;
   note?: string;
   noteMessage?: TraceMessage;
+  /**
+   * A run of consecutive `statistic --mode random` rules of one chain that the path did not take (a load-balancing
+   * ladder), kept as one step: `line`/`ruleId`/`rule` are the first of them, `lastLine` (0-based) the last.
+   * Without it a path to the k-th endpoint would repeat k-1 such steps, and a trace would grow with n².
+   */
+  skipped?: { count: number; lastLine: number };
 }
 
 export type TraceVerdict = 'ACCEPT' | 'DROP' | 'REJECT' | 'QUEUE' | 'UNKNOWN';
@@ -61,7 +67,19 @@ export interface TracePath {
   /** Packet mark at the end of the path. */
   mark: number;
   route?: TraceRoute;
-  steps: TraceStep[];
+  /**
+   * Every step of the path from the first: the shared steps up to `prefix`, then `ownSteps`. Built when first
+   * read (it costs the path's length); faces that show many paths read `prefix`, `ownSteps` and
+   * `TraceResult.sharedSteps` instead, so a trace of n paths costs O(n) and not n times its common part.
+   */
+  readonly steps: TraceStep[];
+  /**
+   * Index in `TraceResult.sharedSteps` of the last step this path has in common with another path (where it
+   * leaves the shared tree); -1 when it shares none.
+   */
+  prefix: number;
+  /** The steps of this path after `prefix`, which no other path takes. */
+  ownSteps: TraceStep[];
   /**
    * Facts the path had to assume (ipset membership, local addresses, unknown modules...). Each such unknown splits
    * its path 50/50 so probabilities still sum to 1; only `statistic` forks carry real probabilities.
@@ -70,22 +88,56 @@ export interface TracePath {
   assumptionMessages: TraceMessage[];
 }
 
+/** A step that two or more paths take, after the shared step `parent` (-1: it is their first step). */
+export interface TraceSharedStep {
+  step: TraceStep;
+  parent: number;
+}
+
+export type TraceLimit = 'paths' | 'evaluations' | 'steps' | 'time';
+
+/** A limit stopped the trace before every path ended; the cut paths end as UNKNOWN (probabilities still sum to 1). */
+export interface TraceTruncation {
+  reason: TraceLimit;
+  /** The limit's value: paths, rule evaluations, steps, or milliseconds. */
+  limit: number;
+  /** How many paths the limit cut short (their verdict is UNKNOWN), and their probability in total. */
+  paths: number;
+  probability: number;
+  /** Rendered in the trace's language, and as a code with parameters (`renderTraceMessage`). */
+  message: string;
+  messageCode: TraceMessage;
+}
+
 export interface TraceResult {
   packet: Packet;
   paths: TracePath[];
+  /**
+   * The steps paths have in common, as a tree (each names its parent; parents come first). A path's steps are
+   * the chain from its `prefix` up to the root, reversed, then its `ownSteps`.
+   */
+  sharedSteps: TraceSharedStep[];
   warnings: string[];
   warningMessages: TraceMessage[];
+  /** Set when a limit (paths, evaluations, steps, time) stopped the trace early. */
+  truncated?: TraceTruncation;
 }
 
 export interface TraceOptions {
   /** Language of the rendered texts; default English. */
   lang?: Lang;
-  /** Stop forking beyond this many paths (default 4096). */
+  /** Stop forking beyond this many paths (default 16,384: a Service with thousands of endpoints traces whole). */
   maxPaths?: number;
   /** Chain nesting depth (jumps + gotos) that counts as a loop (default 64). */
   maxDepth?: number;
   /** Rule evaluations per trace before giving up (default 2,000,000). */
   maxEvaluations?: number;
+  /** Steps recorded per trace (shared steps count once) before giving up (default 500,000). */
+  maxSteps?: number;
+  /** Wall time per trace in milliseconds before giving up (default 10,000). */
+  maxMillis?: number;
+  /** The clock `maxMillis` is measured with, in milliseconds (default `Date.now`); tests pass their own. */
+  now?: () => number;
   /** Members of ipsets (an `ipset list` pasted with the dump): `-m set` is decided by them instead of assumed. */
   ipsets?: readonly KnownSet[];
 }
