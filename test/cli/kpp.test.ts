@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
 import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
+import { generateIptablesRestore } from '../../src/core/iptables/generate';
+import { normaliseCluster } from '../../src/core/kube/objects';
+import { syntheticCluster } from '../../src/core/kube/synthetic';
 
 const root = repoRoot();
 // Through the installed entry point (package.json `bin`), as a user runs it.
@@ -16,8 +19,28 @@ const seedFile = join(dir, 'seed.iptables');
 writeFileSync(seedFile, seed.text);
 
 function kpp(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' } });
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' }, maxBuffer: 256 * 1024 * 1024 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface StepJson {
+  table: string;
+  chain: string;
+  line: number | null;
+  rule: string;
+  skipped?: { count: number; lastLine: number };
+}
+interface TraceOut {
+  paths: { probability: number; verdict: string; dnat: { ip: string; port: number } | null; prefix?: number | null; steps: StepJson[] }[];
+  sharedSteps?: (StepJson & { parent: number | null })[];
+  truncated?: unknown;
+}
+
+/** A path's whole walk from `trace --json`: the shared steps up to its prefix, then its own. */
+function walkOf(j: TraceOut, i: number): StepJson[] {
+  const head: StepJson[] = [];
+  for (let k = j.paths[i].prefix ?? null; k !== null; k = j.sharedSteps![k].parent) head.push(j.sharedSteps![k]);
+  return [...head.reverse(), ...j.paths[i].steps];
 }
 
 test('parse --json follows the contract', () => {
@@ -47,11 +70,44 @@ test('trace --json: paths with probabilities, DNAT targets and 1-based step line
   assert.ok(Math.abs(sum - 1) < 1e-9);
   const dnat = j.paths.map((p: { dnat: { ip: string; port: number } }) => `${p.dnat.ip}:${p.dnat.port}`).sort();
   assert.deepEqual(dnat, ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443']);
-  const step = j.paths[0].steps.find((x: { chain: string }) => x.chain === 'KUBE-SERVICES');
+  const step = walkOf(j, 0).find((x) => x.chain === 'KUBE-SERVICES')!;
   assert.equal(step.line, seed.lineOf('-A KUBE-SERVICES -d') + 1);
   assert.equal(step.table, 'nat');
   const tree = kpp('trace', seedFile, '--src', '10.244.1.5', '--dst', '172.16.0.1:443');
   assert.match(tree.stdout, /DNAT 10\.0\.1\.12:6443/);
+});
+
+test('trace --json of a Service with many endpoints: common steps once, so the answer grows linearly', () => {
+  const run = (n: number) => {
+    const snapshot = normaliseCluster(syntheticCluster({ services: 1, endpointsPerService: n }));
+    const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;
+    const file = join(dir, `ladder-${n}.iptables`);
+    writeFileSync(file, text);
+    const r = kpp('trace', file, '--src', '10.250.0.5', '--dst', '10.96.0.1:80', '--local-ip', '192.168.0.2', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const endpoints = text.split('\n').flatMap((l) => /-j DNAT --to-destination (\S+)/.exec(l)?.[1] ?? []);
+    return { out: JSON.parse(r.stdout) as TraceOut, size: r.stdout.length, endpoints };
+  };
+  const small = run(100);
+  const large = run(400);
+  assert.ok(large.size / small.size < 5, `the answer grew ${(large.size / small.size).toFixed(2)}x for 4x the endpoints`);
+  const j = large.out;
+  assert.equal(j.paths.length, 400);
+  assert.equal(j.truncated, undefined);
+  const sum = j.paths.reduce((a, p) => a + p.probability, 0);
+  assert.ok(Math.abs(sum - 1) < 1e-9, String(sum));
+  assert.deepEqual(j.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`), large.endpoints);
+  assert.ok(j.sharedSteps && j.sharedSteps.length > 0);
+  j.sharedSteps.forEach((s, i) => assert.ok(s.parent === null || s.parent < i));
+  // A path's own steps are bounded; its whole walk starts at PREROUTING and passes the Service.
+  assert.ok(j.paths.every((p) => p.steps.length < 30));
+  for (const i of [0, 1, 200, 399]) {
+    const walk = walkOf(j, i);
+    assert.equal(walk[0].chain, 'PREROUTING');
+    assert.ok(walk.some((s) => s.chain === 'KUBE-SERVICES'));
+    const skip = walk.find((s) => s.skipped);
+    if (i > 1) assert.deepEqual(skip && [skip.skipped!.count, skip.skipped!.lastLine - skip.line!], [i, i - 1]);
+  }
 });
 
 test('explain prints Markdown in English and Chinese', () => {
@@ -320,10 +376,10 @@ test('an nft list ruleset: parse --json names the format and reads its Services;
   assert.deepEqual(dns.endpoints.map((e: { ip: string; share: number }) => [e.ip, e.share]).sort(), [['10.244.0.2', 0.5], ['10.244.0.3', 0.5]]);
   const tr = kpp('trace', file, '--src', '10.244.1.9', '--dst', '10.96.0.10:53', '--proto', 'udp', '--json');
   assert.equal(tr.code, 0, tr.stderr);
-  const paths = JSON.parse(tr.stdout).paths as { dnat: { ip: string } | null; steps: { line: number; chain: string }[] }[];
-  assert.deepEqual(paths.map((p) => p.dnat?.ip).sort(), ['10.244.0.2', '10.244.0.3']);
+  const out = JSON.parse(tr.stdout) as TraceOut;
+  assert.deepEqual(out.paths.map((p) => p.dnat?.ip).sort(), ['10.244.0.2', '10.244.0.3']);
   const svcLine = NFT_RULESET.split('\n').findIndex((l) => l.includes('jump KUBE-SVC-TCOU7JCQXEZGVUNU comment'));
-  assert.ok(paths.every((p) => p.steps.some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)), 'steps point at the ruleset lines, 1-based');
+  assert.ok(out.paths.every((_, i) => walkOf(out, i).some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)), 'steps point at the ruleset lines, 1-based');
 });
 
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {

@@ -6,7 +6,7 @@ import { analyzeText } from '../../core/analyze';
 import { isIp, parseIp, splitHostPort, joinHostPort } from '../../core/common/ip';
 import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
-import type { Packet, TraceResult } from '../../core/iptables/trace/types';
+import type { Packet, TraceResult, TraceStep } from '../../core/iptables/trace/types';
 import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
 import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
 import { parseArgs, UsageError } from '../args';
@@ -16,16 +16,41 @@ import { langOption } from '../lang';
 const PROTOS = ['tcp', 'udp', 'sctp'] as const;
 const HOOKS = ['prerouting', 'output'] as const;
 
+export interface TraceStepJson {
+  table: string;
+  chain: string;
+  line: number | null;
+  rule: string;
+  /** A run of `count` statistic rules not taken, from `line` to `lastLine` (1-based). */
+  skipped?: { count: number; lastLine: number };
+}
+
+/**
+ * `kpp trace --json`. When paths have steps in common, those are listed once in `sharedSteps` (a tree: each names
+ * its `parent`, null for the first step) and each path says with `prefix` (an index in `sharedSteps`, or null)
+ * where it leaves them; its `steps` are the ones after that. A path's full walk is the `parent` chain from
+ * `prefix`, reversed, then its `steps`. A trace with one path has no `sharedSteps` and prints every step as before.
+ */
 export interface TraceJson {
   paths: {
     probability: number;
     verdict: string;
     dnat: { ip: string; port: number | null } | null;
     masquerade: boolean;
-    steps: { table: string; chain: string; line: number | null; rule: string }[];
+    prefix?: number | null;
+    steps: TraceStepJson[];
     assumptions?: string[];
   }[];
+  sharedSteps?: (TraceStepJson & { parent: number | null })[];
+  /** A limit stopped the trace early: which, its value, the paths it cut short (UNKNOWN) and their probability. */
+  truncated?: { reason: string; limit: number; paths: number; probability: number; message: string };
   warnings?: string[];
+}
+
+function stepJson(s: TraceStep): TraceStepJson {
+  const out: TraceStepJson = { table: s.table, chain: s.chain, line: s.line >= 0 ? s.line + 1 : null, rule: s.rule };
+  if (s.skipped) out.skipped = { count: s.skipped.count, lastLine: s.skipped.lastLine + 1 };
+  return out;
 }
 
 export function packetFromArgs(args: ReturnType<typeof parseArgs>): Packet {
@@ -57,15 +82,20 @@ export function packetFromArgs(args: ReturnType<typeof parseArgs>): Packet {
 }
 
 export function traceJson(result: TraceResult): TraceJson {
+  const shared = result.sharedSteps.length > 0;
+  const t = result.truncated;
   return {
     paths: result.paths.map((p) => ({
       probability: Math.round(p.probability * 1e12) / 1e12,
       verdict: p.verdict,
       dnat: p.dnat ? { ip: p.dnat.ip, port: p.dnat.port ?? null } : null,
       masquerade: p.masquerade,
-      steps: p.steps.map((s) => ({ table: s.table, chain: s.chain, line: s.line >= 0 ? s.line + 1 : null, rule: s.rule })),
+      ...(shared ? { prefix: p.prefix >= 0 ? p.prefix : null } : {}),
+      steps: p.ownSteps.map(stepJson),
       ...(p.assumptions.length ? { assumptions: p.assumptions } : {}),
     })),
+    ...(shared ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepJson(s.step), parent: s.parent >= 0 ? s.parent : null })) } : {}),
+    ...(t ? { truncated: { reason: t.reason, limit: t.limit, paths: t.paths, probability: Math.round(t.probability * 1e12) / 1e12, message: t.message } } : {}),
     ...(result.warnings.length ? { warnings: result.warnings } : {}),
   };
 }
