@@ -1,12 +1,21 @@
 /**
  * Shows a packet trace: a tree of paths (probability, verdict, DNAT target) whose steps open their line, and a
- * highlight on every rule the packet matched in the dump.
+ * highlight on every rule the packet matched in the dump. Steps paths have in common come once from the server
+ * (`sharedSteps`); a path shows them folded under one node, resolved only when opened.
  */
 import * as vscode from 'vscode';
 import { joinHostPort } from '../core/common/ip';
 import type { TracePacketResult, TracePathResult, TraceStepResult } from '../server/protocol';
 
-type Node = { kind: 'summary'; text: string } | { kind: 'path'; path: TracePathResult; index: number } | { kind: 'step'; step: TraceStepResult } | { kind: 'note'; text: string };
+type Node =
+  | { kind: 'summary'; text: string }
+  | { kind: 'path'; path: TracePathResult; index: number }
+  | { kind: 'shared'; prefix: number; count: number }
+  | { kind: 'step'; step: TraceStepResult }
+  | { kind: 'note'; text: string };
+
+/** Above this many paths they start collapsed: expanding thousands at once would fetch all their steps. */
+const EXPANDED_PATHS = 20;
 
 export const TRACE_VIEW_ID = 'kubePacketPath.trace';
 
@@ -59,8 +68,21 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       for (const w of r.warnings) top.push({ kind: 'note', text: w });
       return top;
     }
-    if (node.kind === 'path') return [...node.path.steps.map((step): Node => ({ kind: 'step', step })), ...node.path.assumptions.map((text): Node => ({ kind: 'note', text }))];
+    if (node.kind === 'path') {
+      const prefix = node.path.prefix ?? -1;
+      const shared: Node[] = prefix >= 0 ? [{ kind: 'shared', prefix, count: this.sharedChain(prefix).length }] : [];
+      return [...shared, ...node.path.steps.map((step): Node => ({ kind: 'step', step })), ...node.path.assumptions.map((text): Node => ({ kind: 'note', text }))];
+    }
+    if (node.kind === 'shared') return this.sharedChain(node.prefix).map((step): Node => ({ kind: 'step', step }));
     return [];
+  }
+
+  /** The shared steps from the first to `prefix`. */
+  private sharedChain(prefix: number): TraceStepResult[] {
+    const shared = this.result?.sharedSteps ?? [];
+    const out: TraceStepResult[] = [];
+    for (let i = prefix; i >= 0 && i < shared.length; i = shared[i].parent) out.push(shared[i]);
+    return out.reverse();
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -83,14 +105,21 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
           : p.forward
             ? vscode.l10n.t('{0} to {1}, destination kept', p.forward.method, joinHostPort(p.forward.ip, p.forward.port))
             : vscode.l10n.t('no DNAT');
-        const item = new vscode.TreeItem(`${pct}  ${p.verdict}  ${target}`, vscode.TreeItemCollapsibleState.Expanded);
+        const few = (this.result?.paths.length ?? 0) <= EXPANDED_PATHS;
+        const item = new vscode.TreeItem(`${pct}  ${p.verdict}  ${target}`, few ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
         item.description = p.masquerade ? vscode.l10n.t('masqueraded') : '';
         item.iconPath = new vscode.ThemeIcon(p.verdict === 'ACCEPT' ? 'pass' : p.verdict === 'UNKNOWN' ? 'question' : 'error');
         return item;
       }
+      case 'shared': {
+        const item = new vscode.TreeItem(vscode.l10n.t('{0} steps shared with other paths', node.count), vscode.TreeItemCollapsibleState.Collapsed);
+        item.iconPath = new vscode.ThemeIcon('git-merge');
+        return item;
+      }
       case 'step': {
         const s = node.step;
-        const item = new vscode.TreeItem(`${s.table}/${s.chain}${s.line >= 0 ? `:${s.line + 1}` : ''}`);
+        const lines = s.line < 0 ? '' : s.skipped && s.skipped.count > 1 ? `:${s.line + 1}-${s.skipped.lastLine + 1}` : `:${s.line + 1}`;
+        const item = new vscode.TreeItem(`${s.table}/${s.chain}${lines}`);
         item.description = s.note ? `${s.action} · ${s.note}` : s.action;
         item.tooltip = s.rule;
         if (this.uri && s.line >= 0) {

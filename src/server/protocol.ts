@@ -23,6 +23,13 @@ export interface TraceStepResult {
   rule: string;
   action: string;
   note?: string;
+  /** A run of `count` statistic rules not taken, from `line` to `lastLine` (0-based). */
+  skipped?: { count: number; lastLine: number };
+}
+
+/** A step several paths take, after the shared step `parent` (-1: their first step). */
+export interface TraceSharedStepResult extends TraceStepResult {
+  parent: number;
 }
 
 export interface TracePathResult {
@@ -35,6 +42,12 @@ export interface TracePathResult {
    */
   forward?: { ip: string; port: number; method: string };
   masquerade: boolean;
+  /**
+   * Index in `TracePacketResult.sharedSteps` of the last step this path has in common with others; absent or -1
+   * when it shares none. Its full walk is that step's parent chain (reversed), then `steps`.
+   */
+  prefix?: number;
+  /** The path's steps after `prefix` (all of them when it has none). */
   steps: TraceStepResult[];
   assumptions: string[];
 }
@@ -43,7 +56,11 @@ export interface TracePacketResult {
   /** One line summary in the server's language. */
   summary: string;
   paths: TracePathResult[];
+  /** Steps two or more paths take, listed once (parents first); absent when paths share none. */
+  sharedSteps?: TraceSharedStepResult[];
   warnings: string[];
+  /** A limit stopped the trace early; its message is also among `warnings`. */
+  truncated?: { reason: string; limit: number; paths: number; probability: number; message: string };
   /** Lines of rules the packet matched on any path, for highlighting. */
   matchedLines: number[];
 }

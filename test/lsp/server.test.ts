@@ -225,6 +225,35 @@ test('trace request: three DNAT paths of 1/3 each, with lines to highlight', asy
   await assert.rejects(s.connection.sendRequest(TracePacketRequest, { uri: URI, src: 'not-an-ip', dst: '172.16.0.1:443' }), /not an IP address/);
 });
 
+test('trace request on a Service with 600 endpoints: common steps come once, each path from where it leaves them', async () => {
+  const uri = 'file:///work/ladder-600.iptables';
+  const snapshot = normaliseCluster(syntheticCluster({ services: 1, endpointsPerService: 600 }));
+  const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;
+  await s.open(uri, 'iptables', text);
+  const r = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.250.0.5', dst: '10.96.0.1:80', localAddresses: ['192.168.0.2'] });
+  assert.equal(r.paths.length, 600);
+  assert.equal(r.truncated, undefined);
+  assert.ok(Math.abs(r.paths.reduce((a, p) => a + p.probability, 0) - 1) < 1e-9);
+  const shared = r.sharedSteps ?? [];
+  assert.ok(shared.length > 0 && shared.every((x, i) => x.parent < i));
+  // Each path carries only its own steps; the shared ones rebuild its walk from PREROUTING.
+  assert.ok(r.paths.every((p) => p.steps.length < 30), 'own steps are bounded');
+  const last = r.paths[599];
+  const walk: { chain: string; skipped?: { count: number } }[] = [];
+  for (let i = last.prefix ?? -1; i >= 0; i = shared[i].parent) walk.push(shared[i]);
+  walk.reverse().push(...last.steps);
+  assert.equal(walk[0].chain, 'PREROUTING');
+  const skip = walk.find((x) => x.skipped);
+  assert.equal(skip?.skipped?.count, 599);
+  // Every rule of the ladder is highlighted once, and the summary names a few targets, not 600.
+  const ladder = text.split('\n').flatMap((l, i) => (/-m statistic --mode random/.test(l) ? [i] : []));
+  assert.equal(ladder.length, 599);
+  assert.ok(ladder.every((l) => r.matchedLines.includes(l)));
+  assert.equal(new Set(r.matchedLines).size, r.matchedLines.length);
+  assert.ok(r.summary.length < 300, r.summary);
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 test('diagnostics with codes; a broken edit becomes diagnostics and the server keeps answering', async () => {
   const broken = `${seed.text}\n-A KUBE-SERVICES -j NOWHERE\n-A\n*filter\n-A INPUT -m\n`;
   const d = await s.change(URI, 2, broken);

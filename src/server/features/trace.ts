@@ -2,12 +2,13 @@
 import type { Analysis } from '../../core/analyze';
 import { isIp, splitHostPort, joinHostPort } from '../../core/common/ip';
 import type { Lang } from '../../core/i18n/catalog';
-import { renderTraceMessage, tracePacket } from '../../core/iptables/trace';
+import { distinctSteps, renderTraceMessage, tracePacket } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
 import { serviceLabel } from '../../core/ipvs/identity';
 import { resolveVirtual } from '../../core/ipvs/resolve';
 import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
-import type { ServiceTarget, TracePacketParams, TracePacketResult } from '../protocol';
+import type { TraceStep } from '../../core/iptables/trace';
+import type { ServiceTarget, TracePacketParams, TracePacketResult, TraceStepResult } from '../protocol';
 
 export class TraceInputError extends Error {}
 
@@ -47,22 +48,54 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang, ipsets: a.network?.ipsets });
   const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
-  const matched = new Set<number>();
-  for (const path of result.paths) for (const s of path.steps) if (s.line >= 0 && s.ruleId !== undefined) matched.add(s.line);
   const dnats = new Set(result.paths.map((x) => (x.dnat ? joinHostPort(x.dnat.ip, x.dnat.port) : x.verdict)));
+  const stepResult = (s: TraceStep): TraceStepResult => ({
+    table: s.table,
+    chain: s.chain,
+    line: s.line,
+    rule: s.rule,
+    action: s.action,
+    ...(s.noteMessage ? { note: renderTraceMessage(s.noteMessage, lang) } : s.note ? { note: s.note } : {}),
+    ...(s.skipped ? { skipped: { ...s.skipped } } : {}),
+  });
+  const t = result.truncated;
   return {
-    summary: `${proto.toUpperCase()} ${p.src} → ${p.dst}: ${result.paths.length} path(s) → ${[...dnats].join(', ')}`,
+    summary: `${proto.toUpperCase()} ${p.src} → ${p.dst}: ${result.paths.length} path(s) → ${summariseTargets([...dnats])}`,
     paths: result.paths.map((x) => ({
       probability: x.probability,
       verdict: x.verdict,
       dnat: x.dnat ? { ip: x.dnat.ip, port: x.dnat.port ?? null } : null,
       masquerade: x.masquerade,
-      steps: x.steps.map((s) => ({ table: s.table, chain: s.chain, line: s.line, rule: s.rule, action: s.action, ...(s.noteMessage ? { note: renderTraceMessage(s.noteMessage, lang) } : s.note ? { note: s.note } : {}) })),
+      ...(x.prefix >= 0 ? { prefix: x.prefix } : {}),
+      steps: x.ownSteps.map(stepResult),
       assumptions: x.assumptions,
     })),
+    ...(result.sharedSteps.length ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepResult(s.step), parent: s.parent })) } : {}),
     warnings: result.warnings,
-    matchedLines: [...matched].sort((x, y) => x - y),
+    ...(t ? { truncated: { reason: t.reason, limit: t.limit, paths: t.paths, probability: t.probability, message: t.message } } : {}),
+    matchedLines: matchedLines(distinctSteps(result)),
   };
+}
+
+/** Lines of the rules the steps stand for; a run of rules not taken covers its whole range (merged, so linear). */
+function matchedLines(steps: readonly TraceStep[]): number[] {
+  const ranges: [number, number][] = [];
+  for (const s of steps) if (s.line >= 0 && s.ruleId !== undefined) ranges.push([s.line, s.skipped ? s.skipped.lastLine : s.line]);
+  ranges.sort((a, b) => a[0] - b[0]);
+  const out: number[] = [];
+  let next = -1;
+  for (const [from, to] of ranges) {
+    for (let l = Math.max(from, next); l <= to; l++) out.push(l);
+    next = Math.max(next, to + 1);
+  }
+  return out;
+}
+
+/** The summary names a few targets, not thousands. */
+const SUMMARY_TARGETS = 5;
+function summariseTargets(targets: string[]): string {
+  if (targets.length <= SUMMARY_TARGETS) return targets.join(', ');
+  return `${targets.slice(0, SUMMARY_TARGETS).join(', ')}, … (${targets.length})`;
 }
 
 export function listTargets(a: Analysis): ServiceTarget[] {
