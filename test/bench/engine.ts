@@ -9,6 +9,7 @@ import { parseIptables } from '../../src/core/iptables/parser';
 import { tracePacket, type TraceResult } from '../../src/core/iptables/trace';
 import type { IptablesDump } from '../../src/core/iptables/types';
 import { cpuMsSince, median, percentile } from './stats';
+import { runWideTraces, type WideTrace } from './wide';
 import { NODE_IP, type TraceTarget } from './workload';
 
 /** Printed between the cold run and the timed runs so the parent reads only the cold run's GC trace for peaks. */
@@ -52,6 +53,8 @@ export interface EngineResult {
   services: number;
   trace: TraceFigures;
   affinityTrace?: { service: string; ms: number; paths: number; withDnat: number; verdicts: Record<string, number> };
+  /** Traces to one Service with thousands of endpoints, each on its own dump (after the figures above). */
+  wideTraces: WideTrace[];
 }
 
 export interface EngineInput {
@@ -172,5 +175,6 @@ export function runEngine(input: EngineInput): EngineResult {
     services: model.kube.services.length,
     trace,
     ...(affinityTrace ? { affinityTrace } : {}),
+    wideTraces: runWideTraces(),
   };
 }

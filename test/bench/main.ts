@@ -5,7 +5,8 @@
  * A missed target is a finding, not a failure: the exit code is non-zero only when a phase could not run.
  *
  * Options: --services N (10000), --endpoints N (5), --no-peer, --no-lsp, --out PATH, --profile (CPU profiles of the
- * engine phase and the server in .test-results/bench/profile/, summarised as hot functions at the end).
+ * engine phase and the server in .test-results/bench/profile/, summarised as hot functions at the end),
+ * --no-soak, --fuzz-docs N (300: the LSP fuzzer of the tests, longer), --soak-edits N (10 edits of the dump).
  * The engine phase runs in a child process of this same script (`--phase engine`).
  */
 import { spawnSync } from 'node:child_process';
@@ -16,9 +17,11 @@ import { repoRoot } from '../helpers/corpus';
 import { COLD_RUN_DONE, runEngine, type EngineInput, type EngineResult, type RunTimes } from './engine';
 import { runLsp, type LspResult } from './lsp';
 import { runPeer, type PeerResult } from './peer';
+import { printLatency, runEditSoak, runFuzzSoak, type EditSoakResult, type FuzzSoakResult } from './soak';
 import { formatHotSpots, summariseProfile } from './profile';
 import { against, info, renderTable, writeJson, type Figure } from './report';
 import { formatMb, formatMs, MB, median, percentile, round } from './stats';
+import { formatSize, WIDE_SIZES, WIDE_TARGET_MS } from './wide';
 import { buildWorkload, editorPositions } from './workload';
 
 const TARGETS = { ratio: 0.25, hoverP95Ms: 10, definitionP95Ms: 10, serverMemoryBytes: 300 * MB };
@@ -35,6 +38,9 @@ interface Options {
   lsp: boolean;
   out: string;
   profile: boolean;
+  soak: boolean;
+  fuzzDocs: number;
+  soakEdits: number;
   phase?: string;
   input?: string;
   result?: string;
@@ -47,6 +53,9 @@ function parseArgs(argv: string[], root: string): Options {
     peer: true,
     lsp: true,
     profile: false,
+    soak: true,
+    fuzzDocs: 300,
+    soakEdits: 10,
     out: join(root, '.test-results', 'bench.json'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -62,6 +71,9 @@ function parseArgs(argv: string[], root: string): Options {
     else if (a === '--no-lsp') o.lsp = false;
     else if (a === '--out') o.out = next();
     else if (a === '--profile') o.profile = true;
+    else if (a === '--no-soak') o.soak = false;
+    else if (a === '--fuzz-docs') o.fuzzDocs = Number(next());
+    else if (a === '--soak-edits') o.soakEdits = Number(next());
     else if (a === '--phase') o.phase = next();
     else if (a === '--input') o.input = next();
     else if (a === '--result') o.result = next();
@@ -228,6 +240,11 @@ async function main(): Promise<number> {
       console.log(
         `trace to a ClientIP-affinity Service (${a.service}): ${formatMs(a.ms)}, ${a.paths} paths (${a.withDnat} with DNAT; ${JSON.stringify(a.verdicts)})`,
       );
+    for (const x of result.wideTraces)
+      console.log(
+        `trace to one Service with ${x.endpoints} endpoints (own dump): first ${formatMs(x.firstMs)}, then median ${formatMs(x.medianMs)}; ${x.paths} paths (${x.withDnat} with DNAT)${x.truncated ? ` TRUNCATED: ${x.truncated}` : ''}; ` +
+          `--json ${formatSize(x.jsonBytes)} in ${formatMs(x.jsonMs)}, tree ${formatSize(x.textBytes)} in ${formatMs(x.textMs)}`,
+      );
   } catch (e) {
     errors.push(`engine: ${(e as Error).message}`);
     console.log(`engine phase failed: ${(e as Error).message}`);
@@ -297,6 +314,38 @@ async function main(): Promise<number> {
     }
   } else console.log('skipped (--no-lsp)');
 
+  step(`language server soak: ${o.soakEdits} edits of the dump, requests answered while each is analysed`);
+  let editSoak: EditSoakResult | undefined;
+  let fuzz: FuzzSoakResult | undefined;
+  if (o.soak && o.lsp) {
+    try {
+      const hover = editorPositions(w.text, 1).find((p) => p.kind === 'service-jump') ?? editorPositions(w.text, 1)[0];
+      const target = w.targets[0];
+      editSoak = await runEditSoak(w.text, { edits: o.soakEdits, hoverLine: hover.line, traceDst: `${target.clusterIP}:${target.port}`, podIP: w.podIP });
+      const last = editSoak.rssAfterEdits[editSoak.rssAfterEdits.length - 1];
+      console.log(`server RSS after opening ${formatMb(editSoak.rssAfterOpen)}, after ${o.soakEdits} edits ${formatMb(last)} (${(last / editSoak.rssAfterOpen).toFixed(2)}x; max ${formatMb(Math.max(...editSoak.rssAfterEdits))})`);
+      console.log('latency of requests sent while an edit was being analysed:');
+      printLatency(editSoak.latency);
+    } catch (e) {
+      errors.push(`soak: ${(e as Error).message}`);
+      console.log(`edit soak failed: ${(e as Error).message}`);
+    }
+    step(`language server fuzz: ${o.fuzzDocs} mutated documents x 8 edits, every request kind after each edit`);
+    try {
+      fuzz = await runFuzzSoak({ seed: 2926, documents: o.fuzzDocs, editsPerDocument: 8 });
+      console.log(`${fuzz.operations} requests over ${fuzz.documents} documents and ${fuzz.edits} edits; server ${fuzz.serverAlive ? 'alive' : 'DIED'}`);
+      console.log(`failures by kind: ${Object.keys(fuzz.failures).length ? JSON.stringify(fuzz.failures) : 'none'}`);
+      for (const x of fuzz.examples.slice(0, 10)) console.log(`  ${x.slice(0, 300)}`);
+      console.log(`error answers by request and code (not failures): ${JSON.stringify(fuzz.errors)}`);
+      console.log('latency per request:');
+      printLatency(fuzz.latency);
+      console.log(`server RSS over time: ${fuzz.rss.map(([t, b]) => `${t.toFixed(0)}s ${formatMb(b)}`).join(', ')}`);
+    } catch (e) {
+      errors.push(`fuzz: ${(e as Error).message}`);
+      console.log(`fuzz failed: ${(e as Error).message}`);
+    }
+  } else console.log(o.lsp ? 'skipped (--no-soak)' : 'skipped (--no-lsp)');
+
   const timed = engine && engineTimes(engine);
   const ours = timed?.wallMs;
   const oursCpu = timed?.cpuMs;
@@ -323,6 +372,12 @@ async function main(): Promise<number> {
     info(
       'trace median / p95',
       engine ? `${ms(engine.trace.medianMs)} / ${ms(engine.trace.p95Ms)} (first ${ms(engine.trace.firstMs)})` : '-',
+    ),
+    // The first trace of a dump (index included) is the figure: what a person waits for.
+    ...(engine?.wideTraces ?? []).map((x) =>
+      x.endpoints === Math.max(...WIDE_SIZES)
+        ? against(`trace of a ${x.endpoints}-endpoint Service (first)`, x.truncated ? NaN : x.firstMs, WIDE_TARGET_MS, ms, `< ${WIDE_TARGET_MS} ms`)
+        : info(`trace of a ${x.endpoints}-endpoint Service (first)`, `${ms(x.firstMs)}, --json ${formatSize(x.jsonBytes)}`),
     ),
     info('engine peak RSS / peak heap', engine ? `${formatMb(engine.memory.peakRss)} / ${formatMb(peakHeap)}` : '-'),
     info('engine retained heap', engine ? formatMb(engine.memory.retainedHeap) : '-'),
@@ -369,6 +424,8 @@ async function main(): Promise<number> {
     peer,
     ratio: { wall: ratio, cpu: ratioCpu, target: TARGETS.ratio },
     lsp: lsp && { ...lsp, serverLog: undefined },
+    soak: editSoak,
+    fuzz,
     figures,
     errors,
   });
