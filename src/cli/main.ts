@@ -3,10 +3,13 @@
  * (one line on stderr, never a stack trace).
  */
 import { UsageError } from './args';
+import { runCapture } from './commands/capture';
+import { runDiagnose } from './commands/diagnose';
 import { runExplain } from './commands/explain';
 import { runGenerate } from './commands/generate';
 import { runLint } from './commands/lint';
 import { runParse } from './commands/parse';
+import { runServices } from './commands/services';
 import { runTrace } from './commands/trace';
 import { ownEntry } from '../core/common/own';
 
@@ -19,20 +22,30 @@ usage:
   kpp explain FILE --line N [--column C] [--lang en|zh-CN]
   kpp lint FILE [--json] [--lang en|zh-CN]
   kpp generate CLUSTER.json [--cluster-cidr CIDR] [--masquerade-all]
+  kpp services [-n NS | -A] [--context C] [--kubeconfig F] [--json]
+  kpp diagnose svc/NAME [-n NS] [--port P] [--from pod/NAME] [--container C] [--context C]
+               [--kubeconfig F] [--timeout S] [--json] [--lang en|zh-CN] [--yes] [--verbose]
+  kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes] [--json]
 
 FILE is an iptables-save / iptables -S / iptables -L dump, ipvsadm output, or ip route / ip addr / conntrack /
 ipset text; "-" reads standard input. Lines and columns are 1-based.
-exit codes: 0 fine, 1 findings (lint errors), 2 usage or unreadable input`;
+The cluster commands read the kubeconfig as kubectl does (KUBECONFIG, else ~/.kube/config); --yes allows a
+debug container / debug pod (removed afterwards) when a pod has no tools or a node has no usable kube-proxy pod.
+exit codes: 0 fine, 1 findings (lint errors; diagnose: a verdict other than ok), 2 usage, unreadable input or
+cluster errors`;
 
-const COMMANDS: Record<string, (argv: string[]) => number> = {
+const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   parse: runParse,
   trace: runTrace,
   explain: runExplain,
   lint: runLint,
   generate: runGenerate,
+  services: runServices,
+  diagnose: runDiagnose,
+  capture: runCapture,
 };
 
-export function main(argv: string[]): number {
+export function main(argv: string[]): number | Promise<number> {
   if (require.main !== module) quietOnClosedPipe();
   const [command, ...rest] = argv;
   if (!command) {
@@ -52,9 +65,7 @@ export function main(argv: string[]): number {
     process.stderr.write(`kpp: unknown command "${command}" (try kpp --help)\n`);
     return 2;
   }
-  try {
-    return run(rest);
-  } catch (e) {
+  const fail = (e: unknown): number => {
     if (e instanceof UsageError) {
       process.stderr.write(`kpp ${command}: ${e.message}\n`);
       return 2;
@@ -62,6 +73,12 @@ export function main(argv: string[]): number {
     // Never a stack trace: one line that says what failed.
     process.stderr.write(`kpp ${command}: internal error: ${(e as Error).message ?? String(e)}\n`);
     return 2;
+  };
+  try {
+    const result = run(rest);
+    return typeof result === 'number' ? result : result.catch(fail);
+  } catch (e) {
+    return fail(e);
   }
 }
 
@@ -75,5 +92,14 @@ function quietOnClosedPipe(): void {
 
 if (require.main === module) {
   quietOnClosedPipe();
-  process.exitCode = main(process.argv.slice(2));
+  const result = main(process.argv.slice(2));
+  if (typeof result === 'number') process.exitCode = result;
+  else {
+    // Cluster commands: once the answer is written, leftover sockets (keep-alive, a closing WebSocket) must not
+    // hold the process.
+    void result.then((code) => {
+      process.exitCode = code;
+      process.stdout.write('', () => process.exit(code));
+    });
+  }
 }

@@ -5,3 +5,6 @@ export { execInPod, readExecStatus, type ExecOptions, type ExecResult } from './
 export { kubeconfigFiles, loadKubeconfig, type KubeconfigOptions, type LoadedKubeconfig } from './kubeconfig';
 export * from './session';
 export * from './validate';
+export * from './debug';
+export * from './capture';
+export * from './diagnose';

@@ -1,0 +1,97 @@
+/**
+ * `kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes]`: reads a node's rules, addresses and
+ * routes (through its kube-proxy pod, or a debug pod after --yes) and writes them to files named so the editor
+ * recognises them; prints their paths.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { captureNode, DEFAULT_DEBUG_IMAGE, openNodeAccess } from '../../cluster';
+import { parseArgs, UsageError } from '../args';
+import { printJson } from '../io';
+import {
+  confirmer,
+  expandShortOptions,
+  guarded,
+  openSession,
+  progressWriter,
+  resourceName,
+  secondsOption,
+} from './clusterArgs';
+
+/** File name per capture check id; only successful captures are written. */
+const FILES: Record<string, string> = {
+  'node-iptables': 'iptables-save-c.txt',
+  'node-ipvs': 'ipvsadm-Ln-stats.ipvs',
+  'node-nft': 'nft-list-ruleset.nft',
+  'node-addresses': 'ip-o-addr.txt',
+  'node-routes': 'ip-route.txt',
+};
+
+export async function runCapture(argv: string[]): Promise<number> {
+  const args = parseArgs(
+    expandShortOptions(argv),
+    ['context', 'kubeconfig', 'out', 'namespace', 'timeout', 'image'],
+    ['yes', 'json', 'verbose'],
+  );
+  if (args.positionals.length !== 1) {
+    throw new UsageError(
+      args.positionals.length ? `one node only (got ${args.positionals.join(' ')})` : 'missing node/NAME',
+    );
+  }
+  const node = resourceName(args.positionals[0], ['node', 'nodes', 'no'], 'node');
+  const timeoutMs = secondsOption(args.options.get('timeout'), 'timeout');
+  return guarded('capture', async () => {
+    const session = await openSession({
+      kubeconfig: args.options.get('kubeconfig'),
+      context: args.options.get('context'),
+      namespace: args.options.get('namespace'),
+    });
+    const ctl = new AbortController();
+    const onSignal = () => ctl.abort();
+    process.once('SIGINT', onSignal);
+    let access: Awaited<ReturnType<typeof openNodeAccess>> | undefined;
+    try {
+      await session.getNode(node, { signal: ctl.signal });
+      const progress = progressWriter(args.flags.has('verbose'));
+      access = await openNodeAccess(session, node, {
+        confirm: confirmer(args.flags.has('yes')),
+        image: args.options.get('image') ?? DEFAULT_DEBUG_IMAGE,
+        signal: ctl.signal,
+        ...(progress ? { onProgress: progress } : {}),
+      });
+      const cap = await captureNode(access, { signal: ctl.signal, ...(timeoutMs ? { timeoutMs } : {}) });
+      const stamp = new Date()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+      const dir = path.resolve(args.options.get('out') ?? `kpp-capture-${node}-${stamp}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const written: { file: string; argv: string[]; bytes: number }[] = [];
+      for (const r of cap.results) {
+        const name = FILES[r.id];
+        if (!name || r.exitCode !== 0 || !r.stdout.trim()) continue;
+        const file = path.join(dir, `${node}.${name}`);
+        fs.writeFileSync(file, r.stdout);
+        written.push({ file, argv: r.argv, bytes: Buffer.byteLength(r.stdout) });
+      }
+      if (args.flags.has('json'))
+        printJson({ node, via: cap.via, ...(cap.mode ? { mode: cap.mode } : {}), files: written });
+      else for (const w of written) process.stdout.write(`${w.file}\n`);
+      if (!written.some((w) => /iptables|ipvs|nft/.test(w.file))) {
+        process.stderr.write(`kpp capture: no rules dump could be read on node ${node} (via ${cap.via})\n`);
+        return 1;
+      }
+      return 0;
+    } finally {
+      process.removeListener('SIGINT', onSignal);
+      if (access) {
+        try {
+          await access.dispose();
+        } catch (e) {
+          process.stderr.write(`kpp capture: ${(e as Error).message}\n`);
+        }
+      }
+      session.dispose();
+    }
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * `kpp diagnose svc/NAME -n NS [--port P] [--from pod/NAME] [--container C] [--context C] [--kubeconfig F]
+ *  [--timeout S] [--json] [--lang en|zh-CN] [--yes]`: checks a Service from inside a pod and prints the verdict.
+ * Exit 0 when the verdict is `ok`, 1 for any other verdict, 2 for usage or connection errors (one line on stderr).
+ */
+import { DEFAULT_DEBUG_IMAGE, diagnoseService, isClusterError } from '../../cluster';
+import { reportMarkdown } from '../../core/diagnose/report';
+import { parseArgs, UsageError } from '../args';
+import { printJson } from '../io';
+import { langOption } from '../lang';
+import {
+  confirmer,
+  expandShortOptions,
+  guarded,
+  openSession,
+  progressWriter,
+  resourceName,
+  secondsOption,
+} from './clusterArgs';
+
+export async function runDiagnose(argv: string[]): Promise<number> {
+  const args = parseArgs(
+    expandShortOptions(argv),
+    ['namespace', 'port', 'from', 'container', 'context', 'kubeconfig', 'timeout', 'request-timeout', 'lang', 'image'],
+    ['json', 'yes', 'verbose', 'no-node'],
+  );
+  if (args.positionals.length !== 1) {
+    throw new UsageError(
+      args.positionals.length ? `one Service only (got ${args.positionals.join(' ')})` : 'missing svc/NAME',
+    );
+  }
+  const service = resourceName(args.positionals[0], ['svc', 'service', 'services'], 'Service');
+  const from = args.options.has('from')
+    ? resourceName(args.options.get('from'), ['pod', 'pods', 'po'], 'pod', true)
+    : undefined;
+  const port = args.options.get('port');
+  if (port !== undefined && !/^(\d{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/.test(port)) {
+    throw new UsageError('--port must be a port number or a port name');
+  }
+  const timeoutMs = secondsOption(args.options.get('timeout'), 'timeout');
+  const requestTimeoutMs = secondsOption(args.options.get('request-timeout'), 'request-timeout');
+  const lang = langOption(args);
+  const json = args.flags.has('json');
+
+  return guarded('diagnose', async () => {
+    const session = await openSession({
+      kubeconfig: args.options.get('kubeconfig'),
+      context: args.options.get('context'),
+      namespace: args.options.get('namespace'),
+      ...(requestTimeoutMs ? { timeoutMs: requestTimeoutMs } : {}),
+    });
+    const ctl = new AbortController();
+    const onSignal = () => ctl.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const progress = progressWriter(args.flags.has('verbose'));
+      const report = await diagnoseService(session, {
+        namespace: session.namespace,
+        service,
+        ...(port !== undefined ? { port } : {}),
+        ...(from !== undefined ? { from } : {}),
+        ...(args.options.has('container') ? { container: args.options.get('container') } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+        lang,
+        confirm: confirmer(args.flags.has('yes')),
+        debugImage: args.options.get('image') ?? DEFAULT_DEBUG_IMAGE,
+        nodeEvidence: !args.flags.has('no-node'),
+        signal: ctl.signal,
+        ...(progress ? { onProgress: progress } : {}),
+      });
+      if (json) printJson(report);
+      else process.stdout.write(`${reportMarkdown(report, lang).trimEnd()}\n`);
+      return report.verdict.code === 'ok' ? 0 : 1;
+    } catch (e) {
+      if (isClusterError(e) && e.code === 'cancelled') {
+        process.stderr.write('kpp diagnose: cancelled (anything created was removed)\n');
+        return 130;
+      }
+      throw e;
+    } finally {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      session.dispose();
+    }
+  });
+}

@@ -1,0 +1,205 @@
+/**
+ * Reading a node: its kube-proxy pod (hostNetwork, so exec runs in the node's network namespace) when there is a
+ * usable one, else (after confirmation) a privileged hostNetwork debug pod pinned to the node. The commands are
+ * `nodeCaptureChecks` / `nodeRulesCheck` of core/diagnose: `iptables-save -c`, `ipvsadm -Ln --stats` or
+ * `nft list ruleset`, `ip -o addr`, `ip route`.
+ */
+import { nodeCaptureChecks, nodeModeOf, nodeRulesCheck, type ProxyMode } from '../core/diagnose/node';
+import type { CheckResult, CheckSpec } from '../core/diagnose/types';
+import { createNodeDebugPod, type DebugHandle, type DebugOptions } from './debug';
+import { ClusterError, isClusterError } from './errors';
+import type { CallOptions } from './http';
+import type { ClusterSession, KubeObject } from './session';
+import { checkNodeName, checkPodName } from './validate';
+
+export interface NodeAccessOptions extends DebugOptions {
+  /** Called with one line per step. */
+  onProgress?: (message: string) => void;
+}
+
+/** A way to run argv in a node's network namespace. */
+export interface NodeAccess {
+  node: string;
+  /** `exec kube-system/kube-proxy-abcde` or `debug pod default/kpp-node-debug-...`. */
+  via: string;
+  namespace: string;
+  pod: string;
+  container?: string;
+  run(spec: CheckSpec, opts?: CallOptions): Promise<CheckResult>;
+  /** Deletes a debug pod when one was made; nothing for a kube-proxy pod. */
+  dispose(): Promise<void>;
+}
+
+/** The raw result of one node command as a CheckResult (`ok` = exit 0). */
+async function runSpec(
+  session: ClusterSession,
+  ns: string,
+  pod: string,
+  container: string | undefined,
+  spec: CheckSpec,
+  opts: CallOptions = {},
+): Promise<CheckResult> {
+  try {
+    const r = await session.exec(ns, pod, spec.argv, {
+      ...(container ? { container } : {}),
+      timeoutMs: spec.timeoutMs,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      argv: spec.argv,
+      exitCode: r.exitCode,
+      durationMs: r.durationMs,
+      ok: r.exitCode === 0,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      ...(r.error ? { error: r.error } : {}),
+    };
+  } catch (e) {
+    if (isClusterError(e) && (e.code === 'cancelled' || e.code === 'exec-forbidden' || e.code === 'unreachable'))
+      throw e;
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      argv: spec.argv,
+      exitCode: null,
+      durationMs: 0,
+      ok: false,
+      stdout: '',
+      stderr: '',
+      error: (e as Error).message,
+    };
+  }
+}
+
+function isUsableKubeProxy(p: KubeObject, node: string): boolean {
+  return (
+    p.spec?.nodeName === node &&
+    p.spec?.hostNetwork === true &&
+    p.status?.phase === 'Running' &&
+    !p.metadata?.deletionTimestamp
+  );
+}
+
+function firstContainer(p: KubeObject): string | undefined {
+  const cs = Array.isArray(p.spec?.containers) ? (p.spec?.containers as { name?: unknown }[]) : [];
+  const named = cs.find((c) => c.name === 'kube-proxy') ?? cs[0];
+  return typeof named?.name === 'string' ? named.name : undefined;
+}
+
+/**
+ * Finds how to read `node`: its running hostNetwork kube-proxy pod (label `k8s-app=kube-proxy` in kube-system)
+ * whose image has the dump tools, else a debug pod after `confirm`. Rejects with a ClusterError that says why
+ * neither works (`not-confirmed`, `exec-forbidden`, ...).
+ */
+export async function openNodeAccess(
+  session: ClusterSession,
+  node: string,
+  opts: NodeAccessOptions = {},
+): Promise<NodeAccess> {
+  checkNodeName(node);
+  const call = { signal: opts.signal, timeoutMs: opts.timeoutMs };
+  let why = '';
+  let candidates: KubeObject[] = [];
+  try {
+    candidates = (await session.findPods('kube-system', 'k8s-app=kube-proxy', `spec.nodeName=${node}`, call)).filter(
+      (p) => isUsableKubeProxy(p, node),
+    );
+    if (!candidates.length) why = `no running hostNetwork kube-proxy pod on node ${node}`;
+  } catch (e) {
+    if (isClusterError(e) && e.code === 'cancelled') throw e;
+    why = `cannot list kube-proxy pods: ${(e as Error).message}`;
+  }
+  for (const p of candidates) {
+    const name = p.metadata?.name;
+    if (!name) continue;
+    checkPodName(name);
+    const container = firstContainer(p);
+    // One cheap command shows whether exec works and the image has the tools.
+    const probe = await runSpec(
+      session,
+      'kube-system',
+      name,
+      container,
+      {
+        id: 'node-probe',
+        kind: 'node-addresses',
+        argv: ['ip', '-o', 'addr'],
+        timeoutMs: opts.timeoutMs ?? 15_000,
+      },
+      call,
+    );
+    if (probe.exitCode === 0) {
+      opts.onProgress?.(`reading node ${node} through its kube-proxy pod kube-system/${name}`);
+      return {
+        node,
+        via: `exec kube-system/${name}`,
+        namespace: 'kube-system',
+        pod: name,
+        ...(container ? { container } : {}),
+        run: (spec, o) => runSpec(session, 'kube-system', name, container, spec, o),
+        dispose: async () => undefined,
+      };
+    }
+    why = `kube-proxy pod kube-system/${name} cannot run ip (${probe.error ?? `exit ${probe.exitCode}`})`;
+  }
+  opts.onProgress?.(`${why}; a privileged debug pod on the node is needed`);
+  let handle: DebugHandle;
+  try {
+    handle = await createNodeDebugPod(session, node, opts);
+  } catch (e) {
+    if (isClusterError(e) && e.code === 'not-confirmed') {
+      throw new ClusterError(
+        'not-confirmed',
+        `${why}; reading the node needs a privileged debug pod, which was not confirmed`,
+        'pass --yes to allow a debug pod (deleted afterwards)',
+      );
+    }
+    throw e;
+  }
+  opts.onProgress?.(`reading node ${node} through ${handle.via}`);
+  return {
+    node,
+    via: handle.via,
+    namespace: handle.namespace,
+    pod: handle.pod,
+    container: handle.container,
+    run: (spec, o) => runSpec(session, handle.namespace, handle.pod, handle.container, spec, o),
+    dispose: () => handle.dispose(),
+  };
+}
+
+export interface NodeCapture {
+  node: string;
+  via: string;
+  mode?: ProxyMode;
+  /** The rules dump of `mode` (or whatever dump there was). */
+  dump?: string;
+  results: CheckResult[];
+}
+
+/** Runs the mode-less node capture (every dump tool, addresses, routes) in parallel and picks the mode. */
+export async function captureNode(access: NodeAccess, opts: CallOptions = {}): Promise<NodeCapture> {
+  const specs = nodeCaptureChecks(undefined, opts.timeoutMs ?? 30_000);
+  const results = await Promise.all(specs.map((s) => access.run(s, opts)));
+  const { mode, dump } = nodeModeOf(results);
+  return {
+    node: access.node,
+    via: access.via,
+    ...(mode ? { mode } : {}),
+    ...(dump !== undefined ? { dump } : {}),
+    results,
+  };
+}
+
+/** The rules dump again (after the probes), for the counters. */
+export async function captureRules(
+  access: NodeAccess,
+  mode: ProxyMode | undefined,
+  opts: CallOptions = {},
+): Promise<{ dump?: string; result: CheckResult }> {
+  const spec = nodeRulesCheck(mode ?? 'iptables', opts.timeoutMs ?? 30_000);
+  const result = await access.run(spec, opts);
+  return { ...(result.exitCode === 0 ? { dump: result.stdout } : {}), result };
+}

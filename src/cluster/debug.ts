@@ -1,0 +1,192 @@
+/**
+ * The two changes a diagnosis may make to a cluster, each only after the caller's confirmation:
+ * - an ephemeral debug container in the source pod (shares the pod's network namespace) when the pod has no tools;
+ * - a privileged hostNetwork debug pod pinned to a node, when no kube-proxy pod can be used to read the node.
+ * Both run `sleep <lifetime>` so they end by themselves even if this process dies; the pod also carries
+ * `activeDeadlineSeconds` and is deleted by `dispose()` (call it in `finally`: it runs on cancel and error too).
+ * Kubernetes cannot remove an ephemeral container from a pod: it stays listed in the pod's spec, terminated.
+ */
+import { randomBytes } from 'node:crypto';
+import { ClusterError, isClusterError } from './errors';
+import type { CallOptions } from './http';
+import type { ClusterSession, KubeObject } from './session';
+import { checkImage, checkNamespace, checkNodeName, checkPodName } from './validate';
+
+export const DEFAULT_DEBUG_IMAGE = 'nicolaka/netshoot';
+/** How long a debug container or pod lives at most (it ends by itself after this). */
+export const DEFAULT_DEBUG_LIFETIME_S = 600;
+/** Label on every pod this product creates, for `kubectl get pods -l app.kubernetes.io/managed-by=kube-packet-path`. */
+export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'kube-packet-path' };
+
+export interface DebugOptions extends CallOptions {
+  /** Asked before anything is created; false or absent: nothing is created (ClusterError `not-confirmed`). */
+  confirm?: (what: string) => Promise<boolean>;
+  image?: string;
+  lifetimeSeconds?: number;
+  /** How long to wait for the container/pod to run (default 90 s: an image pull). */
+  startTimeoutMs?: number;
+}
+
+export interface DebugHandle {
+  namespace: string;
+  pod: string;
+  container: string;
+  /** How it is described in the report. */
+  via: string;
+  /** Removes what was created (a pod is deleted; an ephemeral container cannot be, it ends at its lifetime). */
+  dispose(): Promise<void>;
+}
+
+function suffix(): string {
+  return randomBytes(3).toString('hex');
+}
+
+async function confirmed(opts: DebugOptions, what: string): Promise<void> {
+  const yes = opts.confirm ? await opts.confirm(what) : false;
+  if (!yes) {
+    throw new ClusterError('not-confirmed', `not confirmed: ${what}`, 'confirm the prompt, or pass --yes to the CLI');
+  }
+}
+
+type Obj = Record<string, unknown>;
+const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
+
+function containerState(pod: KubeObject, name: string, field: string): true | string | false {
+  const st = arr(pod.status?.[field]).find((s) => s.name === name);
+  const state = (st?.state ?? {}) as Obj;
+  if (state.running) return true;
+  const waiting = state.waiting as Obj | undefined;
+  const reason = typeof waiting?.reason === 'string' ? waiting.reason : '';
+  if (/ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerError|CreateContainerConfigError/.test(reason)) {
+    return `debug container ${name} cannot start: ${reason}${typeof waiting?.message === 'string' ? `: ${waiting.message}` : ''}`;
+  }
+  const term = state.terminated as Obj | undefined;
+  if (term) return `debug container ${name} ended before use (${String(term.reason ?? 'terminated')})`;
+  return false;
+}
+
+/** Adds an ephemeral container to `pod` (after confirmation) and waits until it runs. */
+export async function addDebugContainer(
+  session: ClusterSession,
+  namespace: string,
+  pod: string,
+  opts: DebugOptions = {},
+): Promise<DebugHandle> {
+  checkNamespace(namespace);
+  checkPodName(pod);
+  const image = checkImage(opts.image ?? DEFAULT_DEBUG_IMAGE);
+  const lifetime = Math.max(30, Math.round(opts.lifetimeSeconds ?? DEFAULT_DEBUG_LIFETIME_S));
+  await confirmed(
+    opts,
+    `add an ephemeral debug container (image ${image}) to pod ${namespace}/${pod}; it shares the pod's network and ends by itself after ${lifetime} s`,
+  );
+  const name = `kpp-debug-${suffix()}`;
+  await session.addEphemeralContainer(
+    namespace,
+    pod,
+    {
+      name,
+      image,
+      command: ['sleep', String(lifetime)],
+      imagePullPolicy: 'IfNotPresent',
+      stdin: false,
+      tty: false,
+      terminationMessagePolicy: 'File',
+    },
+    { signal: opts.signal, timeoutMs: opts.timeoutMs },
+  );
+  await session.waitForPod(
+    namespace,
+    pod,
+    (p) => {
+      if (p.metadata?.deletionTimestamp) return `pod ${namespace}/${pod} is being deleted`;
+      return containerState(p, name, 'ephemeralContainerStatuses');
+    },
+    { signal: opts.signal, timeoutMs: opts.startTimeoutMs ?? 90_000 },
+  );
+  return {
+    namespace,
+    pod,
+    container: name,
+    via: `ephemeral container ${name} (${image}) in ${namespace}/${pod}`,
+    // Ephemeral containers cannot be deleted; `sleep` ends it. Nothing else to remove.
+    dispose: async () => undefined,
+  };
+}
+
+/**
+ * Creates a privileged hostNetwork pod pinned to `node` (after confirmation), waits until it runs, and returns a
+ * handle whose dispose() deletes it (best effort, with its own timeout, also after a cancel).
+ */
+export async function createNodeDebugPod(
+  session: ClusterSession,
+  node: string,
+  opts: DebugOptions & { namespace?: string } = {},
+): Promise<DebugHandle> {
+  checkNodeName(node);
+  const namespace = checkNamespace(opts.namespace ?? session.namespace);
+  const image = checkImage(opts.image ?? DEFAULT_DEBUG_IMAGE);
+  const lifetime = Math.max(30, Math.round(opts.lifetimeSeconds ?? DEFAULT_DEBUG_LIFETIME_S));
+  await confirmed(
+    opts,
+    `create a privileged hostNetwork debug pod (image ${image}) on node ${node} in namespace ${namespace}, deleted when done`,
+  );
+  const base = `kpp-node-debug-${node}`.slice(0, 50).replace(/[.-]+$/, '');
+  const name = `${base}-${suffix()}`;
+  const body: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels: { ...MANAGED_BY_LABEL, 'kube-packet-path/role': 'node-debug' } },
+    spec: {
+      nodeName: node,
+      hostNetwork: true,
+      restartPolicy: 'Never',
+      activeDeadlineSeconds: lifetime,
+      terminationGracePeriodSeconds: 0,
+      tolerations: [{ operator: 'Exists' }],
+      containers: [
+        {
+          name: 'debugger',
+          image,
+          command: ['sleep', String(lifetime)],
+          imagePullPolicy: 'IfNotPresent',
+          securityContext: { privileged: true },
+        },
+      ],
+    },
+  };
+  await session.createPod(namespace, body, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+  const dispose = async () => {
+    try {
+      await session.deletePod(namespace, name, { timeoutMs: 10_000, gracePeriodSeconds: 0 });
+    } catch (e) {
+      // Leave a sentence the caller can show; the pod still ends at activeDeadlineSeconds.
+      throw new ClusterError(
+        isClusterError(e) ? e.code : 'api',
+        `could not delete debug pod ${namespace}/${name}: ${(e as Error).message}`,
+        `delete it with: kubectl delete pod -n ${namespace} ${name}`,
+      );
+    }
+  };
+  try {
+    await session.waitForPod(
+      namespace,
+      name,
+      (p) => {
+        if (p.status?.phase === 'Failed')
+          return `debug pod ${namespace}/${name} failed: ${String(p.status?.message ?? p.status?.reason ?? '')}`;
+        if (p.status?.phase !== 'Running') {
+          const s = containerState(p, 'debugger', 'containerStatuses');
+          return typeof s === 'string' ? s : false;
+        }
+        const s = containerState(p, 'debugger', 'containerStatuses');
+        return s === false ? true : s;
+      },
+      { signal: opts.signal, timeoutMs: opts.startTimeoutMs ?? 90_000 },
+    );
+  } catch (e) {
+    await dispose().catch(() => undefined);
+    throw e;
+  }
+  return { namespace, pod: name, container: 'debugger', via: `debug pod ${namespace}/${name}`, dispose };
+}

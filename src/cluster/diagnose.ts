@@ -1,0 +1,410 @@
+/**
+ * `diagnoseService`: the whole diagnosis against a live cluster. Reads the Service, its endpoints, the source pod
+ * and its node; finds the pod's tools (an ephemeral debug container when it has none and the caller confirmed);
+ * captures the node's rules; runs the planned checks in parallel, each with its own timeout; captures the rules
+ * again; and hands everything to the pure verdict (core/diagnose). Whatever it created is removed in `finally`.
+ */
+import { setMaxListeners } from 'node:events';
+import { hasConnectTool, planChecks, readTools, toolProbeCheck, classifyCheck } from '../core/diagnose/plan';
+import { ruleCounters, type ProxyMode } from '../core/diagnose/node';
+import type { CheckResult, CheckSpec, DiagnoseInput, DiagnoseReport, NodeEvidence } from '../core/diagnose/types';
+import { decideVerdict } from '../core/diagnose/verdict';
+import type { Lang } from '../core/i18n/catalog';
+import { normaliseCluster } from '../core/kube/objects';
+import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
+import { serviceKey } from '../core/kube/types';
+import { captureNode, captureRules, openNodeAccess, type NodeAccess } from './capture';
+import { addDebugContainer, DEFAULT_DEBUG_IMAGE, type DebugHandle } from './debug';
+import { cancelledError, ClusterError, isClusterError } from './errors';
+import type { ClusterSession, KubeObject } from './session';
+import { checkContainerName, checkNamespace, checkPodName, checkServiceName } from './validate';
+
+export interface DiagnoseOptions {
+  namespace: string;
+  service: string;
+  /** Port number or name; default: the Service's only (or first) port. */
+  port?: string | number;
+  /** Source pod name (same namespace); default: a running non-hostNetwork pod of the namespace. */
+  from?: string;
+  container?: string;
+  /** Per check (default 5 s for the in-pod tool; the exec gets a little more). */
+  timeoutMs?: number;
+  lang?: Lang;
+  /** Asked before a debug container or debug pod is created; absent: nothing is created. */
+  confirm?: (what: string) => Promise<boolean>;
+  debugImage?: string;
+  /** Read the node's rules before and after the probes (default true). */
+  nodeEvidence?: boolean;
+  clusterDomain?: string;
+  signal?: AbortSignal;
+  /** One line per step (for a progress bar or stderr). */
+  onProgress?: (message: string) => void;
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
+
+function container(pod: KubeObject): string[] {
+  const cs = Array.isArray(pod.spec?.containers) ? (pod.spec?.containers as { name?: unknown }[]) : [];
+  return cs.map((c) => c.name).filter((n): n is string => typeof n === 'string');
+}
+
+/** The Service port asked for: by number or name; else the only port, else the first (said in progress). */
+export function pickPort(service: ServiceInfo, wanted: string | number | undefined): ServicePortSpec {
+  const ports = service.ports;
+  const list = ports.map((p) => `${p.name ? `${p.name}:` : ''}${p.port}/${p.protocol}`).join(', ');
+  if (!ports.length) {
+    throw new ClusterError('api', `Service ${service.namespace}/${service.name} has no ports`, 'nothing to check');
+  }
+  if (wanted === undefined || wanted === '') return ports[0];
+  const n = typeof wanted === 'number' ? wanted : /^\d+$/.test(wanted) ? Number(wanted) : undefined;
+  const found = ports.find((p) => (n !== undefined ? p.port === n : p.name === wanted));
+  if (!found) {
+    throw new ClusterError(
+      'not-found',
+      `Service ${service.namespace}/${service.name} has no port ${wanted} (ports: ${list})`,
+      'pass --port with one of its ports',
+    );
+  }
+  return found;
+}
+
+function podInfoOf(pod: KubeObject): PodInfo {
+  const info = normaliseCluster([{ ...pod, kind: 'Pod' }]).pods?.[0];
+  if (!info) {
+    throw new ClusterError(
+      'invalid-name',
+      `pod ${pod.metadata?.namespace}/${pod.metadata?.name} could not be read`,
+      '',
+    );
+  }
+  return info;
+}
+
+/** A running pod of the namespace that is not hostNetwork and not a backend of the Service (sorted by name). */
+function pickSource(pods: KubeObject[], backends: Set<string>): KubeObject | undefined {
+  const usable = pods
+    .filter((p) => p.status?.phase === 'Running' && p.spec?.hostNetwork !== true && !p.metadata?.deletionTimestamp)
+    .filter((p) => typeof p.status?.podIP === 'string')
+    .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
+  return usable.find((p) => !backends.has(String(p.status?.podIP))) ?? usable[0];
+}
+
+/** Exec errors that end the diagnosis (the pod is gone, the API went away, the caller cancelled). */
+function isFatal(e: unknown): boolean {
+  return isClusterError(e) && ['cancelled', 'not-found', 'unreachable', 'unauthorized', 'tls'].includes(e.code);
+}
+
+export async function diagnoseService(session: ClusterSession, opts: DiagnoseOptions): Promise<DiagnoseReport> {
+  const started = Date.now();
+  const lang = opts.lang ?? 'en';
+  const ns = checkNamespace(opts.namespace);
+  const svcName = checkServiceName(opts.service);
+  if (opts.from !== undefined) checkPodName(opts.from);
+  if (opts.container !== undefined) checkContainerName(opts.container);
+  const signal = opts.signal;
+  // Every parallel exec listens on the one signal.
+  if (signal) setMaxListeners(200, signal);
+  const progress = (m: string) => opts.onProgress?.(m);
+  const checkTimeout = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const call = { signal };
+  const throwIfCancelled = () => {
+    if (signal?.aborted) throw cancelledError();
+  };
+
+  // 1. The Service and its endpoints.
+  progress(`reading Service ${ns}/${svcName}`);
+  let svcObj: KubeObject;
+  try {
+    svcObj = await session.getService(ns, svcName, call);
+  } catch (e) {
+    if (isClusterError(e) && e.code === 'not-found') {
+      throw new ClusterError(
+        'not-found',
+        `Service ${ns}/${svcName} not found`,
+        `list them with: kpp services -n ${ns}`,
+        { status: 404 },
+      );
+    }
+    throw e;
+  }
+  let endpointObjs: KubeObject[] = [];
+  let endpointsKnown = true;
+  try {
+    endpointObjs = await session.getServiceEndpoints(ns, svcName, call);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    endpointsKnown = false;
+    progress(`endpoints of ${ns}/${svcName} could not be read: ${(e as Error).message}`);
+  }
+  const snap = normaliseCluster([svcObj, ...endpointObjs]);
+  const service = snap.services[0];
+  if (!service) {
+    throw new ClusterError(
+      'invalid-name',
+      `Service ${ns}/${svcName} could not be read: ${snap.warnings[0] ?? 'invalid object'}`,
+      '',
+    );
+  }
+  const port = pickPort(service, opts.port);
+  if (opts.port === undefined && service.ports.length > 1) {
+    progress(`Service has ${service.ports.length} ports; checking ${port.name || port.port} (choose with --port)`);
+  }
+  const endpoints: EndpointInfo[] = snap.endpoints[serviceKey(ns, svcName)]?.[port.name] ?? [];
+  throwIfCancelled();
+
+  // 2. The source pod.
+  let podObj: KubeObject;
+  if (opts.from) {
+    try {
+      podObj = await session.getPod(ns, opts.from, call);
+    } catch (e) {
+      if (isClusterError(e) && e.code === 'not-found') {
+        throw new ClusterError(
+          'not-found',
+          `pod ${ns}/${opts.from} not found`,
+          `check --from; pods: kubectl get pods -n ${ns}`,
+          { status: 404 },
+        );
+      }
+      throw e;
+    }
+  } else {
+    const backends = new Set(endpoints.map((e) => e.ip));
+    const pods = (await session.listRaw('pods', ns, call)).items;
+    const picked = pickSource(pods, backends);
+    if (!picked?.metadata?.name) {
+      throw new ClusterError(
+        'not-found',
+        `no running pod in namespace ${ns} to check from`,
+        'pass --from pod/NAME (a pod in the namespace of the Service)',
+      );
+    }
+    podObj = picked;
+    progress(`no --from given: checking from pod ${ns}/${picked.metadata.name} (running, not hostNetwork)`);
+  }
+  const source = podInfoOf(podObj);
+  if (podObj.status?.phase !== 'Running') {
+    throw new ClusterError(
+      'api',
+      `pod ${ns}/${source.name} is ${String(podObj.status?.phase ?? 'not running')}`,
+      'choose a running pod with --from',
+    );
+  }
+  const containers = container(podObj);
+  let cont = opts.container ?? containers[0];
+  if (opts.container && !containers.includes(opts.container)) {
+    throw new ClusterError(
+      'not-found',
+      `pod ${ns}/${source.name} has no container ${opts.container} (containers: ${containers.join(', ')})`,
+      'check --container',
+    );
+  }
+  if (cont) checkContainerName(cont);
+  const podContainer = cont;
+  if (!opts.container && containers.length > 1)
+    progress(`pod has ${containers.length} containers; using ${cont} (choose with --container)`);
+
+  let node: NodeInfo | undefined;
+  if (source.nodeName) {
+    try {
+      node = normaliseCluster([await session.getNode(source.nodeName, call)]).nodes?.[0];
+    } catch (e) {
+      if (isClusterError(e) && e.code === 'cancelled') throw e;
+      progress(`node ${source.nodeName} could not be read: ${(e as Error).message}`);
+    }
+  }
+  throwIfCancelled();
+
+  const report = (
+    checks: CheckResult[],
+    input: Partial<DiagnoseInput>,
+    extra: Partial<DiagnoseReport> = {},
+  ): DiagnoseReport => {
+    const full: DiagnoseInput = {
+      service,
+      port,
+      endpoints,
+      endpointsKnown,
+      source,
+      ...(node ? { node } : {}),
+      checks,
+      ...(opts.clusterDomain ? { clusterDomain: opts.clusterDomain } : {}),
+      ...input,
+    };
+    const verdict = decideVerdict(full, lang);
+    return {
+      service: { namespace: ns, name: svcName, clusterIP: service.clusterIP, port: port.port, protocol: port.protocol },
+      source: {
+        namespace: ns,
+        pod: source.name,
+        ...(podContainer ? { container: podContainer } : {}),
+        ...(source.ip ? { ip: source.ip } : {}),
+        ...(source.nodeName ? { node: source.nodeName } : {}),
+      },
+      checks,
+      ...extra,
+      verdict,
+      durationMs: Date.now() - started,
+    };
+  };
+
+  const created: { dispose(): Promise<void> }[] = [];
+  try {
+    // 3. Tools of the container.
+    const exec = async (spec: CheckSpec, where: string | undefined): Promise<CheckResult> => {
+      try {
+        const r = await session.exec(ns, source.name, spec.argv, {
+          ...(where ? { container: where } : {}),
+          timeoutMs: spec.timeoutMs + 2000,
+          ...(signal ? { signal } : {}),
+        });
+        return classifyCheck(spec, {
+          id: spec.id,
+          kind: spec.kind,
+          argv: spec.argv,
+          exitCode: r.exitCode,
+          durationMs: r.durationMs,
+          stdout: r.stdout,
+          stderr: r.stderr,
+          ...(r.error ? { error: r.error } : {}),
+          ...(spec.target ? { target: spec.target } : {}),
+        });
+      } catch (e) {
+        if (isClusterError(e) && e.code === 'not-found') {
+          throw new ClusterError(
+            'not-found',
+            `pod ${ns}/${source.name} is gone (deleted during the diagnosis)`,
+            'choose another pod with --from and run again',
+            { status: 404 },
+          );
+        }
+        throw e;
+      }
+    };
+
+    progress(`looking for tools in ${ns}/${source.name}${cont ? ` (${cont})` : ''}`);
+    let toolCheck: CheckResult;
+    try {
+      toolCheck = await exec(toolProbeCheck(), cont);
+    } catch (e) {
+      if (isClusterError(e) && (e.code === 'exec-forbidden' || (e.code === 'forbidden' && e.status === 403))) {
+        return report([], { execError: { status: 403, message: e.message } });
+      }
+      throw e;
+    }
+    let tools = readTools(toolCheck);
+    const checks: CheckResult[] = [toolCheck];
+    let debugContainer: DebugHandle | undefined;
+    if (!hasConnectTool(tools) && opts.confirm) {
+      progress(`pod ${ns}/${source.name} has no tool to connect with`);
+      try {
+        debugContainer = await addDebugContainer(session, ns, source.name, {
+          confirm: opts.confirm,
+          image: opts.debugImage ?? DEFAULT_DEBUG_IMAGE,
+          ...(signal ? { signal } : {}),
+        });
+        created.push(debugContainer);
+        cont = debugContainer.container;
+        progress(`running the checks in ${debugContainer.via}`);
+        const again = await exec({ ...toolProbeCheck(), id: 'tools-debug' }, cont);
+        checks.push(again);
+        tools = readTools(again);
+      } catch (e) {
+        if (isFatal(e) || (isClusterError(e) && e.code === 'exec-forbidden')) throw e;
+        progress(`no debug container: ${(e as Error).message}`);
+      }
+    }
+    throwIfCancelled();
+
+    // 4. The plan.
+    const plan = planChecks({
+      service,
+      port,
+      endpoints,
+      source,
+      tools,
+      timeoutMs: checkTimeout,
+      ...(opts.clusterDomain ? { clusterDomain: opts.clusterDomain } : {}),
+    });
+
+    // 5. Node evidence before.
+    let access: NodeAccess | undefined;
+    let nodeEvidence: NodeEvidence | undefined;
+    let mode: ProxyMode | undefined;
+    const wantNode =
+      opts.nodeEvidence !== false && !!source.nodeName && plan.some((c) => c.kind === 'connect-clusterip');
+    if (wantNode && source.nodeName) {
+      nodeEvidence = { name: source.nodeName };
+      try {
+        progress(`reading node ${source.nodeName}'s rules (before the probes)`);
+        access = await openNodeAccess(session, source.nodeName, {
+          ...(opts.confirm ? { confirm: opts.confirm } : {}),
+          image: opts.debugImage ?? DEFAULT_DEBUG_IMAGE,
+          ...(signal ? { signal } : {}),
+          onProgress: progress,
+        });
+        created.push(access);
+        nodeEvidence.via = access.via;
+        const cap = await captureNode(access, call);
+        mode = cap.mode;
+        if (mode) nodeEvidence.mode = mode;
+        if (cap.dump !== undefined) nodeEvidence.before = cap.dump;
+        const out = (id: string) => cap.results.find((r) => r.id === id && r.exitCode === 0)?.stdout;
+        const addresses = out('node-addresses');
+        const routes = out('node-routes');
+        if (addresses !== undefined) nodeEvidence.addresses = addresses;
+        if (routes !== undefined) nodeEvidence.routes = routes;
+        if (cap.dump === undefined)
+          nodeEvidence.error = 'no rules dump could be read on the node (iptables-save, nft, ipvsadm all failed)';
+      } catch (e) {
+        if (isFatal(e) && !(isClusterError(e) && e.code === 'not-found')) throw e;
+        nodeEvidence.error = isClusterError(e) ? e.oneLine() : (e as Error).message;
+        progress(`no node evidence: ${nodeEvidence.error}`);
+        access = undefined;
+      }
+    }
+    throwIfCancelled();
+
+    // 6. The probes, in parallel.
+    progress(`running ${plan.length} checks from ${ns}/${source.name}`);
+    const results = await Promise.all(plan.map((spec) => exec(spec, cont)));
+    checks.push(...results);
+
+    // 7. Node evidence after.
+    if (access && nodeEvidence && nodeEvidence.before !== undefined) {
+      progress(`reading node ${source.nodeName}'s rules (after the probes)`);
+      try {
+        const after = await captureRules(access, mode, call);
+        if (after.dump !== undefined) nodeEvidence.after = after.dump;
+        else
+          nodeEvidence.error = `the second rules dump failed: ${after.result.error ?? after.result.stderr.trim() ?? `exit ${after.result.exitCode}`}`;
+      } catch (e) {
+        if (isFatal(e)) throw e;
+        nodeEvidence.error = (e as Error).message;
+      }
+    }
+
+    const nodeReport: DiagnoseReport['node'] = nodeEvidence
+      ? {
+          name: nodeEvidence.name,
+          ...(nodeEvidence.via ? { via: nodeEvidence.via } : {}),
+          counters: {
+            before: nodeEvidence.before ? ruleCounters(nodeEvidence.before, service, port) : [],
+            after: nodeEvidence.after ? ruleCounters(nodeEvidence.after, service, port) : [],
+          },
+          ...(nodeEvidence.error ? { error: nodeEvidence.error } : {}),
+        }
+      : undefined;
+    const out = report(checks, { ...(nodeEvidence ? { nodeEvidence } : {}) }, nodeReport ? { node: nodeReport } : {});
+    if (debugContainer) out.source.debugContainer = debugContainer.container;
+    return out;
+  } finally {
+    for (const c of created.reverse()) {
+      try {
+        await c.dispose();
+      } catch (e) {
+        progress(isClusterError(e) ? e.oneLine() : (e as Error).message);
+      }
+    }
+  }
+}
