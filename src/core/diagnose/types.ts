@@ -43,7 +43,11 @@ export type CheckKind =
   | 'links'
   | 'neighbours'
   | 'routes'
-  | 'resolv-conf';
+  | 'resolv-conf'
+  // Node side (`node.ts`): run in the node's namespace, not in the pod.
+  | 'node-rules'
+  | 'node-addresses'
+  | 'node-routes';
 
 /** What running a check gave. `exitCode` null: the command could not be started or was ended (see `error`). */
 export interface CheckResult {
@@ -86,6 +90,16 @@ export interface RuleCounter {
   chain: string;
   rule: string;
   packets: number;
+  /** The table (`nat`, `filter`) for iptables rules; absent for IPVS. */
+  table?: string;
+  bytes?: number;
+  /**
+   * What the rule is for the Service: `service` the nat KUBE-SERVICES jump for ClusterIP:port (the one that shows
+   * whether a probe entered the node's netfilter), `service-chain` / `endpoint` the KUBE-SVC / KUBE-SEP rules,
+   * `no-endpoints` the filter REJECT, `service-other` another KUBE-SERVICES rule for the address, and the IPVS
+   * virtual service / real server.
+   */
+  role?: 'service' | 'service-chain' | 'endpoint' | 'no-endpoints' | 'service-other' | 'ipvs-service' | 'ipvs-real-server';
 }
 
 export interface Evidence {

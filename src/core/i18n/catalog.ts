@@ -3,6 +3,7 @@
  * `messages/<domain>.ts` with both languages side by side; this module merges them into one catalog per language.
  */
 import { ownEntry } from '../common/own';
+import { diagnoseMessages } from './messages/diagnose';
 import { iptablesMessages } from './messages/iptables';
 import { ipvsMessages } from './messages/ipvs';
 import { lintMessages } from './messages/lint';
@@ -19,7 +20,7 @@ export interface MessageBundle {
   'zh-CN': Messages;
 }
 
-const bundles: MessageBundle[] = [iptablesMessages, ipvsMessages, lintMessages, parseMessages, routesMessages, traceMessages];
+const bundles: MessageBundle[] = [diagnoseMessages, iptablesMessages, ipvsMessages, lintMessages, parseMessages, routesMessages, traceMessages];
 
 function merge(lang: Lang): Messages {
   const out: Messages = {};

@@ -1,0 +1,740 @@
+/**
+ * The verdict: one code, a one-line summary, the evidence that proves it and next steps, from the API's objects,
+ * the checks run in the pod and the node's dumps before and after them. Everything is derived from that data (the
+ * pod's own interfaces, routes and link kinds, the node's addresses and pod CIDRs, the node's rules read with the
+ * project's engines); nothing depends on particular addresses.
+ *
+ * Order of the decision (the first that holds wins):
+ *  1. exec refused (403) -> `exec-forbidden`; exec failed otherwise -> `inconclusive`.
+ *  2. The API: no endpoints -> `no-endpoints`; endpoints but none ready -> `endpoints-not-ready`.
+ *  3. The ClusterIP connect did not succeed and the pod's route to the ClusterIP does not lead into the node
+ *     (no route; a macvlan/ipvlan interface; another interface than the pod's own; a gateway that is not one of the
+ *     node's addresses) -> `pod-route-bypasses-node`. A gateway that cannot be placed (the node's own address list
+ *     was not captured) counts only when the node's KUBE-SERVICES rule for ClusterIP:port did not move during the
+ *     probe. Healthy forms never fire: a gateway that is a node address, a link-local next hop over a veth (Calico's
+ *     169.254.1.1), a gateway inside the node's pod CIDR (a bridge such as cni0), an on-link route over a veth.
+ *  4. Tracing the pod's packet through the node's rules gives no DNAT to a current endpoint -> `clusterip-dnat-missing`,
+ *     naming what differs from what kube-proxy would write for the API's Service and endpoints (`generate`).
+ *  5. No tool could probe -> `tool-missing`.
+ *  6. The ClusterIP connect failed after the packet reached the node (counters moved, or the route leads there and
+ *     the rules DNAT) and endpoints fail when connected to directly too -> `backend-unreachable`.
+ *  7. The ClusterIP answers but the Service's name does not resolve (or resolves elsewhere) -> `dns-failure`.
+ *  8. The ClusterIP answers -> `ok`. Anything else -> `inconclusive`, with what is known.
+ */
+import { analyzeText } from '../analyze';
+import { cidrContains, joinHostPort, parseCidr, parseIp } from '../common/ip';
+import { generateIptablesRestore } from '../iptables/generate';
+import { buildModel, type IptablesModel } from '../iptables/model';
+import { parseIptables } from '../iptables/parser';
+import { tracePacket } from '../iptables/trace';
+import { displayRuleText, ruleTargetName } from '../iptables/types';
+import type { IpvsDump } from '../ipvs/types';
+import { t, type Lang } from '../i18n/catalog';
+import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
+import { parseIpAddr } from '../routes';
+import { compareCounters, ruleCounters, serviceClusterIPs, serviceEntryRules, type CounterChange } from './node';
+import { connectOutcome, hasConnectTool, MAX_ENDPOINT_CHECKS, readTools, resolvedAddresses, safeIp, serviceDnsName, toolOf, TOOL_NAMES, type ConnectOutcome } from './plan';
+import {
+  canonicalIp,
+  findCheck,
+  findChecks,
+  isLinkLocal,
+  parseNeighbours,
+  parseResolvConf,
+  podInterfaces,
+  routeTo,
+  type PodInterface,
+  type RouteFact,
+} from './podnet';
+import type { CheckResult, DiagnoseInput, Evidence, Verdict, VerdictCode } from './types';
+
+/** Link kinds that put the pod beside the node on the parent network instead of behind it. */
+const BESIDE_NODE_KINDS = new Set(['macvlan', 'macvtap', 'ipvlan', 'ipvtap']);
+
+type Params = Record<string, string | number>;
+
+export type RouteClass =
+  | { kind: 'node'; reason: 'host-network' | 'local' | 'gateway-is-node' | 'proxy-arp' | 'node-bridge' | 'onlink-veth'; cidr?: string }
+  | { kind: 'bypass'; strong: boolean; reason: 'no-route' | 'link-kind' | 'second-interface' | 'foreign-gateway' | 'unknown-gateway'; iface?: PodInterface }
+  | { kind: 'unknown'; reason: 'no-route-info' | 'onlink-unknown' | 'gateway-unknown' };
+
+export type CounterState = 'still' | 'moved' | 'reset' | 'one-capture' | 'no-rule' | 'no-counters' | 'other-node' | 'none';
+
+export type TraceState = 'dnat' | 'stale' | 'none' | 'no-kube' | 'unknown';
+
+/** Everything the decision reads, gathered once (exported for tests and for faces that show the facts). */
+export interface DiagnoseFacts {
+  clusterIP?: string;
+  target: string;
+  podIP?: string;
+  nodeName?: string;
+  connect?: { result: CheckResult; outcome: ConnectOutcome };
+  endpointConnects: { result: CheckResult; outcome: ConnectOutcome }[];
+  route?: RouteFact;
+  routeClass: RouteClass;
+  counters: { state: CounterState; entry?: CounterChange; rule: 'kube-services' | 'ipvs' | 'nft' };
+  trace: { state: TraceState; dnat: { target: string; share: number }[]; verdicts: string[]; missing?: { key: string; params: Params } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+
+function trimOutput(text: string, maxLines = 8, maxChars = 800): string {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  let out = lines.slice(0, maxLines).join('\n');
+  if (out.length > maxChars) out = `${out.slice(0, maxChars)}…`;
+  if (lines.length > maxLines) out += '\n…';
+  return out;
+}
+
+function outputOf(r: CheckResult): string {
+  return trimOutput([r.stdout.trim(), r.stderr.trim()].filter(Boolean).join('\n'));
+}
+
+function ran(r: CheckResult | undefined): r is CheckResult {
+  return !!r && (r.exitCode !== null || r.error === 'timeout');
+}
+
+function share(p: number): string {
+  return `${Math.round(p * 1000) / 10}%`;
+}
+
+function inAnyCidr(ip: string, cidrs: readonly string[]): string | undefined {
+  const a = parseIp(ip);
+  if (!a) return undefined;
+  for (const c of cidrs) {
+    const cidr = parseCidr(c);
+    if (cidr && c.includes('/') && cidrContains(cidr, a)) return c;
+  }
+  return undefined;
+}
+
+/** The endpoints kube-proxy uses: the ready ones, else serving terminating ones (ProxyTerminatingEndpoints). */
+function usedEndpoints(endpoints: readonly EndpointInfo[]): EndpointInfo[] {
+  const ready = endpoints.filter((e) => e.ready);
+  return ready.length ? ready : endpoints.filter((e) => e.serving && e.terminating);
+}
+
+function endpointKey(ip: string, port: number | undefined): string {
+  return joinHostPort(canonicalIp(ip) ?? ip, port);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Facts
+
+export interface NodeView {
+  /** Addresses the node's own `ip -o addr` shows (authoritative when non-empty). */
+  captured: string[];
+  /** Addresses the API gives (InternalIP, ExternalIP). */
+  api: string[];
+  podCIDRs: string[];
+  name?: string;
+  /** The node evidence describes the pod's node. */
+  usable: boolean;
+}
+
+function nodeView(input: DiagnoseInput): NodeView {
+  const ev = input.nodeEvidence;
+  const podNode = input.source.nodeName ?? input.node?.name;
+  const usable = !!ev && (!podNode || !ev.name || ev.name === podNode);
+  const captured: string[] = [];
+  if (usable && ev?.addresses) {
+    for (const i of parseIpAddr(ev.addresses).interfaces) {
+      for (const a of i.addresses) {
+        const ip = safeIp(a.address);
+        if (ip && !captured.includes(ip)) captured.push(ip);
+      }
+    }
+  }
+  const api: string[] = [];
+  for (const raw of [...(input.node?.internalIPs ?? []), ...(input.node?.externalIPs ?? [])]) {
+    const ip = safeIp(raw);
+    if (ip && !api.includes(ip)) api.push(ip);
+  }
+  const name = input.node?.name ?? ev?.name ?? input.source.nodeName;
+  return { captured, api, podCIDRs: input.node?.podCIDRs ?? [], usable, ...(name ? { name } : {}) };
+}
+
+function podIPs(input: DiagnoseInput): string[] {
+  const out: string[] = [];
+  for (const raw of [input.source.ip, ...(input.source.ips ?? [])]) {
+    const ip = raw ? safeIp(raw) : undefined;
+    if (ip && !out.includes(ip)) out.push(ip);
+  }
+  return out;
+}
+
+export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined, node: NodeView): RouteClass {
+  if (input.source.hostNetwork) return { kind: 'node', reason: 'host-network' };
+  if (!route) return { kind: 'unknown', reason: 'no-route-info' };
+  if (!route.found) return { kind: 'bypass', strong: true, reason: 'no-route' };
+  if (route.type === 'local') return { kind: 'node', reason: 'local' };
+  const { interfaces } = podInterfaces(input.checks);
+  const iface = route.dev ? interfaces.find((i) => i.name === route.dev) : undefined;
+  const own = podIPs(input);
+  const primary = interfaces.find((i) => i.addresses.some((a) => own.includes(a)));
+  const otherInterface = !!primary && !!route.dev && route.dev !== primary.name;
+  const beside = !!iface?.kind && BESIDE_NODE_KINDS.has(iface.kind);
+  const gw = route.gateway ? canonicalIp(route.gateway) : undefined;
+  if (gw) {
+    if (node.captured.includes(gw) || node.api.includes(gw)) return { kind: 'node', reason: 'gateway-is-node' };
+    if (beside) return { kind: 'bypass', strong: true, reason: 'link-kind', ...(iface ? { iface } : {}) };
+    if (otherInterface) return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
+    if (isLinkLocal(gw) && (!iface?.kind || iface.kind === 'veth')) return { kind: 'node', reason: 'proxy-arp' };
+    if (node.captured.length > 0) return { kind: 'bypass', strong: true, reason: 'foreign-gateway', ...(iface ? { iface } : {}) };
+    const cidr = inAnyCidr(gw, node.podCIDRs);
+    if (cidr) return { kind: 'node', reason: 'node-bridge', cidr };
+    if (node.api.length > 0 || node.podCIDRs.length > 0) return { kind: 'bypass', strong: false, reason: 'unknown-gateway', ...(iface ? { iface } : {}) };
+    return { kind: 'unknown', reason: 'gateway-unknown' };
+  }
+  // On-link: the destination is resolved on the device itself.
+  if (beside) return { kind: 'bypass', strong: true, reason: 'link-kind', ...(iface ? { iface } : {}) };
+  if (otherInterface) return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
+  if (iface?.kind === 'veth') return { kind: 'node', reason: 'onlink-veth' };
+  return { kind: 'unknown', reason: 'onlink-unknown' };
+}
+
+function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean): DiagnoseFacts['counters'] {
+  const ev = input.nodeEvidence;
+  const dumpText = ev?.after ?? ev?.before ?? '';
+  const rule: DiagnoseFacts['counters']['rule'] = ev?.mode === 'ipvs' ? 'ipvs' : ev?.mode === 'nftables' ? 'nft' : 'kube-services';
+  if (!ev || (!ev.before && !ev.after)) return { state: 'none', rule };
+  if (!node.usable) return { state: 'other-node', rule };
+  const before = ev.before ? ruleCounters(ev.before, input.service, input.port) : [];
+  const after = ev.after ? ruleCounters(ev.after, input.service, input.port) : [];
+  const isEntry = (c: CounterChange) => c.counter.role === 'service' || c.counter.role === 'ipvs-service';
+  const changes: CounterChange[] = ev.before && ev.after ? compareCounters(before, after) : (ev.after ? after : before).map((c) => ({ counter: c, ...(ev.after ? { after: c.packets } : { before: c.packets }) }));
+  const entry = changes.find(isEntry);
+  const detected: DiagnoseFacts['counters']['rule'] = entry?.counter.role === 'ipvs-service' ? 'ipvs' : rule;
+  if (!entry) {
+    const a = analyzeText(dumpText);
+    const hasRule = a.iptables ? serviceEntryRules(a.iptables, input.service, input.port).some((r) => r.table === 'nat') : false;
+    return { state: hasRule ? 'no-counters' : 'no-rule', rule: a.iptables?.kube.mode === 'nftables' ? 'nft' : detected };
+  }
+  if (entry.delta === undefined) return { state: 'one-capture', entry, rule: detected };
+  if (entry.delta < 0) return { state: 'reset', entry, rule: detected };
+  if (entry.delta === 0) return { state: probeRan ? 'still' : 'one-capture', entry, rule: detected };
+  return { state: 'moved', entry, rule: detected };
+}
+
+/** What kube-proxy would write for this Service port (the nat KUBE-SERVICES rule, its chain, the endpoints). */
+function expectedRules(input: DiagnoseInput): { rule?: string; chain?: string; endpoints: string[] } {
+  const endpoints = usedEndpoints(input.endpoints).map((e) => endpointKey(e.ip, e.port));
+  try {
+    const key = `${input.service.namespace}/${input.service.name}`;
+    const snapshot: ClusterSnapshot = {
+      services: [input.service],
+      endpoints: { [key]: { [input.port.name]: input.endpoints } },
+      endpointSources: {},
+      issues: [],
+      warnings: [],
+    };
+    const generated = generateIptablesRestore(snapshot, input.source.nodeName ? { nodeName: input.source.nodeName } : {});
+    const model = buildModel(parseIptables(generated.text));
+    const entry = serviceEntryRules(model, input.service, input.port).find((r) => r.table === 'nat');
+    if (!entry) return { endpoints };
+    return { rule: displayRuleText(entry), chain: ruleTargetName(entry) ?? '', endpoints };
+  } catch {
+    return { endpoints };
+  }
+}
+
+function ipvsTrace(dump: IpvsDump, input: DiagnoseInput, expected: string[]): DiagnoseFacts['trace'] & { servers?: string[] } {
+  const ips = serviceClusterIPs(input.service);
+  const vs = dump.services.find((s) => s.address && ips.includes(safeIp(s.address) ?? '') && s.port === input.port.port && s.protocol.toUpperCase() === input.port.protocol);
+  const expectedText = expected.join(', ') || '—';
+  if (!vs) return { state: 'none', dnat: [], verdicts: [], missing: { key: 'diagnose.missing.ipvs-no-service', params: { expected: expectedText } } };
+  const servers = vs.realServers.filter((r) => (r.weight ?? 1) > 0).map((r) => endpointKey(r.address, r.port));
+  if (servers.length === 0) return { state: 'none', dnat: [], verdicts: [], servers, missing: { key: 'diagnose.missing.ipvs-no-real-servers', params: { expected: expectedText } } };
+  const current = servers.filter((s) => expected.includes(s));
+  const dnat = servers.map((s) => ({ target: s, share: 1 / servers.length }));
+  if (current.length === 0 && expected.length > 0) {
+    return { state: 'stale', dnat, verdicts: [], servers, missing: { key: 'diagnose.missing.stale', params: { stale: servers.join(', '), expected: expectedText } } };
+  }
+  return { state: 'dnat', dnat, verdicts: [], servers };
+}
+
+function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, node: NodeView, lang: Lang, expected: ReturnType<typeof expectedRules>): DiagnoseFacts['trace'] {
+  const clusterIP = safeIp(input.service.clusterIP)!;
+  const hasKube = model.kube.mode !== 'none' || model.chainsNamed('KUBE-SERVICES').length > 0;
+  if (!hasKube) return { state: 'no-kube', dnat: [], verdicts: [] };
+  const local = node.captured.length ? node.captured : node.api;
+  const proto = input.port.protocol.toLowerCase() as 'tcp' | 'udp' | 'sctp';
+  const result = tracePacket(
+    model.dump,
+    {
+      src,
+      dst: clusterIP,
+      dport: input.port.port,
+      proto,
+      hook: input.source.hostNetwork ? 'output' : 'prerouting',
+      ...(local.length ? { localAddresses: local } : {}),
+    },
+    { lang },
+  );
+  const byTarget = new Map<string, number>();
+  const verdicts: string[] = [];
+  for (const p of result.paths) {
+    if (p.dnat) {
+      const k = endpointKey(p.dnat.ip, p.dnat.port ?? input.port.port);
+      byTarget.set(k, (byTarget.get(k) ?? 0) + p.probability);
+    } else if (!verdicts.includes(p.verdict)) verdicts.push(p.verdict);
+  }
+  const dnat = [...byTarget].map(([target, p]) => ({ target, share: p }));
+  const expectedText = expected.endpoints.join(', ') || '—';
+  const current = dnat.filter((d) => expected.endpoints.includes(d.target));
+  if (current.length > 0 || (dnat.length > 0 && expected.endpoints.length === 0)) return { state: 'dnat', dnat, verdicts };
+  if (dnat.length > 0) {
+    return { state: 'stale', dnat, verdicts, missing: { key: 'diagnose.missing.stale', params: { stale: dnat.map((d) => d.target).join(', '), expected: expectedText } } };
+  }
+  // No DNAT: say what is missing compared with what kube-proxy would write.
+  const entries = serviceEntryRules(model, input.service, input.port);
+  const natEntry = entries.find((r) => r.table === 'nat');
+  const reject = entries.find((r) => r.table === 'filter' && /REJECT|DROP/.test(ruleTargetName(r) ?? ''));
+  let missing: { key: string; params: Params };
+  if (!natEntry && reject && expected.endpoints.length > 0) {
+    missing = { key: 'diagnose.missing.reject', params: { line: reject.line + 1, count: expected.endpoints.length } };
+  } else if (!natEntry && model.kube.mode !== 'nftables') {
+    missing = { key: 'diagnose.missing.no-entry', params: { chain: expected.chain || 'KUBE-SVC-…' } };
+  } else if (natEntry && !model.chain('nat', ruleTargetName(natEntry) ?? '')) {
+    missing = { key: 'diagnose.missing.no-chain', params: { chain: ruleTargetName(natEntry) ?? '?' } };
+  } else {
+    missing = { key: 'diagnose.missing.no-dnat', params: { verdicts: verdicts.join(', ') || '—', expected: expectedText } };
+  }
+  return { state: 'none', dnat, verdicts, missing };
+}
+
+export function gatherFacts(input: DiagnoseInput, lang: Lang = 'en'): DiagnoseFacts & { node: NodeView; expected: ReturnType<typeof expectedRules>; servers?: string[] } {
+  const clusterIP = safeIp(input.service.clusterIP);
+  const port = input.port.port;
+  const target = clusterIP ? joinHostPort(clusterIP, port) : `${input.service.clusterIP || '—'}:${port}`;
+  const node = nodeView(input);
+  const connectCheck = findCheck(input.checks, 'connect-clusterip');
+  const connect = ran(connectCheck) ? { result: connectCheck, outcome: connectOutcome(connectCheck) } : undefined;
+  const endpointConnects = findChecks(input.checks, 'connect-endpoint')
+    .filter(ran)
+    .map((result) => ({ result, outcome: connectOutcome(result) }));
+  const route = clusterIP ? routeTo(input.checks, clusterIP, 'route-clusterip') : undefined;
+  const routeClass = classifyRoute(input, route, node);
+  const probeRan = !!connect && connect.outcome !== 'error' && connect.outcome !== 'not-run';
+  const counters = counterFacts(input, node, probeRan);
+  const expected = expectedRules(input);
+  const own = podIPs(input);
+  const src = own.find((ip) => clusterIP && parseIp(ip)?.family === parseIp(clusterIP)?.family) ?? route?.src;
+  let trace: DiagnoseFacts['trace'] & { servers?: string[] } = { state: 'unknown', dnat: [], verdicts: [] };
+  const dumpText = node.usable ? (input.nodeEvidence?.after ?? input.nodeEvidence?.before) : undefined;
+  if (dumpText && clusterIP) {
+    const a = analyzeText(dumpText);
+    if (a.ipvs) trace = ipvsTrace(a.ipvs, input, expected.endpoints);
+    else if (a.iptables && src && parseIp(src)?.family === parseIp(clusterIP)?.family) trace = iptablesTrace(a.iptables, input, src, node, lang, expected);
+  }
+  const podIP = own[0];
+  const nodeName = node.name;
+  return {
+    ...(clusterIP ? { clusterIP } : {}),
+    target,
+    ...(podIP ? { podIP } : {}),
+    ...(nodeName ? { nodeName } : {}),
+    ...(connect ? { connect } : {}),
+    endpointConnects,
+    ...(route ? { route } : {}),
+    routeClass,
+    counters,
+    trace,
+    node,
+    expected,
+    ...(trace.servers ? { servers: trace.servers } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The decision
+
+class Texts {
+  readonly evidence: Evidence[] = [];
+  constructor(readonly lang: Lang) {}
+  t(key: string, params?: Params): string {
+    return t(this.lang, key, params);
+  }
+  add(source: string, key: string, params: Params, extra: Omit<Evidence, 'source' | 'text'> = {}): void {
+    this.evidence.push({ source, text: this.t(key, params), ...extra });
+  }
+}
+
+function outcomeText(x: Texts, o: ConnectOutcome): string {
+  return x.t(`diagnose.outcome.${o}`);
+}
+
+function podLabel(input: DiagnoseInput): string {
+  return `${input.source.namespace}/${input.source.name}`;
+}
+
+function serviceLabel(input: DiagnoseInput): string {
+  return `${input.service.namespace}/${input.service.name}`;
+}
+
+function nextSteps(x: Texts, code: string, count: number, params: Params = {}): string[] {
+  return Array.from({ length: count }, (_, i) => x.t(`diagnose.next.${code}.${i + 1}`, params));
+}
+
+function addApiEvidence(x: Texts, input: DiagnoseInput): void {
+  const portLabel = input.port.name || String(input.port.port);
+  if (!input.endpointsKnown) return x.add('api', 'diagnose.ev.api-endpoints-unknown', {});
+  if (input.endpoints.length === 0) return x.add('api', 'diagnose.ev.api-no-endpoints', { port: portLabel, service: serviceLabel(input) });
+  const list = input.endpoints
+    .slice(0, 6)
+    .map((e) => `${endpointKey(e.ip, e.port)}${e.ready ? '' : ` (${x.t('diagnose.word.not-ready')})`}`)
+    .join(', ');
+  x.add('api', 'diagnose.ev.api-endpoints', {
+    total: input.endpoints.length,
+    port: portLabel,
+    ready: input.endpoints.filter((e) => e.ready).length,
+    list: input.endpoints.length > 6 ? `${list}, …` : list,
+  });
+}
+
+function addConnectEvidence(x: Texts, c: { result: CheckResult; outcome: ConnectOutcome }): void {
+  x.add(
+    c.result.id,
+    'diagnose.ev.connect',
+    { tool: toolOf(c.result.argv) ?? '?', target: c.result.target ?? c.result.id, outcome: outcomeText(x, c.outcome), code: c.result.exitCode ?? '—', ms: Math.round(c.result.durationMs) },
+    { argv: c.result.argv, output: outputOf(c.result) },
+  );
+}
+
+function addEndpointEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts, onlyFailed = false): void {
+  for (const c of f.endpointConnects) if (!onlyFailed || c.outcome !== 'connected') addConnectEvidence(x, c);
+  const failed = f.endpointConnects.filter((c) => c.outcome !== 'connected').length;
+  if (f.endpointConnects.length) x.add('connect-endpoint', 'diagnose.ev.connect-summary', { failed, total: f.endpointConnects.length });
+  const distinct = new Set(input.endpoints.map((e) => endpointKey(e.ip, e.port))).size;
+  if (distinct > MAX_ENDPOINT_CHECKS && f.endpointConnects.length >= MAX_ENDPOINT_CHECKS) {
+    x.add('connect-endpoint', 'diagnose.ev.endpoint-cap', { probed: f.endpointConnects.length, total: distinct, cap: MAX_ENDPOINT_CHECKS });
+  }
+}
+
+function addRouteEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts & { node: NodeView }): void {
+  const r = f.route;
+  const dst = f.clusterIP ?? f.target;
+  if (input.source.hostNetwork) x.add('api', 'diagnose.ev.host-network', { pod: podLabel(input) });
+  if (!r) {
+    if (!input.source.hostNetwork) x.add('route-clusterip', 'diagnose.ev.no-route-check', { dst });
+    return;
+  }
+  const extra = { argv: r.check.argv, output: outputOf(r.check) };
+  const source = r.check.id;
+  if (!r.found) x.add(source, 'diagnose.ev.route-error', { dst, error: r.error ?? '?' }, extra);
+  else if (r.type === 'local') x.add(source, 'diagnose.ev.route-local', { dst }, extra);
+  else if (r.source === 'ip route get') {
+    if (r.gateway) x.add(source, 'diagnose.ev.route-get', { dst, gateway: r.gateway, dev: r.dev ?? '?', src: r.src ?? '?' }, extra);
+    else x.add(source, 'diagnose.ev.route-get-onlink', { dst, dev: r.dev ?? '?', src: r.src ?? '?' }, extra);
+  } else if (r.gateway) x.add(source, 'diagnose.ev.route-table', { source: r.source, dst, gateway: r.gateway, dev: r.dev ?? '?' }, extra);
+  else x.add(source, 'diagnose.ev.route-table-onlink', { source: r.source, dst, dev: r.dev ?? '?' }, extra);
+
+  const { interfaces } = podInterfaces(input.checks);
+  const iface = r.dev ? interfaces.find((i) => i.name === r.dev) : undefined;
+  const links = findCheck(input.checks, 'links');
+  const linkExtra = links ? { argv: links.argv, output: trimOutput(linkBlock(links.stdout, r.dev ?? '')) } : {};
+  const mode = iface?.mode ? ` (mode ${iface.mode})` : '';
+  const nodeName = f.nodeName ?? '?';
+  const rc = f.routeClass;
+  if (iface?.kind) {
+    if (BESIDE_NODE_KINDS.has(iface.kind)) x.add('links', 'diagnose.ev.link-bypass', { dev: iface.name, kind: iface.kind, mode }, linkExtra);
+    else x.add('links', 'diagnose.ev.link-kind', { dev: iface.name, kind: iface.kind, mode }, linkExtra);
+  }
+  if (rc.kind === 'bypass' && rc.reason === 'second-interface') {
+    const own = podIPs(input);
+    const primary = interfaces.find((i) => i.addresses.some((a) => own.includes(a)));
+    const addrs = findCheck(input.checks, 'addresses');
+    x.add('addresses', 'diagnose.ev.second-interface', { podIP: own[0] ?? '?', primary: primary?.name ?? '?', dst, dev: r.dev ?? '?' }, addrs ? { argv: addrs.argv, output: outputOf(addrs) } : {});
+  }
+  const gw = r.gateway;
+  if (gw && r.found) {
+    if (rc.kind === 'node' && rc.reason === 'gateway-is-node') x.add('node-addresses', 'diagnose.ev.gateway-is-node', { gateway: gw, node: nodeName });
+    else if (rc.kind === 'node' && rc.reason === 'proxy-arp') x.add('route-clusterip', 'diagnose.ev.proxy-arp', { gateway: gw, dev: r.dev ?? '?' });
+    else if (rc.kind === 'node' && rc.reason === 'node-bridge') x.add('api', 'diagnose.ev.node-bridge', { gateway: gw, node: nodeName, cidr: rc.cidr ?? '?' });
+    else if (f.node.captured.length > 0) {
+      x.add('node-addresses', 'diagnose.ev.gateway-not-node', { gateway: gw, node: nodeName, addresses: f.node.captured.filter((a) => !a.startsWith('127.') && a !== '::1').join(', ') }, input.nodeEvidence?.addresses ? { output: trimOutput(input.nodeEvidence.addresses) } : {});
+    } else if (rc.kind === 'bypass') {
+      x.add('api', 'diagnose.ev.gateway-unknown', { gateway: gw, node: nodeName, addresses: f.node.api.join(', ') || '—', cidrs: f.node.podCIDRs.join(', ') || '—' });
+    }
+    const neigh = findCheck(input.checks, 'neighbours');
+    if (neigh && neigh.exitCode === 0) {
+      const n = parseNeighbours(neigh.stdout).find((e) => canonicalIp(e.ip) === canonicalIp(gw));
+      if (n) x.add('neighbours', 'diagnose.ev.neighbour', { gateway: gw, dev: n.dev ?? r.dev ?? '?', lladdr: n.lladdr ?? '—', state: n.state ?? '—' }, { argv: neigh.argv });
+    }
+  } else if (rc.kind === 'node' && rc.reason === 'onlink-veth') x.add('links', 'diagnose.ev.onlink-veth', { dev: r.dev ?? '?' });
+}
+
+/** The lines of one interface in `ip -d link` output. */
+function linkBlock(text: string, dev: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => new RegExp(`^\\d+:\\s+${dev.replace(/[^\w.-]/g, '')}[@:]`).test(l));
+  if (start < 0) return '';
+  let end = start + 1;
+  while (end < lines.length && /^\s/.test(lines[end])) end++;
+  return lines.slice(start, end).join('\n');
+}
+
+function addCounterEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts): void {
+  const ev = input.nodeEvidence;
+  const node = ev?.name ?? f.nodeName ?? '?';
+  const c = f.counters;
+  if (!ev) return x.add('node-rules', 'diagnose.ev.node-missing', { error: '—' });
+  if (ev.error && !ev.before && !ev.after) return x.add('node-rules', 'diagnose.ev.node-missing', { error: ev.error });
+  if (c.state === 'other-node') return x.add('node-rules', 'diagnose.ev.node-other', { evidenceNode: ev.name, podNode: input.source.nodeName ?? '?' });
+  if (c.state === 'no-rule') return x.add('node-rules', 'diagnose.ev.counter-no-rule', { node, target: f.target });
+  if (c.state === 'no-counters') return x.add('node-rules', 'diagnose.ev.counter-no-counters', { node, target: f.target });
+  if (!c.entry) return;
+  const e = c.entry;
+  if (e.before !== undefined && e.after !== undefined) {
+    x.add('node-rules', 'diagnose.ev.counter', { node, chain: e.counter.chain, line: e.counter.line, target: f.target, before: e.before, after: e.after }, { line: e.counter.line, before: e.before, after: e.after, output: e.counter.rule });
+  } else {
+    x.add('node-rules', 'diagnose.ev.counter-one', { node, chain: e.counter.chain, line: e.counter.line, target: f.target, packets: e.after ?? e.before ?? 0 }, { line: e.counter.line, output: e.counter.rule });
+  }
+}
+
+function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof gatherFacts>): void {
+  const node = input.nodeEvidence?.name ?? f.nodeName ?? '?';
+  const src = f.podIP ?? f.route?.src ?? '?';
+  const tr = f.trace;
+  if (f.servers) x.add('trace', 'diagnose.ev.ipvs-service', { node, target: f.target, servers: f.servers.join(', ') || x.t('diagnose.word.none') });
+  else if (tr.state === 'no-kube') x.add('trace', 'diagnose.ev.trace-no-kube', { node });
+  else if (tr.state === 'dnat' || tr.state === 'stale') {
+    x.add('trace', 'diagnose.ev.trace-dnat', { src, target: f.target, node, dnat: tr.dnat.map((d) => d.target).join(', '), share: tr.dnat.map((d) => share(d.share)).join(', ') });
+  } else if (tr.state === 'none') x.add('trace', 'diagnose.ev.trace-none', { src, target: f.target, node, verdicts: tr.verdicts.join(', ') || '—' });
+  if ((tr.state === 'none' || tr.state === 'stale') && f.expected.rule) x.add('api', 'diagnose.ev.expected', { rule: f.expected.rule });
+}
+
+function dnsWhy(x: Texts, r: CheckResult): string {
+  const text = `${r.stdout}\n${r.stderr}`;
+  if (r.error === 'timeout' || /timed out|no servers could be reached/i.test(text)) return x.t('diagnose.dns.timeout');
+  if (/NXDOMAIN|can't find|not found|Non-existent/i.test(text)) return x.t('diagnose.dns.nxdomain');
+  if (/SERVFAIL/i.test(text)) return x.t('diagnose.dns.servfail');
+  if (toolOf(r.argv) === 'getent' && r.exitCode === 2) return x.t('diagnose.dns.not-found');
+  return x.t('diagnose.dns.other', { code: r.exitCode ?? '—' });
+}
+
+function addDnsEvidence(x: Texts, input: DiagnoseInput): void {
+  const dns = findCheck(input.checks, 'dns');
+  const name = serviceDnsName(input.service.namespace, input.service.name, input.clusterDomain);
+  if (!name) {
+    x.add('dns', 'diagnose.ev.dns-invalid', { name: `${input.service.name}.${input.service.namespace}` });
+    return;
+  }
+  if (!ran(dns)) return;
+  const addrs = resolvedAddresses(dns);
+  const extra = { argv: dns.argv, output: outputOf(dns) };
+  if (dns.ok || (dns.exitCode === 0 && addrs.length)) x.add('dns', 'diagnose.ev.dns-ok', { tool: toolOf(dns.argv) ?? '?', name, addresses: addrs.join(', ') }, extra);
+  else x.add('dns', 'diagnose.ev.dns-failed', { tool: toolOf(dns.argv) ?? '?', name, why: dnsWhy(x, dns) }, extra);
+  const resolv = findCheck(input.checks, 'resolv-conf');
+  if (resolv && resolv.exitCode === 0) {
+    const rc = parseResolvConf(resolv.stdout);
+    x.add('resolv-conf', 'diagnose.ev.resolv-conf', { servers: rc.nameservers.join(' ') || '—', search: rc.search.join(' ') || '—', options: rc.options.join(' ') || '—' }, { argv: resolv.argv, output: trimOutput(resolv.stdout) });
+  }
+}
+
+function addToolsEvidence(x: Texts, input: DiagnoseInput): void {
+  const probe = findCheck(input.checks, 'tools');
+  if (!probe) return;
+  const extra = { argv: probe.argv, output: outputOf(probe) };
+  if (probe.exitCode !== 0 || probe.error) {
+    x.add('tools', 'diagnose.ev.tools-failed', { why: probeWhy(probe) }, extra);
+    return;
+  }
+  const tools = readTools(probe);
+  const found = TOOL_NAMES.filter((n) => tools[n]);
+  if (found.length) x.add('tools', 'diagnose.ev.tools', { tools: found.join(', ') }, extra);
+  else x.add('tools', 'diagnose.ev.tools-none', {}, extra);
+}
+
+function probeWhy(r: CheckResult): string {
+  const msg = (r.stderr.trim() || r.stdout.trim()).split('\n')[0];
+  const parts = [r.exitCode !== null ? `exit ${r.exitCode}` : '', r.error ?? '', msg].filter(Boolean);
+  return parts.join(': ').slice(0, 200) || '?';
+}
+
+function verdict(code: VerdictCode, summary: string, x: Texts, steps: string[]): Verdict {
+  return { code, summary, evidence: x.evidence, nextSteps: steps };
+}
+
+/** Whether the pod's route fact says the packet does not go through the node. */
+function bypassSummary(x: Texts, f: ReturnType<typeof gatherFacts>): string {
+  const rc = f.routeClass;
+  const r = f.route;
+  const dst = f.clusterIP ?? f.target;
+  let head: string;
+  if (rc.kind === 'bypass' && rc.reason === 'no-route') head = x.t('diagnose.summary.bypass.no-route', { dst, error: r?.error ?? '?' });
+  else if (rc.kind !== 'bypass' || !r) head = x.t('diagnose.summary.bypass.counters-only', { dst });
+  else if (r.gateway) {
+    const kind = rc.iface?.kind;
+    head = kind && BESIDE_NODE_KINDS.has(kind) ? x.t('diagnose.summary.bypass.gateway-kind', { dst, gateway: r.gateway, dev: r.dev ?? '?', kind }) : x.t('diagnose.summary.bypass.gateway', { dst, gateway: r.gateway, dev: r.dev ?? '?' });
+  } else if (rc.iface?.kind) head = x.t('diagnose.summary.bypass.onlink', { dst, dev: r.dev ?? '?', kind: rc.iface.kind });
+  else head = x.t('diagnose.summary.bypass.onlink-plain', { dst, dev: r.dev ?? '?' });
+  if (rc.kind === 'bypass' && rc.reason === 'no-route') return `${head}.`;
+  const rule = x.t(`diagnose.rule.${f.counters.rule}`);
+  if (f.counters.state === 'still') return head + x.t('diagnose.summary.tail.still', { rule, target: f.target });
+  if (f.counters.state === 'moved') return head + x.t('diagnose.summary.tail.moved', { rule, target: f.target, delta: f.counters.entry?.delta ?? 0 });
+  return head + x.t('diagnose.summary.tail.unknown');
+}
+
+export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
+  const x = new Texts(lang);
+  const pod = podLabel(input);
+  const service = serviceLabel(input);
+  const names = { pod, namespace: input.source.namespace, name: input.service.name };
+
+  // 1. Exec.
+  if (input.execError) {
+    const { status, message } = input.execError;
+    x.add('exec', 'diagnose.ev.exec', { message, status: status ?? '—' });
+    if (status === 403 || /forbidden/i.test(message)) {
+      return verdict('exec-forbidden', x.t('diagnose.summary.exec-forbidden', { pod, status: status ?? 403, message }), x, nextSteps(x, 'exec-forbidden', 2, names));
+    }
+    addApiEvidence(x, input);
+    const target = `${input.service.clusterIP}:${input.port.port}`;
+    return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target, pod, reason: x.t('diagnose.reason.exec-failed', { message }) }), x, nextSteps(x, 'inconclusive', 2));
+  }
+
+  const f = gatherFacts(input, lang);
+
+  // 2. The API.
+  if (!f.clusterIP) {
+    addApiEvidence(x, input);
+    return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason: x.t('diagnose.reason.headless', { clusterIP: input.service.clusterIP || '—' }) }), x, nextSteps(x, 'inconclusive', 2));
+  }
+  const portLabel = input.port.name ? `${input.port.name} (${input.port.port}/${input.port.protocol})` : `${input.port.port}/${input.port.protocol}`;
+  if (input.endpointsKnown && input.endpoints.length === 0) {
+    addApiEvidence(x, input);
+    if (f.connect) addConnectEvidence(x, f.connect);
+    addTraceEvidence(x, input, f);
+    addCounterEvidence(x, input, f);
+    return verdict('no-endpoints', x.t('diagnose.summary.no-endpoints', { service, port: portLabel, target: f.target }), x, nextSteps(x, 'no-endpoints', 3, names));
+  }
+  if (input.endpointsKnown && !input.endpoints.some((e) => e.ready)) {
+    addApiEvidence(x, input);
+    if (f.connect) addConnectEvidence(x, f.connect);
+    addEndpointEvidence(x, input, f);
+    return verdict('endpoints-not-ready', x.t('diagnose.summary.endpoints-not-ready', { service, port: portLabel, count: input.endpoints.length, target: f.target }), x, nextSteps(x, 'endpoints-not-ready', 2, names));
+  }
+
+  const connected = f.connect?.outcome === 'connected';
+  const connectFailed = !!f.connect && !['connected', 'error', 'not-run'].includes(f.connect.outcome);
+  const rc = f.routeClass;
+
+  // 3. The pod's route.
+  const strongBypass = rc.kind === 'bypass' && rc.strong;
+  const weakBypass = rc.kind === 'bypass' && !rc.strong && f.counters.state === 'still' && connectFailed;
+  if (!connected && (strongBypass || weakBypass)) {
+    if (f.connect) addConnectEvidence(x, f.connect);
+    addRouteEvidence(x, input, f);
+    addCounterEvidence(x, input, f);
+    addEndpointEvidence(x, input, f);
+    addApiEvidence(x, input);
+    return verdict('pod-route-bypasses-node', bypassSummary(x, f), x, nextSteps(x, 'bypass', 4, names));
+  }
+
+  // 4. The node's rules.
+  if (!connected && (f.trace.state === 'none' || f.trace.state === 'stale') && f.trace.missing) {
+    const missing = x.t(f.trace.missing.key, f.trace.missing.params);
+    if (f.connect) addConnectEvidence(x, f.connect);
+    addTraceEvidence(x, input, f);
+    addCounterEvidence(x, input, f);
+    addApiEvidence(x, input);
+    addRouteEvidence(x, input, f);
+    return verdict('clusterip-dnat-missing', x.t('diagnose.summary.dnat-missing', { target: f.target, missing }), x, nextSteps(x, 'dnat-missing', 3, names));
+  }
+
+  // 5. Tools.
+  const probe = findCheck(input.checks, 'tools');
+  const probeFailed = !!probe && (probe.exitCode !== 0 || !!probe.error);
+  const tcpLike = input.port.protocol === 'TCP' || (input.port.protocol === 'UDP' && input.port.port === 53);
+  const noConnectTool = probe && !probeFailed ? !hasConnectTool(readTools(probe)) : false;
+  if (!f.connect || f.connect.outcome === 'error') {
+    if (probeFailed || (tcpLike && (noConnectTool || !f.connect || f.connect.outcome === 'error'))) {
+      addToolsEvidence(x, input);
+      if (f.connect) addConnectEvidence(x, f.connect);
+      addRouteEvidence(x, input, f);
+      addTraceEvidence(x, input, f);
+      const summary = probeFailed ? x.t('diagnose.summary.tool-missing.probe-failed', { why: probeWhy(probe!) }) : x.t('diagnose.summary.tool-missing', { target: f.target });
+      return verdict('tool-missing', summary, x, nextSteps(x, 'tool-missing', 2, names));
+    }
+  }
+
+  // 6. Backends.
+  if (connectFailed) {
+    const entered = f.counters.state === 'moved' || ((f.counters.state === 'none' || f.counters.state === 'one-capture' || f.counters.state === 'reset' || f.counters.state === 'no-counters') && rc.kind !== 'bypass' && f.trace.state !== 'no-kube');
+    const failed = f.endpointConnects.filter((c) => c.outcome !== 'connected' && c.outcome !== 'error' && c.outcome !== 'not-run');
+    const answered = f.endpointConnects.filter((c) => c.outcome === 'connected');
+    if (entered && failed.length > 0) {
+      addConnectEvidence(x, f.connect!);
+      addCounterEvidence(x, input, f);
+      addTraceEvidence(x, input, f);
+      addEndpointEvidence(x, input, f);
+      addApiEvidence(x, input);
+      return verdict('backend-unreachable', x.t('diagnose.summary.backend-unreachable', { target: f.target, failed: failed.length, total: failed.length + answered.length }), x, nextSteps(x, 'backend-unreachable', 2, names));
+    }
+    addConnectEvidence(x, f.connect!);
+    addRouteEvidence(x, input, f);
+    addCounterEvidence(x, input, f);
+    addTraceEvidence(x, input, f);
+    addEndpointEvidence(x, input, f);
+    addDnsEvidence(x, input);
+    addApiEvidence(x, input);
+    const outcome = outcomeText(x, f.connect!.outcome);
+    let reason: string;
+    if (f.trace.state === 'no-kube') reason = x.t('diagnose.reason.no-kube-rules', { outcome });
+    else if (f.counters.state === 'still') reason = x.t('diagnose.reason.counters-still-route-node', { outcome });
+    else if (entered && answered.length > 0) reason = x.t('diagnose.reason.endpoints-answer', { outcome });
+    else reason = x.t('diagnose.reason.connect-failed', { outcome });
+    return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason }), x, nextSteps(x, 'inconclusive', 2));
+  }
+
+  // 7. DNS, 8. ok.
+  const dns = findCheck(input.checks, 'dns');
+  const dnsName = serviceDnsName(input.service.namespace, input.service.name, input.clusterDomain);
+  const checkable = !!f.connect;
+  if (ran(dns) && dnsName) {
+    const addrs = resolvedAddresses(dns);
+    const ips = serviceClusterIPs(input.service);
+    const resolved = dns.exitCode === 0 && addrs.length > 0;
+    if (!resolved || !addrs.some((a) => ips.includes(a))) {
+      if (f.connect) addConnectEvidence(x, f.connect);
+      addDnsEvidence(x, input);
+      const summary = resolved
+        ? x.t('diagnose.summary.dns-mismatch', { target: f.target, name: dnsName, addresses: addrs.join(', '), ip: f.clusterIP })
+        : checkable
+          ? x.t('diagnose.summary.dns-failure', { target: f.target, name: dnsName, why: dnsWhy(x, dns) })
+          : x.t('diagnose.summary.dns-failure.not-checkable', { name: dnsName, why: dnsWhy(x, dns) });
+      return verdict('dns-failure', summary, x, nextSteps(x, 'dns-failure', 3, names));
+    }
+  }
+  if (connected) {
+    addConnectEvidence(x, f.connect!);
+    addDnsEvidence(x, input);
+    addRouteEvidence(x, input, f);
+    if (rc.kind === 'bypass') x.add('route-clusterip', 'diagnose.ev.connect-ok-despite-route', {});
+    addCounterEvidence(x, input, f);
+    addEndpointEvidence(x, input, f, true);
+    const summary = ran(dns) && dnsName ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName }) : x.t('diagnose.summary.ok.no-dns', { pod, service, target: f.target });
+    return verdict('ok', summary, x, nextSteps(x, 'ok', 2));
+  }
+
+  // Not checkable with a connect (UDP other than 53, SCTP) or the tool could not tell.
+  addToolsEvidence(x, input);
+  if (f.connect) addConnectEvidence(x, f.connect);
+  if (!tcpLike) x.add('connect-clusterip', 'diagnose.ev.not-checkable', { proto: input.port.protocol, port: input.port.port });
+  addRouteEvidence(x, input, f);
+  addCounterEvidence(x, input, f);
+  addTraceEvidence(x, input, f);
+  addDnsEvidence(x, input);
+  addApiEvidence(x, input);
+  if (!tcpLike && rc.kind === 'node' && f.trace.state === 'dnat') {
+    return verdict('ok', x.t('diagnose.summary.ok.not-checkable', { pod, service, target: f.target, proto: input.port.protocol }), x, nextSteps(x, 'ok', 2));
+  }
+  const reason = !tcpLike
+    ? x.t('diagnose.reason.not-checkable', { proto: input.port.protocol })
+    : f.connect
+      ? x.t('diagnose.reason.connect-error', { outcome: outcomeText(x, f.connect.outcome) })
+      : x.t('diagnose.reason.nothing');
+  return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason }), x, nextSteps(x, 'inconclusive', 2));
+}
