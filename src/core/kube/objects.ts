@@ -299,7 +299,7 @@ function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
     const subset = asObject(rawSubset);
     if (!subset) return;
     const at = `${l.path}.subsets[${s}]`;
-    const addresses: { ip: string; ready: boolean; nodeName?: string }[] = [];
+    const addresses: { ip: string; ready: boolean; nodeName?: string; pod?: string }[] = [];
     for (const [field, ready] of [
       ['addresses', true],
       ['notReadyAddresses', false],
@@ -317,6 +317,7 @@ function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
           ip: addr.ip,
           ready,
           nodeName: optionalNodeName(addr.nodeName, `${at}.${field}[${a}].nodeName`, log),
+          pod: targetPod(addr.targetRef),
         });
       });
     }
@@ -348,6 +349,7 @@ function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
           terminating: false,
         };
         if (a.nodeName) ep.nodeName = a.nodeName;
+        if (a.pod) ep.pod = a.pod;
         list.push(ep);
       }
     });
@@ -364,7 +366,14 @@ function withPort(
   const ep: EndpointInfo = { ip: e.ip, port, protocol, ready: e.ready, serving: e.serving, terminating: e.terminating };
   if (e.nodeName !== undefined) ep.nodeName = e.nodeName;
   if (e.zone !== undefined) ep.zone = e.zone;
+  if (e.pod !== undefined) ep.pod = e.pod;
   return ep;
+}
+
+/** The pod name of an endpoint's `targetRef`, when it names a valid pod. */
+function targetPod(ref: unknown): string | undefined {
+  const r = asObject(ref);
+  return r && r.kind === 'Pod' && isSubdomainName(r.name) ? r.name : undefined;
 }
 
 function endpointSlice(l: Located, log: IssueLog): EndpointBatch | undefined {
@@ -408,6 +417,8 @@ function endpointSlice(l: Located, log: IssueLog): EndpointBatch | undefined {
     if (nodeName) info.nodeName = nodeName;
     const zone = optionalZone(ep.zone ?? topology[ZONE_LABEL]);
     if (zone) info.zone = zone;
+    const pod = targetPod(ep.targetRef);
+    if (pod) info.pod = pod;
     endpoints.push(info);
   });
   const byPort: EndpointsByPort = {};

@@ -53,6 +53,8 @@ export interface EndpointInfo {
   terminating: boolean;
   nodeName?: string;
   zone?: string;
+  /** The pod behind the address (`targetRef` of kind Pod), in the Service's namespace. */
+  pod?: string;
 }
 
 /** Endpoints of one Service, keyed by the Service port name (`''` for an unnamed port). */

@@ -458,3 +458,32 @@ test('any JSON value normalises without throwing, and every issue has a code and
     { numRuns: 300 },
   );
 });
+
+test("an endpoint names its pod from targetRef (slices and Endpoints); other kinds and bad names are left out", () => {
+  const s = normaliseCluster([
+    { kind: 'Service', metadata: { namespace: 'a', name: 'web' }, spec: { clusterIP: '10.0.0.8', ports: [{ port: 80 }] } },
+    {
+      kind: 'EndpointSlice',
+      apiVersion: 'discovery.k8s.io/v1',
+      metadata: { namespace: 'a', name: 'web-x', labels: { 'kubernetes.io/service-name': 'web' } },
+      addressType: 'IPv4',
+      endpoints: [
+        { addresses: ['10.1.0.5'], targetRef: { kind: 'Pod', name: 'web-0' } },
+        { addresses: ['10.1.0.6'], targetRef: { kind: 'Node', name: 'n1' } },
+        { addresses: ['10.1.0.7'], targetRef: { kind: 'Pod', name: 'bad;rm -rf' } },
+      ],
+      ports: [{ port: 8080 }],
+    },
+    { kind: 'Service', metadata: { namespace: 'a', name: 'old' }, spec: { clusterIP: '10.0.0.9', ports: [{ port: 80 }] } },
+    {
+      kind: 'Endpoints',
+      metadata: { namespace: 'a', name: 'old' },
+      subsets: [{ addresses: [{ ip: '10.1.0.9', targetRef: { kind: 'Pod', name: 'old-1' } }], ports: [{ port: 80 }] }],
+    },
+  ]);
+  assert.deepEqual(
+    s.endpoints['a/web'][''].map((e) => e.pod),
+    ['web-0', undefined, undefined],
+  );
+  assert.equal(s.endpoints['a/old'][''][0].pod, 'old-1');
+});
