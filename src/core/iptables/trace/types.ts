@@ -47,8 +47,9 @@ export interface TraceStep {
   noteMessage?: TraceMessage;
   /**
    * A run of consecutive `statistic --mode random` rules of one chain that the path did not take (a load-balancing
-   * ladder), kept as one step: `line`/`ruleId`/`rule` are the first of them, `lastLine` (0-based) the last.
-   * Without it a path to the k-th endpoint would repeat k-1 such steps, and a trace would grow with n².
+   * ladder), kept as one step: `line`/`ruleId`/`rule` are the first of them, `lastLine` (0-based) the last. Set
+   * from two rules on (one rule not taken is an ordinary `fork` step). Without it a path to the k-th endpoint
+   * would repeat k-1 such steps, and a trace would grow with n².
    */
   skipped?: { count: number; lastLine: number };
 }
