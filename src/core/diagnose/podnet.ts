@@ -13,6 +13,12 @@ export function findCheck(checks: readonly CheckResult[], kind: CheckKind): Chec
   return checks.find((r) => r.kind === kind || r.id === kind || (r.kind === undefined && r.id.startsWith(`${kind}:`)));
 }
 
+/** The last result of this kind: a second tool probe (in a debug container) replaces the first. */
+export function lastCheck(checks: readonly CheckResult[], kind: CheckKind): CheckResult | undefined {
+  const all = findChecks(checks, kind);
+  return all[all.length - 1];
+}
+
 export function findChecks(checks: readonly CheckResult[], kind: CheckKind): CheckResult[] {
   return checks.filter((r) => r.kind === kind || r.id === kind || (r.kind === undefined && r.id.startsWith(`${kind}:`)));
 }

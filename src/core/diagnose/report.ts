@@ -59,13 +59,13 @@ export function reportMarkdown(report: DiagnoseReport, lang: Lang): string {
   const serviceText = `${svc.namespace}/${svc.name} (${svc.clusterIP}:${svc.port}/${svc.protocol})`;
   const podText = `${src.namespace}/${src.pod}${src.container ? ` [${src.container}]` : ''}${src.debugContainer ? ` (debug: ${src.debugContainer})` : ''}`;
   out.push(`# ${inline(x('diagnose.report.title', { service: serviceText, pod: podText }))}`, '');
-  const where = [src.ip ? `IP ${src.ip}` : '', src.node ? `node ${src.node}` : ''].filter(Boolean).join(', ');
-  out.push(`- ${x('diagnose.report.service')}: ${inline(serviceText)}`, `- ${x('diagnose.report.source')}: ${inline(podText)}${where ? ` (${inline(where)})` : ''}`);
+  const where = [src.ip ? `IP ${src.ip}` : '', src.node ? x('diagnose.report.source-node', { node: src.node }) : ''].filter(Boolean).join(', ');
+  out.push(`- ${inline(x('diagnose.report.service', { service: serviceText }))}`, `- ${inline(x('diagnose.report.source', { pod: podText }))}${where ? ` (${inline(where)})` : ''}`);
   if (report.durationMs !== undefined) out.push(`- ${inline(x('diagnose.report.duration', { ms: Math.round(report.durationMs) }))}`);
   out.push('');
 
   const v = report.verdict;
-  out.push(`## ${x('diagnose.report.verdict')}: ${inline(x(`diagnose.title.${v.code}`))} (${code(v.code)})`, '', `**${inline(v.summary)}**`, '');
+  out.push(`## ${inline(x('diagnose.report.verdict', { title: x(`diagnose.title.${v.code}`) }))} (${code(v.code)})`, '', `**${inline(v.summary)}**`, '');
 
   out.push(`## ${x('diagnose.report.evidence')}`, '');
   for (const e of v.evidence) {

@@ -38,6 +38,7 @@ import {
   canonicalIp,
   findCheck,
   findChecks,
+  lastCheck,
   isLinkLocal,
   parseNeighbours,
   parseResolvConf,
@@ -181,9 +182,10 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
     if (beside) return { kind: 'bypass', strong: true, reason: 'link-kind', ...(iface ? { iface } : {}) };
     if (otherInterface) return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
     if (isLinkLocal(gw) && (!iface?.kind || iface.kind === 'veth')) return { kind: 'node', reason: 'proxy-arp' };
-    if (node.captured.length > 0) return { kind: 'bypass', strong: true, reason: 'foreign-gateway', ...(iface ? { iface } : {}) };
+    // A gateway inside the node's own pod CIDR is the node's bridge or host-side address (cni0, cilium_host).
     const cidr = inAnyCidr(gw, node.podCIDRs);
     if (cidr) return { kind: 'node', reason: 'node-bridge', cidr };
+    if (node.captured.length > 0) return { kind: 'bypass', strong: true, reason: 'foreign-gateway', ...(iface ? { iface } : {}) };
     if (node.api.length > 0 || node.podCIDRs.length > 0) return { kind: 'bypass', strong: false, reason: 'unknown-gateway', ...(iface ? { iface } : {}) };
     return { kind: 'unknown', reason: 'gateway-unknown' };
   }
@@ -196,7 +198,7 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
 
 function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean): DiagnoseFacts['counters'] {
   const ev = input.nodeEvidence;
-  const dumpText = ev?.after ?? ev?.before ?? '';
+  const dumpText = ev?.after || ev?.before || '';
   const rule: DiagnoseFacts['counters']['rule'] = ev?.mode === 'ipvs' ? 'ipvs' : ev?.mode === 'nftables' ? 'nft' : 'kube-services';
   if (!ev || (!ev.before && !ev.after)) return { state: 'none', rule };
   if (!node.usable) return { state: 'other-node', rule };
@@ -322,7 +324,7 @@ export function gatherFacts(input: DiagnoseInput, lang: Lang = 'en'): DiagnoseFa
   const own = podIPs(input);
   const src = own.find((ip) => clusterIP && parseIp(ip)?.family === parseIp(clusterIP)?.family) ?? route?.src;
   let trace: DiagnoseFacts['trace'] & { servers?: string[] } = { state: 'unknown', dnat: [], verdicts: [] };
-  const dumpText = node.usable ? (input.nodeEvidence?.after ?? input.nodeEvidence?.before) : undefined;
+  const dumpText = node.usable ? input.nodeEvidence?.after || input.nodeEvidence?.before : undefined;
   if (dumpText && clusterIP) {
     const a = analyzeText(dumpText);
     if (a.ipvs) trace = ipvsTrace(a.ipvs, input, expected.endpoints);
@@ -479,7 +481,7 @@ function addCounterEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts): v
   const ev = input.nodeEvidence;
   const node = ev?.name ?? f.nodeName ?? '?';
   const c = f.counters;
-  if (!ev) return x.add('node-rules', 'diagnose.ev.node-missing', { error: '—' });
+  if (!ev) return x.add('node-rules', 'diagnose.ev.node-none', {});
   if (ev.error && !ev.before && !ev.after) return x.add('node-rules', 'diagnose.ev.node-missing', { error: ev.error });
   if (c.state === 'other-node') return x.add('node-rules', 'diagnose.ev.node-other', { evidenceNode: ev.name, podNode: input.source.nodeName ?? '?' });
   if (c.state === 'no-rule') return x.add('node-rules', 'diagnose.ev.counter-no-rule', { node, target: f.target });
@@ -534,7 +536,7 @@ function addDnsEvidence(x: Texts, input: DiagnoseInput): void {
 }
 
 function addToolsEvidence(x: Texts, input: DiagnoseInput): void {
-  const probe = findCheck(input.checks, 'tools');
+  const probe = lastCheck(input.checks, 'tools');
   if (!probe) return;
   const extra = { argv: probe.argv, output: outputOf(probe) };
   if (probe.exitCode !== 0 || probe.error) {
@@ -645,7 +647,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   }
 
   // 5. Tools.
-  const probe = findCheck(input.checks, 'tools');
+  const probe = lastCheck(input.checks, 'tools');
   const probeFailed = !!probe && (probe.exitCode !== 0 || !!probe.error);
   const tcpLike = input.port.protocol === 'TCP' || (input.port.protocol === 'UDP' && input.port.port === 53);
   const noConnectTool = probe && !probeFailed ? !hasConnectTool(readTools(probe)) : false;

@@ -121,6 +121,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.counter-no-rule': "Node {node}'s dump has no rule for {target} with counters.",
     'diagnose.ev.counter-no-counters': "Node {node}'s dump for {target} was printed without counters (use `iptables-save -c`).",
     'diagnose.ev.node-missing': 'No node evidence: {error}.',
+    'diagnose.ev.node-none': "The node's rules were not captured: nothing shows whether the probe reached them.",
     'diagnose.ev.node-other': 'The node evidence is from {evidenceNode}, but the pod runs on {podNode}: its counters and addresses say nothing about this pod.',
     'diagnose.ev.trace-dnat': "Traced {src} -> {target} through node {node}'s rules: DNAT to {dnat} (share {share}).",
     'diagnose.ev.trace-none': "Traced {src} -> {target} through node {node}'s rules: no path is DNATed (verdicts: {verdicts}).",
@@ -173,7 +174,7 @@ export const diagnoseMessages: MessageBundle = {
 
     // Report.
     'diagnose.report.title': 'Diagnosis: {service} from {pod}',
-    'diagnose.report.verdict': 'Verdict',
+    'diagnose.report.verdict': 'Verdict: {title}',
     'diagnose.report.evidence': 'Evidence',
     'diagnose.report.next': 'Next steps',
     'diagnose.report.checks': 'Commands run in the pod',
@@ -196,8 +197,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.report.no-counters': 'No counters were read.',
     'diagnose.report.duration': 'Took {ms} ms.',
     'diagnose.report.output': 'Output',
-    'diagnose.report.source': 'Source',
-    'diagnose.report.service': 'Service',
+    'diagnose.report.source': 'Source: {pod}',
+    'diagnose.report.service': 'Service: {service}',
+    'diagnose.report.source-node': 'node {node}',
   },
   'zh-CN': {
     'diagnose.title.ok': '正常',
@@ -302,6 +304,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.counter-no-rule': '节点 {node} 的转储中没有带计数器的 {target} 规则。',
     'diagnose.ev.counter-no-counters': '节点 {node} 中 {target} 的转储没有计数器（请使用 `iptables-save -c`）。',
     'diagnose.ev.node-missing': '没有节点证据：{error}。',
+    'diagnose.ev.node-none': '没有采集节点的规则：无法判断探测是否到达了这些规则。',
     'diagnose.ev.node-other': '节点证据来自 {evidenceNode}，但 Pod 运行在 {podNode} 上：这些计数器和地址与该 Pod 无关。',
     'diagnose.ev.trace-dnat': '在节点 {node} 的规则中追踪 {src} -> {target}：DNAT 到 {dnat}（占比 {share}）。',
     'diagnose.ev.trace-none': '在节点 {node} 的规则中追踪 {src} -> {target}：没有任何路径做 DNAT（结果：{verdicts}）。',
@@ -348,7 +351,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.inconclusive.2': '在探测前后采集节点的规则（`kpp capture node/...`），并在其中追踪 Pod 的数据包。',
 
     'diagnose.report.title': '诊断：从 {pod} 访问 {service}',
-    'diagnose.report.verdict': '结论',
+    'diagnose.report.verdict': '结论：{title}',
     'diagnose.report.evidence': '证据',
     'diagnose.report.next': '下一步',
     'diagnose.report.checks': '在 Pod 中执行的命令',
@@ -371,7 +374,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.report.no-counters': '没有读取到计数器。',
     'diagnose.report.duration': '耗时 {ms} 毫秒。',
     'diagnose.report.output': '输出',
-    'diagnose.report.source': '来源',
-    'diagnose.report.service': 'Service',
+    'diagnose.report.source': '来源：{pod}',
+    'diagnose.report.service': 'Service：{service}',
+    'diagnose.report.source-node': '节点 {node}',
   },
 };
