@@ -11,6 +11,7 @@ import type { CheckResult, CheckSpec, DiagnoseInput, DiagnoseReport, NodeEvidenc
 import { decideVerdict } from '../core/diagnose/verdict';
 import type { Lang } from '../core/i18n/catalog';
 import { normaliseCluster } from '../core/kube/objects';
+import { isSubdomainName } from '../core/kube/validate';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
 import { serviceKey } from '../core/kube/types';
 import { captureNode, captureRules, openNodeAccess, type NodeAccess } from './capture';
@@ -84,7 +85,7 @@ function podInfoOf(pod: KubeObject): PodInfo {
 function pickSource(pods: KubeObject[], backends: Set<string>): KubeObject | undefined {
   const usable = pods
     .filter((p) => p.status?.phase === 'Running' && p.spec?.hostNetwork !== true && !p.metadata?.deletionTimestamp)
-    .filter((p) => typeof p.status?.podIP === 'string')
+    .filter((p) => typeof p.status?.podIP === 'string' && isSubdomainName(p.metadata?.name))
     .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
   return usable.find((p) => !backends.has(String(p.status?.podIP))) ?? usable[0];
 }
@@ -288,7 +289,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       toolCheck = await exec(toolProbeCheck(), cont);
     } catch (e) {
       if (isClusterError(e) && (e.code === 'exec-forbidden' || (e.code === 'forbidden' && e.status === 403))) {
-        return report([], { execError: { status: 403, message: e.message } });
+        return report([], { execError: { status: 403, message: e.detail ?? e.message } });
       }
       throw e;
     }
@@ -369,6 +370,35 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     progress(`running ${plan.length} checks from ${ns}/${source.name}`);
     const results = await Promise.all(plan.map((spec) => exec(spec, cont)));
     checks.push(...results);
+
+    // The results are the pod's only while it is the same pod: deleted (or replaced) mid-check, they are not.
+    try {
+      const now = await session.getPod(ns, source.name, call);
+      if (now.metadata?.uid && podObj.metadata?.uid && now.metadata.uid !== podObj.metadata.uid) {
+        throw new ClusterError(
+          'not-found',
+          `pod ${ns}/${source.name} was replaced during the diagnosis`,
+          'run it again',
+        );
+      }
+      if (now.metadata?.deletionTimestamp) {
+        throw new ClusterError(
+          'not-found',
+          `pod ${ns}/${source.name} was deleted during the diagnosis`,
+          'choose another pod with --from and run again',
+        );
+      }
+    } catch (e) {
+      if (isClusterError(e) && e.code === 'not-found' && e.status === 404) {
+        throw new ClusterError(
+          'not-found',
+          `pod ${ns}/${source.name} is gone (deleted during the diagnosis)`,
+          'choose another pod with --from and run again',
+          { status: 404 },
+        );
+      }
+      throw e;
+    }
 
     // 7. Node evidence after.
     if (access && nodeEvidence && nodeEvidence.before !== undefined) {

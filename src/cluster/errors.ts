@@ -36,14 +36,22 @@ export class ClusterError extends Error {
   readonly status?: number;
   /** `reason` of the API's v1.Status (`Forbidden`, `NotFound`, ...). */
   readonly reason?: string;
+  /** The API's own message (v1.Status `message`), when it sent one. */
+  readonly detail?: string;
 
-  constructor(code: ClusterErrorCode, message: string, hint = '', extra: { status?: number; reason?: string } = {}) {
+  constructor(
+    code: ClusterErrorCode,
+    message: string,
+    hint = '',
+    extra: { status?: number; reason?: string; detail?: string } = {},
+  ) {
     super(message);
     this.name = 'ClusterError';
     this.code = code;
     this.hint = hint;
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.reason !== undefined) this.reason = extra.reason;
+    if (extra.detail !== undefined) this.detail = extra.detail;
   }
 
   /** One line: the message and, when there is one, the hint. */
@@ -138,7 +146,7 @@ export function statusMessage(body: string): { message?: string; reason?: string
 export function httpError(status: number, body: string, what: RequestWhat, user?: string): ClusterError {
   const { message, reason } = statusMessage(body);
   const text = message ?? (body.trim().split('\n')[0]?.slice(0, 200) || `HTTP ${status}`);
-  const extra = { status, ...(reason ? { reason } : {}) };
+  const extra = { status, ...(reason ? { reason } : {}), ...(message ? { detail: message } : {}) };
   const scope = what.namespace ? ` in ${what.namespace}` : what.name ? '' : ' (cluster-wide)';
   const target = what.name ? `${what.resource} ${what.name}` : what.resource;
   switch (status) {

@@ -8,3 +8,4 @@ export * from './validate';
 export * from './debug';
 export * from './capture';
 export * from './diagnose';
+export * from './captureFiles';
