@@ -3,7 +3,7 @@
  * the packet counters of one Service port's rules in what it printed. Dumps are read with the project's engines
  * (`analyzeText`: iptables-save -c, `nft list ruleset`, `ipvsadm -Ln --stats`), never with ad-hoc regexes.
  */
-import { analyzeText } from '../analyze';
+import { analyzeText, type Analysis } from '../analyze';
 import { joinHostPort, parseCidr, parseIp } from '../common/ip';
 import type { IptablesModel } from '../iptables/model';
 import { displayRuleText, optionValue, ruleTargetName, type Rule } from '../iptables/types';
@@ -193,7 +193,11 @@ function ipvsCounters(dump: IpvsDump, service: ServiceInfo, port: ServicePortSpe
  */
 export function ruleCounters(dump: string, service: ServiceInfo, port: ServicePortSpec): RuleCounter[] {
   if (!dump.trim()) return [];
-  const a = analyzeText(dump);
+  return ruleCountersOf(analyzeText(dump), service, port);
+}
+
+/** `ruleCounters` of a dump the caller has already read with `analyzeText`. */
+export function ruleCountersOf(a: Analysis, service: ServiceInfo, port: ServicePortSpec): RuleCounter[] {
   if (a.ipvs) return ipvsCounters(a.ipvs, service, port);
   if (a.iptables) return iptablesCounters(a.iptables, service, port);
   return [];

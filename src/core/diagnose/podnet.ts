@@ -139,7 +139,11 @@ function ran(r: CheckResult | undefined): r is CheckResult {
 export function routeTo(checks: readonly CheckResult[], dst: string, kind: 'route-clusterip' | 'route-endpoint'): RouteFact | undefined {
   const get = findCheck(checks, kind);
   if (ran(get)) {
-    const answer = parseIpRouteGet(output(get)).routeGets[0];
+    const text = output(get);
+    const kernelSaid = /RTNETLINK answers:\s*(.+)/i.exec(text);
+    const parsed = parseIpRouteGet(text).routeGets[0];
+    // Only the kernel's own refusal is an answer; `Error: ...` / `Command "get" is unknown` are the tool failing.
+    const answer = parsed && (!parsed.error || kernelSaid) ? parsed : undefined;
     if (answer) {
       const fact: RouteFact = { dst, source: 'ip route get', check: get, found: !answer.error && answer.type !== 'unreachable' && answer.type !== 'blackhole' && answer.type !== 'prohibit', type: answer.type };
       if (answer.gateway) fact.gateway = answer.gateway;
@@ -149,13 +153,12 @@ export function routeTo(checks: readonly CheckResult[], dst: string, kind: 'rout
       else if (!fact.found) fact.error = answer.type;
       return fact;
     }
-    if (get.exitCode !== 0) {
-      const msg = (get.stderr.trim() || get.stdout.trim()).split('\n')[0].replace(/^RTNETLINK answers:\s*/, '');
-      if (msg && !/not found|no such file|executable file/i.test(msg)) return { dst, source: 'ip route get', check: get, found: false, error: msg };
-    }
+    if (kernelSaid) return { dst, source: 'ip route get', check: get, found: false, error: kernelSaid[1].trim() };
   }
   const table = findCheck(checks, 'routes');
   if (!ran(table) || table.exitCode !== 0) return undefined;
+  // `ip route` and /proc/net/route list IPv4 routes only: they cannot say anything about an IPv6 destination.
+  if (parseIp(dst)?.family !== 4) return undefined;
   if (/^\s*Iface\s+Destination/m.test(table.stdout)) {
     const r = lookupProcRoute(parseProcNetRoute(table.stdout), dst);
     if (!r) return { dst, source: '/proc/net/route', check: table, found: false };

@@ -21,7 +21,7 @@
  *  7. The ClusterIP answers but the Service's name does not resolve (or resolves elsewhere) -> `dns-failure`.
  *  8. The ClusterIP answers -> `ok`. Anything else -> `inconclusive`, with what is known.
  */
-import { analyzeText } from '../analyze';
+import { analyzeText, type Analysis } from '../analyze';
 import { cidrContains, joinHostPort, parseCidr, parseIp } from '../common/ip';
 import { generateIptablesRestore } from '../iptables/generate';
 import { buildModel, type IptablesModel } from '../iptables/model';
@@ -32,7 +32,7 @@ import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
 import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
 import { parseIpAddr } from '../routes';
-import { compareCounters, ruleCounters, serviceClusterIPs, serviceEntryRules, type CounterChange } from './node';
+import { compareCounters, ruleCountersOf, serviceClusterIPs, serviceEntryRules, type CounterChange } from './node';
 import { connectOutcome, hasConnectTool, MAX_ENDPOINT_CHECKS, readTools, resolvedAddresses, safeIp, serviceDnsName, toolOf, TOOL_NAMES, type ConnectOutcome } from './plan';
 import {
   canonicalIp,
@@ -196,20 +196,20 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
   return { kind: 'unknown', reason: 'onlink-unknown' };
 }
 
-function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean): DiagnoseFacts['counters'] {
+function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean, read: (text: string) => Analysis): DiagnoseFacts['counters'] {
   const ev = input.nodeEvidence;
   const dumpText = ev?.after || ev?.before || '';
   const rule: DiagnoseFacts['counters']['rule'] = ev?.mode === 'ipvs' ? 'ipvs' : ev?.mode === 'nftables' ? 'nft' : 'kube-services';
   if (!ev || (!ev.before && !ev.after)) return { state: 'none', rule };
   if (!node.usable) return { state: 'other-node', rule };
-  const before = ev.before ? ruleCounters(ev.before, input.service, input.port) : [];
-  const after = ev.after ? ruleCounters(ev.after, input.service, input.port) : [];
+  const before = ev.before ? ruleCountersOf(read(ev.before), input.service, input.port) : [];
+  const after = ev.after ? ruleCountersOf(read(ev.after), input.service, input.port) : [];
   const isEntry = (c: CounterChange) => c.counter.role === 'service' || c.counter.role === 'ipvs-service';
   const changes: CounterChange[] = ev.before && ev.after ? compareCounters(before, after) : (ev.after ? after : before).map((c) => ({ counter: c, ...(ev.after ? { after: c.packets } : { before: c.packets }) }));
   const entry = changes.find(isEntry);
   const detected: DiagnoseFacts['counters']['rule'] = entry?.counter.role === 'ipvs-service' ? 'ipvs' : rule;
   if (!entry) {
-    const a = analyzeText(dumpText);
+    const a = read(dumpText);
     const hasRule = a.iptables ? serviceEntryRules(a.iptables, input.service, input.port).some((r) => r.table === 'nat') : false;
     return { state: hasRule ? 'no-counters' : 'no-rule', rule: a.iptables?.kube.mode === 'nftables' ? 'nft' : detected };
   }
@@ -283,6 +283,8 @@ function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, 
     } else if (!verdicts.includes(p.verdict)) verdicts.push(p.verdict);
   }
   const dnat = [...byTarget].map(([target, p]) => ({ target, share: p }));
+  // A trace a limit stopped early proves nothing by what it did not find.
+  if (dnat.length === 0 && result.truncated) return { state: 'unknown', dnat, verdicts };
   const expectedText = expected.endpoints.join(', ') || '—';
   const current = dnat.filter((d) => expected.endpoints.includes(d.target));
   if (current.length > 0 || (dnat.length > 0 && expected.endpoints.length === 0)) return { state: 'dnat', dnat, verdicts };
@@ -319,14 +321,21 @@ export function gatherFacts(input: DiagnoseInput, lang: Lang = 'en'): DiagnoseFa
   const route = clusterIP ? routeTo(input.checks, clusterIP, 'route-clusterip') : undefined;
   const routeClass = classifyRoute(input, route, node);
   const probeRan = !!connect && connect.outcome !== 'error' && connect.outcome !== 'not-run';
-  const counters = counterFacts(input, node, probeRan);
+  // Each dump is read once per decision (big nodes have dumps of tens of MB).
+  const parsed = new Map<string, Analysis>();
+  const read = (text: string): Analysis => {
+    let a = parsed.get(text);
+    if (!a) parsed.set(text, (a = analyzeText(text)));
+    return a;
+  };
+  const counters = counterFacts(input, node, probeRan, read);
   const expected = expectedRules(input);
   const own = podIPs(input);
   const src = own.find((ip) => clusterIP && parseIp(ip)?.family === parseIp(clusterIP)?.family) ?? route?.src;
   let trace: DiagnoseFacts['trace'] & { servers?: string[] } = { state: 'unknown', dnat: [], verdicts: [] };
   const dumpText = node.usable ? input.nodeEvidence?.after || input.nodeEvidence?.before : undefined;
   if (dumpText && clusterIP) {
-    const a = analyzeText(dumpText);
+    const a = read(dumpText);
     if (a.ipvs) trace = ipvsTrace(a.ipvs, input, expected.endpoints);
     else if (a.iptables && src && parseIp(src)?.family === parseIp(clusterIP)?.family) trace = iptablesTrace(a.iptables, input, src, node, lang, expected);
   }

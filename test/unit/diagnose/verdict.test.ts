@@ -25,6 +25,7 @@ import {
   scenario,
   secondInterfacePod,
   service,
+  toolsProbe,
   type AddressPlan,
 } from './fixtures';
 
@@ -392,6 +393,14 @@ describe('tools and exec', () => {
     assert.match(v.summary, /tool probe could not run .*exit 126/);
   });
 
+  test('checks run in a debug container: its tool probe is the one that counts', () => {
+    const p = PLAN_A;
+    const probe = toolsProbe(['curl', 'ip', 'nslookup', 'cat']);
+    const input = scenario({ plan: p, toolsResult: { ...probe, id: 'tools-debug' }, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) } });
+    input.checks.unshift(toolsProbe(['cat']));
+    assert.equal(both(input).en.code, 'ok');
+  });
+
   test('a route that bypasses the node wins over a missing connect tool', () => {
     const p = PLAN_A;
     const input = scenario({ plan: p, tools: ['ip'], outputs: secondInterfacePod(p), nodeEvidence: counters(p, 0, 0) });
@@ -460,3 +469,27 @@ describe('other inputs', () => {
     assert.equal(v.code, 'ok');
   });
 });
+
+describe('route lookups without ip route get', () => {
+  test('an IPv6 ClusterIP is not judged from an IPv4 route table', () => {
+    const p = PLAN_A;
+    const svc = service(p, { clusterIP: 'fd00:10:96::1f', clusterIPs: ['fd00:10:96::1f'] });
+    const input = scenario({ plan: p, svc, tools: ['curl', 'cat'], outputs: { routes: { exitCode: 0, stdout: 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0101FEA9\t0003\t0\t0\t0\t00000000\t0\t0\t0\n' }, 'connect-clusterip': CURL_OK_V6 } });
+    const f = gatherFacts(input);
+    assert.equal(f.route, undefined);
+    assert.notEqual(decideVerdict(input, 'en').code, 'pod-route-bypasses-node');
+  });
+
+  test('ip route (no route get): the table lookup decides, longest prefix first', () => {
+    const p = PLAN_B;
+    const out = secondInterfacePod(p, true);
+    delete out['route-clusterip'];
+    const input = scenario({ plan: p, outputs: { ...out, 'route-clusterip': { exitCode: 1, stdout: '', stderr: 'Command "get" is unknown, try "ip route help".\n' }, ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 1, 1) });
+    const f = gatherFacts(input);
+    assert.equal(f.route?.source, 'ip route');
+    assert.equal(f.route?.gateway, p.extraGateway);
+    assert.equal(decideVerdict(input, 'en').code, 'pod-route-bypasses-node');
+  });
+});
+
+const CURL_OK_V6 = { exitCode: 0, stdout: 'connect=0.000400 code=200\n', stderr: '' };
