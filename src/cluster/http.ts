@@ -43,12 +43,23 @@ export class ApiTransport {
   private agent: http.Agent | undefined;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private kc: KubeConfig,
     /** The API server URL (`https://host:port[/prefix]`). */
     readonly server: string,
     private readonly user: string,
     readonly defaultTimeoutMs = DEFAULT_TIMEOUT_MS,
+    /**
+     * Re-reads the kubeconfig: after a 401 with exec-plugin credentials the plugin runs again (client-node caches
+     * its token until `expirationTimestamp` and never refreshes on 401; kubectl does).
+     */
+    private readonly reload?: () => Promise<KubeConfig>,
   ) {}
+
+  /** Whether the user's credentials come from an exec plugin or an auth provider (they can be refreshed). */
+  private refreshable(): boolean {
+    const u = this.kc.getCurrentUser();
+    return !!u && (!!u.exec || !!u.authProvider);
+  }
 
   /** Options for one request: TLS material, the agent and auth headers, from the kubeconfig. */
   async connectionOptions(): Promise<https.RequestOptions> {
@@ -94,6 +105,22 @@ export class ApiTransport {
 
   /** One request; resolves with the status and body text whatever the status. */
   async raw(path: string, what: RequestWhat, opts: RequestOptions = {}): Promise<{ status: number; body: string }> {
+    const r = await this.rawOnce(path, what, opts);
+    if (r.status === 401 && this.reload && this.refreshable()) {
+      // Once per request: fresh credentials from the plugin, then the same request again.
+      this.kc = await this.reload();
+      this.agent?.destroy();
+      this.agent = undefined;
+      return this.rawOnce(path, what, opts);
+    }
+    return r;
+  }
+
+  private async rawOnce(
+    path: string,
+    what: RequestWhat,
+    opts: RequestOptions = {},
+  ): Promise<{ status: number; body: string }> {
     const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
     if (opts.signal?.aborted) throw cancelledError();
     const conn = await this.connectionOptions();

@@ -97,7 +97,7 @@ export class ClusterSession {
   /** Whether the cluster serves discovery.k8s.io/v1 (undefined: not asked yet). */
   private slices: boolean | undefined;
 
-  private constructor(loaded: LoadedKubeconfig, timeoutMs: number) {
+  private constructor(loaded: LoadedKubeconfig, timeoutMs: number, reload?: () => Promise<LoadedKubeconfig['kc']>) {
     this.info = {
       context: loaded.context,
       namespace: loaded.namespace,
@@ -108,14 +108,15 @@ export class ClusterSession {
       files: loaded.files,
       skipped: loaded.skipped,
     };
-    this.transport = new ApiTransport(loaded.kc, loaded.server, loaded.user, timeoutMs);
+    this.transport = new ApiTransport(loaded.kc, loaded.server, loaded.user, timeoutMs, reload);
   }
 
   /** Reads the kubeconfig (kubectl's rules) and picks the context; no request is made yet. */
   static async open(opts: SessionOptions = {}): Promise<ClusterSession> {
     const loaded = await loadKubeconfig(opts);
     if (opts.namespace !== undefined) checkNamespace(opts.namespace);
-    return new ClusterSession(loaded, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const reload = async () => (await loadKubeconfig({ ...opts, context: loaded.context })).kc;
+    return new ClusterSession(loaded, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, reload);
   }
 
   get namespace(): string {

@@ -147,6 +147,54 @@ describe('ClusterSession against the lab API server', () => {
   });
 });
 
+describe('exec-plugin credentials', () => {
+  it('runs the plugin, and runs it again after a 401 (client-node alone keeps its cached token)', async () => {
+    const lab = await startTestLab();
+    try {
+      const tokenFile = path.join(lab.dir, 'plugin-token');
+      const calls = path.join(lab.dir, 'plugin-calls');
+      fs.writeFileSync(tokenFile, 'wrong-token');
+      const plugin = path.join(lab.dir, 'plugin.js');
+      fs.writeFileSync(
+        plugin,
+        `const fs = require('fs');
+fs.appendFileSync(${JSON.stringify(calls)}, 'x');
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential',
+  status: { token: fs.readFileSync(${JSON.stringify(tokenFile)}, 'utf8'), expirationTimestamp: '2999-01-01T00:00:00Z' } }));`,
+      );
+      const text = fs
+        .readFileSync(lab.kubeconfig, 'utf8')
+        .replace(
+          /^(\s*)token: .*$/m,
+          (_m, indent: string) =>
+            `${indent}exec:\n${indent}  apiVersion: client.authentication.k8s.io/v1beta1\n${indent}  command: ${JSON.stringify(process.execPath)}\n${indent}  args: [${JSON.stringify(plugin)}]\n${indent}  interactiveMode: Never`,
+        );
+      const kubeconfig = path.join(lab.dir, 'exec-kubeconfig');
+      fs.writeFileSync(kubeconfig, text);
+      const s = await ClusterSession.open({ kubeconfig });
+      try {
+        await assert.rejects(
+          s.listServices('shop'),
+          clusterError('unauthorized', /^401: the cluster refused the credentials/),
+        );
+        assert.equal(fs.readFileSync(calls, 'utf8').length, 2, 'asked once, then again after the 401');
+        fs.writeFileSync(tokenFile, lab.server.token);
+        const svc = await s.listServices('shop');
+        assert.deepEqual(
+          svc.map((x) => x.name),
+          ['web'],
+        );
+        // The cached (wrong) token got a 401, so the plugin ran once more.
+        assert.equal(fs.readFileSync(calls, 'utf8').length, 3);
+      } finally {
+        s.dispose();
+      }
+    } finally {
+      await lab.close();
+    }
+  });
+});
+
 describe('ClusterSession faults without a server', () => {
   it('says cluster unreachable with the address', async () => {
     const lab = await startTestLab();
