@@ -633,8 +633,17 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   const rc = f.routeClass;
 
   // 3. The pod's route.
-  const strongBypass = rc.kind === 'bypass' && rc.strong;
-  const weakBypass = rc.kind === 'bypass' && !rc.strong && f.counters.state === 'still' && connectFailed;
+  // A gateway that is merely not one of the node's addresses is the weakest proof: a bridged pod network with
+  // br_netfilter (Azure CNI bridge mode) has one and still passes the node's rules. It does not count when the node
+  // has no kube-proxy rules at all (Services are translated elsewhere), nor when the probe was refused after the
+  // Service's rule counted packets (a refusal comes from a host that owns the address: the node's REJECT or a
+  // backend, not a router that drops; a blackholed probe times out).
+  const gatewayOnly = rc.kind === 'bypass' && (rc.reason === 'foreign-gateway' || rc.reason === 'unknown-gateway');
+  // curl 7.8x says "Couldn't connect" for refused and unreachable alike (`no-connect`): either is an answer.
+  const refusedAfterRule = f.counters.state === 'moved' && (f.connect?.outcome === 'refused' || f.connect?.outcome === 'no-connect');
+  const gatewayDoubted = gatewayOnly && (f.trace.state === 'no-kube' || refusedAfterRule);
+  const strongBypass = rc.kind === 'bypass' && rc.strong && !gatewayDoubted;
+  const weakBypass = rc.kind === 'bypass' && !rc.strong && !gatewayDoubted && f.counters.state === 'still' && connectFailed;
   if (!connected && (strongBypass || weakBypass)) {
     if (f.connect) addConnectEvidence(x, f.connect);
     addRouteEvidence(x, input, f);

@@ -408,15 +408,18 @@ describe('tools and exec', () => {
     assert.equal(v.code, 'pod-route-bypasses-node');
   });
 
-  test('exec refused with 403', () => {
-    const p = PLAN_B;
-    const input = scenario({ plan: p, outputs: {}, execError: { status: 403, message: 'pods "batch-runner-0" is forbidden: User "dev" cannot create resource "pods/exec" in API group "" in the namespace "prod-eu"' } });
-    const { en, zh } = both(input);
-    assert.equal(en.code, 'exec-forbidden');
-    assert.match(en.summary, /^Exec into pod prod-eu\/batch-runner-0 was refused \(403\)/);
-    assert.ok(zh.summary.includes('被拒绝'));
-    assert.ok(en.nextSteps.some((s) => s.includes('kubectl auth can-i create pods/exec -n prod-eu')));
-  });
+  for (const p of PLANS) {
+    test(`plan ${p.name}: exec refused with 403`, () => {
+      const message = `pods "${p.podName}" is forbidden: User "dev" cannot create resource "pods/exec" in API group "" in the namespace "${p.svcNamespace}"`;
+      const input = scenario({ plan: p, outputs: {}, execError: { status: 403, message } });
+      input.checks = [];
+      const { en, zh } = both(input);
+      assert.equal(en.code, 'exec-forbidden');
+      assert.equal(en.summary, `Exec into pod ${p.svcNamespace}/${p.podName} was refused (403): ${message}`);
+      assert.ok(zh.summary.includes('被拒绝'));
+      assert.ok(en.nextSteps.some((s) => s.includes(`kubectl auth can-i create pods/exec -n ${p.svcNamespace}`)));
+    });
+  }
 
   test('exec failing otherwise is inconclusive', () => {
     const v = decideVerdict(scenario({ outputs: {}, execError: { message: 'container not found ("app")' } }), 'en');
@@ -493,3 +496,30 @@ describe('route lookups without ip route get', () => {
 });
 
 const CURL_OK_V6 = { exitCode: 0, stdout: 'connect=0.000400 code=200\n', stderr: '' };
+
+describe('a gateway that is only "not a node address" is doubted when the node shows otherwise', () => {
+  // A bridged pod network (the node's NIC on a bridge with the pods, br_netfilter on): the gateway is the
+  // network's router, and the node's rules still see the packets.
+  function bridged(p: AddressPlan) {
+    const out = calicoPod(p);
+    out['route-clusterip'] = { exitCode: 0, stdout: routeGet(p.clusterIP, p.router, p.podIface, p.podIP) };
+    return out;
+  }
+  for (const p of PLANS) {
+    test(`plan ${p.name}: refused after the rule counted -> backend-unreachable, not a bypass`, () => {
+      const v = decideVerdict(scenario({ plan: p, outputs: { ...bridged(p), ...connects(p, 'refused', 'refused') }, nodeEvidence: counters(p, 3, 4) }), 'en');
+      assert.equal(v.code, 'backend-unreachable', v.summary);
+    });
+    test(`plan ${p.name}: timed out with still counters -> bypass`, () => {
+      const v = decideVerdict(scenario({ plan: p, outputs: { ...bridged(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 3, 3) }), 'en');
+      assert.equal(v.code, 'pod-route-bypasses-node', v.summary);
+      assert.match(v.summary, new RegExp(`goes via ${p.router.replace(/\./g, '\\.')} on ${p.podIface}, which is not this node; the node's KUBE-SERVICES rule`));
+    });
+  }
+  test('no kube-proxy rules on the node: the gateway alone proves nothing', () => {
+    const p = PLAN_A;
+    const bare = '*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n';
+    const v = decideVerdict(scenario({ plan: p, outputs: { ...bridged(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, bare, bare) }), 'en');
+    assert.equal(v.code, 'inconclusive', v.summary);
+  });
+});
