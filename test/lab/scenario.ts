@@ -6,12 +6,18 @@
  * - `nodeNetwork`: the lab "host network" segment the nodes share, and the upstream router every node uses as its
  *   default gateway. The router silently drops whatever it is asked to forward (nothing leaves the lab).
  * - `serviceCidr` (ClusterIPs), `clusterCidr` (all pod CIDRs; kube-proxy's --cluster-cidr), `clusterDomain`.
- * - `nodes`: name, node IP on `nodeNetwork`, pod CIDR (inside `clusterCidr`).
+ * - `nodes`: name, node IP on `nodeNetwork`, pod CIDR (inside `clusterCidr`), `podNetwork`: `routed` (default: a
+ *   routed veth per pod, gateway 169.254.1.1 on the node's end, Calico style) or `bridge` (flannel style: the pods'
+ *   veths are ports of a bridge `cni0` in the node holding the pod CIDR's first address, the pods' gateway; the
+ *   pods have the CIDR's prefix length; bridge-nf-call-iptables is on in the node).
  * - `pods`: namespace, name, node, IP (inside its node's pod CIDR), labels, `tools` (the subset of curl, wget, nc, ip,
  *   nslookup the image ships; other commands than a small base set exit 127 like a runtime does), `role`:
  *   `client` (serves nothing), `backend` (HTTP), `apiserver` (HTTPS), `dns` (the lab DNS server, UDP and TCP).
  *   A pod serves on every targetPort of every Service it is an endpoint of. `ready: false` makes it a not-ready
- *   endpoint (its readiness probe fails; it still serves).
+ *   endpoint (its readiness probe fails; it still serves). `network`: `veth` (default) or `macvlan`: the
+ *   pod's eth0 is a macvlan link whose parent is a veth into the node network's segment, not into its node;
+ *   its `ip` is an address on `nodeNetwork.cidr` and its default gateway the network's router, so its packets never
+ *   enter the node's netfilter (client pods only). `distroless: true`: the image has no tools at all, not even sh.
  * - `services`: ClusterIP or NodePort, `clusterIP` (inside `serviceCidr`), ports (name, port, targetPort, protocol
  *   TCP/UDP, nodePort for NodePort Services), and either a `selector` (endpoints = matching pods in the Service's
  *   namespace, as the endpoints controller does) or `endpointPods` (`ns/name` list, for selector-less Services such
@@ -30,10 +36,15 @@
  *   - `noEndpoints`: Services scaled to zero: their endpoint pods do not exist, Endpoints are empty.
  *   - `endpointsNotReady`: Services whose endpoint pods all fail readiness (not-ready endpoints; the pods serve).
  *   - `legacyApi`: the API server acts like Kubernetes 1.20 (no discovery.k8s.io/v1).
+ *   - `apiGoesAway`: `{afterRequests, downForMs?}`: the API server answers that many requests, then stops
+ *     listening (connections cut, then connection refused); back after `downForMs`, else at `lab -- api-start`.
+ *   - `execDenied`: the kubeconfig the lab writes has kpp-lab-viewer as its current context (a user who may read
+ *     but not exec or create pods: 403 Forbidden); context kpp-lab is still there.
+ *   `customGateway.interface` names the pod's link on the segment (default eth1).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { inCidr, parseCidr, parseIPv4 } from '../../src/core/common/ip';
+import { formatIp, inCidr, parseCidr, parseIPv4 } from '../../src/core/common/ip';
 
 export const TOOLS = ['curl', 'wget', 'nc', 'ip', 'nslookup'] as const;
 export type Tool = (typeof TOOLS)[number];
@@ -41,11 +52,22 @@ export const ROLES = ['client', 'backend', 'apiserver', 'dns'] as const;
 export type Role = (typeof ROLES)[number];
 export type Protocol = 'TCP' | 'UDP';
 export type ServiceType = 'ClusterIP' | 'NodePort';
+export const POD_NETWORKS = ['routed', 'bridge'] as const;
+/** How a node attaches its pods: routed veths with a link-local gateway (Calico style), or a cni0 bridge (flannel). */
+export type PodNetwork = (typeof POD_NETWORKS)[number];
+export const POD_LINKS = ['veth', 'macvlan'] as const;
+/**
+ * A pod's primary interface: a veth into its node, or a macvlan link on the node network's segment (ipvlan is not
+ * offered: this kernel has no ipvlan driver).
+ */
+export type PodLink = (typeof POD_LINKS)[number];
 
 export interface ScenarioNode {
   name: string;
   ip: string;
   podCidr: string;
+  /** Default `routed`. */
+  podNetwork: PodNetwork;
 }
 
 export interface ScenarioPod {
@@ -60,6 +82,10 @@ export interface ScenarioPod {
   ready: boolean;
   /** The container's name; default: the role. */
   container: string;
+  /** Default `veth`. macvlan: `ip` is an address on the node network, the gateway its router. */
+  network: PodLink;
+  /** An image with no tools at all, not even sh: every exec exits 127. */
+  distroless: boolean;
 }
 
 export interface ScenarioServicePort {
@@ -86,6 +112,15 @@ export interface CustomGatewayFault {
   gateway: string;
   podAddress: string;
   routes: string[];
+  /** The pod's interface on the segment; default eth1 (Multus would say net1). */
+  interface: string;
+}
+
+export interface ApiGoesAwayFault {
+  /** The API server answers this many requests, then stops listening (clients see connection refused). */
+  afterRequests: number;
+  /** Listen again after this long; absent: until `npm run lab -- api-start`. */
+  downForMs?: number;
 }
 
 export interface StaleRulesFault {
@@ -101,6 +136,9 @@ export interface ScenarioFaults {
   noEndpoints: string[];
   endpointsNotReady: string[];
   legacyApi: boolean;
+  apiGoesAway?: ApiGoesAwayFault;
+  /** The kubeconfig's current context is kpp-lab-viewer: exec and pod creation answer 403 (kpp-lab still works). */
+  execDenied: boolean;
 }
 
 export interface Scenario {
@@ -179,6 +217,7 @@ const SCENARIO_NAME = /^[a-z0-9][-a-z0-9.]*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+const IFNAME = /^[a-z][a-z0-9_.-]{0,14}$/;
 
 type Obj = Record<string, unknown>;
 
@@ -356,7 +395,7 @@ export function validateScenario(data: unknown): ScenarioResult {
   }
 
   const nodes = readNodes(r, top, nodeNetwork, clusterCidr);
-  const pods = readPods(r, top, nodes);
+  const pods = readPods(r, top, nodes, nodeNetwork);
   const services = readServices(r, top, serviceCidr, pods);
   const kubeProxyPods = r.bool(top, 'kubeProxyPods', '', true);
   const faults = readFaults(r, top, { nodes, pods, services, serviceCidr, clusterCidr, nodeNetwork });
@@ -392,11 +431,14 @@ function readNodes(
   if (top.nodes !== undefined && list.length === 0) r.problem('nodes', 'needs at least one node');
   list.forEach((raw, i) => {
     const at = `nodes[${i}]`;
-    const o = r.object(raw, at, ['name', 'ip', 'podCidr']);
+    const o = r.object(raw, at, ['name', 'ip', 'podCidr', 'podNetwork']);
     if (!o) return;
     const name = r.name(o, 'name', at);
     const ip = r.ipv4(o, 'ip', at);
     const podCidr = r.cidr(o, 'podCidr', at);
+    const podNetwork = (r.string(o, 'podNetwork', at, true) ?? 'routed') as PodNetwork;
+    if (!(POD_NETWORKS as readonly string[]).includes(podNetwork))
+      r.problem(`${at}.podNetwork`, `"${podNetwork}" is not one of ${POD_NETWORKS.join(', ')}`);
     if (name && out.some((n) => n.name === name)) r.problem(`${at}.name`, `duplicate node "${name}"`);
     if (ip && nodeNetwork) {
       if (!inCidr(ip, nodeNetwork.cidr))
@@ -408,17 +450,40 @@ function readNodes(
       r.problem(`${at}.podCidr`, `${podCidr} is not inside clusterCidr ${clusterCidr}`);
     if (podCidr && out.some((n) => cidrsOverlap(n.podCidr, podCidr)))
       r.problem(`${at}.podCidr`, `${podCidr} overlaps another node's pod CIDR`);
-    if (name && ip && podCidr) out.push({ name, ip, podCidr });
+    if (name && ip && podCidr) out.push({ name, ip, podCidr, podNetwork });
   });
   return out;
 }
 
-function readPods(r: Reader, top: Obj, nodes: ScenarioNode[]): ScenarioPod[] {
+/** The first address of a CIDR: a bridge node's cni0 address, its pods' gateway. */
+export function bridgeAddress(podCidr: string): string {
+  const c = parseCidr(podCidr)!;
+  return formatIp({ family: 4, value: c.base + 1n });
+}
+
+function readPods(
+  r: Reader,
+  top: Obj,
+  nodes: ScenarioNode[],
+  nodeNetwork: Scenario['nodeNetwork'] | undefined,
+): ScenarioPod[] {
   const out: ScenarioPod[] = [];
   const list = r.array(top.pods, 'pods') ?? [];
   list.forEach((raw, i) => {
     const at = `pods[${i}]`;
-    const o = r.object(raw, at, ['namespace', 'name', 'node', 'ip', 'role', 'labels', 'tools', 'ready', 'container']);
+    const o = r.object(raw, at, [
+      'namespace',
+      'name',
+      'node',
+      'ip',
+      'role',
+      'labels',
+      'tools',
+      'ready',
+      'container',
+      'network',
+      'distroless',
+    ]);
     if (!o) return;
     const namespace = r.name(o, 'namespace', at);
     const name = r.name(o, 'name', at);
@@ -435,12 +500,31 @@ function readPods(r: Reader, top: Obj, nodes: ScenarioNode[]): ScenarioPod[] {
     });
     const ready = r.bool(o, 'ready', at, true);
     const container = o.container === undefined ? role : r.name(o, 'container', at);
+    const network = (r.string(o, 'network', at, true) ?? 'veth') as PodLink;
+    if (!(POD_LINKS as readonly string[]).includes(network))
+      r.problem(`${at}.network`, `"${network}" is not one of ${POD_LINKS.join(', ')}`);
+    const distroless = r.bool(o, 'distroless', at, false);
+    if (distroless && tools.length > 0)
+      r.problem(`${at}.tools`, 'a distroless image has no tools at all: leave tools out or empty');
     const node = nodes.find((n) => n.name === nodeName);
     if (nodeName && !node) r.problem(`${at}.node`, `no node named "${nodeName}"`);
-    if (ip && node && !inCidr(ip, node.podCidr))
-      r.problem(`${at}.ip`, `${ip} is not inside ${node.name}'s podCidr ${node.podCidr}`);
-    if (ip && node && ip === node.podCidr.split('/')[0])
-      r.problem(`${at}.ip`, `${ip} is the pod CIDR's network address`);
+    if (network === 'veth') {
+      if (ip && node && !inCidr(ip, node.podCidr))
+        r.problem(`${at}.ip`, `${ip} is not inside ${node.name}'s podCidr ${node.podCidr}`);
+      if (ip && node && ip === node.podCidr.split('/')[0])
+        r.problem(`${at}.ip`, `${ip} is the pod CIDR's network address`);
+      if (ip && node && node.podNetwork === 'bridge' && ip === bridgeAddress(node.podCidr))
+        r.problem(`${at}.ip`, `${ip} is ${node.name}'s bridge address (cni0, the pods' gateway)`);
+    } else if (ip && nodeNetwork) {
+      // A macvlan pod sits on the node network's segment, with its own address there.
+      if (!inCidr(ip, nodeNetwork.cidr))
+        r.problem(`${at}.ip`, `a ${network} pod's ip must be inside nodeNetwork.cidr ${nodeNetwork.cidr}, not ${ip}`);
+      else if (ip === nodeNetwork.router || nodes.some((n) => n.ip === ip))
+        r.problem(`${at}.ip`, `${ip} is already the router's or a node's address`);
+      else if (ip === nodeNetwork.cidr.split('/')[0]) r.problem(`${at}.ip`, `${ip} is the network address`);
+      if (role !== undefined && role !== 'client')
+        r.problem(`${at}.network`, `only a client pod can be ${network}-attached (role is ${role})`);
+    }
     if (ip && out.some((p) => p.ip === ip)) r.problem(`${at}.ip`, `duplicate pod IP ${ip}`);
     if (namespace && name && out.some((p) => p.namespace === namespace && p.name === name))
       r.problem(`${at}.name`, `duplicate pod ${namespace}/${name}`);
@@ -455,6 +539,8 @@ function readPods(r: Reader, top: Obj, nodes: ScenarioNode[]): ScenarioPod[] {
         tools: tools as Tool[],
         ready,
         container,
+        network,
+        distroless,
       });
   });
   return out;
@@ -551,6 +637,7 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
     noEndpoints: [],
     endpointsNotReady: [],
     legacyApi: false,
+    execDenied: false,
   };
   if (top.faults === undefined) return faults;
   const o = r.object(top.faults, 'faults', [
@@ -561,6 +648,8 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
     'noEndpoints',
     'endpointsNotReady',
     'legacyApi',
+    'apiGoesAway',
+    'execDenied',
   ]);
   if (!o) return faults;
   const serviceRefs = (key: string): string[] => {
@@ -576,6 +665,7 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
   faults.endpointsNotReady = serviceRefs('endpointsNotReady');
   faults.dnsDown = r.bool(o, 'dnsDown', 'faults', false);
   faults.legacyApi = r.bool(o, 'legacyApi', 'faults', false);
+  faults.execDenied = r.bool(o, 'execDenied', 'faults', false);
   if (faults.dnsDown && !ctx.pods.some((p) => p.role === 'dns')) r.problem('faults.dnsDown', 'no pod has role dns');
 
   if (o.staleRules !== undefined) {
@@ -595,12 +685,38 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
     });
   }
 
+  if (o.apiGoesAway !== undefined) {
+    const at = 'faults.apiGoesAway';
+    const g = r.object(o.apiGoesAway, at, ['afterRequests', 'downForMs']);
+    if (g) {
+      const count = (key: string, min: number, optional: boolean): number | undefined => {
+        const v = g[key];
+        if (v === undefined && optional) return undefined;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+          r.problem(`${at}.${key}`, v === undefined ? 'is required' : `must be an integer >= ${min}`);
+          return undefined;
+        }
+        return v;
+      };
+      const afterRequests = count('afterRequests', 1, false);
+      const downForMs = count('downForMs', 0, true);
+      if (afterRequests !== undefined)
+        faults.apiGoesAway = { afterRequests, ...(downForMs !== undefined ? { downForMs } : {}) };
+    }
+  }
+
   if (o.customGateway !== undefined) {
     const at = 'faults.customGateway';
-    const g = r.object(o.customGateway, at, ['pod', 'segment', 'gateway', 'podAddress', 'routes']);
+    const g = r.object(o.customGateway, at, ['pod', 'segment', 'gateway', 'podAddress', 'routes', 'interface']);
     if (g) {
       const pod = r.string(g, 'pod', at);
-      if (pod && !ctx.pods.some((p) => `${p.namespace}/${p.name}` === pod)) r.problem(`${at}.pod`, `no pod "${pod}"`);
+      const target = ctx.pods.find((p) => `${p.namespace}/${p.name}` === pod);
+      if (pod && !target) r.problem(`${at}.pod`, `no pod "${pod}"`);
+      if (target && target.network !== 'veth')
+        r.problem(`${at}.pod`, `${pod} is ${target.network}-attached; the custom gateway needs a veth pod`);
+      const iface = r.string(g, 'interface', at, true) ?? 'eth1';
+      if (!IFNAME.test(iface) || iface === 'eth0' || iface === 'lo')
+        r.problem(`${at}.interface`, `"${iface}" is not a free interface name like eth1 or net1`);
       const segment = r.cidr(g, 'segment', at);
       const gateway = r.ipv4(g, 'gateway', at);
       const podAddress = r.ipv4(g, 'podAddress', at);
@@ -627,7 +743,8 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
         if (!c || (c !== true && (c.family !== 4 || !route.includes('/'))))
           r.problem(`${at}.routes[${j}]`, `"${route}" is not "default" or an IPv4 CIDR`);
       });
-      if (pod && segment && gateway && podAddress) faults.customGateway = { pod, segment, gateway, podAddress, routes };
+      if (pod && segment && gateway && podAddress)
+        faults.customGateway = { pod, segment, gateway, podAddress, routes, interface: iface };
     }
   }
   return faults;

@@ -13,10 +13,12 @@ export interface KubeconfigInput {
   token: string;
   /** Adds user and context kpp-lab-viewer with this token. */
   viewerToken?: string;
+  /** Default kpp-lab. */
+  currentContext?: string;
 }
 
 /** YAML with JSON-quoted scalars (valid YAML, read by kubectl and client-node alike). */
-export function kubeconfigYaml({ server, caPem, token, viewerToken }: KubeconfigInput): string {
+export function kubeconfigYaml({ server, caPem, token, viewerToken, currentContext }: KubeconfigInput): string {
   const q = (s: string) => JSON.stringify(s);
   const name = q(labContextName);
   const viewer = q(viewerContextName);
@@ -39,7 +41,7 @@ export function kubeconfigYaml({ server, caPem, token, viewerToken }: Kubeconfig
     `    cluster: ${name}`,
     `    user: ${name}`,
     ...(viewerToken ? [`- name: ${viewer}`, '  context:', `    cluster: ${name}`, `    user: ${viewer}`] : []),
-    `current-context: ${name}`,
+    `current-context: ${currentContext ? q(currentContext) : name}`,
     'preferences: {}',
     '',
   ].join('\n');

@@ -151,8 +151,18 @@ export function serveRead(
     return;
   }
 
-  const matching = store.listType(type, path.namespace).filter((o) => matchesSelection(selection, o));
+  // Filter and page the stored objects in place; copy only what is sent.
+  const matching = store.listShared(type, path.namespace).filter((o) => matchesSelection(selection, o));
   const selectorsUsed = selection.labels.length > 0 || selection.fields.length > 0;
   const { items, meta } = paginate(matching, query, store.resourceVersion, selectorsUsed);
-  sendJson(res, 200, presentList(presentation, items, meta), contentTypeOf(presentation.format));
+  sendJson(
+    res,
+    200,
+    presentList(
+      presentation,
+      items.map((o) => structuredClone(o)),
+      meta,
+    ),
+    contentTypeOf(presentation.format),
+  );
 }

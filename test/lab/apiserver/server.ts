@@ -88,6 +88,11 @@ class LabServer {
   private readonly enders = new Set<() => void>();
   private readonly pendingDelays = new Set<() => void>();
   private closing: Promise<void> | undefined;
+  /** The server "went away" (suspend) and drops whatever still arrives, until resume. */
+  private refusing = false;
+  private suspending: Promise<void> | undefined;
+  private goAwayFault: { requests: number; downForMs?: number; seen: number } | undefined;
+  private resumeTimer: NodeJS.Timeout | undefined;
   port = 0;
 
   constructor(
@@ -97,7 +102,7 @@ class LabServer {
     keyPem: string,
   ) {
     this.mode = opts.mode ?? 'current';
-    this.store = new ObjectStore(opts.objects);
+    this.store = new ObjectStore(opts.objects, opts.adoptObjects === true);
     this.server = https.createServer({ cert: certPem, key: keyPem }, (req, res) => void this.onRequest(req, res));
     this.server.on(
       'upgrade',
@@ -116,10 +121,10 @@ class LabServer {
     return `https://${this.opts.host ?? '127.0.0.1'}:${this.port}`;
   }
 
-  listen(): Promise<void> {
+  listen(port = this.opts.port ?? 0): Promise<void> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+      this.server.listen(port, this.opts.host ?? '127.0.0.1', () => {
         this.server.off('error', reject);
         const address = this.server.address();
         this.port = typeof address === 'object' && address ? address.port : 0;
@@ -172,9 +177,73 @@ class LabServer {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
+  /** Arms the "goes away after N requests" fault: the N-th request is answered, then the server stops listening. */
+  goAwayAfter(requests: number, downForMs?: number): void {
+    if (!Number.isInteger(requests) || requests < 1) throw new Error(`goAwayAfter needs a request count >= 1`);
+    this.goAwayFault = { requests, seen: 0, ...(downForMs !== undefined ? { downForMs } : {}) };
+  }
+
+  /**
+   * Counts a request against the goAway fault. False: the server is going away, drop the request unanswered.
+   * `whenDone` registers what runs once the request's exchange has ended.
+   */
+  private admit(whenDone: (then: () => void) => void): boolean {
+    if (this.refusing) return false;
+    const g = this.goAwayFault;
+    if (!g) return true;
+    if (++g.seen < g.requests) return true;
+    this.goAwayFault = undefined;
+    this.refusing = true;
+    whenDone(() => {
+      void this.suspend().then(() => {
+        if (g.downForMs !== undefined) {
+          this.resumeTimer = setTimeout(() => void this.resume().catch(() => undefined), g.downForMs);
+        }
+      });
+    });
+    return true;
+  }
+
+  get listening(): boolean {
+    return this.server.listening && !this.refusing;
+  }
+
+  /**
+   * The API server goes away: open connections are cut (watches, exec sessions), the listener stops, so clients
+   * see connection refused; `resume` listens again on the same port.
+   */
+  suspend(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.refusing = true;
+    clearTimeout(this.resumeTimer);
+    this.suspending ??= (async () => {
+      const stopped = this.server.listening
+        ? new Promise<void>((resolve) => this.server.close(() => resolve()))
+        : Promise.resolve();
+      for (const s of this.sockets) s.destroy();
+      for (const cancel of [...this.pendingDelays]) cancel();
+      for (const end of [...this.enders]) end();
+      await stopped;
+    })();
+    return this.suspending;
+  }
+
+  async resume(): Promise<void> {
+    if (this.closing) throw new Error('the lab API server is closed');
+    clearTimeout(this.resumeTimer);
+    await this.suspending;
+    this.suspending = undefined;
+    if (!this.server.listening) await this.listen(this.port);
+    this.refusing = false;
+  }
+
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'https://lab.invalid');
+    if (!this.admit((then) => res.on('close', then))) {
+      req.socket.destroy();
+      return;
+    }
     res.on('close', () =>
       this.log(
         `${req.method} ${url.pathname}${url.search} ${res.writableFinished ? res.statusCode : 'aborted'} ${Date.now() - started}ms`,
@@ -187,7 +256,7 @@ class LabServer {
       const caller = this.authenticate(req, route);
       await this.route(req, res, route, url.searchParams, caller);
     } catch (e) {
-      if (this.closing) {
+      if (this.closing || this.refusing) {
         res.destroy();
         return;
       }
@@ -315,6 +384,7 @@ class LabServer {
       case 'exec':
         if (method !== 'GET' && method !== 'POST') throw errors.methodNotAllowed();
         checkExecRequest(this.execChecks(), p, query);
+        this.requireExec();
         throw errors.badRequest('Upgrade request required');
       case 'log': {
         if (method !== 'GET') throw errors.methodNotAllowed();
@@ -342,6 +412,13 @@ class LabServer {
     }
   }
 
+  /** The exec handler; a server without one (API only) says so the same way on the WebSocket and SPDY paths. */
+  private requireExec() {
+    if (!this.opts.exec)
+      throw errors.badRequest('this lab serves the API only (no data plane): exec runs nowhere; use a scenario lab');
+    return this.opts.exec;
+  }
+
   private execChecks() {
     return {
       forbidExec: this.faults.forbidExec,
@@ -358,6 +435,10 @@ class LabServer {
         `${req.method} ${url.pathname}${url.search} upgrade:${req.headers.upgrade ?? ''} ${outcome} ${Date.now() - started}ms`,
       );
     socket.on('error', () => undefined);
+    if (!this.admit((then) => socket.on('close', then))) {
+      socket.destroy();
+      return;
+    }
     try {
       const route = parseRoute(url.pathname);
       await this.delay();
@@ -369,6 +450,7 @@ class LabServer {
       if (type !== podType) throw errors.noSuchResource();
       if (caller === 'viewer') authorizeViewer(req.method ?? 'GET', p, type);
       const { request, streams } = checkExecRequest(this.execChecks(), p, url.searchParams);
+      const exec = this.requireExec();
       if (!isWebSocketUpgrade(req)) {
         throw errors.badRequest(
           `the lab API server runs exec only over WebSocket (v5.channel.k8s.io, v4.channel.k8s.io), not "${req.headers.upgrade ?? ''}"; use kubectl >= 1.30 or a WebSocket client`,
@@ -382,7 +464,7 @@ class LabServer {
       }
       // The client may have given up during a delay: start nothing it cannot stop.
       if (socket.destroyed) return;
-      const proc = startProcess(this.opts.exec, request);
+      const proc = startProcess(exec, request);
       let upgraded = false;
       socket.once('close', () => {
         if (!upgraded) proc.kill();
@@ -403,10 +485,14 @@ class LabServer {
 
   /** Graceful: ends watches and exec sessions, then closes every connection. */
   close(): Promise<void> {
+    clearTimeout(this.resumeTimer);
     this.closing ??= (async () => {
+      await this.suspending;
       for (const cancel of [...this.pendingDelays]) cancel();
       for (const end of [...this.enders]) end();
-      const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+      const stopped = this.server.listening
+        ? new Promise<void>((resolve) => this.server.close(() => resolve()))
+        : Promise.resolve();
       this.server.closeAllConnections();
       const deadline = Date.now() + 500;
       while (this.sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -431,21 +517,29 @@ export async function startLabApiServer(opts: LabApiServerOptions): Promise<LabA
   const certs = await makeLabCerts(path.join(opts.workDir, 'pki'));
   const lab = new LabServer(opts, certs.caPem, certs.certPem, certs.keyPem);
   await lab.listen();
+  if (opts.goAwayAfterRequests !== undefined) lab.goAwayAfter(opts.goAwayAfterRequests, opts.downForMs);
   return {
     url: lab.url,
     port: lab.port,
     token: lab.token,
     viewerToken: lab.viewerToken,
     caPem: lab.caPem,
-    writeKubeconfig: (file: string) =>
+    writeKubeconfig: (file: string, options?: { currentContext?: string }) =>
       writeKubeconfigFile(file, {
         server: lab.url,
         caPem: lab.caPem,
         token: lab.token,
         viewerToken: lab.viewerToken,
+        ...(options?.currentContext ? { currentContext: options.currentContext } : {}),
       }),
     faults: lab.faults,
     goAway: () => lab.goAway(),
+    suspend: () => lab.suspend(),
+    resume: () => lab.resume(),
+    goAwayAfter: (requests: number, downForMs?: number) => lab.goAwayAfter(requests, downForMs),
+    get listening() {
+      return lab.listening;
+    },
     store: lab.store,
     close: () => lab.close(),
   };

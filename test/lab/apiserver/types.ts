@@ -33,7 +33,10 @@ export type ServerMode = 'current' | 'legacy-1.20';
 export interface LabApiServerOptions {
   /** Namespaces, Nodes, Pods, Services, Endpoints, EndpointSlices. */
   objects: KubeObject[];
-  exec: ExecHandler;
+  /** The objects are the server's to keep (not copied at start: faster for tens of thousands). Default false. */
+  adoptObjects?: boolean;
+  /** Absent: an API-only lab (exec answers 400 BadRequest on every path). */
+  exec?: ExecHandler;
   /** Called on POST pods (after validation); returns the pod with status filled (phase Running, podIP, hostIP), or throws. */
   createPod?: (pod: KubeObject) => Promise<KubeObject>;
   deletePod?: (namespace: string, name: string) => Promise<void>;
@@ -47,6 +50,10 @@ export interface LabApiServerOptions {
   port?: number;
   /** Where the CA/cert/key (and kubeconfigs written by tests) go. */
   workDir: string;
+  /** The API server goes away (stops listening) once this many requests have been answered; see downForMs. */
+  goAwayAfterRequests?: number;
+  /** With goAwayAfterRequests: listen again after this long; absent: stay away until resume(). */
+  downForMs?: number;
   /** One line per request (method, path, status, duration). Never receives credentials. Default: silent. */
   log?: (line: string) => void;
 }
@@ -75,12 +82,20 @@ export interface LabApiServer {
   caPem: string;
   /**
    * Writes a kubeconfig (cluster/user/context kpp-lab, CA embedded, bearer token; current context kpp-lab) with a
-   * second user and context `kpp-lab-viewer` (the viewer token) and returns its path.
+   * second user and context `kpp-lab-viewer` (the viewer token) and returns its path. `currentContext` picks the
+   * context kubectl uses by default (kpp-lab unless given).
    */
-  writeKubeconfig(path: string): string;
+  writeKubeconfig(path: string, options?: { currentContext?: string }): string;
   faults: FaultSwitches;
   /** Simulates the server going away: destroys open sockets and stops listening. */
   goAway(): Promise<void>;
+  /** Like goAway (connections cut, connection refused), but resume() listens again on the same port. */
+  suspend(): Promise<void>;
+  resume(): Promise<void>;
+  /** The N-th request from now is answered, then the server suspends (resumes after downForMs when given). */
+  goAwayAfter(requests: number, downForMs?: number): void;
+  /** False while suspended (or going away). */
+  readonly listening: boolean;
   /** Mutations notify watchers. */
   store: LabStore;
   close(): Promise<void>;

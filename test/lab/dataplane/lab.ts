@@ -10,7 +10,13 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatIp, parseCidr } from '../../../src/core/common/ip';
-import { startLabApiServer, type ExecHandler, type KubeObject, type LabApiServer } from '../apiserver';
+import {
+  startLabApiServer,
+  viewerContextName,
+  type ExecHandler,
+  type KubeObject,
+  type LabApiServer,
+} from '../apiserver';
 import { TOOLS, type Scenario, type ScenarioNode } from '../scenario';
 import { makeServingCert } from './certs';
 import { NETNS_ETC, registerTeardown, removeLabNamespaces, workDirPrefix } from './cleanup';
@@ -164,7 +170,7 @@ export async function startLab(scenario: Scenario, opts: LabOptions = {}): Promi
         node: p.node,
         ip: p.pod.ip,
         hostNetwork: false,
-        containers: [{ name: p.pod.container, tools: p.pod.tools }],
+        containers: [{ name: p.pod.container, tools: p.pod.tools, ...(p.pod.distroless ? { base: false } : {}) }],
         created: false,
       });
       writeResolvConf(plan, p.netns, p.pod.namespace);
@@ -227,11 +233,21 @@ export async function startLab(scenario: Scenario, opts: LabOptions = {}): Promi
       deletePod,
       addEphemeralContainer,
       mode: plan.apiMode,
+      ...(scenario.faults.apiGoesAway
+        ? {
+            goAwayAfterRequests: scenario.faults.apiGoesAway.afterRequests,
+            ...(scenario.faults.apiGoesAway.downForMs !== undefined
+              ? { downForMs: scenario.faults.apiGoesAway.downForMs }
+              : {}),
+          }
+        : {}),
       workDir,
       ...(opts.apiLog ? { log: opts.apiLog } : {}),
     });
     api = server;
-    const kubeconfig = server.writeKubeconfig(opts.kubeconfigPath ?? path.join(workDir, 'kubeconfig'));
+    const kubeconfig = server.writeKubeconfig(opts.kubeconfigPath ?? path.join(workDir, 'kubeconfig'), {
+      ...(scenario.faults.execDenied ? { currentContext: viewerContextName } : {}),
+    });
     phase(`API server at ${server.url}`);
 
     const nodeNetns = (node: string): string => {
@@ -366,6 +382,8 @@ async function addPod(
       tools: [...TOOLS],
       ready: true,
       container: containers[0]?.name ?? 'main',
+      network: 'veth',
+      distroless: false,
     },
     key: podKey({ namespace, name }),
     netns: netnsName(plan.runId, `p-${namespace}-${name}`),

@@ -5,10 +5,17 @@
  * - one namespace per node: forwarding on, rp_filter 0, route_localnet 1; routes to the other nodes' pod CIDRs via
  *   their node IPs (host-gw style); a routed veth per pod whose node end holds the link-scope gateway 169.254.1.1;
  * - one namespace per pod: its /32 address on eth0, `default via 169.254.1.1`;
+ * - a `bridge` node (flannel style) instead has a bridge cni0 holding its pod CIDR's first address; each pod's veth
+ *   is a port of it, the pod has the CIDR's prefix length and `default via` that address;
+ * - a macvlan pod has no veth into its node: its eth0 is a macvlan link whose parent is a veth on
+ *   the node network's bridge, its address is on the node network and its default route goes via the router
+ *   (which then also routes the pod CIDRs to their nodes, as a routed network would);
  * - for the seed fault, a gateway namespace on its own L2 segment (a veth to the pod's eth1) that blackholes.
  * Nothing here creates a link, address or route in the root namespace.
  */
+import * as fs from 'node:fs';
 import { parseCidr } from '../../../src/core/common/ip';
+import { bridgeAddress } from '../scenario';
 import { allNamespaces, type LabPlan, type PodPlan } from './plan';
 import { ipBatch, nsSysctl } from './sys';
 
@@ -28,6 +35,18 @@ const FORWARDING_SYSCTLS = {
 };
 
 const NODE_SYSCTLS = { ...FORWARDING_SYSCTLS, 'net.ipv4.conf.all.route_localnet': 1 };
+
+/** With br_netfilter in the kernel this is per namespace: bridged frames in a bridge node pass its iptables. */
+const BRIDGE_NF = 'net.bridge.bridge-nf-call-iptables';
+
+function bridgeSysctls(): Record<string, number> {
+  return fs.existsSync('/proc/sys/net/bridge/bridge-nf-call-iptables') ? { [BRIDGE_NF]: 1 } : {};
+}
+
+/** The next hop a veth pod's default route uses: the node's cni0 address (bridge) or 169.254.1.1 (routed). */
+export function podGateway(p: PodPlan): string {
+  return p.node.podNetwork === 'bridge' ? bridgeAddress(p.node.podCidr) : POD_GATEWAY;
+}
 
 function prefixLength(cidr: string): number {
   return parseCidr(cidr)!.prefix;
@@ -50,10 +69,17 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
   const gw = sc.faults.customGateway;
 
   // Sysctls before any link exists: new links take the namespace's defaults (rp_filter 0).
+  const segmentPods = plan.pods.filter((p) => p.pod.network !== 'veth');
   await Promise.all([
-    nsSysctl(plan.hostNetns, FORWARDING_SYSCTLS),
+    nsSysctl(plan.hostNetns, {
+      ...FORWARDING_SYSCTLS,
+      'net.ipv4.conf.all.send_redirects': 0,
+      'net.ipv4.conf.default.send_redirects': 0,
+    }),
     ...(plan.gatewayNetns ? [nsSysctl(plan.gatewayNetns, FORWARDING_SYSCTLS)] : []),
-    ...plan.nodes.map((n) => nsSysctl(n.netns, NODE_SYSCTLS)),
+    ...plan.nodes.map((n) =>
+      nsSysctl(n.netns, { ...NODE_SYSCTLS, ...(n.node.podNetwork === 'bridge' ? bridgeSysctls() : {}) }),
+    ),
   ]);
 
   // The node network: bridge + router address; each node's eth0 is created straight into its namespace.
@@ -69,13 +95,26 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
       ['link', 'set', `h${i}`, 'master', 'br0'],
       ['link', 'set', `h${i}`, 'up'],
     ]),
+    // A routed network: pods on the segment (macvlan) reach pod IPs through their nodes.
+    ...(segmentPods.length
+      ? plan.nodes.map((n) => ['route', 'add', n.node.podCidr, 'via', n.node.ip, 'dev', 'br0'])
+      : []),
+    ...segmentPods.flatMap((p, i) => [
+      // The parent: a veth whose peer is a port of the node network's bridge (never of a node).
+      ['link', 'add', `mh${i}`, 'type', 'veth', 'peer', 'name', `mp${i}`],
+      ['link', 'set', `mp${i}`, 'master', 'br0'],
+      ['link', 'set', `mp${i}`, 'up'],
+      ['link', 'set', `mh${i}`, 'up'],
+      ['link', 'add', `mv${i}`, 'link', `mh${i}`, 'type', 'macvlan', 'mode', 'bridge'],
+      ['link', 'set', `mv${i}`, 'netns', p.netns],
+    ]),
   ]);
 
   if (gw && plan.gatewayNetns) {
     const client = plan.pods.find((p) => p.key === gw.pod)!;
     await ipBatch(plan.gatewayNetns, [
       ['link', 'set', 'lo', 'up'],
-      ['link', 'add', 'gw0', 'type', 'veth', 'peer', 'name', 'eth1', 'netns', client.netns],
+      ['link', 'add', 'gw0', 'type', 'veth', 'peer', 'name', gw.interface, 'netns', client.netns],
       ['addr', 'add', `${gw.gateway}/${prefixLength(gw.segment)}`, 'dev', 'gw0'],
       ['link', 'set', 'gw0', 'up'],
       // Silently drop whatever it should forward: ICMP errors would be rate-limited and make failures flaky.
@@ -85,7 +124,8 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
 
   await Promise.all(
     plan.nodes.map(async (n) => {
-      const pods = podsOn(plan, n.node.name);
+      const pods = podsOn(plan, n.node.name).filter((p) => p.pod.network === 'veth');
+      const bridge = n.node.podNetwork === 'bridge';
       await ipBatch(n.netns, [
         ['link', 'set', 'lo', 'up'],
         ['addr', 'add', `${n.node.ip}/${nodePlen}`, 'dev', 'eth0'],
@@ -94,12 +134,35 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
         ...plan.nodes
           .filter((o) => o !== n)
           .map((o) => ['route', 'add', o.node.podCidr, 'via', o.node.ip, 'dev', 'eth0']),
-        ...pods.flatMap((p, i) => nodeSideOfPod(p, podLink(i))),
+        ...(bridge
+          ? [
+              ['link', 'add', 'cni0', 'type', 'bridge'],
+              ['addr', 'add', `${bridgeAddress(n.node.podCidr)}/${prefixLength(n.node.podCidr)}`, 'dev', 'cni0'],
+              ['link', 'set', 'cni0', 'up'],
+            ]
+          : []),
+        ...pods.flatMap((p, i) => nodeSideOfPod(p, bridge ? `veth${i}` : podLink(i))),
       ]);
     }),
   );
 
-  await Promise.all(plan.pods.map((p) => ipBatch(p.netns, podSide(plan, p))));
+  await Promise.all(
+    plan.pods.map((p) =>
+      ipBatch(p.netns, p.pod.network === 'veth' ? podSide(plan, p) : segmentPodSide(plan, p, segmentPods.indexOf(p))),
+    ),
+  );
+}
+
+/** A macvlan pod: its link (made in the host network namespace) renamed eth0, on the node network. */
+function segmentPodSide(plan: LabPlan, p: PodPlan, index: number): string[][] {
+  const nn = plan.scenario.nodeNetwork;
+  return [
+    ['link', 'set', 'lo', 'up'],
+    ['link', 'set', `mv${index}`, 'name', 'eth0'],
+    ['addr', 'add', `${p.pod.ip}/${prefixLength(nn.cidr)}`, 'dev', 'eth0'],
+    ['link', 'set', 'eth0', 'up'],
+    ['route', 'add', 'default', 'via', nn.router, 'dev', 'eth0'],
+  ];
 }
 
 function podsOn(plan: LabPlan, node: string): PodPlan[] {
@@ -107,6 +170,12 @@ function podsOn(plan: LabPlan, node: string): PodPlan[] {
 }
 
 function nodeSideOfPod(p: PodPlan, link: string): string[][] {
+  if (p.node.podNetwork === 'bridge')
+    return [
+      ['link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', p.netns],
+      ['link', 'set', link, 'master', 'cni0'],
+      ['link', 'set', link, 'up'],
+    ];
   return [
     ['link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', p.netns],
     ['addr', 'add', `${POD_GATEWAY}/32`, 'dev', link, 'scope', 'link'],
@@ -116,21 +185,30 @@ function nodeSideOfPod(p: PodPlan, link: string): string[][] {
 }
 
 function podSide(plan: LabPlan, p: PodPlan): string[][] {
-  const lines = [
-    ['link', 'set', 'lo', 'up'],
-    ['addr', 'add', `${p.pod.ip}/32`, 'dev', 'eth0'],
-    ['link', 'set', 'eth0', 'up'],
-    ['route', 'add', POD_GATEWAY, 'dev', 'eth0', 'scope', 'link'],
-    ['route', 'add', 'default', 'via', POD_GATEWAY, 'dev', 'eth0'],
-  ];
+  const gateway = podGateway(p);
+  const lines =
+    p.node.podNetwork === 'bridge'
+      ? [
+          ['link', 'set', 'lo', 'up'],
+          ['addr', 'add', `${p.pod.ip}/${prefixLength(p.node.podCidr)}`, 'dev', 'eth0'],
+          ['link', 'set', 'eth0', 'up'],
+          ['route', 'add', 'default', 'via', gateway, 'dev', 'eth0'],
+        ]
+      : [
+          ['link', 'set', 'lo', 'up'],
+          ['addr', 'add', `${p.pod.ip}/32`, 'dev', 'eth0'],
+          ['link', 'set', 'eth0', 'up'],
+          ['route', 'add', POD_GATEWAY, 'dev', 'eth0', 'scope', 'link'],
+          ['route', 'add', 'default', 'via', POD_GATEWAY, 'dev', 'eth0'],
+        ];
   const gw = plan.scenario.faults.customGateway;
   if (gw && gw.pod === p.key) {
     lines.push(
-      ['addr', 'add', `${gw.podAddress}/${prefixLength(gw.segment)}`, 'dev', 'eth1'],
-      ['link', 'set', 'eth1', 'up'],
-      ...gw.routes.map((r) => ['route', 'replace', r, 'via', gw.gateway, 'dev', 'eth1']),
+      ['addr', 'add', `${gw.podAddress}/${prefixLength(gw.segment)}`, 'dev', gw.interface],
+      ['link', 'set', gw.interface, 'up'],
+      ...gw.routes.map((r) => ['route', 'replace', r, 'via', gw.gateway, 'dev', gw.interface]),
       // Pod-to-pod traffic still goes through the node, as in the seed case.
-      ['route', 'replace', plan.scenario.clusterCidr, 'via', POD_GATEWAY, 'dev', 'eth0'],
+      ['route', 'replace', plan.scenario.clusterCidr, 'via', gateway, 'dev', 'eth0'],
     );
   }
   return lines;

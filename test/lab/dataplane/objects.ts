@@ -99,13 +99,14 @@ export function podObject(plan: LabPlan, p: PodPlan, created: string): KubeObjec
     containerPort: l.port,
     protocol: l.kind === 'dns-udp' || l.kind === 'udp-echo' ? 'UDP' : 'TCP',
   }));
+  const image = `kpp-lab/${p.pod.role}${p.pod.distroless ? '-distroless' : ''}:1`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: meta(plan, 'Pod', p.pod.name, p.pod.namespace, created, { labels: { ...p.pod.labels } }),
     spec: {
       nodeName: p.node.name,
-      containers: [{ name: p.pod.container, image: `kpp-lab/${p.pod.role}:1`, ...(ports.length ? { ports } : {}) }],
+      containers: [{ name: p.pod.container, image, ...(ports.length ? { ports } : {}) }],
       restartPolicy: 'Always',
       dnsPolicy: 'ClusterFirst',
     },
@@ -125,7 +126,7 @@ export function podObject(plan: LabPlan, p: PodPlan, created: string): KubeObjec
       containerStatuses: [
         {
           name: p.pod.container,
-          image: `kpp-lab/${p.pod.role}:1`,
+          image,
           imageID: '',
           ready: p.ready,
           started: true,
