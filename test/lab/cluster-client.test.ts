@@ -133,6 +133,31 @@ describe('ClusterSession against the lab API server', () => {
     }
   });
 
+  it('a watch survives the API going away: onError with backoff, then a fresh SYNC', async () => {
+    const seen: WatchEvent[] = [];
+    const errors: { code: string; retryInMs: number }[] = [];
+    const stop = session.watch('services', 'shop', (e) => seen.push(e), {
+      backoffMs: 50,
+      maxBackoffMs: 200,
+      onError: (e, retryInMs) => errors.push({ code: e.code, retryInMs }),
+    });
+    try {
+      await waitFor('sync', () => seen.find((e) => e.type === 'SYNC'));
+      await lab.server.suspend();
+      await waitFor('two failures', () => errors.length >= 2, 10_000);
+      assert.ok(
+        errors.every((e) => e.code === 'unreachable'),
+        JSON.stringify(errors),
+      );
+      assert.ok(errors[1].retryInMs > errors[0].retryInMs, 'the delay grows');
+      await lab.server.resume();
+      await waitFor('a second SYNC', () => seen.filter((e) => e.type === 'SYNC').length >= 2, 10_000);
+    } finally {
+      stop();
+      if (!lab.server.listening) await lab.server.resume();
+    }
+  });
+
   it('watches: SYNC, then changes', async () => {
     const seen: WatchEvent[] = [];
     const stop = session.watch('pods', 'shop', (e) => seen.push(e));
@@ -186,6 +211,28 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         );
         // The cached (wrong) token got a 401, so the plugin ran once more.
         assert.equal(fs.readFileSync(calls, 'utf8').length, 3);
+      } finally {
+        s.dispose();
+      }
+    } finally {
+      await lab.close();
+    }
+  });
+});
+
+describe('TLS', () => {
+  it('a server certificate the kubeconfig does not trust: a TLS error naming the server', async () => {
+    const lab = await startTestLab();
+    try {
+      const text = fs.readFileSync(lab.kubeconfig, 'utf8').replace(/^\s*certificate-authority-data: .*\n/m, '');
+      const untrusted = path.join(lab.dir, 'untrusted-kubeconfig');
+      fs.writeFileSync(untrusted, text);
+      const s = await ClusterSession.open({ kubeconfig: untrusted });
+      try {
+        await assert.rejects(
+          s.listServices('shop'),
+          clusterError('tls', /^TLS error talking to https:\/\/127\.0\.0\.1:\d+: .*certificate/),
+        );
       } finally {
         s.dispose();
       }

@@ -395,6 +395,29 @@ if (skipReason) {
       }
     });
 
+    it('the API going away mid-check: exit 2 with "cluster unreachable", one line', async () => {
+      lab().api.goAwayAfter(8);
+      try {
+        const r = await kpp([
+          'diagnose',
+          'svc/web',
+          '-n',
+          'default',
+          '--from',
+          'pod/client',
+          '--json',
+          '--kubeconfig',
+          lab().kubeconfig,
+        ]);
+        assert.equal(r.code, 2, r.stdout);
+        assert.match(r.stderr, /^kpp diagnose: cluster unreachable: /);
+        assert.equal(r.stderr.trim().split('\n').length, 1);
+      } finally {
+        if (!lab().api.listening) await lab().api.resume();
+      }
+      assert.deepEqual(await ourPods(lab()), []);
+    });
+
     it('the API going away: exit 2 with "cluster unreachable" (last: the server does not come back)', async () => {
       await lab().api.goAway();
       const r = await kpp([
