@@ -594,9 +594,11 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   const service = serviceLabel(input);
   const names = { pod, namespace: input.source.namespace, name: input.service.name };
 
-  // 1. Exec.
-  if (input.execError) {
-    const { status, message } = input.execError;
+  // 1. Exec (refused before any check ran, or for the checks themselves).
+  const refusedCheck = input.execError ? undefined : input.checks.find((c) => c.exitCode === null && c.error === 'forbidden');
+  const execError = input.execError ?? (refusedCheck ? { status: 403, message: (refusedCheck.stderr.trim() || refusedCheck.error || 'forbidden').split('\n')[0] } : undefined);
+  if (execError) {
+    const { status, message } = execError;
     x.add('exec', 'diagnose.ev.exec', { message, status: status ?? '—' });
     if (status === 403 || /forbidden/i.test(message)) {
       return verdict('exec-forbidden', x.t('diagnose.summary.exec-forbidden', { pod, status: status ?? 403, message }), x, nextSteps(x, 'exec-forbidden', 2, names));

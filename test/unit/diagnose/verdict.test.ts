@@ -523,3 +523,11 @@ describe('a gateway that is only "not a node address" is doubted when the node s
     assert.equal(v.code, 'inconclusive', v.summary);
   });
 });
+
+test('a check refused by the API (error forbidden) is exec-forbidden too', () => {
+  const p = PLAN_B;
+  const input = scenario({ plan: p, outputs: { 'connect-clusterip': { exitCode: null, error: 'forbidden', stderr: 'pods "batch-runner-0" is forbidden: exec not allowed\n' } } });
+  const v = decideVerdict(input, 'en');
+  assert.equal(v.code, 'exec-forbidden');
+  assert.match(v.summary, /refused \(403\): pods "batch-runner-0" is forbidden/);
+});

@@ -55,7 +55,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.tool-missing':
       'The container has no tool to open a connection with (looked for curl, wget, nc and bash): {target} was not probed.',
     'diagnose.summary.tool-missing.probe-failed':
-      'The tool probe could not run in the container ({why}): it likely has no shell, so no check could be chosen.',
+      'The tool probe could not run in the container ({why}): without a shell (or when it does not answer) no check can be chosen.',
     'diagnose.summary.exec-forbidden': 'Exec into pod {pod} was refused ({status}): {message}',
     'diagnose.summary.inconclusive': 'No verdict for {target} from pod {pod}: {reason}',
     'diagnose.reason.exec-failed': 'exec into the pod failed: {message}.',
@@ -226,8 +226,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.bypass.onlink-plain': 'Pod 到 {dst} 的路由直接从 {dev}（不是 Pod 自己的主接口）发出，不经过本节点',
     'diagnose.summary.bypass.no-route': 'Pod 没有到 {dst} 的可用路由（{error}）：数据包根本出不了 Pod',
     'diagnose.summary.bypass.counters-only': '到 {dst} 的探测从未到达节点，虽然 Pod 的路由无法说明它去了哪里',
-    'diagnose.summary.tail.still': '；探测期间节点上 {target} 的 {rule} 计数为 0 个包：kube-proxy 的规则根本没有看到它。',
-    'diagnose.summary.tail.moved': '；探测期间节点上 {target} 的 {rule} 计数增加了 {delta} 个包，这可能来自其他客户端：kube-proxy 的规则看不到这个 Pod 的数据包。',
+    'diagnose.summary.tail.still': '；节点上 {target} 的 {rule}在探测期间计数为 0 个包：kube-proxy 的规则根本没有看到它。',
+    'diagnose.summary.tail.moved': '；节点上 {target} 的 {rule}在探测期间增加了 {delta} 个包，这可能来自其他客户端：kube-proxy 的规则看不到这个 Pod 的数据包。',
     'diagnose.summary.tail.unknown': '：节点上 kube-proxy 的规则永远看不到这个数据包。',
     'diagnose.summary.dnat-missing': '节点的规则没有对 {target} 做 DNAT：{missing}。',
     'diagnose.missing.no-entry': '没有针对它的 KUBE-SERVICES 规则（kube-proxy 本应写一条跳转到 {chain} 的规则）',
@@ -242,7 +242,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.dns-failure.not-checkable': '在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-mismatch': '{target} 有响应，但 {name} 解析为 {addresses}，而不是 ClusterIP {ip}。',
     'diagnose.summary.tool-missing': '容器里没有可用来建立连接的工具（查找了 curl、wget、nc 和 bash）：没有探测 {target}。',
-    'diagnose.summary.tool-missing.probe-failed': '工具探测无法在容器中运行（{why}）：容器很可能没有 shell，因此无法选择任何检查。',
+    'diagnose.summary.tool-missing.probe-failed': '工具探测无法在容器中运行（{why}）：没有 shell（或它没有响应）时无法选择任何检查。',
     'diagnose.summary.exec-forbidden': '进入 Pod {pod} 执行命令（exec）被拒绝（{status}）：{message}',
     'diagnose.summary.inconclusive': '从 Pod {pod} 访问 {target} 无法得出结论：{reason}',
     'diagnose.reason.exec-failed': '进入 Pod 执行命令失败：{message}。',
