@@ -8,13 +8,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
+import { repoRoot } from '../helpers/corpus';
 import { removeLabNamespaces, removeStaleLabs } from './dataplane/cleanup';
 import { startLab, type Lab } from './dataplane/lab';
 import { kubectl, labSkipReason } from './dataplane/probe';
 import { listNetns } from './dataplane/sys';
 import { listScenarios, loadScenario } from './scenario';
 
-const root = path.join(__dirname, '..', '..');
+const root = repoRoot(__dirname);
 const cli = path.join(root, 'dist', 'cli.js');
 const skipReason = labSkipReason();
 const OUR_PREFIX = `kpp-p${process.pid}r`;
