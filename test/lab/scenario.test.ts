@@ -128,6 +128,78 @@ describe('scenario validation names the bad field', () => {
       /^faults\.staleRules\[0\]\.node: /,
     ],
     ['missing nodeNetwork', (s) => delete s.nodeNetwork, /^nodeNetwork: is required/],
+    ['unknown pod network of a node', (s) => (s.nodes[0].podNetwork = 'overlay'), /^nodes\[0\]\.podNetwork: "overlay"/],
+    [
+      "a pod on the bridge node's cni0 address",
+      (s) => {
+        s.nodes[0].podNetwork = 'bridge';
+        s.pods[0].ip = '10.244.1.1';
+      },
+      /^pods\[0\]\.ip: 10\.244\.1\.1 is node-a's bridge address/,
+    ],
+    [
+      'unknown pod link',
+      (s) => (s.pods[0].network = 'sriov'),
+      /^pods\[0\]\.network: "sriov" is not one of veth, macvlan/,
+    ],
+    [
+      'a macvlan pod with a pod-CIDR address',
+      (s) => (s.pods[0].network = 'macvlan'),
+      /^pods\[0\]\.ip: a macvlan pod's ip must be inside nodeNetwork\.cidr/,
+    ],
+    [
+      "a macvlan pod on a node's address",
+      (s) => {
+        s.pods[0].network = 'macvlan';
+        s.pods[0].ip = '192.168.10.12';
+      },
+      /^pods\[0\]\.ip: 192\.168\.10\.12 is already the router's or a node's address/,
+    ],
+    [
+      'a macvlan backend',
+      (s) => {
+        s.pods[1].network = 'macvlan';
+        s.pods[1].ip = '192.168.10.60';
+      },
+      /^pods\[1\]\.network: only a client pod can be macvlan-attached/,
+    ],
+    ['a distroless pod with tools', (s) => (s.pods[0].distroless = true), /^pods\[0\]\.tools: a distroless image/],
+    [
+      'distroless not a boolean',
+      (s) => (s.pods[0].distroless = 'yes'),
+      /^pods\[0\]\.distroless: must be true or false/,
+    ],
+    ['kubeProxyPods not a boolean', (s) => (s.kubeProxyPods = 1), /^kubeProxyPods: must be true or false/],
+    [
+      'the API going away after 0 requests',
+      (s) => (s.faults = { apiGoesAway: { afterRequests: 0 } }),
+      /^faults\.apiGoesAway\.afterRequests: must be an integer >= 1/,
+    ],
+    [
+      'the API going away with an unknown field',
+      (s) => (s.faults = { apiGoesAway: { afterRequests: 3, forever: true } }),
+      /^faults\.apiGoesAway\.forever: unknown field/,
+    ],
+    [
+      'execDenied not a boolean',
+      (s) => (s.faults = { execDenied: 'viewer' }),
+      /^faults\.execDenied: must be true or false/,
+    ],
+    [
+      'a custom gateway on eth0',
+      (s) =>
+        (s.faults = {
+          customGateway: {
+            pod: 'default/client',
+            segment: '192.168.100.0/24',
+            gateway: '192.168.100.1',
+            podAddress: '192.168.100.10',
+            routes: ['default'],
+            interface: 'eth0',
+          },
+        }),
+      /^faults\.customGateway\.interface: "eth0" is not a free interface name/,
+    ],
   ];
   for (const [what, mutate, expected] of cases) {
     it(what, () => {
@@ -147,6 +219,54 @@ describe('scenario validation names the bad field', () => {
     fs.writeFileSync(file, '{ "name": ');
     assert.throws(() => loadScenario(file), /not JSON/);
     fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describe('new options in the plan and the objects', () => {
+  it('kube-proxy pods: one per node in kube-system, hostNetwork, on the node IP; none with kubeProxyPods false', () => {
+    const p = planLab(loadScenario('healthy'), 'p42r00ab');
+    const pods = clusterObjects(p, 'now').filter(
+      (o) => o.kind === 'Pod' && (o.metadata.labels as Record<string, string>)['k8s-app'] === 'kube-proxy',
+    );
+    assert.deepEqual(
+      pods.map((o) => [
+        o.metadata.namespace,
+        /^kube-proxy-[a-z0-9]{5}$/.test(o.metadata.name),
+        (o.spec as { nodeName: string; hostNetwork: boolean }).nodeName,
+        (o.spec as { hostNetwork: boolean }).hostNetwork,
+        (o.status as { podIP: string }).podIP,
+      ]),
+      [
+        ['kube-system', true, 'node-a', true, '192.168.10.11'],
+        ['kube-system', true, 'node-b', true, '192.168.10.12'],
+      ],
+    );
+    const none = planLab({ ...loadScenario('healthy'), kubeProxyPods: false }, 'p42r00ab');
+    assert.ok(!clusterObjects(none, 'now').some((o) => o.metadata.name.startsWith('kube-proxy-')));
+  });
+
+  it('macvlan-pod: the client is on the node network; bridge-healthy: both nodes bridge; no-tools: distroless', () => {
+    const client = (name: string) => loadScenario(name).pods.find((x) => x.name === 'client')!;
+    assert.deepEqual([client('macvlan-pod').network, client('macvlan-pod').ip], ['macvlan', '192.168.10.50']);
+    assert.deepEqual(
+      loadScenario('bridge-healthy').nodes.map((n) => n.podNetwork),
+      ['bridge', 'bridge'],
+    );
+    assert.deepEqual([client('no-tools').distroless, client('no-tools').tools], [true, []]);
+    assert.equal(loadScenario('exec-denied').faults.execDenied, true);
+    assert.deepEqual(loadScenario('api-goes-away').faults.apiGoesAway, { afterRequests: 10 });
+    assert.equal(loadScenario('healthy').nodes[0].podNetwork, 'routed', 'the default');
+  });
+
+  it('the alt-address scenarios share no address plan with the others', () => {
+    for (const name of ['healthy-alt-addresses', 'seed-gateway-bypass-alt-addresses']) {
+      const s = loadScenario(name);
+      assert.equal(s.serviceCidr, '10.96.0.0/12');
+      assert.equal(s.clusterCidr, '100.64.0.0/16');
+      assert.equal(s.nodeNetwork.cidr, '10.10.0.0/24');
+      assert.ok(s.pods.some((p) => p.namespace === 'shop' && p.name === 'toolbox' && p.node === 'worker-2'));
+    }
+    assert.equal(loadScenario('seed-gateway-bypass-alt-addresses').faults.customGateway?.interface, 'net1');
   });
 });
 
