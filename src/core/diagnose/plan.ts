@@ -88,24 +88,23 @@ function specTimeout(seconds: number): number {
 /** argv that opens a TCP connection to ip:port with the best tool there is, or undefined when none fits. */
 export function connectArgv(tools: ToolSet, ip: string, port: number, seconds: number): string[] | undefined {
   const s = String(seconds);
+  // Only bash needs a `timeout` wrapper (its /dev/tcp has no timeout of its own); curl, wget and nc bound the connect
+  // themselves, and old busybox `timeout` wants `-t SECS` (it would run a program named "4").
   const guard = (argv: string[]) => (tools.timeout ? ['timeout', String(seconds + 1), ...argv] : argv);
   if (tools.curl) {
     const url = `http://${joinHostPort(ip, port)}/`;
     return ['curl', '-sS', '-g', '--noproxy', '*', '-o', '/dev/null', '--connect-timeout', s, '--max-time', String(seconds + 1), '-w', CURL_WRITE_OUT, url];
   }
-  if (tools.wget) return guard(['wget', '-T', s, '-t', '1', '-O', '/dev/null', `http://${joinHostPort(ip, port)}/`]);
-  if (tools.nc) return guard(['nc', '-v', '-z', '-w', s, ip, String(port)]);
+  if (tools.wget) return ['wget', '-T', s, '-t', '1', '-O', '/dev/null', `http://${joinHostPort(ip, port)}/`];
+  if (tools.nc) return ['nc', '-v', '-z', '-w', s, ip, String(port)];
   if (tools.bash) return guard(['bash', '-c', BASH_CONNECT_SCRIPT, '_', ip, String(port)]);
   return undefined;
 }
 
 /** argv of a DNS query for `name` (through resolv.conf, or against `server` when given), or undefined. */
-export function dnsArgv(tools: ToolSet, name: string, server?: string, seconds?: number): string[] | undefined {
-  if (tools.nslookup) {
-    const argv = ['nslookup', name];
-    if (server) argv.push(server);
-    return tools.timeout && seconds ? ['timeout', String(seconds + 1), ...argv] : argv;
-  }
+export function dnsArgv(tools: ToolSet, name: string, server?: string): string[] | undefined {
+  // nslookup gives up by itself (a few seconds); the check's own timeout is the bound beyond that.
+  if (tools.nslookup) return server ? ['nslookup', name, server] : ['nslookup', name];
   // getent cannot ask a given server: it only answers for the pod's resolver.
   if (tools.getent && !server) return ['getent', 'hosts', name];
   return undefined;
@@ -148,7 +147,7 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
   const proto = req.port.protocol;
   const probe = (ip: string, p: number): string[] | undefined => {
     if (proto === 'TCP') return connectArgv(tools, ip, p, seconds);
-    if (proto === 'UDP' && p === 53 && dnsName) return dnsArgv(tools, dnsName, ip, seconds);
+    if (proto === 'UDP' && p === 53 && dnsName) return dnsArgv(tools, dnsName, ip);
     return undefined;
   };
 
@@ -157,7 +156,7 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
     const target = joinHostPort(e.ip, e.port);
     add(`connect-endpoint:${target}`, 'connect-endpoint', probe(e.ip, e.port), target);
   }
-  if (dnsName) add('dns', 'dns', dnsArgv(tools, dnsName, undefined, seconds), dnsName);
+  if (dnsName) add('dns', 'dns', dnsArgv(tools, dnsName), dnsName);
 
   const firstEndpoint = orderedEndpoints(req.endpoints)[0];
   if (tools.ip) {
@@ -300,7 +299,8 @@ export function classifyCheck(spec: CheckSpec, raw: RawResult): CheckResult {
       ok = connectOutcome({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }) === 'connected';
       break;
     case 'dns':
-      ok = raw.exitCode === 0 && resolvedAddresses({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }).length > 0;
+      // busybox nslookup may exit 1 after printing the A answer (the AAAA query found nothing): addresses decide.
+      ok = resolvedAddresses({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }).length > 0;
       break;
     case 'route-clusterip':
     case 'route-endpoint': {

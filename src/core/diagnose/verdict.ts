@@ -535,7 +535,7 @@ function addDnsEvidence(x: Texts, input: DiagnoseInput): void {
   if (!ran(dns)) return;
   const addrs = resolvedAddresses(dns);
   const extra = { argv: dns.argv, output: outputOf(dns) };
-  if (dns.ok || (dns.exitCode === 0 && addrs.length)) x.add('dns', 'diagnose.ev.dns-ok', { tool: toolOf(dns.argv) ?? '?', name, addresses: addrs.join(', ') }, extra);
+  if (addrs.length) x.add('dns', 'diagnose.ev.dns-ok', { tool: toolOf(dns.argv) ?? '?', name, addresses: addrs.join(', ') }, extra);
   else x.add('dns', 'diagnose.ev.dns-failed', { tool: toolOf(dns.argv) ?? '?', name, why: dnsWhy(x, dns) }, extra);
   const resolv = findCheck(input.checks, 'resolv-conf');
   if (resolv && resolv.exitCode === 0) {
@@ -715,10 +715,12 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   const dns = findCheck(input.checks, 'dns');
   const dnsName = serviceDnsName(input.service.namespace, input.service.name, input.clusterDomain);
   const checkable = !!f.connect;
-  if (ran(dns) && dnsName) {
+  // A DNS tool that could not run (126/127: missing, or a wrapper it did not understand) says nothing about DNS.
+  const dnsRan = ran(dns) && dns.exitCode !== 126 && dns.exitCode !== 127;
+  if (dnsRan && dnsName) {
     const addrs = resolvedAddresses(dns);
     const ips = serviceClusterIPs(input.service);
-    const resolved = dns.exitCode === 0 && addrs.length > 0;
+    const resolved = addrs.length > 0;
     if (!resolved || !addrs.some((a) => ips.includes(a))) {
       if (f.connect) addConnectEvidence(x, f.connect);
       addDnsEvidence(x, input);
@@ -737,7 +739,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     if (rc.kind === 'bypass') x.add('route-clusterip', 'diagnose.ev.connect-ok-despite-route', {});
     addCounterEvidence(x, input, f);
     addEndpointEvidence(x, input, f, true);
-    const summary = ran(dns) && dnsName ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName }) : x.t('diagnose.summary.ok.no-dns', { pod, service, target: f.target });
+    const summary = dnsRan && dnsName ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName }) : x.t('diagnose.summary.ok.no-dns', { pod, service, target: f.target });
     return verdict('ok', summary, x, nextSteps(x, 'ok', 2));
   }
 

@@ -86,7 +86,7 @@ describe('planChecks', () => {
       assert.ok(cip.argv.includes('--connect-timeout') && cip.argv.includes('--noproxy'));
       assert.equal(cip.target, `${p.clusterIP}:${p.port}`);
       assert.ok(cip.timeoutMs > 3000, 'the check outlives the tool');
-      assert.deepEqual(plan.find((c) => c.id === 'dns')?.argv, ['timeout', '4', 'nslookup', `${p.svcName}.${p.svcNamespace}.svc.${p.clusterDomain}`]);
+      assert.deepEqual(plan.find((c) => c.id === 'dns')?.argv, ['nslookup', `${p.svcName}.${p.svcNamespace}.svc.${p.clusterDomain}`]);
       assert.deepEqual(plan.find((c) => c.id === 'route-clusterip')?.argv, ['ip', 'route', 'get', p.clusterIP]);
       assert.deepEqual(plan.find((c) => c.id === 'route-endpoint')?.argv, ['ip', 'route', 'get', p.endpoints[0]]);
       assert.deepEqual(plan.find((c) => c.id === 'links')?.argv, ['ip', '-d', 'link']);
@@ -96,11 +96,11 @@ describe('planChecks', () => {
     });
   }
 
-  test('fallback order: wget, then nc, then bash /dev/tcp (with and without timeout)', () => {
+  test('fallback order: wget, then nc, then bash /dev/tcp (bash wrapped in timeout when there is one)', () => {
     const p = PLAN_B;
     const first = (tools: Partial<ToolSet>) => planChecks(request(p, tools))[0].argv;
     assert.deepEqual(first({ curl: true, wget: true, nc: true, bash: true })[0], 'curl');
-    assert.deepEqual(first({ wget: true, nc: true, timeout: true }), ['timeout', '4', 'wget', '-T', '3', '-t', '1', '-O', '/dev/null', `http://${p.clusterIP}:${p.port}/`]);
+    assert.deepEqual(first({ wget: true, nc: true, timeout: true }), ['wget', '-T', '3', '-t', '1', '-O', '/dev/null', `http://${p.clusterIP}:${p.port}/`]);
     assert.deepEqual(first({ nc: true, bash: true }), ['nc', '-v', '-z', '-w', '3', p.clusterIP, String(p.port)]);
     assert.deepEqual(first({ bash: true, timeout: true }), ['timeout', '4', 'bash', '-c', BASH_CONNECT_SCRIPT, '_', p.clusterIP, String(p.port)]);
     assert.deepEqual(first({ bash: true }), ['bash', '-c', 'exec 3<>"/dev/tcp/$1/$2"', '_', p.clusterIP, String(p.port)]);

@@ -352,6 +352,22 @@ describe('DNS', () => {
     });
   }
 
+  test('busybox nslookup exits 1 after the A answer (no AAAA): resolved, ok', () => {
+    const p = PLAN_A;
+    const out = { exitCode: 1, stdout: `Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\t${dnsName(p)}\nAddress: ${p.clusterIP}\n\n*** Can't find ${dnsName(p)}: No answer\n\n` };
+    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: out } });
+    assert.equal(input.checks.find((c) => c.id === 'dns')?.ok, true);
+    assert.equal(both(input).en.code, 'ok');
+  });
+
+  test('a DNS tool that cannot run says nothing about DNS', () => {
+    const p = PLAN_B;
+    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: { exitCode: 127, stderr: 'exec: "nslookup": executable file not found in $PATH' } } });
+    const v = both(input).en;
+    assert.equal(v.code, 'ok');
+    assert.equal(v.summary, `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}.`);
+  });
+
   test('getent only: not found (exit 2)', () => {
     const p = PLAN_A;
     const input = scenario({ plan: p, tools: ['curl', 'getent', 'ip'], outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: { exitCode: 2, stdout: '' } } });
