@@ -623,6 +623,14 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     addCounterEvidence(x, input, f);
     return verdict('no-endpoints', x.t('diagnose.summary.no-endpoints', { service, port: portLabel, target: f.target }), x, nextSteps(x, 'no-endpoints', 3, names));
   }
+  const podNode = input.source.nodeName;
+  if (input.endpointsKnown && input.service.internalTrafficPolicy === 'Local' && podNode && !input.source.hostNetwork && input.endpoints.some((e) => e.ready) && !input.endpoints.some((e) => e.ready && e.nodeName === podNode)) {
+    // internalTrafficPolicy Local: kube-proxy on this node uses only this node's endpoints, and there are none.
+    addApiEvidence(x, input);
+    if (f.connect) addConnectEvidence(x, f.connect);
+    addTraceEvidence(x, input, f);
+    return verdict('no-endpoints', x.t('diagnose.summary.no-local-endpoints', { service, port: portLabel, node: podNode, target: f.target }), x, nextSteps(x, 'no-endpoints', 3, names));
+  }
   if (input.endpointsKnown && !input.endpoints.some((e) => e.ready)) {
     addApiEvidence(x, input);
     if (f.connect) addConnectEvidence(x, f.connect);

@@ -547,3 +547,16 @@ test('a check refused by the API (error forbidden) is exec-forbidden too', () =>
   assert.equal(v.code, 'exec-forbidden');
   assert.match(v.summary, /refused \(403\): pods "batch-runner-0" is forbidden/);
 });
+
+test('internalTrafficPolicy Local without an endpoint on the pod\'s node: no-endpoints, saying so', () => {
+  for (const p of PLANS) {
+    const svc = service(p, { internalTrafficPolicy: 'Local' });
+    const dump = nodeDump(p, { svc, svcPackets: 2 });
+    const input = scenario({ plan: p, svc, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, dump, dump) });
+    const v = both(input).en;
+    assert.equal(v.code, 'no-endpoints', v.summary);
+    assert.match(v.summary, new RegExp(`internalTrafficPolicy Local and no ready endpoint for port .* on node ${p.nodeName.replace(/\./g, '\\.')}`));
+    const local = scenario({ plan: p, svc, eps: endpoints(p).map((e, i) => (i === 0 ? { ...e, nodeName: p.nodeName } : e)), outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) } });
+    assert.equal(decideVerdict(local, 'en').code, 'ok');
+  }
+});

@@ -25,6 +25,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.ok.not-checkable':
       'From pod {pod}, nothing is wrong with {service}: its endpoints are ready, the route leads to the node and the node DNATs {target} ({proto} cannot be probed with a connect).',
     'diagnose.summary.no-endpoints': 'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
+    'diagnose.summary.no-local-endpoints':
+      'Service {service} has internalTrafficPolicy Local and no ready endpoint for port {port} on node {node}: kube-proxy there drops connections to {target} from this pod.',
     'diagnose.summary.endpoints-not-ready':
       'Service {service} has {count} endpoint(s) for port {port} and none is ready: kube-proxy sends no traffic to {target}.',
     'diagnose.summary.bypass.gateway': "The pod's route to {dst} goes via {gateway} on {dev}, which is not this node",
@@ -218,6 +220,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.ok.not-checkable':
       '从 Pod {pod} 看 {service} 没有问题：端点已就绪，路由经过节点，节点会对 {target} 做 DNAT（{proto} 无法用连接来探测）。',
     'diagnose.summary.no-endpoints': 'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
+    'diagnose.summary.no-local-endpoints': 'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
     'diagnose.summary.endpoints-not-ready': 'Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：kube-proxy 不会把发往 {target} 的流量转给它们。',
     'diagnose.summary.bypass.gateway': 'Pod 到 {dst} 的路由经 {dev} 上的 {gateway} 转发，而该网关不是本节点',
     'diagnose.summary.bypass.gateway-kind':
