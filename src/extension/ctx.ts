@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { Reports } from './cluster/report';
+import { ClusterState } from './cluster/state';
 import { CONFIG_SECTION, readSettings } from './config';
 import { TraceView } from './traceView';
 
@@ -12,6 +14,9 @@ export const DUMP_LANGUAGES = ['iptables', 'ipvs'] as const;
 export class Ctx implements vscode.Disposable {
   readonly output: vscode.LogOutputChannel;
   readonly traceView: TraceView;
+  /** The kube context the sidebar shows, its watches and the last diagnosis report. */
+  readonly cluster: ClusterState;
+  readonly reports = new Reports();
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -19,7 +24,8 @@ export class Ctx implements vscode.Disposable {
   constructor(readonly extension: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('Kube Packet Path', { log: true });
     this.traceView = new TraceView();
-    this.disposables.push(this.output, this.traceView);
+    this.cluster = new ClusterState(extension.globalState);
+    this.disposables.push(this.output, this.traceView, this.cluster);
   }
 
   push(...d: vscode.Disposable[]): void {
@@ -50,7 +56,7 @@ export class Ctx implements vscode.Disposable {
         { language, scheme: 'vscode-remote' },
       ]),
       outputChannel: this.output,
-      initializationOptions: readSettings(),
+      initializationOptions: { language: readSettings().language },
       synchronize: { configurationSection: CONFIG_SECTION },
     };
     const client = new LanguageClient('kubePacketPath', 'Kube Packet Path', serverOptions, clientOptions);

@@ -3,6 +3,8 @@
  * commands; all knowledge lives in the server and `src/core`.
  */
 import * as vscode from 'vscode';
+import { ClusterStatusBar } from './cluster/statusBar';
+import { CLUSTER_VIEW_ID, ClusterTree } from './cluster/tree';
 import { registerCommands } from './commands';
 import { Ctx, DUMP_LANGUAGES } from './ctx';
 
@@ -10,6 +12,8 @@ let ctx: Ctx | undefined;
 
 export interface KubePacketPathApi {
   ctx: Ctx;
+  /** The Cluster view's rows, for tests that read what the tree shows. */
+  clusterTree: ClusterTree;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<KubePacketPathApi> {
@@ -23,8 +27,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<KubePa
   c.push(vscode.workspace.onDidOpenTextDocument(startIfDump));
   c.push(vscode.window.onDidChangeVisibleTextEditors(() => c.traceView.decorate()));
   vscode.workspace.textDocuments.forEach(startIfDump);
+  // The cluster is contacted only once its view is shown: reading dumps never needs a kube context.
+  const tree = new ClusterTree(c.cluster);
+  const view = vscode.window.createTreeView(CLUSTER_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  const connectOnce = () => {
+    if (!c.cluster.current && !c.cluster.errors.size) void c.cluster.connect();
+  };
+  if (view.visible) connectOnce();
+  c.push(tree, view, view.onDidChangeVisibility((e) => e.visible && connectOnce()), new ClusterStatusBar(c.cluster));
   context.subscriptions.push({ dispose: () => void c.dispose() });
-  return { ctx: c };
+  return { ctx: c, clusterTree: tree };
 }
 
 export async function deactivate(): Promise<void> {
