@@ -9,8 +9,10 @@
 // Exit codes: 0 all passed, 1 a test or check failed (or timed out), 2 the harness could not start.
 // Environment: KPP_E2E_CACHE (toolchain folder), KPP_E2E_TIMEOUT_MS (whole run, default 360000),
 // KPP_E2E_GREP (only host tests whose title matches), KPP_E2E_KEEP=1 (keep the temp folder),
-// KPP_E2E_CHROMIUM (browser binary, default /usr/bin/chromium).
-import { spawn } from 'node:child_process';
+// KPP_E2E_CHROMIUM (browser binary, default /usr/bin/chromium), KPP_E2E_NO_LAB=1 (no lab cluster: the
+// cluster tests skip). As root with `ip` present, the lab scenario `seed-gateway-bypass` runs for the whole
+// run (its own state folder under the temp folder) and the extension's kubeconfig setting points at it.
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
@@ -48,7 +50,8 @@ const seconds = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)
 class HarnessError extends Error {}
 
 /** What this run started, so cleanup stops exactly that and nothing else. */
-const owned = { codeServer: undefined, browser: undefined, tempDir: undefined, consoleLog: undefined };
+const owned = { codeServer: undefined, browser: undefined, tempDir: undefined, consoleLog: undefined, lab: undefined };
+const LAB_SCENARIO = 'seed-gateway-bypass';
 
 async function main() {
   const tools = checkPrerequisites();
@@ -57,6 +60,7 @@ async function main() {
   owned.consoleLog = fs.createWriteStream(path.join(resultsDir, 'browser-console.log'));
 
   const dirs = makeTempDirs();
+  const lab = startLab(dirs);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   await startCodeServer(tools, dirs, port);
@@ -67,7 +71,7 @@ async function main() {
   // Each phase also gets its own copy of the workspace: code-server keys editor state and hot-exit
   // backups (e.g. an untitled file a test left dirty) by workspace path.
   await startBrowser(dirs, 'host-tests');
-  const host = await runHostTests(origin, copyWorkspace(dirs, 'host-tests'));
+  const host = await runHostTests(origin, copyWorkspace(dirs, 'host-tests'), lab);
   await startBrowser(dirs, 'ui');
   const ui = await runUiChecks(origin, copyWorkspace(dirs, 'ui'));
 
@@ -303,7 +307,52 @@ function hostLogMarker() {
   return require(path.join(repoRoot, 'out', 'test', 'e2e', 'support', 'log.js')).HOST_LOG_MARKER;
 }
 
-async function runHostTests(origin, workspace) {
+/**
+ * Brings up the lab cluster for the cluster tests when this machine can (root, iproute2), and points the
+ * extension's `kubePacketPath.kubeconfig` user setting at its kubeconfig. Returns the scenario and kubeconfig, or
+ * undefined.
+ */
+function startLab(dirs) {
+  const why =
+    process.env.KPP_E2E_NO_LAB === '1'
+      ? 'KPP_E2E_NO_LAB=1'
+      : process.getuid?.() !== 0
+        ? 'not root'
+        : spawnSync('ip', ['-V']).status !== 0
+          ? 'no ip command'
+          : undefined;
+  if (why) {
+    say(`lab: not started (${why}); the cluster tests skip`);
+    return undefined;
+  }
+  const state = path.join(dirs.root, 'lab-state');
+  fs.mkdirSync(state, { recursive: true });
+  const kubeconfig = path.join(dirs.root, 'lab-kubeconfig');
+  const env = { ...process.env, KPP_LAB_STATE_DIR: state };
+  const t = Date.now();
+  const up = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repoRoot, 'test', 'lab', 'cli.ts'), 'up', LAB_SCENARIO, '--kubeconfig', kubeconfig], { env, encoding: 'utf8', timeout: 120_000 });
+  owned.lab = { env };
+  if (up.status !== 0) {
+    say(`lab: ${LAB_SCENARIO} did not come up (exit ${up.status ?? up.signal}); the cluster tests skip\n${(up.stderr || up.stdout || '').trim()}`);
+    return undefined;
+  }
+  const settingsFile = path.join(dirs.userData, 'User', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  settings['kubePacketPath.kubeconfig'] = kubeconfig;
+  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  say(`lab: ${LAB_SCENARIO} up in ${seconds(t)} (kubeconfig ${kubeconfig})`);
+  process.env.KPP_E2E_LAB = LAB_SCENARIO; // the UI checks run in this process
+  return { scenario: LAB_SCENARIO, kubeconfig };
+}
+
+function stopLab() {
+  if (!owned.lab) return;
+  const down = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repoRoot, 'test', 'lab', 'cli.ts'), 'down'], { env: owned.lab.env, encoding: 'utf8', timeout: 60_000 });
+  say(`lab: down (exit ${down.status ?? down.signal})`);
+  owned.lab = undefined;
+}
+
+async function runHostTests(origin, workspace, lab) {
   say('extension-host tests: starting');
   const t = Date.now();
   const page = await newPage('host-tests');
@@ -321,6 +370,8 @@ async function runHostTests(origin, workspace) {
   const url = workbenchUrl(origin, workspace, [
     ['extensionDevelopmentPath', remoteUri(origin, repoRoot)],
     ['extensionTestsPath', remoteUri(origin, hostTestsEntry)],
+    // The test host does not read the user settings file the UI phase uses: KUBECONFIG reaches it directly.
+    ...(lab ? [['extensionEnvironment', JSON.stringify({ KPP_E2E_LAB: lab.scenario, KUBECONFIG: lab.kubeconfig })]] : []),
   ]);
   const timeout = sleep(HOST_TESTS_TIMEOUT_MS).then(() => ({ code: 'timeout' }));
   const result = await page.goto(url, PAGE_LOAD).then(
@@ -430,6 +481,7 @@ function cleanup() {
   cleaningUp ??= (async () => {
     await closeBrowser();
     await stopCodeServer();
+    stopLab();
     if (owned.consoleLog) await new Promise((resolve) => owned.consoleLog.end(resolve));
     if (owned.tempDir) {
       if (process.env.KPP_E2E_KEEP === '1') say(`kept temp folder ${owned.tempDir}`);

@@ -1,0 +1,39 @@
+// The Cluster view as a person sees it: opened from the command palette, the lab's context and namespaces as
+// rows, a namespace expanded to its Services (run.mjs sets KPP_E2E_LAB when the lab is up).
+import * as assert from 'node:assert/strict';
+import type { UiCheck } from './check';
+import { settle } from './workbench';
+
+export const checks: UiCheck[] = [
+  {
+    name: 'the Cluster view shows the lab context, namespaces and Services',
+    async run({ page, screenshot, log }) {
+      if (!process.env.KPP_E2E_LAB) {
+        log('skipped: no lab cluster');
+        return;
+      }
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      await input.fill('>Kube Packet Path: Focus on Cluster View');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Cluster' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      const rows = page.locator('.pane-body .monaco-list-row');
+      const seen = await settle(
+        async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+        (texts) => texts.some((t) => t.startsWith('kpp-lab')) && texts.some((t) => t.startsWith('default')),
+        60_000,
+      );
+      log(`rows: ${seen.slice(0, 8).join(' | ')}`);
+      assert.ok(seen.some((t) => t.startsWith('kpp-lab')), `context row among: ${seen.join(' | ')}`);
+      await page.locator('.pane-body .monaco-list-row', { hasText: /^default/ }).first().click();
+      const services = await settle(
+        async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+        (texts) => texts.some((t) => /^web\s*ClusterIP/.test(t)) && texts.some((t) => /^kubernetes\s*ClusterIP/.test(t)),
+        30_000,
+      );
+      await screenshot('cluster-tree');
+      assert.ok(services.some((t) => /^web\s*ClusterIP \S+ 80\/TCP/.test(t)), `web row among: ${services.join(' | ')}`);
+    },
+  },
+];
