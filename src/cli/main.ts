@@ -23,7 +23,7 @@ usage:
   kpp lint FILE [--json] [--lang en|zh-CN]
   kpp generate CLUSTER.json [--cluster-cidr CIDR] [--masquerade-all]
   kpp services [-n NS | -A] [--context C] [--kubeconfig F] [--json]
-  kpp diagnose svc/NAME [-n NS] [--port P] [--from pod/NAME] [--container C] [--context C]
+  kpp diagnose svc/NAME [-n NS] [--port P] [--from pod/NAME] [--from-namespace NS] [--container C] [--context C]
                [--kubeconfig F] [--timeout S] [--json] [--lang en|zh-CN] [--yes] [--verbose]
   kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes] [--json]
 

@@ -25,8 +25,10 @@ export interface DiagnoseOptions {
   service: string;
   /** Port number or name; default: the Service's only (or first) port. */
   port?: string | number;
-  /** Source pod name (same namespace); default: a running non-hostNetwork pod of the namespace. */
+  /** Source pod name; default: a running non-hostNetwork pod of `fromNamespace`. */
   from?: string;
+  /** The source pod's namespace (default: the Service's; the seed case checks default/kubernetes from an app's pod). */
+  fromNamespace?: string;
   container?: string;
   /** Per check (default 5 s for the in-pod tool; the exec gets a little more). */
   timeoutMs?: number;
@@ -100,6 +102,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   const lang = opts.lang ?? 'en';
   const ns = checkNamespace(opts.namespace);
   const svcName = checkServiceName(opts.service);
+  const podNs = checkNamespace(opts.fromNamespace ?? ns);
   if (opts.from !== undefined) checkPodName(opts.from);
   if (opts.container !== undefined) checkContainerName(opts.container);
   const signal = opts.signal;
@@ -157,13 +160,13 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   let podObj: KubeObject;
   if (opts.from) {
     try {
-      podObj = await session.getPod(ns, opts.from, call);
+      podObj = await session.getPod(podNs, opts.from, call);
     } catch (e) {
       if (isClusterError(e) && e.code === 'not-found') {
         throw new ClusterError(
           'not-found',
-          `pod ${ns}/${opts.from} not found`,
-          `check --from; pods: kubectl get pods -n ${ns}`,
+          `pod ${podNs}/${opts.from} not found`,
+          `check --from; pods: kubectl get pods -n ${podNs}`,
           { status: 404 },
         );
       }
@@ -171,23 +174,23 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     }
   } else {
     const backends = new Set(endpoints.map((e) => e.ip));
-    const pods = (await session.listRaw('pods', ns, call)).items;
+    const pods = (await session.listRaw('pods', podNs, call)).items;
     const picked = pickSource(pods, backends);
     if (!picked?.metadata?.name) {
       throw new ClusterError(
         'not-found',
-        `no running pod in namespace ${ns} to check from`,
+        `no running pod in namespace ${podNs} to check from`,
         'pass --from pod/NAME (a pod in the namespace of the Service)',
       );
     }
     podObj = picked;
-    progress(`no --from given: checking from pod ${ns}/${picked.metadata.name} (running, not hostNetwork)`);
+    progress(`no --from given: checking from pod ${podNs}/${picked.metadata.name} (running, not hostNetwork)`);
   }
   const source = podInfoOf(podObj);
   if (podObj.status?.phase !== 'Running') {
     throw new ClusterError(
       'api',
-      `pod ${ns}/${source.name} is ${String(podObj.status?.phase ?? 'not running')}`,
+      `pod ${podNs}/${source.name} is ${String(podObj.status?.phase ?? 'not running')}`,
       'choose a running pod with --from',
     );
   }
@@ -196,7 +199,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   if (opts.container && !containers.includes(opts.container)) {
     throw new ClusterError(
       'not-found',
-      `pod ${ns}/${source.name} has no container ${opts.container} (containers: ${containers.join(', ')})`,
+      `pod ${podNs}/${source.name} has no container ${opts.container} (containers: ${containers.join(', ')})`,
       'check --container',
     );
   }
@@ -236,7 +239,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     return {
       service: { namespace: ns, name: svcName, clusterIP: service.clusterIP, port: port.port, protocol: port.protocol },
       source: {
-        namespace: ns,
+        namespace: podNs,
         pod: source.name,
         ...(podContainer ? { container: podContainer } : {}),
         ...(source.ip ? { ip: source.ip } : {}),
@@ -254,9 +257,9 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     // 3. Tools of the container.
     const exec = async (spec: CheckSpec, where: string | undefined): Promise<CheckResult> => {
       try {
-        const r = await session.exec(ns, source.name, spec.argv, {
+        const r = await session.exec(podNs, source.name, spec.argv, {
           ...(where ? { container: where } : {}),
-          timeoutMs: spec.timeoutMs + 2000,
+          timeoutMs: spec.timeoutMs, // already holds slack over the in-pod tool's own limit
           ...(signal ? { signal } : {}),
         });
         return classifyCheck(spec, {
@@ -274,7 +277,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         if (isClusterError(e) && e.code === 'not-found') {
           throw new ClusterError(
             'not-found',
-            `pod ${ns}/${source.name} is gone (deleted during the diagnosis)`,
+            `pod ${podNs}/${source.name} is gone (deleted during the diagnosis)`,
             'choose another pod with --from and run again',
             { status: 404 },
           );
@@ -283,7 +286,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       }
     };
 
-    progress(`looking for tools in ${ns}/${source.name}${cont ? ` (${cont})` : ''}`);
+    progress(`looking for tools in ${podNs}/${source.name}${cont ? ` (${cont})` : ''}`);
     let toolCheck: CheckResult;
     try {
       toolCheck = await exec(toolProbeCheck(), cont);
@@ -297,9 +300,9 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     const checks: CheckResult[] = [toolCheck];
     let debugContainer: DebugHandle | undefined;
     if (!hasConnectTool(tools) && opts.confirm) {
-      progress(`pod ${ns}/${source.name} has no tool to connect with`);
+      progress(`pod ${podNs}/${source.name} has no tool to connect with`);
       try {
-        debugContainer = await addDebugContainer(session, ns, source.name, {
+        debugContainer = await addDebugContainer(session, podNs, source.name, {
           confirm: opts.confirm,
           image: opts.debugImage ?? DEFAULT_DEBUG_IMAGE,
           ...(signal ? { signal } : {}),
@@ -367,24 +370,24 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     throwIfCancelled();
 
     // 6. The probes, in parallel.
-    progress(`running ${plan.length} checks from ${ns}/${source.name}`);
+    progress(`running ${plan.length} checks from ${podNs}/${source.name}`);
     const results = await Promise.all(plan.map((spec) => exec(spec, cont)));
     checks.push(...results);
 
     // The results are the pod's only while it is the same pod: deleted (or replaced) mid-check, they are not.
     try {
-      const now = await session.getPod(ns, source.name, call);
+      const now = await session.getPod(podNs, source.name, call);
       if (now.metadata?.uid && podObj.metadata?.uid && now.metadata.uid !== podObj.metadata.uid) {
         throw new ClusterError(
           'not-found',
-          `pod ${ns}/${source.name} was replaced during the diagnosis`,
+          `pod ${podNs}/${source.name} was replaced during the diagnosis`,
           'run it again',
         );
       }
       if (now.metadata?.deletionTimestamp) {
         throw new ClusterError(
           'not-found',
-          `pod ${ns}/${source.name} was deleted during the diagnosis`,
+          `pod ${podNs}/${source.name} was deleted during the diagnosis`,
           'choose another pod with --from and run again',
         );
       }
@@ -392,7 +395,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       if (isClusterError(e) && e.code === 'not-found' && e.status === 404) {
         throw new ClusterError(
           'not-found',
-          `pod ${ns}/${source.name} is gone (deleted during the diagnosis)`,
+          `pod ${podNs}/${source.name} is gone (deleted during the diagnosis)`,
           'choose another pod with --from and run again',
           { status: 404 },
         );

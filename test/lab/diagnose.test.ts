@@ -170,14 +170,15 @@ if (skipReason) {
   /** The verdict, its exit code, the JSON contract's keys, and that nothing of ours is left. */
   const verdicts = (lab: () => Lab, name: string, cases: [string, string[]?, string?][]) => {
     for (const [code, extra = [], svc = 'svc/web'] of cases) {
-      it(`${svc} from pod/client ${extra.join(' ')} -> ${code}`, async (t) => {
+      it(`${svc} ${extra.join(' ') || 'from pod/client'} -> ${code}`, async (t) => {
         const label = `${name}${extra.length ? ` ${extra.join(' ')}` : ''}${svc === 'svc/web' ? '' : ` ${svc}`}`;
         const { run, report } = await diagnose(lab(), label, extra, svc);
         t.diagnostic(`${report.verdict.code} in ${run.ms} ms: ${report.verdict.summary}`);
         assert.equal(report.verdict.code, code, `${report.verdict.summary}\n${run.stderr}`);
         assert.equal(run.code, code === 'ok' ? 0 : 1, run.stderr);
         assert.deepEqual(Object.keys(report.verdict).sort(), ['code', 'evidence', 'nextSteps', 'summary']);
-        assert.equal(report.source.pod, 'client');
+        const from = ['--from', 'pod/client', ...extra].filter((_, i, a) => a[i - 1] === '--from').pop();
+        assert.equal(`pod/${report.source.pod}`, from);
         for (const c of report.checks) {
           for (const k of ['id', 'argv', 'exitCode', 'durationMs', 'ok', 'stdout', 'stderr'])
             assert.ok(k in c, `${c.id}: ${k}`);
@@ -509,6 +510,19 @@ if (skipReason) {
     });
   });
 
+  // Nothing may depend on the lab's addresses: another address plan, another client pod and namespace.
+  scenario('healthy-alt-addresses', (lab) =>
+    verdicts(lab, 'healthy-alt-addresses', [
+      ['ok', ['-n', 'shop', '--from', 'pod/toolbox']],
+      ['ok', ['--from-namespace', 'shop', '--from', 'pod/toolbox'], 'svc/kubernetes'],
+    ]),
+  );
+  scenario('seed-gateway-bypass-alt-addresses', (lab) =>
+    verdicts(lab, 'seed-gateway-bypass-alt-addresses', [
+      ['pod-route-bypasses-node', ['-n', 'shop', '--from', 'pod/toolbox']],
+      ['pod-route-bypasses-node', ['--from-namespace', 'shop', '--from', 'pod/toolbox'], 'svc/kubernetes'],
+    ]),
+  );
   scenario('no-endpoints', (lab) => verdicts(lab, 'no-endpoints', [['no-endpoints']]));
   scenario('endpoints-not-ready', (lab) => verdicts(lab, 'endpoints-not-ready', [['endpoints-not-ready']]));
   scenario('backend-down', (lab) => verdicts(lab, 'backend-down', [['backend-unreachable']]));

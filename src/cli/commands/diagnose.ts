@@ -1,5 +1,5 @@
 /**
- * `kpp diagnose svc/NAME -n NS [--port P] [--from pod/NAME] [--container C] [--context C] [--kubeconfig F]
+ * `kpp diagnose svc/NAME -n NS [--port P] [--from pod/NAME] [--from-namespace NS] [--container C] [--context C] [--kubeconfig F]
  *  [--timeout S] [--json] [--lang en|zh-CN] [--yes]`: checks a Service from inside a pod and prints the verdict.
  * Exit 0 when the verdict is `ok`, 1 for any other verdict, 2 for usage or connection errors (one line on stderr).
  */
@@ -21,7 +21,19 @@ import {
 export async function runDiagnose(argv: string[]): Promise<number> {
   const args = parseArgs(
     expandShortOptions(argv),
-    ['namespace', 'port', 'from', 'container', 'context', 'kubeconfig', 'timeout', 'request-timeout', 'lang', 'image'],
+    [
+      'namespace',
+      'port',
+      'from',
+      'from-namespace',
+      'container',
+      'context',
+      'kubeconfig',
+      'timeout',
+      'request-timeout',
+      'lang',
+      'image',
+    ],
     ['json', 'yes', 'verbose', 'no-node'],
   );
   if (args.positionals.length !== 1) {
@@ -60,6 +72,7 @@ export async function runDiagnose(argv: string[]): Promise<number> {
         service,
         ...(port !== undefined ? { port } : {}),
         ...(from !== undefined ? { from } : {}),
+        ...(args.options.has('from-namespace') ? { fromNamespace: args.options.get('from-namespace') } : {}),
         ...(args.options.has('container') ? { container: args.options.get('container') } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
         lang,
