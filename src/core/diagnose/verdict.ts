@@ -210,7 +210,11 @@ function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean, r
   const detected: DiagnoseFacts['counters']['rule'] = entry?.counter.role === 'ipvs-service' ? 'ipvs' : rule;
   if (!entry) {
     const a = read(dumpText);
-    const hasRule = a.iptables ? serviceEntryRules(a.iptables, input.service, input.port).some((r) => r.table === 'nat') : false;
+    const ips = serviceClusterIPs(input.service);
+    const hasRule = a.iptables
+      ? serviceEntryRules(a.iptables, input.service, input.port).some((r) => r.table === 'nat') ||
+        a.iptables.kube.services.some((k) => !!k.clusterIP && ips.includes(safeIp(k.clusterIP) ?? '') && k.port === input.port.port)
+      : false;
     return { state: hasRule ? 'no-counters' : 'no-rule', rule: a.iptables?.kube.mode === 'nftables' ? 'nft' : detected };
   }
   if (entry.delta === undefined) return { state: 'one-capture', entry, rule: detected };
@@ -258,7 +262,9 @@ function ipvsTrace(dump: IpvsDump, input: DiagnoseInput, expected: string[]): Di
 
 function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, node: NodeView, lang: Lang, expected: ReturnType<typeof expectedRules>): DiagnoseFacts['trace'] {
   const clusterIP = safeIp(input.service.clusterIP)!;
-  const hasKube = model.kube.mode !== 'none' || model.chainsNamed('KUBE-SERVICES').length > 0;
+  // kube-proxy's own nftables table counts even when it holds no Service yet.
+  const nftMode = model.kube.mode === 'nftables' || model.dump.tables.some((t) => t.name === 'kube-proxy');
+  const hasKube = nftMode || model.kube.mode !== 'none' || model.chainsNamed('KUBE-SERVICES').length > 0;
   if (!hasKube) return { state: 'no-kube', dnat: [], verdicts: [] };
   const local = node.captured.length ? node.captured : node.api;
   const proto = input.port.protocol.toLowerCase() as 'tcp' | 'udp' | 'sctp';
@@ -296,9 +302,13 @@ function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, 
   const natEntry = entries.find((r) => r.table === 'nat');
   const reject = entries.find((r) => r.table === 'filter' && /REJECT|DROP/.test(ruleTargetName(r) ?? ''));
   let missing: { key: string; params: Params };
-  if (!natEntry && reject && expected.endpoints.length > 0) {
+  const ips = serviceClusterIPs(input.service);
+  const inMap = model.kube.services.some((k) => !!k.clusterIP && ips.includes(safeIp(k.clusterIP) ?? '') && k.port === input.port.port);
+  if (nftMode && !natEntry && !inMap) {
+    missing = { key: 'diagnose.missing.no-map-element', params: { expected: expectedText } };
+  } else if (!natEntry && reject && expected.endpoints.length > 0) {
     missing = { key: 'diagnose.missing.reject', params: { line: reject.line + 1, count: expected.endpoints.length } };
-  } else if (!natEntry && model.kube.mode !== 'nftables') {
+  } else if (!natEntry && !nftMode) {
     missing = { key: 'diagnose.missing.no-entry', params: { chain: expected.chain || 'KUBE-SVC-…' } };
   } else if (natEntry && !model.chain('nat', ruleTargetName(natEntry) ?? '')) {
     missing = { key: 'diagnose.missing.no-chain', params: { chain: ruleTargetName(natEntry) ?? '?' } };

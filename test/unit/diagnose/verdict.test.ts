@@ -560,3 +560,58 @@ test('internalTrafficPolicy Local without an endpoint on the pod\'s node: no-end
     assert.equal(decideVerdict(local, 'en').code, 'ok');
   }
 });
+
+describe("kube-proxy's nftables mode on the node", () => {
+  /** A small `nft list ruleset` in kube-proxy's nftables layout, written for this test. */
+  function nftRuleset(p: AddressPlan, eps: string[], withService = true): string {
+    const svcChain = `service-ABCD2345-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}`;
+    const epChain = (ip: string) => `endpoint-EFGH67AB-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}__${ip}/${p.targetPort}`;
+    const elements = withService ? `\n\t\telements = { ${p.clusterIP} . tcp . ${p.port} : goto ${svcChain} }` : '';
+    const lines = [
+      'table ip kube-proxy {',
+      '\tcomment "rules for kube-proxy"',
+      '\tmap service-ips {',
+      '\t\ttype ipv4_addr . inet_proto . inet_service : verdict',
+      `\t\tcomment "ClusterIP, ExternalIP and LoadBalancer IP traffic"${elements}`,
+      '\t}',
+      '\tchain nat-prerouting {',
+      '\t\ttype nat hook prerouting priority dstnat; policy accept;',
+      '\t\tjump services',
+      '\t}',
+      '\tchain services {',
+      '\t\tip daddr . meta l4proto . th dport vmap @service-ips',
+      '\t}',
+      '\tchain mark-for-masquerade {',
+      '\t\tmeta mark set meta mark | 0x00004000',
+      '\t}',
+    ];
+    if (withService) {
+      lines.push(`\tchain ${svcChain} {`, `\t\tip daddr ${p.clusterIP} tcp dport ${p.port} ip saddr != ${p.clusterCidr} jump mark-for-masquerade`);
+      lines.push(`\t\tnumgen random mod ${eps.length} vmap { ${eps.map((ip, i) => `${i} : goto ${epChain(ip)}`).join(', ')} }`, '\t}');
+      for (const ip of eps) lines.push(`\tchain ${epChain(ip)} {`, `\t\tip saddr ${ip} jump mark-for-masquerade`, `\t\tmeta l4proto tcp dnat to ${ip}:${p.targetPort}`, '\t}');
+    }
+    lines.push('}', '');
+    return lines.join('\n');
+  }
+
+  for (const p of PLANS) {
+    test(`plan ${p.name}: current rules and a working connect give ok; stale or missing rules give clusterip-dnat-missing`, () => {
+      const good = nftRuleset(p, p.endpoints);
+      const ok = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: evidence(p, good, good, { mode: 'nftables' }) });
+      const f = gatherFacts(ok);
+      assert.equal(f.trace.state, 'dnat');
+      assert.equal(f.counters.state, 'no-counters');
+      assert.equal(both(ok).en.code, 'ok');
+
+      const stale = nftRuleset(p, ['10.250.7.7']);
+      const v = both(scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, stale, stale, { mode: 'nftables' }) })).en;
+      assert.equal(v.code, 'clusterip-dnat-missing');
+      assert.match(v.summary, new RegExp(`they send it to 10\\.250\\.7\\.7:${p.targetPort}, which the API does not list`));
+
+      const none = nftRuleset(p, [], false);
+      const m = both(scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, none, none, { mode: 'nftables' }) })).en;
+      assert.equal(m.code, 'clusterip-dnat-missing');
+      assert.match(m.summary, /kube-proxy's `service-ips` map has no element for it/);
+    });
+  }
+});
