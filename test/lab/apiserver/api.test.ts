@@ -82,7 +82,7 @@ describe('lab API server over HTTPS (current mode)', () => {
     const apis = (await apiRequest(lab.server, '/apis', { headers: { Accept: aggregatedAccept } })).json();
     assert.deepEqual(
       apis.items.map((g: { metadata: { name: string } }) => g.metadata.name),
-      ['discovery.k8s.io'],
+      ['discovery.k8s.io', 'authorization.k8s.io'],
     );
   });
 

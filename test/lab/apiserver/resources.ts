@@ -112,6 +112,20 @@ export const resourceTypes: readonly ResourceType[] = [
     // 1.20 served only v1beta1; v1beta1 was removed in 1.25.
     servedVersions: { current: ['v1'], 'legacy-1.20': ['v1beta1'] },
   },
+  {
+    // `kubectl auth can-i`: asks whether the caller may do something (never stored).
+    group: 'authorization.k8s.io',
+    plural: 'selfsubjectaccessreviews',
+    singular: 'selfsubjectaccessreview',
+    kind: 'SelfSubjectAccessReview',
+    namespaced: false,
+    shortNames: [],
+    categories: [],
+    verbs: ['create'],
+    subresources: [],
+    storageVersion: 'v1',
+    servedVersions: coreV1,
+  },
 ];
 
 export function groupVersionOf(group: string, version: string): string {

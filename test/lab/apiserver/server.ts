@@ -39,14 +39,21 @@ type Caller = 'admin' | 'viewer' | 'anonymous';
 
 const verbOfMethod: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
+const execSubresources = new Set(['exec', 'attach', 'portforward']);
+
+/** The viewer's RBAC, as a `view` ClusterRole binding gives it: reads only, no exec (which is `create`). */
+function viewerMay(verb: string, subresource: string | undefined): boolean {
+  return ['get', 'list', 'watch'].includes(verb) && !execSubresources.has(subresource ?? '');
+}
+
 /**
- * The viewer's RBAC, as a `view` ClusterRole binding gives it: reads only. Exec is `create` on `pods/exec`
- * (kubectl's WebSocket GET included), like a real API server authorizes it.
+ * The viewer's RBAC on a request. Exec is `create` on `pods/exec` (kubectl's WebSocket GET included), like a real
+ * API server authorizes it.
  */
 function authorizeViewer(method: string, p: ResourcePath, type: ResourceType): void {
-  const exec = p.subresource === 'exec' || p.subresource === 'attach' || p.subresource === 'portforward';
+  const exec = execSubresources.has(p.subresource ?? '');
   const read = (method === 'GET' || method === 'HEAD') && !exec;
-  if (read) return;
+  if (read && viewerMay('get', p.subresource)) return;
   const verb = exec
     ? 'create'
     : p.name === undefined && method === 'DELETE'
@@ -70,6 +77,39 @@ function authorizeViewer(method: string, p: ResourcePath, type: ResourceType): v
 }
 const loopbackHosts = new Set(['127.0.0.1', 'localhost']);
 const podType = resourceTypeFor('Pod')!;
+
+/** The answer to a SelfSubjectAccessReview (`kubectl auth can-i`) for this caller. */
+function accessReview(body: unknown, caller: Caller, version: string): object {
+  const input = (body && typeof body === 'object' ? body : {}) as { spec?: Record<string, unknown> };
+  const spec = input.spec ?? {};
+  const attrs = (spec.resourceAttributes ?? undefined) as Record<string, unknown> | undefined;
+  const nonResource = (spec.nonResourceAttributes ?? undefined) as Record<string, unknown> | undefined;
+  if (!attrs && !nonResource)
+    throw errors.invalid('SelfSubjectAccessReview', '', [
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified',
+        field: 'spec.resourceAttributes',
+      },
+    ]);
+  const verb = String((attrs ?? nonResource)?.verb ?? '');
+  const subresource = attrs && typeof attrs.subresource === 'string' ? attrs.subresource : undefined;
+  const allowed =
+    caller === 'admin' || (caller === 'viewer' && (attrs ? viewerMay(verb, subresource) : verb === 'get'));
+  const reason =
+    caller === 'admin'
+      ? `RBAC: allowed by ClusterRoleBinding "kpp-lab-admin" of ClusterRole "cluster-admin" to User "${labUser}"`
+      : allowed
+        ? `RBAC: allowed by ClusterRoleBinding "kpp-lab-viewer" of ClusterRole "view" to User "${viewerUser}"`
+        : '';
+  return {
+    kind: 'SelfSubjectAccessReview',
+    apiVersion: `authorization.k8s.io/${version}`,
+    metadata: { creationTimestamp: null },
+    spec,
+    status: { allowed, ...(reason ? { reason } : {}) },
+  };
+}
 
 class LabServer {
   readonly token = randomBytes(32).toString('hex');
@@ -361,6 +401,11 @@ class LabServer {
   ): Promise<void> {
     const type = this.resolveType(p);
     const method = req.method ?? 'GET';
+    if (type.kind === 'SelfSubjectAccessReview') {
+      if (method !== 'POST' || p.name !== undefined) throw errors.methodNotAllowed();
+      const { body } = await this.readWriteBody(req, ['json']);
+      return sendJson(res, 201, accessReview(body, caller, p.version));
+    }
     if (caller === 'viewer') authorizeViewer(method, p, type);
     const dryRun = query.getAll('dryRun').includes('All');
     const answer = (code: number, o: KubeObject) =>

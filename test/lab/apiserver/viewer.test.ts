@@ -97,3 +97,40 @@ describe('viewer user (context kpp-lab-viewer)', () => {
     assert.equal(r.stdout, 'hello');
   });
 });
+
+describe('kubectl auth can-i (SelfSubjectAccessReview)', () => {
+  let lab: TestLab;
+  before(async () => {
+    lab = await startTestLab();
+  });
+  after(() => lab.close());
+
+  it('answers yes for the admin, and for the viewer only reads', { skip: skipKubectl }, async () => {
+    const can = async (context: string, ...args: string[]) => {
+      const r = await lab.kubectl(['--context', context, 'auth', 'can-i', ...args]);
+      return `${r.stdout.trim()}/${r.code}`;
+    };
+    assert.equal(await can('kpp-lab', 'create', 'pods', '--subresource=exec', '-n', 'shop'), 'yes/0');
+    assert.equal(await can(viewerContextName, 'create', 'pods', '--subresource=exec', '-n', 'shop'), 'no/1');
+    assert.equal(await can(viewerContextName, 'create', 'pods', '-n', 'shop'), 'no/1');
+    assert.equal(await can(viewerContextName, 'list', 'services', '-A'), 'yes/0');
+    assert.equal(await can(viewerContextName, 'watch', 'endpointslices.discovery.k8s.io', '-n', 'shop'), 'yes/0');
+  });
+
+  it('answers a raw review with status.allowed, and refuses anything but create', async () => {
+    const review = {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { namespace: 'shop', verb: 'create', resource: 'pods', subresource: 'exec' } },
+    };
+    const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const viewer = await apiRequest(lab.server, path, { method: 'POST', body: review, token: lab.server.viewerToken });
+    assert.equal(viewer.status, 201);
+    assert.equal(viewer.json().status.allowed, false);
+    const admin = await apiRequest(lab.server, path, { method: 'POST', body: review });
+    assert.equal(admin.json().status.allowed, true);
+    assert.equal((await apiRequest(lab.server, path)).status, 405);
+    const empty = await apiRequest(lab.server, path, { method: 'POST', body: { spec: {} } });
+    assert.equal(empty.status, 422);
+  });
+});
