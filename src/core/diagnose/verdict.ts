@@ -11,8 +11,10 @@
  *     (no route; a macvlan/ipvlan interface; another interface than the pod's own; a gateway that is not one of the
  *     node's addresses) -> `pod-route-bypasses-node`. A gateway that cannot be placed (the node's own address list
  *     was not captured) counts only when the node's KUBE-SERVICES rule for ClusterIP:port did not move during the
- *     probe. Healthy forms never fire: a gateway that is a node address, a link-local next hop over a veth (Calico's
- *     169.254.1.1), a gateway inside the node's pod CIDR (a bridge such as cni0), an on-link route over a veth.
+ *     probe; a gateway that is only "not a node address" is doubted when the node has no kube-proxy rules or the
+ *     probe was refused after the Service's rule counted (bridged pod networks with br_netfilter). Healthy forms never
+ *     fire: a gateway that is a node address, a link-local next hop over a veth (Calico's 169.254.1.1), a gateway
+ *     inside the node's pod CIDR (a bridge such as cni0), an on-link route over a veth.
  *  4. Tracing the pod's packet through the node's rules gives no DNAT to a current endpoint -> `clusterip-dnat-missing`,
  *     naming what differs from what kube-proxy would write for the API's Service and endpoints (`generate`).
  *  5. No tool could probe -> `tool-missing`.
@@ -51,6 +53,8 @@ import type { CheckResult, DiagnoseInput, Evidence, Verdict, VerdictCode } from 
 
 /** Link kinds that put the pod beside the node on the parent network instead of behind it. */
 const BESIDE_NODE_KINDS = new Set(['macvlan', 'macvtap', 'ipvlan', 'ipvtap']);
+/** Link kinds whose other end is in the node's namespace (Cilium's netkit replaces veth). */
+const VETH_LIKE = new Set(['veth', 'netkit']);
 
 type Params = Record<string, string | number>;
 
@@ -174,14 +178,16 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
   const iface = route.dev ? interfaces.find((i) => i.name === route.dev) : undefined;
   const own = podIPs(input);
   const primary = interfaces.find((i) => i.addresses.some((a) => own.includes(a)));
-  const otherInterface = !!primary && !!route.dev && route.dev !== primary.name;
+  // A pod address held by a dummy device (unnumbered designs) says nothing about which link is the primary one.
+  const otherInterface = !!primary && primary.kind !== 'dummy' && !!route.dev && route.dev !== primary.name;
+  const vethLike = !iface?.kind || VETH_LIKE.has(iface.kind);
   const beside = !!iface?.kind && BESIDE_NODE_KINDS.has(iface.kind);
   const gw = route.gateway ? canonicalIp(route.gateway) : undefined;
   if (gw) {
     if (node.captured.includes(gw) || node.api.includes(gw)) return { kind: 'node', reason: 'gateway-is-node' };
     if (beside) return { kind: 'bypass', strong: true, reason: 'link-kind', ...(iface ? { iface } : {}) };
     if (otherInterface) return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
-    if (isLinkLocal(gw) && (!iface?.kind || iface.kind === 'veth')) return { kind: 'node', reason: 'proxy-arp' };
+    if (isLinkLocal(gw) && vethLike) return { kind: 'node', reason: 'proxy-arp' };
     // A gateway inside the node's own pod CIDR is the node's bridge or host-side address (cni0, cilium_host).
     const cidr = inAnyCidr(gw, node.podCIDRs);
     if (cidr) return { kind: 'node', reason: 'node-bridge', cidr };
@@ -192,7 +198,7 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
   // On-link: the destination is resolved on the device itself.
   if (beside) return { kind: 'bypass', strong: true, reason: 'link-kind', ...(iface ? { iface } : {}) };
   if (otherInterface) return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
-  if (iface?.kind === 'veth') return { kind: 'node', reason: 'onlink-veth' };
+  if (iface?.kind && VETH_LIKE.has(iface.kind)) return { kind: 'node', reason: 'onlink-veth' };
   return { kind: 'unknown', reason: 'onlink-unknown' };
 }
 
