@@ -2,7 +2,14 @@
 export * from './errors';
 export { ApiTransport, DEFAULT_TIMEOUT_MS, type CallOptions } from './http';
 export { execInPod, readExecStatus, type ExecOptions, type ExecResult } from './exec';
-export { kubeconfigFiles, loadKubeconfig, type KubeconfigOptions, type LoadedKubeconfig } from './kubeconfig';
+export {
+  kubeconfigFiles,
+  loadKubeconfig,
+  readContexts,
+  type ContextEntry,
+  type KubeconfigOptions,
+  type LoadedKubeconfig,
+} from './kubeconfig';
 export * from './session';
 export * from './validate';
 export * from './debug';

@@ -178,3 +178,47 @@ export async function loadKubeconfig(opts: KubeconfigOptions = {}): Promise<Load
 function firstLine(s: string): string {
   return s.split('\n')[0].slice(0, 300);
 }
+
+export interface ContextEntry {
+  name: string;
+  cluster: string;
+  user: string;
+  namespace?: string;
+}
+
+/**
+ * The contexts of the merged kubeconfig and the current one, without choosing or checking any (for a "Switch
+ * Context..." picker that must work even when the current context is broken).
+ */
+export async function readContexts(
+  opts: Pick<KubeconfigOptions, 'kubeconfig' | 'env' | 'home'> = {},
+): Promise<{ contexts: ContextEntry[]; current?: string; files: string[] }> {
+  const k8s = await clientNode();
+  const { files } = kubeconfigFiles(opts);
+  const seen = new Map<string, ContextEntry>();
+  let current: string | undefined;
+  for (const file of files) {
+    const one = new k8s.KubeConfig();
+    try {
+      one.loadFromString(fs.readFileSync(file, 'utf8'), { onInvalidEntry: 'filter' });
+    } catch (e) {
+      throw new ClusterError(
+        'kubeconfig',
+        `kubeconfig ${file} cannot be read: ${firstLine((e as Error).message)}`,
+        'fix the file (kubectl config view shows what kubectl makes of it)',
+      );
+    }
+    for (const c of one.contexts ?? []) {
+      if (!seen.has(c.name)) {
+        seen.set(c.name, {
+          name: c.name,
+          cluster: c.cluster,
+          user: c.user,
+          ...(c.namespace ? { namespace: c.namespace } : {}),
+        });
+      }
+    }
+    if (!current && one.currentContext) current = one.currentContext;
+  }
+  return { contexts: [...seen.values()], ...(current ? { current } : {}), files };
+}

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { captureNode, DEFAULT_DEBUG_IMAGE, openNodeAccess } from '../../cluster';
+import { captureFiles, captureNode, DEFAULT_DEBUG_IMAGE, openNodeAccess } from '../../cluster';
 import { parseArgs, UsageError } from '../args';
 import { printJson } from '../io';
 import {
@@ -17,15 +17,6 @@ import {
   resourceName,
   secondsOption,
 } from './clusterArgs';
-
-/** File name per capture check id; only successful captures are written. */
-const FILES: Record<string, string> = {
-  'node-iptables': 'iptables-save-c.txt',
-  'node-ipvs': 'ipvsadm-Ln-stats.ipvs',
-  'node-nft': 'nft-list-ruleset.nft',
-  'node-addresses': 'ip-o-addr.txt',
-  'node-routes': 'ip-route.txt',
-};
 
 export async function runCapture(argv: string[]): Promise<number> {
   const args = parseArgs(
@@ -66,18 +57,16 @@ export async function runCapture(argv: string[]): Promise<number> {
         .replace(/\.\d+Z$/, 'Z');
       const dir = path.resolve(args.options.get('out') ?? `kpp-capture-${node}-${stamp}`);
       fs.mkdirSync(dir, { recursive: true });
-      const written: { file: string; argv: string[]; bytes: number }[] = [];
-      for (const r of cap.results) {
-        const name = FILES[r.id];
-        if (!name || r.exitCode !== 0 || !r.stdout.trim()) continue;
-        const file = path.join(dir, `${node}.${name}`);
-        fs.writeFileSync(file, r.stdout);
-        written.push({ file, argv: r.argv, bytes: Buffer.byteLength(r.stdout) });
+      const written: { file: string; argv: string[]; bytes: number; rules: boolean }[] = [];
+      for (const f of captureFiles(node, cap.results)) {
+        const file = path.join(dir, f.name);
+        fs.writeFileSync(file, f.text);
+        written.push({ file, argv: f.argv, bytes: Buffer.byteLength(f.text), rules: f.rules });
       }
       if (args.flags.has('json'))
         printJson({ node, via: cap.via, ...(cap.mode ? { mode: cap.mode } : {}), files: written });
       else for (const w of written) process.stdout.write(`${w.file}\n`);
-      if (!written.some((w) => /iptables|ipvs|nft/.test(w.file))) {
+      if (!written.some((w) => w.rules)) {
         process.stderr.write(`kpp capture: no rules dump could be read on node ${node} (via ${cap.via})\n`);
         return 1;
       }

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { isClusterError } from '../../../src/cluster/errors';
-import { kubeconfigFiles, loadKubeconfig } from '../../../src/cluster/kubeconfig';
+import { kubeconfigFiles, loadKubeconfig, readContexts } from '../../../src/cluster/kubeconfig';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpp-kubeconfig-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -136,6 +136,15 @@ describe('kubeconfig, kubectl rules', () => {
     );
     const broken = write('broken', 'clusters: [\n');
     await assert.rejects(loadKubeconfig({ kubeconfig: broken }), rejectsWith('kubeconfig', /cannot be read/));
+  });
+
+  it('readContexts lists every context and the current one without choosing', async () => {
+    const r = await readContexts({ env: { KUBECONFIG: [b, a].join(path.delimiter) } });
+    assert.equal(r.current, 'ctx-b');
+    assert.deepEqual(
+      r.contexts.map((c) => `${c.name} ${c.namespace ?? '-'}`),
+      ['ctx-b -', 'ctx-a team-a'],
+    );
   });
 
   it('never puts a token into an error message', async () => {
