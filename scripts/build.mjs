@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
+// `--outdir DIR`: write the bundles there instead of dist/ (scripts/package.mjs builds the VSIX's into a staging folder).
+const outArg = process.argv.indexOf('--outdir');
+const outDir = outArg > 0 ? process.argv[outArg + 1] : undefined;
 const entries = [
   { in: 'src/extension/main.ts', out: 'dist/extension.js', external: ['vscode'] },
   { in: 'src/server/main.ts', out: 'dist/server.js', external: [] },
@@ -21,7 +24,7 @@ for (const e of entries) {
   await build({
     absWorkingDir: root,
     entryPoints: [e.in],
-    outfile: e.out,
+    outfile: outDir ? join(outDir, e.out.replace(/^dist\//, '')) : e.out,
     bundle: true,
     platform: 'node',
     format: 'cjs',
