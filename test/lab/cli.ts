@@ -55,6 +55,8 @@ export interface LabState {
   startedAt: string;
   /** False while the API server is stopped (api-stop). */
   apiListening?: boolean;
+  /** The kubeconfig's current context (kpp-lab-viewer for execDenied). */
+  context?: string;
 }
 
 /** What `api-stop` asks the daemon to do (written next to the state file, then SIGUSR1). */
@@ -205,7 +207,10 @@ function tail(file: string): string {
 function printReady(s: LabState): void {
   const lines = [
     `lab "${s.scenario}" is up (daemon pid ${s.pid}, API ${s.apiUrl})`,
-    `kubeconfig: ${s.kubeconfig} (context kpp-lab; read-only user: context kpp-lab-viewer, exec answers 403)`,
+    `kubeconfig: ${s.kubeconfig} (context ${s.context ?? 'kpp-lab'})`,
+    s.context === 'kpp-lab-viewer'
+      ? '  the current context is the read-only user (exec and pod creation answer 403); context kpp-lab may'
+      : '  also context kpp-lab-viewer: a read-only user (get/list/watch; exec and pod creation answer 403)',
     ...(s.apiListening === false ? ['the API server is stopped (npm run lab -- api-start)'] : []),
     '',
     `  export KUBECONFIG=${s.kubeconfig}`,
@@ -378,6 +383,7 @@ async function daemon(args: string[]): Promise<number> {
         ...base,
         status: 'ready',
         scenario: scenario.name,
+        context: scenario.faults.execDenied ? 'kpp-lab-viewer' : 'kpp-lab',
         apiUrl: lab.api.url,
         namespaces: lab.namespaces(),
         nodes: lab.plan.nodes.map((n) => ({ name: n.node.name, ip: n.node.ip, netns: n.netns })),
