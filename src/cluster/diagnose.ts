@@ -285,6 +285,25 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         throw e;
       }
     };
+    /** A plan check: a failure of its own (an API error for this one exec) is its result, not the end. */
+    const check = async (spec: CheckSpec, where: string | undefined): Promise<CheckResult> => {
+      try {
+        return await exec(spec, where);
+      } catch (e) {
+        if (!isClusterError(e) || isFatal(e) || e.code === 'exec-forbidden') throw e;
+        return classifyCheck(spec, {
+          id: spec.id,
+          kind: spec.kind,
+          argv: spec.argv,
+          exitCode: null,
+          durationMs: 0,
+          stdout: '',
+          stderr: '',
+          error: e.message,
+          ...(spec.target ? { target: spec.target } : {}),
+        });
+      }
+    };
 
     progress(`looking for tools in ${podNs}/${source.name}${cont ? ` (${cont})` : ''}`);
     let toolCheck: CheckResult;
@@ -371,7 +390,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
 
     // 6. The probes, in parallel.
     progress(`running ${plan.length} checks from ${podNs}/${source.name}`);
-    const results = await Promise.all(plan.map((spec) => exec(spec, cont)));
+    const results = await Promise.all(plan.map((spec) => check(spec, cont)));
     checks.push(...results);
 
     // The results are the pod's only while it is the same pod: deleted (or replaced) mid-check, they are not.

@@ -196,6 +196,14 @@ export function httpError(status: number, body: string, what: RequestWhat, user?
         extra,
       );
     default:
+      if (what.resource === 'pods/exec') {
+        return new ClusterError(
+          'api',
+          `${status}: could not exec into pod ${what.namespace ? `${what.namespace}/` : ''}${what.name}: ${text}`,
+          status === 400 ? 'check the container name (--container) and that the pod is running' : '',
+          extra,
+        );
+      }
       return new ClusterError(
         'api',
         `${status}: could not ${what.verb} ${target}${scope}: ${text}`,

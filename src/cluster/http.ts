@@ -178,7 +178,13 @@ export class ApiTransport {
     path: string,
     what: RequestWhat,
     onLine: (line: string) => void,
-    opts: { signal?: AbortSignal; connectTimeoutMs?: number; query?: RequestOptions['query'] } = {},
+    opts: {
+      signal?: AbortSignal;
+      connectTimeoutMs?: number;
+      /** No byte for this long ends the stream with an error (a connection that died silently). Default 330 s. */
+      idleTimeoutMs?: number;
+      query?: RequestOptions['query'];
+    } = {},
   ): Promise<void> {
     if (opts.signal?.aborted) return;
     const conn = await this.connectionOptions();
@@ -211,8 +217,19 @@ export class ApiTransport {
           return;
         }
         let pending = '';
+        const idleMs = opts.idleTimeoutMs ?? 330_000;
+        let idle = setTimeout(onIdle, idleMs);
+        function onIdle() {
+          finish(
+            new ClusterError('timeout', `no answer on the watch for ${Math.round(idleMs / 1000)} s`, 'reconnecting'),
+          );
+          req.destroy();
+        }
+        res.on('close', () => clearTimeout(idle));
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
+          clearTimeout(idle);
+          idle = setTimeout(onIdle, idleMs);
           pending += chunk;
           let nl: number;
           while ((nl = pending.indexOf('\n')) >= 0) {
