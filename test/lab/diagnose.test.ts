@@ -366,6 +366,38 @@ if (skipReason) {
       assert.equal(fs.existsSync(marker), false);
     });
 
+    it('usage and lookup errors: one line naming what is wrong (exit 2)', async () => {
+      const cases: [string[], RegExp][] = [
+        [['diagnose'], /^kpp diagnose: missing svc\/NAME$/],
+        [['diagnose', 'deploy/web'], /expected svc\/NAME, got "deploy\/web"/],
+        [
+          ['diagnose', 'svc/nope', '-n', 'default'],
+          /^kpp diagnose: Service default\/nope not found \(list them with: kpp services -n default\)$/,
+        ],
+        [
+          ['diagnose', 'svc/web', '-n', 'default', '--port', '8443'],
+          /Service default\/web has no port 8443 \(ports: http:80\/TCP\)/,
+        ],
+        [['diagnose', 'svc/web', '-n', 'default', '--from', 'pod/ghost'], /pod default\/ghost not found/],
+        [
+          ['diagnose', 'svc/web', '-n', 'default', '--from', 'pod/client', '--container', 'nope'],
+          /pod default\/client has no container nope \(containers: client\)/,
+        ],
+        [
+          ['diagnose', 'svc/web', '--context', 'nope'],
+          /context "nope" is not in the kubeconfig \(contexts: kpp-lab, kpp-lab-viewer\)/,
+        ],
+        [['capture', 'node/ghost'], /404: node ghost not found/],
+        [['services', '-n', 'default', '-A'], /-n and -A cannot go together/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await kpp([...args, '--kubeconfig', lab().kubeconfig]);
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+        assert.match(r.stderr.trim(), message);
+        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      }
+    });
+
     it('a slow API: --request-timeout ends the call with one line (exit 2)', async () => {
       lab().api.faults.delayMs = 3000;
       try {
