@@ -5,7 +5,8 @@
  * - else every file of `KUBECONFIG` (split on `:`; `;` on Windows) in order, missing ones skipped, duplicates read
  *   once; for clusters, users and contexts the FIRST file that names an entry wins, and so does the first
  *   `current-context` (client-node: the last file's context wins, a missing file throws, a duplicate name throws);
- * - else `~/.kube/config`.
+ * - else `~/.kube/config`;
+ * - else, inside a pod, its service account (in-cluster config).
  * Relative paths inside a file (certificate files, exec commands given as paths) are taken relative to that file.
  * The chosen context and namespace live only in memory: the user's kubeconfig is never written.
  */
@@ -14,6 +15,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { clientNode, type KubeCluster, type KubeConfig, type KubeContext, type KubeUser } from './clientNode';
 import { ClusterError } from './errors';
+
+const SERVICEACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+const SERVICEACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
 export interface KubeconfigOptions {
   /** An explicit file: the only one read. */
@@ -93,7 +97,31 @@ function expandHome(p: string, home?: string): string {
 /** Reads and merges the kubeconfig files and selects the context; throws ClusterError('kubeconfig') with a hint. */
 export async function loadKubeconfig(opts: KubeconfigOptions = {}): Promise<LoadedKubeconfig> {
   const k8s = await clientNode();
-  const { files, skipped } = kubeconfigFiles(opts);
+  const { files, skipped, explicit } = kubeconfigFiles(opts);
+  const env = opts.env ?? process.env;
+  if (files.length === 0 && !explicit && env.KUBERNETES_SERVICE_HOST && fs.existsSync(SERVICEACCOUNT_TOKEN)) {
+    // Inside a pod with no kubeconfig: its service account, as kubectl does.
+    const kc = new k8s.KubeConfig();
+    kc.loadFromCluster();
+    const cluster = kc.getCurrentCluster();
+    let namespace = opts.namespace ?? 'default';
+    try {
+      namespace = opts.namespace ?? (fs.readFileSync(SERVICEACCOUNT_NAMESPACE, 'utf8').trim() || 'default');
+    } catch {
+      // no namespace file
+    }
+    return {
+      kc,
+      files: [],
+      skipped,
+      context: kc.getCurrentContext(),
+      namespace,
+      server: cluster?.server ?? '',
+      user: kc.getCurrentUser()?.name ?? '',
+      cluster: cluster?.name ?? '',
+      contexts: [kc.getCurrentContext()],
+    };
+  }
   if (files.length === 0) {
     throw new ClusterError(
       'kubeconfig',
