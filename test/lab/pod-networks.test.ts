@@ -1,4 +1,4 @@
-// The lab's newer faults and options, each on a fresh lab seen through kubectl: a macvlan/ipvlan pod on the node
+// The lab's newer faults and options, each on a fresh lab seen through kubectl: a macvlan (ipvlan) pod on the node
 // network (ClusterIPs time out, the node never counts), bridge pod networking (flannel-style cni0: everything
 // works), a distroless pod (exec 127; an ephemeral debug container works), the exec-denied kubeconfig, the API
 // server going away, and the same verdict-relevant facts under another address plan. Needs root, `ip` and kubectl.
@@ -102,6 +102,47 @@ if (skipReason) {
     });
 
   segmentPod('macvlan-pod', 'macvlan', '192.168.10.50');
+
+  describe('ipvlan-pod', () => {
+    let lab: Lab | undefined;
+    let noDriver: string | undefined;
+    before(async () => {
+      try {
+        lab = await startLab(loadScenario('ipvlan-pod'));
+      } catch (e) {
+        if (!/lacks a link driver/.test((e as Error).message)) throw e;
+        noDriver = 'this kernel has no ipvlan driver';
+      }
+    });
+    after(async () => {
+      await lab?.stop();
+    });
+
+    it('the client is an ipvlan L2 link on the node network; ClusterIPs time out', async (t) => {
+      if (noDriver) {
+        t.skip(noDriver);
+        return;
+      }
+      const k: K = (...args) => kubectl(lab!.kubeconfig, ['--cache-dir', cacheDir, ...args]);
+      const [link, svc] = await Promise.all([
+        k('exec', 'client', '--', 'ip', '-d', 'link', 'show', 'eth0'),
+        k('exec', 'client', '--', 'curl', '-sS', ...FAIL_FAST, 'http://172.16.0.80/'),
+      ]);
+      assert.match(link.stdout, /\n\s+ipvlan\s+mode l2 /);
+      assert.equal(svc.code, 28, svc.stderr);
+    });
+
+    it('without the driver, the lab says so and leaves nothing behind', (t) => {
+      if (!noDriver) {
+        t.skip('this kernel has the ipvlan driver');
+        return;
+      }
+      assert.deepEqual(
+        listNetns().filter((n) => n.startsWith(OUR_PREFIX)),
+        [],
+      );
+    });
+  });
 
   scenario('bridge-healthy', (lab, k) => {
     const proxyA = kubeProxyPodName('node-a');

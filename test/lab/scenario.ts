@@ -14,8 +14,8 @@
  *   nslookup the image ships; other commands than a small base set exit 127 like a runtime does), `role`:
  *   `client` (serves nothing), `backend` (HTTP), `apiserver` (HTTPS), `dns` (the lab DNS server, UDP and TCP).
  *   A pod serves on every targetPort of every Service it is an endpoint of. `ready: false` makes it a not-ready
- *   endpoint (its readiness probe fails; it still serves). `network`: `veth` (default) or `macvlan`: the
- *   pod's eth0 is a macvlan link whose parent is a veth into the node network's segment, not into its node;
+ *   endpoint (its readiness probe fails; it still serves). `network`: `veth` (default) or `macvlan` (`ipvlan`,
+ *   where the kernel has the driver): the pod's eth0 is a macvlan (ipvlan L2) link whose parent is a veth into the node network's segment, not into its node;
  *   its `ip` is an address on `nodeNetwork.cidr` and its default gateway the network's router, so its packets never
  *   enter the node's netfilter (client pods only). `distroless: true`: the image has no tools at all, not even sh.
  * - `services`: ClusterIP or NodePort, `clusterIP` (inside `serviceCidr`), ports (name, port, targetPort, protocol
@@ -55,10 +55,10 @@ export type ServiceType = 'ClusterIP' | 'NodePort';
 export const POD_NETWORKS = ['routed', 'bridge'] as const;
 /** How a node attaches its pods: routed veths with a link-local gateway (Calico style), or a cni0 bridge (flannel). */
 export type PodNetwork = (typeof POD_NETWORKS)[number];
-export const POD_LINKS = ['veth', 'macvlan'] as const;
+export const POD_LINKS = ['veth', 'macvlan', 'ipvlan'] as const;
 /**
- * A pod's primary interface: a veth into its node, or a macvlan link on the node network's segment (ipvlan is not
- * offered: this kernel has no ipvlan driver).
+ * A pod's primary interface: a veth into its node, or a macvlan (ipvlan L2) link on the node network's segment. ipvlan
+ * needs the kernel's ipvlan driver; without it the lab says so at start.
  */
 export type PodLink = (typeof POD_LINKS)[number];
 
@@ -82,7 +82,7 @@ export interface ScenarioPod {
   ready: boolean;
   /** The container's name; default: the role. */
   container: string;
-  /** Default `veth`. macvlan: `ip` is an address on the node network, the gateway its router. */
+  /** Default `veth`. macvlan/ipvlan: `ip` is an address on the node network, the gateway its router. */
   network: PodLink;
   /** An image with no tools at all, not even sh: every exec exits 127. */
   distroless: boolean;
@@ -516,7 +516,7 @@ function readPods(
       if (ip && node && node.podNetwork === 'bridge' && ip === bridgeAddress(node.podCidr))
         r.problem(`${at}.ip`, `${ip} is ${node.name}'s bridge address (cni0, the pods' gateway)`);
     } else if (ip && nodeNetwork) {
-      // A macvlan pod sits on the node network's segment, with its own address there.
+      // A macvlan/ipvlan pod sits on the node network's segment, with its own address there.
       if (!inCidr(ip, nodeNetwork.cidr))
         r.problem(`${at}.ip`, `a ${network} pod's ip must be inside nodeNetwork.cidr ${nodeNetwork.cidr}, not ${ip}`);
       else if (ip === nodeNetwork.router || nodes.some((n) => n.ip === ip))

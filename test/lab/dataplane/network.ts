@@ -7,7 +7,7 @@
  * - one namespace per pod: its /32 address on eth0, `default via 169.254.1.1`;
  * - a `bridge` node (flannel style) instead has a bridge cni0 holding its pod CIDR's first address; each pod's veth
  *   is a port of it, the pod has the CIDR's prefix length and `default via` that address;
- * - a macvlan pod has no veth into its node: its eth0 is a macvlan link whose parent is a veth on
+ * - a macvlan/ipvlan pod has no veth into its node: its eth0 is a macvlan (ipvlan) link whose parent is a veth on
  *   the node network's bridge, its address is on the node network and its default route goes via the router
  *   (which then also routes the pod CIDRs to their nodes, as a routed network would);
  * - for the seed fault, a gateway namespace on its own L2 segment (a veth to the pod's eth1) that blackholes.
@@ -84,7 +84,7 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
 
   // The node network: bridge + router address; each node's eth0 is created straight into its namespace.
   const nodePlen = String(prefixLength(sc.nodeNetwork.cidr));
-  await ipBatch(plan.hostNetns, [
+  await ipBatchExplained(plan.hostNetns, [
     ['link', 'set', 'lo', 'up'],
     ['link', 'add', 'br0', 'type', 'bridge'],
     ['link', 'set', 'br0', 'up'],
@@ -105,7 +105,9 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
       ['link', 'set', `mp${i}`, 'master', 'br0'],
       ['link', 'set', `mp${i}`, 'up'],
       ['link', 'set', `mh${i}`, 'up'],
-      ['link', 'add', `mv${i}`, 'link', `mh${i}`, 'type', 'macvlan', 'mode', 'bridge'],
+      p.pod.network === 'ipvlan'
+        ? ['link', 'add', `mv${i}`, 'link', `mh${i}`, 'type', 'ipvlan', 'mode', 'l2']
+        : ['link', 'add', `mv${i}`, 'link', `mh${i}`, 'type', 'macvlan', 'mode', 'bridge'],
       ['link', 'set', `mv${i}`, 'netns', p.netns],
     ]),
   ]);
@@ -163,6 +165,25 @@ function segmentPodSide(plan: LabPlan, p: PodPlan, index: number): string[][] {
     ['link', 'set', 'eth0', 'up'],
     ['route', 'add', 'default', 'via', nn.router, 'dev', 'eth0'],
   ];
+}
+
+/** ipBatch, with a missing link driver (ipvlan, macvlan) named as what it is. */
+async function ipBatchExplained(netns: string, lines: string[][]): Promise<void> {
+  try {
+    await ipBatch(netns, lines);
+  } catch (e) {
+    const message = (e as Error).message;
+    if (/Unknown device type/.test(message)) {
+      const added = lines.filter((l) => l[0] === 'link' && l[1] === 'add').map((l) => l[l.indexOf('type') + 1]);
+      const unusual = [...new Set(added)].filter((k) => k !== 'veth' && k !== 'bridge');
+      const kinds = unusual.length ? unusual : [...new Set(added)];
+      throw new Error(
+        `this kernel lacks a link driver the scenario needs (one of: ${kinds.join(', ')}; "ip link add ... type X" ` +
+          `says "Unknown device type"): ${message}`,
+      );
+    }
+    throw e;
+  }
 }
 
 function podsOn(plan: LabPlan, node: string): PodPlan[] {
