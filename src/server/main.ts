@@ -8,75 +8,104 @@ import {
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type Connection,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { diagnosticsOf } from '../core/analyze';
 import { normalizeLang, type Lang } from '../core/i18n/catalog';
-import { AnalysisCache } from './analysisCache';
-import { toLspDiagnostic } from './convert';
-import { hover } from './features/hover';
-import { codeLenses, inlayHints } from './features/lens';
-import { definition, incomingCalls, outgoingCalls, prepareCallHierarchy, references } from './features/navigation';
-import { LEGEND, semanticTokens, semanticTokensIn } from './features/semanticTokens';
-import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
-import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
+import { AnalysisCache, DEFAULT_BUDGETS, REQUEST_CANCELLED, WORKER_ARG, type Budgets } from './analysisCache';
+import { fitResponse } from './fit';
+import { LEGEND } from './features/semanticTokens';
+import { LineIndex } from './lineIndex';
 import { ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
+import { runWorker } from './worker';
 
 /** Re-parse and publish diagnostics this long after the last keystroke. */
 const DIAGNOSTICS_DEBOUNCE_MS = 200;
 const SERVED_LANGUAGES = new Set(['iptables', 'ipvs']);
+const WORKSPACE_SYMBOL_LIMIT = 500;
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+/** `initializationOptions` the server reads besides the settings: budgets (tests and the bench set them). */
+interface InitOptions extends Partial<ServerSettings> {
+  budgets?: Partial<Budgets>;
+}
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
-  const cache = new AnalysisCache();
-  const timers = new Map<string, NodeJS.Timeout>();
   let locale = 'en';
   let settings: ServerSettings = { language: 'auto' };
   let canPullConfiguration = false;
+  let budgets: Budgets = DEFAULT_BUDGETS;
+  const refreshable = { semanticTokens: false, codeLens: false, inlayHint: false };
 
   const lang = (): Lang => (settings.language === 'auto' ? normalizeLang(locale) : settings.language);
 
-  /** Runs a handler; an exception is logged and answered with `fallback`, so one bad request never kills the server. */
-  function guard<P, R>(name: string, fallback: R, handler: (params: P) => R): (params: P) => R {
-    return (params: P) => {
-      try {
-        return handler(params);
-      } catch (e) {
-        if (e instanceof TraceInputError) throw new ResponseError(-32602, e.message);
-        connection.console.error(`${name} failed: ${(e as Error).stack ?? String(e)}`);
-        return fallback;
-      }
-    };
-  }
+  const cache = new AnalysisCache({
+    workerFile: __filename,
+    get budgets() {
+      return budgets;
+    },
+    lang,
+    current: (uri) => {
+      const doc = documents.get(uri);
+      return doc && SERVED_LANGUAGES.has(doc.languageId) ? { version: doc.version, languageId: doc.languageId, text: () => doc.getText() } : undefined;
+    },
+    publish: (uri, version, diagnostics, ms) => {
+      void connection.sendDiagnostics({ uri, version, diagnostics: diagnostics as never });
+      const m = process.memoryUsage();
+      connection.console.log(`analysed ${uri} v${version}: ${diagnostics.length} diagnostic(s) in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`);
+    },
+    refreshed: () => {
+      // Answers given from the older analysis (colours, lenses, hints) are asked for again.
+      if (refreshable.semanticTokens) void connection.languages.semanticTokens.refresh().catch(() => undefined);
+      if (refreshable.codeLens) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+      if (refreshable.inlayHint) void connection.languages.inlayHint.refresh().catch(() => undefined);
+    },
+    log: (m) => connection.console.log(m),
+    error: (m) => connection.console.error(m),
+  });
 
-  const analysisOf = (uri: string) => {
-    const doc = documents.get(uri);
-    return doc ? cache.get(doc) : undefined;
+  /** The current text's lines, once per version: answers are fitted into them. */
+  const lineIndexes = new Map<string, { version: number; index: LineIndex }>();
+  const linesOf = (doc: TextDocument): LineIndex => {
+    const hit = lineIndexes.get(doc.uri);
+    if (hit?.version === doc.version) return hit.index;
+    const index = LineIndex.of(doc.getText());
+    lineIndexes.set(doc.uri, { version: doc.version, index });
+    return index;
   };
 
-  function publish(uri: string): void {
+  /**
+   * Asks the worker holding `uri`'s last analysis for `method`, fitted into the current text if it changed since. A
+   * feature's exception is logged and answered with `fallback`; a bad trace input, a cancellation and a budget
+   * overrun are error answers.
+   */
+  async function ask<R>(method: string, uri: string, params: unknown, fallback: R, token?: CancellationToken): Promise<R> {
     const doc = documents.get(uri);
-    if (!doc) return;
+    if (!doc || !SERVED_LANGUAGES.has(doc.languageId)) return fallback;
+    let answer: Awaited<ReturnType<AnalysisCache['request']>>;
     try {
-      const started = Date.now();
-      const a = cache.get(doc);
-      const diagnostics = diagnosticsOf(a, lang()).map((d) => toLspDiagnostic(d, uri));
-      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
-      connection.console.log(`analysed ${uri} v${doc.version}: ${diagnostics.length} diagnostic(s) in ${Date.now() - started} ms`);
+      answer = await cache.request(uri, method, params, token);
     } catch (e) {
-      connection.console.error(`analysis of ${uri} failed: ${(e as Error).stack ?? String(e)}`);
+      if (e instanceof ResponseError && (e.code === REQUEST_CANCELLED || e.code === -32602 || e.code === -32803)) throw e;
+      connection.console.error(`${method} failed: ${(e as Error).stack ?? String(e)}`);
+      return fallback;
     }
+    const now = documents.get(uri);
+    if (!answer || !now) return fallback;
+    // An answer that needed fitting into the very text it was computed on is a feature's bug: say so.
+    if (answer.fitted) connection.console.warn(`${method} on ${uri} v${answer.version} answered what the editor rejects; fitted: ${answer.fitted.join('; ')}`);
+    if (answer.version === now.version) return answer.result as R;
+    // Answered from an older version of the text: fitted into the text the editor holds now.
+    return fitResponse(method, answer.result, linesOf(now)).value as R;
   }
 
   function schedule(uri: string, delay: number): void {
-    clearTimeout(timers.get(uri));
-    timers.set(uri, setTimeout(() => {
-      timers.delete(uri);
-      publish(uri);
-    }, delay));
+    const doc = documents.get(uri);
+    if (doc && SERVED_LANGUAGES.has(doc.languageId)) cache.schedule(uri, delay);
   }
 
   async function refreshSettings(): Promise<void> {
@@ -91,9 +120,14 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     locale = params.locale ?? 'en';
-    const init = params.initializationOptions as Partial<ServerSettings> | undefined;
+    const init = params.initializationOptions as InitOptions | undefined;
     if (init?.language) settings = { language: init.language };
+    if (init?.budgets) budgets = { ...DEFAULT_BUDGETS, ...init.budgets, perMethod: { ...DEFAULT_BUDGETS.perMethod, ...init.budgets.perMethod } };
     canPullConfiguration = !!params.capabilities.workspace?.configuration;
+    const ws = params.capabilities.workspace;
+    refreshable.semanticTokens = !!ws?.semanticTokens?.refreshSupport;
+    refreshable.codeLens = !!ws?.codeLens?.refreshSupport;
+    refreshable.inlayHint = !!ws?.inlayHint?.refreshSupport;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -120,90 +154,52 @@ export function startServer(connection: Connection): void {
     const s = (change.settings as { kubePacketPath?: Partial<ServerSettings> } | undefined)?.kubePacketPath;
     if (s?.language) settings = { language: s.language };
     void refreshSettings().then(() => {
-      for (const d of documents.all()) schedule(d.uri, 0);
+      for (const uri of cache.uris()) void cache.republish(uri).catch((e) => connection.console.error(`diagnostics of ${uri} failed: ${String(e)}`));
     });
   });
 
-  documents.onDidOpen((e) => {
-    if (SERVED_LANGUAGES.has(e.document.languageId)) schedule(e.document.uri, 0);
-  });
+  documents.onDidOpen((e) => schedule(e.document.uri, 0));
   documents.onDidChangeContent((e) => schedule(e.document.uri, DIAGNOSTICS_DEBOUNCE_MS));
   documents.onDidClose((e) => {
-    clearTimeout(timers.get(e.document.uri));
-    timers.delete(e.document.uri);
-    cache.delete(e.document.uri);
+    cache.close(e.document.uri);
+    lineIndexes.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
-  connection.onHover(guard('hover', null, (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? hover(a, p.position.line, p.position.character, lang()) : null;
-  }));
-  connection.onDefinition(guard('definition', null, (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? definition(a, p.textDocument.uri, p.position.line, p.position.character) : null;
-  }));
-  connection.onReferences(guard('references', [], (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? references(a, p.textDocument.uri, p.position.line, p.position.character, p.context.includeDeclaration) : [];
-  }));
-  connection.onDocumentSymbol(guard('documentSymbol', [], (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? documentSymbols(a) : [];
-  }));
-  connection.onWorkspaceSymbol(guard('workspaceSymbol', [], (p) => {
-    const docs = documents.all().filter((d) => SERVED_LANGUAGES.has(d.languageId)).map((d) => ({ uri: d.uri, analysis: cache.get(d) }));
-    return workspaceSymbols(docs, p.query);
-  }));
-  connection.onFoldingRanges(guard('foldingRange', [], (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? foldingRanges(a) : [];
-  }));
-  connection.onCodeLens(guard('codeLens', [], (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? codeLenses(a, p.textDocument.uri) : [];
-  }));
-  connection.languages.inlayHint.on(guard('inlayHint', [], (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? inlayHints(a, p.range.start.line, p.range.end.line) : [];
-  }));
-  connection.languages.semanticTokens.on(guard('semanticTokens', { data: [] }, (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? semanticTokens(a) : { data: [] };
-  }));
-  connection.languages.semanticTokens.onRange(guard('semanticTokensRange', { data: [] }, (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? semanticTokensIn(a, { from: p.range.start.line, to: p.range.end.line }) : { data: [] };
-  }));
-  connection.languages.callHierarchy.onPrepare(guard('prepareCallHierarchy', null, (p) => {
-    const a = analysisOf(p.textDocument.uri);
-    return a ? prepareCallHierarchy(a, p.textDocument.uri, p.position.line, p.position.character) : null;
-  }));
-  connection.languages.callHierarchy.onIncomingCalls(guard('incomingCalls', [], (p) => {
-    const a = analysisOf(p.item.uri);
-    return a ? incomingCalls(a, p.item.uri, p.item) : [];
-  }));
-  connection.languages.callHierarchy.onOutgoingCalls(guard('outgoingCalls', [], (p) => {
-    const a = analysisOf(p.item.uri);
-    return a ? outgoingCalls(a, p.item.uri, p.item) : [];
-  }));
-  connection.onRequest(TracePacketRequest, guard('tracePacket', null as never, (p) => {
-    const a = analysisOf(p.uri);
-    if (!a) throw new TraceInputError(`document ${p.uri} is not open`);
-    return tracePacketRequest(a, p, lang());
-  }));
-  connection.onRequest(ListTargetsRequest, guard('listTargets', [], (p) => {
-    const a = analysisOf(p.uri);
-    return a ? listTargets(a) : [];
-  }));
+  connection.onHover((p, token) => ask('textDocument/hover', p.textDocument.uri, p, null, token));
+  connection.onDefinition((p, token) => ask('textDocument/definition', p.textDocument.uri, p, null, token));
+  connection.onReferences((p, token) => ask('textDocument/references', p.textDocument.uri, p, [], token));
+  connection.onDocumentSymbol((p, token) => ask('textDocument/documentSymbol', p.textDocument.uri, p, [], token));
+  connection.onWorkspaceSymbol(async (p, token) => {
+    const all = await Promise.all(cache.uris().map((uri) => ask('workspace/symbol', uri, p, [] as unknown[], token)));
+    return all.flat().slice(0, WORKSPACE_SYMBOL_LIMIT) as never;
+  });
+  connection.onFoldingRanges((p, token) => ask('textDocument/foldingRange', p.textDocument.uri, p, [], token));
+  connection.onCodeLens((p, token) => ask('textDocument/codeLens', p.textDocument.uri, p, [], token));
+  connection.languages.inlayHint.on((p, token) => ask('textDocument/inlayHint', p.textDocument.uri, p, [], token));
+  connection.languages.semanticTokens.on((p, token) => ask('textDocument/semanticTokens/full', p.textDocument.uri, p, { data: [] }, token));
+  connection.languages.semanticTokens.onRange((p, token) => ask('textDocument/semanticTokens/range', p.textDocument.uri, p, { data: [] }, token));
+  connection.languages.callHierarchy.onPrepare((p, token) => ask('textDocument/prepareCallHierarchy', p.textDocument.uri, p, null, token));
+  connection.languages.callHierarchy.onIncomingCalls((p, token) => ask('callHierarchy/incomingCalls', p.item.uri, p, [], token));
+  connection.languages.callHierarchy.onOutgoingCalls((p, token) => ask('callHierarchy/outgoingCalls', p.item.uri, p, [], token));
+  connection.onRequest(TracePacketRequest, async (p, token) => {
+    if (!documents.get(p.uri)) throw new ResponseError(-32602, `document ${p.uri} is not open`);
+    const r = await ask('kubePacketPath/tracePacket', p.uri, p, null, token);
+    if (!r) throw new ResponseError(-32803, `no analysis of ${p.uri} to trace in`);
+    return r as never;
+  });
+  connection.onRequest(ListTargetsRequest, (p, token) => ask('kubePacketPath/listTargets', p.uri, p, [], token));
 
   documents.listen(connection);
   connection.listen();
 }
 
 if (require.main === module) {
-  const connection = createConnection(ProposedFeatures.all);
-  // Last line of defence: log and keep serving.
-  process.on('uncaughtException', (e) => connection.console.error(`uncaught: ${e.stack ?? String(e)}`));
-  startServer(connection);
+  if (process.argv.includes(WORKER_ARG)) runWorker();
+  else {
+    const connection = createConnection(ProposedFeatures.all);
+    // Last line of defence: log and keep serving.
+    process.on('uncaughtException', (e) => connection.console.error(`uncaught: ${e.stack ?? String(e)}`));
+    startServer(connection);
+  }
 }

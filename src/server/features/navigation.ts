@@ -5,6 +5,7 @@ import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
 import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/types';
 import { toRange } from '../convert';
+import type { LineLengths } from './symbols';
 
 /** The chain named by the token under the cursor (a declaration, a `-A CHAIN`, or a jump target). */
 export function chainAt(model: IptablesModel, line: number, character: number): Chain | undefined {
@@ -52,17 +53,27 @@ export function references(a: Analysis, uri: string, line: number, character: nu
   return out;
 }
 
-function item(uri: string, chain: Chain): CallHierarchyItem {
+/** A chain as a call hierarchy item: its lines from the declaration to the end of its last rule's line, which hold the name. */
+function item(uri: string, chain: Chain, lines: LineLengths): CallHierarchyItem {
   const span = chain.declSpan ?? chain.rules[0]?.chainSpan ?? { line: 0, column: 0, length: 0 };
-  const last = chain.rules[chain.rules.length - 1];
-  const range = { start: { line: span.line, character: 0 }, end: { line: Math.max(span.line, last?.line ?? span.line), character: 0 } };
-  return { name: chain.name, kind: SymbolKind.Function, detail: chain.table, uri, range, selectionRange: toRange(span), data: { table: chain.table, name: chain.name } };
+  let first = span.line;
+  let last = span.line;
+  // A loop: an -A after a later declaration, or a listing, puts rules before the name.
+  for (const r of chain.rules) {
+    if (r.line < first) first = r.line;
+    const end = r.endLine ?? r.line;
+    if (end > last) last = end;
+  }
+  const selectionRange = toRange(span);
+  const end = { line: last, character: Math.max(lines.lineLength(last), last === span.line ? selectionRange.end.character : 0) };
+  const range = { start: { line: first, character: 0 }, end };
+  return { name: chain.name, kind: SymbolKind.Function, detail: chain.table, uri, range, selectionRange, data: { table: chain.table, name: chain.name } };
 }
 
-export function prepareCallHierarchy(a: Analysis, uri: string, line: number, character: number): CallHierarchyItem[] | null {
+export function prepareCallHierarchy(a: Analysis, uri: string, line: number, character: number, lines: LineLengths): CallHierarchyItem[] | null {
   const model = a.iptables;
   const chain = model && chainAt(model, line, character);
-  return chain ? [item(uri, chain)] : null;
+  return chain ? [item(uri, chain, lines)] : null;
 }
 
 function chainOfItem(model: IptablesModel, it: CallHierarchyItem): Chain | undefined {
@@ -70,7 +81,7 @@ function chainOfItem(model: IptablesModel, it: CallHierarchyItem): Chain | undef
   return d?.table && d.name ? model.chain(d.table, d.name) : model.chainsNamed(it.name)[0];
 }
 
-export function incomingCalls(a: Analysis, uri: string, it: CallHierarchyItem): CallHierarchyIncomingCall[] {
+export function incomingCalls(a: Analysis, uri: string, it: CallHierarchyItem, lines: LineLengths): CallHierarchyIncomingCall[] {
   const model = a.iptables;
   const chain = model && chainOfItem(model, it);
   if (!model || !chain) return [];
@@ -82,10 +93,10 @@ export function incomingCalls(a: Analysis, uri: string, it: CallHierarchyItem): 
     entry.rules.push(r);
     byCaller.set(caller.name, entry);
   }
-  return [...byCaller.values()].map((e) => ({ from: item(uri, e.chain), fromRanges: e.rules.map((r) => toRange(r.target!.span)) }));
+  return [...byCaller.values()].map((e) => ({ from: item(uri, e.chain, lines), fromRanges: e.rules.map((r) => toRange(r.target!.span)) }));
 }
 
-export function outgoingCalls(a: Analysis, uri: string, it: CallHierarchyItem): CallHierarchyOutgoingCall[] {
+export function outgoingCalls(a: Analysis, uri: string, it: CallHierarchyItem, lines: LineLengths): CallHierarchyOutgoingCall[] {
   const model = a.iptables;
   const chain = model && chainOfItem(model, it);
   if (!model || !chain) return [];
@@ -94,7 +105,7 @@ export function outgoingCalls(a: Analysis, uri: string, it: CallHierarchyItem): 
     const target = model.chain(callee.table, callee.name);
     if (!target) continue;
     const ranges = chain.rules.filter((r) => r.target?.name === callee.name).map((r) => toRange(r.target!.span));
-    out.push({ to: item(uri, target), fromRanges: ranges });
+    out.push({ to: item(uri, target, lines), fromRanges: ranges });
   }
   return out;
 }

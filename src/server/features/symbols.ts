@@ -1,25 +1,33 @@
 /** Document symbols (tables > chains, and a Services tree), workspace symbols, and folding ranges. */
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range, type SymbolInformation } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
-import type { Span } from '../../core/common/diagnostics';
 import type { KubeService } from '../../core/iptables/kubeproxy';
 import type { IptablesModel } from '../../core/iptables/model';
 import type { IpvsDump } from '../../core/ipvs/types';
 import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';
 import { toRange } from '../convert';
+import type { LineIndex } from '../lineIndex';
 import { joinHostPort } from '../../core/common/ip';
 import { formatShare } from '../../core/iptables/explain';
 
-/** End-of-line column for ranges that cover whole lines; clients clamp it to the real length. */
-const LINE_END = 10_000;
+/** The lengths of the document's lines: ranges that cover whole lines end where the line really ends. */
+export type LineLengths = Pick<LineIndex, 'lineLength'>;
 
-function spanRange(first: number, last: number): Range {
-  return { start: { line: first, character: 0 }, end: { line: Math.max(first, last), character: LINE_END } };
+/** Lines first..last, to the end of the last one (VS Code rejects a range past the line, or one a selection leaves). */
+function spanRange(lines: LineLengths, first: number, last: number): Range {
+  const end = Math.max(first, last);
+  return { start: { line: first, character: 0 }, end: { line: end, character: lines.lineLength(end) } };
 }
 
-export function documentSymbols(a: Analysis): DocumentSymbol[] {
+/** `range` widened to hold `selection` (a wrapped declaration, a span that reaches past the lines counted). */
+function holding(range: Range, selection: Range): Range {
+  const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return { start: before(range.start, selection.start) ? range.start : selection.start, end: before(selection.end, range.end) ? range.end : selection.end };
+}
+
+export function documentSymbols(a: Analysis, lines: LineLengths): DocumentSymbol[] {
   // Both only in a session paste, in the editor's order of sections.
-  return [...(a.iptables ? iptablesSymbols(a.iptables) : []), ...(a.ipvs ? ipvsSymbols(a.ipvs) : [])];
+  return [...(a.iptables ? iptablesSymbols(a.iptables, lines) : []), ...(a.ipvs ? ipvsSymbols(a.ipvs, lines) : [])];
 }
 
 /**
@@ -28,7 +36,7 @@ export function documentSymbols(a: Analysis): DocumentSymbol[] {
  */
 const LARGE_TABLE_CHAINS = 1000;
 
-function iptablesSymbols(model: IptablesModel): DocumentSymbol[] {
+function iptablesSymbols(model: IptablesModel, lines: LineLengths): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   const { serviceByChain, endpointByChain } = model.kube;
   for (const table of model.dump.tables) {
@@ -52,27 +60,27 @@ function iptablesSymbols(model: IptablesModel): DocumentSymbol[] {
         folded++;
         continue;
       }
-      const sel: Span = chain.declSpan ?? chain.rules[0].chainSpan;
+      const sel = toRange(chain.declSpan ?? chain.rules[0].chainSpan);
       chains.push({
         name: chain.name,
         detail: chain.policy ? `${chain.policy}, ${chain.rules.length} rules` : `${chain.rules.length} rules`,
         kind: chain.builtin ? SymbolKind.Event : SymbolKind.Function,
-        range: spanRange(first, last),
-        selectionRange: toRange(sel),
+        range: holding(spanRange(lines, first, last), sel),
+        selectionRange: sel,
       });
     }
     if (chains.length === 0 && table.line === undefined) continue;
-    const sel = table.span ? toRange(table.span) : spanRange(tableFirst, tableFirst);
+    const sel = table.span ? toRange(table.span) : spanRange(lines, tableFirst, tableFirst);
     const detail = folded ? `${folded} Service and endpoint chains under Services` : undefined;
-    out.push({ name: `*${table.name}`, ...(detail ? { detail } : {}), kind: SymbolKind.Namespace, range: spanRange(Math.min(tableFirst, sel.start.line), tableLast), selectionRange: sel, children: chains });
+    out.push({ name: `*${table.name}`, ...(detail ? { detail } : {}), kind: SymbolKind.Namespace, range: holding(spanRange(lines, Math.min(tableFirst, sel.start.line), tableLast), sel), selectionRange: sel, children: chains });
   }
-  const services = serviceTree(model);
+  const services = serviceTree(model, lines);
   if (services) out.push(services);
   return out;
 }
 
 /** "Services": Service > port > endpoints, from the kube-proxy view. */
-function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
+function serviceTree(model: IptablesModel, lines: LineLengths): DocumentSymbol | undefined {
   const groups = new Map<string, KubeService[]>();
   for (const s of model.kube.services) {
     if (s.lines.length === 0) continue;
@@ -93,15 +101,15 @@ function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
         .filter((e) => e.ruleLine !== undefined || e.dnatLine !== undefined)
         .map((e) => {
           const l = (e.ruleLine ?? e.dnatLine)!;
-          return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${formatShare(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(l, l), selectionRange: spanRange(l, l) };
+          return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${formatShare(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(lines, l, l), selectionRange: spanRange(lines, l, l) };
         });
       const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : s.nodePort !== undefined ? `NodePort ${s.nodePort}` : '';
       return {
         name: s.portName || (s.port !== undefined ? String(s.port) : s.chain ?? '?'),
         detail: `${(s.protocol ?? '').toUpperCase()} ${addr} · ${s.endpoints.length} endpoint(s)${s.noEndpoints ? ' · no endpoints' : ''}`.trim(),
         kind: SymbolKind.Interface,
-        range: spanRange(first, last),
-        selectionRange: spanRange(first, first),
+        range: spanRange(lines, first, last),
+        selectionRange: spanRange(lines, first, first),
         children: endpoints,
       };
     });
@@ -109,20 +117,21 @@ function serviceTree(model: IptablesModel): DocumentSymbol | undefined {
     const last = ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0);
     allFirst = Math.min(allFirst, first);
     allLast = Math.max(allLast, last);
-    children.push({ name, kind: SymbolKind.Class, range: spanRange(first, last), selectionRange: spanRange(first, first), children: portSymbols });
+    children.push({ name, kind: SymbolKind.Class, range: spanRange(lines, first, last), selectionRange: spanRange(lines, first, first), children: portSymbols });
   }
-  return { name: 'Services', detail: `${groups.size} Service(s)`, kind: SymbolKind.Module, range: spanRange(allFirst, allLast), selectionRange: spanRange(allFirst, allFirst), children };
+  return { name: 'Services', detail: `${groups.size} Service(s)`, kind: SymbolKind.Module, range: spanRange(lines, allFirst, allLast), selectionRange: spanRange(lines, allFirst, allFirst), children };
 }
 
-function ipvsSymbols(dump: IpvsDump): DocumentSymbol[] {
+function ipvsSymbols(dump: IpvsDump, lines: LineLengths): DocumentSymbol[] {
   return dump.services.map((s) => {
     const last = s.realServers.length ? s.realServers[s.realServers.length - 1].line : s.line;
+    const sel = toRange(s.span);
     return {
       name: serviceLabel(s),
       detail: `${s.scheduler ?? ''} · ${s.realServers.length} real server(s)`,
       kind: SymbolKind.Class,
-      range: spanRange(s.line, last),
-      selectionRange: toRange(s.span),
+      range: holding(spanRange(lines, s.line, last), sel),
+      selectionRange: sel,
       children: s.realServers.map((r) => ({
         name: realServerLabel(r),
         detail: `${r.forward ?? ''} weight ${r.weight ?? '?'}`,
@@ -135,10 +144,10 @@ function ipvsSymbols(dump: IpvsDump): DocumentSymbol[] {
 }
 
 /** Chains and Services of every analysed document whose name contains the query (case-insensitive). */
-export function workspaceSymbols(docs: { uri: string; analysis: Analysis }[], query: string, limit = 500): SymbolInformation[] {
+export function workspaceSymbols(docs: { uri: string; analysis: Analysis; lines: LineLengths }[], query: string, limit = 500): SymbolInformation[] {
   const q = query.toLowerCase();
   const out: SymbolInformation[] = [];
-  for (const { uri, analysis } of docs) {
+  for (const { uri, analysis, lines } of docs) {
     const model = analysis.iptables;
     if (model) {
       for (const table of model.dump.tables) {
@@ -150,7 +159,7 @@ export function workspaceSymbols(docs: { uri: string; analysis: Analysis }[], qu
       }
       for (const s of model.kube.services) {
         if (out.length >= limit) return out;
-        if (s.name && s.name.toLowerCase().includes(q) && s.lines.length) out.push({ name: s.name, kind: SymbolKind.Class, containerName: 'Services', location: { uri, range: spanRange(s.lines[0], s.lines[0]) } });
+        if (s.name && s.name.toLowerCase().includes(q) && s.lines.length) out.push({ name: s.name, kind: SymbolKind.Class, containerName: 'Services', location: { uri, range: spanRange(lines, s.lines[0], s.lines[0]) } });
       }
     }
     for (const s of analysis.ipvs?.services ?? []) {

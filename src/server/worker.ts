@@ -1,0 +1,107 @@
+/**
+ * One analysis in a worker process: the worker reads one version of one document (the synchronous parse + model
+ * of a 40 MB dump takes seconds) and then answers the feature requests on it, while the server keeps reading the
+ * editor's messages. Messages are plain data both ways; an exception in a feature becomes an error answer.
+ */
+import { analyzeText, diagnosticsOf, type Analysis } from '../core/analyze';
+import type { Lang } from '../core/i18n/catalog';
+import type { DumpKind } from '../core/detect';
+import { toLspDiagnostic } from './convert';
+import { hover } from './features/hover';
+import { codeLenses, inlayHints } from './features/lens';
+import { definition, incomingCalls, outgoingCalls, prepareCallHierarchy, references } from './features/navigation';
+import { semanticTokens, semanticTokensIn } from './features/semanticTokens';
+import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
+import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
+import { fitResponse } from './fit';
+import { LineIndex } from './lineIndex';
+
+export type ToWorker =
+  | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang }
+  | { kind: 'request'; id: number; method: string; params: unknown; lang: Lang }
+  | { kind: 'drop' };
+
+export type FromWorker =
+  | { kind: 'analysed'; version: number; diagnostics: unknown[]; ms: number }
+  | { kind: 'analysisFailed'; version: number; message: string }
+  /** `fitted`: what the feature answered that the editor rejects, fitted here (a feature's bug, for the log). */
+  | { kind: 'result'; id: number; result: unknown; fitted?: string[] }
+  | { kind: 'error'; id: number; code: number; message: string; log?: string };
+
+export function kindForLanguage(languageId: string): DumpKind | undefined {
+  if (languageId === 'iptables') return 'iptables';
+  if (languageId === 'ipvs') return 'ipvs';
+  return undefined;
+}
+
+/** The document the worker holds: its analysis and its lines. */
+export interface Held {
+  uri: string;
+  analysis: Analysis;
+  lines: LineIndex;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Handler = (d: Held, p: any, lang: Lang) => unknown;
+
+/** The requests a worker answers, by LSP method; `diagnostics` republishes in another language. */
+export const HANDLERS: Record<string, Handler> = {
+  'textDocument/hover': (d, p, lang) => hover(d.analysis, p.position.line, p.position.character, lang),
+  'textDocument/definition': (d, p) => definition(d.analysis, d.uri, p.position.line, p.position.character),
+  'textDocument/references': (d, p) => references(d.analysis, d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
+  'textDocument/documentSymbol': (d) => documentSymbols(d.analysis, d.lines),
+  'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
+  'textDocument/foldingRange': (d) => foldingRanges(d.analysis),
+  'textDocument/codeLens': (d) => codeLenses(d.analysis, d.uri),
+  'textDocument/inlayHint': (d, p) => inlayHints(d.analysis, p.range.start.line, p.range.end.line),
+  'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis),
+  'textDocument/semanticTokens/range': (d, p) => semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }),
+  'textDocument/prepareCallHierarchy': (d, p) => prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
+  'callHierarchy/incomingCalls': (d, p) => incomingCalls(d.analysis, d.uri, p.item, d.lines),
+  'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
+  'kubePacketPath/tracePacket': (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
+  'kubePacketPath/listTargets': (d) => listTargets(d.analysis),
+  diagnostics: (d, _p, lang) => diagnosticsOf(d.analysis, lang).map((x) => toLspDiagnostic(x, d.uri)),
+};
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export function runWorker(): void {
+  let held: Held | undefined;
+  const post = (m: FromWorker) => process.send!(m);
+  // The server went away: so does the worker.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m: ToWorker) => {
+    if (m.kind === 'drop') {
+      held = undefined;
+      return;
+    }
+    if (m.kind === 'analyse') {
+      // The old analysis goes first: two models of a big dump never live in one worker at once.
+      held = undefined;
+      const started = Date.now();
+      try {
+        const analysis = analyzeText(m.text, kindForLanguage(m.languageId));
+        held = { uri: m.uri, analysis, lines: LineIndex.of(m.text) };
+        const diagnostics = HANDLERS.diagnostics(held, undefined, m.lang) as unknown[];
+        post({ kind: 'analysed', version: m.version, diagnostics, ms: Date.now() - started });
+      } catch (e) {
+        post({ kind: 'analysisFailed', version: m.version, message: (e as Error).stack ?? String(e) });
+      }
+      return;
+    }
+    const handler = HANDLERS[m.method];
+    if (!held || !handler) {
+      post({ kind: 'error', id: m.id, code: -32603, message: held ? `no handler for ${m.method}` : 'no analysis held' });
+      return;
+    }
+    try {
+      // Fitted into the text this analysis read: the answer is right for that version; the server fits it again
+      // into a newer text if the document changed since.
+      const fitted = fitResponse(m.method, handler(held, m.params, m.lang) ?? null, held.lines);
+      post({ kind: 'result', id: m.id, result: fitted.value ?? null, ...(fitted.changes.length ? { fitted: fitted.changes } : {}) });
+    } catch (e) {
+      if (e instanceof TraceInputError) post({ kind: 'error', id: m.id, code: -32602, message: e.message });
+      else post({ kind: 'error', id: m.id, code: -32603, message: `${m.method} failed: ${(e as Error).message}`, log: (e as Error).stack ?? String(e) });
+    }
+  });
+}
