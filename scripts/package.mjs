@@ -24,7 +24,7 @@ const SHIPPED = ['package.json', '.vscodeignore', 'LICENSE', 'README.md', 'READM
 /** Nothing in the VSIX may match these. */
 const FORBIDDEN = [/\.ts$/, /\.map$/, /(^|\/)test\//, /(^|\/)out\//, /(^|\/)src\//, /(^|\/)node_modules\//, /lab/i, /bench/i, /(^|\/)samples\//, /\.test\.js$/];
 /** And these must be there. */
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/LICENSE.txt', 'extension/readme.md', 'extension/changelog.md', 'extension/media/icon.png', 'extension/package.nls.json', 'extension/package.nls.zh-cn.json', 'extension/l10n/bundle.l10n.zh-cn.json', 'extension/syntaxes/iptables.tmLanguage.json', 'extension/syntaxes/ipvs.tmLanguage.json'];
+const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/client-node.js', 'extension/LICENSE.txt', 'extension/readme.md', 'extension/changelog.md', 'extension/media/icon.png', 'extension/package.nls.json', 'extension/package.nls.zh-cn.json', 'extension/l10n/bundle.l10n.zh-cn.json', 'extension/syntaxes/iptables.tmLanguage.json', 'extension/syntaxes/ipvs.tmLanguage.json'];
 
 const say = (text) => console.log(`[package] ${text}`);
 const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} kB`);
@@ -46,7 +46,7 @@ function main() {
     delete staged.files;
     delete staged.bin;
     fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
-    for (const name of ['extension.js', 'server.js', 'cli.js']) {
+    for (const name of ['extension.js', 'server.js', 'client-node.js', 'cli.js']) {
       const file = path.join(stage, 'dist', name);
       if (fs.existsSync(file)) say(`bundle dist/${name}: ${kb(fs.statSync(file).size)} (minified)`);
     }
