@@ -159,7 +159,8 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
-  documents.onDidChangeContent((e) => schedule(e.document.uri, DIAGNOSTICS_DEBOUNCE_MS));
+  // Also fired on open: the first analysis is not delayed (nothing answers until it is done).
+  documents.onDidChangeContent((e) => schedule(e.document.uri, cache.servedVersion(e.document.uri) === undefined ? 0 : DIAGNOSTICS_DEBOUNCE_MS));
   documents.onDidClose((e) => {
     cache.close(e.document.uri);
     lineIndexes.delete(e.document.uri);

@@ -57,7 +57,7 @@ export function serverPath(): string {
 export interface SessionOptions {
   locale?: string;
   initializationOptions?: unknown;
-  /** A request unanswered for this long rejects (default 60 s): a hang, not a slow answer. */
+  /** A request (or awaited diagnostics) unanswered for this long rejects (default 60 s): a hang, not a slow answer. */
   requestTimeoutMs?: number;
   /** Receives the problems of an invalid answer instead of rejecting the request with them. */
   onInvalid?: (method: string, problems: Problem[]) => void;
@@ -179,7 +179,7 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
 
   const waitDiagnostics = (uri: string, predicate: (p: PublishDiagnosticsParams) => boolean = () => true) =>
     new Promise<PublishDiagnosticsParams>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within 10 s; server stderr: ${stderr}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within ${timeoutMs / 1000} s; server stderr: ${stderr}`)), timeoutMs);
       waiters.push({ uri, predicate, resolve: (p) => (clearTimeout(timer), resolve(p)) });
     });
 
