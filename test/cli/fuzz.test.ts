@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS_MISSING, corpusDir, repoRoot } from '../helpers/corpus';
-import { fuzzSources, mutate, Rng } from '../helpers/mutate';
+import { fuzzSources, mutate, Rng, type FuzzSource } from '../helpers/mutate';
 
 const cli = join(repoRoot(), 'dist', 'cli.js');
 /** Far above any normal run: a run this long is a hang, not a slow answer. */
@@ -25,15 +25,13 @@ function run(args: string[]): Promise<{ code: number | null; signal: string | nu
   });
 }
 
-// Fixed seed: the same fuzzed inputs every run. Every command must end with its documented exit code (0, 1 or 2)
+// Fixed seeds: the same fuzzed inputs every run. Every command must end with its documented exit code (0, 1 or 2)
 // and without a stack trace, on every input.
-test('fuzz: kpp parse, trace, explain and lint finish on mutated dumps', async (t) => {
-  if (!corpusDir()) t.diagnostic(`${CORPUS_MISSING}: fuzzing the samples only`);
-  const rng = new Rng(2029);
-  const sources = fuzzSources();
+async function fuzz(sources: FuzzSource[], seed: number, inputs: number): Promise<void> {
+  const rng = new Rng(seed);
   const dir = mkdtempSync(join(tmpdir(), 'kpp-fuzz-'));
   const jobs: string[][] = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < inputs; i++) {
     const source = sources[rng.int(sources.length)];
     const file = join(dir, `${i}.txt`);
     const text = mutate(source.text, rng, 1 + rng.int(5));
@@ -57,4 +55,11 @@ test('fuzz: kpp parse, trace, explain and lint finish on mutated dumps', async (
     }),
   );
   assert.deepEqual(failures, []);
+}
+
+test('fuzz: kpp parse, trace, explain and lint finish on mutated samples', () => fuzz(fuzzSources('samples'), 2029, 6));
+
+test('fuzz: kpp parse, trace, explain and lint finish on mutated dumps of the shared corpus', (t) => {
+  if (!corpusDir()) return t.skip(CORPUS_MISSING);
+  return fuzz(fuzzSources('corpus'), 2030, 8);
 });

@@ -35,8 +35,22 @@ export interface FuzzSource {
   text: string;
 }
 
-/** The project's samples and test dumps, and the shared corpus of real dumps when it is present. */
-export function fuzzSources(options: { corpus?: boolean } = {}): FuzzSource[] {
+/**
+ * The project's samples and test dumps (`samples`), the shared corpus of real dumps (`corpus`, empty when it is
+ * absent), or both (`all`, the default).
+ */
+export function fuzzSources(from: 'samples' | 'corpus' | 'all' = 'all'): FuzzSource[] {
+  const out: FuzzSource[] = [];
+  if (from !== 'corpus') out.push(...sampleSources());
+  if (from !== 'samples') {
+    for (const f of corpusFiles('iptables')) out.push({ name: `corpus/iptables/${f.name}`, languageId: 'iptables', text: f.text });
+    for (const f of corpusFiles('ipvs')) out.push({ name: `corpus/ipvs/${f.name}`, languageId: 'ipvs', text: f.text });
+    for (const f of corpusFiles('routes')) out.push({ name: `corpus/routes/${f.name}`, languageId: 'iptables', text: f.text });
+  }
+  return out;
+}
+
+function sampleSources(): FuzzSource[] {
   const samples = join(repoRoot(), 'samples');
   const out: FuzzSource[] = [
     { name: 'seed', languageId: 'iptables', text: seedDump().text },
@@ -46,11 +60,6 @@ export function fuzzSources(options: { corpus?: boolean } = {}): FuzzSource[] {
   for (const n of readdirSync(samples).sort()) {
     if (n === 'README.md' || n.endsWith('.json')) continue;
     out.push({ name: `samples/${n}`, languageId: n.endsWith('.ipvs') ? 'ipvs' : 'iptables', text: readFileSync(join(samples, n), 'utf8') });
-  }
-  if (options.corpus !== false) {
-    for (const f of corpusFiles('iptables')) out.push({ name: `corpus/iptables/${f.name}`, languageId: 'iptables', text: f.text });
-    for (const f of corpusFiles('ipvs')) out.push({ name: `corpus/ipvs/${f.name}`, languageId: 'ipvs', text: f.text });
-    for (const f of corpusFiles('routes')) out.push({ name: `corpus/routes/${f.name}`, languageId: 'iptables', text: f.text });
   }
   return out;
 }
