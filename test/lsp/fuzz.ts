@@ -127,7 +127,8 @@ export async function runLspFuzz(s: LspSession, sources: FuzzSource[], options: 
       const edit = randomEdit(doc.getText(), rng);
       const range = { start: doc.positionAt(edit.start), end: doc.positionAt(edit.end) };
       const version = doc.version + 1;
-      const expected = applyEdit(doc.getText(), edit);
+      // A position cannot fall between the CR and LF of a line break: the edit is the one its range says.
+      const expected = applyEdit(doc.getText(), { start: doc.offsetAt(range.start), end: doc.offsetAt(range.end), text: edit.text });
       doc = TextDocument.update(doc, [{ range, text: edit.text }], version);
       if (doc.getText() !== expected) fail('other', 'the fuzzer applied an edit wrongly');
       stats.edits++;

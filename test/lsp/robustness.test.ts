@@ -66,6 +66,19 @@ test('a line over 10,000 characters: symbols end where their lines end and hold 
   }
 });
 
+test('rules of a table pasted after its COMMIT: their fold stays inside or outside the table\'s fold', async () => {
+  const s = await startSession();
+  try {
+    const uri = 'file:///work/commit-inside.iptables';
+    const lines = ['*nat', ':POSTROUTING ACCEPT [0:0]', '-A POSTROUTING -s 10.0.0.0/8 -j RETURN', '-A POSTROUTING -s 172.16.0.0/12 -j RETURN', 'COMMIT', '-A POSTROUTING -s 192.168.0.0/16 -j RETURN', '-A POSTROUTING -j MASQUERADE'];
+    await s.open(uri, 'iptables', lines.join('\n'));
+    const folds = await s.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } });
+    assert.deepEqual(folds?.map((f) => [f.startLine, f.endLine]), [[0, 4], [2, 3], [5, 6]]);
+  } finally {
+    await s.close();
+  }
+});
+
 test('a request over its budget is answered with an error and logged, and the server keeps answering', async () => {
   // Document symbols of 2,000 Services take far longer than 1 ms; hovers keep the default budget.
   const s = await startSession({ initializationOptions: { budgets: { perMethod: { 'textDocument/documentSymbol': 1 } } } });

@@ -177,11 +177,22 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
     for (const table of model.dump.tables) {
       if (table.line !== undefined && table.commitLine !== undefined && table.commitLine > table.line) out.push({ startLine: table.line, endLine: table.commitLine, kind: FoldingRangeKind.Region });
     }
-    // Runs of consecutive rules of one chain fold together (iptables-save groups them).
+    // Runs of consecutive rules of one chain fold together (iptables-save groups them). A run never crosses a
+    // table's first or COMMIT line (a paste can put rules of a table after its COMMIT): VS Code drops a range that
+    // overlaps another without nesting in it.
+    const boundaries = new Set<number>();
+    for (const table of model.dump.tables) {
+      if (table.line !== undefined) boundaries.add(table.line);
+      if (table.commitLine !== undefined) boundaries.add(table.commitLine);
+    }
+    const crosses = (from: number, to: number) => {
+      for (const b of boundaries) if (b > from && b <= to) return true;
+      return false;
+    };
     const rules = model.dump.rules;
     let start = 0;
     for (let i = 1; i <= rules.length; i++) {
-      if (i === rules.length || rules[i].chain !== rules[start].chain || rules[i].table !== rules[start].table) {
+      if (i === rules.length || rules[i].chain !== rules[start].chain || rules[i].table !== rules[start].table || crosses(rules[i - 1].line, rules[i].line)) {
         if (rules[i - 1].line > rules[start].line) out.push({ startLine: rules[start].line, endLine: rules[i - 1].line, kind: FoldingRangeKind.Region });
         start = i;
       }
