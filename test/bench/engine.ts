@@ -3,7 +3,7 @@
  * weigh on it: the first parse+model is the cold run whose memory is recorded (VmHWM, heap before each GC),
  * further runs give the median time, and the last run's dump is traced.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { buildModel, type IptablesModel } from '../../src/core/iptables/model';
 import { parseIptables } from '../../src/core/iptables/parser';
 import { tracePacket, type TraceResult } from '../../src/core/iptables/trace';
@@ -74,6 +74,36 @@ export function procMemory(pid: number | 'self'): { rss: number; hwm: number } |
     return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Memory of a process and its descendants (the language server's analyses live in worker processes): RSS summed
+ * now, and the sum of each process's peak (an upper bound of the tree's peak).
+ */
+export function treeMemory(pid: number): { rss: number; hwm: number; processes: number } | undefined {
+  const own = procMemory(pid);
+  if (!own) return undefined;
+  let rss = own.rss;
+  let hwm = own.hwm;
+  let processes = 1;
+  for (const child of childPids(pid)) {
+    const m = treeMemory(child);
+    if (!m) continue;
+    rss += m.rss;
+    hwm += m.hwm;
+    processes += m.processes;
+  }
+  return { rss, hwm, processes };
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
   }
 }
 

@@ -21,7 +21,7 @@ import {
   StreamMessageWriter,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
-import { procMemory } from './engine';
+import { treeMemory } from './engine';
 import { median, percentile } from './stats';
 import type { EditorPosition } from './workload';
 
@@ -186,7 +186,8 @@ export async function runLsp(
     const definition = await latencies(definitionPositions, (p) =>
       guard(connection.sendRequest(DefinitionRequest.type, at(p)), 'definition'),
     );
-    const memory = child.pid ? procMemory(child.pid) : undefined;
+    // The server and its analysis workers (child processes).
+    const memory = child.pid ? treeMemory(child.pid) : undefined;
     return {
       openToDiagnosticsMs,
       diagnostics: published.diagnostics.length,
