@@ -4,13 +4,15 @@
  *
  * - A document's text is analysed in a worker (parse + model of a 40 MB dump is seconds of synchronous work); the
  *   server's own process keeps reading the editor's messages meanwhile.
- * - Requests are answered by the worker holding the last complete analysis (`serving`), also while a newer version
- *   is being analysed in another worker; only a document's first analysis is waited for. When the new analysis is
- *   complete it serves, and the old worker is released once its last answer is sent: small documents keep it as a
- *   spare with its analysis dropped, big ones end it.
+ * - A big document (from 1M characters) gets a worker of its own for each analysis. Requests are answered by the
+ *   worker holding the last complete analysis (`serving`), also while a newer version is analysed in another
+ *   worker; when the new one is complete it serves, and the old worker ends once its last answer is sent.
+ * - Small documents share one worker, which holds the analysis of each (their analyses take milliseconds; a
+ *   process each would cost 60 MB apiece).
  * - Workers are child processes, not threads: an ended worker gives all its memory back to the system. Threads
  *   of one process were tried first; the allocator kept what ended threads had used, and the server grew by
  *   half after a few edits of a 23 MB dump.
+ * - Only a document's first analysis is waited for.
  * - At most one analysis per document runs; edits that arrive meanwhile are read by the next one, once it ends.
  * - Every request has a budget: past it, the request is answered with an error, logged, and the worker (which may
  *   be stuck in synchronous work) is killed; the document is analysed again in a fresh worker. An analysis has its
@@ -43,8 +45,8 @@ export const DEFAULT_BUDGETS: Budgets = {
 export const REQUEST_CANCELLED = -32800;
 export const REQUEST_FAILED = -32803;
 
-/** Below this many characters a released worker is kept as a spare (starting one costs more than its heap). */
-const SPARE_MAX_CHARS = 1_000_000;
+/** From this many characters a document is analysed in a worker of its own; below, in the shared one. */
+const BIG_DOCUMENT_CHARS = 1_000_000;
 
 let fullGc: (() => void) | undefined;
 /**
@@ -99,25 +101,34 @@ interface Pending {
 /** The argument that makes the server's bundle run as a worker (see main.ts). */
 export const WORKER_ARG = '--kpp-analysis-worker';
 
-/** One worker process holding (at most) one analysis. */
+type Analysed = Extract<FromWorker, { kind: 'analysed' | 'analysisFailed' }>;
+
+/** One worker process holding the analyses of one big document or of all small ones. */
 class Host {
   readonly child: ChildProcess;
   readonly pending = new Map<number, Pending>();
-  version = -1;
-  chars = 0;
-  retiring = false;
+  /** Per document: what to do when its analysis is done. */
+  readonly analysed = new Map<string, (m: Analysed) => void>();
   dead = false;
-  onAnalysed?: (m: Extract<FromWorker, { kind: 'analysed' | 'analysisFailed' }>) => void;
   onExit?: () => void;
+  onIdle?: () => void;
   private nextId = 1;
 
-  constructor(file: string, error: (message: string) => void) {
+  constructor(
+    file: string,
+    readonly shared: boolean,
+    error: (message: string) => void,
+  ) {
     // `advanced`: structured clone, so a 40 MB text goes over as one string, not as JSON.
     this.child = fork(file, [WORKER_ARG], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
     let stderr = '';
     this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     this.child.on('message', (m: FromWorker) => {
-      if (m.kind === 'analysed' || m.kind === 'analysisFailed') return this.onAnalysed?.(m);
+      if (m.kind === 'analysed' || m.kind === 'analysisFailed') {
+        const done = this.analysed.get(m.uri);
+        this.analysed.delete(m.uri);
+        return done?.(m);
+      }
       const p = this.pending.get(m.id);
       if (!p) return; // cancelled or abandoned: the late answer is dropped
       this.settle(m.id);
@@ -147,10 +158,11 @@ class Host {
     });
   }
 
-  request(method: string, params: unknown, lang: Lang, budgetMs: number, token: CancellationToken | undefined, overBudget: (method: string) => void): Promise<Answer> {
+  request(uri: string, method: string, params: unknown, lang: Lang, budgetMs: number, token: CancellationToken | undefined, overBudget: (method: string) => void): Promise<Answer> {
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
       if (token?.isCancellationRequested) return reject(new ResponseError(REQUEST_CANCELLED, 'cancelled'));
+      if (this.dead) return reject(new ResponseError(REQUEST_FAILED, `${method} abandoned: the analysis worker stopped`));
       const timer = setTimeout(() => {
         this.settle(id);
         reject(new ResponseError(REQUEST_FAILED, `${method} took longer than its budget of ${budgetMs} ms and was abandoned`));
@@ -162,7 +174,7 @@ class Host {
         this.settle(id);
         reject(new ResponseError(REQUEST_CANCELLED, 'cancelled'));
       });
-      this.send({ kind: 'request', id, method, params, lang });
+      this.send({ kind: 'request', id, uri, method, params, lang });
     });
   }
 
@@ -171,10 +183,8 @@ class Host {
     if (!p) return;
     clearTimeout(p.timer);
     this.pending.delete(id);
-    if (this.retiring && this.pending.size === 0) this.onIdle?.();
+    if (this.pending.size === 0) this.onIdle?.();
   }
-
-  onIdle?: () => void;
 
   terminate(): void {
     this.dead = true;
@@ -185,8 +195,9 @@ class Host {
 interface Entry {
   uri: string;
   serving?: Host;
+  /** The version of the text the serving analysis read. */
+  servingVersion: number;
   analysing?: Host;
-  spare?: Host;
   /** Another analysis is wanted once the running one ends (edits arrived meanwhile). */
   again: boolean;
   timer?: NodeJS.Timeout;
@@ -198,18 +209,21 @@ interface Entry {
   restartedFor?: number;
   /** The last version whose analysis failed or ran out of budget (not retried until the text changes). */
   failedVersion?: number;
+  /** Stops waiting for the running analysis (the document closed). */
+  stopAnalysis?: () => void;
   closed: boolean;
 }
 
 export class AnalysisCache {
   private readonly entries = new Map<string, Entry>();
+  private shared?: Host;
 
   constructor(private readonly hooks: CacheHooks) {}
 
   /** Analyse the document's current text after `delay` ms (edits within the delay are read together). */
   schedule(uri: string, delay: number): void {
     let e = this.entries.get(uri);
-    if (!e) this.entries.set(uri, (e = { uri, again: false, waiting: [], staleServed: false, closed: false }));
+    if (!e) this.entries.set(uri, (e = { uri, servingVersion: -1, again: false, waiting: [], staleServed: false, closed: false }));
     clearTimeout(e.timer);
     e.timer = setTimeout(() => {
       e.timer = undefined;
@@ -217,14 +231,15 @@ export class AnalysisCache {
     }, delay);
   }
 
-  /** Closes a document: its workers end, waiting requests get no analysis. */
+  /** Closes a document: its analyses are dropped (its own workers end), waiting requests get no analysis. */
   close(uri: string): void {
     const e = this.entries.get(uri);
     if (!e) return;
     this.entries.delete(uri);
     e.closed = true;
     clearTimeout(e.timer);
-    for (const h of [e.serving, e.analysing, e.spare]) h?.terminate();
+    e.stopAnalysis?.();
+    for (const h of new Set([e.serving, e.analysing])) if (h) this.release(h, uri);
     for (const w of e.waiting.splice(0)) w(undefined);
   }
 
@@ -234,7 +249,8 @@ export class AnalysisCache {
 
   /** The version of the analysis that answers now, if any. */
   servedVersion(uri: string): number | undefined {
-    return this.entries.get(uri)?.serving?.version;
+    const e = this.entries.get(uri);
+    return e?.serving ? e.servingVersion : undefined;
   }
 
   /**
@@ -244,22 +260,57 @@ export class AnalysisCache {
   async request(uri: string, method: string, params: unknown, token?: CancellationToken): Promise<(Answer & { version: number }) | undefined> {
     const e = this.entries.get(uri);
     if (!e) return undefined;
+    // No analysis yet: wait for the one coming, if one is.
+    if (!e.serving && !e.analysing && !e.timer) return undefined;
     const host = e.serving ?? (await new Promise<Host | undefined>((resolve) => e.waiting.push(resolve)));
     if (!host) return undefined;
+    const version = e.servingVersion;
     const current = this.hooks.current(uri);
-    if (current && current.version !== host.version) e.staleServed = true;
+    if (current && current.version !== version) e.staleServed = true;
     const budget = this.hooks.budgets.perMethod[method] ?? this.hooks.budgets.requestMs;
-    const answer = await host.request(method, params, this.hooks.lang(), budget, token, (m) => this.overBudget(e, host, m, budget));
-    return { ...answer, version: host.version };
+    const answer = await host.request(uri, method, params, this.hooks.lang(), budget, token, (m) => this.overBudget(e, host, version, m, budget));
+    return { ...answer, version };
   }
 
-  private overBudget(e: Entry, host: Host, method: string, budget: number): void {
-    this.hooks.error(`${method} on ${e.uri} v${host.version} exceeded its budget of ${budget} ms: abandoned, and its worker ended; the document is analysed again`);
+  private overBudget(e: Entry, host: Host, version: number, method: string, budget: number): void {
+    this.hooks.error(`${method} on ${e.uri} v${version} exceeded its budget of ${budget} ms: abandoned, and its worker ended; ${host.shared ? 'the small documents are' : 'the document is'} analysed again`);
     host.terminate();
-    if (e.serving === host) {
+    // At once, not when the exit is reported: a request that comes meanwhile waits for the new analysis. The
+    // analysis was not what ran too long: it is made again however often this happens.
+    this.lost(host, true);
+  }
+
+  /** A worker stopped (killed over budget, out of memory, a crash): the documents it served are analysed again, once per version. */
+  private lost(host: Host, always = false): void {
+    for (const e of this.entries.values()) {
+      if (e.serving !== host || e.closed) continue;
       e.serving = undefined;
-      if (!e.closed) this.schedule(e.uri, 0);
+      if (!always && e.restartedFor === e.servingVersion) {
+        // It stopped twice on this version: no more tries until the text changes; nobody waits in vain.
+        if (!e.analysing && !e.timer) for (const w of e.waiting.splice(0)) w(undefined);
+        continue;
+      }
+      e.restartedFor = e.servingVersion;
+      this.schedule(e.uri, 0);
     }
+    if (this.shared === host) this.shared = undefined;
+    // Analyses it was running: failed (the previous analysis of each keeps answering, if it lives elsewhere).
+    for (const [uri, done] of [...host.analysed]) {
+      host.analysed.delete(uri);
+      done({ kind: 'analysisFailed', uri, version: -1, message: 'the worker stopped before it was done' });
+    }
+  }
+
+  private hostFor(chars: number): Host {
+    if (chars >= BIG_DOCUMENT_CHARS) return this.newHost(false);
+    if (!this.shared || this.shared.dead) this.shared = this.newHost(true);
+    return this.shared;
+  }
+
+  private newHost(shared: boolean): Host {
+    const host = new Host(this.hooks.workerFile, shared, this.hooks.error);
+    host.onExit = () => this.lost(host);
+    return host;
   }
 
   private analyse(e: Entry): void {
@@ -272,13 +323,13 @@ export class AnalysisCache {
     if (!doc) return;
     e.again = false;
     const text = doc.text();
-    const host = e.spare ?? this.newHost();
-    e.spare = undefined;
+    const host = this.hostFor(text.length);
     e.analysing = host;
     const started = Date.now();
     const budget = setTimeout(() => {
       this.hooks.error(`analysis of ${e.uri} v${doc.version} exceeded its budget of ${this.hooks.budgets.analysisMs} ms: abandoned; the previous analysis keeps answering`);
-      host.onAnalysed = undefined;
+      e.stopAnalysis = undefined;
+      host.analysed.delete(e.uri);
       host.terminate();
       finish(true);
     }, this.hooks.budgets.analysisMs);
@@ -289,70 +340,44 @@ export class AnalysisCache {
       if (failed) e.failedVersion = doc.version;
       // The text moved on while this one was read: read it again (a version that failed is not retried).
       const now = this.hooks.current(e.uri)?.version;
-      const wanted = e.again || (now !== undefined && now !== e.serving?.version && now !== e.failedVersion);
+      const wanted = e.again || (now !== undefined && now !== e.servingVersion && now !== e.failedVersion);
       if (wanted && !e.timer) return this.analyse(e);
       if (!e.serving && !e.analysing && !e.timer) for (const w of e.waiting.splice(0)) w(undefined);
     };
-    host.onAnalysed = (m) => {
-      host.onAnalysed = undefined;
-      if (e.closed) return host.terminate();
+    e.stopAnalysis = () => {
+      clearTimeout(budget);
+      host.analysed.delete(e.uri);
+    };
+    host.analysed.set(e.uri, (m) => {
+      e.stopAnalysis = undefined;
+      if (e.closed) return this.release(host, e.uri);
       if (m.kind === 'analysisFailed') {
-        this.hooks.error(`analysis of ${e.uri} v${m.version} failed: ${m.message}`);
-        host.terminate();
+        this.hooks.error(`analysis of ${e.uri} v${doc.version} failed: ${m.message}`);
+        if (!host.shared) host.terminate();
         return finish(true);
       }
-      host.version = m.version;
-      host.chars = text.length;
       const old = e.serving;
       e.serving = host;
-      host.onExit = () => this.lost(e, host);
-      if (old) this.release(e, old);
+      e.servingVersion = m.version;
+      if (old && old !== host) this.release(old, e.uri);
       this.hooks.publish(e.uri, m.version, m.diagnostics, Date.now() - started);
-      if (text.length >= SPARE_MAX_CHARS) setImmediate(collectGarbage);
+      if (text.length >= BIG_DOCUMENT_CHARS) setImmediate(collectGarbage);
       for (const w of e.waiting.splice(0)) w(host);
       if (e.staleServed) {
         e.staleServed = false;
         this.hooks.refreshed(e.uri);
       }
       finish(false);
-    };
-    host.onExit = () => {
-      if (!host.onAnalysed) return;
-      host.onAnalysed = undefined;
-      this.hooks.error(`the worker analysing ${e.uri} v${doc.version} stopped (out of memory?); the previous analysis keeps answering`);
-      finish(true);
-    };
+    });
     host.send({ kind: 'analyse', uri: e.uri, version: doc.version, languageId: doc.languageId, text, lang: this.hooks.lang() });
   }
 
-  /** The serving worker stopped unexpectedly (out of memory, a crash): analyse again, once per version. */
-  private lost(e: Entry, host: Host): void {
-    if (e.serving !== host || e.closed) return;
-    e.serving = undefined;
-    if (e.restartedFor === host.version) return;
-    e.restartedFor = host.version;
-    this.hooks.error(`the worker holding ${e.uri} v${host.version} stopped; analysing again`);
-    this.schedule(e.uri, 0);
-  }
-
-  /** An analysis that no longer serves: its worker ends (or becomes the spare) once its last answer is sent. */
-  private release(e: Entry, old: Host): void {
-    old.onExit = undefined;
-    old.retiring = true;
-    old.onIdle = () => {
-      old.onIdle = undefined;
-      if (!e.closed && !e.spare && !old.dead && old.chars < SPARE_MAX_CHARS) {
-        old.retiring = false;
-        old.version = -1;
-        old.send({ kind: 'drop' });
-        e.spare = old;
-      } else old.terminate();
-    };
-    if (old.pending.size === 0) old.onIdle();
-  }
-
-  private newHost(): Host {
-    return new Host(this.hooks.workerFile, this.hooks.error);
+  /** `uri`'s analysis in `host` is no longer needed: the shared worker drops it; a document's own worker ends once its last answer is sent. */
+  private release(host: Host, uri: string): void {
+    if (host.shared) return host.send({ kind: 'drop', uri });
+    host.onExit = undefined;
+    host.onIdle = () => host.terminate();
+    if (host.pending.size === 0) host.terminate();
   }
 
   /** Diagnostics again (the language changed), from the analysis that serves. */

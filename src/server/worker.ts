@@ -18,12 +18,12 @@ import { LineIndex } from './lineIndex';
 
 export type ToWorker =
   | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang }
-  | { kind: 'request'; id: number; method: string; params: unknown; lang: Lang }
-  | { kind: 'drop' };
+  | { kind: 'request'; id: number; uri: string; method: string; params: unknown; lang: Lang }
+  | { kind: 'drop'; uri: string };
 
 export type FromWorker =
-  | { kind: 'analysed'; version: number; diagnostics: unknown[]; ms: number }
-  | { kind: 'analysisFailed'; version: number; message: string }
+  | { kind: 'analysed'; uri: string; version: number; diagnostics: unknown[]; ms: number }
+  | { kind: 'analysisFailed'; uri: string; version: number; message: string }
   /** `fitted`: what the feature answered that the editor rejects, fitted here (a feature's bug, for the log). */
   | { kind: 'result'; id: number; result: unknown; fitted?: string[] }
   | { kind: 'error'; id: number; code: number; message: string; log?: string };
@@ -66,38 +66,39 @@ export const HANDLERS: Record<string, Handler> = {
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export function runWorker(): void {
-  let held: Held | undefined;
+  /** The analysis of each document this worker holds (one big document, or the small ones). */
+  const held = new Map<string, Held>();
   const post = (m: FromWorker) => process.send!(m);
   // The server went away: so does the worker.
   process.on('disconnect', () => process.exit(0));
   process.on('message', (m: ToWorker) => {
     if (m.kind === 'drop') {
-      held = undefined;
+      held.delete(m.uri);
       return;
     }
     if (m.kind === 'analyse') {
-      // The old analysis goes first: two models of a big dump never live in one worker at once.
-      held = undefined;
       const started = Date.now();
       try {
-        const analysis = analyzeText(m.text, kindForLanguage(m.languageId));
-        held = { uri: m.uri, analysis, lines: LineIndex.of(m.text) };
-        const diagnostics = HANDLERS.diagnostics(held, undefined, m.lang) as unknown[];
-        post({ kind: 'analysed', version: m.version, diagnostics, ms: Date.now() - started });
+        // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
+        const doc: Held = { uri: m.uri, analysis: analyzeText(m.text, kindForLanguage(m.languageId)), lines: LineIndex.of(m.text) };
+        held.set(m.uri, doc);
+        const diagnostics = HANDLERS.diagnostics(doc, undefined, m.lang) as unknown[];
+        post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
       } catch (e) {
-        post({ kind: 'analysisFailed', version: m.version, message: (e as Error).stack ?? String(e) });
+        post({ kind: 'analysisFailed', uri: m.uri, version: m.version, message: (e as Error).stack ?? String(e) });
       }
       return;
     }
+    const doc = held.get(m.uri);
     const handler = HANDLERS[m.method];
-    if (!held || !handler) {
-      post({ kind: 'error', id: m.id, code: -32603, message: held ? `no handler for ${m.method}` : 'no analysis held' });
+    if (!doc || !handler) {
+      post({ kind: 'error', id: m.id, code: -32603, message: doc ? `no handler for ${m.method}` : `no analysis of ${m.uri} held` });
       return;
     }
     try {
       // Fitted into the text this analysis read: the answer is right for that version; the server fits it again
       // into a newer text if the document changed since.
-      const fitted = fitResponse(m.method, handler(held, m.params, m.lang) ?? null, held.lines);
+      const fitted = fitResponse(m.method, handler(doc, m.params, m.lang) ?? null, doc.lines);
       post({ kind: 'result', id: m.id, result: fitted.value ?? null, ...(fitted.changes.length ? { fitted: fitted.changes } : {}) });
     } catch (e) {
       if (e instanceof TraceInputError) post({ kind: 'error', id: m.id, code: -32602, message: e.message });
