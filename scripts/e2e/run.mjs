@@ -1,30 +1,38 @@
 #!/usr/bin/env node
 // Runs the end-to-end tests in a real VS Code: code-server (installed by setup.mjs) serves the
-// workbench, Debian's Chromium driven by playwright-core shows it.
-//   1. Extension-host tests: out/test/e2e/index.js run() inside the real Node extension host, started
-//      through the workbench's `payload` URL parameter (code-server's CLI refuses extensionTestsPath).
-//   2. UI checks: out/test/e2e/ui/*.check.js look at the DOM and take screenshots.
-// Builds nothing: `dist/` and `out/` must exist. Results and screenshots go to .test-results/e2e/.
+// workbench, Debian's Chromium driven by playwright-core shows it. Four stages:
+//   0. Product checks (product.mjs, Node only): `npm start` (which packages the VSIX), the npm package's `kpp`
+//      installed into a temp prefix, the manifest, `npm run test:desktop`, `npm run demo` started and stopped,
+//      and (with the lab up) every command the READMEs show.
+//   1. The development folder: extension-host tests (out/test/e2e/index.js run() inside the real Node extension
+//      host, started through the workbench's `payload` URL parameter: code-server's CLI refuses
+//      extensionTestsPath), then UI checks (out/test/e2e/ui/*.check.js look at the DOM, take screenshots).
+//   2. The installed VSIX: the same host tests and UI checks on a second code-server whose extensions dir got the
+//      VSIX through `--install-extension`; no extensionDevelopmentPath for the UI checks (the host tests need one
+//      to load their runner: an empty runner extension, so the installed extension is the one tested).
+// Builds nothing itself: `dist/` and `out/` must exist (stage 0 runs `npm start`, which packages the VSIX).
+// Results and screenshots go to .test-results/e2e/ (dev/ and vsix/ for the two phases' screenshots).
 //
 // Exit codes: 0 all passed, 1 a test or check failed (or timed out), 2 the harness could not start.
-// Environment: KPP_E2E_CACHE (toolchain folder), KPP_E2E_TIMEOUT_MS (whole run, default 360000),
+// Environment: KPP_E2E_CACHE (toolchain folder), KPP_E2E_TIMEOUT_MS (whole run, default 720000),
 // KPP_E2E_GREP (only host tests whose title matches), KPP_E2E_KEEP=1 (keep the temp folder),
 // KPP_E2E_CHROMIUM (browser binary, default /usr/bin/chromium), KPP_E2E_NO_LAB=1 (no lab cluster: the
-// cluster tests skip). As root with `ip` present, the lab scenario `seed-gateway-bypass` runs for the whole
-// run (its own state folder under the temp folder) and the extension's kubeconfig setting points at it.
-import { spawn, spawnSync } from 'node:child_process';
+// cluster tests skip), KPP_E2E_PHASES (comma list of product,dev,vsix; default all). As root with `ip`
+// present, the lab scenario `seed-gateway-bypass` runs for phases 1-2 (its own state folder under the temp
+// folder) and the extension's kubeconfig setting points at it.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import { createRequire } from 'node:module';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { installVsix, LAB_SCENARIO, labUnavailable, freePort, makeProfile, sleep, startCodeServer, startLab } from './codeserver.mjs';
 import { CODE_SERVER_VERSION, repoRoot, toolPaths } from './paths.mjs';
+import { demoCheck, productChecks, readmeCheck } from './product.mjs';
 
 const require = createRequire(import.meta.url);
 const started = Date.now();
 process.exitCode = 1; // until the run has actually passed
-const TIMEOUT_MS = Number(process.env.KPP_E2E_TIMEOUT_MS || 6 * 60_000);
+const TIMEOUT_MS = Number(process.env.KPP_E2E_TIMEOUT_MS || 12 * 60_000);
 const HOST_TESTS_TIMEOUT_MS = Math.min(4 * 60_000, TIMEOUT_MS);
 const UI_CHECK_TIMEOUT_MS = 90_000;
 // The workbench page pulls many scripts; on a loaded CI machine `load` can take well over 30 s.
@@ -39,10 +47,13 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+const PHASES = new Set((process.env.KPP_E2E_PHASES || 'product,dev,vsix').split(',').map((p) => p.trim()));
 const resultsDir = path.join(repoRoot, '.test-results', 'e2e');
 const fixturesDir = path.join(repoRoot, 'test', 'e2e', 'fixtures', 'workspace');
 const hostTestsEntry = path.join(repoRoot, 'out', 'test', 'e2e', 'index.js');
 const uiChecksDir = path.join(repoRoot, 'out', 'test', 'e2e', 'ui');
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const vsixPath = path.join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
 
 const say = (text) => console.log(`[e2e] ${text}`);
 const seconds = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -51,53 +62,130 @@ class HarnessError extends Error {}
 
 /** What this run started, so cleanup stops exactly that and nothing else. */
 const owned = { codeServer: undefined, browser: undefined, tempDir: undefined, consoleLog: undefined, lab: undefined };
-const LAB_SCENARIO = 'seed-gateway-bypass';
 
 async function main() {
   const tools = checkPrerequisites();
   fs.rmSync(resultsDir, { recursive: true, force: true });
   fs.mkdirSync(resultsDir, { recursive: true });
   owned.consoleLog = fs.createWriteStream(path.join(resultsDir, 'browser-console.log'));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kpp-e2e-'));
+  owned.tempDir = root;
+  const totals = { passed: 0, failed: 0 };
+  const lines = [];
+  const add = (label, r) => {
+    totals.passed += r.passed;
+    totals.failed += r.failed;
+    lines.push(`${label}: ${r.failed === 0 ? 'passed' : 'FAILED'} (${r.passed} passed, ${r.failed} failed${r.note ? `, ${r.note}` : ''})`);
+  };
 
-  const dirs = makeTempDirs();
-  const lab = startLab(dirs);
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  await startCodeServer(tools, dirs, port);
-  say(`code-server ${CODE_SERVER_VERSION} ready at ${origin} (${seconds()})`);
+  if (PHASES.has('product')) add('product checks', await runNodeChecks('product', [...productChecks, demoCheck], { root, resultsDir, vsixPath }));
+  else if (PHASES.has('vsix') && !fs.existsSync(vsixPath)) say(`no ${path.basename(vsixPath)} and the product checks (which package it) are off`);
 
-  // Each phase gets a fresh browser profile: the web workbench keeps its window state (open editors,
-  // focused views) in the browser, and the UI checks must not inherit the tests' state.
-  // Each phase also gets its own copy of the workspace: code-server keys editor state and hot-exit
-  // backups (e.g. an untitled file a test left dirty) by workspace path.
-  await startBrowser(dirs, 'host-tests');
-  const host = await runHostTests(origin, copyWorkspace(dirs, 'host-tests'), lab);
-  await startBrowser(dirs, 'ui');
-  const ui = await runUiChecks(origin, copyWorkspace(dirs, 'ui'));
+  const lab = PHASES.has('dev') || PHASES.has('vsix') || PHASES.has('product') ? bringUpLab(root) : undefined;
+  const labSettings = lab ? { 'kubePacketPath.kubeconfig': lab.kubeconfig } : {};
+  // After the other product checks (it needs their installed kpp and the commands they ran) and with the lab up
+  // (the README's cluster commands run against it).
+  if (PHASES.has('product')) add('README commands', await runNodeChecks('readme', [readmeCheck], { root, resultsDir, vsixPath, lab }));
 
-  const hostCounts = { passed: host.counts?.passed ?? 0, failed: host.counts?.failed ?? 0 };
-  if (!host.ok && hostCounts.failed === 0) hostCounts.failed = 1; // a crash or timeout counts as one failure
+  if (PHASES.has('dev')) {
+    // The extension from the repository (extensionDevelopmentPath), as a contributor runs it.
+    const profile = makeProfile(path.join(root, 'dev'), labSettings);
+    const origin = await serve(tools, profile, 'dev');
+    await startBrowser(root, 'dev-host-tests');
+    add('development folder: extension-host tests', await runHostTests(origin, copyWorkspace(root, 'dev-host-tests'), lab, { devPath: repoRoot, label: 'dev-host-tests' }));
+    await startBrowser(root, 'dev-ui');
+    add('development folder: UI checks', await runUiChecks(origin, copyWorkspace(root, 'dev-ui'), { devPath: repoRoot, profile, shots: path.join(resultsDir, 'dev'), label: 'dev-ui' }));
+    await stopServing();
+  }
+
+  if (PHASES.has('vsix')) {
+    if (!fs.existsSync(vsixPath)) add('installed VSIX', { passed: 0, failed: 1, note: `${path.basename(vsixPath)} is missing (npm run package)` });
+    else {
+      // The VSIX a person installs, through code-server's `--install-extension` into a fresh extensions dir.
+      const profile = makeProfile(path.join(root, 'vsix'), labSettings);
+      const t = Date.now();
+      const installed = installVsix(tools, profile, vsixPath, path.join(resultsDir, 'install-extension.log'));
+      say(`installed ${path.basename(vsixPath)} into ${path.relative(root, installed)} (${seconds(t)})`);
+      const origin = await serve(tools, profile, 'vsix');
+      await startBrowser(root, 'vsix-host-tests');
+      add(
+        'installed VSIX: extension-host tests',
+        await runHostTests(origin, copyWorkspace(root, 'vsix-host-tests'), lab, { devPath: makeRunnerExtension(root), label: 'vsix-host-tests', env: { KPP_E2E_INSTALLED: installed } }),
+      );
+      await startBrowser(root, 'vsix-ui');
+      add('installed VSIX: UI checks', await runUiChecks(origin, copyWorkspace(root, 'vsix-ui'), { profile, shots: path.join(resultsDir, 'vsix'), label: 'vsix-ui' }));
+      await stopServing();
+    }
+  }
+  await closeBrowser();
+  stopLab();
+
   say('');
-  say(
-    `extension-host tests: ${host.ok ? 'passed' : `FAILED, ${host.reason}`} (${host.counts ? `${host.counts.passed} passed, ${host.counts.failed} failed` : 'no result'})`,
-  );
-  say(`UI checks: ${ui.failed === 0 ? 'passed' : 'FAILED'} (${ui.passed} passed, ${ui.failed} failed)`);
+  for (const line of lines) say(line);
   say(`results and screenshots: ${path.relative(process.cwd(), resultsDir) || resultsDir}`);
   // The one line of the output that ends in "N passed, N failed": scripts/test.mjs adds it to its totals.
-  console.log(`${hostCounts.passed + ui.passed} passed, ${hostCounts.failed + ui.failed} failed`);
-  return host.ok && ui.failed === 0 ? 0 : 1;
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  return totals.failed === 0 ? 0 : 1;
 }
 
-async function startBrowser(dirs, phase) {
+/** Checks that need no browser: each `{ name, run(ctx) }` throws to fail. */
+async function runNodeChecks(label, checks, ctx) {
+  say(`${label}: ${checks.length} check(s)`);
+  let passed = 0;
+  let failed = 0;
+  for (const check of checks) {
+    const t = Date.now();
+    try {
+      await check.run({ ...ctx, log: (text) => console.log(`  [${label}] ${text}`) });
+      passed++;
+      say(`  ok   ${check.name} (${seconds(t)})`);
+    } catch (error) {
+      failed++;
+      say(`  FAIL ${check.name} (${seconds(t)})\n       ${String(error?.message ?? error).replace(/\n/g, '\n       ')}`);
+    }
+  }
+  return { passed, failed };
+}
+
+/** An extension with no code: the extension-host test runner needs some extensionDevelopmentPath to start. */
+function makeRunnerExtension(root) {
+  const dir = path.join(root, 'test-runner-extension');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'kpp-e2e-runner', publisher: 'kpp-e2e', version: '0.0.0', engines: { vscode: '*' }, description: 'Loads the test runner only' }, null, 2),
+  );
+  return dir;
+}
+
+async function serve(tools, profile, phase) {
+  const port = await freePort();
+  try {
+    owned.codeServer = await startCodeServer(tools, profile, { port, logPath: path.join(resultsDir, `code-server-${phase}.log`), smokeTestDriver: true });
+  } catch (error) {
+    throw new HarnessError(error.message);
+  }
+  say(`code-server ${CODE_SERVER_VERSION} (${phase}) ready at ${owned.codeServer.origin} (${seconds()})`);
+  return owned.codeServer.origin;
+}
+
+async function stopServing() {
+  const server = owned.codeServer;
+  owned.codeServer = undefined;
+  await closeBrowser();
+  if (server) await server.stop();
+}
+
+async function startBrowser(root, phase) {
   await closeBrowser();
   const { chromium } = require('playwright-core');
   owned.browser = await chromium
-    .launchPersistentContext(path.join(dirs.root, `chromium-profile-${phase}`), {
+    .launchPersistentContext(path.join(root, `chromium-profile-${phase}`), {
       executablePath: CHROMIUM,
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1400, height: 900 },
-      env: { ...process.env, ...dirs.xdgEnv },
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'chromium-xdg'), XDG_CACHE_HOME: path.join(root, 'chromium-xdg') },
       // Playwright would exit on these signals before code-server is stopped; cleanup() handles them.
       handleSIGINT: false,
       handleSIGTERM: false,
@@ -128,148 +216,22 @@ function checkPrerequisites() {
   if (problems.length > 0) throw new HarnessError(problems.join('\n  '));
   if (!fs.existsSync(path.join(repoRoot, 'dist/server.js')))
     say('warning: dist/server.js is missing; language-server features cannot work');
+  if (spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).stdout?.trim() === '')
+    say('warning: no font with Chinese glyphs (fc-list :lang=zh): zh-CN screenshots show boxes; .ci/run installs fonts-wqy-microhei');
   return tools;
 }
 
-function makeTempDirs() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kpp-e2e-'));
-  owned.tempDir = root;
-  const dir = (...parts) => {
-    const p = path.join(root, ...parts);
-    fs.mkdirSync(p, { recursive: true });
-    return p;
-  };
-  const userData = dir('user-data');
-  // Quiet first start: no welcome page, no AI side panels, nothing reaching for the network.
-  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(
-    path.join(userData, 'User', 'settings.json'),
-    JSON.stringify(
-      {
-        'workbench.startupEditor': 'none',
-        'workbench.tips.enabled': false,
-        'workbench.enableExperiments': false,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'chat.disableAIFeatures': true,
-        'telemetry.telemetryLevel': 'off',
-        'update.mode': 'none',
-        'extensions.autoCheckUpdates': false,
-        'extensions.autoUpdate': false,
-        'extensions.ignoreRecommendations': true,
-        'git.enabled': false,
-        // Overlays that cover tokens near the top of the editor and steal the pointer from UI checks.
-        'editor.stickyScroll.enabled': false,
-        'editor.minimap.enabled': false,
-      },
-      null,
-      2,
-    ),
-  );
-  return {
-    root,
-    userData,
-    extensions: dir('extensions'),
-    config: path.join(root, 'code-server.yaml'),
-    xdgEnv: {
-      XDG_CONFIG_HOME: dir('xdg', 'config'),
-      XDG_DATA_HOME: dir('xdg', 'data'),
-      XDG_CACHE_HOME: dir('xdg', 'cache'),
-      XDG_STATE_HOME: dir('xdg', 'state'),
-    },
-  };
-}
-
 /** A fresh copy of the sample workspace for one phase; the folder is always named `workspace`. */
-function copyWorkspace(dirs, phase) {
-  const workspace = path.join(dirs.root, phase, 'workspace');
+function copyWorkspace(root, phase) {
+  const workspace = path.join(root, phase, 'workspace');
   fs.cpSync(fixturesDir, workspace, { recursive: true });
   return workspace;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startCodeServer(tools, dirs, port) {
-  fs.writeFileSync(dirs.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
-  const args = [
-    tools.codeServerEntry,
-    '--config',
-    dirs.config,
-    '--bind-addr',
-    `127.0.0.1:${port}`,
-    '--auth',
-    'none',
-    '--user-data-dir',
-    dirs.userData,
-    '--extensions-dir',
-    dirs.extensions,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    '--ignore-last-opened',
-    // Makes the workbench honour the `payload` URL parameter (extensionTestsPath) and call
-    // window.codeAutomationExit when the tests end.
-    '--vscode-option',
-    'enable-smoke-test-driver',
-  ];
-  const env = { ...withoutInheritedEditorEnv(process.env), ...dirs.xdgEnv };
-  env.PATH = `${path.dirname(tools.nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
-  env.EXTENSIONS_GALLERY = '{}'; // no marketplace lookups
-  const logPath = path.join(resultsDir, 'code-server.log');
-  const log = fs.openSync(logPath, 'w');
-  // detached: the child calls setsid(), so it leads a new process group and `kill(-pid)` also reaches
-  // the extension hosts, pty host and file watchers it forks (they otherwise outlive it).
-  const child = spawn(tools.nodeBin, args, { cwd: dirs.root, env, detached: true, stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  owned.codeServer = child;
-  let exited;
-  child.on('exit', (code, signal) => (exited = signal ?? `exit ${code}`));
-
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (exited)
-      throw new HarnessError(`code-server stopped during start-up (${exited}); see ${logPath}:\n${tail(logPath)}`);
-    if (await answers(`http://127.0.0.1:${port}/healthz`)) return;
-    await sleep(250);
-  }
-  throw new HarnessError(`code-server did not answer on port ${port} within 90 s; see ${logPath}:\n${tail(logPath)}`);
-}
-
-function answers(url) {
-  return new Promise((resolve) => {
-    const request = http.get(url, { timeout: 2_000 }, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    });
-    request.on('timeout', () => request.destroy());
-    request.on('error', () => resolve(false));
-  });
-}
-
-/** Variables that would make code-server hand its work to the VS Code this script may be running in. */
-function withoutInheritedEditorEnv(env) {
-  const copy = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key === 'NODE_OPTIONS') continue;
-    copy[key] = value;
-  }
-  return copy;
 }
 
 function workbenchUrl(origin, workspace, payload) {
   const url = new URL('/', origin);
   url.searchParams.set('folder', workspace);
-  url.searchParams.set('payload', JSON.stringify(payload));
+  if (payload.length) url.searchParams.set('payload', JSON.stringify(payload));
   return url.toString();
 }
 
@@ -308,58 +270,43 @@ function hostLogMarker() {
 }
 
 /**
- * Brings up the lab cluster for the cluster tests when this machine can (root, iproute2), and points the
- * extension's `kubePacketPath.kubeconfig` user setting at its kubeconfig. Returns the scenario and kubeconfig, or
- * undefined.
+ * Brings up the lab cluster for the cluster tests when this machine can (root, iproute2); the phases point the
+ * extension's `kubePacketPath.kubeconfig` user setting at its kubeconfig. Returns the lab, or undefined.
  */
-function startLab(dirs) {
-  const why =
-    process.env.KPP_E2E_NO_LAB === '1'
-      ? 'KPP_E2E_NO_LAB=1'
-      : process.getuid?.() !== 0
-        ? 'not root'
-        : spawnSync('ip', ['-V']).status !== 0
-          ? 'no ip command'
-          : undefined;
+function bringUpLab(root) {
+  const why = labUnavailable();
   if (why) {
     say(`lab: not started (${why}); the cluster tests skip`);
     return undefined;
   }
-  const state = path.join(dirs.root, 'lab-state');
-  fs.mkdirSync(state, { recursive: true });
-  const kubeconfig = path.join(dirs.root, 'lab-kubeconfig');
-  const env = { ...process.env, KPP_LAB_STATE_DIR: state };
   const t = Date.now();
-  const up = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repoRoot, 'test', 'lab', 'cli.ts'), 'up', LAB_SCENARIO, '--kubeconfig', kubeconfig], { env, encoding: 'utf8', timeout: 120_000 });
-  owned.lab = { env };
-  if (up.status !== 0) {
-    say(`lab: ${LAB_SCENARIO} did not come up (exit ${up.status ?? up.signal}); the cluster tests skip\n${(up.stderr || up.stdout || '').trim()}`);
+  try {
+    owned.lab = startLab(root);
+  } catch (error) {
+    say(`lab: ${error.message}; the cluster tests skip`);
     return undefined;
   }
-  const settingsFile = path.join(dirs.userData, 'User', 'settings.json');
-  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
-  settings['kubePacketPath.kubeconfig'] = kubeconfig;
-  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-  say(`lab: ${LAB_SCENARIO} up in ${seconds(t)} (kubeconfig ${kubeconfig})`);
+  say(`lab: ${LAB_SCENARIO} up in ${seconds(t)} (kubeconfig ${owned.lab.kubeconfig})`);
   process.env.KPP_E2E_LAB = LAB_SCENARIO; // the UI checks run in this process
-  return { scenario: LAB_SCENARIO, kubeconfig };
+  return owned.lab;
 }
 
 function stopLab() {
-  if (!owned.lab) return;
-  const down = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repoRoot, 'test', 'lab', 'cli.ts'), 'down'], { env: owned.lab.env, encoding: 'utf8', timeout: 60_000 });
-  say(`lab: down (exit ${down.status ?? down.signal})`);
+  const lab = owned.lab;
   owned.lab = undefined;
+  if (!lab) return;
+  say(`lab: down (exit ${lab.stop()})`);
+  delete process.env.KPP_E2E_LAB;
 }
 
-async function runHostTests(origin, workspace, lab) {
-  say('extension-host tests: starting');
+async function runHostTests(origin, workspace, lab, { devPath, label, env = {} }) {
+  say(`${label}: starting`);
   const t = Date.now();
-  const page = await newPage('host-tests');
+  const page = await newPage(label);
   let finish;
   const finished = new Promise((resolve) => (finish = resolve));
   await page.exposeFunction('codeAutomationExit', (code, logs) => {
-    saveWorkbenchLogs('host-tests', logs);
+    saveWorkbenchLogs(label, logs);
     finish({ code });
   });
   let counts;
@@ -367,27 +314,29 @@ async function runHostTests(origin, workspace, lab) {
     const m = HOST_SUMMARY.exec(hostLine(message.text())?.trim() ?? '');
     if (m) counts = { passed: Number(m[1]), failed: Number(m[2]) };
   });
+  // The test host does not read the user settings file the UI phase uses: KUBECONFIG reaches it directly.
+  const environment = { ...env, ...(lab ? { KPP_E2E_LAB: lab.scenario, KUBECONFIG: lab.kubeconfig } : {}) };
   const url = workbenchUrl(origin, workspace, [
-    ['extensionDevelopmentPath', remoteUri(origin, repoRoot)],
+    ['extensionDevelopmentPath', remoteUri(origin, devPath)],
     ['extensionTestsPath', remoteUri(origin, hostTestsEntry)],
-    // The test host does not read the user settings file the UI phase uses: KUBECONFIG reaches it directly.
-    ...(lab ? [['extensionEnvironment', JSON.stringify({ KPP_E2E_LAB: lab.scenario, KUBECONFIG: lab.kubeconfig })]] : []),
+    ...(Object.keys(environment).length ? [['extensionEnvironment', JSON.stringify(environment)]] : []),
   ]);
   const timeout = sleep(HOST_TESTS_TIMEOUT_MS).then(() => ({ code: 'timeout' }));
   const result = await page.goto(url, PAGE_LOAD).then(
     () => Promise.race([finished, timeout]),
     (error) => ({ code: `page did not load: ${error.message.split('\n')[0]}` }),
   );
-  await page.screenshot({ path: path.join(resultsDir, 'host-tests-end.png') }).catch(() => undefined);
+  await page.screenshot({ path: path.join(resultsDir, `${label}-end.png`) }).catch(() => undefined);
   await page.close().catch(() => undefined);
-  say(
-    `extension-host tests: finished in ${seconds(t)} (${typeof result.code === 'number' ? `exit ${result.code}` : result.code})`,
-  );
-  if (result.code === 'timeout')
-    return { ok: false, reason: `no result within ${HOST_TESTS_TIMEOUT_MS / 1000} s`, counts };
-  if (typeof result.code === 'string') return { ok: false, reason: result.code, counts };
-  if (result.code !== 0) return { ok: false, reason: `run() rejected (exit ${result.code})`, counts };
-  return { ok: true, counts };
+  say(`${label}: finished in ${seconds(t)} (${typeof result.code === 'number' ? `exit ${result.code}` : result.code})`);
+  const passed = counts?.passed ?? 0;
+  let failed = counts?.failed ?? 0;
+  let note;
+  if (result.code === 'timeout') note = `no result within ${HOST_TESTS_TIMEOUT_MS / 1000} s`;
+  else if (typeof result.code === 'string') note = result.code;
+  else if (result.code !== 0) note = `run() rejected (exit ${result.code})`;
+  if (note && failed === 0) failed = 1; // a crash or timeout counts as one failure
+  return { passed, failed, note };
 }
 
 function saveWorkbenchLogs(label, logs) {
@@ -400,31 +349,31 @@ function saveWorkbenchLogs(label, logs) {
   }
 }
 
-async function runUiChecks(origin, workspace) {
+async function runUiChecks(origin, workspace, { devPath, profile, shots, label }) {
   const checks = loadUiChecks();
-  say(`UI checks: ${checks.length} to run`);
-  const page = await newPage('ui');
+  say(`${label}: ${checks.length} UI checks to run`);
+  fs.mkdirSync(shots, { recursive: true });
+  const page = await newPage(label);
   const t = Date.now();
   try {
-    await page.goto(
-      workbenchUrl(origin, workspace, [['extensionDevelopmentPath', remoteUri(origin, repoRoot)]]),
-      PAGE_LOAD,
-    );
+    await page.goto(workbenchUrl(origin, workspace, devPath ? [['extensionDevelopmentPath', remoteUri(origin, devPath)]] : []), PAGE_LOAD);
     const { waitForWorkbench } = require(path.join(uiChecksDir, 'workbench.js'));
     await waitForWorkbench(page);
   } catch (error) {
-    say(`UI checks: the workbench did not come up: ${String(error?.message ?? error).replace(ANSI_ESCAPES, '')}`);
-    await page.screenshot({ path: path.join(resultsDir, 'FAILED-workbench.png') }).catch(() => undefined);
+    say(`${label}: the workbench did not come up: ${String(error?.message ?? error).replace(ANSI_ESCAPES, '')}`);
+    await page.screenshot({ path: path.join(shots, 'FAILED-workbench.png') }).catch(() => undefined);
     await page.close().catch(() => undefined);
     return { passed: 0, failed: Math.max(checks.length, 1) };
   }
-  say(`UI checks: workbench ready (${seconds(t)})`);
+  say(`${label}: workbench ready (${seconds(t)})`);
 
   const context = {
     page,
     workspace,
+    settingsFile: profile.settingsFile,
+    installed: !devPath,
     screenshot: async (name) => {
-      const file = path.join(resultsDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      const file = path.join(shots, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       await page.screenshot({ path: file });
       return file;
     },
@@ -480,7 +429,7 @@ let cleaningUp;
 function cleanup() {
   cleaningUp ??= (async () => {
     await closeBrowser();
-    await stopCodeServer();
+    await stopServing();
     stopLab();
     if (owned.consoleLog) await new Promise((resolve) => owned.consoleLog.end(resolve));
     if (owned.tempDir) {
@@ -489,39 +438,6 @@ function cleanup() {
     }
   })();
   return cleaningUp;
-}
-
-async function stopCodeServer() {
-  const child = owned.codeServer;
-  if (!child?.pid) return;
-  const signalGroup = (signal) => {
-    try {
-      process.kill(-child.pid, signal);
-      return true;
-    } catch {
-      return false; // the group is gone
-    }
-  };
-  if (!signalGroup('SIGTERM')) return;
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    await sleep(100);
-    if (!signalGroup(0)) return;
-  }
-  signalGroup('SIGKILL');
-}
-
-function tail(file, lines = 30) {
-  try {
-    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-// Not unref'd: during cleanup these timers may be all that keeps the process alive until it exits on purpose.
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function finishWith(code) {

@@ -1,7 +1,7 @@
 // Runs the same extension-host suite (index.ts) in desktop VS Code through @vscode/test-electron, for
 // contributors whose machine can download VS Code. CI uses scripts/e2e/run.mjs (code-server) instead.
-//   npx tsc -p tsconfig.json && node out/test/e2e/runDesktop.js
-// Needs `npm i -D @vscode/test-electron`, dist/ built, and a display (xvfb-run on a headless Linux).
+// Run it with `npm run test:desktop` (scripts/test-desktop.mjs): that skips with a reason, exit 0, where VS Code
+// cannot be downloaded or there is no display and no xvfb-run, builds, and starts this file.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,8 +28,8 @@ async function main(): Promise<number> {
   const testElectron = loadTestElectron();
   if (!testElectron) {
     console.error(
-      'runDesktop: @vscode/test-electron is not installed. Install it with `npm i -D @vscode/test-electron` on a machine ' +
-        'that can reach update.code.visualstudio.com, or run the same suite in code-server: ' +
+      'runDesktop: @vscode/test-electron is not installed (it is a devDependency: run `npm ci`), or run the same suite ' +
+        'in code-server: ' +
         '`node scripts/e2e/setup.mjs && node scripts/e2e/run.mjs`.',
     );
     return 2;

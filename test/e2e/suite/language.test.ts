@@ -2,6 +2,7 @@
 // symbols, diagnostics and the "Trace Packet..." command on a dump opened from the workspace.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { KubePacketPathApi } from '../../../src/extension/main';
 import type { TracePacketResult } from '../../../src/server/protocol';
 import { openSample, ourExtension, waitFor } from '../support/host';
 import { SAMPLES } from '../support/samples';
@@ -57,6 +58,23 @@ suite('language server', () => {
       await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos),
     );
     assert.match(text, /Rule 2 of 3 in this ladder/);
+  });
+
+  test('hover in Simplified Chinese when kubePacketPath.language is zh-CN, and back', async () => {
+    const pos = positionOf(doc, '-A KUBE-SERVICES -d 172.16.45.20/32', 'KUBE-SVC-');
+    const hover = async () => hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos));
+    const config = vscode.workspace.getConfiguration('kubePacketPath');
+    await config.update('language', 'zh-CN', vscode.ConfigurationTarget.Global);
+    try {
+      const zh = await waitFor('a Chinese hover', async () => {
+        const text = await hover();
+        return /[\u4e00-\u9fff]/.test(text) ? text : undefined;
+      });
+      assert.match(zh, /demo\/web/);
+    } finally {
+      await config.update('language', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the English hover again', async () => /load-balancing chain of Service/.test(await hover()));
   });
 
   test('go to definition jumps from a jump target to the chain declaration', async () => {
@@ -123,6 +141,12 @@ suite('language server', () => {
     assert.deepEqual(targets, ['10.244.1.5:8080', '10.244.2.7:8080', '10.244.3.9:8080']);
     for (const p of result.paths) assert.ok(Math.abs(p.probability - 1 / 3) < 1e-6, `probability ${p.probability}`);
     assert.ok(result.matchedLines.includes(positionOf(doc, '-A KUBE-SERVICES -d 172.16.45.20/32', 'KUBE').line));
+    // The Packet Trace view shows it: one row per path, each naming its DNAT target.
+    const { ctx } = (ourExtension() as vscode.Extension<KubePacketPathApi>).exports;
+    assert.equal(ctx.traceView.lastResult, result);
+    const rows = ctx.traceView.getChildren().map((n) => ctx.traceView.getTreeItem(n));
+    const text = rows.map((r) => `${typeof r.label === 'string' ? r.label : (r.label?.label ?? '')} ${String(r.description ?? '')}`).join('\n');
+    for (const target of targets) assert.ok(text.includes(target), `the Packet Trace view names ${target}:\n${text}`);
   });
 
   test('Detect Dump Language sets the language of an untitled paste', async () => {

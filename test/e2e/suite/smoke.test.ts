@@ -5,9 +5,19 @@ import { openSample, ourExtension, waitFor } from '../support/host';
 import { SAMPLES } from '../support/samples';
 
 suite('smoke', () => {
-  test('the extension is installed from the development path', () => {
+  // run.mjs runs this suite twice: on the development folder, and on the VSIX installed with --install-extension
+  // (KPP_E2E_INSTALLED names the folder it was installed into).
+  test('the extension is the one under test: the development folder, or the installed VSIX', async () => {
     const extension = ourExtension();
     assert.equal(extension.packageJSON.name, 'kube-packet-path');
+    const installed = process.env.KPP_E2E_INSTALLED;
+    if (installed) {
+      assert.equal(extension.extensionUri.path, vscode.Uri.file(installed).path, 'loaded from the extensions dir');
+      const entries = (await vscode.workspace.fs.readDirectory(extension.extensionUri)).map(([name]) => name).sort();
+      for (const absent of ['src', 'test', 'out', 'node_modules', 'samples', 'scripts']) assert.ok(!entries.includes(absent), `the installed extension holds ${absent}/: ${entries.join(', ')}`);
+      const dist = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(extension.extensionUri, 'dist'))).map(([name]) => name).sort();
+      assert.deepEqual(dist, ['client-node.js', 'extension.js', 'server.js']);
+    } else assert.ok(!extension.extensionUri.path.includes('/extensions/'), `loaded from ${extension.extensionUri.path}`);
   });
 
   test('an iptables dump opens with the iptables language', async () => {

@@ -2,7 +2,7 @@
 // rows, a namespace expanded to its Services (run.mjs sets KPP_E2E_LAB when the lab is up).
 import * as assert from 'node:assert/strict';
 import type { UiCheck } from './check';
-import { settle } from './workbench';
+import { settle, widenSideBar } from './workbench';
 
 export const checks: UiCheck[] = [
   {
@@ -32,6 +32,16 @@ export const checks: UiCheck[] = [
         (texts) => texts.some((t) => /^web\s*ClusterIP/.test(t)) && texts.some((t) => /^kubernetes\s*ClusterIP/.test(t)),
         30_000,
       );
+      // The web Service opened down to its endpoints (pod, node, ready), with room for the rows' descriptions.
+      await widenSideBar(page);
+      await page.locator('.pane-body .monaco-list-row', { hasText: /^web/ }).first().click();
+      await page.locator('.pane-body .monaco-list-row', { hasText: /80\/TCP/ }).nth(1).click().catch(() => undefined);
+      const opened = await settle(
+        async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+        (texts) => texts.some((t) => /web-\d/.test(t)),
+        15_000,
+      );
+      log(`web: ${opened.filter((t) => /web-\d|8080/.test(t)).join(' | ')}`);
       await screenshot('cluster-tree');
       assert.ok(services.some((t) => /^web\s*ClusterIP \S+ 80\/TCP/.test(t)), `web row among: ${services.join(' | ')}`);
     },

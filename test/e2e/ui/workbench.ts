@@ -15,6 +15,8 @@ export async function waitForWorkbench(page: Page, timeoutMs = 120_000): Promise
 
 /** Opens a workspace file through Quick Open (Ctrl+P), the way a person would. */
 export async function openFile(page: Page, fileName: string): Promise<void> {
+  // A palette still fading out after a command is inert: wait until it has gone.
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 0; attempt < 3 && !(await input.isVisible()); attempt++) {
     await page.keyboard.press('Control+P');
@@ -68,4 +70,90 @@ export async function settle<T>(
     value = await read();
   }
   return value;
+}
+
+/**
+ * Runs a command from the command palette (F1) by its title, as a person would: the row whose label is exactly
+ * `title` is clicked (Enter would take the first fuzzy match, e.g. a recently used "Close All Editor Groups").
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  await input.fill(`>${title}`);
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  const label = (text: string) => text.split('\n')[0].replace(/\u00a0/g, ' ').trim();
+  const texts = await settle(
+    () => rows.allInnerTexts(),
+    (all) => all.some((t) => label(t) === title),
+  );
+  const index = texts.findIndex((t) => label(t) === title);
+  if (index < 0) throw new Error(`no command "${title}" in the palette: ${texts.map(label).join(' | ')}`);
+  await rows.nth(index).click();
+}
+
+/** Answers an open quick pick or input box: types `text`, waits for a row with `row` (quick picks), Enter. */
+export async function answerQuickInput(page: Page, text: string, row?: string | RegExp): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  await input.fill(text);
+  if (row) await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  await page.keyboard.press('Enter');
+}
+
+/** The texts of the visible tree rows of the side bar's views, whitespace folded. */
+export async function sideBarRows(page: Page): Promise<string[]> {
+  const texts = await page.locator('.part.sidebar .pane-body .monaco-list-row').allInnerTexts();
+  return texts.map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * Sets an enum setting in the Settings editor, as a person would: Preferences: Open User Settings, search for the
+ * setting's id, pick `value` in its drop-down, close the editor.
+ */
+export async function setEnumSetting(page: Page, id: string, value: string): Promise<void> {
+  await runCommand(page, 'Preferences: Open User Settings');
+  const editor = page.locator('.settings-editor');
+  await editor.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  // The search box has the focus once the editor is drawn; typing into it filters the settings.
+  await editor.locator('.settings-body').first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  await page.waitForTimeout(1_000);
+  await editor.locator('.search-container').first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(id, { delay: 20 });
+  const select = editor.locator('.settings-body select.monaco-select-box').first();
+  await select.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  await select.selectOption(value);
+  await page.waitForTimeout(500);
+  await runCommand(page, 'View: Close Editor');
+  await editor.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+}
+
+/**
+ * Closes every editor, leaving the keyboard with the workbench (a webview, e.g. a Markdown preview, keeps it
+ * otherwise); unsaved untitled editors (a diagnosis report) are closed without saving.
+ */
+export async function closeAllEditors(page: Page): Promise<void> {
+  await page.locator('.part.statusbar').first().click({ position: { x: 5, y: 5 } });
+  await runCommand(page, 'View: Close All Editors');
+  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
+  if (await dontSave.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false)) await dontSave.click();
+}
+
+/** Drags the side bar's edge so it is `width` pixels wide (tree rows with long labels stay readable). */
+export async function widenSideBar(page: Page, width = 560): Promise<void> {
+  const box = await page.locator('.part.sidebar').first().boundingBox();
+  if (!box || box.width >= width) return;
+  const x = box.x + box.width + 1;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Folds the side bar view whose header says `title` (clicked at its left end, away from its action buttons). */
+export async function foldView(page: Page, title: string): Promise<void> {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
+  if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true') await header.click({ position: { x: 12, y: 10 } });
 }
