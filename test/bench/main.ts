@@ -6,7 +6,8 @@
  *
  * Options: --services N (10000), --endpoints N (5), --no-peer, --no-lsp, --out PATH, --profile (CPU profiles of the
  * engine phase and the server in .test-results/bench/profile/, summarised as hot functions at the end),
- * --no-soak, --fuzz-docs N (300: the LSP fuzzer of the tests, longer), --soak-edits N (10 edits of the dump).
+ * --no-soak, --fuzz-docs N (300: the LSP fuzzer of the tests, longer), --soak-edits N (10 edits of the dump),
+ * --no-cluster (skip the lab figures of the cluster half: listing 5,000 Services, the seed verdict; root only).
  * The engine phase runs in a child process of this same script (`--phase engine`).
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { repoRoot } from '../helpers/corpus';
 import { COLD_RUN_DONE, runEngine, type EngineInput, type EngineResult, type RunTimes } from './engine';
 import { runLsp, type LspResult } from './lsp';
 import { runPeer, type PeerResult } from './peer';
+import { clusterFigures, runClusterBench, type ClusterBenchResult } from './cluster';
 import { printLatency, runEditSoak, runFuzzSoak, type EditSoakResult, type FuzzSoakResult } from './soak';
 import { formatHotSpots, summariseProfile } from './profile';
 import { against, info, renderTable, writeJson, type Figure } from './report';
@@ -39,6 +41,7 @@ interface Options {
   out: string;
   profile: boolean;
   soak: boolean;
+  cluster: boolean;
   fuzzDocs: number;
   soakEdits: number;
   phase?: string;
@@ -54,6 +57,7 @@ function parseArgs(argv: string[], root: string): Options {
     lsp: true,
     profile: false,
     soak: true,
+    cluster: true,
     fuzzDocs: 300,
     soakEdits: 10,
     out: join(root, '.test-results', 'bench.json'),
@@ -72,6 +76,7 @@ function parseArgs(argv: string[], root: string): Options {
     else if (a === '--out') o.out = next();
     else if (a === '--profile') o.profile = true;
     else if (a === '--no-soak') o.soak = false;
+    else if (a === '--no-cluster') o.cluster = false;
     else if (a === '--fuzz-docs') o.fuzzDocs = Number(next());
     else if (a === '--soak-edits') o.soakEdits = Number(next());
     else if (a === '--phase') o.phase = next();
@@ -346,6 +351,13 @@ async function main(): Promise<number> {
     }
   } else console.log(o.lsp ? 'skipped (--no-soak)' : 'skipped (--no-lsp)');
 
+  step('cluster half: listing 5,000 Services from the lab API, the seed verdict');
+  let cluster: ClusterBenchResult | undefined;
+  if (o.cluster) {
+    cluster = runClusterBench();
+    console.log(cluster.skipped ? `skipped: ${cluster.skipped}` : JSON.stringify(cluster));
+  } else console.log('skipped (--no-cluster)');
+
   const timed = engine && engineTimes(engine);
   const ours = timed?.wallMs;
   const oursCpu = timed?.cpuMs;
@@ -396,6 +408,7 @@ async function main(): Promise<number> {
       `< ${TARGETS.serverMemoryBytes / MB} MB`,
     ),
     info('server memory (VmRSS, at end)', lsp?.memory ? formatMb(lsp.memory.rss) : '-'),
+    ...clusterFigures(cluster),
   ];
   const elapsed = performance.now() - started;
   step(
@@ -408,6 +421,7 @@ async function main(): Promise<number> {
     date: new Date().toISOString(),
     machine: { ...machine, loadavgEnd: loadavg().map((l) => round(l, 2)) },
     elapsedMs: round(elapsed),
+    cluster,
     workload: {
       services: o.services,
       endpointsPerService: o.endpoints,
