@@ -372,9 +372,19 @@ async function runUiChecks(origin, workspace, { devPath, profile, shots, label }
     workspace,
     settingsFile: profile.settingsFile,
     installed: !devPath,
-    screenshot: async (name) => {
+    // The whole window as <name>.png; with a region (a locator or a box), that part also as <name>-detail.png
+    // (the README's pictures are chosen from these).
+    screenshot: async (name, region) => {
       const file = path.join(shots, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       await page.screenshot({ path: file });
+      const box = region && (typeof region.boundingBox === 'function' ? await region.boundingBox() : region);
+      if (box) {
+        const view = page.viewportSize() ?? { width: 1400, height: 900 };
+        const x = Math.max(0, Math.floor(box.x));
+        const y = Math.max(0, Math.floor(box.y));
+        const clip = { x, y, width: Math.min(view.width - x, Math.ceil(box.width)), height: Math.min(view.height - y, Math.ceil(box.height)) };
+        await page.screenshot({ path: file.replace(/\.png$/, '-detail.png'), clip });
+      }
       return file;
     },
     log: (text) => console.log(`  [ui] ${text}`),

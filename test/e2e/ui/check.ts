@@ -2,7 +2,7 @@
 // out/test/e2e/ui/*.check.js and runs the `checks` each exports, in file order, on one page where the
 // extension is loaded from the repository or installed from the VSIX (no test runner attached, so the extension host
 // stays up).
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 export interface UiContext {
   page: Page;
@@ -12,8 +12,11 @@ export interface UiContext {
   settingsFile: string;
   /** True when the extension under test is the installed VSIX (no extensionDevelopmentPath). */
   installed: boolean;
-  /** Saves a full-page screenshot as .test-results/e2e/<name>.png and returns its path. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves a full-page screenshot as .test-results/e2e/<phase>/<name>.png and returns its path; with a region (an
+   * element or a box in page pixels) that part also as <name>-detail.png, small enough for the README.
+   */
+  screenshot(name: string, region?: Locator | { x: number; y: number; width: number; height: number }): Promise<string>;
   log(text: string): void;
 }
 

@@ -2,7 +2,7 @@
 // rows, a namespace expanded to its Services (run.mjs sets KPP_E2E_LAB when the lab is up).
 import * as assert from 'node:assert/strict';
 import type { UiCheck } from './check';
-import { settle, widenSideBar } from './workbench';
+import { settle, SIDE_BAR_WIDTH, widenSideBar } from './workbench';
 
 export const checks: UiCheck[] = [
   {
@@ -42,7 +42,8 @@ export const checks: UiCheck[] = [
         15_000,
       );
       log(`web: ${opened.filter((t) => /web-\d|8080/.test(t)).join(' | ')}`);
-      await screenshot('cluster-tree');
+      await screenshot('cluster-tree', { x: 0, y: 0, width: 600, height: 320 });
+      await widenSideBar(page, SIDE_BAR_WIDTH);
       assert.ok(services.some((t) => /^web\s*ClusterIP \S+ 80\/TCP/.test(t)), `web row among: ${services.join(' | ')}`);
     },
   },

@@ -2,10 +2,16 @@
 import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { activeEditor, openFile, setEnumSetting, settle } from './workbench';
 
 const CHAIN = 'KUBE-SVC-XRY76EGRC3BSCIIJ';
+
+/** The hover with some of the dump around it, for the README's picture. */
+async function around(hover: Locator): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
+  const box = await hover.boundingBox();
+  return box ? { x: box.x - 120, y: box.y - 70, width: box.width + 200, height: box.height + 150 } : undefined;
+}
 
 /** Points at the demo/web jump on line 56 until the hover's text passes `accept`; returns that text. */
 async function hoverChain(page: Page, accept: (text: string) => boolean): Promise<string> {
@@ -50,7 +56,7 @@ export const checks: UiCheck[] = [
         60_000,
       );
       log(`hover: ${text.slice(0, 160).replace(/\n/g, ' | ')}`);
-      await screenshot('hover-service-chain');
+      await screenshot('hover-service-chain', await around(hover.first()));
       assert.match(text, /load-balancing chain of Service/);
       assert.match(text, /demo\/web:http/);
     },
@@ -63,7 +69,7 @@ export const checks: UiCheck[] = [
         await openFile(page, SAMPLES.iptables);
         const text = await hoverChain(page, (t) => /[\u4e00-\u9fff]/.test(t) && t.includes('demo/web'));
         log(`hover: ${text.slice(0, 160).replace(/\n/g, ' | ')}`);
-        await screenshot('hover-service-chain-zh-CN');
+        await screenshot('hover-service-chain-zh-CN', await around(page.locator('.monaco-hover').filter({ visible: true }).first()));
         assert.match(text, /[\u4e00-\u9fff]/, 'Chinese text in the hover');
         assert.match(text, /demo\/web/);
       } finally {

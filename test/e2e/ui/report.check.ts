@@ -39,8 +39,9 @@ export const checks: UiCheck[] = [
       log(`report: ${rendered.split('\n').filter(Boolean).slice(0, 4).join(' | ')}`);
       // One wide group for the picture: the dump, the Markdown source and its preview side by side are too narrow.
       await runCommand(page, 'View: Join All Editor Groups');
+      await page.mouse.move(900, 700); // no tab tooltip over the picture
       await page.waitForTimeout(1_000);
-      await screenshot('diagnose-report');
+      await screenshot('diagnose-report', { x: 340, y: 30, width: 1060, height: 560 });
       assert.match(rendered, /pod-route-bypasses-node/);
       assert.match(rendered, /eth1/);
       await closeAllEditors(page);
