@@ -48,6 +48,22 @@ export const productChecks = [
     },
   },
   {
+    name: 'npm run package needs no network (vsce in a network namespace with none, as root)',
+    async run(ctx) {
+      if (process.getuid?.() !== 0 || spawnSync('sh', ['-c', 'command -v unshare']).status !== 0) {
+        ctx.log('skipped: needs root and unshare for a private network namespace');
+        return;
+      }
+      const out = path.join(ctx.root, 'offline.vsix');
+      // unshare -n: a new network namespace with only a down loopback; any registry or marketplace call fails.
+      const r = spawnSync('unshare', ['-n', process.execPath, path.join(repoRoot, 'scripts', 'package.mjs'), '--out', out], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+      saveLog(ctx, 'package-offline.log', r);
+      assert.equal(r.status, 0, `package.mjs without a network exited ${r.status ?? r.signal}; see .test-results/e2e/package-offline.log`);
+      assert.ok(fs.statSync(out).size < 5 * 1024 * 1024);
+      ctx.log(/\[package\] \S+\.vsix: .*/.exec(r.stdout)?.[0] ?? '');
+    },
+  },
+  {
     name: 'npm pack: the kpp package installs offline into an empty prefix and runs on Node alone',
     async run(ctx) {
       const dir = path.join(ctx.root, 'npm-package');
