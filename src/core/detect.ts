@@ -5,6 +5,7 @@
 import { normalizeLineBreaks } from './common/lines';
 import { blankLogPrefixes } from './common/logPrefix';
 import { looksLikeIpvs } from './ipvs/detect';
+import { DETECTION_SAMPLE_LINES, LANGUAGE_OF_KIND, type DumpLanguageId } from './languages';
 import { detectNetworkFormat } from './routes/detect';
 
 export type DumpKind = 'iptables' | 'ipvs' | 'network' | 'nft' | 'unknown';
@@ -14,7 +15,24 @@ export interface Detection {
   /** 0..1, share of meaningful lines that the chosen family recognises. */
   confidence: number;
   /** The VS Code language id for the kind, when there is one. */
-  languageId?: 'iptables' | 'ipvs';
+  languageId?: DumpLanguageId;
+}
+
+/**
+ * How far an editor may act on a detection: `sure` switches a plain-text document's language by itself, `likely`
+ * is offered to the person, `no` is left alone.
+ */
+export type Certainty = 'sure' | 'likely' | 'no';
+
+/** From this share of recognised lines a detection is sure; from `LIKELY_SHARE` it is worth offering. */
+const SURE_SHARE = 0.5;
+const LIKELY_SHARE = 0.3;
+
+export function certaintyOf(d: Detection): Certainty {
+  if (!d.languageId) return 'no';
+  // `table ip nat {` blocks: nft's own lines (sets, elements, braces) are not counted, but the block is unmistakable.
+  if (d.kind === 'nft') return 'sure';
+  return d.confidence >= SURE_SHARE ? 'sure' : d.confidence >= LIKELY_SHARE ? 'likely' : 'no';
 }
 
 const IPTABLES_LINE =
@@ -39,7 +57,7 @@ function share(lines: string[], re: RegExp): number {
 }
 
 /** Lines enough to tell what a text is; a 25 MB dump is decided by its head. */
-const SAMPLE_LINES = 400;
+const SAMPLE_LINES = DETECTION_SAMPLE_LINES;
 
 export function detectDump(fullText: string): Detection {
   const head = normalizeLineBreaks(headLines(fullText, SAMPLE_LINES));
@@ -56,13 +74,14 @@ export function detectDump(fullText: string): Detection {
     { kind: 'nft', score: share(lines, NFT_LINE) },
   ];
   const network = detectNetworkFormat(text);
-  if (network) scores.push({ kind: 'network', score: network.confidence });
+  // Every kind of network output counts: a paste of `ip route`, `ip route get` and `conntrack -L` is all network state.
+  if (network) scores.push({ kind: 'network', score: network.share });
   scores.sort((a, b) => b.score - a.score);
   const best = scores[0];
   if (best.score < 0.15) return { kind: 'unknown', confidence: best.score };
   // nft's `table ip nat { ... }` blocks are read by the iptables engine (nftRuleset.ts); loose nft lines are not.
   const nftTables = best.kind === 'nft' && lines.some((l) => NFT_TABLE_START.test(l));
-  const languageId = best.kind === 'iptables' || nftTables ? 'iptables' : best.kind === 'ipvs' ? 'ipvs' : undefined;
+  const languageId = best.kind === 'iptables' || nftTables ? LANGUAGE_OF_KIND.iptables : best.kind === 'ipvs' ? LANGUAGE_OF_KIND.ipvs : best.kind === 'network' ? LANGUAGE_OF_KIND.network : undefined;
   return { kind: best.kind, confidence: best.score, ...(languageId ? { languageId } : {}) };
 }
 

@@ -6,10 +6,14 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { Reports } from './cluster/report';
 import { ClusterState } from './cluster/state';
+import { DUMP_LANGUAGE_IDS } from '../core/languages';
 import { CONFIG_SECTION, readSettings } from './config';
 import { TraceView } from './traceView';
 
+/** The dump languages a packet can be traced in. */
 export const DUMP_LANGUAGES = ['iptables', 'ipvs'] as const;
+/** Every language the server serves: the dumps and Linux network state (`netstate`). */
+export const SERVED_LANGUAGES = DUMP_LANGUAGE_IDS;
 
 export class Ctx implements vscode.Disposable {
   readonly output: vscode.LogOutputChannel;
@@ -50,7 +54,7 @@ export class Ctx implements vscode.Disposable {
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: DUMP_LANGUAGES.flatMap((language) => [
+      documentSelector: SERVED_LANGUAGES.flatMap((language) => [
         { language, scheme: 'file' },
         { language, scheme: 'untitled' },
         { language, scheme: 'vscode-remote' },

@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import { ClusterStatusBar } from './cluster/statusBar';
 import { CLUSTER_VIEW_ID, ClusterTree } from './cluster/tree';
 import { registerCommands } from './commands';
-import { Ctx, DUMP_LANGUAGES } from './ctx';
+import { Ctx, SERVED_LANGUAGES } from './ctx';
+import { LanguageDetection } from './detection';
+import { DetectLanguageRequest } from '../server/protocol';
 
 let ctx: Ctx | undefined;
 
@@ -14,13 +16,17 @@ export interface KubePacketPathApi {
   ctx: Ctx;
   /** The Cluster view's rows, for tests that read what the tree shows. */
   clusterTree: ClusterTree;
+  /** Content detection of plain-text documents and the remembered choices. */
+  detection: LanguageDetection;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<KubePacketPathApi> {
   const c = new Ctx(context);
   ctx = c;
-  registerCommands(c);
-  const isDump = (d: vscode.TextDocument) => (DUMP_LANGUAGES as readonly string[]).includes(d.languageId);
+  const detection = new LanguageDetection(context.workspaceState, async (text) => (await c.languageClient()).sendRequest(DetectLanguageRequest, { text }), (m) => c.output.info(m));
+  c.push(detection);
+  registerCommands(c, detection);
+  const isDump = (d: vscode.TextDocument) => (SERVED_LANGUAGES as readonly string[]).includes(d.languageId);
   const startIfDump = (d: vscode.TextDocument) => {
     if (isDump(d) && !c.isRunning) void c.languageClient().catch((e: Error) => void vscode.window.showErrorMessage(vscode.l10n.t('Kube Packet Path: the language server did not start: {0}', e.message)));
   };
@@ -36,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KubePa
   if (view.visible) connectOnce();
   c.push(tree, view, view.onDidChangeVisibility((e) => e.visible && connectOnce()), new ClusterStatusBar(c.cluster));
   context.subscriptions.push({ dispose: () => void c.dispose() });
-  return { ctx: c, clusterTree: tree };
+  return { ctx: c, clusterTree: tree, detection };
 }
 
 export async function deactivate(): Promise<void> {

@@ -14,17 +14,19 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { certaintyOf, detectDump } from '../core/detect';
 import { normalizeLang, type Lang } from '../core/i18n/catalog';
+import { DUMP_LANGUAGE_IDS } from '../core/languages';
 import { AnalysisCache, DEFAULT_BUDGETS, REQUEST_CANCELLED, WORKER_ARG, type Budgets } from './analysisCache';
 import { fitResponse } from './fit';
 import { LEGEND } from './features/semanticTokens';
 import { LineIndex } from './lineIndex';
-import { ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
+import { DetectLanguageRequest, ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
 import { runWorker } from './worker';
 
 /** Re-parse and publish diagnostics this long after the last keystroke. */
 const DIAGNOSTICS_DEBOUNCE_MS = 200;
-const SERVED_LANGUAGES = new Set(['iptables', 'ipvs']);
+const SERVED_LANGUAGES = new Set<string>(DUMP_LANGUAGE_IDS);
 const WORKSPACE_SYMBOL_LIMIT = 500;
 const mb = (bytes: number) => Math.round(bytes / 1048576);
 
@@ -190,6 +192,12 @@ export function startServer(connection: Connection): void {
     return r as never;
   });
   connection.onRequest(ListTargetsRequest, (p, token) => ask('kubePacketPath/listTargets', p.uri, p, [], token));
+  // Cheap (the detector reads the first lines only): answered here, not by a worker, for any text.
+  connection.onRequest(DetectLanguageRequest, (p) => {
+    if (typeof p?.text !== 'string') throw new ResponseError(-32602, 'detectLanguage needs { text: string }');
+    const d = detectDump(p.text);
+    return { kind: d.kind, confidence: d.confidence, ...(d.languageId ? { languageId: d.languageId } : {}), certainty: certaintyOf(d) };
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -88,3 +88,22 @@ export const ListTargetsRequest = new RequestType<ListTargetsParams, ServiceTarg
 export interface ServerSettings {
   language: 'auto' | 'en' | 'zh-CN';
 }
+
+export interface DetectLanguageParams {
+  /** The head of the document (the detector reads its first `DETECTION_SAMPLE_LINES` lines; send no more). */
+  text: string;
+}
+
+export interface DetectLanguageResult {
+  /** What the text is: `iptables`, `ipvs`, `network`, `nft` (rules without their table) or `unknown`. */
+  kind: 'iptables' | 'ipvs' | 'network' | 'nft' | 'unknown';
+  /** 0..1, share of the lines the chosen family recognises. */
+  confidence: number;
+  /** The editor language to open it in, when the engine reads it. */
+  languageId?: string;
+  /** `sure`: switch by itself; `likely`: offer; `no`: leave it. */
+  certainty: 'sure' | 'likely' | 'no';
+}
+
+/** What a text is, decided by the engine's detector on its first lines (any text; the document need not be open). */
+export const DetectLanguageRequest = new RequestType<DetectLanguageParams, DetectLanguageResult, void>('kubePacketPath/detectLanguage');

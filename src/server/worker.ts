@@ -6,8 +6,10 @@
 import { analyzeText, diagnosticsOf, type Analysis } from '../core/analyze';
 import type { Lang } from '../core/i18n/catalog';
 import type { DumpKind } from '../core/detect';
+import { kindOfLanguage } from '../core/languages';
 import { toLspDiagnostic } from './convert';
 import { hover } from './features/hover';
+import { networkSymbols } from './features/networkSymbols';
 import { codeLenses, inlayHints } from './features/lens';
 import { definition, incomingCalls, outgoingCalls, prepareCallHierarchy, references } from './features/navigation';
 import { semanticTokens, semanticTokensIn } from './features/semanticTokens';
@@ -29,9 +31,7 @@ export type FromWorker =
   | { kind: 'error'; id: number; code: number; message: string; log?: string };
 
 export function kindForLanguage(languageId: string): DumpKind | undefined {
-  if (languageId === 'iptables') return 'iptables';
-  if (languageId === 'ipvs') return 'ipvs';
-  return undefined;
+  return kindOfLanguage(languageId);
 }
 
 /** The document the worker holds: its analysis and its lines. */
@@ -49,7 +49,7 @@ export const HANDLERS: Record<string, Handler> = {
   'textDocument/hover': (d, p, lang) => hover(d.analysis, p.position.line, p.position.character, lang),
   'textDocument/definition': (d, p) => definition(d.analysis, d.uri, p.position.line, p.position.character),
   'textDocument/references': (d, p) => references(d.analysis, d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
-  'textDocument/documentSymbol': (d) => documentSymbols(d.analysis, d.lines),
+  'textDocument/documentSymbol': (d, _p, lang) => [...documentSymbols(d.analysis, d.lines), ...networkSymbols(d.analysis, d.lines, lang)],
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
   'textDocument/foldingRange': (d) => foldingRanges(d.analysis),
   'textDocument/codeLens': (d) => codeLenses(d.analysis, d.uri),

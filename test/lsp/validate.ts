@@ -258,6 +258,14 @@ export function validateResponse(method: string, params: unknown, result: unknow
       for (const l of r.matchedLines ?? []) if (!ok(l) || l === -1) c.add('range-outside-document', `matched line ${l} is outside the document`);
       break;
     }
+    case 'kubePacketPath/detectLanguage': {
+      const r = result as { kind?: unknown; confidence?: unknown; languageId?: unknown; certainty?: unknown } | null;
+      if (!isObject(r) || !['iptables', 'ipvs', 'network', 'nft', 'unknown'].includes(r.kind as string)) c.add('malformed', `detection kind ${JSON.stringify(r?.kind)}`);
+      else if (typeof r.confidence !== 'number' || !(r.confidence >= 0 && r.confidence <= 1)) c.add('malformed', `detection confidence ${String(r.confidence)} is not 0..1`);
+      else if (!['sure', 'likely', 'no'].includes(r.certainty as string)) c.add('malformed', `detection certainty ${String(r.certainty)}`);
+      else if (r.certainty !== 'no' && typeof r.languageId !== 'string') c.add('malformed', 'a detection to act on names no language');
+      break;
+    }
     case 'kubePacketPath/listTargets':
       for (const t of (result as { line: number }[]) ?? []) if (lines && !(t.line >= 0 && t.line < lines.length)) c.add('range-outside-document', `target line ${t.line} is outside the document`);
       break;

@@ -9,6 +9,8 @@ export interface NetworkFormatDetection {
   confidence: number;
   /** Lines read as each kind. */
   counts: Record<NetworkFormat, number>;
+  /** Share of the output lines that are network output of any kind, 0..1 (a session of `ip route` and `ip rule`). */
+  share: number;
 }
 
 /** Below this share of readable lines the text is not called network output. */
@@ -22,5 +24,7 @@ export function detectNetworkFormat(text: string): NetworkFormatDetection {
   const outputLines = lineKinds.filter((k) => k === undefined || !NOT_OUTPUT.has(k)).length;
   const best = state.formats[0];
   const confidence = best && outputLines > 0 ? counts[best] / outputLines : 0;
-  return { ...(best && confidence >= MIN_CONFIDENCE ? { format: best } : {}), confidence, counts };
+  const read = Object.values(counts).reduce((a, b) => a + b, 0);
+  const share = outputLines > 0 ? Math.min(1, read / outputLines) : 0;
+  return { ...(best && confidence >= MIN_CONFIDENCE ? { format: best } : {}), confidence, counts, share };
 }

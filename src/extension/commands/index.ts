@@ -1,6 +1,7 @@
 /** Every command, registered from one place; each is a small factory in its own file. */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import type { LanguageDetection } from '../detection';
 import { copyClusterIPCommand, copyReportCommand } from './cluster/copy';
 import { diagnoseServiceCommand } from './cluster/diagnose';
 import { captureNodeRulesCommand, traceInNodeRulesCommand } from './cluster/node';
@@ -9,9 +10,9 @@ import { detectLanguageCommand } from './detectLanguage';
 import { showReferencesCommand } from './showReferences';
 import { tracePacketCommand } from './tracePacket';
 
-export function registerCommands(ctx: Ctx): void {
+export function registerCommands(ctx: Ctx, detection: LanguageDetection): void {
   const commands: Record<string, (...args: never[]) => unknown> = {
-    'kubePacketPath.detectLanguage': detectLanguageCommand(),
+    'kubePacketPath.detectLanguage': detectLanguageCommand(ctx, detection),
     'kubePacketPath.tracePacket': tracePacketCommand(ctx),
     'kubePacketPath.showReferences': showReferencesCommand(),
     'kubePacketPath.showServerOutput': () => ctx.output.show(true),

@@ -61,6 +61,7 @@ describe('package.json language contributions', () => {
   it('contributes both languages with their aliases', () => {
     assert.equal(language('iptables').aliases?.[0], 'iptables dump');
     assert.equal(language('ipvs').aliases?.[0], 'IPVS dump');
+    assert.equal(language('netstate').aliases?.[0], 'Linux network state');
   });
 
   it('maps file names to the right language', () => {
@@ -74,6 +75,8 @@ describe('package.json language contributions', () => {
       ['node1.ipvs', 'ipvs'],
       ['ipvsadm-Ln.txt', 'ipvs'],
       ['ipvsadm', 'ipvs'],
+      ['kube-proxy-nftables.nft', 'iptables'],
+      ['pod-routes.netstate', 'netstate'],
       ['notes.txt', undefined],
       ['my-iptables-save.txt', undefined],
       ['rules.v5', undefined],
@@ -103,7 +106,7 @@ describe('package.json language contributions', () => {
   });
 
   it('points at existing grammar and configuration files that agree with it', () => {
-    for (const id of ['iptables', 'ipvs']) {
+    for (const id of ['iptables', 'ipvs', 'netstate']) {
       const grammar = grammars.find((g) => g.language === id);
       assert.ok(grammar, `no grammar for ${id}`);
       assert.equal(grammar.scopeName, `source.${id}`);
@@ -182,7 +185,7 @@ describe('grammar regexes', () => {
     assert.equal(problemWith('(?<!\\S)(-A|--append)\\G'), undefined);
   });
 
-  for (const grammar of ['iptables', 'ipvs']) {
+  for (const grammar of ['iptables', 'ipvs', 'netstate']) {
     it(`every regex of ${grammar}.tmLanguage.json compiles`, () => {
       const raw: unknown = JSON.parse(
         readFileSync(path.join(REPO_ROOT, `syntaxes/${grammar}.tmLanguage.json`), 'utf8'),
@@ -198,7 +201,7 @@ describe('grammar regexes', () => {
   }
 
   it('include references resolve to repository entries', () => {
-    for (const grammar of ['iptables', 'ipvs']) {
+    for (const grammar of ['iptables', 'ipvs', 'netstate']) {
       const text = readFileSync(path.join(REPO_ROOT, `syntaxes/${grammar}.tmLanguage.json`), 'utf8');
       const repository = (JSON.parse(text) as { repository: Record<string, unknown> }).repository;
       for (const [, name] of text.matchAll(/"include":\s*"#([^"]+)"/g)) {

@@ -13,6 +13,7 @@ export const REPO_ROOT = repoRoot(__dirname);
 export const GRAMMAR_FILES: Record<string, string> = {
   'source.iptables': path.join(REPO_ROOT, 'syntaxes/iptables.tmLanguage.json'),
   'source.ipvs': path.join(REPO_ROOT, 'syntaxes/ipvs.tmLanguage.json'),
+  'source.netstate': path.join(REPO_ROOT, 'syntaxes/netstate.tmLanguage.json'),
 };
 
 export interface Token {

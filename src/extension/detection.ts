@@ -1,0 +1,226 @@
+/**
+ * Recognises dumps where people keep them: a plain-text document (an untitled editor, a `.txt` file, a ticket
+ * attachment, a paste) whose first lines are an iptables, IPVS or network-state dump is switched to that language
+ * when the engine is sure, and offered when it only may be (setting `kubePacketPath.detectLanguage`).
+ *
+ * The language server decides (`kubePacketPath/detectLanguage`, the engine's detector on the first lines): this
+ * bundle does not carry the engine. The choice made for a document (switched by us, accepted or declined offer,
+ * the Detect command, or the person picking a language by hand) is kept in workspaceState by URI and applied again
+ * when the document opens after a reload, without asking the server.
+ */
+import * as vscode from 'vscode';
+import { DETECTION_SAMPLE_LINES, DUMP_LANGUAGE_IDS } from '../core/languages';
+import type { DetectLanguageResult } from '../server/protocol';
+import { CONFIG_SECTION } from './config';
+
+export type DetectMode = 'always' | 'ask' | 'never';
+
+/** workspaceState key: `{ [uri]: languageId }`, `plaintext` for a document whose offer was declined. */
+export const CHOICES_KEY = 'kubePacketPath.languageChoices';
+const PLAIN_TEXT = 'plaintext';
+/** A paste, not typing: an insert at least this long that holds a line break. */
+const PASTE_MIN_CHARS = 20;
+const PASTE_SETTLE_MS = 300;
+/** The head sent to the server is cut here too: a 25 MB one-line paste is decided by its start. */
+const HEAD_MAX_CHARS = 200_000;
+
+export function detectMode(): DetectMode {
+  const v = vscode.workspace.getConfiguration(CONFIG_SECTION).get<string>('detectLanguage', 'always');
+  return v === 'ask' || v === 'never' ? v : 'always';
+}
+
+/** The name a person knows the language by (the first alias in package.json). */
+export function languageName(id: string): string {
+  switch (id) {
+    case 'iptables':
+      return vscode.l10n.t('iptables dump');
+    case 'ipvs':
+      return vscode.l10n.t('IPVS dump');
+    case 'netstate':
+      return vscode.l10n.t('Linux network state');
+    default:
+      return id;
+  }
+}
+
+/** The first lines of a document, as much as the detector reads. */
+export function headOf(doc: vscode.TextDocument): string {
+  const last = Math.min(doc.lineCount, DETECTION_SAMPLE_LINES) - 1;
+  const text = doc.getText(new vscode.Range(0, 0, last, doc.lineAt(last).text.length));
+  return text.length > HEAD_MAX_CHARS ? text.slice(0, HEAD_MAX_CHARS) : text;
+}
+
+/** What happened to a document, for the log and for tests. */
+export type Outcome =
+  | { kind: 'remembered'; languageId: string }
+  | { kind: 'switched'; languageId: string }
+  | { kind: 'offered'; languageId: string; answer: 'accepted' | 'declined' | 'dismissed' }
+  | { kind: 'left'; reason: string };
+
+export type Offer = (doc: vscode.TextDocument, languageId: string, detection: DetectLanguageResult) => Thenable<'accepted' | 'declined' | undefined>;
+
+/** Asks in a notification; the answer is remembered (dismissing it is no answer). */
+export const notificationOffer: Offer = async (doc, languageId) => {
+  const name = languageName(languageId);
+  const open = vscode.l10n.t('Open as {0}', name);
+  const keep = vscode.l10n.t('Keep as plain text');
+  const file = doc.uri.scheme === 'untitled' ? doc.uri.path : vscode.workspace.asRelativePath(doc.uri);
+  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} looks like {1}. Open it as {1}?', file, name), open, keep);
+  return answer === open ? 'accepted' : answer === keep ? 'declined' : undefined;
+};
+
+export class LanguageDetection implements vscode.Disposable {
+  /** The last outcome per URI (tests wait for it). */
+  readonly outcomes = new Map<string, Outcome>();
+  /** How an offer is put to the person; tests replace it. */
+  offer: Offer = notificationOffer;
+  /** The language each open document was last seen in: a change we did not make is the person's choice. */
+  private readonly seen = new Map<string, string>();
+  /** Offers made in this session: a document is asked once. */
+  private readonly offered = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly listeners = new Set<(uri: string, o: Outcome) => void>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly detect: (head: string) => Promise<DetectLanguageResult>,
+    private readonly log: (message: string) => void,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.opened(d)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.closed(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
+    );
+    for (const d of vscode.workspace.textDocuments) this.opened(d);
+  }
+
+  /** The language remembered for a document: a dump language, `plaintext` (declined), or undefined. */
+  choiceOf(uri: vscode.Uri | string): string | undefined {
+    return this.state.get<Record<string, string>>(CHOICES_KEY, {})[uri.toString()];
+  }
+
+  async remember(uri: vscode.Uri | string, languageId: string | undefined): Promise<void> {
+    const all = { ...this.state.get<Record<string, string>>(CHOICES_KEY, {}) };
+    if (languageId === undefined) delete all[uri.toString()];
+    else all[uri.toString()] = languageId;
+    await this.state.update(CHOICES_KEY, all);
+  }
+
+  /** Resolves with the next outcome for `uri` (tests). */
+  nextOutcome(uri: vscode.Uri | string): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const l = (u: string, o: Outcome) => {
+        if (u !== uri.toString()) return;
+        this.listeners.delete(l);
+        resolve(o);
+      };
+      this.listeners.add(l);
+    });
+  }
+
+  private done(uri: string, o: Outcome): Outcome {
+    this.outcomes.set(uri, o);
+    this.log(`language of ${uri}: ${JSON.stringify(o)}`);
+    for (const l of [...this.listeners]) l(uri, o);
+    return o;
+  }
+
+  private opened(doc: vscode.TextDocument): void {
+    const uri = doc.uri.toString();
+    const before = this.seen.get(uri);
+    this.seen.set(uri, doc.languageId);
+    const isDump = (id?: string) => !!id && (DUMP_LANGUAGE_IDS as readonly string[]).includes(id);
+    // The same document again in another language: the person (or the Detect command, or us) chose it.
+    if (before !== undefined && before !== doc.languageId && (isDump(before) || isDump(doc.languageId))) {
+      void this.remember(uri, doc.languageId);
+      return;
+    }
+    void this.consider(doc, 'opened');
+  }
+
+  private closed(doc: vscode.TextDocument): void {
+    const uri = doc.uri.toString();
+    // A language change closes and reopens the document in one go; a real close is forgotten a moment later.
+    setTimeout(() => {
+      if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri)) this.seen.delete(uri);
+    }, 0);
+    const timer = this.timers.get(uri);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(uri);
+  }
+
+  private changed(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    if (doc.languageId !== PLAIN_TEXT || this.offered.has(doc.uri.toString()) || this.choiceOf(doc.uri)) return;
+    const pasted = e.contentChanges.some((c) => c.range.start.line < DETECTION_SAMPLE_LINES && c.text.length >= PASTE_MIN_CHARS && /[\r\n]/.test(c.text));
+    if (!pasted) return;
+    const uri = doc.uri.toString();
+    const timer = this.timers.get(uri);
+    if (timer) clearTimeout(timer);
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        void this.consider(doc, 'pasted');
+      }, PASTE_SETTLE_MS),
+    );
+  }
+
+  /** Decides what to do with a plain-text document: the remembered choice, else the detector's answer and the setting. */
+  async consider(doc: vscode.TextDocument, why: 'opened' | 'pasted'): Promise<Outcome | undefined> {
+    const uri = doc.uri.toString();
+    if (doc.isClosed || doc.languageId !== PLAIN_TEXT) return undefined;
+    const remembered = this.choiceOf(uri);
+    if (remembered) {
+      // An untitled name comes back for a new, empty editor: only restored text takes the old choice.
+      if (remembered === PLAIN_TEXT || (doc.uri.scheme === 'untitled' && doc.getText().trim() === '')) return undefined;
+      await this.switchTo(doc, remembered);
+      return this.done(uri, { kind: 'remembered', languageId: remembered });
+    }
+    const mode = detectMode();
+    if (mode === 'never' || this.offered.has(uri)) return undefined;
+    const head = headOf(doc);
+    if (head.trim() === '') return undefined;
+    let found: DetectLanguageResult;
+    try {
+      found = await this.detect(head);
+    } catch (e) {
+      this.log(`detecting the language of ${uri} failed: ${(e as Error).message}`);
+      return undefined;
+    }
+    if (doc.isClosed || doc.languageId !== PLAIN_TEXT || this.choiceOf(uri)) return undefined;
+    if (!found.languageId || found.certainty === 'no') return this.done(uri, { kind: 'left', reason: `${why}: ${found.kind} (${found.confidence.toFixed(2)})` });
+    const languageId = found.languageId;
+    if (mode === 'always' && found.certainty === 'sure') {
+      await this.switchTo(doc, languageId);
+      await this.remember(uri, languageId);
+      return this.done(uri, { kind: 'switched', languageId });
+    }
+    this.offered.add(uri);
+    const pending = this.offer(doc, languageId, found);
+    // Reported at once, answered later: a notification may wait for the person for a long time.
+    this.outcomes.set(uri, { kind: 'offered', languageId, answer: 'dismissed' });
+    for (const l of [...this.listeners]) l(uri, { kind: 'offered', languageId, answer: 'dismissed' });
+    const answer = await pending;
+    if (answer === 'accepted') {
+      const now = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      if (now && now.languageId === PLAIN_TEXT) await this.switchTo(now, languageId);
+      await this.remember(uri, languageId);
+    } else if (answer === 'declined') await this.remember(uri, PLAIN_TEXT);
+    this.outcomes.set(uri, { kind: 'offered', languageId, answer: answer ?? 'dismissed' });
+    this.log(`language of ${uri}: offered ${languageId}, ${answer ?? 'dismissed'}`);
+    return this.outcomes.get(uri);
+  }
+
+  private async switchTo(doc: vscode.TextDocument, languageId: string): Promise<void> {
+    this.seen.set(doc.uri.toString(), languageId);
+    await vscode.languages.setTextDocumentLanguage(doc, languageId);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
