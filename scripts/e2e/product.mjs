@@ -107,6 +107,8 @@ export const productChecks = [
         ...c.languages.map((l) => `onLanguage:${l.id}`),
         ...Object.values(c.views).flat().map((v) => `onView:${v.id}`),
         ...c.commands.map((x) => `onCommand:${x.command}`),
+        // Plain-text documents are read for dumps by content (kubePacketPath.detectLanguage).
+        'onLanguage:plaintext',
       ].sort();
       const missing = expected.filter((e) => !pkg.activationEvents.includes(e));
       assert.deepEqual(missing, [], 'every contributed language, view and command activates the extension (a new command needs its onCommand)');
