@@ -397,3 +397,43 @@ test("kube-proxy's nftables mode: parse --json lists the Services of the maps, a
   const text = kpp('parse', sample);
   assert.match(text.stdout, /service kube-system\/kube-dns:dns udp 10\.96\.0\.10:53 -> service-FY5PMXPG-kube-system\/kube-dns\/udp\/dns \(hash verified\)/);
 });
+
+test('trace of a Service without endpoints: the answer says so, and an undecided local address is two alternatives, not 50/50', () => {
+  const text = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':FORWARD ACCEPT [0:0]',
+    ':OUTPUT ACCEPT [0:0]',
+    ':KUBE-SERVICES - [0:0]',
+    '-A FORWARD -m conntrack --ctstate NEW -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
+    '-A KUBE-SERVICES -d 10.96.0.10/32 -p tcp -m comment --comment "default/checkout:http has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable',
+    'COMMIT',
+    '*nat',
+    ':PREROUTING ACCEPT [0:0]',
+    ':KUBE-SERVICES - [0:0]',
+    ':KUBE-NODEPORTS - [0:0]',
+    '-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
+    '-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS',
+    'COMMIT',
+    '',
+  ].join('\n');
+  const file = join(dir, 'no-endpoints.iptables');
+  writeFileSync(file, text);
+  const r = kpp('trace', file, '--src', '10.244.0.9', '--dst', '10.96.0.10:80', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout) as { paths: { probability: number; verdict: string; given?: string[] }[]; warnings: string[] };
+  assert.deepEqual(
+    j.paths.map((p) => [p.verdict, p.probability, p.given]).sort(),
+    [
+      ['ACCEPT', 1, ['if 10.96.0.10 is an address of this node']],
+      ['REJECT', 1, ['if 10.96.0.10 is not an address of this node']],
+    ],
+  );
+  assert.ok(j.warnings.some((w) => w.startsWith('default/checkout:http has no endpoints: kube-proxy rejects the connection')), j.warnings.join('\n'));
+  assert.ok(!j.warnings.some((w) => /Check the port and protocol/.test(w)), j.warnings.join('\n'));
+  const tree = kpp('trace', file, '--src', '10.244.0.9', '--dst', '10.96.0.10:80', '--local-ip', '192.168.0.5');
+  assert.match(tree.stdout, /: 1 path\n/);
+  assert.match(tree.stdout, /=> REJECT with probability 1\n/);
+  assert.match(tree.stdout, /has no endpoints: kube-proxy rejects the connection/);
+  assert.doesNotMatch(tree.stdout, /path\(s\)|Check the port/);
+});

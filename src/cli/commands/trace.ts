@@ -6,6 +6,7 @@ import { analyzeText } from '../../core/analyze';
 import { isIp, parseIp, splitHostPort, joinHostPort } from '../../core/common/ip';
 import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
 import { traceHints } from '../../core/iptables/traceHints';
+import { nodeAddressesFromPaste } from '../../core/nodeAddresses';
 import type { Packet, TraceResult, TraceStep } from '../../core/iptables/trace/types';
 import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
 import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
@@ -40,6 +41,9 @@ export interface TraceJson {
     prefix?: number | null;
     steps: TraceStepJson[];
     assumptions?: string[];
+    /** Undecided facts the path took a side on ("if 10.96.0.10 is an address of this node"): paths with the same
+     * `given` are one alternative, and their probabilities (kube-proxy's draws) sum to 1. */
+    given?: string[];
   }[];
   sharedSteps?: (TraceStepJson & { parent: number | null })[];
   /** A limit stopped the trace early: which, its value, the paths it cut short (UNKNOWN) and their probability. */
@@ -93,6 +97,7 @@ export function traceJson(result: TraceResult): TraceJson {
       ...(shared ? { prefix: p.prefix >= 0 ? p.prefix : null } : {}),
       steps: p.ownSteps.map(stepJson),
       ...(p.assumptions.length ? { assumptions: p.assumptions } : {}),
+      ...(p.given.length ? { given: p.given } : {}),
     })),
     ...(shared ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepJson(s.step), parent: s.parent >= 0 ? s.parent : null })) } : {}),
     ...(t ? { truncated: { reason: t.reason, limit: t.limit, paths: t.paths, probability: Math.round(t.probability * 1e12) / 1e12, message: t.message } } : {}),
@@ -114,7 +119,9 @@ export function runTrace(argv: string[]): number {
     const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
     throw new UsageError(`trace needs an iptables or ipvsadm dump with rules or chain policies; this input is ${what === 'unknown' ? 'not one' : what}`);
   }
-  const result = tracePacket(a.iptables.dump, packet, { lang, ipsets: a.network?.ipsets });
+  // Without --local-ip, an `ip addr` section of the same paste tells which addresses are the node's.
+  const pasted = packet.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
+  const result = tracePacket(a.iptables.dump, pasted ? { ...packet, localAddresses: pasted } : packet, { lang, ipsets: a.network?.ipsets });
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   if (args.flags.has('json')) printJson(traceJson(result));
   else process.stdout.write(`${formatTraceTree(result, lang)}\n`);

@@ -10,6 +10,7 @@ import { lintMessages } from './messages/lint';
 import { parseMessages } from './messages/parse';
 import { routesMessages } from './messages/routes';
 import { traceMessages } from './messages/trace';
+import { uiMessages } from './messages/ui';
 
 export type Lang = 'en' | 'zh-CN';
 export const LANGS: readonly Lang[] = ['en', 'zh-CN'];
@@ -20,7 +21,7 @@ export interface MessageBundle {
   'zh-CN': Messages;
 }
 
-const bundles: MessageBundle[] = [diagnoseMessages, iptablesMessages, ipvsMessages, lintMessages, parseMessages, routesMessages, traceMessages];
+const bundles: MessageBundle[] = [diagnoseMessages, iptablesMessages, ipvsMessages, lintMessages, parseMessages, routesMessages, traceMessages, uiMessages];
 
 function merge(lang: Lang): Messages {
   const out: Messages = {};
@@ -52,6 +53,15 @@ export function t(lang: Lang, key: string, params?: Record<string, string | numb
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
+}
+
+/**
+ * A text with a count: English picks `<key>.one` for 1 and `<key>.other` otherwise; Chinese has no plural forms
+ * and reads `<key>.other`. `{count}` is filled in.
+ */
+export function tn(lang: Lang, key: string, count: number, params: Record<string, string | number> = {}): string {
+  const form = lang === 'en' && count === 1 ? 'one' : 'other';
+  return t(lang, `${key}.${form}`, { ...params, count });
 }
 
 export function hasKey(key: string): boolean {

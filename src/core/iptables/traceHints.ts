@@ -7,7 +7,7 @@
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
-import { optionValue, ruleTargetName } from './types';
+import { optionValue, ruleTargetName, targetOptionValue } from './types';
 import { distinctSteps } from './trace/steps';
 import type { Packet, TraceResult } from './trace/types';
 
@@ -40,10 +40,33 @@ function incompleteHints(model: IptablesModel, lang: Lang): string[] {
   return out;
 }
 
+/**
+ * The trace's one-line answer when the destination is a Service port without endpoints (kube-proxy's REJECT, or
+ * no KUBE-SVC chain to DNAT into): that, and not the port or protocol, is why nothing answers.
+ */
+export function noEndpointsSummary(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string | undefined {
+  if (result.paths.some((p) => p.dnat)) return undefined;
+  return noEndpointsReject(model, result, lang) ?? emptyService(model, packet, lang);
+}
+
+function emptyService(model: IptablesModel, packet: Packet, lang: Lang): string | undefined {
+  const empty = model.kube.services.filter(
+    (s) =>
+      (s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst)) &&
+      s.endpoints.length === 0 &&
+      s.port === packet.dport &&
+      (s.protocol ?? 'tcp') === packet.proto,
+  );
+  return empty.length ? t(lang, 'trace.hint.no-endpoints.nat', { service: empty.map((s) => s.name || s.chain || '?').join(', ') }) : undefined;
+}
+
 function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
   if (result.paths.some((p) => p.dnat)) return [];
   const blocked = firewallBlock(model, result);
   if (blocked) return [t(lang, 'trace.hint.lb-source-blocked', { ...blocked, dst: `${packet.dst}:${packet.dport}`, src: packet.src })];
+  // A Service port without endpoints: kube-proxy's REJECT answers; the port and protocol were right.
+  const noEndpoints = noEndpointsSummary(model, packet, result, lang);
+  if (noEndpoints) return [noEndpoints];
   const matching = model.kube.services.filter(
     (s) => s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst),
   );
@@ -51,6 +74,24 @@ function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult,
   const ports = matching.map((s) => `${s.port ?? '?'}/${(s.protocol ?? 'tcp').toUpperCase()}`).join(', ');
   const names = [...new Set(matching.map((s) => s.name || s.chain || '?'))].join(', ');
   return [t(lang, 'trace.hint.service-port-mismatch', { dst: packet.dst, port: `${packet.dport}/${packet.proto.toUpperCase()}`, services: names, ports })];
+}
+
+const NO_ENDPOINTS = / has no endpoints$/;
+
+/**
+ * The path ended at kube-proxy's REJECT for a Service port without endpoints (`"ns/name:port has no endpoints"`
+ * in filter KUBE-SERVICES / KUBE-EXTERNAL-SERVICES): the port and protocol were right, the Service is empty.
+ */
+function noEndpointsReject(model: IptablesModel, result: TraceResult, lang: Lang): string | undefined {
+  for (const step of distinctSteps(result)) {
+    if (step.action !== 'terminal') continue;
+    const rule = step.ruleId !== undefined ? model.dump.rules[step.ruleId] : undefined;
+    if (!rule || ruleTargetName(rule) !== 'REJECT' || !NO_ENDPOINTS.test(rule.comment ?? '')) continue;
+    const service = (rule.comment ?? '').replace(NO_ENDPOINTS, '');
+    const how = targetOptionValue(rule, 'reject-with') ?? 'icmp-port-unreachable';
+    return t(lang, 'trace.hint.no-endpoints', { service, chain: `${rule.table}/${rule.chain}`, line: rule.line + 1, with: how });
+  }
+  return undefined;
 }
 
 /**

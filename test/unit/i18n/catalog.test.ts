@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { catalogs, normalizeLang, t } from '../../../src/core/i18n/catalog';
+import { catalogs, normalizeLang, t, tn } from '../../../src/core/i18n/catalog';
 
 test('every key exists in both languages with the same placeholders', () => {
   const en = Object.keys(catalogs.en).sort();
   const zh = Object.keys(catalogs['zh-CN']).sort();
   assert.deepEqual(zh.filter((k) => !en.includes(k)), [], 'keys only in zh-CN');
-  assert.deepEqual(en.filter((k) => !zh.includes(k)), [], 'keys only in en');
-  for (const k of en) {
+  // `.one` forms are English plurals (tn); Chinese has none and reads `.other`.
+  assert.deepEqual(en.filter((k) => !zh.includes(k) && !(k.endsWith('.one') && zh.includes(k.replace(/\.one$/, '.other')))), [], 'keys only in en');
+  for (const k of en.filter((k) => zh.includes(k))) {
     const ph = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     assert.deepEqual(ph(catalogs['zh-CN'][k]), ph(catalogs.en[k]), `placeholders of ${k}`);
   }
@@ -27,4 +28,11 @@ test('locale normalisation and fallbacks', () => {
   assert.equal(normalizeLang(undefined), 'en');
   assert.equal(t('en', 'no.such.key'), 'no.such.key');
   assert.equal(t('en', 'iptables.option.source', { value: '10.0.0.0/8' }), 'Source address **10.0.0.0/8**.');
+});
+
+test('counted texts: English singular and plural forms, no "(s)"; Chinese one form', () => {
+  assert.equal(tn('en', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), 'tcp a -> b (hook prerouting): 1 path');
+  assert.equal(tn('en', 'trace.format.header', 2, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), 'tcp a -> b (hook prerouting): 2 paths');
+  assert.match(tn('zh-CN', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), /1 条路径/);
+  for (const k of Object.keys(catalogs.en).filter((k) => k.endsWith('.one') || k.endsWith('.other'))) assert.doesNotMatch(catalogs.en[k], /\(s\)/, k);
 });

@@ -14,7 +14,7 @@ import { ownEntry } from '../../common/own';
 import { dumpIndex, type CompiledChain, type CompiledRule, type DumpIndex } from './compile';
 import { localFactKey, type Uncertain } from './conditions';
 import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, stagesWithBaseChains, type Stage } from './hooks';
-import { formatMark, formatProbability, msg, renderTraceMessage } from './message';
+import { formatMark, formatProbability, givenCode, msg, renderTraceMessage } from './message';
 import { addressType, ipText, isForThisNode, preparePacket, type PacketState, type TraceEnv } from './packet';
 import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';
 import type {
@@ -68,6 +68,8 @@ interface Walker {
   pkt: PacketState;
   steps: StepNode | null;
   assumptions: TraceMessage[];
+  /** The undecided facts this walker took a side on (a subset of `assumptions`). */
+  given: TraceMessage[];
   facts: Map<string, boolean>;
   route?: TraceRoute;
   skipRun?: SkipRun;
@@ -150,6 +152,8 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
       ownSteps: [],
       assumptions: [],
       assumptionMessages: [],
+      given: [],
+      givenMessages: [],
     };
     return {
       packet,
@@ -198,6 +202,7 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     pkt: state,
     steps: null,
     assumptions: [],
+    given: [],
     facts: new Map(),
     route: env.hook === 'output' ? 'output' : undefined,
   });
@@ -352,6 +357,8 @@ function finish(run: Run, w: Walker, verdict: TraceVerdict): void {
     mark: w.pkt.mark,
     assumptions: w.assumptions.map((m) => renderTraceMessage(m, run.lang)),
     assumptionMessages: w.assumptions,
+    given: w.given.map((m) => renderTraceMessage(givenCode(m), run.lang)),
+    givenMessages: w.given,
   };
   if (w.route) path.route = w.route;
   run.done.push({ path, tail: w.steps });
@@ -383,6 +390,7 @@ function clone(w: Walker): Walker {
     stack: w.stack.map((f) => ({ ...f })),
     pkt: { ...w.pkt },
     assumptions: [...w.assumptions],
+    given: [...w.given],
     facts: new Map(w.facts),
   };
 }
@@ -558,12 +566,15 @@ function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match'
       cut(run, w, 'paths', run.limits.maxPaths);
       return 'stopped';
     }
+    // A fact of the node (a key: decided once per path) is not a draw: each side is an alternative that holds or
+    // not as a whole, with the probabilities of its own draws. Only draws (statistic, nth) share out probability.
+    const draw = u.key === undefined;
     const other = clone(w);
-    other.probability *= 1 - pHolds;
+    if (draw) other.probability *= 1 - pHolds;
     if (u.random) skipRandom(run, other, rule, 1 - pHolds, u.holdsIfTrue ? u.whenFalse : u.whenTrue);
     else decide(run, other, rule, u, !u.holdsIfTrue);
     run.pending.push(other);
-    w.probability *= pHolds;
+    if (draw) w.probability *= pHolds;
     decide(run, w, rule, u, u.holdsIfTrue);
   }
   return 'match';
@@ -571,7 +582,10 @@ function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match'
 
 function decide(run: Run, w: Walker, rule: CompiledRule, u: Uncertain, factValue: boolean): void {
   const m = factValue ? u.whenTrue : u.whenFalse;
-  if (u.key !== undefined) w.facts.set(u.key, factValue);
+  if (u.key !== undefined) {
+    w.facts.set(u.key, factValue);
+    w.given.push(m);
+  }
   if (!u.random) assume(w, m);
   addStep(run, w, rule, 'fork', m);
 }

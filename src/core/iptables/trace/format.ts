@@ -3,7 +3,7 @@
  * that branches where a rule forked, each leaf giving the verdict, probability, NAT and assumptions. Lines are
  * printed 1-based. The output is linear in the size of the tree.
  */
-import { t, type Lang } from '../../i18n/catalog';
+import { t, tn, type Lang } from '../../i18n/catalog';
 import { formatMark, formatProbability } from './message';
 import type { TracePath, TraceResult, TraceStep } from './types';
 import { joinHostPort } from '../../common/ip';
@@ -48,7 +48,14 @@ function endLines(p: TracePath, lang: Lang): string[] {
   if (p.masquerade) facts.push(t(lang, 'trace.format.masquerade'));
   if (p.mark !== 0) facts.push(t(lang, 'trace.format.mark', { mark: formatMark(p.mark) }));
   if (p.route && p.verdict === 'ACCEPT') facts.push(t(lang, `trace.format.route.${p.route}`));
-  return [facts.join(', '), ...p.assumptions.map((a) => `   ${t(lang, 'trace.format.assumes', { text: a })}`)];
+  // The undecided facts the path took a side on head its alternative; the other assumptions follow.
+  const given = new Set(p.givenMessages.map((m) => JSON.stringify(m)));
+  const rest = p.assumptions.filter((_, i) => !given.has(JSON.stringify(p.assumptionMessages[i])));
+  return [
+    facts.join(', '),
+    ...(p.given.length ? [`   ${t(lang, 'trace.format.alternative', { text: p.given.join('; ') })}`] : []),
+    ...rest.map((a) => `   ${t(lang, 'trace.format.assumes', { text: a })}`),
+  ];
 }
 
 /** Deeper branches are not indented further (a tree of thousands of levels would print n² blanks). */
@@ -105,7 +112,7 @@ export function formatTraceTree(result: TraceResult, lang: Lang = 'en'): string 
   const dst = pk.proto === 'icmp' ? pk.dst : joinHostPort(pk.dst, pk.dport);
   const src = pk.sport === undefined ? pk.src : joinHostPort(pk.src, pk.sport);
   const out = [
-    t(lang, 'trace.format.header', { proto: pk.proto, src, dst, hook: pk.hook, count: result.paths.length }),
+    tn(lang, 'trace.format.header', result.paths.length, { proto: pk.proto, src, dst, hook: pk.hook }),
   ];
   render(result, out, lang);
   for (const w of result.warnings) out.push(t(lang, 'trace.format.warning', { text: w }));

@@ -6,6 +6,14 @@ export function msg(code: string, params: Record<string, string | number> = {}):
   return { code, params };
 }
 
+/**
+ * An undecided fact a path took a side on, as the condition its alternative holds under ("if 10.96.0.10 is an
+ * address of this node"): `assume.X` becomes `if.X`.
+ */
+export function givenCode(message: TraceMessage): TraceMessage {
+  return message.code.startsWith('assume.') ? { code: `if.${message.code.slice('assume.'.length)}`, params: message.params } : message;
+}
+
 export function renderTraceMessage(message: TraceMessage, lang: Lang): string {
   return t(lang, `trace.${message.code}`, message.params);
 }

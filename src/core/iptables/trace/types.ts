@@ -82,11 +82,20 @@ export interface TracePath {
   /** The steps of this path after `prefix`, which no other path takes. */
   ownSteps: TraceStep[];
   /**
-   * Facts the path had to assume (ipset membership, local addresses, unknown modules...). Each such unknown splits
-   * its path 50/50 so probabilities still sum to 1; only `statistic` forks carry real probabilities.
+   * Facts the path had to assume (ipset membership, local addresses, unknown modules, a policy the paste left
+   * out...), rendered and as codes.
    */
   assumptions: string[];
   assumptionMessages: TraceMessage[];
+  /**
+   * The facts the dump cannot decide that this path took a side on, as conditions ("if 10.96.0.10 is an address
+   * of this node"), rendered and as codes (`if.*`; `givenMessages` keeps the `assume.*` codes). Such a fork is
+   * not a coin flip: the paths with the same `given` are one alternative, and `probability` is the path's share
+   * within it (from `statistic` / `numgen` draws), so each alternative's probabilities sum to 1. Empty when the
+   * path assumed nothing undecided.
+   */
+  given: string[];
+  givenMessages: TraceMessage[];
 }
 
 /** A step that two or more paths take, after the shared step `parent` (-1: it is their first step). */
