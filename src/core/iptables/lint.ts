@@ -34,8 +34,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   const out: Diagnostic[] = [];
   const { dump } = model;
   const complete = dump.format === 'iptables-save' && dump.tables.every((tb) => tb.span !== undefined && tb.commitLine !== undefined);
-  const add = (code: IptablesLintCode, severity: Severity, span: Diagnostic['span'], params: Record<string, string | number>, related?: RelatedLocation[]) => {
-    out.push({ span, severity, code, message: t(lang, `lint.${code}`, params), ...(related && related.length ? { related } : {}) });
+  const add = (code: IptablesLintCode, severity: Severity, span: Diagnostic['span'], params: Record<string, string | number>, related?: RelatedLocation[], variant = '') => {
+    out.push({ span, severity, code, message: t(lang, `lint.${code}${variant}`, params), ...(related && related.length ? { related } : {}) });
   };
 
   for (const table of dump.tables) {
@@ -80,9 +80,10 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     const name = ruleTargetName(rule);
     if (name === undefined || STANDARD_TARGETS.has(name) || EXTENSION_TARGETS.has(name)) return;
     if (model.chain(rule.table, name)) return;
-    // In a partial paste the chain may simply not have been copied.
-    const severity: Severity = complete ? 'error' : 'info';
-    add('undefined-chain', severity, rule.target!.span, { chain: name, table: rule.table });
+    // A complete dump: iptables-restore rejects the rule, an error. In a partial paste the chain may simply not have
+    // been copied: a warning that says so, never an info that states the rejection as a fact.
+    if (complete) add('undefined-chain', 'error', rule.target!.span, { chain: name, table: rule.table });
+    else add('undefined-chain', 'warning', rule.target!.span, { chain: name, table: rule.table }, undefined, '.partial');
   }
 
   function lintModules(rule: Rule): void {

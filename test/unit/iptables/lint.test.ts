@@ -12,11 +12,16 @@ function lint(text: string, lang: 'en' | 'zh-CN' = 'en') {
 }
 const codes = (text: string) => lint(text).map((d) => `${d.span.line}:${d.code}`);
 
-test('undefined chain is an error in a complete dump, info in a partial paste', () => {
+test('undefined chain: an error where iptables-restore rejects it; in a partial paste a warning that says "if"', () => {
   const full = lint('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\nCOMMIT\n');
   assert.deepEqual(full.map((d) => [d.code, d.severity, d.span.line, d.span.column]), [['undefined-chain', 'error', 2, 12]]);
-  const partial = lint('-A INPUT -j NOPE\n');
-  assert.deepEqual(partial.map((d) => [d.code, d.severity]), [['undefined-chain', 'info']]);
+  assert.match(full[0].message, /iptables-restore would reject this rule/);
+  // Severity and message agree: never an info that states the rejection as a fact.
+  for (const text of ['-A INPUT -j NOPE\n', '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\n']) {
+    const partial = lint(text);
+    assert.deepEqual(partial.filter((d) => d.code === 'undefined-chain').map((d) => d.severity), ['warning']);
+    assert.match(partial.find((d) => d.code === 'undefined-chain')!.message, /if the node has no such chain, iptables-restore rejects this rule/);
+  }
 });
 
 test('unreferenced chain, unreachable rule, duplicate rule', () => {

@@ -4,6 +4,7 @@ import type { MessageBundle } from '../catalog';
 export const lintMessages: MessageBundle = {
   en: {
     'lint.undefined-chain': 'Jump to {chain}, but no chain of that name exists in table {table}: iptables-restore would reject this rule.',
+    'lint.undefined-chain.partial': 'Jump to {chain}, which this paste does not contain in table {table}: if the node has no such chain, iptables-restore rejects this rule (the paste may have left the chain out).',
     'lint.unreferenced-chain': 'Chain {chain} ({table}) is declared but nothing jumps to it: its rules never run.',
     'lint.unreachable-rule': 'This rule is never reached: the rule on line {line} of {chain} matches every packet and ends the chain.',
     'lint.probability-ladder': 'Rule {k} of {n} in this load-balancing ladder should have probability {want} so that every endpoint gets 1/{n}; it has {got}.',
@@ -18,6 +19,7 @@ export const lintMessages: MessageBundle = {
   },
   'zh-CN': {
     'lint.undefined-chain': '跳转到 {chain}，但表 {table} 中没有这个链：iptables-restore 会拒绝这条规则。',
+    'lint.undefined-chain.partial': '跳转到 {chain}，但粘贴内容的表 {table} 中没有这个链：如果节点上也没有这个链，iptables-restore 会拒绝这条规则（也可能只是粘贴时漏掉了该链）。',
     'lint.unreferenced-chain': '链 {chain}（{table}）已声明，但没有任何规则跳转到它：其中的规则永远不会执行。',
     'lint.unreachable-rule': '这条规则永远不会被匹配：{chain} 第 {line} 行的规则匹配所有数据包并结束该链。',
     'lint.probability-ladder': '这个负载均衡阶梯中第 {k}/{n} 条规则的概率应为 {want}，这样每个端点都得到 1/{n}；实际为 {got}。',
