@@ -13,6 +13,8 @@ export interface TracePacketParams {
   hook?: 'prerouting' | 'output';
   inIface?: string;
   localAddresses?: string[];
+  /** The language of the answer's texts; default the server's (a view that follows a language change asks again). */
+  lang?: 'en' | 'zh-CN';
 }
 
 export interface TraceStepResult {
@@ -49,7 +51,16 @@ export interface TracePathResult {
   prefix?: number;
   /** The path's steps after `prefix` (all of them when it has none). */
   steps: TraceStepResult[];
+  /** What the path assumed besides its `given`. */
   assumptions: string[];
+  /**
+   * Undecided facts the path took a side on ("if 10.96.0.10 is an address of this node"): the path applies when
+   * they hold (absent: always). Not draws: under any answer to them, the probabilities of the paths that apply
+   * (kube-proxy's random draws) sum to 1.
+   */
+  given?: string[];
+  /** The endpoint chain (KUBE-SEP-...) the path was DNATed in. */
+  endpointChain?: string;
 }
 
 export interface TracePacketResult {
@@ -63,6 +74,10 @@ export interface TracePacketResult {
   truncated?: { reason: string; limit: number; paths: number; probability: number; message: string };
   /** Lines of rules the packet matched on any path, for highlighting. */
   matchedLines: number[];
+  /** The node addresses the trace used: the request's, or those of an `ip addr` section of the document. */
+  localAddresses?: { addresses: string[]; from: 'request' | 'paste' };
+  /** Paths fork on whether an address is the node's own: the node's addresses would decide them. */
+  needsLocalAddresses?: boolean;
 }
 
 export const TracePacketRequest = new RequestType<TracePacketParams, TracePacketResult, void>('kubePacketPath/tracePacket');

@@ -41,8 +41,8 @@ export interface TraceJson {
     prefix?: number | null;
     steps: TraceStepJson[];
     assumptions?: string[];
-    /** Undecided facts the path took a side on ("if 10.96.0.10 is an address of this node"): paths with the same
-     * `given` are one alternative, and their probabilities (kube-proxy's draws) sum to 1. */
+    /** Undecided facts the path took a side on ("if 10.96.0.10 is an address of this node"): the path applies when
+     * they hold (absent: always); under any answer, the probabilities of the paths that apply sum to 1. */
     given?: string[];
   }[];
   sharedSteps?: (TraceStepJson & { parent: number | null })[];

@@ -3,7 +3,9 @@ import type { Analysis } from '../../core/analyze';
 import { isIp, splitHostPort, joinHostPort } from '../../core/common/ip';
 import type { Lang } from '../../core/i18n/catalog';
 import { distinctSteps, renderTraceMessage, tracePacket } from '../../core/iptables/trace';
-import { traceHints } from '../../core/iptables/traceHints';
+import { noEndpointsSummary, traceHints } from '../../core/iptables/traceHints';
+import { tn } from '../../core/i18n/catalog';
+import { nodeAddressesFromPaste } from '../../core/nodeAddresses';
 import { serviceLabel } from '../../core/ipvs/identity';
 import { resolveVirtual } from '../../core/ipvs/resolve';
 import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
@@ -12,7 +14,8 @@ import type { ServiceTarget, TracePacketParams, TracePacketResult, TraceStepResu
 
 export class TraceInputError extends Error {}
 
-export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang): TracePacketResult {
+export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang: Lang): TracePacketResult {
+  const lang: Lang = p.lang === 'en' || p.lang === 'zh-CN' ? p.lang : serverLang;
   if (!isIp(p.src)) throw new TraceInputError(`"${p.src}" is not an IP address`);
   const hp = splitHostPort(p.dst);
   if (!hp || !isIp(hp.host) || hp.port === undefined) throw new TraceInputError(`"${p.dst}" is not IP:PORT`);
@@ -45,9 +48,13 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   }
   if (!a.iptables) return { summary: 'No iptables rules or IPVS services in this document', paths: [], warnings: [], matchedLines: [] };
   const dump = a.iptables.dump;
-  const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(p.localAddresses ? { localAddresses: p.localAddresses } : {}) }, { lang, ipsets: a.network?.ipsets });
+  // The node's addresses: the caller's, else an `ip addr` section of the same paste.
+  const pasted = p.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
+  const localAddresses = p.localAddresses ?? pasted;
+  const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(localAddresses ? { localAddresses } : {}) }, { lang, ipsets: a.network?.ipsets });
   const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
+  const empty = noEndpointsSummary(a.iptables, packet, result, lang);
   const dnats = new Set(result.paths.map((x) => (x.dnat ? joinHostPort(x.dnat.ip, x.dnat.port) : x.verdict)));
   const stepResult = (s: TraceStep): TraceStepResult => ({
     table: s.table,
@@ -60,21 +67,36 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, lang: Lang
   });
   const t = result.truncated;
   return {
-    summary: `${proto.toUpperCase()} ${p.src} → ${p.dst}: ${result.paths.length} path(s) → ${summariseTargets([...dnats])}`,
-    paths: result.paths.map((x) => ({
-      probability: x.probability,
-      verdict: x.verdict,
-      dnat: x.dnat ? { ip: x.dnat.ip, port: x.dnat.port ?? null } : null,
-      masquerade: x.masquerade,
-      ...(x.prefix >= 0 ? { prefix: x.prefix } : {}),
-      steps: x.ownSteps.map(stepResult),
-      assumptions: x.assumptions,
-    })),
+    summary: empty ?? tn(lang, 'trace.summary', result.paths.length, { proto: proto.toUpperCase(), src: p.src, dst: p.dst, targets: summariseTargets([...dnats]) }),
+    paths: result.paths.map((x) => {
+      const sep = endpointChain(x.ownSteps);
+      // The facts of its alternative (`given`) head the path's group; `assumptions` are the others.
+      const given = new Set(x.givenMessages.map((m) => JSON.stringify(m)));
+      return {
+        probability: x.probability,
+        verdict: x.verdict,
+        dnat: x.dnat ? { ip: x.dnat.ip, port: x.dnat.port ?? null } : null,
+        masquerade: x.masquerade,
+        ...(x.prefix >= 0 ? { prefix: x.prefix } : {}),
+        steps: x.ownSteps.map(stepResult),
+        assumptions: x.assumptions.filter((_, i) => !given.has(JSON.stringify(x.assumptionMessages[i]))),
+        ...(x.given.length ? { given: x.given } : {}),
+        ...(sep ? { endpointChain: sep } : {}),
+      };
+    }),
+    ...(localAddresses ? { localAddresses: { addresses: localAddresses, from: pasted ? 'paste' : 'request' } } : {}),
+    ...(!localAddresses && result.paths.some((x) => x.givenMessages.some((m) => m.code === 'assume.local' || m.code === 'assume.not-local')) ? { needsLocalAddresses: true } : {}),
     ...(result.sharedSteps.length ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepResult(s.step), parent: s.parent })) } : {}),
     warnings: result.warnings,
     ...(t ? { truncated: { reason: t.reason, limit: t.limit, paths: t.paths, probability: t.probability, message: t.message } } : {}),
     matchedLines: matchedLines(distinctSteps(result)),
   };
+}
+
+/** The endpoint chain the path DNATed in (kube-proxy's KUBE-SEP-...), from its own steps (the DNAT is never shared). */
+function endpointChain(steps: readonly TraceStep[]): string | undefined {
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i].action === 'nat' && steps[i].noteMessage?.code.startsWith('note.dnat')) return steps[i].chain;
+  return undefined;
 }
 
 /** Lines of the rules the steps stand for; a run of rules not taken covers its whole range (merged, so linear). */
