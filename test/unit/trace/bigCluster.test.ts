@@ -1,6 +1,7 @@
 /**
- * Trace speed on a big cluster. The dump model is built directly (not parsed) so the test measures the tracer only:
- * 10k Services x 5 endpoints in kube-proxy's shape, about 170k rules.
+ * Tracing a big cluster: 10k Services x 5 endpoints in kube-proxy's shape, about 170k rules, built directly (not
+ * parsed). What is proven is that the index finds every Service's endpoints within a few rule evaluations; how
+ * fast a trace is belongs to `npm run bench` ("trace median / p95"), not to a test.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -144,7 +145,7 @@ function bigDump(): IptablesDump {
   return b.build();
 }
 
-test(`one trace through ${SERVICES} Services (~170k rules) takes under 5 ms once indexed`, () => {
+test(`traces through ${SERVICES} Services (~170k rules) reach each Service's endpoints through the index`, () => {
   const dump = bigDump();
   assert.ok(dump.rules.length >= 160_000, `${dump.rules.length} rules`);
   const packetTo = (i: number) => ({
@@ -156,16 +157,10 @@ test(`one trace through ${SERVICES} Services (~170k rules) takes under 5 ms once
     localAddresses: ['192.168.0.1'],
   });
   tracePacket(dump, packetTo(0)); // builds the index
-  const times: number[] = [];
-  const measure = (i: number) => {
-    const t0 = performance.now();
-    const r = tracePacket(dump, packetTo(i));
-    times.push(performance.now() - t0);
-    return r;
-  };
+  const traceTo = (i: number) => tracePacket(dump, packetTo(i));
   for (let k = 0; k < 300; k++) {
     const i = (k * 7919) % SERVICES;
-    const r = measure(i);
+    const r = traceTo(i);
     assert.equal(r.paths.length, ENDPOINTS);
     assertSumsToOne(r);
     assert.deepEqual(
@@ -174,7 +169,7 @@ test(`one trace through ${SERVICES} Services (~170k rules) takes under 5 ms once
     );
   }
   // The last Service is the worst case for a linear scan of KUBE-SERVICES.
-  const last = measure(SERVICES - 1);
+  const last = traceTo(SERVICES - 1);
   assert.equal(last.paths[0].dnat?.ip, endpointIp(SERVICES - 1, 0));
   // The index, not luck: the last Service is reached in a handful of rule evaluations, not 10k.
   const bounded = tracePacket(dump, packetTo(SERVICES - 1), { maxEvaluations: 200 });
@@ -186,7 +181,4 @@ test(`one trace through ${SERVICES} Services (~170k rules) takes under 5 ms once
   const miss = tracePacket(dump, { ...packetTo(0), dst: '172.29.0.1' });
   assert.equal(miss.paths.length, 1);
   assert.equal(miss.paths[0].dnat, null);
-  times.sort((a, b) => a - b);
-  const median = times[times.length >> 1];
-  assert.ok(median < 5, `median trace ${median.toFixed(2)} ms`);
 });
