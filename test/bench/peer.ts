@@ -4,9 +4,9 @@
  * unshare, a named namespace (`ip netns add kpp-bench-<pid>`) is created and always deleted afterwards.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { median } from './stats';
+import { which } from '../helpers/which';
 
 export interface PeerResult {
   ran: boolean;
@@ -22,15 +22,6 @@ export interface PeerResult {
   medianCpuMs?: number;
   /** Minor page faults of the median run (the children's count from /proc/self/stat). */
   medianPageFaults?: number;
-}
-
-function which(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
-  for (const d of dirs) {
-    const p = join(d, name);
-    if (d && existsSync(p)) return p;
-  }
-  return undefined;
 }
 
 /** Field `n` (1-based, as proc(5) numbers them) of /proc/self/stat, for this process's waited-for children. */

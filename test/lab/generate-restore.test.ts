@@ -7,11 +7,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 import { syntheticCluster, type SyntheticOptions } from '../../src/core/kube/synthetic';
 import { normaliseCluster } from '../../src/core/kube/objects';
 import { generateIptablesRestore, type GenerateOptions } from '../../src/core/iptables/generate';
+import { which } from '../helpers/which';
 
 interface RunResult {
   code: number | null;
@@ -39,19 +38,6 @@ function run(argv: string[], input = '', timeoutMs = 120_000): Promise<RunResult
     child.stdin.on('error', () => undefined); // a tool that exits early closes its stdin; the exit code tells
     child.stdin.end(input);
   });
-}
-
-function which(binary: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/sbin', '/sbin'])) {
-    const candidate = path.join(dir, binary);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

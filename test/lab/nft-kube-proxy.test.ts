@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { buildModel } from '../../src/core/iptables/model';
 import { parseIptables } from '../../src/core/iptables/parser';
 import { tracePacket } from '../../src/core/iptables/trace';
+import { which } from '../helpers/which';
 
 interface Wanted {
   spn: string;
@@ -85,10 +86,6 @@ function kubeProxyRuleset(count: number): { text: string; wanted: Wanted[] } {
     '}',
   ].join('\n');
   return { text, wanted };
-}
-
-function which(binary: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
 }
 
 test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads and traces as the Services it was written from", (t) => {

@@ -16,15 +16,7 @@ import { normaliseCluster } from '../../src/core/kube/objects';
 import { generateIptablesRestore } from '../../src/core/iptables/generate';
 import { buildModel, type IptablesModel } from '../../src/core/iptables/model';
 import { parseIptables } from '../../src/core/iptables/parser';
-
-function which(binary: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/sbin', '/sbin'])) {
-    const candidate = path.join(dir, binary);
-    const r = spawnSync('test', ['-x', candidate]);
-    if (r.status === 0) return candidate;
-  }
-  return undefined;
-}
+import { which } from '../helpers/which';
 
 /** `add table/chain/rule` commands laid out as `nft list ruleset` prints them; untranslatable rules are counted. */
 function asRuleset(commands: string): { text: string; untranslated: number } {
