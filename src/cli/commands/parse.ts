@@ -1,103 +1,10 @@
 /** `kpp parse FILE [--json]`: what the dump is, its counts, its Services and endpoints, and parse diagnostics. */
-import { analyzeText, localizeDiagnostic, type Analysis } from '../../core/analyze';
-import type { Lang } from '../../core/i18n/catalog';
-import type { Diagnostic } from '../../core/common/diagnostics';
-import { ipvsToJson } from '../../core/ipvs/json';
-import type { KubeService } from '../../core/iptables/kubeproxy';
+import { analyzeText, localizeDiagnostic } from '../../core/analyze';
 import { parseArgs } from '../args';
-import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
+import { formatDiagnostic, printJson, readInput } from '../io';
 import { langOption } from '../lang';
-import { parseText } from './parseText';
-
-export interface ParseJson {
-  format: string;
-  counts: { tables: number; chains: number; rules: number };
-  services: ReturnType<typeof serviceJson>[];
-  ipvs?: ReturnType<typeof ipvsToJson>;
-  routes?: unknown[];
-  routeGets?: unknown[];
-  policyRules?: unknown[];
-  addresses?: unknown[];
-  conntrack?: unknown[];
-  ipsets?: unknown[];
-  diagnostics: ReturnType<typeof diagnosticJson>[];
-  /** A session paste (format `session`): which lines (1-based, inclusive) each engine read. */
-  sections?: { kind: string; firstLine: number; lastLine: number }[];
-}
-
-export function serviceJson(s: KubeService) {
-  return {
-    name: s.name,
-    protocol: s.protocol ?? null,
-    clusterIP: s.clusterIP ?? null,
-    port: s.port ?? null,
-    ...(s.nodePort !== undefined ? { nodePort: s.nodePort } : {}),
-    ...(s.externalIPs.length ? { externalIPs: s.externalIPs } : {}),
-    ...(s.loadBalancerIPs.length ? { loadBalancerIPs: s.loadBalancerIPs } : {}),
-    ...(s.trafficPolicy ? { trafficPolicy: s.trafficPolicy } : {}),
-    ...(s.sessionAffinitySeconds !== undefined ? { sessionAffinitySeconds: s.sessionAffinitySeconds } : {}),
-    ...(s.noEndpoints ? { noEndpoints: true } : {}),
-    chain: s.chain ?? null,
-    hashVerified: s.hashVerified,
-    endpoints: s.endpoints.map((e) => ({ ip: e.ip, port: e.port ?? null, chain: e.chain, share: e.share === undefined ? null : round(e.share) })),
-  };
-}
-
-/** Engine records as the CLI prints them: positions dropped except `line`, which becomes 1-based. */
-function forPeople<T>(items: T[]): unknown[] {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (!v || typeof v !== 'object') return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'span' || k === 'spans' || k === 'valueSpans' || k === 'tokens') continue;
-      out[k] = k === 'line' && typeof x === 'number' ? x + 1 : walk(x);
-    }
-    return out;
-  };
-  return items.map(walk);
-}
-
-function round(n: number): number {
-  return Math.round(n * 1e9) / 1e9;
-}
-
-export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
-  const diagnostics: Diagnostic[] = [];
-  const out: ParseJson = { format: 'unknown', counts: { tables: 0, chains: 0, rules: 0 }, services: [], diagnostics: [] };
-  if (a.iptables) {
-    const d = a.iptables.dump;
-    out.format = a.detection.kind === 'nft' ? 'nft' : d.rules.length || d.tables.length ? d.format : a.detection.kind === 'unknown' ? 'unknown' : d.format;
-    // Rules the chains hold once `-D`, `-R` and `-F` lines are applied: what the kernel would end up with.
-    let rules = 0;
-    for (const t of d.tables) for (const c of t.chains.values()) rules += c.rules.length;
-    out.counts = { tables: d.tables.filter((t) => t.span).length, chains: d.tables.reduce((n, t) => n + t.chains.size, 0), rules };
-    out.services = a.iptables.kube.services.map(serviceJson);
-    for (const x of d.diagnostics) diagnostics.push(x);
-  }
-  if (a.ipvs) {
-    out.format = a.ipvs.format === 'unknown' ? 'ipvsadm' : `ipvsadm-${a.ipvs.format}`;
-    out.ipvs = ipvsToJson(a.ipvs);
-    for (const x of a.ipvs.diagnostics) diagnostics.push(x);
-  }
-  if (a.network) {
-    const n = a.network;
-    out.format = n.formats?.[0] ?? 'network';
-    out.routes = forPeople(n.routes);
-    out.routeGets = forPeople(n.routeGets);
-    if (n.policyRules.length) out.policyRules = forPeople(n.policyRules);
-    out.addresses = forPeople(n.interfaces);
-    out.conntrack = forPeople(n.conntrack);
-    out.ipsets = forPeople(n.ipsets);
-    for (const x of n.diagnostics) diagnostics.push(x);
-  }
-  if (a.session) {
-    out.format = 'session';
-    out.sections = a.session.map((x) => ({ kind: x.kind, firstLine: x.firstLine + 1, lastLine: x.endLine }));
-  }
-  out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map((d) => diagnosticJson(localizeDiagnostic(d, lang)));
-  return out;
-}
+import { parseResultJson } from './parseJson';
+import { parseReport } from './parseReport';
 
 export function runParse(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
@@ -109,7 +16,7 @@ export function runParse(argv: string[]): number {
     printJson(result);
     return 0;
   }
-  process.stdout.write(parseText(result, a));
+  process.stdout.write(parseReport(result, a));
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
     for (const d of list ?? []) process.stderr.write(`${formatDiagnostic(file ?? '-', localizeDiagnostic(d, lang))}\n`);
   }

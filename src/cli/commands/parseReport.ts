@@ -3,14 +3,14 @@ import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
 import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
 import { routeDestinationText } from '../../core/routes/explain';
-import type { ParseJson } from './parse';
+import type { ParseJson } from './parseJson';
 
 /** Routes (and conntrack entries) listed; a node can hold thousands (--json has every one). */
 const ROUTES_SHOWN = 50;
 /** Members of each ipset shown. */
 const IPSET_MEMBERS_SHOWN = 5;
 
-export function parseText(result: ParseJson, a: Analysis): string {
+export function parseReport(result: ParseJson, a: Analysis): string {
   const lines: string[] = [];
   const sections = result.sections?.map((x) => `${x.kind} ${x.firstLine}-${x.lastLine}`).join(', ');
   lines.push(`format: ${result.format}${sections ? ` (lines ${sections})` : ''}`);
