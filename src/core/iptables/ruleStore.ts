@@ -6,7 +6,7 @@
  */
 import { canonicalOptionName, GENERIC_CANONICAL, optionArity } from './options';
 import type { Span } from '../common/diagnostics';
-import type { Token, TokenKind } from './types';
+import type { Token, TokenKind } from './tokens';
 import { WORD_ESCAPED, WORD_QUOTED } from './words';
 
 /** Word flags. */

@@ -4,6 +4,7 @@
  */
 import type { NftBaseChain, NftObject } from './nftObjects';
 import type { NameTable } from './ruleStore';
+import type { Token } from './tokens';
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { ownEntry } from '../common/own';
 import { collapseSpaces } from './words';
@@ -22,28 +23,7 @@ export interface Counters {
   span: Span;
 }
 
-/** Kinds of tokens, used by semantic highlighting and hovers. */
-export type TokenKind =
-  | 'table' // `*nat`
-  | 'chainDecl' // chain name on `:CHAIN` / `-N CHAIN` / `-P CHAIN`
-  | 'chainRef' // chain name after `-A`/`-I`/...
-  | 'policy' // ACCEPT/DROP/- in declarations and -P
-  | 'command' // -A, -I, -N, -P, -X, -F, COMMIT
-  | 'counter' // [p:b] or -c p b
-  | 'option' // -s, --dport, ...
-  | 'negation' // !
-  | 'module' // name after -m
-  | 'value' // option argument
-  | 'target' // name after -j/-g
-  | 'comment' // `# ...` line
-  | 'commentText'; // the text of `--comment "..."`
-
-export interface Token {
-  kind: TokenKind;
-  /** Text as written (quotes kept for quoted values). */
-  text: string;
-  span: Span;
-}
+export type { Token, TokenKind } from './tokens';
 
 /**
  * One option with its arguments. Generic options (-s, -d, -p, -i, -o, -f) belong to module `''`.
