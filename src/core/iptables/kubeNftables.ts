@@ -8,7 +8,7 @@
  * their hash is checked.
  */
 import { splitHostPort } from '../common/ip';
-import { parseServiceComment, type KubeEndpoint, type KubeService } from './kubeproxy';
+import { parseServiceComment, type KubeEndpoint, type KubeService } from './kubeServices';
 import { bracedElements, type NftObject } from './nftObjects';
 import { nftKubeChain, type NftKubeChain } from './naming';
 import { optionValue, ruleTargetName, targetOptionValue, type Chain, type IptablesDump } from './types';

@@ -2,32 +2,14 @@
  * Indexes over a parsed dump, built once: chains by name, the jump graph (who jumps where), rules and tokens
  * by line. Hovers, definitions, references and lint answer from these instead of rescanning the dump.
  */
-import { buildKubeView, type KubeProxyView } from './kubeproxy';
+import { buildKubeView } from './kubeproxy';
+import type { KubeProxyView } from './kubeServices';
+import type { ChainRef, IptablesModel } from './modelApi';
 import { bracedElements, type NftElement } from './nftObjects';
 import { EXTENSION_TARGETS } from './options';
 import { ruleTargetName, STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Table, type Token } from './types';
 
-export interface ChainRef {
-  table: string;
-  name: string;
-}
-
-export interface IptablesModel {
-  dump: IptablesDump;
-  kube: KubeProxyView;
-  chain(table: string, name: string): Chain | undefined;
-  /** Chains with this name in any table (nat and filter both have KUBE-SERVICES). */
-  chainsNamed(name: string): Chain[];
-  /** Rules whose target is this chain (jump or goto), or whose inline verdict map names it, in dump order. */
-  references(table: string, name: string): Rule[];
-  /** Elements of nft maps (`map service-ips { ... : goto CHAIN }`) that jump or go to this chain. */
-  mapReferences(table: string, name: string): NftElement[];
-  /** Chains this chain's rules jump or go to. */
-  callees(table: string, name: string): ChainRef[];
-  ruleAtLine(line: number): Rule | undefined;
-  tokensOnLine(line: number): readonly Token[];
-  tokenAt(line: number, column: number): Token | undefined;
-}
+export type { ChainRef, IptablesModel } from './modelApi';
 
 /** Values keyed by (table, chain name) without building a string key per lookup: this runs for every rule. */
 class PerTable<V> {
