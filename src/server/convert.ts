@@ -24,6 +24,3 @@ export function toLspDiagnostic(d: Diagnostic, uri: string): LspDiagnostic {
   };
 }
 
-export function lineRange(line: number, text: string): Range {
-  return { start: { line, character: 0 }, end: { line, character: text.length } };
-}

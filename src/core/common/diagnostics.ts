@@ -39,6 +39,3 @@ export function lineSpan(line: number, text: string): Span {
   return { line, column: start, length: Math.max(1, text.trimEnd().length - start) };
 }
 
-export function containsPosition(s: Span, line: number, column: number): boolean {
-  return s.line === line && column >= s.column && column <= s.column + s.length;
-}

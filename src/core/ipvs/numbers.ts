@@ -17,9 +17,6 @@ export function parseCounter(text: string): Counter | undefined {
   return m[2] ? { value: base * SUFFIX[m[2]], approximate: true } : { value: base, approximate: false };
 }
 
-export function isCounter(text: string): boolean {
-  return parseCounter(text) !== undefined;
-}
 
 /** A plain non-negative integer (weights, thresholds, timeouts, fwmarks). */
 export function parseUint(text: string): number | undefined {

@@ -67,7 +67,5 @@ export const DEFAULT_SCHEDULER = 'wlc';
 export const DEFAULT_PERSISTENT_TIMEOUT = 360;
 /** kube-proxy's default ClientIP session affinity timeout (3 hours), printed as `persistent 10800`. */
 export const KUBE_PROXY_AFFINITY_TIMEOUT = 10800;
-/** The dummy interface kube-proxy binds ClusterIPs, external IPs and load-balancer IPs to in IPVS mode. */
-export const KUBE_IPVS_INTERFACE = 'kube-ipvs0';
 /** Default NodePort range of kube-apiserver's --service-node-port-range. */
 export const NODE_PORT_RANGE = { min: 30000, max: 32767 } as const;

@@ -112,10 +112,6 @@ export function preparePacket(packet: Packet): PacketCheck {
   return { ok: true, env, state };
 }
 
-export function clonePacket(s: PacketState): PacketState {
-  return { ...s };
-}
-
 export function ipText(env: TraceEnv, value: bigint): string {
   return formatIp({ family: env.family, value });
 }
