@@ -141,9 +141,13 @@ export class LanguageDetection implements vscode.Disposable {
 
   private closed(doc: vscode.TextDocument): void {
     const uri = doc.uri.toString();
-    // A language change closes and reopens the document in one go; a real close is forgotten a moment later.
+    // A language change closes and reopens the document in one go; a real close is forgotten a moment later, and
+    // with it the choice for an untitled editor, whose name the next new editor takes (a reload keeps it open).
     setTimeout(() => {
-      if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri)) this.seen.delete(uri);
+      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri)) return;
+      this.seen.delete(uri);
+      this.offered.delete(uri);
+      if (doc.uri.scheme === 'untitled' && this.choiceOf(uri)) void this.remember(uri, undefined);
     }, 0);
     const timer = this.timers.get(uri);
     if (timer) clearTimeout(timer);

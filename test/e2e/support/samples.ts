@@ -5,6 +5,10 @@ export const SAMPLES = {
   iptables: 'kube-proxy.iptables',
   /** ipvsadm -Ln of a node in IPVS mode with the same Services. */
   ipvs: 'kube-proxy.ipvs',
+  /** `ip route get 172.16.0.1` inside a pod behind a busybox prompt, kept as a `.txt` (a ticket attachment). */
+  routeGetTxt: 'pod-route-get.txt',
+  /** A ticket's notes with three iptables rules among prose: may be a dump, so it is offered, not switched. */
+  incidentNotes: 'incident-notes.txt',
 } as const;
 
 /** `publisher.name` from package.json. */
