@@ -65,8 +65,8 @@ suite('dump detection', () => {
   test('with ask, the same paste is offered, not switched; accepting switches and remembers', async () => {
     await setting().update('detectLanguage', 'ask', vscode.ConfigurationTarget.Global);
     const asked: string[] = [];
-    let answer: 'accepted' | undefined;
-    api.detection.offer = async (_doc, languageId) => (asked.push(languageId), answer);
+    const reply: { answer?: 'accepted' } = {};
+    api.detection.offer = async (_doc, languageId) => (asked.push(languageId), reply.answer);
     const dismissed = await pasteIntoUntitled(IPTABLES_SAVE);
     await waitFor('the offer', () => asked.length === 1);
     assert.deepEqual(asked, ['iptables']);
@@ -74,7 +74,7 @@ suite('dump detection', () => {
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(current(dismissed.uri)?.languageId, 'plaintext', 'not switched without an answer');
     assert.equal(api.detection.choiceOf(dismissed.uri), undefined, 'no answer, nothing remembered');
-    answer = 'accepted';
+    reply.answer = 'accepted';
     const accepted = await pasteIntoUntitled(IPTABLES_SAVE);
     await waitFor('the accepted offer to switch', () => current(accepted.uri)?.languageId === 'iptables');
     assert.deepEqual(asked, ['iptables', 'iptables']);
