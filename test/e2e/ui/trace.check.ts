@@ -1,34 +1,125 @@
-// Trace Packet... as a person runs it: the palette, a source IP, a Service picked from the dump, and the paths in
-// the Packet Trace view.
+// Trace Packet... as a person runs it: the palette, a source IP, a Service picked from the dump by its name, and
+// the paths in the Packet Trace view: one summary row per path that fits the default side bar, a selected path's
+// lines alone highlighted in a colour of their own, the view in Chinese, and a Service without endpoints whose
+// "is it the node's address?" fork is two alternatives after the node's addresses were asked for once.
 import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
-import { answerQuickInput, foldView, openFile, runCommand, settle, sideBarRows, SIDE_BAR_WIDTH, widenSideBar } from './workbench';
+import { answerQuickInput, foldView, openFile, runCommand, setEnumSetting, settle, sideBarRows, SIDE_BAR_WIDTH, widenSideBar } from './workbench';
+import type { Page } from 'playwright-core';
+
+/** shop/checkout (no endpoints) and shop/cart (3 endpoints). */
+const SHOP = 'shop-no-endpoints.iptables';
+
+/** Path rows whose label the side bar cuts (text wider than its box). */
+async function cutPathRows(page: Page): Promise<string[]> {
+  // In the page (no DOM types here): rows that start with a share, whose label is wider than its box.
+  return page.evaluate(`[...document.querySelectorAll('.part.sidebar .pane-body .monaco-list-row')]
+    .filter((row) => /^\\d+(\\.\\d+)?%/.test((row.textContent || '').trim()))
+    .filter((row) => { const name = row.querySelector('.label-name'); return !!name && name.getBoundingClientRect().right > row.getBoundingClientRect().right - 2; })
+    .map((row) => (row.textContent || '').trim())`);
+}
+
+/** Editor lines painted with the selected path's colour (kubePacketPath.tracePathBackground). */
+async function pathHighlightedLines(page: Page): Promise<number> {
+  return page.evaluate(`[...document.querySelectorAll('.editor-group-container.active .view-overlays > div > div')]
+    .filter((d) => /rgba?\\((46, 125, 50|165, 214, 167)/.test(getComputedStyle(d).backgroundColor)).length`);
+}
+
+async function traceFromPalette(page: Page, src: string, serviceName: string, row: RegExp): Promise<void> {
+  await runCommand(page, 'Kube Packet Path: Trace Packet...');
+  await answerQuickInput(page, src);
+  // The picker finds the Service by its name, not only by its address.
+  await answerQuickInput(page, serviceName, row);
+}
 
 export const checks: UiCheck[] = [
   {
-    name: 'Trace Packet... shows the three paths to demo/web in the Packet Trace view',
+    name: 'Trace Packet... to demo/web picked by name: one summary row per path that fits the side bar',
     async run({ page, screenshot, log }) {
       await openFile(page, SAMPLES.iptables);
-      await runCommand(page, 'Kube Packet Path: Trace Packet...');
-      await answerQuickInput(page, '10.244.1.9');
-      await answerQuickInput(page, '172.16.45.20', /172\.16\.45\.20:80/);
+      await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
       const rows = await settle(
         () => sideBarRows(page),
-        (texts) => texts.some((t) => t.includes('3 path(s)')) && texts.some((t) => t.includes('33.33% ACCEPT DNAT to')),
+        (texts) => texts.some((t) => t.includes('3 paths')) && texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
         60_000,
       );
-      // Room for the Packet Trace view: the Cluster view above it folded, the side bar wider.
       await foldView(page, 'Cluster');
-      await widenSideBar(page);
       await page.waitForTimeout(500);
       log(`trace: ${rows.filter((t) => /DNAT|%/.test(t)).slice(0, 6).join(' | ')}`);
-      await screenshot('trace-view', { x: 0, y: 30, width: 1000, height: 560 });
-      await widenSideBar(page, SIDE_BAR_WIDTH);
-      // The summary names the three endpoints; the path rows (as many as fit) each take a third.
-      const summary = rows.find((t) => t.includes('3 path(s)')) ?? '';
+      // At the default side bar width: the rows are read whole.
+      await screenshot('trace-view', { x: 0, y: 30, width: 760, height: 560 });
+      assert.deepEqual(await cutPathRows(page), [], 'path rows fit the default side bar');
+      const summary = rows.find((t) => t.includes('3 paths')) ?? '';
       for (const ip of ['10.244.1.5:8080', '10.244.2.7:8080', '10.244.3.9:8080']) assert.ok(summary.includes(ip), `${ip} in the summary: ${summary}`);
-      assert.ok(rows.some((t) => /^33\.33% ACCEPT DNAT to 10\.244\.\d\.\d:8080/.test(t)), `a 33.33% path row among: ${rows.join(' | ')}`);
+      assert.ok(!rows.some((t) => /path\(s\)|ACCEPT DNAT to/.test(t)), rows.join(' | '));
+    },
+  },
+  {
+    name: "selecting a path lights that path's rules only, in a colour that is not the current line's",
+    async run({ page, screenshot }) {
+      const before = await pathHighlightedLines(page);
+      const row = page.locator('.part.sidebar .pane-body .monaco-list-row', { hasText: /^33\.3%\s+DNAT 10\.244\.2\.7:8080/ }).first();
+      await row.click();
+      const lit = await settle(
+        () => pathHighlightedLines(page),
+        (n) => n > 0,
+        15_000,
+      );
+      await screenshot('trace-path-selected', { x: 0, y: 30, width: 1000, height: 560 });
+      assert.equal(before, 0);
+      // The path's filter and nat rules on screen (FORWARD, PREROUTING...), not every matched line of the trace.
+      assert.ok(lit >= 3, `${lit} lines lit`);
+    },
+  },
+  {
+    name: 'with Simplified Chinese the Packet Trace view on screen turns Chinese',
+    async run({ page, screenshot }) {
+      await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+      try {
+        const rows = await settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((t) => t.includes('3 条路径')),
+          30_000,
+        );
+        await screenshot('trace-view-zh', { x: 0, y: 30, width: 760, height: 560 });
+        assert.ok(!rows.some((t) => /\bpaths?\b|masqueraded/.test(t)), rows.join(' | '));
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+      }
+    },
+  },
+  {
+    name: 'a Service without endpoints: the node addresses asked once, then two alternatives instead of a coin flip',
+    async run({ page, screenshot }) {
+      await openFile(page, SHOP);
+      await traceFromPalette(page, '10.244.0.9', 'shop/checkout', /shop\/checkout:p/);
+      const input = page.locator('.quick-input-widget input');
+      // The picker closes, the question about the node's addresses opens in the same widget.
+      const question = page.locator('.quick-input-widget', { hasText: 'addresses of this node' });
+      await question.waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300);
+      const prompt = await question.innerText();
+      await screenshot('trace-node-addresses', page.locator('.quick-input-widget'));
+      assert.match(prompt, /10\.96\.0\.10 is an address of this node/);
+      // Left empty: both alternatives stay.
+      await page.keyboard.press('Enter');
+      const rows = await settle(
+        () => sideBarRows(page),
+        (texts) => texts.some((t) => t.startsWith('if 10.96.0.10 is not an address of this node')),
+        30_000,
+      );
+      await widenSideBar(page);
+      await page.waitForTimeout(500);
+      await screenshot('trace-alternatives', { x: 0, y: 30, width: 1000, height: 560 });
+      await widenSideBar(page, SIDE_BAR_WIDTH);
+      const text = rows.join('\n');
+      assert.match(text, /has no endpoints: kube-proxy rejects the connection/);
+      assert.ok(!/50%/.test(text), text);
+      // Asked once per document: a second trace does not ask again.
+      await traceFromPalette(page, '10.244.0.9', 'shop/checkout', /shop\/checkout:p/);
+      await page.waitForTimeout(2_000);
+      assert.equal(await input.isVisible(), false, 'no second question');
     },
   },
 ];
