@@ -157,6 +157,8 @@ export function startServer(connection: Connection): void {
     if (s?.language) settings = { language: s.language };
     void refreshSettings().then(() => {
       for (const uri of cache.uris()) void cache.republish(uri).catch((e) => connection.console.error(`diagnostics of ${uri} failed: ${String(e)}`));
+      // Lenses are texts too: asked for again in the new language.
+      if (refreshable.codeLens) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     });
   });
 

@@ -122,7 +122,11 @@ test('folding, code lens and inlay hints', async () => {
   const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } });
   const titles = lenses!.map((l) => l.command?.title);
   assert.ok(titles.includes('3 endpoints, 33.3% each, 1 reference'), titles.join(' | '));
-  assert.ok(titles.includes('Trace from a pod...'));
+  // The trace lens names its Service and sits beside the endpoints on the chain's line: KUBE-SERVICES rules get none.
+  const trace = lenses!.find((l) => l.command?.title === 'Trace to default/kubernetes:https from a pod...');
+  assert.ok(trace, titles.join(' | '));
+  assert.ok(lenses!.some((l) => l !== trace && l.range.start.line === trace.range.start.line && /endpoints?, /.test(l.command?.title ?? '')));
+  assert.ok(!lenses!.some((l) => seed.lines[l.range.start.line].startsWith('-A KUBE-SERVICES')), 'no lens line between KUBE-SERVICES rules');
   const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri: URI }, range: { start: { line: 0, character: 0 }, end: { line: seed.lines.length, character: 0 } } });
   const labels = hints!.map((h) => h.label as string);
   assert.ok(labels.includes(' default/kubernetes:https'));

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { CodeLensRequest } from 'vscode-languageserver-protocol/node';
 import { TracePacketRequest } from '../../src/server/protocol';
 import { startSession, type LspSession } from './client';
 
@@ -103,4 +104,20 @@ test('the answer comes in the language asked for (a view that follows a language
   assert.ok(r.paths.some((p) => (p.given ?? []).includes('若 10.96.0.10 不是本节点的地址')), JSON.stringify(r.paths.map((p) => p.given)));
   const zh = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.0.9', dst: '10.96.0.20:80', localAddresses: ['192.168.0.5'], lang: 'zh-CN' });
   assert.match(zh.summary, /2 条路径/);
+});
+
+test('code lenses in Chinese, counted without "(s)" in English', async () => {
+  const zh = await startSession({ locale: 'zh-cn' });
+  try {
+    await zh.open(URI, 'iptables', DUMP);
+    const lenses = (await zh.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } })) ?? [];
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.includes('2 个端点，每个 50%，1 处引用'), titles.join(' | '));
+    assert.ok(titles.includes('从 Pod 追踪到 default/web:http...'), titles.join(' | '));
+  } finally {
+    await zh.close();
+  }
+  const en = ((await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } })) ?? []).map((l) => l.command?.title ?? '');
+  assert.ok(en.includes('2 endpoints, 50% each, 1 reference'), en.join(' | '));
+  assert.ok(!en.some((x) => /\(s\)/.test(x)), en.join(' | '));
 });

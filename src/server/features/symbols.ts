@@ -9,6 +9,7 @@ import { toRange } from '../convert';
 import type { LineIndex } from '../lineIndex';
 import { joinHostPort } from '../../core/common/ip';
 import { formatShare } from '../../core/iptables/explain';
+import { t, tn, type Lang } from '../../core/i18n/catalog';
 
 /** The lengths of the document's lines: ranges that cover whole lines end where the line really ends. */
 export type LineLengths = Pick<LineIndex, 'lineLength'>;
@@ -25,9 +26,9 @@ function holding(range: Range, selection: Range): Range {
   return { start: before(range.start, selection.start) ? range.start : selection.start, end: before(selection.end, range.end) ? range.end : selection.end };
 }
 
-export function documentSymbols(a: Analysis, lines: LineLengths): DocumentSymbol[] {
+export function documentSymbols(a: Analysis, lines: LineLengths, lang: Lang = 'en'): DocumentSymbol[] {
   // Both only in a session paste, in the editor's order of sections.
-  return [...(a.iptables ? iptablesSymbols(a.iptables, lines) : []), ...(a.ipvs ? ipvsSymbols(a.ipvs, lines) : [])];
+  return [...(a.iptables ? iptablesSymbols(a.iptables, lines, lang) : []), ...(a.ipvs ? ipvsSymbols(a.ipvs, lines) : [])];
 }
 
 /**
@@ -36,9 +37,28 @@ export function documentSymbols(a: Analysis, lines: LineLengths): DocumentSymbol
  */
 const LARGE_TABLE_CHAINS = 1000;
 
-function iptablesSymbols(model: IptablesModel, lines: LineLengths): DocumentSymbol[] {
+/**
+ * A chain's rules as runs of consecutive lines. A DocumentSymbol has one range, and breadcrumbs and sticky scroll
+ * show the symbols whose range holds the cursor: a range from a chain's declaration to its last rule would hold
+ * every chain declared or written in between (in kube-proxy's restore layout, KUBE-SVC and KUBE-SEP rules
+ * interleave). So a chain is one symbol per run of its rules (the first carries its name and count, the others
+ * say they continue it), and those never overlap; a chain without rules is its declaration line.
+ */
+function chainRuns(chain: { rules: readonly { line: number; endLine?: number }[] }): [number, number][] {
+  const lines = chain.rules.map((r) => [r.line, r.endLine ?? r.line] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const runs: [number, number][] = [];
+  for (const [from, to] of lines) {
+    const last = runs[runs.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else runs.push([from, to]);
+  }
+  return runs;
+}
+
+function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   const { serviceByChain, endpointByChain } = model.kube;
+  let end = 0;
   for (const table of model.dump.tables) {
     const chains: DocumentSymbol[] = [];
     const fold = table.chains.size > LARGE_TABLE_CHAINS;
@@ -47,40 +67,57 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths): DocumentSymb
     let tableLast = table.commitLine ?? table.line ?? 0;
     for (const chain of table.chains.values()) {
       if (chain.rules.length === 0 && !chain.declSpan) continue;
-      // A loop, not Math.min(...lines): a chain of a big dump has more rules than a call has room for arguments.
-      let first = chain.declSpan?.line ?? Number.MAX_SAFE_INTEGER;
-      let last = chain.declSpan?.line ?? 0;
-      for (const r of chain.rules) {
-        if (r.line < first) first = r.line;
-        if (r.line > last) last = r.line;
-      }
+      const runs = chainRuns(chain);
+      const first = Math.min(chain.declSpan?.line ?? Number.MAX_SAFE_INTEGER, runs[0]?.[0] ?? Number.MAX_SAFE_INTEGER);
+      const last = Math.max(chain.declSpan?.line ?? 0, runs[runs.length - 1]?.[1] ?? 0);
       tableFirst = Math.min(tableFirst, first);
       tableLast = Math.max(tableLast, last);
       if (fold && (serviceByChain.has(chain.name) || endpointByChain.has(chain.name))) {
         folded++;
         continue;
       }
-      const sel = toRange(chain.declSpan ?? chain.rules[0].chainSpan);
-      chains.push({
-        name: chain.name,
-        detail: chain.policy ? `${chain.policy}, ${chain.rules.length} rules` : `${chain.rules.length} rules`,
-        kind: chain.builtin ? SymbolKind.Event : SymbolKind.Function,
-        range: holding(spanRange(lines, first, last), sel),
-        selectionRange: sel,
+      const count = tn(lang, 'outline.rules', chain.rules.length);
+      const detail = chain.policy ? t(lang, 'outline.policy', { policy: chain.policy, rules: count }) : count;
+      const kind = chain.builtin ? SymbolKind.Event : SymbolKind.Function;
+      if (runs.length === 0) {
+        const sel = toRange(chain.declSpan!);
+        chains.push({ name: chain.name, detail, kind, range: holding(spanRange(lines, sel.start.line, sel.start.line), sel), selectionRange: sel });
+        continue;
+      }
+      // The declaration joins the first run when it is the line before it (`-N X` then `-A X ...`).
+      const declJoins = chain.declSpan !== undefined && chain.declSpan.line === runs[0][0] - 1;
+      runs.forEach(([from, to], i) => {
+        const rule = chain.rules.find((r) => r.line === from) ?? chain.rules[0];
+        const sel = toRange(i === 0 && declJoins ? chain.declSpan! : rule.chainSpan);
+        const start = i === 0 && declJoins ? from - 1 : from;
+        chains.push({
+          name: chain.name,
+          detail: i === 0 ? detail : t(lang, 'outline.continued', { from: from + 1, to: to + 1 }),
+          kind,
+          range: holding(spanRange(lines, start, to), sel),
+          selectionRange: sel,
+        });
       });
     }
     if (chains.length === 0 && table.line === undefined) continue;
+    chains.sort((a, b) => a.range.start.line - b.range.start.line);
     const sel = table.span ? toRange(table.span) : spanRange(lines, tableFirst, tableFirst);
-    const detail = folded ? `${folded} Service and endpoint chains under Services` : undefined;
-    out.push({ name: `*${table.name}`, ...(detail ? { detail } : {}), kind: SymbolKind.Namespace, range: holding(spanRange(lines, Math.min(tableFirst, sel.start.line), tableLast), sel), selectionRange: sel, children: chains });
+    const detail = folded ? t(lang, 'outline.folded', { count: folded }) : undefined;
+    const range = holding(spanRange(lines, Math.min(tableFirst, sel.start.line), tableLast), sel);
+    end = Math.max(end, range.end.line);
+    out.push({ name: `*${table.name}`, ...(detail ? { detail } : {}), kind: SymbolKind.Namespace, range, selectionRange: sel, children: chains });
   }
-  const services = serviceTree(model, lines);
+  const services = serviceTree(model, lines, lang, end);
   if (services) out.push(services);
   return out;
 }
 
-/** "Services": Service > port > endpoints, from the kube-proxy view. */
-function serviceTree(model: IptablesModel, lines: LineLengths): DocumentSymbol | undefined {
+/**
+ * "Services": Service > port > endpoints, from the kube-proxy view. A view across tables (a Service without
+ * endpoints has its REJECT in filter, the rest in nat), so it comes after them: its own range is the dump's last
+ * line, and each entry is the one line it points at, so none of them holds the cursor for the chains' lines.
+ */
+function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: number): DocumentSymbol | undefined {
   const groups = new Map<string, KubeService[]>();
   for (const s of model.kube.services) {
     if (s.lines.length === 0) continue;
@@ -91,12 +128,10 @@ function serviceTree(model: IptablesModel, lines: LineLengths): DocumentSymbol |
   }
   if (groups.size === 0) return undefined;
   const children: DocumentSymbol[] = [];
-  let allFirst = Number.MAX_SAFE_INTEGER;
-  let allLast = 0;
+  let allLast = end;
   for (const [name, ports] of groups) {
     const portSymbols: DocumentSymbol[] = ports.map((s) => {
       const first = s.lines[0];
-      const last = s.lines[s.lines.length - 1];
       const endpoints: DocumentSymbol[] = s.endpoints
         .filter((e) => e.ruleLine !== undefined || e.dnatLine !== undefined)
         .map((e) => {
@@ -104,22 +139,21 @@ function serviceTree(model: IptablesModel, lines: LineLengths): DocumentSymbol |
           return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${formatShare(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(lines, l, l), selectionRange: spanRange(lines, l, l) };
         });
       const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : s.nodePort !== undefined ? `NodePort ${s.nodePort}` : '';
+      const count = s.noEndpoints || s.endpoints.length === 0 ? t(lang, 'outline.no-endpoints') : tn(lang, 'outline.endpoints', s.endpoints.length);
       return {
         name: s.portName || (s.port !== undefined ? String(s.port) : s.chain ?? '?'),
-        detail: `${(s.protocol ?? '').toUpperCase()} ${addr} · ${s.endpoints.length} endpoint(s)${s.noEndpoints ? ' · no endpoints' : ''}`.trim(),
+        detail: `${(s.protocol ?? '').toUpperCase()} ${addr} · ${count}`.trim(),
         kind: SymbolKind.Interface,
-        range: spanRange(lines, first, last),
+        range: spanRange(lines, first, first),
         selectionRange: spanRange(lines, first, first),
         children: endpoints,
       };
     });
     const first = ports.reduce((m, s) => Math.min(m, s.lines[0]), Number.MAX_SAFE_INTEGER);
-    const last = ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0);
-    allFirst = Math.min(allFirst, first);
-    allLast = Math.max(allLast, last);
-    children.push({ name, kind: SymbolKind.Class, range: spanRange(lines, first, last), selectionRange: spanRange(lines, first, first), children: portSymbols });
+    allLast = Math.max(allLast, ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0));
+    children.push({ name, kind: SymbolKind.Class, range: spanRange(lines, first, first), selectionRange: spanRange(lines, first, first), children: portSymbols });
   }
-  return { name: 'Services', detail: `${groups.size} Service(s)`, kind: SymbolKind.Module, range: spanRange(lines, allFirst, allLast), selectionRange: spanRange(lines, allFirst, allFirst), children };
+  return { name: t(lang, 'outline.services'), detail: tn(lang, 'outline.services.count', groups.size), kind: SymbolKind.Module, range: spanRange(lines, allLast, allLast), selectionRange: spanRange(lines, allLast, allLast), children };
 }
 
 function ipvsSymbols(dump: IpvsDump, lines: LineLengths): DocumentSymbol[] {
