@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserver-protocol/node';
+import { DocumentSymbolRequest, SemanticTokensRequest, type DocumentSymbol } from 'vscode-languageserver-protocol/node';
 import { kubeProxyDump } from '../unit/trace/helpers';
 import { startSession, type LspSession } from './client';
 
@@ -85,4 +85,23 @@ test('the outline in Simplified Chinese', async () => {
   } finally {
     await zh.close();
   }
+});
+
+test('one wrong comment marks its own rule, not every line that names the Service chains', async () => {
+  const lines = TEXT.split('\n');
+  // The second endpoint rule of shop/cart's ladder gets another Service's name in its comment.
+  const wrong = lines.findIndex((l) => l.startsWith('-A KUBE-SVC-') && l.includes('-> 10.244.2.12:6443'));
+  const edited = lines.map((l, i) => (i === wrong ? l.replace('shop/cart:p', 'shop/carts:p') : l)).join('\n');
+  const uri = 'file:///work/wrong-comment.iptables';
+  await s.open(uri, 'iptables', edited);
+  const legend = s.capabilities.semanticTokensProvider!.legend;
+  const bit = 1 << legend.tokenModifiers.indexOf('hashMismatch');
+  const tokens = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+  const marked = new Set<number>();
+  let line = 0;
+  for (let i = 0; i < tokens!.data.length; i += 5) {
+    line += tokens!.data[i];
+    if (tokens!.data[i + 4] & bit) marked.add(line);
+  }
+  assert.deepEqual([...marked], [wrong], `marked lines ${[...marked].map((l) => l + 1).join(', ')}; the wrong comment is on ${wrong + 1}`);
 });

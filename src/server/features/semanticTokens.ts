@@ -5,9 +5,11 @@
 import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
-import { kubeChainKind } from '../../core/iptables/naming';
+import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from '../../core/iptables/naming';
+import { parseServiceComment } from '../../core/iptables/kubeServices';
+import { joinHostPort } from '../../core/common/ip';
 import { EXTENSION_TARGETS } from '../../core/iptables/options';
-import { STANDARD_TARGETS, type Chain } from '../../core/iptables/types';
+import { optionValue, STANDARD_TARGETS, type Chain, type Rule } from '../../core/iptables/types';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
 
 export const TOKEN_TYPES = ['namespace', 'function', 'keyword', 'parameter', 'operator', 'type', 'enumMember', 'string', 'number', 'comment', 'variable', 'macro'] as const;
@@ -153,8 +155,12 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
         } else targetBits = jumpBits(target.name, rule.table);
       }
       // In column order (a listing puts the target first); LSP's relative encoding needs it.
+      // A comment that does not hash to the chain marks this rule's chain names, not every line naming them.
+      const wrong = commentMismatch(model, rule);
+      if (wrong.target) targetBits |= HASH_MISMATCH;
+      const chainBits = wrong.chain ? lastChainBits | HASH_MISMATCH : lastChainBits;
       if (t && t.line === line && (!chainOnLine || t.column < c.column)) builder.push(line, t.column, t.length, targetType, targetBits);
-      if (chainOnLine) builder.push(line, c.column, c.length, FUNCTION, lastChainBits);
+      if (chainOnLine) builder.push(line, c.column, c.length, FUNCTION, chainBits);
       if (t && t.line === line && chainOnLine && t.column > c.column) builder.push(line, t.column, t.length, targetType, targetBits);
       continue;
     }
@@ -172,6 +178,38 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
     }
   }
 }
+
+const HASH_MISMATCH = modifierBits(['hashMismatch']);
+const SERVICE_KINDS = new Set(['service', 'service-local', 'external', 'firewall', 'external-local']);
+
+/**
+ * Whether this rule's own comment names a Service port whose hash is not its chain's (or its target's) name: the
+ * chain the rule is in, and the chain it jumps to, each checked against the comment. Rules without a kube-proxy
+ * comment are never marked.
+ */
+function commentMismatch(model: IptablesModel, rule: Rule): { chain: boolean; target: boolean } {
+  const parsed = parseServiceComment(rule.comment);
+  if (!parsed) return NO_MISMATCH;
+  const check = (chain: string | undefined): boolean => {
+    if (!chain) return false;
+    const kind = kubeChainKind(chain);
+    if (kind !== undefined && SERVICE_KINDS.has(kind)) {
+      const proto = optionValue(rule, 'protocol') ?? model.kube.serviceByChain.get(chain)?.protocol;
+      return !!proto && !verifyServiceChain(chain, parsed.spn, proto);
+    }
+    if (kind === 'endpoint') {
+      const e = model.kube.endpointByChain.get(chain);
+      const proto = optionValue(rule, 'protocol') ?? e?.service.protocol;
+      if (!e || !proto || !e.endpoint.ip || e.endpoint.port === undefined) return false;
+      return !verifyEndpointChain(chain, parsed.spn, proto, joinHostPort(e.endpoint.ip, e.endpoint.port));
+    }
+    return false;
+  };
+  const chain = check(rule.chain);
+  const target = check(rule.target?.name);
+  return chain || target ? { chain, target } : NO_MISMATCH;
+}
+const NO_MISMATCH = { chain: false, target: false };
 
 const STANDARD_TARGET = { type: typeIndex('enumMember'), mods: modifierBits(['defaultLibrary']) };
 const EXTENSION_TARGET = { type: typeIndex('macro'), mods: modifierBits(['defaultLibrary']) };
@@ -201,13 +239,9 @@ function kubeModifiers(model: IptablesModel, name: string): Modifier[] {
   const kind = kubeChainKind(name);
   if (BUILTIN_CHAIN.has(name)) mods.push('defaultLibrary');
   if (kind === 'service' || kind === 'service-local' || kind === 'external' || kind === 'firewall' || kind === 'external-local') {
-    const s = model.kube.serviceByChain.get(name);
-    if (s) mods.push('kubeService');
-    if (s?.hashVerified === false) mods.push('hashMismatch');
+    if (model.kube.serviceByChain.get(name)) mods.push('kubeService');
   } else if (kind === 'endpoint') {
-    const e = model.kube.endpointByChain.get(name);
-    if (e) mods.push('kubeEndpoint');
-    if (e?.endpoint.hashVerified === false) mods.push('hashMismatch');
+    if (model.kube.endpointByChain.get(name)) mods.push('kubeEndpoint');
   } else if (kind === 'kube-fixed') mods.push('kubeProxy');
   return mods;
 }

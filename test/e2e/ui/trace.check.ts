@@ -75,6 +75,8 @@ export const checks: UiCheck[] = [
   {
     name: 'with Simplified Chinese the Packet Trace view on screen turns Chinese',
     async run({ page, screenshot }) {
+      await page.mouse.move(700, 880);
+      await page.keyboard.press('Escape');
       await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
       try {
         const rows = await settle(
