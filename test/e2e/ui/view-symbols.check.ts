@@ -2,11 +2,11 @@
 // (a KUBE-POSTROUTING rule once showed "*nat > KUBE-SERVICES"); semantic colours tell a Service's chain, an
 // endpoint's chain and kube-proxy's fixed chains apart in the default light and dark themes.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UiCheck } from './check';
 import type { Page } from 'playwright-core';
-import { answerQuickInput, openFile, settle } from './workbench';
+import { answerQuickInput, openFile, runCommand, settle } from './workbench';
 
 const SHOP = 'shop-no-endpoints.iptables';
 
@@ -32,6 +32,9 @@ export const checks: UiCheck[] = [
         return text;
       };
       await at('-A KUBE-POSTROUTING -m mark', /\*nat KUBE-POSTROUTING$/);
+      // No tab tooltip over the breadcrumbs in the picture.
+      await page.mouse.move(700, 880);
+      await page.waitForTimeout(500);
       await screenshot('breadcrumbs-restore-layout', { x: 0, y: 30, width: 1000, height: 300 });
       // In the interleaved ladder: a KUBE-SEP rule between two rules of the KUBE-SVC chain.
       await at('-A KUBE-SEP-', /\*nat KUBE-SEP-[A-Z0-9]+$/);
@@ -40,7 +43,7 @@ export const checks: UiCheck[] = [
   },
   {
     name: 'Service, endpoint and kube-proxy chains have three colours in the default light and dark themes',
-    async run({ page, screenshot, workspace, settingsFile }) {
+    async run({ page, screenshot, workspace }) {
       const lines = readFileSync(join(workspace, SHOP), 'utf8').split('\n');
       await openFile(page, SHOP);
       const line = lines.findIndex((l) => l.startsWith('-A KUBE-SVC-') && l.includes('statistic')) + 1;
@@ -58,14 +61,17 @@ export const checks: UiCheck[] = [
       const light = await settle(() => colours(page), distinct, 20_000);
       await screenshot('chain-colours-light', { x: 340, y: 60, width: 1000, height: 400 });
       assert.ok(distinct(light), JSON.stringify(light));
-      const original = readFileSync(settingsFile, 'utf8');
+      // The dark theme picked as a person does (Preferences: Color Theme), then the light one again.
       try {
-        writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(original), 'workbench.colorTheme': 'Default Dark Modern' }, null, 2));
+        await runCommand(page, 'Preferences: Color Theme');
+        await answerQuickInput(page, 'Dark Modern', /Dark Modern/);
         const dark = await settle(() => colours(page), (c) => distinct(c) && c.service !== light.service, 20_000);
         await screenshot('chain-colours-dark', { x: 340, y: 60, width: 1000, height: 400 });
+        assert.notEqual(dark.service, light.service, 'the dark theme is on');
         assert.ok(distinct(dark), JSON.stringify(dark));
       } finally {
-        writeFileSync(settingsFile, original);
+        await runCommand(page, 'Preferences: Color Theme');
+        await answerQuickInput(page, 'Light Modern', /Light Modern/);
         await page.waitForTimeout(1_000);
         // Leave no hover behind (a tab's tooltip would cover the next check's clicks).
         await page.mouse.move(700, 880);
