@@ -4,7 +4,7 @@
  * come from the i18n catalog; this module only chooses keys and fills parameters.
  */
 import type { Span } from '../common/diagnostics';
-import { t, type Lang } from '../i18n/catalog';
+import { t, tn, type Lang } from '../i18n/catalog';
 import { chainLadder, parseServiceComment, type KubeService } from './kubeproxy';
 import type { IptablesModel } from './model';
 import { kubeChainKind, nftKubeChain } from './naming';
@@ -174,7 +174,8 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
     const service = entry?.service ?? kube.serviceByChain.get(name);
     const serviceName = service?.name || t(lang, 'iptables.chain.unknown-service');
     const endpoint = entry ? `${entry.endpoint.ip}${entry.endpoint.port !== undefined ? `:${entry.endpoint.port}` : ''}` : '';
-    parts.push(t(lang, `iptables.chain.kind.${kind}`, { chain: name, service: serviceName, protocol: (service?.protocol ?? '?').toUpperCase(), count: service?.endpoints.length ?? 0, endpoint }));
+    const count = service?.endpoints.length ?? 0;
+    parts.push(t(lang, `iptables.chain.kind.${kind}`, { chain: name, service: serviceName, protocol: (service?.protocol ?? '?').toUpperCase(), count, endpoints: tn(lang, 'iptables.count.endpoint-chains', count), endpoint }));
     parts.push(hashSentence(service, kind === 'endpoint' ? entry?.endpoint.hashVerified ?? null : service?.hashVerified ?? null, lang));
     if (service && kind !== 'endpoint') parts.push(serviceFacts(service, !nftKind && (kind === 'service-local' || kind === 'external-local') ? localLadder(model, chain) : undefined));
   } else if (kind === 'kube-fixed') {
@@ -188,7 +189,8 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
   if (renamed) parts.push(t(lang, 'iptables.chain.renamed', { chain: name, to: renamed.to, line: renamed.line + 1 }));
   else if (!chain) parts.push(t(lang, 'iptables.chain.undefined', { chain: name, table }));
   else {
-    parts.push(t(lang, 'iptables.chain.summary', { rules: chain.rules.length, refs: model.references(chain.table, name).length + model.mapReferences(chain.table, name).length }));
+    const refs = model.references(chain.table, name).length + model.mapReferences(chain.table, name).length;
+    parts.push(t(lang, 'iptables.chain.summary', { rules: tn(lang, 'iptables.count.rules', chain.rules.length), refs: tn(lang, 'iptables.count.places', refs) }));
     if (chain.builtin && chain.policy) parts.push(t(lang, 'iptables.chain.policy', { policy: chain.policy }));
   }
   return parts.join('\n\n');
@@ -242,7 +244,7 @@ function explainTarget(model: IptablesModel, rule: Rule, lang: Lang): string {
 function explainCounters(model: IptablesModel, line: number, rule: Rule | undefined, lang: Lang): string | undefined {
   const counters = rule?.counters ?? findChainDeclaredOn(model, line)?.counters;
   if (!counters) return undefined;
-  return t(lang, 'iptables.counters', { packets: counters.packets.toLocaleString('en-US'), bytes: counters.bytes.toLocaleString('en-US') });
+  return tn(lang, 'iptables.counters', Number(counters.packets), { packets: counters.packets.toLocaleString('en-US'), bytes: counters.bytes.toLocaleString('en-US') });
 }
 
 function findChainDeclaredOn(model: IptablesModel, line: number): Chain | undefined {

@@ -36,3 +36,14 @@ test('counted texts: English singular and plural forms, no "(s)"; Chinese one fo
   assert.match(tn('zh-CN', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), /1 条路径/);
   for (const k of Object.keys(catalogs.en).filter((k) => k.endsWith('.one') || k.endsWith('.other'))) assert.doesNotMatch(catalogs.en[k], /\(s\)/, k);
 });
+
+test('hovers count in English plural forms: "4 rules; jumped to from 2 places", "1 rule", "3 endpoint chains"', async () => {
+  const { analyzeText } = await import('../../../src/core/analyze');
+  const { explainAt } = await import('../../../src/core/iptables/explain');
+  const text = ['*nat', ':PREROUTING ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':X - [0:0]', '-A PREROUTING -j X', '-A OUTPUT -j X', '-A X -j RETURN', '-A X -s 10.0.0.1 -j RETURN', 'COMMIT', ''].join('\n');
+  const model = analyzeText(text).iptables!;
+  const decl = (lang: 'en' | 'zh-CN') => explainAt(model, 3, 2, lang)?.markdown ?? '';
+  assert.match(decl('en'), /2 rules; jumped to from 2 places\./);
+  assert.doesNotMatch(decl('en'), /\(s\)/);
+  assert.match(decl('zh-CN'), /共 2 条规则；有 2 处跳转到这里。/);
+});

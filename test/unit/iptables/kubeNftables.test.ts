@@ -215,5 +215,5 @@ test('nft verdict maps count as references: map elements with their positions, n
   // The hover of the chain counts the map element as a place that jumps to it (it said 0 before).
   const declLine = lines.findIndex((l) => l.trim() === `chain ${dns} {`);
   const hover = explainAt(model, declLine, lines[declLine].indexOf(dns) + 2, 'en');
-  assert.match(hover?.markdown ?? '', /jumped to from 1 place\(s\)/);
+  assert.match(hover?.markdown ?? '', /jumped to from 1 place\./);
 });
