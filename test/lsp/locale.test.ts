@@ -18,7 +18,7 @@ test('Simplified Chinese from the client locale, English by setting', async () =
     const parseProblem = d.diagnostics.find((x) => x.code === 'missing-module-name');
     assert.equal(parseProblem?.message, '-m 后面需要模块名。', 'parse problems too');
     s.settings.language = 'en';
-    const republished = s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'undefined-chain' && /no chain of that name/.test(String(x.message))));
+    const republished = s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'undefined-chain' && /no chain of that name|does not contain/.test(String(x.message))));
     await s.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { kubePacketPath: { language: 'en' } } });
     await republished;
     const en = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 4 } });
