@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyzeText } from '../../../src/core/analyze';
 import { catalogs, normalizeLang, t, tn } from '../../../src/core/i18n/catalog';
+import { explainAt } from '../../../src/core/iptables/explain';
 
 test('every key exists in both languages with the same placeholders', () => {
   const en = Object.keys(catalogs.en).sort();
@@ -37,9 +39,7 @@ test('counted texts: English singular and plural forms, no "(s)"; Chinese one fo
   for (const k of Object.keys(catalogs.en).filter((k) => k.endsWith('.one') || k.endsWith('.other'))) assert.doesNotMatch(catalogs.en[k], /\(s\)/, k);
 });
 
-test('hovers count in English plural forms: "4 rules; jumped to from 2 places", "1 rule", "3 endpoint chains"', async () => {
-  const { analyzeText } = await import('../../../src/core/analyze');
-  const { explainAt } = await import('../../../src/core/iptables/explain');
+test('hovers count in English plural forms: "4 rules; jumped to from 2 places", "1 rule", "3 endpoint chains"', () => {
   const text = ['*nat', ':PREROUTING ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':X - [0:0]', '-A PREROUTING -j X', '-A OUTPUT -j X', '-A X -j RETURN', '-A X -s 10.0.0.1 -j RETURN', 'COMMIT', ''].join('\n');
   const model = analyzeText(text).iptables!;
   const decl = (lang: 'en' | 'zh-CN') => explainAt(model, 3, 2, lang)?.markdown ?? '';
