@@ -70,7 +70,7 @@ async function main() {
       say(`lab: ${error.message}`);
     }
   }
-  const profile = makeProfile(path.join(owned.temp, 'profile'), settings);
+  const profile = makeProfile(path.join(owned.temp, 'profile'), {}, settings);
   const installed = installVsix(tools, profile, vsix);
   say(`installed ${path.basename(vsix)} (${path.basename(installed)})`);
   const port = portArg >= 0 ? Number(args[portArg + 1]) : await freePort();

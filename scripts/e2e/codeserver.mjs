@@ -31,9 +31,11 @@ export const QUIET_SETTINGS = {
 
 /**
  * A code-server profile under `root`: user data with `settings`, an extensions dir and XDG folders (code-server and
- * Chromium otherwise write into $HOME).
+ * Chromium otherwise write into $HOME). `machineSettings` go to the remote machine's settings too (the Settings
+ * editor's "Remote" tab): machine-scoped settings such as `kubePacketPath.kubeconfig` are read from there once the
+ * window has been reloaded, whatever the user settings say.
  */
-export function makeProfile(root, settings = {}) {
+export function makeProfile(root, settings = {}, machineSettings = {}) {
   const dir = (...parts) => {
     const p = path.join(root, ...parts);
     fs.mkdirSync(p, { recursive: true });
@@ -42,7 +44,11 @@ export function makeProfile(root, settings = {}) {
   const userData = dir('user-data');
   dir('user-data', 'User');
   const settingsFile = path.join(userData, 'User', 'settings.json');
-  fs.writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...settings, ...machineSettings }, null, 2));
+  if (Object.keys(machineSettings).length) {
+    dir('user-data', 'Machine');
+    fs.writeFileSync(path.join(userData, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
+  }
   return {
     root,
     userData,

@@ -89,7 +89,7 @@ async function main() {
 
   if (PHASES.has('dev')) {
     // The extension from the repository (extensionDevelopmentPath), as a contributor runs it.
-    const profile = makeProfile(path.join(root, 'dev'), labSettings);
+    const profile = makeProfile(path.join(root, 'dev'), {}, labSettings);
     const origin = await serve(tools, profile, 'dev');
     await startBrowser(root, 'dev-host-tests');
     add('development folder: extension-host tests', await runHostTests(origin, copyWorkspace(root, 'dev-host-tests'), lab, { devPath: repoRoot, label: 'dev-host-tests' }));
@@ -102,7 +102,7 @@ async function main() {
     if (!fs.existsSync(vsixPath)) add('installed VSIX', { passed: 0, failed: 1, note: `${path.basename(vsixPath)} is missing (npm run package)` });
     else {
       // The VSIX a person installs, through code-server's `--install-extension` into a fresh extensions dir.
-      const profile = makeProfile(path.join(root, 'vsix'), labSettings);
+      const profile = makeProfile(path.join(root, 'vsix'), {}, labSettings);
       const t = Date.now();
       const installed = installVsix(tools, profile, vsixPath, path.join(resultsDir, 'install-extension.log'));
       say(`installed ${path.basename(vsixPath)} into ${path.relative(root, installed)} (${seconds(t)})`);

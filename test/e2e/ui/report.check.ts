@@ -1,17 +1,20 @@
 // Diagnose Service... against the seed lab (run.mjs brings it up as root and sets KPP_E2E_LAB): the palette, the
 // kubernetes Service, the client pod, and the report with the seed's verdict, shown as Markdown preview.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import type { UiCheck } from './check';
 import { answerQuickInput, closeAllEditors, runCommand, settle } from './workbench';
 
 export const checks: UiCheck[] = [
   {
     name: 'Diagnose Service... on the seed lab opens a report naming the gateway bypass',
-    async run({ page, screenshot, log }) {
+    async run({ page, screenshot, log, settingsFile }) {
       if (!process.env.KPP_E2E_LAB) {
         log('skipped: no lab cluster');
         return;
       }
+      const settings = fs.readFileSync(settingsFile, 'utf8');
+      assert.match(settings, /"kubePacketPath\.kubeconfig"/, `the user settings lost the lab's kubeconfig:\n${settings}`);
       await runCommand(page, 'Kube Packet Path: Diagnose Service...');
       await answerQuickInput(page, 'kubernetes', /kubernetes/);
       await answerQuickInput(page, 'client', /client/);

@@ -95,7 +95,17 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 /** Answers an open quick pick or input box: types `text`, waits for a row with `row` (quick picks), Enter. */
 export async function answerQuickInput(page: Page, text: string, row?: string | RegExp): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  // The palette that ran the command fades out (inert) before the command's own picker opens, which can take a
+  // while when it first lists from the cluster: wait for an input that takes text and is not the palette's.
+  const ready = await settle(
+    async () =>
+      (await input.isVisible().catch(() => false)) &&
+      (await input.isEditable({ timeout: 500 }).catch(() => false)) &&
+      (await input.getAttribute('aria-label').catch(() => null)) !== 'Type the name of a command to run.',
+    (ok) => ok,
+    2 * STEP_TIMEOUT_MS,
+  );
+  if (!ready) throw new Error(`no picker or input box to answer "${text}" in`);
   await input.fill(text);
   if (row) await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   await page.keyboard.press('Enter');
