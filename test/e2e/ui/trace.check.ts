@@ -29,8 +29,15 @@ async function pathHighlightedLines(page: Page): Promise<number> {
 async function traceFromPalette(page: Page, src: string, serviceName: string, row: RegExp): Promise<void> {
   await runCommand(page, 'Kube Packet Path: Trace Packet...');
   await answerQuickInput(page, src);
-  // The picker finds the Service by its name, not only by its address.
-  await answerQuickInput(page, serviceName, row);
+  // The picker finds the Service by its name, not only by its address; the row is clicked (Enter could take the
+  // first row while the filter is still being applied).
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(serviceName);
+  const hit = page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first();
+  await hit.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForTimeout(300);
+  await hit.click();
 }
 
 export const checks: UiCheck[] = [
