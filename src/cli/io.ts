@@ -10,7 +10,9 @@ export function readInput(path: string | undefined): string {
   try {
     size = statSync(path).size;
   } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   if (size > 512 * 1024 * 1024) throw new UsageError(`${path} is larger than 512 MB`);
   try {
@@ -21,7 +23,13 @@ export function readInput(path: string | undefined): string {
 }
 
 /** Diagnostics as the CLI prints them: 1-based line and column. */
-export function diagnosticJson(d: Diagnostic): { line: number; column: number; severity: string; code: string; message: string } {
+export function diagnosticJson(d: Diagnostic): {
+  line: number;
+  column: number;
+  severity: string;
+  code: string;
+  message: string;
+} {
   return { line: d.span.line + 1, column: d.span.column + 1, severity: d.severity, code: d.code, message: d.message };
 }
 

@@ -46,7 +46,13 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
 function logPrefixNote(line: number, text: string): Diagnostic {
   const raw = text.split('\n', line + 1)[line] ?? '';
   const length = logPrefixLength(raw);
-  return { span: { line, column: 0, length }, severity: 'info', code: 'log-prefixed-paste', message: t('en', 'parse.log-prefixed-paste'), messageKey: 'parse.log-prefixed-paste' };
+  return {
+    span: { line, column: 0, length },
+    severity: 'info',
+    code: 'log-prefixed-paste',
+    message: t('en', 'parse.log-prefixed-paste'),
+    messageKey: 'parse.log-prefixed-paste',
+  };
 }
 
 function analyzeOutput(text: string, kind?: DumpKind): Analysis {
@@ -54,7 +60,9 @@ function analyzeOutput(text: string, kind?: DumpKind): Analysis {
   // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
   const session = splitSession(text);
   if (session && (!kind || session.some((x) => x.kind === kind))) return analyzeSession(text, session, kind);
-  const detection: Detection = kind ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) } : detectDump(text);
+  const detection: Detection = kind
+    ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) }
+    : detectDump(text);
   const chosen = detection.kind;
   switch (chosen) {
     case 'ipvs':
@@ -86,12 +94,16 @@ function analyzeSession(text: string, session: readonly SessionSection[], kind?:
  * line: in a session paste, its section's; otherwise the dump's.
  */
 export function explainLine(a: Analysis, line: number, column: number, lang: Lang): Explanation | undefined {
-  const engine = a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind ?? (a.ipvs ? 'ipvs' : a.iptables ? 'iptables' : 'network');
+  const engine =
+    a.session?.find((x) => line >= x.firstLine && line < x.endLine)?.kind ??
+    (a.ipvs ? 'ipvs' : a.iptables ? 'iptables' : 'network');
   if (engine === 'ipvs') return a.ipvs ? explainIpvsAt(a.ipvs, line, column, lang) : undefined;
   if (engine === 'iptables') return a.iptables ? explainAt(a.iptables, line, column, lang) : undefined;
   if (!a.network) return undefined;
   const services = a.iptables?.kube.services;
-  const serviceOf = services?.length ? (ip: string) => services.find((s) => s.clusterIP === ip)?.name || undefined : undefined;
+  const serviceOf = services?.length
+    ? (ip: string) => services.find((s) => s.clusterIP === ip)?.name || undefined
+    : undefined;
   return explainNetworkAt(a.network, line, lang, serviceOf);
 }
 
@@ -102,7 +114,9 @@ export function localizeDiagnostic(d: Diagnostic, lang: Lang): Diagnostic {
   return {
     ...d,
     ...(d.messageKey ? { message: t(lang, d.messageKey, d.params) } : {}),
-    ...(d.related ? { related: d.related.map((r) => (r.messageKey ? { ...r, message: t(lang, r.messageKey) } : r)) } : {}),
+    ...(d.related
+      ? { related: d.related.map((r) => (r.messageKey ? { ...r, message: t(lang, r.messageKey) } : r)) }
+      : {}),
   };
 }
 
@@ -110,8 +124,16 @@ export function localizeDiagnostic(d: Diagnostic, lang: Lang): Diagnostic {
 export function diagnosticsOf(a: Analysis, lang: Lang): Diagnostic[] {
   // concat, not push(...): a huge paste can have more diagnostics than a call has room for arguments.
   let found: Diagnostic[] = [];
-  if (a.iptables) found = found.concat(a.iptables.dump.diagnostics.map((d) => localizeDiagnostic(d, lang)), lintIptables(a.iptables, lang));
-  if (a.ipvs) found = found.concat(a.ipvs.diagnostics.map((d) => localizeDiagnostic(d, lang)), lintIpvs(a.ipvs, lang));
+  if (a.iptables)
+    found = found.concat(
+      a.iptables.dump.diagnostics.map((d) => localizeDiagnostic(d, lang)),
+      lintIptables(a.iptables, lang),
+    );
+  if (a.ipvs)
+    found = found.concat(
+      a.ipvs.diagnostics.map((d) => localizeDiagnostic(d, lang)),
+      lintIpvs(a.ipvs, lang),
+    );
   if (a.network) found = found.concat(a.network.diagnostics.map((d) => localizeDiagnostic(d, lang)));
   return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }

@@ -14,7 +14,8 @@ export const DUMP_LANGUAGE_IDS: readonly DumpLanguageId[] = Object.values(LANGUA
 
 /** The dump kind of an editor language, undefined for any other language. */
 export function kindOfLanguage(languageId: string): keyof typeof LANGUAGE_OF_KIND | undefined {
-  for (const [kind, id] of Object.entries(LANGUAGE_OF_KIND)) if (id === languageId) return kind as keyof typeof LANGUAGE_OF_KIND;
+  for (const [kind, id] of Object.entries(LANGUAGE_OF_KIND))
+    if (id === languageId) return kind as keyof typeof LANGUAGE_OF_KIND;
   return undefined;
 }
 

@@ -20,7 +20,8 @@ export interface SessionSection {
 const IPTABLES_TOOL = /^ip6?tables(?:-(?:legacy|nft))?(?:-save)?$/;
 const IPVS_TOOL = /^ipvsadm(?:-save)?$/;
 /** Tools a bare command line (no prompt) may start with; rule lines start with `-`, `:` or `*` and never match. */
-const BARE_TOOL = /^(?:sudo\s+(?:-\S+\s+)*)?(?:ip6?tables(?:-(?:legacy|nft))?(?:-save)?|ipvsadm|ip|route|conntrack|ipset)\s/;
+const BARE_TOOL =
+  /^(?:sudo\s+(?:-\S+\s+)*)?(?:ip6?tables(?:-(?:legacy|nft))?(?:-save)?|ipvsadm|ip|route|conntrack|ipset)\s/;
 
 /**
  * What a command line announces: the kind of output that follows, `other` for a command whose output no engine
@@ -131,7 +132,9 @@ export function splitSession(text: string): SessionSection[] | undefined {
 }
 
 /** The kind with the most lines among sections (those of no kind yet, `other`, left out). */
-export function largestKind(sections: readonly { kind: SessionKind | 'other'; firstLine: number; endLine: number }[]): SessionKind {
+export function largestKind(
+  sections: readonly { kind: SessionKind | 'other'; firstLine: number; endLine: number }[],
+): SessionKind {
   const size = new Map<SessionKind, number>();
   for (const s of sections) if (s.kind !== 'other') size.set(s.kind, (size.get(s.kind) ?? 0) + s.endLine - s.firstLine);
   return [...size].sort((a, b) => b[1] - a[1])[0][0];

@@ -3,7 +3,12 @@
  * opens), the output channel for the server's log, the trace view, and every disposable.
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { Reports } from './cluster/report';
 import { ClusterState } from './cluster/state';
 import { DUMP_LANGUAGE_IDS } from '../core/languages';

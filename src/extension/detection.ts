@@ -57,7 +57,11 @@ export type Outcome =
   | { kind: 'offered'; languageId: string; answer: 'accepted' | 'declined' | 'dismissed' }
   | { kind: 'left'; reason: string };
 
-export type Offer = (doc: vscode.TextDocument, languageId: string, detection: DetectLanguageResult) => Thenable<'accepted' | 'declined' | undefined>;
+export type Offer = (
+  doc: vscode.TextDocument,
+  languageId: string,
+  detection: DetectLanguageResult,
+) => Thenable<'accepted' | 'declined' | undefined>;
 
 /** Asks in a notification; the answer is remembered (dismissing it is no answer). */
 export const notificationOffer: Offer = async (doc, languageId) => {
@@ -65,7 +69,11 @@ export const notificationOffer: Offer = async (doc, languageId) => {
   const open = vscode.l10n.t('Open as {0}', name);
   const keep = vscode.l10n.t('Keep as plain text');
   const file = doc.uri.scheme === 'untitled' ? doc.uri.path : vscode.workspace.asRelativePath(doc.uri);
-  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} looks like {1}. Open it as {1}?', file, name), open, keep);
+  const answer = await vscode.window.showInformationMessage(
+    vscode.l10n.t('{0} looks like {1}. Open it as {1}?', file, name),
+    open,
+    keep,
+  );
   return answer === open ? 'accepted' : answer === keep ? 'declined' : undefined;
 };
 
@@ -157,7 +165,9 @@ export class LanguageDetection implements vscode.Disposable {
   private changed(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
     if (doc.languageId !== PLAIN_TEXT || this.offered.has(doc.uri.toString()) || this.choiceOf(doc.uri)) return;
-    const pasted = e.contentChanges.some((c) => c.range.start.line < DETECTION_SAMPLE_LINES && c.text.length >= PASTE_MIN_CHARS && /[\r\n]/.test(c.text));
+    const pasted = e.contentChanges.some(
+      (c) => c.range.start.line < DETECTION_SAMPLE_LINES && c.text.length >= PASTE_MIN_CHARS && /[\r\n]/.test(c.text),
+    );
     if (!pasted) return;
     const uri = doc.uri.toString();
     const timer = this.timers.get(uri);
@@ -194,7 +204,8 @@ export class LanguageDetection implements vscode.Disposable {
       return undefined;
     }
     if (doc.isClosed || doc.languageId !== PLAIN_TEXT || this.choiceOf(uri)) return undefined;
-    if (!found.languageId || found.certainty === 'no') return this.done(uri, { kind: 'left', reason: `${why}: ${found.kind} (${found.confidence.toFixed(2)})` });
+    if (!found.languageId || found.certainty === 'no')
+      return this.done(uri, { kind: 'left', reason: `${why}: ${found.kind} (${found.confidence.toFixed(2)})` });
     const languageId = found.languageId;
     if (mode === 'always' && found.certainty === 'sure') {
       await this.switchTo(doc, languageId);

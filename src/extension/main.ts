@@ -23,12 +23,24 @@ export interface KubePacketPathApi {
 export async function activate(context: vscode.ExtensionContext): Promise<KubePacketPathApi> {
   const c = new Ctx(context);
   ctx = c;
-  const detection = new LanguageDetection(context.workspaceState, async (text) => (await c.languageClient()).sendRequest(DetectLanguageRequest, { text }), (m) => c.output.info(m));
+  const detection = new LanguageDetection(
+    context.workspaceState,
+    async (text) => (await c.languageClient()).sendRequest(DetectLanguageRequest, { text }),
+    (m) => c.output.info(m),
+  );
   c.push(detection);
   registerCommands(c, detection);
   const isDump = (d: vscode.TextDocument) => (SERVED_LANGUAGES as readonly string[]).includes(d.languageId);
   const startIfDump = (d: vscode.TextDocument) => {
-    if (isDump(d) && !c.isRunning) void c.languageClient().catch((e: Error) => void vscode.window.showErrorMessage(vscode.l10n.t('Kube Packet Path: the language server did not start: {0}', e.message)));
+    if (isDump(d) && !c.isRunning)
+      void c
+        .languageClient()
+        .catch(
+          (e: Error) =>
+            void vscode.window.showErrorMessage(
+              vscode.l10n.t('Kube Packet Path: the language server did not start: {0}', e.message),
+            ),
+        );
   };
   c.push(vscode.workspace.onDidOpenTextDocument(startIfDump));
   c.push(vscode.window.onDidChangeVisibleTextEditors(() => c.traceView.decorate()));
@@ -40,7 +52,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<KubePa
     if (!c.cluster.current && !c.cluster.errors.size) void c.cluster.connect();
   };
   if (view.visible) connectOnce();
-  c.push(tree, view, view.onDidChangeVisibility((e) => e.visible && connectOnce()), new ClusterStatusBar(c.cluster));
+  c.push(
+    tree,
+    view,
+    view.onDidChangeVisibility((e) => e.visible && connectOnce()),
+    new ClusterStatusBar(c.cluster),
+  );
   context.subscriptions.push({ dispose: () => void c.dispose() });
   return { ctx: c, clusterTree: tree, detection };
 }

@@ -54,7 +54,9 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     this.view = vscode.window.createTreeView(TRACE_VIEW_ID, { treeDataProvider: this });
     this.view.onDidChangeSelection((e) => {
       const n = e.selection[0];
-      this.selectPath(n?.kind === 'path' ? n.index : n && 'path' in n && typeof n.path === 'number' ? n.path : undefined);
+      this.selectPath(
+        n?.kind === 'path' ? n.index : n && 'path' in n && typeof n.path === 'number' ? n.path : undefined,
+      );
     });
   }
 
@@ -127,18 +129,31 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       const top: Node[] = [{ kind: 'summary', text: r.summary }];
       if (r.localAddresses) {
         const addresses = r.localAddresses.addresses.join(', ');
-        top.push({ kind: 'note', text: t(lang, r.localAddresses.from === 'paste' ? 'ui.trace.node-addresses.paste' : 'ui.trace.node-addresses', { addresses }) });
+        top.push({
+          kind: 'note',
+          text: t(
+            lang,
+            r.localAddresses.from === 'paste' ? 'ui.trace.node-addresses.paste' : 'ui.trace.node-addresses',
+            { addresses },
+          ),
+        });
       }
       top.push(...this.alternatives(r));
       // The summary may be one of the warnings (a Service without endpoints): said once.
       for (const w of r.warnings) if (w !== r.summary) top.push({ kind: 'note', text: w });
       return top;
     }
-    if (node.kind === 'alternative') return node.paths.map((index): Node => ({ kind: 'path', path: r.paths[index], index }));
+    if (node.kind === 'alternative')
+      return node.paths.map((index): Node => ({ kind: 'path', path: r.paths[index], index }));
     if (node.kind === 'path') {
       const prefix = node.path.prefix ?? -1;
-      const shared: Node[] = prefix >= 0 ? [{ kind: 'shared', path: node.index, prefix, count: this.sharedChain(prefix).length }] : [];
-      return [...shared, ...this.stepNodes(node.path.steps, node.index), ...node.path.assumptions.map((text): Node => ({ kind: 'note', text }))];
+      const shared: Node[] =
+        prefix >= 0 ? [{ kind: 'shared', path: node.index, prefix, count: this.sharedChain(prefix).length }] : [];
+      return [
+        ...shared,
+        ...this.stepNodes(node.path.steps, node.index),
+        ...node.path.assumptions.map((text): Node => ({ kind: 'note', text })),
+      ];
     }
     if (node.kind === 'shared') return this.stepNodes(this.sharedChain(node.prefix), node.path);
     if (node.kind === 'nothing') return node.steps.map((step): Node => ({ kind: 'step', step, path: node.path }));
@@ -160,11 +175,16 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       if (g) g.paths.push(index);
       else groups.set(key, { given, paths: [index] });
     });
-    return [...always, ...[...groups.values()].map((g): Node => ({ kind: 'alternative', given: g.given, paths: g.paths }))];
+    return [
+      ...always,
+      ...[...groups.values()].map((g): Node => ({ kind: 'alternative', given: g.given, paths: g.paths })),
+    ];
   }
 
   private stepNodes(steps: readonly TraceStepResult[], path: number): Node[] {
-    return foldSteps(steps).map((f: FoldedStep<TraceStepResult>): Node => (f.kind === 'step' ? { kind: 'step', step: f.step, path } : { kind: 'nothing', steps: f.steps, path }));
+    return foldSteps(steps).map((f: FoldedStep<TraceStepResult>): Node =>
+      f.kind === 'step' ? { kind: 'step', step: f.step, path } : { kind: 'nothing', steps: f.steps, path },
+    );
   }
 
   /** The shared steps from the first to `prefix`. */
@@ -199,15 +219,27 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         return item;
       }
       case 'path':
-        return pathItem(node.path, lang, (this.result?.paths ?? []).some((p) => (p.given ?? []).length > 0));
+        return pathItem(
+          node.path,
+          lang,
+          (this.result?.paths ?? []).some((p) => (p.given ?? []).length > 0),
+        );
       case 'shared': {
-        const item = new vscode.TreeItem(tn(lang, 'ui.trace.shared', node.count), vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          tn(lang, 'ui.trace.shared', node.count),
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.iconPath = new vscode.ThemeIcon('git-merge');
         return item;
       }
       case 'nothing': {
-        const chains = [...new Set(node.steps.filter((s) => s.action === 'return').map((s) => `${s.table}/${s.chain}`))].join(', ');
-        const item = new vscode.TreeItem(tn(lang, 'ui.trace.nothing', node.steps.length, { chains }), vscode.TreeItemCollapsibleState.Collapsed);
+        const chains = [
+          ...new Set(node.steps.filter((s) => s.action === 'return').map((s) => `${s.table}/${s.chain}`)),
+        ].join(', ');
+        const item = new vscode.TreeItem(
+          tn(lang, 'ui.trace.nothing', node.steps.length, { chains }),
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.tooltip = `${t(lang, 'ui.trace.nothing.tooltip')}\n${node.steps.map((s) => stepLabel(s, lang)).join('\n')}`;
         item.iconPath = new vscode.ThemeIcon('debug-step-out');
         return item;
@@ -244,7 +276,11 @@ function shortChain(chain: string): string {
 /** `33.3% DNAT 10.244.1.11:6443` with the endpoint chain as description; everything in the tooltip. */
 export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean): vscode.TreeItem {
   const pct = `${Number((p.probability * 100).toFixed(1))}%`;
-  const to = p.dnat ? joinHostPort(p.dnat.ip, p.dnat.port ?? undefined) : p.forward ? joinHostPort(p.forward.ip, p.forward.port) : undefined;
+  const to = p.dnat
+    ? joinHostPort(p.dnat.ip, p.dnat.port ?? undefined)
+    : p.forward
+      ? joinHostPort(p.forward.ip, p.forward.port)
+      : undefined;
   const what = p.dnat
     ? t(lang, 'ui.trace.dnat', { to: to! })
     : p.forward
@@ -254,11 +290,22 @@ export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean):
   // One space apart: a row of the default side bar has room for `33.3% DNAT 10.244.1.11:6443` and no more.
   const label = `${pct} ${what}${(p.dnat || p.forward) && p.verdict !== 'ACCEPT' ? ` ${p.verdict}` : ''}`;
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
-  item.description = [p.endpointChain ? shortChain(p.endpointChain) : '', p.masquerade ? t(lang, 'ui.trace.masqueraded') : ''].filter(Boolean).join(' · ');
+  item.description = [
+    p.endpointChain ? shortChain(p.endpointChain) : '',
+    p.masquerade ? t(lang, 'ui.trace.masqueraded') : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
   item.tooltip = [
-    t(lang, alternatives ? 'ui.trace.share' : 'ui.trace.share.all', { p: `${Number((p.probability * 100).toFixed(4))}%` }),
+    t(lang, alternatives ? 'ui.trace.share' : 'ui.trace.share.all', {
+      p: `${Number((p.probability * 100).toFixed(4))}%`,
+    }),
     t(lang, 'ui.trace.verdict', { verdict: p.verdict }),
-    p.dnat ? t(lang, 'ui.trace.dnat.tooltip', { to: to! }) : p.forward ? t(lang, 'ui.trace.forward.tooltip', { method: p.forward.method, to: to! }) : '',
+    p.dnat
+      ? t(lang, 'ui.trace.dnat.tooltip', { to: to! })
+      : p.forward
+        ? t(lang, 'ui.trace.forward.tooltip', { method: p.forward.method, to: to! })
+        : '',
     p.endpointChain ? t(lang, 'ui.trace.endpoint', { chain: p.endpointChain }) : '',
     p.masquerade ? t(lang, 'ui.trace.masqueraded') : '',
     ...(p.given ?? []).map((g) => t(lang, 'ui.trace.alternative', { text: g })),
@@ -266,7 +313,9 @@ export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean):
   ]
     .filter(Boolean)
     .join('\n');
-  item.iconPath = new vscode.ThemeIcon(p.verdict === 'ACCEPT' ? 'pass' : p.verdict === 'UNKNOWN' ? 'question' : 'error');
+  item.iconPath = new vscode.ThemeIcon(
+    p.verdict === 'ACCEPT' ? 'pass' : p.verdict === 'UNKNOWN' ? 'question' : 'error',
+  );
   return item;
 }
 
@@ -274,7 +323,12 @@ export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean):
 export function stepLabel(s: TraceStepResult, lang: Lang): string {
   const range = s.skipped && s.skipped.count > 1 ? `${s.line + 1}-${s.skipped.lastLine + 1}` : `${s.line + 1}`;
   if (s.table === 'ipvs') {
-    const where = s.line < 0 ? '' : s.skipped && s.skipped.count > 1 ? t(lang, 'ui.trace.lines', { from: s.line + 1, to: s.skipped.lastLine + 1 }) : t(lang, 'ui.trace.line', { line: s.line + 1 });
+    const where =
+      s.line < 0
+        ? ''
+        : s.skipped && s.skipped.count > 1
+          ? t(lang, 'ui.trace.lines', { from: s.line + 1, to: s.skipped.lastLine + 1 })
+          : t(lang, 'ui.trace.line', { line: s.line + 1 });
     return `${s.rule || s.chain}${where ? `  (${where})` : ''}`;
   }
   return `${s.table}/${s.chain}${s.line < 0 ? '' : `:${range}`}`;

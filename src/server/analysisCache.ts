@@ -120,7 +120,11 @@ class Host {
     error: (message: string) => void,
   ) {
     // `advanced`: structured clone, so a 40 MB text goes over as one string, not as JSON.
-    this.child = fork(file, [WORKER_ARG], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    this.child = fork(file, [WORKER_ARG], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: [],
+    });
     let stderr = '';
     this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     this.child.on('message', (m: FromWorker) => {
@@ -158,14 +162,28 @@ class Host {
     });
   }
 
-  request(uri: string, method: string, params: unknown, lang: Lang, budgetMs: number, token: CancellationToken | undefined, overBudget: (method: string) => void): Promise<Answer> {
+  request(
+    uri: string,
+    method: string,
+    params: unknown,
+    lang: Lang,
+    budgetMs: number,
+    token: CancellationToken | undefined,
+    overBudget: (method: string) => void,
+  ): Promise<Answer> {
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
       if (token?.isCancellationRequested) return reject(new ResponseError(REQUEST_CANCELLED, 'cancelled'));
-      if (this.dead) return reject(new ResponseError(REQUEST_FAILED, `${method} abandoned: the analysis worker stopped`));
+      if (this.dead)
+        return reject(new ResponseError(REQUEST_FAILED, `${method} abandoned: the analysis worker stopped`));
       const timer = setTimeout(() => {
         this.settle(id);
-        reject(new ResponseError(REQUEST_FAILED, `${method} took longer than its budget of ${budgetMs} ms and was abandoned`));
+        reject(
+          new ResponseError(
+            REQUEST_FAILED,
+            `${method} took longer than its budget of ${budgetMs} ms and was abandoned`,
+          ),
+        );
         overBudget(method);
       }, budgetMs);
       this.pending.set(id, { method, resolve, reject, timer });
@@ -223,7 +241,11 @@ export class AnalysisCache {
   /** Analyse the document's current text after `delay` ms (edits within the delay are read together). */
   schedule(uri: string, delay: number): void {
     let e = this.entries.get(uri);
-    if (!e) this.entries.set(uri, (e = { uri, servingVersion: -1, again: false, waiting: [], staleServed: false, closed: false }));
+    if (!e)
+      this.entries.set(
+        uri,
+        (e = { uri, servingVersion: -1, again: false, waiting: [], staleServed: false, closed: false }),
+      );
     clearTimeout(e.timer);
     e.timer = setTimeout(() => {
       e.timer = undefined;
@@ -257,7 +279,12 @@ export class AnalysisCache {
    * The answer to `method` from the document's last complete analysis (its first one is waited for), with the
    * version it was computed on; undefined when the document is not open or has no analysis.
    */
-  async request(uri: string, method: string, params: unknown, token?: CancellationToken): Promise<(Answer & { version: number }) | undefined> {
+  async request(
+    uri: string,
+    method: string,
+    params: unknown,
+    token?: CancellationToken,
+  ): Promise<(Answer & { version: number }) | undefined> {
     const e = this.entries.get(uri);
     if (!e) return undefined;
     // No analysis yet: wait for the one coming, if one is.
@@ -268,12 +295,16 @@ export class AnalysisCache {
     const current = this.hooks.current(uri);
     if (current && current.version !== version) e.staleServed = true;
     const budget = this.hooks.budgets.perMethod[method] ?? this.hooks.budgets.requestMs;
-    const answer = await host.request(uri, method, params, this.hooks.lang(), budget, token, (m) => this.overBudget(e, host, version, m, budget));
+    const answer = await host.request(uri, method, params, this.hooks.lang(), budget, token, (m) =>
+      this.overBudget(e, host, version, m, budget),
+    );
     return { ...answer, version };
   }
 
   private overBudget(e: Entry, host: Host, version: number, method: string, budget: number): void {
-    this.hooks.error(`${method} on ${e.uri} v${version} exceeded its budget of ${budget} ms: abandoned, and its worker ended; ${host.shared ? 'the small documents are' : 'the document is'} analysed again`);
+    this.hooks.error(
+      `${method} on ${e.uri} v${version} exceeded its budget of ${budget} ms: abandoned, and its worker ended; ${host.shared ? 'the small documents are' : 'the document is'} analysed again`,
+    );
     host.terminate();
     // At once, not when the exit is reported: a request that comes meanwhile waits for the new analysis. The
     // analysis was not what ran too long: it is made again however often this happens.
@@ -327,7 +358,9 @@ export class AnalysisCache {
     e.analysing = host;
     const started = Date.now();
     const budget = setTimeout(() => {
-      this.hooks.error(`analysis of ${e.uri} v${doc.version} exceeded its budget of ${this.hooks.budgets.analysisMs} ms: abandoned; the previous analysis keeps answering`);
+      this.hooks.error(
+        `analysis of ${e.uri} v${doc.version} exceeded its budget of ${this.hooks.budgets.analysisMs} ms: abandoned; the previous analysis keeps answering`,
+      );
       e.stopAnalysis = undefined;
       host.analysed.delete(e.uri);
       host.terminate();
@@ -369,7 +402,14 @@ export class AnalysisCache {
       }
       finish(false);
     });
-    host.send({ kind: 'analyse', uri: e.uri, version: doc.version, languageId: doc.languageId, text, lang: this.hooks.lang() });
+    host.send({
+      kind: 'analyse',
+      uri: e.uri,
+      version: doc.version,
+      languageId: doc.languageId,
+      text,
+      lang: this.hooks.lang(),
+    });
   }
 
   /** `uri`'s analysis in `host` is no longer needed: the shared worker drops it; a document's own worker ends once its last answer is sent. */

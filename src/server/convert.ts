@@ -20,7 +20,10 @@ export function toLspDiagnostic(d: Diagnostic, uri: string): LspDiagnostic {
     code: d.code,
     source: 'kube-packet-path',
     message: d.message,
-    ...(d.related?.length ? { relatedInformation: d.related.map((r) => ({ location: { uri, range: toRange(r.span) }, message: r.message })) } : {}),
+    ...(d.related?.length
+      ? {
+          relatedInformation: d.related.map((r) => ({ location: { uri, range: toRange(r.span) }, message: r.message })),
+        }
+      : {}),
   };
 }
-

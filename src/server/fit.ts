@@ -14,7 +14,8 @@ export interface Fitted<T> {
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
-const isPosition = (x: unknown): x is Position => isObject(x) && typeof x.line === 'number' && typeof x.character === 'number';
+const isPosition = (x: unknown): x is Position =>
+  isObject(x) && typeof x.line === 'number' && typeof x.character === 'number';
 const isRange = (x: unknown): x is Range => isObject(x) && isPosition(x.start) && isPosition(x.end);
 const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
 
@@ -33,7 +34,10 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
     }
     case 'textDocument/semanticTokens/full':
     case 'textDocument/semanticTokens/range':
-      return { value: { ...(value as object), data: fitTokens((value as { data: number[] }).data, lines, note) }, changes };
+      return {
+        value: { ...(value as object), data: fitTokens((value as { data: number[] }).data, lines, note) },
+        changes,
+      };
     case 'textDocument/foldingRange':
       return { value: fitFolds(value as FoldingRange[], lines, note), changes };
     case 'kubePacketPath/tracePacket': {
@@ -113,7 +117,13 @@ function fitTokens(data: number[], lines: LineIndex, note: (what: string) => voi
     char = data[i] === 0 ? char + data[i + 1] : data[i + 1];
     let length = data[i + 2];
     const lineLength = lines.lineLength(line);
-    if (line >= lines.lineCount || char >= lineLength || (line === prevLine && char < prevEnd) || length <= 0 || lines.splitsSurrogate(line, char)) {
+    if (
+      line >= lines.lineCount ||
+      char >= lineLength ||
+      (line === prevLine && char < prevEnd) ||
+      length <= 0 ||
+      lines.splitsSurrogate(line, char)
+    ) {
       note(`token at ${line}:${char}`);
       continue;
     }

@@ -33,7 +33,8 @@ export class LineIndex {
     for (let line = 0; line < count; line++) {
       let end = line + 1 < count ? starts[line + 1] - 1 : text.length;
       // The terminator: \n, \r, or \r\n (two characters).
-      if (line + 1 < count && text.charCodeAt(end) === 10 && end > starts[line] && text.charCodeAt(end - 1) === 13) end--;
+      if (line + 1 < count && text.charCodeAt(end) === 10 && end > starts[line] && text.charCodeAt(end - 1) === 13)
+        end--;
       lengths[line] = end - starts[line];
     }
     return new LineIndex(text, Int32Array.from(starts), lengths);
@@ -79,7 +80,16 @@ export class LineIndex {
 
   /** True when `r` is inside the document, on character boundaries, and not inverted. */
   isValid(r: Range): boolean {
-    const ok = (p: Position) => p.line >= 0 && p.line < this.lineCount && p.character >= 0 && p.character <= this.lineLength(p.line) && !this.splitsSurrogate(p.line, p.character);
-    return ok(r.start) && ok(r.end) && (r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character));
+    const ok = (p: Position) =>
+      p.line >= 0 &&
+      p.line < this.lineCount &&
+      p.character >= 0 &&
+      p.character <= this.lineLength(p.line) &&
+      !this.splitsSurrogate(p.line, p.character);
+    return (
+      ok(r.start) &&
+      ok(r.end) &&
+      (r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character))
+    );
   }
 }

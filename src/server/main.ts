@@ -53,12 +53,16 @@ export function startServer(connection: Connection): void {
     lang,
     current: (uri) => {
       const doc = documents.get(uri);
-      return doc && SERVED_LANGUAGES.has(doc.languageId) ? { version: doc.version, languageId: doc.languageId, text: () => doc.getText() } : undefined;
+      return doc && SERVED_LANGUAGES.has(doc.languageId)
+        ? { version: doc.version, languageId: doc.languageId, text: () => doc.getText() }
+        : undefined;
     },
     publish: (uri, version, diagnostics, ms) => {
       void connection.sendDiagnostics({ uri, version, diagnostics: diagnostics as never });
       const m = process.memoryUsage();
-      connection.console.log(`analysed ${uri} v${version}: ${diagnostics.length} diagnostic(s) in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`);
+      connection.console.log(
+        `analysed ${uri} v${version}: ${diagnostics.length} diagnostic(s) in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`,
+      );
     },
     refreshed: () => {
       // Answers given from the older analysis (colours, lenses, hints) are asked for again.
@@ -85,21 +89,31 @@ export function startServer(connection: Connection): void {
    * feature's exception is logged and answered with `fallback`; a bad trace input, a cancellation and a budget
    * overrun are error answers.
    */
-  async function ask<R>(method: string, uri: string, params: unknown, fallback: R, token?: CancellationToken): Promise<R> {
+  async function ask<R>(
+    method: string,
+    uri: string,
+    params: unknown,
+    fallback: R,
+    token?: CancellationToken,
+  ): Promise<R> {
     const doc = documents.get(uri);
     if (!doc || !SERVED_LANGUAGES.has(doc.languageId)) return fallback;
     let answer: Awaited<ReturnType<AnalysisCache['request']>>;
     try {
       answer = await cache.request(uri, method, params, token);
     } catch (e) {
-      if (e instanceof ResponseError && (e.code === REQUEST_CANCELLED || e.code === -32602 || e.code === -32803)) throw e;
+      if (e instanceof ResponseError && (e.code === REQUEST_CANCELLED || e.code === -32602 || e.code === -32803))
+        throw e;
       connection.console.error(`${method} failed: ${(e as Error).stack ?? String(e)}`);
       return fallback;
     }
     const now = documents.get(uri);
     if (!answer || !now) return fallback;
     // An answer that needed fitting into the very text it was computed on is a feature's bug: say so.
-    if (answer.fitted) connection.console.warn(`${method} on ${uri} v${answer.version} answered what the editor rejects; fitted: ${answer.fitted.join('; ')}`);
+    if (answer.fitted)
+      connection.console.warn(
+        `${method} on ${uri} v${answer.version} answered what the editor rejects; fitted: ${answer.fitted.join('; ')}`,
+      );
     if (answer.version === now.version) return answer.result as R;
     // Answered from an older version of the text: fitted into the text the editor holds now.
     return fitResponse(method, answer.result, linesOf(now)).value as R;
@@ -114,7 +128,8 @@ export function startServer(connection: Connection): void {
     if (!canPullConfiguration) return;
     try {
       const s = (await connection.workspace.getConfiguration('kubePacketPath')) as Partial<ServerSettings> | null;
-      if (s?.language === 'en' || s?.language === 'zh-CN' || s?.language === 'auto') settings = { language: s.language };
+      if (s?.language === 'en' || s?.language === 'zh-CN' || s?.language === 'auto')
+        settings = { language: s.language };
     } catch {
       // A client without configuration support keeps the defaults.
     }
@@ -124,7 +139,12 @@ export function startServer(connection: Connection): void {
     locale = params.locale ?? 'en';
     const init = params.initializationOptions as InitOptions | undefined;
     if (init?.language) settings = { language: init.language };
-    if (init?.budgets) budgets = { ...DEFAULT_BUDGETS, ...init.budgets, perMethod: { ...DEFAULT_BUDGETS.perMethod, ...init.budgets.perMethod } };
+    if (init?.budgets)
+      budgets = {
+        ...DEFAULT_BUDGETS,
+        ...init.budgets,
+        perMethod: { ...DEFAULT_BUDGETS.perMethod, ...init.budgets.perMethod },
+      };
     canPullConfiguration = !!params.capabilities.workspace?.configuration;
     const ws = params.capabilities.workspace;
     refreshable.semanticTokens = !!ws?.semanticTokens?.refreshSupport;
@@ -156,7 +176,8 @@ export function startServer(connection: Connection): void {
     const s = (change.settings as { kubePacketPath?: Partial<ServerSettings> } | undefined)?.kubePacketPath;
     if (s?.language) settings = { language: s.language };
     void refreshSettings().then(() => {
-      for (const uri of cache.uris()) void cache.republish(uri).catch((e) => connection.console.error(`diagnostics of ${uri} failed: ${String(e)}`));
+      for (const uri of cache.uris())
+        void cache.republish(uri).catch((e) => connection.console.error(`diagnostics of ${uri} failed: ${String(e)}`));
       // Lenses are texts too: asked for again in the new language.
       if (refreshable.codeLens) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
     });
@@ -164,7 +185,9 @@ export function startServer(connection: Connection): void {
 
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
   // Also fired on open: the first analysis is not delayed (nothing answers until it is done).
-  documents.onDidChangeContent((e) => schedule(e.document.uri, cache.servedVersion(e.document.uri) === undefined ? 0 : DIAGNOSTICS_DEBOUNCE_MS));
+  documents.onDidChangeContent((e) =>
+    schedule(e.document.uri, cache.servedVersion(e.document.uri) === undefined ? 0 : DIAGNOSTICS_DEBOUNCE_MS),
+  );
   documents.onDidClose((e) => {
     cache.close(e.document.uri);
     lineIndexes.delete(e.document.uri);
@@ -182,11 +205,21 @@ export function startServer(connection: Connection): void {
   connection.onFoldingRanges((p, token) => ask('textDocument/foldingRange', p.textDocument.uri, p, [], token));
   connection.onCodeLens((p, token) => ask('textDocument/codeLens', p.textDocument.uri, p, [], token));
   connection.languages.inlayHint.on((p, token) => ask('textDocument/inlayHint', p.textDocument.uri, p, [], token));
-  connection.languages.semanticTokens.on((p, token) => ask('textDocument/semanticTokens/full', p.textDocument.uri, p, { data: [] }, token));
-  connection.languages.semanticTokens.onRange((p, token) => ask('textDocument/semanticTokens/range', p.textDocument.uri, p, { data: [] }, token));
-  connection.languages.callHierarchy.onPrepare((p, token) => ask('textDocument/prepareCallHierarchy', p.textDocument.uri, p, null, token));
-  connection.languages.callHierarchy.onIncomingCalls((p, token) => ask('callHierarchy/incomingCalls', p.item.uri, p, [], token));
-  connection.languages.callHierarchy.onOutgoingCalls((p, token) => ask('callHierarchy/outgoingCalls', p.item.uri, p, [], token));
+  connection.languages.semanticTokens.on((p, token) =>
+    ask('textDocument/semanticTokens/full', p.textDocument.uri, p, { data: [] }, token),
+  );
+  connection.languages.semanticTokens.onRange((p, token) =>
+    ask('textDocument/semanticTokens/range', p.textDocument.uri, p, { data: [] }, token),
+  );
+  connection.languages.callHierarchy.onPrepare((p, token) =>
+    ask('textDocument/prepareCallHierarchy', p.textDocument.uri, p, null, token),
+  );
+  connection.languages.callHierarchy.onIncomingCalls((p, token) =>
+    ask('callHierarchy/incomingCalls', p.item.uri, p, [], token),
+  );
+  connection.languages.callHierarchy.onOutgoingCalls((p, token) =>
+    ask('callHierarchy/outgoingCalls', p.item.uri, p, [], token),
+  );
   connection.onRequest(TracePacketRequest, async (p, token) => {
     if (!documents.get(p.uri)) throw new ResponseError(-32602, `document ${p.uri} is not open`);
     const r = await ask('kubePacketPath/tracePacket', p.uri, p, null, token);
@@ -198,7 +231,12 @@ export function startServer(connection: Connection): void {
   connection.onRequest(DetectLanguageRequest, (p) => {
     if (typeof p?.text !== 'string') throw new ResponseError(-32602, 'detectLanguage needs { text: string }');
     const d = detectDump(p.text);
-    return { kind: d.kind, confidence: d.confidence, ...(d.languageId ? { languageId: d.languageId } : {}), certainty: certaintyOf(d) };
+    return {
+      kind: d.kind,
+      confidence: d.confidence,
+      ...(d.languageId ? { languageId: d.languageId } : {}),
+      certainty: certaintyOf(d),
+    };
   });
 
   documents.listen(connection);

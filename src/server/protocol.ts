@@ -80,7 +80,9 @@ export interface TracePacketResult {
   needsLocalAddresses?: boolean;
 }
 
-export const TracePacketRequest = new RequestType<TracePacketParams, TracePacketResult, void>('kubePacketPath/tracePacket');
+export const TracePacketRequest = new RequestType<TracePacketParams, TracePacketResult, void>(
+  'kubePacketPath/tracePacket',
+);
 
 export interface ServiceTarget {
   name: string;
@@ -97,7 +99,9 @@ export interface ListTargetsParams {
 }
 
 /** The Services (or IPVS virtual services) found in a dump, offered as trace destinations. */
-export const ListTargetsRequest = new RequestType<ListTargetsParams, ServiceTarget[], void>('kubePacketPath/listTargets');
+export const ListTargetsRequest = new RequestType<ListTargetsParams, ServiceTarget[], void>(
+  'kubePacketPath/listTargets',
+);
 
 /** Settings the server reads (section `kubePacketPath`). */
 export interface ServerSettings {
@@ -121,4 +125,6 @@ export interface DetectLanguageResult {
 }
 
 /** What a text is, decided by the engine's detector on its first lines (any text; the document need not be open). */
-export const DetectLanguageRequest = new RequestType<DetectLanguageParams, DetectLanguageResult, void>('kubePacketPath/detectLanguage');
+export const DetectLanguageRequest = new RequestType<DetectLanguageParams, DetectLanguageResult, void>(
+  'kubePacketPath/detectLanguage',
+);

@@ -48,15 +48,21 @@ type Handler = (d: Held, p: any, lang: Lang) => unknown;
 export const HANDLERS: Record<string, Handler> = {
   'textDocument/hover': (d, p, lang) => hover(d.analysis, p.position.line, p.position.character, lang),
   'textDocument/definition': (d, p) => definition(d.analysis, d.uri, p.position.line, p.position.character),
-  'textDocument/references': (d, p) => references(d.analysis, d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
-  'textDocument/documentSymbol': (d, _p, lang) => [...documentSymbols(d.analysis, d.lines, lang), ...networkSymbols(d.analysis, d.lines, lang)],
+  'textDocument/references': (d, p) =>
+    references(d.analysis, d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
+  'textDocument/documentSymbol': (d, _p, lang) => [
+    ...documentSymbols(d.analysis, d.lines, lang),
+    ...networkSymbols(d.analysis, d.lines, lang),
+  ],
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
   'textDocument/foldingRange': (d) => foldingRanges(d.analysis),
   'textDocument/codeLens': (d, _p, lang) => codeLenses(d.analysis, d.uri, lang),
   'textDocument/inlayHint': (d, p) => inlayHints(d.analysis, p.range.start.line, p.range.end.line),
   'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis),
-  'textDocument/semanticTokens/range': (d, p) => semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }),
-  'textDocument/prepareCallHierarchy': (d, p) => prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
+  'textDocument/semanticTokens/range': (d, p) =>
+    semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }),
+  'textDocument/prepareCallHierarchy': (d, p) =>
+    prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
   'callHierarchy/incomingCalls': (d, p) => incomingCalls(d.analysis, d.uri, p.item, d.lines),
   'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
   'kubePacketPath/tracePacket': (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
@@ -80,7 +86,11 @@ export function runWorker(): void {
       const started = Date.now();
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
-        const doc: Held = { uri: m.uri, analysis: analyzeText(m.text, kindForLanguage(m.languageId)), lines: LineIndex.of(m.text) };
+        const doc: Held = {
+          uri: m.uri,
+          analysis: analyzeText(m.text, kindForLanguage(m.languageId)),
+          lines: LineIndex.of(m.text),
+        };
         held.set(m.uri, doc);
         const diagnostics = HANDLERS.diagnostics(doc, undefined, m.lang) as unknown[];
         post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
@@ -92,17 +102,34 @@ export function runWorker(): void {
     const doc = held.get(m.uri);
     const handler = HANDLERS[m.method];
     if (!doc || !handler) {
-      post({ kind: 'error', id: m.id, code: -32603, message: doc ? `no handler for ${m.method}` : `no analysis of ${m.uri} held` });
+      post({
+        kind: 'error',
+        id: m.id,
+        code: -32603,
+        message: doc ? `no handler for ${m.method}` : `no analysis of ${m.uri} held`,
+      });
       return;
     }
     try {
       // Fitted into the text this analysis read: the answer is right for that version; the server fits it again
       // into a newer text if the document changed since.
       const fitted = fitResponse(m.method, handler(doc, m.params, m.lang) ?? null, doc.lines);
-      post({ kind: 'result', id: m.id, result: fitted.value ?? null, ...(fitted.changes.length ? { fitted: fitted.changes } : {}) });
+      post({
+        kind: 'result',
+        id: m.id,
+        result: fitted.value ?? null,
+        ...(fitted.changes.length ? { fitted: fitted.changes } : {}),
+      });
     } catch (e) {
       if (e instanceof TraceInputError) post({ kind: 'error', id: m.id, code: -32602, message: e.message });
-      else post({ kind: 'error', id: m.id, code: -32603, message: `${m.method} failed: ${(e as Error).message}`, log: (e as Error).stack ?? String(e) });
+      else
+        post({
+          kind: 'error',
+          id: m.id,
+          code: -32603,
+          message: `${m.method} failed: ${(e as Error).message}`,
+          log: (e as Error).stack ?? String(e),
+        });
     }
   });
 }

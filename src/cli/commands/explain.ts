@@ -29,6 +29,8 @@ export function runExplain(argv: string[]): number {
   const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(line);
   const column = wholeRule ? -1 : positiveInt('column', args.options.get('column'), firstCol) - 1;
   const result = explainLine(a, line, column, lang);
-  process.stdout.write(`${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`);
+  process.stdout.write(
+    `${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`,
+  );
   return 0;
 }

@@ -9,10 +9,14 @@ export function runGenerate(argv: string[]): number {
   const args = parseArgs(argv, ['cluster-cidr', 'node-name', 'node-ip'], ['masquerade-all']);
   const text = readInput(args.positionals[0]);
   const clusterCidr = args.options.get('cluster-cidr');
-  if (clusterCidr !== undefined && !parseCidr(clusterCidr)) throw new UsageError(`--cluster-cidr: "${clusterCidr}" is not a CIDR`);
+  if (clusterCidr !== undefined && !parseCidr(clusterCidr))
+    throw new UsageError(`--cluster-cidr: "${clusterCidr}" is not a CIDR`);
   const snapshot = parseClusterJson(text);
   const fatal = snapshot.issues.find((i) => i.code === 'invalid-json');
-  if (fatal) throw new UsageError(`${args.positionals[0]} is not Kubernetes JSON (kubectl get svc,endpoints -A -o json): ${fatal.message}`);
+  if (fatal)
+    throw new UsageError(
+      `${args.positionals[0]} is not Kubernetes JSON (kubectl get svc,endpoints -A -o json): ${fatal.message}`,
+    );
   const nodeIP = args.options.get('node-ip');
   const result = generateIptablesRestore(snapshot, {
     ...(clusterCidr ? { clusterCidr } : {}),

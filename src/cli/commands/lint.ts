@@ -13,7 +13,9 @@ export function runLint(argv: string[]): number {
     for (const d of findings) process.stdout.write(`${formatDiagnostic(file ?? '-', d)}\n`);
     const errors = findings.filter((d) => d.severity === 'error').length;
     const warnings = findings.filter((d) => d.severity === 'warning').length;
-    process.stdout.write(`${errors} error(s), ${warnings} warning(s), ${findings.length - errors - warnings} note(s)\n`);
+    process.stdout.write(
+      `${errors} error(s), ${warnings} warning(s), ${findings.length - errors - warnings} note(s)\n`,
+    );
   }
   return findings.some((d) => d.severity === 'error') ? 1 : 0;
 }

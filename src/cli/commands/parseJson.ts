@@ -36,7 +36,12 @@ export function serviceJson(s: KubeService) {
     ...(s.noEndpoints ? { noEndpoints: true } : {}),
     chain: s.chain ?? null,
     hashVerified: s.hashVerified,
-    endpoints: s.endpoints.map((e) => ({ ip: e.ip, port: e.port ?? null, chain: e.chain, share: e.share === undefined ? null : round(e.share) })),
+    endpoints: s.endpoints.map((e) => ({
+      ip: e.ip,
+      port: e.port ?? null,
+      chain: e.chain,
+      share: e.share === undefined ? null : round(e.share),
+    })),
   };
 }
 
@@ -61,14 +66,30 @@ function round(n: number): number {
 
 export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
   const diagnostics: Diagnostic[] = [];
-  const out: ParseJson = { format: 'unknown', counts: { tables: 0, chains: 0, rules: 0 }, services: [], diagnostics: [] };
+  const out: ParseJson = {
+    format: 'unknown',
+    counts: { tables: 0, chains: 0, rules: 0 },
+    services: [],
+    diagnostics: [],
+  };
   if (a.iptables) {
     const d = a.iptables.dump;
-    out.format = a.detection.kind === 'nft' ? 'nft' : d.rules.length || d.tables.length ? d.format : a.detection.kind === 'unknown' ? 'unknown' : d.format;
+    out.format =
+      a.detection.kind === 'nft'
+        ? 'nft'
+        : d.rules.length || d.tables.length
+          ? d.format
+          : a.detection.kind === 'unknown'
+            ? 'unknown'
+            : d.format;
     // Rules the chains hold once `-D`, `-R` and `-F` lines are applied: what the kernel would end up with.
     let rules = 0;
     for (const t of d.tables) for (const c of t.chains.values()) rules += c.rules.length;
-    out.counts = { tables: d.tables.filter((t) => t.span).length, chains: d.tables.reduce((n, t) => n + t.chains.size, 0), rules };
+    out.counts = {
+      tables: d.tables.filter((t) => t.span).length,
+      chains: d.tables.reduce((n, t) => n + t.chains.size, 0),
+      rules,
+    };
     out.services = a.iptables.kube.services.map(serviceJson);
     for (const x of d.diagnostics) diagnostics.push(x);
   }
@@ -92,6 +113,8 @@ export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
     out.format = 'session';
     out.sections = a.session.map((x) => ({ kind: x.kind, firstLine: x.firstLine + 1, lastLine: x.endLine }));
   }
-  out.diagnostics = diagnostics.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column).map((d) => diagnosticJson(localizeDiagnostic(d, lang)));
+  out.diagnostics = diagnostics
+    .sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column)
+    .map((d) => diagnosticJson(localizeDiagnostic(d, lang)));
   return out;
 }

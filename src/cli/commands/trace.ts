@@ -64,14 +64,22 @@ export function packetFromArgs(args: ReturnType<typeof parseArgs>): Packet {
   if (!dst) throw new UsageError('--dst IP:PORT is required');
   if (!isIp(src)) throw new UsageError(`--src: "${src}" is not an IP address`);
   const hp = splitHostPort(dst);
-  if (!hp || !isIp(hp.host) || hp.port === undefined || hp.port > 65535) throw new UsageError(`--dst: "${dst}" is not IP:PORT (use [v6]:PORT for IPv6)`);
-  if (parseIp(src)!.family !== parseIp(hp.host)!.family) throw new UsageError('--src and --dst must be both IPv4 or both IPv6');
+  if (!hp || !isIp(hp.host) || hp.port === undefined || hp.port > 65535)
+    throw new UsageError(`--dst: "${dst}" is not IP:PORT (use [v6]:PORT for IPv6)`);
+  if (parseIp(src)!.family !== parseIp(hp.host)!.family)
+    throw new UsageError('--src and --dst must be both IPv4 or both IPv6');
   const proto = (args.options.get('proto') ?? 'tcp').toLowerCase();
-  if (!(PROTOS as readonly string[]).includes(proto)) throw new UsageError(`--proto must be one of ${PROTOS.join(', ')}`);
+  if (!(PROTOS as readonly string[]).includes(proto))
+    throw new UsageError(`--proto must be one of ${PROTOS.join(', ')}`);
   const hook = (args.options.get('hook') ?? 'prerouting').toLowerCase();
   if (!(HOOKS as readonly string[]).includes(hook)) throw new UsageError(`--hook must be one of ${HOOKS.join(', ')}`);
   const local = args.options.get('local-ip');
-  const localAddresses = local ? local.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  const localAddresses = local
+    ? local
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
   for (const a of localAddresses ?? []) if (!isIp(a)) throw new UsageError(`--local-ip: "${a}" is not an IP address`);
   const inIface = args.options.get('in-iface');
   return {
@@ -99,8 +107,25 @@ export function traceJson(result: TraceResult): TraceJson {
       ...(p.assumptions.length ? { assumptions: p.assumptions } : {}),
       ...(p.given.length ? { given: p.given } : {}),
     })),
-    ...(shared ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepJson(s.step), parent: s.parent >= 0 ? s.parent : null })) } : {}),
-    ...(t ? { truncated: { reason: t.reason, limit: t.limit, paths: t.paths, probability: Math.round(t.probability * 1e12) / 1e12, message: t.message } } : {}),
+    ...(shared
+      ? {
+          sharedSteps: result.sharedSteps.map((s) => ({
+            ...stepJson(s.step),
+            parent: s.parent >= 0 ? s.parent : null,
+          })),
+        }
+      : {}),
+    ...(t
+      ? {
+          truncated: {
+            reason: t.reason,
+            limit: t.limit,
+            paths: t.paths,
+            probability: Math.round(t.probability * 1e12) / 1e12,
+            message: t.message,
+          },
+        }
+      : {}),
     ...(result.warnings.length ? { warnings: result.warnings } : {}),
   };
 }
@@ -112,16 +137,24 @@ export function runTrace(argv: string[]): number {
   const a = analyzeText(readInput(args.positionals[0]));
   // A paste with both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the VIPs it holds.
   const hasRules = !!a.iptables && a.iptables.dump.rules.length > 0;
-  if (a.ipvs && (!hasRules || resolveVirtual(a.ipvs, virtualQuery(packet), lang))) return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
+  if (a.ipvs && (!hasRules || resolveVirtual(a.ipvs, virtualQuery(packet), lang)))
+    return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
   // Policies alone decide too (`:FORWARD DROP` and no rules): a dump with either can be traced.
-  const hasPolicies = !!a.iptables && a.iptables.dump.tables.some((t) => [...t.chains.values()].some((c) => c.policy !== undefined && c.policy !== '-'));
+  const hasPolicies =
+    !!a.iptables &&
+    a.iptables.dump.tables.some((t) => [...t.chains.values()].some((c) => c.policy !== undefined && c.policy !== '-'));
   if (!a.iptables || (!hasRules && !hasPolicies)) {
     const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
-    throw new UsageError(`trace needs an iptables or ipvsadm dump with rules or chain policies; this input is ${what === 'unknown' ? 'not one' : what}`);
+    throw new UsageError(
+      `trace needs an iptables or ipvsadm dump with rules or chain policies; this input is ${what === 'unknown' ? 'not one' : what}`,
+    );
   }
   // Without --local-ip, an `ip addr` section of the same paste tells which addresses are the node's.
   const pasted = packet.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
-  const result = tracePacket(a.iptables.dump, pasted ? { ...packet, localAddresses: pasted } : packet, { lang, ipsets: a.network?.ipsets });
+  const result = tracePacket(a.iptables.dump, pasted ? { ...packet, localAddresses: pasted } : packet, {
+    lang,
+    ipsets: a.network?.ipsets,
+  });
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   if (args.flags.has('json')) printJson(traceJson(result));
   else process.stdout.write(`${formatTraceTree(result, lang)}\n`);
@@ -133,7 +166,12 @@ function virtualQuery(packet: Packet) {
 }
 
 /** IPVS has no chains to walk: the VIP's real servers are the paths, weighted by the scheduler. */
-function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, packet: Packet, lang: ReturnType<typeof langOption>, json: boolean): number {
+function traceIpvs(
+  dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>,
+  packet: Packet,
+  lang: ReturnType<typeof langOption>,
+  json: boolean,
+): number {
   const query = virtualQuery(packet);
   const r = resolveVirtual(dump, query, lang);
   if (!r) {
@@ -141,7 +179,8 @@ function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, pa
     else process.stdout.write(`${explainNoVirtual(query, lang)}\n`);
     return 0;
   }
-  const label = `${r.service.protocol} ${r.service.address ?? ''}:${r.service.port ?? ''} ${r.service.scheduler ?? ''}`.trim();
+  const label =
+    `${r.service.protocol} ${r.service.address ?? ''}:${r.service.port ?? ''} ${r.service.scheduler ?? ''}`.trim();
   const paths = ipvsTracePaths(r).map((p) => ({
     probability: p.probability,
     verdict: 'ACCEPT',
@@ -152,7 +191,12 @@ function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, pa
     masquerade: false,
     steps: [
       { table: 'ipvs', chain: label, line: p.serviceLine + 1, rule: label },
-      { table: 'ipvs', chain: label, line: p.realServerLine + 1, rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim() },
+      {
+        table: 'ipvs',
+        chain: label,
+        line: p.realServerLine + 1,
+        rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim(),
+      },
     ],
   }));
   if (json) printJson({ paths, explanation: r.explanation });
@@ -160,7 +204,9 @@ function traceIpvs(dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>, pa
     process.stdout.write(`${r.explanation}\n`);
     for (const p of paths) {
       const how = p.dnat ? '' : ` (${p.forward}: destination stays ${joinHostPort(packet.dst, packet.dport)})`;
-      process.stdout.write(`  ${(p.probability * 100).toFixed(1)}% -> ${joinHostPort(p.realServer.ip, p.realServer.port)}${how} (line ${p.steps[1].line})\n`);
+      process.stdout.write(
+        `  ${(p.probability * 100).toFixed(1)}% -> ${joinHostPort(p.realServer.ip, p.realServer.port)}${how} (line ${p.steps[1].line})\n`,
+      );
     }
   }
   return 0;

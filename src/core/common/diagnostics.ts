@@ -38,4 +38,3 @@ export function lineSpan(line: number, text: string): Span {
   const start = text.length - text.trimStart().length;
   return { line, column: start, length: Math.max(1, text.trimEnd().length - start) };
 }
-

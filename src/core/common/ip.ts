@@ -131,7 +131,7 @@ export function formatIp(addr: IpAddress): string {
   // Compress the longest run of zero groups, as RFC 5952 asks.
   let best = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== '0') {
       i++;
       continue;

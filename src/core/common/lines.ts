@@ -47,7 +47,8 @@ export function promptCommand(content: string): string | undefined {
   const m = PROMPT.exec(content);
   // user@host, [user@host dir], host:dir, a bare path prompt (`/ #` in busybox, `~ $`), or a shell's own
   // (`sh-4.4#` in `oc debug node`, `bash-5.1#` in a container).
-  if (m && /[@\]]|^[\w.-]+:|^[/~]|^[a-z]*sh-\d+(?:\.\d+)*\s*[#$]/.test(content.slice(0, m[0].length))) return content.slice(m[0].length).trim();
+  if (m && /[@\]]|^[\w.-]+:|^[/~]|^[a-z]*sh-\d+(?:\.\d+)*\s*[#$]/.test(content.slice(0, m[0].length)))
+    return content.slice(m[0].length).trim();
   return undefined;
 }
 
@@ -118,4 +119,3 @@ export class LineIndex {
     return out;
   }
 }
-

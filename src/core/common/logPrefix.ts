@@ -13,7 +13,9 @@ const FULL_TIME = String.raw`(?:[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2
 const PREFIXES: readonly RegExp[] = [
   // journalctl / syslog: the time, the host, the program, a colon. After an ISO time (journalctl -o short-iso)
   // the program must show its pid: `2026-... Prot LocalAddress:Port` is a stamped ipvsadm header, not a host.
-  new RegExp(String.raw`^(?:(?:${SYSLOG_TIME}|${FULL_TIME}) \S+ [^\s:[\]]+(?:\[\d+\])?|${TIME} \S+ [^\s:[\]]+\[\d+\]): ?`),
+  new RegExp(
+    String.raw`^(?:(?:${SYSLOG_TIME}|${FULL_TIME}) \S+ [^\s:[\]]+(?:\[\d+\])?|${TIME} \S+ [^\s:[\]]+\[\d+\]): ?`,
+  ),
   // A container runtime's log file (CRI): the time, the stream, F for a full line or P for a part.
   new RegExp(String.raw`^${TIME} (?:stdout|stderr) [FP] `),
   // `kubectl logs --timestamps` (and most CI logs): an RFC 3339 time and a blank.

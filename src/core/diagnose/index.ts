@@ -32,6 +32,24 @@ export {
   type ProxyMode,
   type CounterChange,
 } from './node';
-export { decideVerdict, gatherFacts, classifyRoute, type DiagnoseFacts, type RouteClass, type NodeView, type CounterState, type TraceState } from './verdict';
+export {
+  decideVerdict,
+  gatherFacts,
+  classifyRoute,
+  type DiagnoseFacts,
+  type RouteClass,
+  type NodeView,
+  type CounterState,
+  type TraceState,
+} from './verdict';
 export { reportMarkdown, shellQuote } from './report';
-export { routeTo, podInterfaces, parseProcNetRoute, parseFibTrieLocal, parseNeighbours, parseResolvConf, type RouteFact, type PodInterface } from './podnet';
+export {
+  routeTo,
+  podInterfaces,
+  parseProcNetRoute,
+  parseFibTrieLocal,
+  parseNeighbours,
+  parseResolvConf,
+  type RouteFact,
+  type PodInterface,
+} from './podnet';

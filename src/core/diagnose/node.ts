@@ -36,7 +36,12 @@ export const NODE_RULE_CHECK_IDS: Record<ProxyMode, string> = {
 export function nodeCaptureChecks(mode?: ProxyMode, timeoutMs = 30_000): CheckSpec[] {
   const rules: CheckSpec[] = mode
     ? [nodeRulesCheck(mode, timeoutMs)]
-    : (Object.keys(RULES_ARGV) as ProxyMode[]).map((m) => ({ id: NODE_RULE_CHECK_IDS[m], kind: 'node-rules', argv: [...RULES_ARGV[m]], timeoutMs }));
+    : (Object.keys(RULES_ARGV) as ProxyMode[]).map((m) => ({
+        id: NODE_RULE_CHECK_IDS[m],
+        kind: 'node-rules',
+        argv: [...RULES_ARGV[m]],
+        timeoutMs,
+      }));
   return [
     ...rules,
     { id: 'node-addresses', kind: 'node-addresses', argv: ['ip', '-o', 'addr'], timeoutMs },
@@ -63,7 +68,8 @@ export function nodeModeOf(results: readonly CheckResult[]): { mode?: ProxyMode;
   const ipvs = out(NODE_RULE_CHECK_IDS.ipvs);
   const nft = out(NODE_RULE_CHECK_IDS.nftables);
   const iptMode = ipt ? analyzeText(ipt).iptables?.kube.mode : undefined;
-  if (ipvs && (analyzeText(ipvs).ipvs?.services.length ?? 0) > 0 && iptMode !== 'iptables') return { mode: 'ipvs', dump: ipvs };
+  if (ipvs && (analyzeText(ipvs).ipvs?.services.length ?? 0) > 0 && iptMode !== 'iptables')
+    return { mode: 'ipvs', dump: ipvs };
   if (iptMode === 'iptables') return { mode: 'iptables', dump: ipt };
   if (nft && /^table\s+(ip|ip6|inet)\s+kube-proxy\s*\{/m.test(nft)) return { mode: 'nftables', dump: nft };
   if (iptMode === 'ipvs' && ipvs) return { mode: 'ipvs', dump: ipvs };
@@ -148,7 +154,10 @@ function iptablesCounters(model: IptablesModel, service: ServiceInfo, port: Serv
   };
   for (const r of entries) {
     const target = ruleTargetName(r) ?? '';
-    const c = counter(r, r.table === 'nat' ? (/^KUBE-(SVC|SVL|EXT|FW)-/.test(target) ? 'service' : 'service-other') : 'no-endpoints');
+    const c = counter(
+      r,
+      r.table === 'nat' ? (/^KUBE-(SVC|SVL|EXT|FW)-/.test(target) ? 'service' : 'service-other') : 'no-endpoints',
+    );
     if (c) out.push(c);
     if (r.table === 'nat' && /^KUBE-(SVC|SVL)-/.test(target)) follow('nat', target, 'service-chain');
   }
@@ -175,10 +184,25 @@ function ipvsCounters(dump: IpvsDump, service: ServiceInfo, port: ServicePortSpe
     if (!vs.address || vs.port !== port.port || vs.protocol.toUpperCase() !== port.protocol) continue;
     if (!ips.includes(safeIp(vs.address) ?? '')) continue;
     if (vs.stats) {
-      out.push({ line: vs.line + 1, chain: 'IPVS', rule: `${vs.protocol} ${joinHostPort(vs.address, vs.port)}`, packets: vs.stats.inPkts, bytes: vs.stats.inBytes, role: 'ipvs-service' });
+      out.push({
+        line: vs.line + 1,
+        chain: 'IPVS',
+        rule: `${vs.protocol} ${joinHostPort(vs.address, vs.port)}`,
+        packets: vs.stats.inPkts,
+        bytes: vs.stats.inBytes,
+        role: 'ipvs-service',
+      });
     }
     for (const rs of vs.realServers) {
-      if (rs.stats) out.push({ line: rs.line + 1, chain: 'IPVS', rule: `-> ${joinHostPort(rs.address, rs.port)}`, packets: rs.stats.inPkts, bytes: rs.stats.inBytes, role: 'ipvs-real-server' });
+      if (rs.stats)
+        out.push({
+          line: rs.line + 1,
+          chain: 'IPVS',
+          rule: `-> ${joinHostPort(rs.address, rs.port)}`,
+          packets: rs.stats.inPkts,
+          bytes: rs.stats.inBytes,
+          role: 'ipvs-real-server',
+        });
     }
   }
   return out;

@@ -36,7 +36,17 @@ export function toolProbeCheck(timeoutMs = 10_000): CheckSpec {
 }
 
 export function emptyToolSet(): ToolSet {
-  return { curl: false, wget: false, nc: false, bash: false, ip: false, nslookup: false, getent: false, cat: false, timeout: false };
+  return {
+    curl: false,
+    wget: false,
+    nc: false,
+    bash: false,
+    ip: false,
+    nslookup: false,
+    getent: false,
+    cat: false,
+    timeout: false,
+  };
 }
 
 /**
@@ -93,7 +103,22 @@ export function connectArgv(tools: ToolSet, ip: string, port: number, seconds: n
   const guard = (argv: string[]) => (tools.timeout ? ['timeout', String(seconds + 1), ...argv] : argv);
   if (tools.curl) {
     const url = `http://${joinHostPort(ip, port)}/`;
-    return ['curl', '-sS', '-g', '--noproxy', '*', '-o', '/dev/null', '--connect-timeout', s, '--max-time', String(seconds + 1), '-w', CURL_WRITE_OUT, url];
+    return [
+      'curl',
+      '-sS',
+      '-g',
+      '--noproxy',
+      '*',
+      '-o',
+      '/dev/null',
+      '--connect-timeout',
+      s,
+      '--max-time',
+      String(seconds + 1),
+      '-w',
+      CURL_WRITE_OUT,
+      url,
+    ];
   }
   if (tools.wget) return ['wget', '-T', s, '-t', '1', '-O', '/dev/null', `http://${joinHostPort(ip, port)}/`];
   if (tools.nc) return ['nc', '-v', '-z', '-w', s, ip, String(port)];
@@ -151,7 +176,8 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
     return undefined;
   };
 
-  if (clusterIP && port !== undefined) add('connect-clusterip', 'connect-clusterip', probe(clusterIP, port), joinHostPort(clusterIP, port));
+  if (clusterIP && port !== undefined)
+    add('connect-clusterip', 'connect-clusterip', probe(clusterIP, port), joinHostPort(clusterIP, port));
   for (const e of orderedEndpoints(req.endpoints).slice(0, MAX_ENDPOINT_CHECKS)) {
     const target = joinHostPort(e.ip, e.port);
     add(`connect-endpoint:${target}`, 'connect-endpoint', probe(e.ip, e.port), target);
@@ -161,7 +187,8 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
   const firstEndpoint = orderedEndpoints(req.endpoints)[0];
   if (tools.ip) {
     if (clusterIP) add('route-clusterip', 'route-clusterip', ['ip', 'route', 'get', clusterIP], clusterIP);
-    if (firstEndpoint) add('route-endpoint', 'route-endpoint', ['ip', 'route', 'get', firstEndpoint.ip], firstEndpoint.ip);
+    if (firstEndpoint)
+      add('route-endpoint', 'route-endpoint', ['ip', 'route', 'get', firstEndpoint.ip], firstEndpoint.ip);
     add('addresses', 'addresses', ['ip', '-o', 'addr']);
     add('links', 'links', ['ip', '-d', 'link']);
     add('neighbours', 'neighbours', ['ip', 'neigh']);
@@ -223,14 +250,23 @@ export function connectOutcome(r: RawResult): ConnectOutcome {
       if (m && Number(m[1]) > 0) return 'connected';
       if (CURL_AFTER_CONNECT.has(code)) return 'connected';
       if (code === 7) return messageOutcome(r.stderr) ?? 'no-connect';
-      if (code === 28) return /operation timed out after \d+ milliseconds with \d+ (?:out of \d+ )?bytes received/i.test(r.stderr) && !m ? 'connected' : 'timeout';
+      if (code === 28)
+        return /operation timed out after \d+ milliseconds with \d+ (?:out of \d+ )?bytes received/i.test(r.stderr) &&
+          !m
+          ? 'connected'
+          : 'timeout';
       if (code === 2 || code === 3 || code === 6) return 'error';
       return messageOutcome(r.stderr) ?? 'no-connect';
     }
     case 'wget': {
       if (code === 0) return 'connected';
       // GNU wget: "Connecting to 10.0.0.1:80... connected." then an HTTP error (exit 8); busybox: "server returned error".
-      if (/\.\.\. connected\.|server returned error|bad header line|error getting response|HTTP\/\d|read error|no data received/i.test(text)) return 'connected';
+      if (
+        /\.\.\. connected\.|server returned error|bad header line|error getting response|HTTP\/\d|read error|no data received/i.test(
+          text,
+        )
+      )
+        return 'connected';
       if (code === 8) return 'connected';
       if (/invalid option|unrecognized option|usage:/i.test(text)) return 'error';
       return messageOutcome(text) ?? 'no-connect';
@@ -246,7 +282,9 @@ export function connectOutcome(r: RawResult): ConnectOutcome {
     }
     case 'nslookup': {
       // A DNS server that answers at all (an address, NXDOMAIN, SERVFAIL) was reached.
-      const answered = /can't find|nxdomain|servfail|refused:|no answer/i.test(text) && !/timed out|no servers could be reached/i.test(text);
+      const answered =
+        /can't find|nxdomain|servfail|refused:|no answer/i.test(text) &&
+        !/timed out|no servers could be reached/i.test(text);
       if (code === 0 || answered) return 'connected';
       if (/no servers could be reached|timed out/i.test(text)) return 'timeout';
       return messageOutcome(text) ?? 'no-connect';

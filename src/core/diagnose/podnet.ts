@@ -20,7 +20,9 @@ export function lastCheck(checks: readonly CheckResult[], kind: CheckKind): Chec
 }
 
 export function findChecks(checks: readonly CheckResult[], kind: CheckKind): CheckResult[] {
-  return checks.filter((r) => r.kind === kind || r.id === kind || (r.kind === undefined && r.id.startsWith(`${kind}:`)));
+  return checks.filter(
+    (r) => r.kind === kind || r.id === kind || (r.kind === undefined && r.id.startsWith(`${kind}:`)),
+  );
 }
 
 export interface RouteFact {
@@ -136,7 +138,11 @@ function ran(r: CheckResult | undefined): r is CheckResult {
  * The route the pod's kernel takes to `dst`: the `ip route get` check of that kind when it ran, else a lookup in
  * the `routes` check (`ip route` or `/proc/net/route`). Undefined when neither says anything.
  */
-export function routeTo(checks: readonly CheckResult[], dst: string, kind: 'route-clusterip' | 'route-endpoint'): RouteFact | undefined {
+export function routeTo(
+  checks: readonly CheckResult[],
+  dst: string,
+  kind: 'route-clusterip' | 'route-endpoint',
+): RouteFact | undefined {
   const get = findCheck(checks, kind);
   if (ran(get)) {
     const text = output(get);
@@ -145,7 +151,14 @@ export function routeTo(checks: readonly CheckResult[], dst: string, kind: 'rout
     // Only the kernel's own refusal is an answer; `Error: ...` / `Command "get" is unknown` are the tool failing.
     const answer = parsed && (!parsed.error || kernelSaid) ? parsed : undefined;
     if (answer) {
-      const fact: RouteFact = { dst, source: 'ip route get', check: get, found: !answer.error && answer.type !== 'unreachable' && answer.type !== 'blackhole' && answer.type !== 'prohibit', type: answer.type };
+      const fact: RouteFact = {
+        dst,
+        source: 'ip route get',
+        check: get,
+        found:
+          !answer.error && answer.type !== 'unreachable' && answer.type !== 'blackhole' && answer.type !== 'prohibit',
+        type: answer.type,
+      };
       if (answer.gateway) fact.gateway = answer.gateway;
       if (answer.dev) fact.dev = answer.dev;
       if (answer.src) fact.src = answer.src;
@@ -162,7 +175,15 @@ export function routeTo(checks: readonly CheckResult[], dst: string, kind: 'rout
   if (/^\s*Iface\s+Destination/m.test(table.stdout)) {
     const r = lookupProcRoute(parseProcNetRoute(table.stdout), dst);
     if (!r) return { dst, source: '/proc/net/route', check: table, found: false };
-    return { dst, source: '/proc/net/route', check: table, found: !r.reject, type: r.reject ? 'unreachable' : 'unicast', dev: r.dev, ...(r.gateway ? { gateway: r.gateway } : {}) };
+    return {
+      dst,
+      source: '/proc/net/route',
+      check: table,
+      found: !r.reject,
+      type: r.reject ? 'unreachable' : 'unicast',
+      dev: r.dev,
+      ...(r.gateway ? { gateway: r.gateway } : {}),
+    };
   }
   const routes = parseIpRoute(table.stdout).routes;
   if (routes.length === 0) return undefined;
@@ -199,12 +220,39 @@ export interface PodInterface {
 
 /** Link kinds `ip -d link` prints as the first word of the details line. */
 const LINK_KINDS = new Set([
-  'veth', 'macvlan', 'macvtap', 'ipvlan', 'ipvtap', 'vlan', 'vxlan', 'bridge', 'bond', 'team', 'dummy', 'tun', 'geneve',
-  'ipip', 'sit', 'gre', 'gretap', 'ip6tnl', 'ip6gre', 'wireguard', 'vrf', 'netkit', 'ifb', 'nlmon', 'macsec', 'xfrm',
+  'veth',
+  'macvlan',
+  'macvtap',
+  'ipvlan',
+  'ipvtap',
+  'vlan',
+  'vxlan',
+  'bridge',
+  'bond',
+  'team',
+  'dummy',
+  'tun',
+  'geneve',
+  'ipip',
+  'sit',
+  'gre',
+  'gretap',
+  'ip6tnl',
+  'ip6gre',
+  'wireguard',
+  'vrf',
+  'netkit',
+  'ifb',
+  'nlmon',
+  'macsec',
+  'xfrm',
 ]);
 
 /** The pod's interfaces (without `lo`) from the `addresses` and `links` checks, or `/proc/net/fib_trie`. */
-export function podInterfaces(checks: readonly CheckResult[]): { interfaces: PodInterface[]; localAddresses: string[] } {
+export function podInterfaces(checks: readonly CheckResult[]): {
+  interfaces: PodInterface[];
+  localAddresses: string[];
+} {
   const byName = new Map<string, PodInterface>();
   const get = (name: string) => {
     let i = byName.get(name);
@@ -240,7 +288,12 @@ export function podInterfaces(checks: readonly CheckResult[]): { interfaces: Pod
         if (!LINK_KINDS.has(words[0])) continue;
         i.kind = words[0];
         const m = words.indexOf('mode');
-        if (m > 0 && words[m + 1]) i.mode = words.slice(m + 1, m + 3).filter((w) => /^(bridge|private|vepa|passthru|source|l2|l3|l3s)$/.test(w)).join(' ') || words[m + 1];
+        if (m > 0 && words[m + 1])
+          i.mode =
+            words
+              .slice(m + 1, m + 3)
+              .filter((w) => /^(bridge|private|vepa|passthru|source|l2|l3|l3s)$/.test(w))
+              .join(' ') || words[m + 1];
         break;
       }
     }
@@ -283,7 +336,10 @@ export interface ResolvConf {
 export function parseResolvConf(text: string): ResolvConf {
   const out: ResolvConf = { nameservers: [], search: [], options: [] };
   for (const line of text.split('\n')) {
-    const w = line.replace(/[#;].*$/, '').trim().split(/\s+/);
+    const w = line
+      .replace(/[#;].*$/, '')
+      .trim()
+      .split(/\s+/);
     if (w[0] === 'nameserver' && w[1]) out.nameservers.push(w[1]);
     else if (w[0] === 'search' || w[0] === 'domain') out.search.push(...w.slice(1));
     else if (w[0] === 'options') out.options.push(...w.slice(1));

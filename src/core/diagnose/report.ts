@@ -59,17 +59,30 @@ export function reportMarkdown(report: DiagnoseReport, lang: Lang): string {
   const serviceText = `${svc.namespace}/${svc.name} (${svc.clusterIP}:${svc.port}/${svc.protocol})`;
   const podText = `${src.namespace}/${src.pod}${src.container ? ` [${src.container}]` : ''}${src.debugContainer ? ` (debug: ${src.debugContainer})` : ''}`;
   out.push(`# ${inline(x('diagnose.report.title', { service: serviceText, pod: podText }))}`, '');
-  const where = [src.ip ? `IP ${src.ip}` : '', src.node ? x('diagnose.report.source-node', { node: src.node }) : ''].filter(Boolean).join(', ');
-  out.push(`- ${inline(x('diagnose.report.service', { service: serviceText }))}`, `- ${inline(x('diagnose.report.source', { pod: podText }))}${where ? ` (${inline(where)})` : ''}`);
-  if (report.durationMs !== undefined) out.push(`- ${inline(x('diagnose.report.duration', { ms: Math.round(report.durationMs) }))}`);
+  const where = [src.ip ? `IP ${src.ip}` : '', src.node ? x('diagnose.report.source-node', { node: src.node }) : '']
+    .filter(Boolean)
+    .join(', ');
+  out.push(
+    `- ${inline(x('diagnose.report.service', { service: serviceText }))}`,
+    `- ${inline(x('diagnose.report.source', { pod: podText }))}${where ? ` (${inline(where)})` : ''}`,
+  );
+  if (report.durationMs !== undefined)
+    out.push(`- ${inline(x('diagnose.report.duration', { ms: Math.round(report.durationMs) }))}`);
   out.push('');
 
   const v = report.verdict;
-  out.push(`## ${inline(x('diagnose.report.verdict', { title: x(`diagnose.title.${v.code}`) }))} (${code(v.code)})`, '', `**${inline(v.summary)}**`, '');
+  out.push(
+    `## ${inline(x('diagnose.report.verdict', { title: x(`diagnose.title.${v.code}`) }))} (${code(v.code)})`,
+    '',
+    `**${inline(v.summary)}**`,
+    '',
+  );
 
   out.push(`## ${x('diagnose.report.evidence')}`, '');
   for (const e of v.evidence) {
-    const tags = [code(e.source), e.argv ? code(shellQuote(e.argv)) : '', e.line !== undefined ? `line ${e.line}` : ''].filter(Boolean).join(' · ');
+    const tags = [code(e.source), e.argv ? code(shellQuote(e.argv)) : '', e.line !== undefined ? `line ${e.line}` : '']
+      .filter(Boolean)
+      .join(' · ');
     out.push(`- ${evidenceText(e)} (${tags})`);
     if (e.output) out.push('', ...block(e.output).map((l) => `  ${l}`), '');
   }
@@ -86,13 +99,22 @@ export function reportMarkdown(report: DiagnoseReport, lang: Lang): string {
     out.push(`| ${h.join(' | ')} |`, `| ${h.map(() => '---').join(' | ')} |`);
     for (const c of report.checks) {
       const exit = c.exitCode === null ? inline(c.error ?? '—') : String(c.exitCode);
-      out.push(`| ${cellCode(c.id)} | ${cellCode(shellQuote(c.argv))} | ${exit} | ${Math.round(c.durationMs)} ms | ${x(c.ok ? 'diagnose.report.yes' : 'diagnose.report.no')} |`);
+      out.push(
+        `| ${cellCode(c.id)} | ${cellCode(shellQuote(c.argv))} | ${exit} | ${Math.round(c.durationMs)} ms | ${x(c.ok ? 'diagnose.report.yes' : 'diagnose.report.no')} |`,
+      );
     }
     out.push('');
     for (const c of report.checks) {
       const text = [c.stdout.trim(), c.stderr.trim()].filter(Boolean).join('\n');
       if (!text) continue;
-      out.push(`<details><summary>${inline(c.id)}</summary>`, '', ...block(text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text), '', '</details>', '');
+      out.push(
+        `<details><summary>${inline(c.id)}</summary>`,
+        '',
+        ...block(text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text),
+        '',
+        '</details>',
+        '',
+      );
     }
   }
 
@@ -108,7 +130,9 @@ export function reportMarkdown(report: DiagnoseReport, lang: Lang): string {
       out.push(`| ${h.join(' | ')} |`, `| ${h.map(() => '---').join(' | ')} |`);
       for (const c of changes) {
         const delta = c.delta !== undefined && c.delta !== 0 ? ` (+${c.delta})` : '';
-        out.push(`| ${c.counter.line} | ${inline(c.counter.chain)} | ${cellCode(c.counter.rule)} | ${c.before ?? '—'} | ${c.after ?? '—'}${delta} |`);
+        out.push(
+          `| ${c.counter.line} | ${inline(c.counter.chain)} | ${cellCode(c.counter.rule)} | ${c.before ?? '—'} | ${c.after ?? '—'}${delta} |`,
+        );
       }
       out.push('');
     }

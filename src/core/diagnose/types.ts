@@ -99,7 +99,8 @@ export interface RuleCounter {
    * `no-endpoints` the filter REJECT, `service-other` another KUBE-SERVICES rule for the address, and the IPVS
    * virtual service / real server.
    */
-  role?: 'service' | 'service-chain' | 'endpoint' | 'no-endpoints' | 'service-other' | 'ipvs-service' | 'ipvs-real-server';
+  role?:
+    'service' | 'service-chain' | 'endpoint' | 'no-endpoints' | 'service-other' | 'ipvs-service' | 'ipvs-real-server';
 }
 
 export interface Evidence {

@@ -35,7 +35,18 @@ import { t, type Lang } from '../i18n/catalog';
 import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
 import { parseIpAddr } from '../routes';
 import { compareCounters, ruleCountersOf, serviceClusterIPs, serviceEntryRules, type CounterChange } from './node';
-import { connectOutcome, hasConnectTool, MAX_ENDPOINT_CHECKS, readTools, resolvedAddresses, safeIp, serviceDnsName, toolOf, TOOL_NAMES, type ConnectOutcome } from './plan';
+import {
+  connectOutcome,
+  hasConnectTool,
+  MAX_ENDPOINT_CHECKS,
+  readTools,
+  resolvedAddresses,
+  safeIp,
+  serviceDnsName,
+  toolOf,
+  TOOL_NAMES,
+  type ConnectOutcome,
+} from './plan';
 import {
   canonicalIp,
   findCheck,
@@ -59,11 +70,21 @@ const VETH_LIKE = new Set(['veth', 'netkit']);
 type Params = Record<string, string | number>;
 
 export type RouteClass =
-  | { kind: 'node'; reason: 'host-network' | 'local' | 'gateway-is-node' | 'proxy-arp' | 'node-bridge' | 'onlink-veth'; cidr?: string }
-  | { kind: 'bypass'; strong: boolean; reason: 'no-route' | 'link-kind' | 'second-interface' | 'foreign-gateway' | 'unknown-gateway'; iface?: PodInterface }
+  | {
+      kind: 'node';
+      reason: 'host-network' | 'local' | 'gateway-is-node' | 'proxy-arp' | 'node-bridge' | 'onlink-veth';
+      cidr?: string;
+    }
+  | {
+      kind: 'bypass';
+      strong: boolean;
+      reason: 'no-route' | 'link-kind' | 'second-interface' | 'foreign-gateway' | 'unknown-gateway';
+      iface?: PodInterface;
+    }
   | { kind: 'unknown'; reason: 'no-route-info' | 'onlink-unknown' | 'gateway-unknown' };
 
-export type CounterState = 'still' | 'moved' | 'reset' | 'one-capture' | 'no-rule' | 'no-counters' | 'other-node' | 'none';
+export type CounterState =
+  'still' | 'moved' | 'reset' | 'one-capture' | 'no-rule' | 'no-counters' | 'other-node' | 'none';
 
 export type TraceState = 'dnat' | 'stale' | 'none' | 'no-kube' | 'unknown';
 
@@ -78,7 +99,12 @@ export interface DiagnoseFacts {
   route?: RouteFact;
   routeClass: RouteClass;
   counters: { state: CounterState; entry?: CounterChange; rule: 'kube-services' | 'ipvs' | 'nft' };
-  trace: { state: TraceState; dnat: { target: string; share: number }[]; verdicts: string[]; missing?: { key: string; params: Params } };
+  trace: {
+    state: TraceState;
+    dnat: { target: string; share: number }[];
+    verdicts: string[];
+    missing?: { key: string; params: Params };
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -186,13 +212,16 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
   if (gw) {
     if (node.captured.includes(gw) || node.api.includes(gw)) return { kind: 'node', reason: 'gateway-is-node' };
     if (beside) return { kind: 'bypass', strong: true, reason: 'link-kind', ...(iface ? { iface } : {}) };
-    if (otherInterface) return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
+    if (otherInterface)
+      return { kind: 'bypass', strong: true, reason: 'second-interface', ...(iface ? { iface } : {}) };
     if (isLinkLocal(gw) && vethLike) return { kind: 'node', reason: 'proxy-arp' };
     // A gateway inside the node's own pod CIDR is the node's bridge or host-side address (cni0, cilium_host).
     const cidr = inAnyCidr(gw, node.podCIDRs);
     if (cidr) return { kind: 'node', reason: 'node-bridge', cidr };
-    if (node.captured.length > 0) return { kind: 'bypass', strong: true, reason: 'foreign-gateway', ...(iface ? { iface } : {}) };
-    if (node.api.length > 0 || node.podCIDRs.length > 0) return { kind: 'bypass', strong: false, reason: 'unknown-gateway', ...(iface ? { iface } : {}) };
+    if (node.captured.length > 0)
+      return { kind: 'bypass', strong: true, reason: 'foreign-gateway', ...(iface ? { iface } : {}) };
+    if (node.api.length > 0 || node.podCIDRs.length > 0)
+      return { kind: 'bypass', strong: false, reason: 'unknown-gateway', ...(iface ? { iface } : {}) };
     return { kind: 'unknown', reason: 'gateway-unknown' };
   }
   // On-link: the destination is resolved on the device itself.
@@ -202,16 +231,28 @@ export function classifyRoute(input: DiagnoseInput, route: RouteFact | undefined
   return { kind: 'unknown', reason: 'onlink-unknown' };
 }
 
-function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean, read: (text: string) => Analysis): DiagnoseFacts['counters'] {
+function counterFacts(
+  input: DiagnoseInput,
+  node: NodeView,
+  probeRan: boolean,
+  read: (text: string) => Analysis,
+): DiagnoseFacts['counters'] {
   const ev = input.nodeEvidence;
   const dumpText = ev?.after || ev?.before || '';
-  const rule: DiagnoseFacts['counters']['rule'] = ev?.mode === 'ipvs' ? 'ipvs' : ev?.mode === 'nftables' ? 'nft' : 'kube-services';
+  const rule: DiagnoseFacts['counters']['rule'] =
+    ev?.mode === 'ipvs' ? 'ipvs' : ev?.mode === 'nftables' ? 'nft' : 'kube-services';
   if (!ev || (!ev.before && !ev.after)) return { state: 'none', rule };
   if (!node.usable) return { state: 'other-node', rule };
   const before = ev.before ? ruleCountersOf(read(ev.before), input.service, input.port) : [];
   const after = ev.after ? ruleCountersOf(read(ev.after), input.service, input.port) : [];
   const isEntry = (c: CounterChange) => c.counter.role === 'service' || c.counter.role === 'ipvs-service';
-  const changes: CounterChange[] = ev.before && ev.after ? compareCounters(before, after) : (ev.after ? after : before).map((c) => ({ counter: c, ...(ev.after ? { after: c.packets } : { before: c.packets }) }));
+  const changes: CounterChange[] =
+    ev.before && ev.after
+      ? compareCounters(before, after)
+      : (ev.after ? after : before).map((c) => ({
+          counter: c,
+          ...(ev.after ? { after: c.packets } : { before: c.packets }),
+        }));
   const entry = changes.find(isEntry);
   const detected: DiagnoseFacts['counters']['rule'] = entry?.counter.role === 'ipvs-service' ? 'ipvs' : rule;
   if (!entry) {
@@ -219,9 +260,14 @@ function counterFacts(input: DiagnoseInput, node: NodeView, probeRan: boolean, r
     const ips = serviceClusterIPs(input.service);
     const hasRule = a.iptables
       ? serviceEntryRules(a.iptables, input.service, input.port).some((r) => r.table === 'nat') ||
-        a.iptables.kube.services.some((k) => !!k.clusterIP && ips.includes(safeIp(k.clusterIP) ?? '') && k.port === input.port.port)
+        a.iptables.kube.services.some(
+          (k) => !!k.clusterIP && ips.includes(safeIp(k.clusterIP) ?? '') && k.port === input.port.port,
+        )
       : false;
-    return { state: hasRule ? 'no-counters' : 'no-rule', rule: a.iptables?.kube.mode === 'nftables' ? 'nft' : detected };
+    return {
+      state: hasRule ? 'no-counters' : 'no-rule',
+      rule: a.iptables?.kube.mode === 'nftables' ? 'nft' : detected,
+    };
   }
   if (entry.delta === undefined) return { state: 'one-capture', entry, rule: detected };
   if (entry.delta < 0) return { state: 'reset', entry, rule: detected };
@@ -241,7 +287,10 @@ function expectedRules(input: DiagnoseInput): { rule?: string; chain?: string; e
       issues: [],
       warnings: [],
     };
-    const generated = generateIptablesRestore(snapshot, input.source.nodeName ? { nodeName: input.source.nodeName } : {});
+    const generated = generateIptablesRestore(
+      snapshot,
+      input.source.nodeName ? { nodeName: input.source.nodeName } : {},
+    );
     const model = buildModel(parseIptables(generated.text));
     const entry = serviceEntryRules(model, input.service, input.port).find((r) => r.table === 'nat');
     if (!entry) return { endpoints };
@@ -251,22 +300,58 @@ function expectedRules(input: DiagnoseInput): { rule?: string; chain?: string; e
   }
 }
 
-function ipvsTrace(dump: IpvsDump, input: DiagnoseInput, expected: string[]): DiagnoseFacts['trace'] & { servers?: string[] } {
+function ipvsTrace(
+  dump: IpvsDump,
+  input: DiagnoseInput,
+  expected: string[],
+): DiagnoseFacts['trace'] & { servers?: string[] } {
   const ips = serviceClusterIPs(input.service);
-  const vs = dump.services.find((s) => s.address && ips.includes(safeIp(s.address) ?? '') && s.port === input.port.port && s.protocol.toUpperCase() === input.port.protocol);
+  const vs = dump.services.find(
+    (s) =>
+      s.address &&
+      ips.includes(safeIp(s.address) ?? '') &&
+      s.port === input.port.port &&
+      s.protocol.toUpperCase() === input.port.protocol,
+  );
   const expectedText = expected.join(', ') || '—';
-  if (!vs) return { state: 'none', dnat: [], verdicts: [], missing: { key: 'diagnose.missing.ipvs-no-service', params: { expected: expectedText } } };
+  if (!vs)
+    return {
+      state: 'none',
+      dnat: [],
+      verdicts: [],
+      missing: { key: 'diagnose.missing.ipvs-no-service', params: { expected: expectedText } },
+    };
   const servers = vs.realServers.filter((r) => (r.weight ?? 1) > 0).map((r) => endpointKey(r.address, r.port));
-  if (servers.length === 0) return { state: 'none', dnat: [], verdicts: [], servers, missing: { key: 'diagnose.missing.ipvs-no-real-servers', params: { expected: expectedText } } };
+  if (servers.length === 0)
+    return {
+      state: 'none',
+      dnat: [],
+      verdicts: [],
+      servers,
+      missing: { key: 'diagnose.missing.ipvs-no-real-servers', params: { expected: expectedText } },
+    };
   const current = servers.filter((s) => expected.includes(s));
   const dnat = servers.map((s) => ({ target: s, share: 1 / servers.length }));
   if (current.length === 0 && expected.length > 0) {
-    return { state: 'stale', dnat, verdicts: [], servers, missing: { key: 'diagnose.missing.stale', params: { stale: servers.join(', '), expected: expectedText } } };
+    return {
+      state: 'stale',
+      dnat,
+      verdicts: [],
+      servers,
+      missing: { key: 'diagnose.missing.stale', params: { stale: servers.join(', '), expected: expectedText } },
+    };
   }
   return { state: 'dnat', dnat, verdicts: [], servers };
 }
 
-function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, node: NodeView, lang: Lang, expected: ReturnType<typeof expectedRules>): DiagnoseFacts['trace'] {
+function iptablesTrace(
+  model: IptablesModel,
+  input: DiagnoseInput,
+  src: string,
+  node: NodeView,
+  lang: Lang,
+  expected: ReturnType<typeof expectedRules>,
+): DiagnoseFacts['trace'] {
   const clusterIP = safeIp(input.service.clusterIP)!;
   // kube-proxy's own nftables table counts even when it holds no Service yet.
   const nftMode = model.kube.mode === 'nftables' || model.dump.tables.some((t) => t.name === 'kube-proxy');
@@ -299,9 +384,18 @@ function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, 
   if (dnat.length === 0 && result.truncated) return { state: 'unknown', dnat, verdicts };
   const expectedText = expected.endpoints.join(', ') || '—';
   const current = dnat.filter((d) => expected.endpoints.includes(d.target));
-  if (current.length > 0 || (dnat.length > 0 && expected.endpoints.length === 0)) return { state: 'dnat', dnat, verdicts };
+  if (current.length > 0 || (dnat.length > 0 && expected.endpoints.length === 0))
+    return { state: 'dnat', dnat, verdicts };
   if (dnat.length > 0) {
-    return { state: 'stale', dnat, verdicts, missing: { key: 'diagnose.missing.stale', params: { stale: dnat.map((d) => d.target).join(', '), expected: expectedText } } };
+    return {
+      state: 'stale',
+      dnat,
+      verdicts,
+      missing: {
+        key: 'diagnose.missing.stale',
+        params: { stale: dnat.map((d) => d.target).join(', '), expected: expectedText },
+      },
+    };
   }
   // No DNAT: say what is missing compared with what kube-proxy would write.
   const entries = serviceEntryRules(model, input.service, input.port);
@@ -309,7 +403,9 @@ function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, 
   const reject = entries.find((r) => r.table === 'filter' && /REJECT|DROP/.test(ruleTargetName(r) ?? ''));
   let missing: { key: string; params: Params };
   const ips = serviceClusterIPs(input.service);
-  const inMap = model.kube.services.some((k) => !!k.clusterIP && ips.includes(safeIp(k.clusterIP) ?? '') && k.port === input.port.port);
+  const inMap = model.kube.services.some(
+    (k) => !!k.clusterIP && ips.includes(safeIp(k.clusterIP) ?? '') && k.port === input.port.port,
+  );
   if (nftMode && !natEntry && !inMap) {
     missing = { key: 'diagnose.missing.no-map-element', params: { expected: expectedText } };
   } else if (!natEntry && reject && expected.endpoints.length > 0) {
@@ -319,12 +415,18 @@ function iptablesTrace(model: IptablesModel, input: DiagnoseInput, src: string, 
   } else if (natEntry && !model.chain('nat', ruleTargetName(natEntry) ?? '')) {
     missing = { key: 'diagnose.missing.no-chain', params: { chain: ruleTargetName(natEntry) ?? '?' } };
   } else {
-    missing = { key: 'diagnose.missing.no-dnat', params: { verdicts: verdicts.join(', ') || '—', expected: expectedText } };
+    missing = {
+      key: 'diagnose.missing.no-dnat',
+      params: { verdicts: verdicts.join(', ') || '—', expected: expectedText },
+    };
   }
   return { state: 'none', dnat, verdicts, missing };
 }
 
-export function gatherFacts(input: DiagnoseInput, lang: Lang = 'en'): DiagnoseFacts & { node: NodeView; expected: ReturnType<typeof expectedRules>; servers?: string[] } {
+export function gatherFacts(
+  input: DiagnoseInput,
+  lang: Lang = 'en',
+): DiagnoseFacts & { node: NodeView; expected: ReturnType<typeof expectedRules>; servers?: string[] } {
   const clusterIP = safeIp(input.service.clusterIP);
   const port = input.port.port;
   const target = clusterIP ? joinHostPort(clusterIP, port) : `${input.service.clusterIP || '—'}:${port}`;
@@ -353,7 +455,8 @@ export function gatherFacts(input: DiagnoseInput, lang: Lang = 'en'): DiagnoseFa
   if (dumpText && clusterIP) {
     const a = read(dumpText);
     if (a.ipvs) trace = ipvsTrace(a.ipvs, input, expected.endpoints);
-    else if (a.iptables && src && parseIp(src)?.family === parseIp(clusterIP)?.family) trace = iptablesTrace(a.iptables, input, src, node, lang, expected);
+    else if (a.iptables && src && parseIp(src)?.family === parseIp(clusterIP)?.family)
+      trace = iptablesTrace(a.iptables, input, src, node, lang, expected);
   }
   const podIP = own[0];
   const nodeName = node.name;
@@ -407,7 +510,8 @@ function nextSteps(x: Texts, code: string, count: number, params: Params = {}): 
 function addApiEvidence(x: Texts, input: DiagnoseInput): void {
   const portLabel = input.port.name || String(input.port.port);
   if (!input.endpointsKnown) return x.add('api', 'diagnose.ev.api-endpoints-unknown', {});
-  if (input.endpoints.length === 0) return x.add('api', 'diagnose.ev.api-no-endpoints', { port: portLabel, service: serviceLabel(input) });
+  if (input.endpoints.length === 0)
+    return x.add('api', 'diagnose.ev.api-no-endpoints', { port: portLabel, service: serviceLabel(input) });
   const list = input.endpoints
     .slice(0, 6)
     .map((e) => `${endpointKey(e.ip, e.port)}${e.ready ? '' : ` (${x.t('diagnose.word.not-ready')})`}`)
@@ -424,7 +528,13 @@ function addConnectEvidence(x: Texts, c: { result: CheckResult; outcome: Connect
   x.add(
     c.result.id,
     'diagnose.ev.connect',
-    { tool: toolOf(c.result.argv) ?? '?', target: c.result.target ?? c.result.id, outcome: outcomeText(x, c.outcome), code: c.result.exitCode ?? '—', ms: Math.round(c.result.durationMs) },
+    {
+      tool: toolOf(c.result.argv) ?? '?',
+      target: c.result.target ?? c.result.id,
+      outcome: outcomeText(x, c.outcome),
+      code: c.result.exitCode ?? '—',
+      ms: Math.round(c.result.durationMs),
+    },
     { argv: c.result.argv, output: outputOf(c.result) },
   );
 }
@@ -432,10 +542,15 @@ function addConnectEvidence(x: Texts, c: { result: CheckResult; outcome: Connect
 function addEndpointEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts, onlyFailed = false): void {
   for (const c of f.endpointConnects) if (!onlyFailed || c.outcome !== 'connected') addConnectEvidence(x, c);
   const failed = f.endpointConnects.filter((c) => c.outcome !== 'connected').length;
-  if (f.endpointConnects.length) x.add('connect-endpoint', 'diagnose.ev.connect-summary', { failed, total: f.endpointConnects.length });
+  if (f.endpointConnects.length)
+    x.add('connect-endpoint', 'diagnose.ev.connect-summary', { failed, total: f.endpointConnects.length });
   const distinct = new Set(input.endpoints.map((e) => endpointKey(e.ip, e.port))).size;
   if (distinct > MAX_ENDPOINT_CHECKS && f.endpointConnects.length >= MAX_ENDPOINT_CHECKS) {
-    x.add('connect-endpoint', 'diagnose.ev.endpoint-cap', { probed: f.endpointConnects.length, total: distinct, cap: MAX_ENDPOINT_CHECKS });
+    x.add('connect-endpoint', 'diagnose.ev.endpoint-cap', {
+      probed: f.endpointConnects.length,
+      total: distinct,
+      cap: MAX_ENDPOINT_CHECKS,
+    });
   }
 }
 
@@ -452,9 +567,11 @@ function addRouteEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts & { n
   if (!r.found) x.add(source, 'diagnose.ev.route-error', { dst, error: r.error ?? '?' }, extra);
   else if (r.type === 'local') x.add(source, 'diagnose.ev.route-local', { dst }, extra);
   else if (r.source === 'ip route get') {
-    if (r.gateway) x.add(source, 'diagnose.ev.route-get', { dst, gateway: r.gateway, dev: r.dev ?? '?', src: r.src ?? '?' }, extra);
+    if (r.gateway)
+      x.add(source, 'diagnose.ev.route-get', { dst, gateway: r.gateway, dev: r.dev ?? '?', src: r.src ?? '?' }, extra);
     else x.add(source, 'diagnose.ev.route-get-onlink', { dst, dev: r.dev ?? '?', src: r.src ?? '?' }, extra);
-  } else if (r.gateway) x.add(source, 'diagnose.ev.route-table', { source: r.source, dst, gateway: r.gateway, dev: r.dev ?? '?' }, extra);
+  } else if (r.gateway)
+    x.add(source, 'diagnose.ev.route-table', { source: r.source, dst, gateway: r.gateway, dev: r.dev ?? '?' }, extra);
   else x.add(source, 'diagnose.ev.route-table-onlink', { source: r.source, dst, dev: r.dev ?? '?' }, extra);
 
   const { interfaces } = podInterfaces(input.checks);
@@ -465,31 +582,61 @@ function addRouteEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts & { n
   const nodeName = f.nodeName ?? '?';
   const rc = f.routeClass;
   if (iface?.kind) {
-    if (BESIDE_NODE_KINDS.has(iface.kind)) x.add('links', 'diagnose.ev.link-bypass', { dev: iface.name, kind: iface.kind, mode }, linkExtra);
+    if (BESIDE_NODE_KINDS.has(iface.kind))
+      x.add('links', 'diagnose.ev.link-bypass', { dev: iface.name, kind: iface.kind, mode }, linkExtra);
     else x.add('links', 'diagnose.ev.link-kind', { dev: iface.name, kind: iface.kind, mode }, linkExtra);
   }
   if (rc.kind === 'bypass' && rc.reason === 'second-interface') {
     const own = podIPs(input);
     const primary = interfaces.find((i) => i.addresses.some((a) => own.includes(a)));
     const addrs = findCheck(input.checks, 'addresses');
-    x.add('addresses', 'diagnose.ev.second-interface', { podIP: own[0] ?? '?', primary: primary?.name ?? '?', dst, dev: r.dev ?? '?' }, addrs ? { argv: addrs.argv, output: outputOf(addrs) } : {});
+    x.add(
+      'addresses',
+      'diagnose.ev.second-interface',
+      { podIP: own[0] ?? '?', primary: primary?.name ?? '?', dst, dev: r.dev ?? '?' },
+      addrs ? { argv: addrs.argv, output: outputOf(addrs) } : {},
+    );
   }
   const gw = r.gateway;
   if (gw && r.found) {
-    if (rc.kind === 'node' && rc.reason === 'gateway-is-node') x.add('node-addresses', 'diagnose.ev.gateway-is-node', { gateway: gw, node: nodeName });
-    else if (rc.kind === 'node' && rc.reason === 'proxy-arp') x.add('route-clusterip', 'diagnose.ev.proxy-arp', { gateway: gw, dev: r.dev ?? '?' });
-    else if (rc.kind === 'node' && rc.reason === 'node-bridge') x.add('api', 'diagnose.ev.node-bridge', { gateway: gw, node: nodeName, cidr: rc.cidr ?? '?' });
+    if (rc.kind === 'node' && rc.reason === 'gateway-is-node')
+      x.add('node-addresses', 'diagnose.ev.gateway-is-node', { gateway: gw, node: nodeName });
+    else if (rc.kind === 'node' && rc.reason === 'proxy-arp')
+      x.add('route-clusterip', 'diagnose.ev.proxy-arp', { gateway: gw, dev: r.dev ?? '?' });
+    else if (rc.kind === 'node' && rc.reason === 'node-bridge')
+      x.add('api', 'diagnose.ev.node-bridge', { gateway: gw, node: nodeName, cidr: rc.cidr ?? '?' });
     else if (f.node.captured.length > 0) {
-      x.add('node-addresses', 'diagnose.ev.gateway-not-node', { gateway: gw, node: nodeName, addresses: f.node.captured.filter((a) => !a.startsWith('127.') && a !== '::1').join(', ') }, input.nodeEvidence?.addresses ? { output: trimOutput(input.nodeEvidence.addresses) } : {});
+      x.add(
+        'node-addresses',
+        'diagnose.ev.gateway-not-node',
+        {
+          gateway: gw,
+          node: nodeName,
+          addresses: f.node.captured.filter((a) => !a.startsWith('127.') && a !== '::1').join(', '),
+        },
+        input.nodeEvidence?.addresses ? { output: trimOutput(input.nodeEvidence.addresses) } : {},
+      );
     } else if (rc.kind === 'bypass') {
-      x.add('api', 'diagnose.ev.gateway-unknown', { gateway: gw, node: nodeName, addresses: f.node.api.join(', ') || '—', cidrs: f.node.podCIDRs.join(', ') || '—' });
+      x.add('api', 'diagnose.ev.gateway-unknown', {
+        gateway: gw,
+        node: nodeName,
+        addresses: f.node.api.join(', ') || '—',
+        cidrs: f.node.podCIDRs.join(', ') || '—',
+      });
     }
     const neigh = findCheck(input.checks, 'neighbours');
     if (neigh && neigh.exitCode === 0) {
       const n = parseNeighbours(neigh.stdout).find((e) => canonicalIp(e.ip) === canonicalIp(gw));
-      if (n) x.add('neighbours', 'diagnose.ev.neighbour', { gateway: gw, dev: n.dev ?? r.dev ?? '?', lladdr: n.lladdr ?? '—', state: n.state ?? '—' }, { argv: neigh.argv });
+      if (n)
+        x.add(
+          'neighbours',
+          'diagnose.ev.neighbour',
+          { gateway: gw, dev: n.dev ?? r.dev ?? '?', lladdr: n.lladdr ?? '—', state: n.state ?? '—' },
+          { argv: neigh.argv },
+        );
     }
-  } else if (rc.kind === 'node' && rc.reason === 'onlink-veth') x.add('links', 'diagnose.ev.onlink-veth', { dev: r.dev ?? '?' });
+  } else if (rc.kind === 'node' && rc.reason === 'onlink-veth')
+    x.add('links', 'diagnose.ev.onlink-veth', { dev: r.dev ?? '?' });
 }
 
 /** The lines of one interface in `ip -d link` output. */
@@ -508,15 +655,30 @@ function addCounterEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts): v
   const c = f.counters;
   if (!ev) return x.add('node-rules', 'diagnose.ev.node-none', {});
   if (ev.error && !ev.before && !ev.after) return x.add('node-rules', 'diagnose.ev.node-missing', { error: ev.error });
-  if (c.state === 'other-node') return x.add('node-rules', 'diagnose.ev.node-other', { evidenceNode: ev.name, podNode: input.source.nodeName ?? '?' });
+  if (c.state === 'other-node')
+    return x.add('node-rules', 'diagnose.ev.node-other', {
+      evidenceNode: ev.name,
+      podNode: input.source.nodeName ?? '?',
+    });
   if (c.state === 'no-rule') return x.add('node-rules', 'diagnose.ev.counter-no-rule', { node, target: f.target });
-  if (c.state === 'no-counters') return x.add('node-rules', 'diagnose.ev.counter-no-counters', { node, target: f.target });
+  if (c.state === 'no-counters')
+    return x.add('node-rules', 'diagnose.ev.counter-no-counters', { node, target: f.target });
   if (!c.entry) return;
   const e = c.entry;
   if (e.before !== undefined && e.after !== undefined) {
-    x.add('node-rules', 'diagnose.ev.counter', { node, chain: e.counter.chain, line: e.counter.line, target: f.target, before: e.before, after: e.after }, { line: e.counter.line, before: e.before, after: e.after, output: e.counter.rule });
+    x.add(
+      'node-rules',
+      'diagnose.ev.counter',
+      { node, chain: e.counter.chain, line: e.counter.line, target: f.target, before: e.before, after: e.after },
+      { line: e.counter.line, before: e.before, after: e.after, output: e.counter.rule },
+    );
   } else {
-    x.add('node-rules', 'diagnose.ev.counter-one', { node, chain: e.counter.chain, line: e.counter.line, target: f.target, packets: e.after ?? e.before ?? 0 }, { line: e.counter.line, output: e.counter.rule });
+    x.add(
+      'node-rules',
+      'diagnose.ev.counter-one',
+      { node, chain: e.counter.chain, line: e.counter.line, target: f.target, packets: e.after ?? e.before ?? 0 },
+      { line: e.counter.line, output: e.counter.rule },
+    );
   }
 }
 
@@ -524,12 +686,25 @@ function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof g
   const node = input.nodeEvidence?.name ?? f.nodeName ?? '?';
   const src = f.podIP ?? f.route?.src ?? '?';
   const tr = f.trace;
-  if (f.servers) x.add('trace', 'diagnose.ev.ipvs-service', { node, target: f.target, servers: f.servers.join(', ') || x.t('diagnose.word.none') });
+  if (f.servers)
+    x.add('trace', 'diagnose.ev.ipvs-service', {
+      node,
+      target: f.target,
+      servers: f.servers.join(', ') || x.t('diagnose.word.none'),
+    });
   else if (tr.state === 'no-kube') x.add('trace', 'diagnose.ev.trace-no-kube', { node });
   else if (tr.state === 'dnat' || tr.state === 'stale') {
-    x.add('trace', 'diagnose.ev.trace-dnat', { src, target: f.target, node, dnat: tr.dnat.map((d) => d.target).join(', '), share: tr.dnat.map((d) => share(d.share)).join(', ') });
-  } else if (tr.state === 'none') x.add('trace', 'diagnose.ev.trace-none', { src, target: f.target, node, verdicts: tr.verdicts.join(', ') || '—' });
-  if ((tr.state === 'none' || tr.state === 'stale') && f.expected.rule) x.add('api', 'diagnose.ev.expected', { rule: f.expected.rule });
+    x.add('trace', 'diagnose.ev.trace-dnat', {
+      src,
+      target: f.target,
+      node,
+      dnat: tr.dnat.map((d) => d.target).join(', '),
+      share: tr.dnat.map((d) => share(d.share)).join(', '),
+    });
+  } else if (tr.state === 'none')
+    x.add('trace', 'diagnose.ev.trace-none', { src, target: f.target, node, verdicts: tr.verdicts.join(', ') || '—' });
+  if ((tr.state === 'none' || tr.state === 'stale') && f.expected.rule)
+    x.add('api', 'diagnose.ev.expected', { rule: f.expected.rule });
 }
 
 function dnsWhy(x: Texts, r: CheckResult): string {
@@ -551,12 +726,22 @@ function addDnsEvidence(x: Texts, input: DiagnoseInput): void {
   if (!ran(dns)) return;
   const addrs = resolvedAddresses(dns);
   const extra = { argv: dns.argv, output: outputOf(dns) };
-  if (addrs.length) x.add('dns', 'diagnose.ev.dns-ok', { tool: toolOf(dns.argv) ?? '?', name, addresses: addrs.join(', ') }, extra);
+  if (addrs.length)
+    x.add('dns', 'diagnose.ev.dns-ok', { tool: toolOf(dns.argv) ?? '?', name, addresses: addrs.join(', ') }, extra);
   else x.add('dns', 'diagnose.ev.dns-failed', { tool: toolOf(dns.argv) ?? '?', name, why: dnsWhy(x, dns) }, extra);
   const resolv = findCheck(input.checks, 'resolv-conf');
   if (resolv && resolv.exitCode === 0) {
     const rc = parseResolvConf(resolv.stdout);
-    x.add('resolv-conf', 'diagnose.ev.resolv-conf', { servers: rc.nameservers.join(' ') || '—', search: rc.search.join(' ') || '—', options: rc.options.join(' ') || '—' }, { argv: resolv.argv, output: trimOutput(resolv.stdout) });
+    x.add(
+      'resolv-conf',
+      'diagnose.ev.resolv-conf',
+      {
+        servers: rc.nameservers.join(' ') || '—',
+        search: rc.search.join(' ') || '—',
+        options: rc.options.join(' ') || '—',
+      },
+      { argv: resolv.argv, output: trimOutput(resolv.stdout) },
+    );
   }
 }
 
@@ -590,17 +775,23 @@ function bypassSummary(x: Texts, f: ReturnType<typeof gatherFacts>): string {
   const r = f.route;
   const dst = f.clusterIP ?? f.target;
   let head: string;
-  if (rc.kind === 'bypass' && rc.reason === 'no-route') head = x.t('diagnose.summary.bypass.no-route', { dst, error: r?.error ?? '?' });
+  if (rc.kind === 'bypass' && rc.reason === 'no-route')
+    head = x.t('diagnose.summary.bypass.no-route', { dst, error: r?.error ?? '?' });
   else if (rc.kind !== 'bypass' || !r) head = x.t('diagnose.summary.bypass.counters-only', { dst });
   else if (r.gateway) {
     const kind = rc.iface?.kind;
-    head = kind && BESIDE_NODE_KINDS.has(kind) ? x.t('diagnose.summary.bypass.gateway-kind', { dst, gateway: r.gateway, dev: r.dev ?? '?', kind }) : x.t('diagnose.summary.bypass.gateway', { dst, gateway: r.gateway, dev: r.dev ?? '?' });
-  } else if (rc.iface?.kind) head = x.t('diagnose.summary.bypass.onlink', { dst, dev: r.dev ?? '?', kind: rc.iface.kind });
+    head =
+      kind && BESIDE_NODE_KINDS.has(kind)
+        ? x.t('diagnose.summary.bypass.gateway-kind', { dst, gateway: r.gateway, dev: r.dev ?? '?', kind })
+        : x.t('diagnose.summary.bypass.gateway', { dst, gateway: r.gateway, dev: r.dev ?? '?' });
+  } else if (rc.iface?.kind)
+    head = x.t('diagnose.summary.bypass.onlink', { dst, dev: r.dev ?? '?', kind: rc.iface.kind });
   else head = x.t('diagnose.summary.bypass.onlink-plain', { dst, dev: r.dev ?? '?' });
   if (rc.kind === 'bypass' && rc.reason === 'no-route') return `${head}.`;
   const rule = x.t(`diagnose.rule.${f.counters.rule}`);
   if (f.counters.state === 'still') return head + x.t('diagnose.summary.tail.still', { rule, target: f.target });
-  if (f.counters.state === 'moved') return head + x.t('diagnose.summary.tail.moved', { rule, target: f.target, delta: f.counters.entry?.delta ?? 0 });
+  if (f.counters.state === 'moved')
+    return head + x.t('diagnose.summary.tail.moved', { rule, target: f.target, delta: f.counters.entry?.delta ?? 0 });
   return head + x.t('diagnose.summary.tail.unknown');
 }
 
@@ -611,17 +802,33 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   const names = { pod, namespace: input.source.namespace, name: input.service.name };
 
   // 1. Exec (refused before any check ran, or for the checks themselves).
-  const refusedCheck = input.execError ? undefined : input.checks.find((c) => c.exitCode === null && c.error === 'forbidden');
-  const execError = input.execError ?? (refusedCheck ? { status: 403, message: (refusedCheck.stderr.trim() || refusedCheck.error || 'forbidden').split('\n')[0] } : undefined);
+  const refusedCheck = input.execError
+    ? undefined
+    : input.checks.find((c) => c.exitCode === null && c.error === 'forbidden');
+  const execError =
+    input.execError ??
+    (refusedCheck
+      ? { status: 403, message: (refusedCheck.stderr.trim() || refusedCheck.error || 'forbidden').split('\n')[0] }
+      : undefined);
   if (execError) {
     const { status, message } = execError;
     x.add('exec', 'diagnose.ev.exec', { message, status: status ?? '—' });
     if (status === 403 || /forbidden/i.test(message)) {
-      return verdict('exec-forbidden', x.t('diagnose.summary.exec-forbidden', { pod, status: status ?? 403, message }), x, nextSteps(x, 'exec-forbidden', 2, names));
+      return verdict(
+        'exec-forbidden',
+        x.t('diagnose.summary.exec-forbidden', { pod, status: status ?? 403, message }),
+        x,
+        nextSteps(x, 'exec-forbidden', 2, names),
+      );
     }
     addApiEvidence(x, input);
     const target = `${input.service.clusterIP}:${input.port.port}`;
-    return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target, pod, reason: x.t('diagnose.reason.exec-failed', { message }) }), x, nextSteps(x, 'inconclusive', 2));
+    return verdict(
+      'inconclusive',
+      x.t('diagnose.summary.inconclusive', { target, pod, reason: x.t('diagnose.reason.exec-failed', { message }) }),
+      x,
+      nextSteps(x, 'inconclusive', 2),
+    );
   }
 
   const f = gatherFacts(input, lang);
@@ -629,29 +836,67 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   // 2. The API.
   if (!f.clusterIP) {
     addApiEvidence(x, input);
-    return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason: x.t('diagnose.reason.headless', { clusterIP: input.service.clusterIP || '—' }) }), x, nextSteps(x, 'inconclusive', 2));
+    return verdict(
+      'inconclusive',
+      x.t('diagnose.summary.inconclusive', {
+        target: f.target,
+        pod,
+        reason: x.t('diagnose.reason.headless', { clusterIP: input.service.clusterIP || '—' }),
+      }),
+      x,
+      nextSteps(x, 'inconclusive', 2),
+    );
   }
-  const portLabel = input.port.name ? `${input.port.name} (${input.port.port}/${input.port.protocol})` : `${input.port.port}/${input.port.protocol}`;
+  const portLabel = input.port.name
+    ? `${input.port.name} (${input.port.port}/${input.port.protocol})`
+    : `${input.port.port}/${input.port.protocol}`;
   if (input.endpointsKnown && input.endpoints.length === 0) {
     addApiEvidence(x, input);
     if (f.connect) addConnectEvidence(x, f.connect);
     addTraceEvidence(x, input, f);
     addCounterEvidence(x, input, f);
-    return verdict('no-endpoints', x.t('diagnose.summary.no-endpoints', { service, port: portLabel, target: f.target }), x, nextSteps(x, 'no-endpoints', 3, names));
+    return verdict(
+      'no-endpoints',
+      x.t('diagnose.summary.no-endpoints', { service, port: portLabel, target: f.target }),
+      x,
+      nextSteps(x, 'no-endpoints', 3, names),
+    );
   }
   const podNode = input.source.nodeName;
-  if (input.endpointsKnown && input.service.internalTrafficPolicy === 'Local' && podNode && !input.source.hostNetwork && input.endpoints.some((e) => e.ready) && !input.endpoints.some((e) => e.ready && e.nodeName === podNode)) {
+  if (
+    input.endpointsKnown &&
+    input.service.internalTrafficPolicy === 'Local' &&
+    podNode &&
+    !input.source.hostNetwork &&
+    input.endpoints.some((e) => e.ready) &&
+    !input.endpoints.some((e) => e.ready && e.nodeName === podNode)
+  ) {
     // internalTrafficPolicy Local: kube-proxy on this node uses only this node's endpoints, and there are none.
     addApiEvidence(x, input);
     if (f.connect) addConnectEvidence(x, f.connect);
     addTraceEvidence(x, input, f);
-    return verdict('no-endpoints', x.t('diagnose.summary.no-local-endpoints', { service, port: portLabel, node: podNode, target: f.target }), x, nextSteps(x, 'no-endpoints', 3, names));
+    return verdict(
+      'no-endpoints',
+      x.t('diagnose.summary.no-local-endpoints', { service, port: portLabel, node: podNode, target: f.target }),
+      x,
+      nextSteps(x, 'no-endpoints', 3, names),
+    );
   }
   if (input.endpointsKnown && !input.endpoints.some((e) => e.ready)) {
     addApiEvidence(x, input);
     if (f.connect) addConnectEvidence(x, f.connect);
     addEndpointEvidence(x, input, f);
-    return verdict('endpoints-not-ready', x.t('diagnose.summary.endpoints-not-ready', { service, port: portLabel, count: input.endpoints.length, target: f.target }), x, nextSteps(x, 'endpoints-not-ready', 2, names));
+    return verdict(
+      'endpoints-not-ready',
+      x.t('diagnose.summary.endpoints-not-ready', {
+        service,
+        port: portLabel,
+        count: input.endpoints.length,
+        target: f.target,
+      }),
+      x,
+      nextSteps(x, 'endpoints-not-ready', 2, names),
+    );
   }
 
   const connected = f.connect?.outcome === 'connected';
@@ -666,10 +911,12 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   // backend, not a router that drops; a blackholed probe times out).
   const gatewayOnly = rc.kind === 'bypass' && (rc.reason === 'foreign-gateway' || rc.reason === 'unknown-gateway');
   // curl 7.8x says "Couldn't connect" for refused and unreachable alike (`no-connect`): either is an answer.
-  const refusedAfterRule = f.counters.state === 'moved' && (f.connect?.outcome === 'refused' || f.connect?.outcome === 'no-connect');
+  const refusedAfterRule =
+    f.counters.state === 'moved' && (f.connect?.outcome === 'refused' || f.connect?.outcome === 'no-connect');
   const gatewayDoubted = gatewayOnly && (f.trace.state === 'no-kube' || refusedAfterRule);
   const strongBypass = rc.kind === 'bypass' && rc.strong && !gatewayDoubted;
-  const weakBypass = rc.kind === 'bypass' && !rc.strong && !gatewayDoubted && f.counters.state === 'still' && connectFailed;
+  const weakBypass =
+    rc.kind === 'bypass' && !rc.strong && !gatewayDoubted && f.counters.state === 'still' && connectFailed;
   if (!connected && (strongBypass || weakBypass)) {
     if (f.connect) addConnectEvidence(x, f.connect);
     addRouteEvidence(x, input, f);
@@ -687,7 +934,12 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     addCounterEvidence(x, input, f);
     addApiEvidence(x, input);
     addRouteEvidence(x, input, f);
-    return verdict('clusterip-dnat-missing', x.t('diagnose.summary.dnat-missing', { target: f.target, missing }), x, nextSteps(x, 'dnat-missing', 3, names));
+    return verdict(
+      'clusterip-dnat-missing',
+      x.t('diagnose.summary.dnat-missing', { target: f.target, missing }),
+      x,
+      nextSteps(x, 'dnat-missing', 3, names),
+    );
   }
 
   // 5. Tools.
@@ -701,15 +953,26 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       if (f.connect) addConnectEvidence(x, f.connect);
       addRouteEvidence(x, input, f);
       addTraceEvidence(x, input, f);
-      const summary = probeFailed ? x.t('diagnose.summary.tool-missing.probe-failed', { why: probeWhy(probe!) }) : x.t('diagnose.summary.tool-missing', { target: f.target });
+      const summary = probeFailed
+        ? x.t('diagnose.summary.tool-missing.probe-failed', { why: probeWhy(probe!) })
+        : x.t('diagnose.summary.tool-missing', { target: f.target });
       return verdict('tool-missing', summary, x, nextSteps(x, 'tool-missing', 2, names));
     }
   }
 
   // 6. Backends.
   if (connectFailed) {
-    const entered = f.counters.state === 'moved' || ((f.counters.state === 'none' || f.counters.state === 'one-capture' || f.counters.state === 'reset' || f.counters.state === 'no-counters') && rc.kind !== 'bypass' && f.trace.state !== 'no-kube');
-    const failed = f.endpointConnects.filter((c) => c.outcome !== 'connected' && c.outcome !== 'error' && c.outcome !== 'not-run');
+    const entered =
+      f.counters.state === 'moved' ||
+      ((f.counters.state === 'none' ||
+        f.counters.state === 'one-capture' ||
+        f.counters.state === 'reset' ||
+        f.counters.state === 'no-counters') &&
+        rc.kind !== 'bypass' &&
+        f.trace.state !== 'no-kube');
+    const failed = f.endpointConnects.filter(
+      (c) => c.outcome !== 'connected' && c.outcome !== 'error' && c.outcome !== 'not-run',
+    );
     const answered = f.endpointConnects.filter((c) => c.outcome === 'connected');
     if (entered && failed.length > 0) {
       addConnectEvidence(x, f.connect!);
@@ -717,7 +980,16 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       addTraceEvidence(x, input, f);
       addEndpointEvidence(x, input, f);
       addApiEvidence(x, input);
-      return verdict('backend-unreachable', x.t('diagnose.summary.backend-unreachable', { target: f.target, failed: failed.length, total: failed.length + answered.length }), x, nextSteps(x, 'backend-unreachable', 2, names));
+      return verdict(
+        'backend-unreachable',
+        x.t('diagnose.summary.backend-unreachable', {
+          target: f.target,
+          failed: failed.length,
+          total: failed.length + answered.length,
+        }),
+        x,
+        nextSteps(x, 'backend-unreachable', 2, names),
+      );
     }
     addConnectEvidence(x, f.connect!);
     addRouteEvidence(x, input, f);
@@ -732,7 +1004,12 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     else if (f.counters.state === 'still') reason = x.t('diagnose.reason.counters-still-route-node', { outcome });
     else if (entered && answered.length > 0) reason = x.t('diagnose.reason.endpoints-answer', { outcome });
     else reason = x.t('diagnose.reason.connect-failed', { outcome });
-    return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason }), x, nextSteps(x, 'inconclusive', 2));
+    return verdict(
+      'inconclusive',
+      x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason }),
+      x,
+      nextSteps(x, 'inconclusive', 2),
+    );
   }
 
   // 7. DNS, 8. ok.
@@ -749,7 +1026,12 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       if (f.connect) addConnectEvidence(x, f.connect);
       addDnsEvidence(x, input);
       const summary = resolved
-        ? x.t('diagnose.summary.dns-mismatch', { target: f.target, name: dnsName, addresses: addrs.join(', '), ip: f.clusterIP })
+        ? x.t('diagnose.summary.dns-mismatch', {
+            target: f.target,
+            name: dnsName,
+            addresses: addrs.join(', '),
+            ip: f.clusterIP,
+          })
         : checkable
           ? x.t('diagnose.summary.dns-failure', { target: f.target, name: dnsName, why: dnsWhy(x, dns) })
           : x.t('diagnose.summary.dns-failure.not-checkable', { name: dnsName, why: dnsWhy(x, dns) });
@@ -763,26 +1045,40 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     if (rc.kind === 'bypass') x.add('route-clusterip', 'diagnose.ev.connect-ok-despite-route', {});
     addCounterEvidence(x, input, f);
     addEndpointEvidence(x, input, f, true);
-    const summary = dnsRan && dnsName ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName }) : x.t('diagnose.summary.ok.no-dns', { pod, service, target: f.target });
+    const summary =
+      dnsRan && dnsName
+        ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName })
+        : x.t('diagnose.summary.ok.no-dns', { pod, service, target: f.target });
     return verdict('ok', summary, x, nextSteps(x, 'ok', 2));
   }
 
   // Not checkable with a connect (UDP other than 53, SCTP) or the tool could not tell.
   addToolsEvidence(x, input);
   if (f.connect) addConnectEvidence(x, f.connect);
-  if (!tcpLike) x.add('connect-clusterip', 'diagnose.ev.not-checkable', { proto: input.port.protocol, port: input.port.port });
+  if (!tcpLike)
+    x.add('connect-clusterip', 'diagnose.ev.not-checkable', { proto: input.port.protocol, port: input.port.port });
   addRouteEvidence(x, input, f);
   addCounterEvidence(x, input, f);
   addTraceEvidence(x, input, f);
   addDnsEvidence(x, input);
   addApiEvidence(x, input);
   if (!tcpLike && rc.kind === 'node' && f.trace.state === 'dnat') {
-    return verdict('ok', x.t('diagnose.summary.ok.not-checkable', { pod, service, target: f.target, proto: input.port.protocol }), x, nextSteps(x, 'ok', 2));
+    return verdict(
+      'ok',
+      x.t('diagnose.summary.ok.not-checkable', { pod, service, target: f.target, proto: input.port.protocol }),
+      x,
+      nextSteps(x, 'ok', 2),
+    );
   }
   const reason = !tcpLike
     ? x.t('diagnose.reason.not-checkable', { proto: input.port.protocol })
     : f.connect
       ? x.t('diagnose.reason.connect-error', { outcome: outcomeText(x, f.connect.outcome) })
       : x.t('diagnose.reason.nothing');
-  return verdict('inconclusive', x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason }), x, nextSteps(x, 'inconclusive', 2));
+  return verdict(
+    'inconclusive',
+    x.t('diagnose.summary.inconclusive', { target: f.target, pod, reason }),
+    x,
+    nextSteps(x, 'inconclusive', 2),
+  );
 }

@@ -21,7 +21,16 @@ export interface MessageBundle {
   'zh-CN': Messages;
 }
 
-const bundles: MessageBundle[] = [diagnoseMessages, iptablesMessages, ipvsMessages, lintMessages, parseMessages, routesMessages, traceMessages, uiMessages];
+const bundles: MessageBundle[] = [
+  diagnoseMessages,
+  iptablesMessages,
+  ipvsMessages,
+  lintMessages,
+  parseMessages,
+  routesMessages,
+  traceMessages,
+  uiMessages,
+];
 
 function merge(lang: Lang): Messages {
   const out: Messages = {};

@@ -82,7 +82,11 @@ export class ChainRecord implements Chain {
     const line = this.int(COUNTER_LINE);
     if (line < 0) return undefined;
     const c = this.columns.counts;
-    return { packets: c[this.row * 2], bytes: c[this.row * 2 + 1], span: { line, column: this.int(COUNTER_COLUMN), length: this.int(COUNTER_LENGTH) } };
+    return {
+      packets: c[this.row * 2],
+      bytes: c[this.row * 2 + 1],
+      span: { line, column: this.int(COUNTER_COLUMN), length: this.int(COUNTER_LENGTH) },
+    };
   }
 
   set counters(c: Counters | undefined) {
@@ -115,6 +119,15 @@ export class ChainRecord implements Chain {
   }
 
   toJSON(): Chain {
-    return { table: this.table, name: this.name, builtin: this.builtin, policy: this.policy, counters: this.counters, declSpan: this.declSpan, ...(this.policyLine !== undefined ? { policyLine: this.policyLine } : {}), rules: this.rules };
+    return {
+      table: this.table,
+      name: this.name,
+      builtin: this.builtin,
+      policy: this.policy,
+      counters: this.counters,
+      declSpan: this.declSpan,
+      ...(this.policyLine !== undefined ? { policyLine: this.policyLine } : {}),
+      rules: this.rules,
+    };
   }
 }

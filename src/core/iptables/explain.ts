@@ -11,7 +11,15 @@ import { kubeChainKind, nftKubeChain } from './naming';
 import { ownEntry } from '../common/own';
 import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
 import { markEffect } from './markEffect';
-import { displayRuleText, ruleTargetName, STANDARD_TARGETS, type Chain, type OptionArg, type Rule, type Token } from './types';
+import {
+  displayRuleText,
+  ruleTargetName,
+  STANDARD_TARGETS,
+  type Chain,
+  type OptionArg,
+  type Rule,
+  type Token,
+} from './types';
 import { joinHostPort } from '../common/ip';
 import { truncate } from '../common/text';
 
@@ -33,11 +41,29 @@ const CNI_PREFIXES: [RegExp, string][] = [
   [/^KUBE-ROUTER-/, 'kube-router'],
 ];
 const COMMAND_KEYS: Record<string, string> = {
-  '-A': 'append', '--append': 'append', '-I': 'insert', '--insert': 'insert', '-D': 'delete', '--delete': 'delete',
-  '-R': 'replace', '--replace': 'replace', '-C': 'check', '--check': 'check', '-N': 'new-chain', '--new-chain': 'new-chain',
-  '-P': 'policy', '--policy': 'policy', '-F': 'flush', '--flush': 'flush', '-X': 'delete-chain', '--delete-chain': 'delete-chain',
-  '-E': 'rename-chain', '--rename-chain': 'rename-chain',
-  '-Z': 'zero', '--zero': 'zero', COMMIT: 'COMMIT',
+  '-A': 'append',
+  '--append': 'append',
+  '-I': 'insert',
+  '--insert': 'insert',
+  '-D': 'delete',
+  '--delete': 'delete',
+  '-R': 'replace',
+  '--replace': 'replace',
+  '-C': 'check',
+  '--check': 'check',
+  '-N': 'new-chain',
+  '--new-chain': 'new-chain',
+  '-P': 'policy',
+  '--policy': 'policy',
+  '-F': 'flush',
+  '--flush': 'flush',
+  '-X': 'delete-chain',
+  '--delete-chain': 'delete-chain',
+  '-E': 'rename-chain',
+  '--rename-chain': 'rename-chain',
+  '-Z': 'zero',
+  '--zero': 'zero',
+  COMMIT: 'COMMIT',
 };
 
 const has = (lang: Lang, key: string) => t(lang, key) !== key;
@@ -60,13 +86,21 @@ function ruleSection(model: IptablesModel, rule: Rule, lang: Lang): string {
   // `-D` and `-C` lines are commands on a chain, not rules of it.
   if (rule.command === 'check') return t(lang, 'iptables.edit.check', at);
   const edited = model.dump.editedRule.get(rule);
-  const before = edited ? { ...at, line: edited.line + 1, text: truncate(displayRuleText(edited), 100), position: rule.position ?? edited.index + 1 } : undefined;
+  const before = edited
+    ? {
+        ...at,
+        line: edited.line + 1,
+        text: truncate(displayRuleText(edited), 100),
+        position: rule.position ?? edited.index + 1,
+      }
+    : undefined;
   if (rule.command === 'delete') {
     if (!before) return t(lang, 'iptables.edit.nothing', at);
     return t(lang, rule.position === undefined ? 'iptables.edit.delete-spec' : 'iptables.edit.delete', before);
   }
   const parts = [explainRule(model, rule, lang)];
-  if (rule.command === 'replace') parts.push(before ? t(lang, 'iptables.edit.replace', before) : t(lang, 'iptables.edit.nothing', at));
+  if (rule.command === 'replace')
+    parts.push(before ? t(lang, 'iptables.edit.replace', before) : t(lang, 'iptables.edit.nothing', at));
   const removedBy = model.dump.removedAt.get(rule);
   if (removedBy !== undefined) parts.push(t(lang, 'iptables.hover.removed', { ...at, line: removedBy + 1 }));
   else {
@@ -76,11 +110,18 @@ function ruleSection(model: IptablesModel, rule: Rule, lang: Lang): string {
   return parts.join('\n\n');
 }
 
-export function explainToken(model: IptablesModel, token: Token, rule: Rule | undefined, lang: Lang): string | undefined {
+export function explainToken(
+  model: IptablesModel,
+  token: Token,
+  rule: Rule | undefined,
+  lang: Lang,
+): string | undefined {
   switch (token.kind) {
     case 'table': {
       const name = token.text.replace(/^\*/, '');
-      return KNOWN_TABLES.has(name) ? t(lang, `iptables.table.${name}`) : t(lang, 'iptables.table.other', { table: name });
+      return KNOWN_TABLES.has(name)
+        ? t(lang, `iptables.table.${name}`)
+        : t(lang, 'iptables.table.other', { table: name });
     }
     case 'chainDecl':
     case 'chainRef': {
@@ -101,7 +142,9 @@ export function explainToken(model: IptablesModel, token: Token, rule: Rule | un
     case 'module': {
       const name = token.text;
       if (has(lang, `iptables.module.${name}`)) return t(lang, `iptables.module.${name}`);
-      return ownEntry(MODULE_OPTIONS, name) ? t(lang, 'iptables.module.other', { module: name }) : t(lang, 'iptables.module.unknown', { module: name });
+      return ownEntry(MODULE_OPTIONS, name)
+        ? t(lang, 'iptables.module.other', { module: name })
+        : t(lang, 'iptables.module.unknown', { module: name });
     }
     case 'target':
       return rule ? explainTarget(model, rule, lang) : undefined;
@@ -128,11 +171,18 @@ function tableOfLine(model: IptablesModel, line: number): string | undefined {
   return undefined;
 }
 
-function findOptionAtToken(rule: Rule, token: Token): { option: OptionArg; module: string; inTarget: boolean } | undefined {
+function findOptionAtToken(
+  rule: Rule,
+  token: Token,
+): { option: OptionArg; module: string; inTarget: boolean } | undefined {
   const hit = (o: OptionArg) =>
-    sameSpan(o.span, token.span) || o.valueSpans.some((s) => sameSpan(s, token.span)) || (o.negationSpan && sameSpan(o.negationSpan, token.span));
-  for (const m of rule.matches) for (const o of m.options) if (hit(o)) return { option: o, module: m.module, inTarget: false };
-  for (const o of rule.target?.options ?? []) if (hit(o)) return { option: o, module: rule.target!.name, inTarget: true };
+    sameSpan(o.span, token.span) ||
+    o.valueSpans.some((s) => sameSpan(s, token.span)) ||
+    (o.negationSpan && sameSpan(o.negationSpan, token.span));
+  for (const m of rule.matches)
+    for (const o of m.options) if (hit(o)) return { option: o, module: m.module, inTarget: false };
+  for (const o of rule.target?.options ?? [])
+    if (hit(o)) return { option: o, module: rule.target!.name, inTarget: true };
   return undefined;
 }
 
@@ -140,22 +190,36 @@ function sameSpan(a: Span, b: Span): boolean {
   return a.line === b.line && a.column === b.column;
 }
 
-export function explainOption(model: IptablesModel, rule: Rule, o: OptionArg, module: string, inTarget: boolean, lang: Lang): string {
+export function explainOption(
+  model: IptablesModel,
+  rule: Rule,
+  o: OptionArg,
+  module: string,
+  inTarget: boolean,
+  lang: Lang,
+): string {
   const value = o.values.join(' ');
   const neg = o.negated ? t(lang, 'iptables.negated') : '';
   if (inTarget) {
     const key = `iptables.target-option.${o.name}`;
-    let text = has(lang, key) ? t(lang, key, { value }) : t(lang, 'iptables.target-option.generic', { option: o.written, value });
+    let text = has(lang, key)
+      ? t(lang, key, { value })
+      : t(lang, 'iptables.target-option.generic', { option: o.written, value });
     const effect = ruleTargetName(rule) === 'MARK' ? markEffect(o.name, o.values[0] ?? '') : undefined;
-    if (effect) text += ` ${t(lang, 'iptables.mark.effect', { effect: t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' }) })}`;
+    if (effect)
+      text += ` ${t(lang, 'iptables.mark.effect', { effect: t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' }) })}`;
     if (/mark$/.test(o.name)) text += `\n\n${explainMark(model, value, lang)}`;
     return text;
   }
   if (module === 'statistic' && o.name === 'probability') {
-    return [t(lang, 'iptables.option.statistic.probability', { value }), explainProbability(model, rule, lang)].filter(Boolean).join('\n\n');
+    return [t(lang, 'iptables.option.statistic.probability', { value }), explainProbability(model, rule, lang)]
+      .filter(Boolean)
+      .join('\n\n');
   }
   const key = module === '' ? `iptables.option.${o.name}` : `iptables.option.${module}.${o.name}`;
-  let text = has(lang, key) ? t(lang, key, { value }) : t(lang, 'iptables.option.generic', { option: o.written, value });
+  let text = has(lang, key)
+    ? t(lang, key, { value })
+    : t(lang, 'iptables.option.generic', { option: o.written, value });
   if (module === 'mark' || module === 'connmark') text += `\n\n${explainMark(model, value, lang)}`;
   return neg + text;
 }
@@ -173,24 +237,58 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
     const entry = kind === 'endpoint' ? kube.endpointByChain.get(name) : undefined;
     const service = entry?.service ?? kube.serviceByChain.get(name);
     const serviceName = service?.name || t(lang, 'iptables.chain.unknown-service');
-    const endpoint = entry ? `${entry.endpoint.ip}${entry.endpoint.port !== undefined ? `:${entry.endpoint.port}` : ''}` : '';
+    const endpoint = entry
+      ? `${entry.endpoint.ip}${entry.endpoint.port !== undefined ? `:${entry.endpoint.port}` : ''}`
+      : '';
     const count = service?.endpoints.length ?? 0;
-    parts.push(t(lang, `iptables.chain.kind.${kind}`, { chain: name, service: serviceName, protocol: (service?.protocol ?? '?').toUpperCase(), count, endpoints: tn(lang, 'iptables.count.endpoint-chains', count), endpoint }));
-    parts.push(hashSentence(service, kind === 'endpoint' ? entry?.endpoint.hashVerified ?? null : service?.hashVerified ?? null, lang));
-    if (service && kind !== 'endpoint') parts.push(serviceFacts(service, !nftKind && (kind === 'service-local' || kind === 'external-local') ? localLadder(model, chain) : undefined));
+    parts.push(
+      t(lang, `iptables.chain.kind.${kind}`, {
+        chain: name,
+        service: serviceName,
+        protocol: (service?.protocol ?? '?').toUpperCase(),
+        count,
+        endpoints: tn(lang, 'iptables.count.endpoint-chains', count),
+        endpoint,
+      }),
+    );
+    parts.push(
+      hashSentence(
+        service,
+        kind === 'endpoint' ? (entry?.endpoint.hashVerified ?? null) : (service?.hashVerified ?? null),
+        lang,
+      ),
+    );
+    if (service && kind !== 'endpoint')
+      parts.push(
+        serviceFacts(
+          service,
+          !nftKind && (kind === 'service-local' || kind === 'external-local') ? localLadder(model, chain) : undefined,
+        ),
+      );
   } else if (kind === 'kube-fixed') {
     const key = `iptables.chain.kube.${name}`;
-    parts.push(has(lang, key) ? t(lang, key, { mark: kube.masqueradeMark ?? '0x4000' }) : t(lang, 'iptables.chain.kube.other', { chain: name }));
+    parts.push(
+      has(lang, key)
+        ? t(lang, key, { mark: kube.masqueradeMark ?? '0x4000' })
+        : t(lang, 'iptables.chain.kube.other', { chain: name }),
+    );
   } else {
     const cni = CNI_PREFIXES.find(([re]) => re.test(name));
-    parts.push(cni ? t(lang, `iptables.chain.cni.${cni[1]}`, { chain: name }) : t(lang, 'iptables.chain.user', { chain: name }));
+    parts.push(
+      cni ? t(lang, `iptables.chain.cni.${cni[1]}`, { chain: name }) : t(lang, 'iptables.chain.user', { chain: name }),
+    );
   }
   const renamed = chain ? undefined : model.dump.renames.find((r) => r.from === name && r.table === table);
   if (renamed) parts.push(t(lang, 'iptables.chain.renamed', { chain: name, to: renamed.to, line: renamed.line + 1 }));
   else if (!chain) parts.push(t(lang, 'iptables.chain.undefined', { chain: name, table }));
   else {
     const refs = model.references(chain.table, name).length + model.mapReferences(chain.table, name).length;
-    parts.push(t(lang, 'iptables.chain.summary', { rules: tn(lang, 'iptables.count.rules', chain.rules.length), refs: tn(lang, 'iptables.count.places', refs) }));
+    parts.push(
+      t(lang, 'iptables.chain.summary', {
+        rules: tn(lang, 'iptables.count.rules', chain.rules.length),
+        refs: tn(lang, 'iptables.count.places', refs),
+      }),
+    );
     if (chain.builtin && chain.policy) parts.push(t(lang, 'iptables.chain.policy', { policy: chain.policy }));
   }
   return parts.join('\n\n');
@@ -203,25 +301,37 @@ function hashSentence(service: KubeService | undefined, verified: boolean | null
 }
 
 /** The endpoints a Local-policy chain (KUBE-SVL/XLB) spreads over, with its own shares: the node's endpoints only. */
-function localLadder(model: IptablesModel, chain: Chain | undefined): { ip: string; port?: number; chain: string; share?: number }[] | undefined {
+function localLadder(
+  model: IptablesModel,
+  chain: Chain | undefined,
+): { ip: string; port?: number; chain: string; share?: number }[] | undefined {
   if (!chain) return undefined;
   const ladder = chainLadder(chain);
   return ladder.steps.map(({ rule, share }) => {
     const sep = rule.target!.name;
     const e = model.kube.endpointByChain.get(sep)?.endpoint;
-    return { ip: e?.ip ?? '?', ...(e?.port !== undefined ? { port: e.port } : {}), chain: sep, ...(ladder.whole ? { share } : {}) };
+    return {
+      ip: e?.ip ?? '?',
+      ...(e?.port !== undefined ? { port: e.port } : {}),
+      chain: sep,
+      ...(ladder.whole ? { share } : {}),
+    };
   });
 }
 
 /** A compact fact table, language-neutral (addresses and numbers); `endpoints` replaces the Service's list. */
-function serviceFacts(s: KubeService, endpoints: readonly { ip: string; port?: number; chain: string; share?: number }[] = s.endpoints): string {
+function serviceFacts(
+  s: KubeService,
+  endpoints: readonly { ip: string; port?: number; chain: string; share?: number }[] = s.endpoints,
+): string {
   const rows: string[] = [];
   if (s.clusterIP) rows.push(`ClusterIP \`${joinHostPort(s.clusterIP, s.port ?? '?')}\``);
   if (s.nodePort !== undefined) rows.push(`NodePort \`${s.nodePort}\``);
   if (s.externalIPs.length) rows.push(`externalIPs \`${s.externalIPs.join(', ')}\``);
   if (s.loadBalancerIPs.length) rows.push(`LoadBalancer \`${s.loadBalancerIPs.join(', ')}\``);
   if (s.sessionAffinitySeconds !== undefined) rows.push(`sessionAffinity ClientIP \`${s.sessionAffinitySeconds}s\``);
-  for (const e of endpoints) rows.push(`→ \`${joinHostPort(e.ip, e.port ?? '?')}\` ${formatShare(e.share)} (${e.chain})`);
+  for (const e of endpoints)
+    rows.push(`→ \`${joinHostPort(e.ip, e.port ?? '?')}\` ${formatShare(e.share)} (${e.chain})`);
   return rows.map((r) => `- ${r}`).join('\n');
 }
 
@@ -229,14 +339,21 @@ function explainTarget(model: IptablesModel, rule: Rule, lang: Lang): string {
   const target = rule.target!;
   const name = target.name;
   if (!STANDARD_TARGETS.has(name) && !EXTENSION_TARGETS.has(name)) {
-    const head = t(lang, target.kind === 'goto' ? 'iptables.target.goto-chain' : 'iptables.target.chain', { chain: name });
+    const head = t(lang, target.kind === 'goto' ? 'iptables.target.goto-chain' : 'iptables.target.chain', {
+      chain: name,
+    });
     return `${head}\n\n${explainChain(model, rule.table, name, lang)}`;
   }
-  const value = target.options.map((o) => o.values.join(' ')).filter(Boolean).join(' ');
+  const value = target.options
+    .map((o) => o.values.join(' '))
+    .filter(Boolean)
+    .join(' ');
   const key = `iptables.target.${name}`;
   const selectors = target.options.find((o) => o.name === 'selector')?.values.join(' . ') ?? '';
   const modulus = target.options.find((o) => o.name === 'mod')?.values[0] ?? 'N';
-  let text = has(lang, key) ? t(lang, key, { value, selectors, modulus }) : t(lang, 'iptables.target.other', { target: name });
+  let text = has(lang, key)
+    ? t(lang, key, { value, selectors, modulus })
+    : t(lang, 'iptables.target.other', { target: name });
   if (name === 'MARK' && value) text += `\n\n${explainMark(model, value, lang)}`;
   return text;
 }
@@ -244,7 +361,10 @@ function explainTarget(model: IptablesModel, rule: Rule, lang: Lang): string {
 function explainCounters(model: IptablesModel, line: number, rule: Rule | undefined, lang: Lang): string | undefined {
   const counters = rule?.counters ?? findChainDeclaredOn(model, line)?.counters;
   if (!counters) return undefined;
-  return tn(lang, 'iptables.counters', Number(counters.packets), { packets: counters.packets.toLocaleString('en-US'), bytes: counters.bytes.toLocaleString('en-US') });
+  return tn(lang, 'iptables.counters', Number(counters.packets), {
+    packets: counters.packets.toLocaleString('en-US'),
+    bytes: counters.bytes.toLocaleString('en-US'),
+  });
 }
 
 function findChainDeclaredOn(model: IptablesModel, line: number): Chain | undefined {
@@ -255,7 +375,13 @@ function findChainDeclaredOn(model: IptablesModel, line: number): Chain | undefi
 function explainCommentLine(model: IptablesModel, token: Token, lang: Lang): string {
   const header = model.dump.headers.find((h) => h.line === token.span.line);
   if (!header) return t(lang, 'iptables.comment-line');
-  const lines = [t(lang, 'iptables.header', { tool: header.tool, version: header.version ? `v${header.version}` : '', backend: header.backend ? ` (${header.backend})` : '' })];
+  const lines = [
+    t(lang, 'iptables.header', {
+      tool: header.tool,
+      version: header.version ? `v${header.version}` : '',
+      backend: header.backend ? ` (${header.backend})` : '',
+    }),
+  ];
   const hints = model.kube.versionHints;
   if (hints.length) {
     lines.push(`**${t(lang, 'iptables.hover.version-hints')}**`);
@@ -284,10 +410,25 @@ export function explainMark(model: IptablesModel, value: string, lang: Lang): st
       // kube-proxy's `--set-xmark 0x4000/0x0` clears the bit it set earlier: no setter of it.
       if (o) (markEffect(o.name, o.values[0])?.kind === 'flip' ? flippers : setters).push(r.line + 1);
     }
-    if (r.matches.some((m) => (m.module === 'mark' || m.module === 'connmark') && m.options.some((o) => o.values[0]?.split('/')[0].toLowerCase() === base))) readers.push(r.line + 1);
+    if (
+      r.matches.some(
+        (m) =>
+          (m.module === 'mark' || m.module === 'connmark') &&
+          m.options.some((o) => o.values[0]?.split('/')[0].toLowerCase() === base),
+      )
+    )
+      readers.push(r.line + 1);
   }
-  if (flippers.length) parts.push(t(lang, 'iptables.mark.users-flipped', { setters: listLines(setters), flippers: listLines(flippers), readers: listLines(readers) }));
-  else if (setters.length || readers.length) parts.push(t(lang, 'iptables.mark.users', { setters: listLines(setters), readers: listLines(readers) }));
+  if (flippers.length)
+    parts.push(
+      t(lang, 'iptables.mark.users-flipped', {
+        setters: listLines(setters),
+        flippers: listLines(flippers),
+        readers: listLines(readers),
+      }),
+    );
+  else if (setters.length || readers.length)
+    parts.push(t(lang, 'iptables.mark.users', { setters: listLines(setters), readers: listLines(readers) }));
   return parts.join(' ');
 }
 
@@ -313,14 +454,26 @@ export function explainProbability(model: IptablesModel, rule: Rule, lang: Lang)
   }
   const p = probabilityOf(rule);
   if (p === undefined) return t(lang, 'iptables.probability.last', { n, share: formatShare(share) });
-  const params = { k: k + 1, n, p: String(p), left: n - k, fraction: (1 / (n - k)).toFixed(4), share: formatShare(share) };
+  const params = {
+    k: k + 1,
+    n,
+    p: String(p),
+    left: n - k,
+    fraction: (1 / (n - k)).toFixed(4),
+    share: formatShare(share),
+  };
   return t(lang, Math.abs(share - 1 / n) < 1e-4 ? 'iptables.probability' : 'iptables.probability.off', params);
 }
 
 function isLadderTail(r: Rule, chain: Chain): boolean {
   // The last rule of a ladder jumps like the others but has no statistic match.
   const prev = chain.rules[r.index - 1];
-  return !!prev && prev.matches.some((m) => m.module === 'statistic') && r.target?.name !== undefined && kubeChainKind(r.target.name) === kubeChainKind(prev.target?.name ?? '');
+  return (
+    !!prev &&
+    prev.matches.some((m) => m.module === 'statistic') &&
+    r.target?.name !== undefined &&
+    kubeChainKind(r.target.name) === kubeChainKind(prev.target?.name ?? '')
+  );
 }
 
 function probabilityOf(r: Rule): number | undefined {
@@ -363,12 +516,25 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   const dst = opt(rule, 'destination')?.values[0]?.replace(/\/(?:32|128)$/, '');
   const dport = opt(rule, 'dport')?.values[0];
   const address = dst ? `${dst}${dport ? `:${dport}` : ''}` : dport ? `:${dport}` : '?';
-  if ((rule.chain === 'KUBE-SERVICES' || rule.chain === 'KUBE-NODEPORTS') && target === 'KUBE-NODEPORTS') return t(lang, 'iptables.rule.nodeports-jump');
+  if ((rule.chain === 'KUBE-SERVICES' || rule.chain === 'KUBE-NODEPORTS') && target === 'KUBE-NODEPORTS')
+    return t(lang, 'iptables.rule.nodeports-jump');
   const svcByTarget = kube.serviceByChain.get(target);
   if ((rule.chain === 'KUBE-SERVICES' || rule.chain === 'KUBE-NODEPORTS') && svcByTarget) {
     const port = svcByTarget.portName ? t(lang, 'iptables.rule.service-port', { port: svcByTarget.portName }) : '';
-    if (rule.chain === 'KUBE-NODEPORTS') return t(lang, 'iptables.rule.nodeport-entry', { protocol, port: dport ?? '?', service: displayService(svcByTarget), chain: target });
-    return t(lang, 'iptables.rule.service-entry', { protocol, address, service: displayService(svcByTarget), port, chain: target });
+    if (rule.chain === 'KUBE-NODEPORTS')
+      return t(lang, 'iptables.rule.nodeport-entry', {
+        protocol,
+        port: dport ?? '?',
+        service: displayService(svcByTarget),
+        chain: target,
+      });
+    return t(lang, 'iptables.rule.service-entry', {
+      protocol,
+      address,
+      service: displayService(svcByTarget),
+      port,
+      chain: target,
+    });
   }
   if (rule.comment && /has no endpoints/.test(rule.comment) && (target === 'REJECT' || target === 'DROP')) {
     const spn = rule.comment.replace(/\s+has no endpoints$/, '');
@@ -384,14 +550,21 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   }
   if (own && tkind === 'endpoint') {
     const recent = rule.matches.find((m) => m.module === 'recent');
-    if (recent) return t(lang, 'iptables.rule.affinity-check', { seconds: recent.options.find((o) => o.name === 'seconds')?.values[0] ?? '?' });
+    if (recent)
+      return t(lang, 'iptables.rule.affinity-check', {
+        seconds: recent.options.find((o) => o.name === 'seconds')?.values[0] ?? '?',
+      });
     const ep = kube.endpointByChain.get(target)?.endpoint;
     const entry = own.endpoints.find((e) => e.chain === target) ?? ep;
     // The share is this chain's own: a KUBE-SVL/XLB ladder spreads over the local endpoints only.
     const chain = model.chain(rule.table, rule.chain);
     const ladder = chain ? chainLadder(chain) : undefined;
     const step = ladder?.steps.find((s) => s.rule === rule);
-    const params = { service: displayService(own), endpoint: entry ? joinHostPort(entry.ip, entry.port ?? '?') : '?', chain: target };
+    const params = {
+      service: displayService(own),
+      endpoint: entry ? joinHostPort(entry.ip, entry.port ?? '?') : '?',
+      chain: target,
+    };
     // In the Service's own chain the view also knows of endpoint chains no ladder rule in the paste picks.
     const known = ladder?.whole && step && (own.chain !== rule.chain || entry?.share !== undefined);
     if (!known) return t(lang, 'iptables.rule.endpoint-pick.unknown-share', params);
@@ -399,7 +572,8 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   }
   const sep = kube.endpointByChain.get(rule.chain);
   if (sep) {
-    if (target === 'KUBE-MARK-MASQ' && src && !src.negated) return t(lang, 'iptables.rule.hairpin', { source: src.values[0] });
+    if (target === 'KUBE-MARK-MASQ' && src && !src.negated)
+      return t(lang, 'iptables.rule.hairpin', { source: src.values[0] });
     if (target === 'DNAT') {
       const to = rule.target?.options.find((o) => o.name === 'to-destination')?.values[0] ?? '?';
       return t(lang, 'iptables.rule.dnat', { to, service: displayService(sep.service) });
@@ -408,7 +582,24 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   return undefined;
 }
 
-const COND_KEYS = new Set(['source', 'destination', 'protocol', 'in-interface', 'out-interface', 'dport', 'sport', 'dports', 'sports', 'ctstate', 'state', 'dst-type', 'src-type', 'mark', 'probability', 'match-set']);
+const COND_KEYS = new Set([
+  'source',
+  'destination',
+  'protocol',
+  'in-interface',
+  'out-interface',
+  'dport',
+  'sport',
+  'dports',
+  'sports',
+  'ctstate',
+  'state',
+  'dst-type',
+  'src-type',
+  'mark',
+  'probability',
+  'match-set',
+]);
 
 function genericSentence(rule: Rule, lang: Lang): string {
   const conds: string[] = [];
@@ -417,7 +608,9 @@ function genericSentence(rule: Rule, lang: Lang): string {
     for (const o of m.options) {
       if (o.name === 'comment' || o.name === 'mode') continue;
       const value = o.values.join(' ');
-      const base = COND_KEYS.has(o.name) ? t(lang, `iptables.cond.${o.name}`, { value }) : t(lang, 'iptables.cond.generic', { option: o.written, value });
+      const base = COND_KEYS.has(o.name)
+        ? t(lang, `iptables.cond.${o.name}`, { value })
+        : t(lang, 'iptables.cond.generic', { option: o.written, value });
       conds.push(o.negated ? t(lang, 'iptables.cond.not', { cond: base }) : base);
     }
   }
@@ -428,24 +621,34 @@ function genericSentence(rule: Rule, lang: Lang): string {
 function actionPhrase(rule: Rule, lang: Lang): string {
   const target = rule.target;
   if (!target) return t(lang, 'iptables.action.none');
-  const value = target.options.map((o) => o.values.join(' ')).filter(Boolean).join(' ');
+  const value = target.options
+    .map((o) => o.values.join(' '))
+    .filter(Boolean)
+    .join(' ');
   if (target.name === 'MARK') {
     for (const o of target.options) {
       const effect = markEffect(o.name, o.values[0] ?? '');
-      if (effect) return t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' });
+      if (effect)
+        return t(lang, `iptables.action.MARK.${effect.kind}`, { value: effect.value, mask: effect.mask ?? '' });
     }
   }
   // nft's verdict maps (the nft reader's VMAP / NUMGEN): what is looked up, and where.
   if (target.name === 'VMAP' || target.name === 'NUMGEN') {
     const first = (name: string) => target.options.find((o) => o.name === name)?.values;
     const map = first('map')?.[0];
-    return t(lang, `iptables.action.${target.name}`, { selectors: (first('selector') ?? []).join(' . '), map: map ? `@${map}` : '{ ... }', modulus: first('mod')?.[0] ?? '?', mode: first('mode')?.[0] ?? 'random' });
+    return t(lang, `iptables.action.${target.name}`, {
+      selectors: (first('selector') ?? []).join(' . '),
+      map: map ? `@${map}` : '{ ... }',
+      modulus: first('mod')?.[0] ?? '?',
+      mode: first('mode')?.[0] ?? 'random',
+    });
   }
   if (STANDARD_TARGETS.has(target.name) || ['REJECT', 'DNAT', 'SNAT', 'MASQUERADE', 'MARK'].includes(target.name)) {
     const key = `iptables.action.${target.name}`;
     if (has(lang, key)) return t(lang, key, { value });
   }
-  if (EXTENSION_TARGETS.has(target.name)) return t(lang, 'iptables.action.other', { target: target.name, value }).trim();
+  if (EXTENSION_TARGETS.has(target.name))
+    return t(lang, 'iptables.action.other', { target: target.name, value }).trim();
   return t(lang, target.kind === 'goto' ? 'iptables.action.goto' : 'iptables.action.jump', { target: target.name });
 }
 

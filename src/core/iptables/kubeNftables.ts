@@ -86,7 +86,8 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
       serviceChains.push({ chain, parsed, entry });
     }
   }
-  if (view.services.length === 0 && !dump.nftObjects?.some((o) => o.name === NO_ENDPOINT_SERVICES && o.elements.length)) return view;
+  if (view.services.length === 0 && !dump.nftObjects?.some((o) => o.name === NO_ENDPOINT_SERVICES && o.elements.length))
+    return view;
 
   // 2. The maps: ClusterIPs, external and load-balancer IPs, NodePorts, and Services without endpoints.
   const objects = dump.nftObjects ?? [];
@@ -145,7 +146,8 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
   for (const { chain, parsed, entry } of serviceChains) {
     const s = entry.service;
     // Only the cluster-policy chain lists the Service's endpoints; a local- chain repeats the local ones.
-    const listsEndpoints = parsed.kind === 'service' || (parsed.kind === 'service-local' && !s.chains.some((c) => c.kind === 'service'));
+    const listsEndpoints =
+      parsed.kind === 'service' || (parsed.kind === 'service-local' && !s.chains.some((c) => c.kind === 'service'));
     for (const r of chain.rules) {
       if (parsed.kind === 'service' || parsed.kind === 'service-local') {
         const dst = optionValue(r, 'destination');
@@ -162,7 +164,14 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
       const share = 1 / Number(targetOptionValue(r, 'mod'));
       for (const e of bracedElements(targetOptionValue(r, 'elements') ?? '')) {
         if (!e.chain || endpointOf.has(e.chain)) continue;
-        const endpoint: KubeEndpoint = { ip: '', chain: e.chain, probability: share, share, ruleLine: r.line, hashVerified: null };
+        const endpoint: KubeEndpoint = {
+          ip: '',
+          chain: e.chain,
+          probability: share,
+          share,
+          ruleLine: r.line,
+          hashVerified: null,
+        };
         endpointOf.set(e.chain, endpoint);
         s.endpoints.push(endpoint);
         view.endpointByChain.set(e.chain, { service: s, endpoint });
@@ -173,7 +182,9 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
   // 4. Endpoint chains: the DNAT target gives the address (the name tells it too); the hash is checked.
   for (const { chain, parsed } of endpointChains) {
     let endpoint = endpointOf.get(chain.name);
-    const s = endpoint ? view.endpointByChain.get(chain.name)!.service : serviceFor(parsed.spn, parsed.protocol).service;
+    const s = endpoint
+      ? view.endpointByChain.get(chain.name)!.service
+      : serviceFor(parsed.spn, parsed.protocol).service;
     if (!endpoint) {
       // No ladder in the paste names this endpoint: its share is not known.
       endpoint = { ip: '', chain: chain.name, hashVerified: null };

@@ -75,7 +75,8 @@ export interface KubeProxyView {
   versionHints: VersionHint[];
 }
 
-const SVC_COMMENT = /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|has no endpoints|has no local endpoints|health check node port))?$/;
+const SVC_COMMENT =
+  /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|has no endpoints|has no local endpoints|health check node port))?$/;
 const ARROW_COMMENT = /^(\S+?\/\S+?)\s+->\s+(\S+)$/;
 
 /** A comment split into the service port name and the rest (`ns/svc:p80 cluster IP` -> spn, kind). */

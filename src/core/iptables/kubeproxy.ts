@@ -11,12 +11,18 @@ import { parseServiceComment, type ServiceComment } from './kubeServices';
 import type { IptablesModel } from './modelApi';
 import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIds';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './naming';
-import { firstModuleOption, optionValue, ruleHasModule, ruleTargetName, targetOptionValue, type Chain, type Rule } from './types';
+import {
+  firstModuleOption,
+  optionValue,
+  ruleHasModule,
+  ruleTargetName,
+  targetOptionValue,
+  type Chain,
+  type Rule,
+} from './types';
 
 export type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
 export { parseServiceComment } from './kubeServices';
-
-
 
 function splitSpn(spn: string): { namespace: string; service: string; portName: string } {
   const slash = spn.indexOf('/');
@@ -99,7 +105,10 @@ export interface LadderStep {
  * that some are missing, as in a grep'd paste: the last one still has a statistic match, or the first has
  * kube-proxy's 1/m over a ladder of other than m rules.
  */
-export function chainLadder(chain: Chain, probability: (rule: Rule) => number | undefined = probabilityOf): { steps: LadderStep[]; whole: boolean } {
+export function chainLadder(
+  chain: Chain,
+  probability: (rule: Rule) => number | undefined = probabilityOf,
+): { steps: LadderStep[]; whole: boolean } {
   const rows = new LadderRows();
   const whole = rows.read(chain, probability);
   const steps: LadderStep[] = [];
@@ -145,7 +154,8 @@ class LadderRows {
     const lastP = this.probabilities[this.count - 1];
     const firstP = this.probabilities[0];
     const m = firstP ? 1 / firstP : undefined;
-    const countFromFirst = m !== undefined && !Number.isNaN(m) && Math.abs(m - Math.round(m)) < 0.01 ? Math.round(m) : undefined;
+    const countFromFirst =
+      m !== undefined && !Number.isNaN(m) && Math.abs(m - Math.round(m)) < 0.01 ? Math.round(m) : undefined;
     return Number.isNaN(lastP) && (countFromFirst === undefined || countFromFirst === this.count);
   }
 }
@@ -166,7 +176,10 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   };
   const services = new Map<string, ServiceRecord>();
   const serviceByChain = new NameKeyedMap<KubeService, ServiceRecord>(names);
-  const endpointByChain = new NameKeyedMap<{ service: KubeService; endpoint: KubeEndpoint }, EndpointRecord>(names, (e) => e);
+  const endpointByChain = new NameKeyedMap<{ service: KubeService; endpoint: KubeEndpoint }, EndpointRecord>(
+    names,
+    (e) => e,
+  );
   const hints: VersionHint[] = [];
   const hinted = new Set<string>();
   const hint = (code: string, line: number) => {
@@ -208,7 +221,12 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     const target = targetId < 0 ? '' : names.nameOf(targetId);
     const info = parseComment(r);
     const targetKind = kubeChainKind(target);
-    const isServiceJump = targetKind === 'service' || targetKind === 'service-local' || targetKind === 'external' || targetKind === 'firewall' || targetKind === 'external-local';
+    const isServiceJump =
+      targetKind === 'service' ||
+      targetKind === 'service-local' ||
+      targetKind === 'external' ||
+      targetKind === 'firewall' ||
+      targetKind === 'external-local';
     const kind = info?.kind;
     const isNoEndpoints = kind === 'has no endpoints' || kind === 'has no local endpoints';
     if (!isServiceJump && !isNoEndpoints) continue;
@@ -298,7 +316,14 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       const p = ladder.probabilities[k];
       const sepId = names.ruleTarget(r);
       const sep = names.nameOf(sepId);
-      const endpoint = new EndpointRecord(numbers, svc, sep, whole ? ladder.shares[k] : undefined, r.line, Number.isNaN(p) ? undefined : p);
+      const endpoint = new EndpointRecord(
+        numbers,
+        svc,
+        sep,
+        whole ? ladder.shares[k] : undefined,
+        r.line,
+        Number.isNaN(p) ? undefined : p,
+      );
       laddered.push(endpoint);
       const listed = listsEndpoints && !listsChain(svc.endpoints, sep);
       if (listed) svc.endpoints.push(endpoint.listed());
@@ -379,7 +404,13 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     const kind = kubeKinds[i];
     if (kind === 'endpoint') {
       // Large clusters' kube-proxy leaves comments out: an endpoint chain of the view with none on its rules.
-      if (!sepWithoutComments && c.rules.length > 0 && c.rules.every((r) => r.comment === undefined) && endpointByChain.has(c.name)) sepWithoutComments = true;
+      if (
+        !sepWithoutComments &&
+        c.rules.length > 0 &&
+        c.rules.every((r) => r.comment === undefined) &&
+        endpointByChain.has(c.name)
+      )
+        sepWithoutComments = true;
       continue;
     }
     if (kind === 'service') {
@@ -408,15 +439,22 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       }
       if (era) hint(era, r.line);
     }
-    if (names.hasModule(r, setModuleId, 'set') && r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))) hint('ipvs-mode', r.line);
+    if (
+      names.hasModule(r, setModuleId, 'set') &&
+      r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))
+    )
+      hint('ipvs-mode', r.line);
   }
   if (sepWithoutComments) hint('comments-elided', 0);
 
   // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
   const nft = dump.format === 'nft' ? readNftablesModeView(dump) : undefined;
   const nftServices = nft?.services.length ? nft : undefined;
-  const list: KubeService[] = [...services.values(), ...(nftServices?.services ?? [])].sort((a, b) => (a.name || a.chain || '').localeCompare(b.name || b.chain || ''));
-  const mode = hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : nftServices ? 'nftables' : 'none';
+  const list: KubeService[] = [...services.values(), ...(nftServices?.services ?? [])].sort((a, b) =>
+    (a.name || a.chain || '').localeCompare(b.name || b.chain || ''),
+  );
+  const mode =
+    hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : nftServices ? 'nftables' : 'none';
   return {
     mode,
     services: list,
@@ -494,7 +532,13 @@ class ServiceRecord implements KubeService {
   get hashVerified(): boolean | null {
     if (this.verified === undefined) {
       const own = this.name && this.protocol ? this.chains.filter((c) => c.kind !== 'kube-fixed') : [];
-      this.verified = own.length ? verifyServiceChains(own.map((c) => c.name), this.name, this.protocol!) : null;
+      this.verified = own.length
+        ? verifyServiceChains(
+            own.map((c) => c.name),
+            this.name,
+            this.protocol!,
+          )
+        : null;
     }
     return this.verified;
   }
@@ -576,7 +620,16 @@ class EndpointRecord implements KubeEndpoint {
 
   toJSON(): KubeEndpoint {
     const { ip, port, chain, probability, share, ruleLine, dnatLine, hashVerified } = this;
-    return { ip, ...(port !== undefined ? { port } : {}), chain, ...(probability !== undefined ? { probability } : {}), ...(share !== undefined ? { share } : {}), ...(ruleLine !== undefined ? { ruleLine } : {}), ...(dnatLine !== undefined ? { dnatLine } : {}), hashVerified };
+    return {
+      ip,
+      ...(port !== undefined ? { port } : {}),
+      chain,
+      ...(probability !== undefined ? { probability } : {}),
+      ...(share !== undefined ? { share } : {}),
+      ...(ruleLine !== undefined ? { ruleLine } : {}),
+      ...(dnatLine !== undefined ? { dnatLine } : {}),
+      hashVerified,
+    };
   }
 }
 

@@ -8,7 +8,17 @@ import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './naming';
 import { EXTENSION_TARGETS, knownModuleOptions, knownTargetOptions } from './options';
-import { firstModuleOption, forEachModuleName, forEachOptionName, ruleComparableText, ruleHasModule, ruleTargetName, STANDARD_TARGETS, type Chain, type Rule } from './types';
+import {
+  firstModuleOption,
+  forEachModuleName,
+  forEachOptionName,
+  ruleComparableText,
+  ruleHasModule,
+  ruleTargetName,
+  STANDARD_TARGETS,
+  type Chain,
+  type Rule,
+} from './types';
 
 export const IPTABLES_LINT_CODES = [
   'undefined-chain',
@@ -28,14 +38,39 @@ export type IptablesLintCode = (typeof IPTABLES_LINT_CODES)[number];
 
 /** Above this many chains a dump is a large cluster's: "unreferenced chain" would only be noise. */
 const LARGE_DUMP_CHAINS = 1000;
-const TERMINAL = new Set(['ACCEPT', 'DROP', 'REJECT', 'RETURN', 'DNAT', 'SNAT', 'MASQUERADE', 'REDIRECT', 'QUEUE', 'NFQUEUE']);
+const TERMINAL = new Set([
+  'ACCEPT',
+  'DROP',
+  'REJECT',
+  'RETURN',
+  'DNAT',
+  'SNAT',
+  'MASQUERADE',
+  'REDIRECT',
+  'QUEUE',
+  'NFQUEUE',
+]);
 
 export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { dump } = model;
-  const complete = dump.format === 'iptables-save' && dump.tables.every((tb) => tb.span !== undefined && tb.commitLine !== undefined);
-  const add = (code: IptablesLintCode, severity: Severity, span: Diagnostic['span'], params: Record<string, string | number>, related?: RelatedLocation[], variant = '') => {
-    out.push({ span, severity, code, message: t(lang, `lint.${code}${variant}`, params), ...(related && related.length ? { related } : {}) });
+  const complete =
+    dump.format === 'iptables-save' && dump.tables.every((tb) => tb.span !== undefined && tb.commitLine !== undefined);
+  const add = (
+    code: IptablesLintCode,
+    severity: Severity,
+    span: Diagnostic['span'],
+    params: Record<string, string | number>,
+    related?: RelatedLocation[],
+    variant = '',
+  ) => {
+    out.push({
+      span,
+      severity,
+      code,
+      message: t(lang, `lint.${code}${variant}`, params),
+      ...(related && related.length ? { related } : {}),
+    });
   };
 
   for (const table of dump.tables) {
@@ -83,7 +118,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     // A complete dump: iptables-restore rejects the rule, an error. In a partial paste the chain may simply not have
     // been copied: a warning that says so, never an info that states the rejection as a fact.
     if (complete) add('undefined-chain', 'error', rule.target!.span, { chain: name, table: rule.table });
-    else add('undefined-chain', 'warning', rule.target!.span, { chain: name, table: rule.table }, undefined, '.partial');
+    else
+      add('undefined-chain', 'warning', rule.target!.span, { chain: name, table: rule.table }, undefined, '.partial');
   }
 
   function lintModules(rule: Rule): void {
@@ -97,14 +133,16 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
         continue;
       }
       for (const o of m.options) {
-        if (!known.has(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: m.module || 'iptables' });
+        if (!known.has(o.name))
+          add('unknown-option', 'warning', o.span, { option: o.written, module: m.module || 'iptables' });
       }
     }
     const target = rule.target;
     const targetKnown = target ? knownTargetOptions(target.name) : undefined;
     if (target && targetKnown) {
       for (const o of target.options) {
-        if (!targetKnown.has(o.name)) add('unknown-option', 'warning', o.span, { option: o.written, module: target.name });
+        if (!targetKnown.has(o.name))
+          add('unknown-option', 'warning', o.span, { option: o.written, module: target.name });
       }
     }
   }
@@ -118,7 +156,9 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
       if (terminalAt) {
-        add('unreachable-rule', 'warning', r.span, { chain: chain.name, line: terminalAt.line + 1 }, [{ span: terminalAt.span, message: 'unconditional rule' }]);
+        add('unreachable-rule', 'warning', r.span, { chain: chain.name, line: terminalAt.line + 1 }, [
+          { span: terminalAt.span, message: 'unconditional rule' },
+        ]);
       }
       const normalized = ruleComparableText(r);
       let dup: Rule | undefined;
@@ -126,13 +166,16 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
         dup = seen.get(normalized);
         if (!dup) seen.set(normalized, r);
       } else {
-        for (let j = 0; j < i && !dup; j++) if (texts[j].length === normalized.length && texts[j] === normalized) dup = rules[j];
+        for (let j = 0; j < i && !dup; j++)
+          if (texts[j].length === normalized.length && texts[j] === normalized) dup = rules[j];
         texts.push(normalized);
       }
-      if (dup) add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
+      if (dup)
+        add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
       if (!terminalAt) {
         const name = ruleTargetName(r);
-        if (name !== undefined && (TERMINAL.has(name) || r.target!.kind === 'goto') && isUnconditional(r)) terminalAt = r;
+        if (name !== undefined && (TERMINAL.has(name) || r.target!.kind === 'goto') && isUnconditional(r))
+          terminalAt = r;
       }
     }
     lintLadder(chain);
@@ -142,18 +185,32 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   function lintLadder(chain: Chain): void {
     const kind = kubeChainKind(chain.name);
     if (kind !== 'service' && kind !== 'service-local') return;
-    const ladder = chain.rules.filter((r) => kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'));
+    const ladder = chain.rules.filter(
+      (r) => kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'),
+    );
     const n = ladder.length;
     ladder.forEach((r, i) => {
       const p = firstModuleOption(r, 'statistic', 'probability');
       const want = 1 / (n - i);
       if (i === n - 1) {
-        if (p) add('probability-ladder', 'warning', p.span, { k: i + 1, n, want: '1 (no statistic match)', got: p.values[0] ?? '?' });
+        if (p)
+          add('probability-ladder', 'warning', p.span, {
+            k: i + 1,
+            n,
+            want: '1 (no statistic match)',
+            got: p.values[0] ?? '?',
+          });
         return;
       }
       const got = p ? Number(p.values[0]) : NaN;
       // 1e-4 tolerates the 5-decimal probabilities of kube-proxy before 1.17.
-      if (!p || !(Math.abs(got - want) < 1e-4)) add('probability-ladder', 'warning', p?.span ?? r.span, { k: i + 1, n, want: want.toFixed(10), got: p?.values[0] ?? 'none' });
+      if (!p || !(Math.abs(got - want) < 1e-4))
+        add('probability-ladder', 'warning', p?.span ?? r.span, {
+          k: i + 1,
+          n,
+          want: want.toFixed(10),
+          got: p?.values[0] ?? 'none',
+        });
     });
   }
 
@@ -171,7 +228,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
         for (const c of s.chains) {
           const ch = model.chainsNamed(c.name)[0];
           const span = ch?.declSpan ?? model.references(ch?.table ?? 'nat', c.name)[0]?.target?.span;
-          if (span) add('hash-mismatch', 'warning', span, { chain: c.name, service: s.name, protocol: s.protocol ?? '?' });
+          if (span)
+            add('hash-mismatch', 'warning', span, { chain: c.name, service: s.name, protocol: s.protocol ?? '?' });
         }
       }
     }
@@ -179,7 +237,9 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       const idx = c.rules.findIndex((r) => r.target?.name === 'KUBE-NODEPORTS');
       if (idx >= 0 && idx !== c.rules.length - 1) {
         const r = c.rules[idx];
-        add('nodeports-not-last', 'warning', r.span, { count: c.rules.length - 1 - idx }, [{ span: c.rules[c.rules.length - 1].span, message: 'last rule' }]);
+        add('nodeports-not-last', 'warning', r.span, { count: c.rules.length - 1 - idx }, [
+          { span: c.rules[c.rules.length - 1].span, message: 'last rule' },
+        ]);
       }
     }
   }

@@ -10,7 +10,8 @@ import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, t
 import { problem } from './problems';
 import { splitWords, type Word } from './words';
 
-const CHAIN_LINE = /^Chain\s+(\S+)\s+\((?:policy\s+(\w+)(?:\s+(\d+[KMGT]?)\s+packets,\s+(\d+[KMGT]?)\s+bytes)?|(\d+)\s+references?)\)/;
+const CHAIN_LINE =
+  /^Chain\s+(\S+)\s+\((?:policy\s+(\w+)(?:\s+(\d+[KMGT]?)\s+packets,\s+(\d+[KMGT]?)\s+bytes)?|(\d+)\s+references?)\)/;
 const HEADER = /^(num\s+)?(pkts\s+bytes\s+)?target\s+prot\s+opt\s+(in\s+out\s+)?source\s+destination/;
 const PROTOCOLS = /^(?:all|tcp|udp|icmp|sctp|udplite|icmpv6|ipv6-icmp|esp|ah|gre|\d+)$/;
 /** The opt column: `--`, fragment flags (`-f`, `!f`); ip6tables may leave it blank. */
@@ -95,10 +96,24 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
       const declSpan: Span = { line: sl.line, column: sl.offset + c.indexOf(cm[1], 5), length: cm[1].length };
       chain = { name: cm[1], declSpan };
       if (cm[2]) chain.policy = cm[2];
-      if (cm[3] !== undefined) chain.counters = { packets: expandSuffix(cm[3]), bytes: expandSuffix(cm[4]), span: { line: sl.line, column: sl.offset, length: c.length } };
+      if (cm[3] !== undefined)
+        chain.counters = {
+          packets: expandSuffix(cm[3]),
+          bytes: expandSuffix(cm[4]),
+          span: { line: sl.line, column: sl.offset, length: c.length },
+        };
       out.chains.push(chain);
       out.tokens.push({ kind: 'chainDecl', text: cm[1], span: declSpan });
-      if (cm[2]) out.tokens.push({ kind: 'policy', text: cm[2], span: { line: sl.line, column: sl.offset + c.indexOf(cm[2], declSpan.column - sl.offset + cm[1].length), length: cm[2].length } });
+      if (cm[2])
+        out.tokens.push({
+          kind: 'policy',
+          text: cm[2],
+          span: {
+            line: sl.line,
+            column: sl.offset + c.indexOf(cm[2], declSpan.column - sl.offset + cm[1].length),
+            length: cm[2].length,
+          },
+        });
       continue;
     }
     const hm = HEADER.exec(c);
@@ -106,7 +121,9 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
       cols = { num: !!hm[1], counters: !!hm[2], interfaces: !!hm[3] };
       // Without -v the listing hides `-i`/`-o`: `ACCEPT all -- anywhere anywhere` may well be `-i lo -j ACCEPT`.
       if (!cols.interfaces && !out.diagnostics.some((d) => d.code === 'listing-without-interfaces')) {
-        out.diagnostics.push(problem('listing-without-interfaces', 'info', { line: sl.line, column: sl.offset, length: c.length }));
+        out.diagnostics.push(
+          problem('listing-without-interfaces', 'info', { line: sl.line, column: sl.offset, length: c.length }),
+        );
       }
       continue;
     }
@@ -119,7 +136,13 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
   return out;
 }
 
-function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Columns, out: ListingBlock): Rule | undefined {
+function parseRow(
+  sl: SourceLine,
+  chain: ListingChain,
+  table: string,
+  cols: Columns,
+  out: ListingBlock,
+): Rule | undefined {
   const words = splitWords(sl.content, sl.offset).words;
   let k = 0;
   const line = sl.line;
@@ -135,7 +158,11 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
     const p = words[k];
     const b = words[k + 1];
     if (!p || !b || Number.isNaN(expandSuffix(p.raw)) || Number.isNaN(expandSuffix(b.raw))) return undefined;
-    counters = { packets: expandSuffix(p.raw), bytes: expandSuffix(b.raw), span: { line, column: p.column, length: b.column + b.raw.length - p.column } };
+    counters = {
+      packets: expandSuffix(p.raw),
+      bytes: expandSuffix(b.raw),
+      span: { line, column: p.column, length: b.column + b.raw.length - p.column },
+    };
     tokens.push({ kind: 'counter', text: p.raw, span: sp(p) }, { kind: 'counter', text: b.raw, span: sp(b) });
     k += 2;
   }
@@ -155,7 +182,14 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
   const generic: OptionArg[] = [];
   const addGeneric = (name: string, w: Word, value: string) => {
     const negated = value.startsWith('!');
-    generic.push({ name, written: name, values: [negated ? value.slice(1) : value], negated, span: sp(w), valueSpans: [sp(w)] });
+    generic.push({
+      name,
+      written: name,
+      values: [negated ? value.slice(1) : value],
+      negated,
+      span: sp(w),
+      valueSpans: [sp(w)],
+    });
     tokens.push({ kind: 'value', text: w.raw, span: sp(w) });
   };
   if (prot.raw !== 'all') addGeneric('protocol', prot, prot.raw);
@@ -172,11 +206,15 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
   const src = words[k];
   const dst = words[k + 1];
   if (!src || !dst) return undefined;
-  for (const [name, w] of [['source', src], ['destination', dst]] as const) {
+  for (const [name, w] of [
+    ['source', src],
+    ['destination', dst],
+  ] as const) {
     if (/^!?(?:0\.0\.0\.0\/0|::\/0|anywhere)$/.test(w.raw)) continue;
     const address = listedAddress(w.raw);
     addGeneric(name, w, address ?? w.raw);
-    if (address === undefined && /[g-zG-Z]/.test(w.raw)) out.diagnostics.push(problem('listing-resolved-name', 'warning', sp(w), { name: w.raw.replace(/^!/, '') }));
+    if (address === undefined && /[g-zG-Z]/.test(w.raw))
+      out.diagnostics.push(problem('listing-resolved-name', 'warning', sp(w), { name: w.raw.replace(/^!/, '') }));
   }
   k += 2;
   const matches: Match[] = generic.length ? [{ module: '', options: generic }] : [];
@@ -209,10 +247,24 @@ function parseRow(sl: SourceLine, chain: ListingChain, table: string, cols: Colu
 }
 
 /** Maps listing trailer text back to modules and target options; returns the comment if any. */
-function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, tokens: Token[], line: number, diagnostics: Diagnostic[]): string | undefined {
+function mapExtra(
+  rest: Word[],
+  matches: Match[],
+  target: Target | undefined,
+  tokens: Token[],
+  line: number,
+  diagnostics: Diagnostic[],
+): string | undefined {
   let comment: string | undefined;
   const sp = (w: Word): Span => ({ line, column: w.column, length: w.raw.length });
-  const opt = (name: string, w: Word, values: string[], negated = false): OptionArg => ({ name, written: name, values, negated, span: sp(w), valueSpans: [sp(w)] });
+  const opt = (name: string, w: Word, values: string[], negated = false): OptionArg => ({
+    name,
+    written: name,
+    values,
+    negated,
+    span: sp(w),
+    valueSpans: [sp(w)],
+  });
   const add = (module: string, o: OptionArg) => {
     let m = matches.find((x) => x.module === module);
     if (!m) {
@@ -229,10 +281,14 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
     if (v === '/*') {
       const end = rest.findIndex((x, j) => j > i && x.raw === '*/');
       const stop = end < 0 ? rest.length : end;
-      comment = rest.slice(i + 1, stop).map((x) => x.raw).join(' ');
+      comment = rest
+        .slice(i + 1, stop)
+        .map((x) => x.raw)
+        .join(' ');
       const first = rest[i + 1] ?? w;
       add('comment', opt('comment', first, [comment]));
-      for (let j = i + 1; j <= Math.min(stop, rest.length - 1); j++) tokens.push({ kind: 'commentText', text: rest[j].raw, span: sp(rest[j]) });
+      for (let j = i + 1; j <= Math.min(stop, rest.length - 1); j++)
+        tokens.push({ kind: 'commentText', text: rest[j].raw, span: sp(rest[j]) });
       i = stop + 1;
       continue;
     }
@@ -248,7 +304,8 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       const neg = rest[i + 2].raw === '!';
       const valWord = neg ? rest[i + 3] : rest[i + 2];
       const glued = !neg && valWord.raw.startsWith('!');
-      if (valWord) add('multiport', opt(rest[i + 1].raw, valWord, [glued ? valWord.raw.slice(1) : valWord.raw], neg || glued));
+      if (valWord)
+        add('multiport', opt(rest[i + 1].raw, valWord, [glued ? valWord.raw.slice(1) : valWord.raw], neg || glued));
       i += neg ? 4 : 3;
       continue;
     }
@@ -287,14 +344,16 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       const after = rest[stateAt + 1].raw === '!';
       const valWord = after ? rest[stateAt + 2] : rest[stateAt + 1];
       if (stateAt > i) tokens.push({ kind: 'value', text: keyword, span: sp(rest[stateAt]) });
-      if (valWord) add(keyword === 'ctstate' ? 'conntrack' : 'state', opt(keyword, valWord, [valWord.raw], after || stateAt > i));
+      if (valWord)
+        add(keyword === 'ctstate' ? 'conntrack' : 'state', opt(keyword, valWord, [valWord.raw], after || stateAt > i));
       i = stateAt + (after ? 3 : 2);
       continue;
     }
     if ((v === 'match-set' || (v === '!' && rest[i + 1]?.raw === 'match-set')) && rest.length > i + 2) {
       const neg = v === '!';
       const base = neg ? i + 1 : i;
-      if (rest[base + 1] && rest[base + 2]) add('set', opt('match-set', rest[base + 1], [rest[base + 1].raw, rest[base + 2].raw], neg));
+      if (rest[base + 1] && rest[base + 2])
+        add('set', opt('match-set', rest[base + 1], [rest[base + 1].raw, rest[base + 2].raw], neg));
       i = base + 3;
       continue;
     }
@@ -304,7 +363,9 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       continue;
     }
     if (target && v === 'MARK' && rest[i + 1] && rest[i + 2]) {
-      const op = { or: 'or-mark', xset: 'set-xmark', set: 'set-mark', xor: 'xor-mark', and: 'and-mark' }[rest[i + 1].raw];
+      const op = { or: 'or-mark', xset: 'set-xmark', set: 'set-mark', xor: 'xor-mark', and: 'and-mark' }[
+        rest[i + 1].raw
+      ];
       if (op) {
         target.options.push(opt(op, rest[i + 2], [rest[i + 2].raw]));
         i += 3;
@@ -337,9 +398,22 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
     }
     if ((m = /^(!?)(icmptype|ipv6-icmptype)$/.exec(v)) && rest[i + 1]) {
       // `icmptype 8` / `icmptype 3 code 4` (`-n`: the type glued to the keyword), `ipv6-icmptype 128`.
-      const code = rest[i + 2]?.raw === 'code' && rest[i + 3] ? rest[i + 3].raw : rest[i + 2]?.raw === 'codes' && rest[i + 3] ? rest[i + 3].raw : undefined;
+      const code =
+        rest[i + 2]?.raw === 'code' && rest[i + 3]
+          ? rest[i + 3].raw
+          : rest[i + 2]?.raw === 'codes' && rest[i + 3]
+            ? rest[i + 3].raw
+            : undefined;
       const v6 = m[2] === 'ipv6-icmptype';
-      add(v6 ? 'icmp6' : 'icmp', opt(v6 ? 'icmpv6-type' : 'icmp-type', rest[i + 1], [code ? `${rest[i + 1].raw}/${code}` : rest[i + 1].raw], m[1] === '!'));
+      add(
+        v6 ? 'icmp6' : 'icmp',
+        opt(
+          v6 ? 'icmpv6-type' : 'icmp-type',
+          rest[i + 1],
+          [code ? `${rest[i + 1].raw}/${code}` : rest[i + 1].raw],
+          m[1] === '!',
+        ),
+      );
       i += code ? 4 : 2;
       continue;
     }
@@ -350,12 +424,19 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       i += 2;
       continue;
     }
-    if (v === 'icmp' && rest[i + 1] && /^!?(?:type|[a-z][a-z-]+)$/.test(rest[i + 1].raw) && !/^(?:tcp|udp|sctp)$/.test(rest[i + 1].raw)) {
+    if (
+      v === 'icmp' &&
+      rest[i + 1] &&
+      /^!?(?:type|[a-z][a-z-]+)$/.test(rest[i + 1].raw) &&
+      !/^(?:tcp|udp|sctp)$/.test(rest[i + 1].raw)
+    ) {
       // `icmp type 8 code 0` with -n, `icmp echo-request` without; a leading `!` negates.
       const word = rest[i + 1];
       const negated = word.raw.startsWith('!');
       const numeric = word.raw.replace(/^!/, '') === 'type' && rest[i + 2];
-      const value = numeric ? rest[i + 2].raw + (rest[i + 3]?.raw === 'code' && rest[i + 4] ? `/${rest[i + 4].raw}` : '') : word.raw.replace(/^!/, '');
+      const value = numeric
+        ? rest[i + 2].raw + (rest[i + 3]?.raw === 'code' && rest[i + 4] ? `/${rest[i + 4].raw}` : '')
+        : word.raw.replace(/^!/, '');
       add('icmp', opt('icmp-type', numeric ? rest[i + 2] : word, [value], negated));
       i += numeric ? (rest[i + 3]?.raw === 'code' && rest[i + 4] ? 5 : 3) : 2;
       continue;
@@ -366,7 +447,8 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
       if (rest[i + 1].raw === 'flags' && rest[i + 2]) {
         // xt_LOG's flag bits (`-n` prints the number)
         const bits = Number(rest[i + 2].raw);
-        for (const [bit, name] of LOG_FLAG_OPTIONS) if (Number.isInteger(bits) && bits & bit) target.options.push(opt(name, rest[i + 2], []));
+        for (const [bit, name] of LOG_FLAG_OPTIONS)
+          if (Number.isInteger(bits) && bits & bit) target.options.push(opt(name, rest[i + 2], []));
         i += 3;
       } else i += rest[i + 1].raw === 'flags' ? 2 : 1;
       if (rest[i]?.raw === 'level' && rest[i + 1]) {
@@ -374,14 +456,18 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
         i += 2;
       }
       // Without -n the flags are words after the level: `tcp-sequence`, `tcp-options`, `ip-options`, `uid`, `macdecode`.
-      for (; rest[i] && LOG_FLAG_WORDS.has(rest[i].raw); i++) target.options.push(opt(`log-${rest[i].raw}`, rest[i], []));
+      for (; rest[i] && LOG_FLAG_WORDS.has(rest[i].raw); i++)
+        target.options.push(opt(`log-${rest[i].raw}`, rest[i], []));
       if (rest[i]?.raw === 'prefix' && rest[i + 1]) {
         const start = i + 1;
         let end = start;
         // The prefix is printed in quotes and may hold blanks: its words run to the one that closes the quote.
         const closes = (k: number) => rest[k].raw.endsWith('"') && (k > start || rest[k].raw.length > 1);
         if (rest[start].raw.startsWith('"')) while (end < rest.length - 1 && !closes(end)) end++;
-        const text = rest.slice(start, end + 1).map((x) => x.raw).join(' ');
+        const text = rest
+          .slice(start, end + 1)
+          .map((x) => x.raw)
+          .join(' ');
         target.options.push(opt('log-prefix', rest[start], [text.replace(/^"|"$/g, '')]));
         i = end + 1;
       }
@@ -393,7 +479,15 @@ function mapExtra(rest: Word[], matches: Match[], target: Target | undefined, to
     }
     // Everything else stays visible but is not interpreted.
     diagnostics.push(problem('listing-text-unmapped', 'hint', sp(w), { text: v }));
-    add('unparsed', opt('text', w, [rest.slice(i).map((x) => x.raw).join(' ')]));
+    add(
+      'unparsed',
+      opt('text', w, [
+        rest
+          .slice(i)
+          .map((x) => x.raw)
+          .join(' '),
+      ]),
+    );
     for (let j = i + 1; j < rest.length; j++) tokens.push({ kind: 'value', text: rest[j].raw, span: sp(rest[j]) });
     break;
   }
@@ -411,14 +505,32 @@ const LOG_FLAG_OPTIONS: readonly [number, string][] = [
 const LOG_FLAG_WORDS = new Set(['tcp-sequence', 'tcp-options', 'ip-options', 'uid', 'macdecode']);
 
 /** xt_recent's listing form's keywords and the option each stands for (`CHECK` is `--rcheck`). */
-const RECENT_FLAGS: Record<string, string> = { SET: 'set', CHECK: 'rcheck', UPDATE: 'update', REMOVE: 'remove', reap: 'reap', 'TTL-Match': 'rttl' };
-const RECENT_VALUES: Record<string, string> = { 'seconds:': 'seconds', 'hit_count:': 'hitcount', 'name:': 'name', 'mask:': 'mask' };
+const RECENT_FLAGS: Record<string, string> = {
+  SET: 'set',
+  CHECK: 'rcheck',
+  UPDATE: 'update',
+  REMOVE: 'remove',
+  reap: 'reap',
+  'TTL-Match': 'rttl',
+};
+const RECENT_VALUES: Record<string, string> = {
+  'seconds:': 'seconds',
+  'hit_count:': 'hitcount',
+  'name:': 'name',
+  'mask:': 'mask',
+};
 
 /**
  * `recent: CHECK seconds: 10800 reap name: KUBE-SEP-X side: source mask: 255.255.255.255` (kube-proxy's session
  * affinity) into `recent` options; returns the index after it.
  */
-function mapRecent(rest: Word[], at: number, negated: boolean, add: (o: OptionArg) => void, opt: (name: string, w: Word, values: string[], negated?: boolean) => OptionArg): number {
+function mapRecent(
+  rest: Word[],
+  at: number,
+  negated: boolean,
+  add: (o: OptionArg) => void,
+  opt: (name: string, w: Word, values: string[], negated?: boolean) => OptionArg,
+): number {
   let i = at;
   let first = true;
   while (i < rest.length) {
@@ -453,6 +565,7 @@ function listedAddress(raw: string): string | undefined {
   const v6 = m[1] !== 'localhost' || (prefix !== undefined && prefix > 32);
   if (v6) return `${negation}::1${prefix === undefined ? '' : `/${prefix}`}`;
   // `localhost/8` is the loopback network 127.0.0.0/8 (the name stands for its first address, 127.0.0.1).
-  return prefix === undefined ? `${negation}127.0.0.1` : `${negation}${prefix >= 32 ? '127.0.0.1' : '127.0.0.0'}/${prefix}`;
+  return prefix === undefined
+    ? `${negation}127.0.0.1`
+    : `${negation}${prefix >= 32 ? '127.0.0.1' : '127.0.0.0'}/${prefix}`;
 }
-

@@ -7,7 +7,15 @@ import type { KubeProxyView } from './kubeServices';
 import type { ChainRef, IptablesModel } from './modelApi';
 import { bracedElements, type NftElement } from './nftObjects';
 import { EXTENSION_TARGETS } from './options';
-import { ruleTargetName, STANDARD_TARGETS, type Chain, type IptablesDump, type Rule, type Table, type Token } from './types';
+import {
+  ruleTargetName,
+  STANDARD_TARGETS,
+  type Chain,
+  type IptablesDump,
+  type Rule,
+  type Table,
+  type Token,
+} from './types';
 
 export type { ChainRef, IptablesModel } from './modelApi';
 
@@ -32,13 +40,20 @@ class PerTable<V> {
 }
 
 /** Whether a rule's target names a chain (not ACCEPT, DNAT, ...; an extension's name counts when such a chain exists). */
-function jumpsToChain(target: string, table: string, chainOf: (table: string, name: string) => Chain | undefined): boolean {
+function jumpsToChain(
+  target: string,
+  table: string,
+  chainOf: (table: string, name: string) => Chain | undefined,
+): boolean {
   if (STANDARD_TARGETS.has(target)) return false;
   return !EXTENSION_TARGETS.has(target) || chainOf(table, target) !== undefined;
 }
 
 /** Rules by the chain they jump or go to, in dump order (-D/-R/-C lines included, as written). */
-function buildReferences(dump: IptablesDump, chainOf: (table: string, name: string) => Chain | undefined): PerTable<Rule[]> {
+function buildReferences(
+  dump: IptablesDump,
+  chainOf: (table: string, name: string) => Chain | undefined,
+): PerTable<Rule[]> {
   const refs = new PerTable<Rule[]>();
   // Rules come chain by chain: keep the current table's map instead of looking it up per rule.
   let table: string | undefined;
@@ -86,7 +101,12 @@ function addVerdictMapReferences(dump: IptablesDump, refs: PerTable<Rule[]>, ele
 }
 
 /** The chains a chain's rules jump or go to, in dump order of the first such rule (every rule line counts). */
-function calleesOf(dump: IptablesDump, table: string, name: string, chainOf: (table: string, name: string) => Chain | undefined): ChainRef[] {
+function calleesOf(
+  dump: IptablesDump,
+  table: string,
+  name: string,
+  chainOf: (table: string, name: string) => Chain | undefined,
+): ChainRef[] {
   const out = new Map<string, ChainRef>();
   for (const r of dump.rules) {
     if (r.chain !== name || r.table !== table) continue;
@@ -124,7 +144,8 @@ export function buildModel(dump: IptablesDump): IptablesModel {
       if (dump.format === 'nft') {
         addVerdictMapReferences(dump, refs, elementRefs);
         // Rules that name a chain through a map go after the plain jumps: back in dump order.
-        for (const t of dump.tables) for (const c of t.chains.values()) refs.get(t.name, c.name)?.sort((a, b) => a.line - b.line);
+        for (const t of dump.tables)
+          for (const c of t.chains.values()) refs.get(t.name, c.name)?.sort((a, b) => a.line - b.line);
       }
     }
     return refs;

@@ -131,8 +131,15 @@ export interface NftKubeChain {
   hashVerified: boolean;
 }
 
-const NFT_CHAIN_KINDS: Readonly<Record<string, NftKubeChain['kind']>> = { service: 'service', local: 'service-local', external: 'external', firewall: 'firewall', endpoint: 'endpoint' };
-const NFT_KUBE_CHAIN = /^(service|local|external|firewall|endpoint)-([A-Z2-7]{8})-([a-z0-9][-a-z0-9.]*)\/([a-z0-9][-a-z0-9.]*)\/(tcp|udp|sctp)\/([-a-z0-9]*)(?:__([0-9A-Fa-f.]+)\/(\d+))?$/;
+const NFT_CHAIN_KINDS: Readonly<Record<string, NftKubeChain['kind']>> = {
+  service: 'service',
+  local: 'service-local',
+  external: 'external',
+  firewall: 'firewall',
+  endpoint: 'endpoint',
+};
+const NFT_KUBE_CHAIN =
+  /^(service|local|external|firewall|endpoint)-([A-Z2-7]{8})-([a-z0-9][-a-z0-9.]*)\/([a-z0-9][-a-z0-9.]*)\/(tcp|udp|sctp)\/([-a-z0-9]*)(?:__([0-9A-Fa-f.]+)\/(\d+))?$/;
 
 /**
  * kube-proxy's nftables mode names a Service port's chains `PREFIX-HASH-ns/name/protocol/port` and an endpoint's
@@ -155,6 +162,7 @@ export function nftKubeChain(name: string): NftKubeChain | undefined {
     spn: servicePortName(namespace, service, portName),
     hashVerified: base32(sha256(rest).subarray(0, 5)) === m[2],
   };
-  if (ip !== undefined) chain.endpoint = { ip: ip.split('.').length === 4 ? ip : ip.replace(/\./g, ':'), port: Number(port) };
+  if (ip !== undefined)
+    chain.endpoint = { ip: ip.split('.').length === 4 ? ip : ip.replace(/\./g, ':'), port: Number(port) };
   return chain;
 }

@@ -67,11 +67,23 @@ export function nftSeconds(text: string): number | undefined {
  * The set or map written on lines [start, end] (`set NAME {` to its closing brace); undefined for other objects
  * (flowtables, counters, ...). `content` of each line is what the paste shows without prefixes.
  */
-export function readNftObject(lines: readonly SourceLine[], start: number, end: number, table: string): NftObject | undefined {
+export function readNftObject(
+  lines: readonly SourceLine[],
+  start: number,
+  end: number,
+  table: string,
+): NftObject | undefined {
   const head = OBJECT_HEAD.exec(lines[start].content);
   if (!head) return undefined;
   const name = head[2].startsWith('"') ? head[2].slice(1, -1) : head[2];
-  const object: NftObject = { kind: head[1] as 'set' | 'map', table, name, line: lines[start].line, flags: [], elements: [] };
+  const object: NftObject = {
+    kind: head[1] as 'set' | 'map',
+    table,
+    name,
+    line: lines[start].line,
+    flags: [],
+    elements: [],
+  };
   let inElements = false;
   for (let i = start + 1; i <= end && i < lines.length; i++) {
     const sl = lines[i];
@@ -103,7 +115,8 @@ export function readNftObject(lines: readonly SourceLine[], start: number, end: 
     }
     for (const piece of splitElements(text)) {
       const element = readElement(piece.text);
-      if (element) object.elements.push({ ...element, line: sl.line, column: column + piece.at, length: piece.text.length });
+      if (element)
+        object.elements.push({ ...element, line: sl.line, column: column + piece.at, length: piece.text.length });
     }
   }
   return object;
@@ -185,7 +198,8 @@ function readElement(text: string): Omit<NftElement, 'line' | 'column' | 'length
   if (valueText) {
     const [verdict, chain] = valueText.split(/\s+/);
     element.verdict = verdict;
-    if ((verdict === 'goto' || verdict === 'jump') && chain) element.chain = chain.startsWith('"') ? chain.slice(1, -1) : chain;
+    if ((verdict === 'goto' || verdict === 'jump') && chain)
+      element.chain = chain.startsWith('"') ? chain.slice(1, -1) : chain;
   }
   return element;
 }

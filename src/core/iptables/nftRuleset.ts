@@ -17,14 +17,22 @@ import { splitWords, type Word } from './words';
 const TABLE_START = /^table\s+(ip|ip6|inet|arp|bridge|netdev)\s+("[^"]*"|\S+)\s*\{/;
 const CHAIN_START = /^chain\s+("[^"]*"|\S+)\s*\{/;
 /** Objects of a table that hold no rules: skipped to their closing brace. */
-const OBJECT_START = /^(?:set|map|flowtable|counter|quota|limit|ct\s+(?:helper|timeout|expectation)|secmark|synproxy)\s+("[^"]*"|\S+)\s*\{/;
+const OBJECT_START =
+  /^(?:set|map|flowtable|counter|quota|limit|ct\s+(?:helper|timeout|expectation)|secmark|synproxy)\s+("[^"]*"|\S+)\s*\{/;
 /** iptables-save's own lines: `*nat`, `:CHAIN POLICY [p:b]`, `-A CHAIN ...`, `COMMIT`. */
 const IPTABLES_LINE = /^(?:\*[a-z]+$|:\S+\s+(?:ACCEPT|DROP|-)\b|-[AINPX]\s|COMMIT$)/;
 const BASE_CHAIN = /^type\s+(\w+)\s+hook\s+(\w+)(?:\s+device\s+\S+)?\s+priority\s+([^;]+);(?:\s*policy\s+(\w+)\s*;)?/;
 /** Hooks the tracer walks: a base chain on one of them is traced by its priority among iptables' tables. */
 const TRACED_HOOKS = new Set(['prerouting', 'input', 'forward', 'output', 'postrouting']);
 /** nft's named priorities (`dstnat`, `srcnat - 10`, ...) in numbers; srcnat is 100 on postrouting and input. */
-const NAMED_PRIORITIES: Record<string, number> = { raw: -300, mangle: -150, dstnat: -100, filter: 0, security: 50, srcnat: 100 };
+const NAMED_PRIORITIES: Record<string, number> = {
+  raw: -300,
+  mangle: -150,
+  dstnat: -100,
+  filter: 0,
+  security: 50,
+  srcnat: 100,
+};
 
 /** A priority as nft prints it (`-110`, `dstnat`, `dstnat - 10`, `filter + 5`); undefined when unreadable. */
 export function nftPriority(text: string): number | undefined {
@@ -135,12 +143,24 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
       const builtin = IPTABLES_TABLES.has(table.name) && chain.name === base[2].toUpperCase();
       const priority = nftPriority(base[3]);
       // Other base chains (kube-proxy's nftables mode: `nat-prerouting`) are walked at their hook by priority.
-      if (!builtin && TRACED_HOOKS.has(base[2]) && priority !== undefined) chain.base = { type: base[1], hook: base[2], priority };
-      else if (!builtin && FAMILIES_READ.has(table.family)) diagnostics.push(problem('nft-base-chain-not-traced', 'warning', chain.declSpan, { chain: chain.name, table: table.name, hook: base[2] }));
+      if (!builtin && TRACED_HOOKS.has(base[2]) && priority !== undefined)
+        chain.base = { type: base[1], hook: base[2], priority };
+      else if (!builtin && FAMILIES_READ.has(table.family))
+        diagnostics.push(
+          problem('nft-base-chain-not-traced', 'warning', chain.declSpan, {
+            chain: chain.name,
+            table: table.name,
+            hook: base[2],
+          }),
+        );
       if (base[4]) {
         chain.policy = base[4].toUpperCase();
         const at = c.lastIndexOf(base[4]);
-        tokens.push({ kind: 'policy', text: chain.policy, span: { line: sl.line, column: sl.offset + at, length: base[4].length } });
+        tokens.push({
+          kind: 'policy',
+          text: chain.policy,
+          span: { line: sl.line, column: sl.offset + at, length: base[4].length },
+        });
       }
       continue;
     }
@@ -151,7 +171,12 @@ export function parseNftTable(lines: SourceLine[], start: number): NftBlock {
   }
   const closed = i < lines.length && withoutHandle(lines[i].content) === '}';
   if (!closed) diagnostics.push(problem('nft-table-unclosed', 'warning', span, { table: name }));
-  return { ...(FAMILIES_READ.has(table.family) ? { table } : {}), tokens, diagnostics, nextLine: closed ? i + 1 : Math.max(i, start + 1) };
+  return {
+    ...(FAMILIES_READ.has(table.family) ? { table } : {}),
+    tokens,
+    diagnostics,
+    nextLine: closed ? i + 1 : Math.max(i, start + 1),
+  };
 }
 
 /** `nft -a` ends lines with `# handle 12`: not part of the rule. */
@@ -173,10 +198,18 @@ function braceBalance(text: string): number {
 
 const NUMBER = /^(?:0x[0-9a-f]+|\d+)$/i;
 /** `mark <op> value` in a `meta mark set` statement and the MARK option it stands for. */
-const MARK_OPERATORS: Record<string, string> = { or: 'or-mark', '|': 'or-mark', xor: 'xor-mark', '^': 'xor-mark', and: 'and-mark', '&': 'and-mark' };
+const MARK_OPERATORS: Record<string, string> = {
+  or: 'or-mark',
+  '|': 'or-mark',
+  xor: 'xor-mark',
+  '^': 'xor-mark',
+  and: 'and-mark',
+  '&': 'and-mark',
+};
 const VERDICTS: Record<string, string> = { accept: 'ACCEPT', drop: 'DROP', return: 'RETURN', queue: 'QUEUE' };
 /** Selectors a verdict map's key concatenates (`ip daddr . meta l4proto . th dport`). */
-const VMAP_SELECTOR = /^(?:(?:ip|ip6) (?:saddr|daddr)|meta (?:l4proto|mark|iifname|oifname)|ip protocol|(?:th|tcp|udp|sctp) (?:sport|dport))$/;
+const VMAP_SELECTOR =
+  /^(?:(?:ip|ip6) (?:saddr|daddr)|meta (?:l4proto|mark|iifname|oifname)|ip protocol|(?:th|tcp|udp|sctp) (?:sport|dport))$/;
 const PORT_PROTOCOLS = new Set(['tcp', 'udp', 'sctp', 'udplite', 'dccp']);
 /** `!` is nft's "none of these bits" of a flags type: `ct state ! new,related` (iptables-translate since 1.8.9). */
 const COMPARISONS = new Set(['==', 'eq', '!=', 'ne', '!']);
@@ -232,10 +265,19 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
   const token = (kind: Token['kind'], w: Word) => ruleTokens.push({ kind, text: w.raw, span: sp(w) });
   const add = (module: string, o: OptionArg, moduleWord?: Word) => {
     let m = matches.find((x) => x.module === module);
-    if (!m) matches.push((m = { module, options: [], ...(moduleWord && module !== '' ? { moduleSpan: sp(moduleWord) } : {}) }));
+    if (!m)
+      matches.push(
+        (m = { module, options: [], ...(moduleWord && module !== '' ? { moduleSpan: sp(moduleWord) } : {}) }),
+      );
     m.options.push(o);
   };
-  const opt = (name: string, key: Word, values: Word[], negated: boolean, shown = values.map((v) => v.value)): OptionArg => ({
+  const opt = (
+    name: string,
+    key: Word,
+    values: Word[],
+    negated: boolean,
+    shown = values.map((v) => v.value),
+  ): OptionArg => ({
     name,
     written: key.raw,
     values: shown,
@@ -289,7 +331,8 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     const values: Word[] = [];
     for (let j = at; j < k; j++) {
       token('value', words[j]);
-      for (const m of words[j].raw.matchAll(/[^(|,)]+/g)) values.push({ ...words[j], raw: m[0], value: m[0], column: words[j].column + m.index });
+      for (const m of words[j].raw.matchAll(/[^(|,)]+/g))
+        values.push({ ...words[j], raw: m[0], value: m[0], column: words[j].column + m.index });
     }
     token('negation', words[k]);
     token('value', words[k + 1]);
@@ -299,9 +342,14 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
   /** A nat statement's flags, printed after its address and joined by commas: `snat to 1.2.3.4 random,persistent`. */
   const readNatFlags = (t: Target, at: number): number => {
     let k = at;
-    for (; words[k] && /^(?:random|fully-random|persistent)(?:,(?:random|fully-random|persistent))*$/.test(words[k].raw); k++) {
+    for (
+      ;
+      words[k] && /^(?:random|fully-random|persistent)(?:,(?:random|fully-random|persistent))*$/.test(words[k].raw);
+      k++
+    ) {
       token('option', words[k]);
-      for (const flag of words[k].raw.split(',')) t.options.push(opt(flag === 'fully-random' ? 'random-fully' : flag, words[k], [], false));
+      for (const flag of words[k].raw.split(','))
+        t.options.push(opt(flag === 'fully-random' ? 'random-fully' : flag, words[k], [], false));
     }
     return k;
   };
@@ -338,10 +386,22 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       t.options.push(opt('mode', words[at], [numgen.mode], false), opt('mod', words[at + 2], [numgen.mod], false));
     } else {
       for (const pair of selectors) for (const x of pair) token('option', x);
-      t.options.push(opt('selector', selectors[0][0], selectors.map((p) => p[1]), false, selectors.map((p) => `${p[0].raw} ${p[1].raw}`)));
+      t.options.push(
+        opt(
+          'selector',
+          selectors[0][0],
+          selectors.map((p) => p[1]),
+          false,
+          selectors.map((p) => `${p[0].raw} ${p[1].raw}`),
+        ),
+      );
     }
     for (let j = k + 1; j < words.length; j++) token('value', words[j]);
-    t.options.push(map.raw.startsWith('@') ? opt('map', map, [map], false, [map.raw.slice(1)]) : opt('elements', map, [map], false, [mapText]));
+    t.options.push(
+      map.raw.startsWith('@')
+        ? opt('map', map, [map], false, [map.raw.slice(1)])
+        : opt('elements', map, [map], false, [mapText]),
+    );
     i = words.length;
     return true;
   };
@@ -352,7 +412,17 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     const next = words[i + 1]?.raw;
     if ((v === 'numgen' || words[i + 2]?.raw === '.' || words[i + 2]?.raw === 'vmap') && readVerdictMap(i)) break;
     // `update @set { ip saddr }` adds the source to a set (kube-proxy's affinity): iptables' `-m recent --set`.
-    if (v === 'update' && next?.startsWith('@') && words[i + 2]?.raw === '{' && /^ip6? saddr \}$/.test(words.slice(i + 3, i + 6).map((x) => x.raw).join(' '))) {
+    if (
+      v === 'update' &&
+      next?.startsWith('@') &&
+      words[i + 2]?.raw === '{' &&
+      /^ip6? saddr \}$/.test(
+        words
+          .slice(i + 3, i + 6)
+          .map((x) => x.raw)
+          .join(' '),
+      )
+    ) {
       for (let j = i; j < i + 6; j++) token(j === i ? 'module' : j === i + 1 ? 'value' : 'option', words[j]);
       add('recent', opt('set', w, [], false), w);
       add('recent', opt('name', w, [words[i + 1]], false, [next.slice(1)]), w);
@@ -368,17 +438,30 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       const value = val.values[0].value;
       // A set the ruleset fills itself with sources (`update @affinity-... { ip saddr }`, kube-proxy's session
       // affinity) is what iptables' `-m recent --rcheck --name` is: whether this client came recently.
-      const recent = value.startsWith('@') && next === 'saddr' && !val.negated ? table.objects.find((o) => o.kind === 'set' && o.name === value.slice(1) && o.flags.includes('dynamic')) : undefined;
+      const recent =
+        value.startsWith('@') && next === 'saddr' && !val.negated
+          ? table.objects.find((o) => o.kind === 'set' && o.name === value.slice(1) && o.flags.includes('dynamic'))
+          : undefined;
       if (recent) {
         add('recent', opt('rcheck', words[i + 1], [], false), words[i]);
         add('recent', opt('name', words[i + 1], val.values, false, [recent.name]), words[i]);
-        if (recent.timeoutSeconds !== undefined) add('recent', opt('seconds', words[i + 1], [], false, [String(recent.timeoutSeconds)]), words[i]);
-      } else if (value.startsWith('@')) add('set', opt('match-set', words[i + 1], val.values, val.negated, [value.slice(1), next === 'saddr' ? 'src' : 'dst']), words[i]);
+        if (recent.timeoutSeconds !== undefined)
+          add('recent', opt('seconds', words[i + 1], [], false, [String(recent.timeoutSeconds)]), words[i]);
+      } else if (value.startsWith('@'))
+        add(
+          'set',
+          opt('match-set', words[i + 1], val.values, val.negated, [value.slice(1), next === 'saddr' ? 'src' : 'dst']),
+          words[i],
+        );
       else add('', opt(next === 'saddr' ? 'source' : 'destination', words[i + 1], val.values, val.negated));
       i = val.next;
       continue;
     }
-    if ((v === 'ip' && next === 'protocol') || (v === 'meta' && next === 'l4proto') || (v === 'ip6' && next === 'nexthdr')) {
+    if (
+      (v === 'ip' && next === 'protocol') ||
+      (v === 'meta' && next === 'l4proto') ||
+      (v === 'ip6' && next === 'nexthdr')
+    ) {
       const val = readValue(i + 2);
       if (!val || val.values.length !== 1) break;
       token('option', words[i]);
@@ -399,7 +482,11 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       // nft writes port ranges `a-b` where iptables writes `a:b`.
       const ports = val.values.map((p) => p.value.replace('-', ':'));
       if (val.values.length === 1) add(module, opt(next, words[i + 1], val.values, val.negated, ports), words[i]);
-      else add('multiport', opt(next === 'dport' ? 'dports' : 'sports', words[i + 1], val.values, val.negated, [ports.join(',')]));
+      else
+        add(
+          'multiport',
+          opt(next === 'dport' ? 'dports' : 'sports', words[i + 1], val.values, val.negated, [ports.join(',')]),
+        );
       protocol ??= module;
       i = val.next;
       continue;
@@ -422,18 +509,32 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       if (words[i + 2]?.raw === '&') token('value', words[i + 2]);
       // nft's `seen-reply` is iptables' SEEN_REPLY.
       const states = val.values.map((s) => s.value.replace(/,$/, '').toUpperCase().replace(/-/g, '_')).join(',');
-      add('conntrack', opt(next === 'state' ? 'ctstate' : 'ctstatus', words[i + 1], val.values, val.negated, [states]), w);
+      add(
+        'conntrack',
+        opt(next === 'state' ? 'ctstate' : 'ctstatus', words[i + 1], val.values, val.negated, [states]),
+        w,
+      );
       i = val.next;
       continue;
     }
     // `meta random & 2147483647 < 1073741824`: xt_statistic's random mode (the kernel compares 31 random bits).
-    if (v === 'meta' && next === 'random' && words[i + 2]?.raw === '&' && words[i + 3]?.raw === '2147483647' && words[i + 4]?.raw === '<' && words[i + 5]) {
+    if (
+      v === 'meta' &&
+      next === 'random' &&
+      words[i + 2]?.raw === '&' &&
+      words[i + 3]?.raw === '2147483647' &&
+      words[i + 4]?.raw === '<' &&
+      words[i + 5]
+    ) {
       const bound = Number(words[i + 5].raw);
       if (!Number.isFinite(bound)) break;
       for (let j = i; j < i + 5; j++) token(j === i + 1 ? 'option' : 'value', words[j]);
       token('value', words[i + 5]);
       add('statistic', opt('mode', words[i + 1], [], false, ['random']), words[i + 1]);
-      add('statistic', opt('probability', words[i + 5], [words[i + 5]], false, [String(Number((bound / 2147483648).toFixed(10)))]));
+      add(
+        'statistic',
+        opt('probability', words[i + 5], [words[i + 5]], false, [String(Number((bound / 2147483648).toFixed(10)))]),
+      );
       i += 6;
       continue;
     }
@@ -450,7 +551,11 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       if (!val || val.values.length !== 1) break;
       for (let j = i; j < k; j++) token(j === markAt ? 'option' : 'value', words[j]);
       const value = val.values[0].value;
-      add('mark', opt('mark', words[markAt], val.values, val.negated, [mask ? `${value}/${mask}` : value]), words[markAt]);
+      add(
+        'mark',
+        opt('mark', words[markAt], val.values, val.negated, [mask ? `${value}/${mask}` : value]),
+        words[markAt],
+      );
       i = val.next;
       continue;
     }
@@ -462,7 +567,11 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       token('option', words[i + 2]);
       // `fib daddr type != { local, anycast }` is `! --dst-type LOCAL,ANYCAST`.
       const types = val.values.map((t) => t.value.toUpperCase()).join(',');
-      add('addrtype', opt(next === 'saddr' ? 'src-type' : 'dst-type', words[i + 1], val.values, val.negated, [types]), w);
+      add(
+        'addrtype',
+        opt(next === 'saddr' ? 'src-type' : 'dst-type', words[i + 1], val.values, val.negated, [types]),
+        w,
+      );
       i = val.next;
       continue;
     }
@@ -472,7 +581,11 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       if (words[i + 1]?.raw === 'packets' && words[i + 3]?.raw === 'bytes' && words[i + 4]) {
         const p = words[i + 2];
         const b = words[i + 4];
-        counters = { packets: Number(p.raw), bytes: Number(b.raw), span: { line, column: w.column, length: b.column + b.raw.length - w.column } };
+        counters = {
+          packets: Number(p.raw),
+          bytes: Number(b.raw),
+          span: { line, column: w.column, length: b.column + b.raw.length - w.column },
+        };
         for (let j = i + 1; j <= i + 4; j++) token(j === i + 2 || j === i + 4 ? 'counter' : 'value', words[j]);
         i += 5;
       } else i++;
@@ -563,9 +676,19 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     }
     // `meta mark set mark or 0x4000` (iptables-nft's MARK --or-mark), `meta mark set meta mark | 0x4000` (nft's own
     // spelling), `... xor 0x4000` / `^`, `meta mark set 0x8000`.
-    const setAt = v === 'meta' && next === 'mark' && words[i + 2]?.raw === 'set' ? i + 2 : v === 'mark' && next === 'set' ? i + 1 : -1;
+    const setAt =
+      v === 'meta' && next === 'mark' && words[i + 2]?.raw === 'set'
+        ? i + 2
+        : v === 'mark' && next === 'set'
+          ? i + 1
+          : -1;
     if (setAt >= 0 && words[setAt + 1]) {
-      const markAt = words[setAt + 1].raw === 'meta' && words[setAt + 2]?.raw === 'mark' ? setAt + 2 : words[setAt + 1].raw === 'mark' ? setAt + 1 : -1;
+      const markAt =
+        words[setAt + 1].raw === 'meta' && words[setAt + 2]?.raw === 'mark'
+          ? setAt + 2
+          : words[setAt + 1].raw === 'mark'
+            ? setAt + 1
+            : -1;
       const op = markAt >= 0 ? ownEntry(MARK_OPERATORS, words[markAt + 1]?.raw ?? '') : 'set-mark';
       const valueAt = markAt >= 0 ? markAt + 2 : setAt + 1;
       const valueWord = words[valueAt];
@@ -576,7 +699,12 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         token('value', valueWord);
         // `--set-xmark V/M` (neither a plain set nor one bit operation) is `mark and ~M xor V`.
         const xorWord = words[valueAt + 2];
-        if (op === 'and-mark' && ownEntry(MARK_OPERATORS, words[valueAt + 1]?.raw ?? '') === 'xor-mark' && xorWord && NUMBER.test(xorWord.raw)) {
+        if (
+          op === 'and-mark' &&
+          ownEntry(MARK_OPERATORS, words[valueAt + 1]?.raw ?? '') === 'xor-mark' &&
+          xorWord &&
+          NUMBER.test(xorWord.raw)
+        ) {
           token('option', words[valueAt + 1]);
           token('value', xorWord);
           const mask = `0x${(~Number(valueWord.raw) >>> 0).toString(16)}`;
@@ -608,7 +736,12 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
         // `flags all`, `flags tcp sequence,options`, `flags ip options`, `flags skuid`, `flags ether`
         const flag = key === 'flags' ? words[i + 1]?.raw : undefined;
         const last = flag === 'tcp' || flag === 'ip' ? i + 2 : i + 1;
-        const found = flag && words[last] ? (last > i + 1 ? words[last].raw.split(',').map((f) => ownEntry(LOG_FLAGS, `${flag} ${f}`)) : [ownEntry(LOG_FLAGS, flag)]) : [];
+        const found =
+          flag && words[last]
+            ? last > i + 1
+              ? words[last].raw.split(',').map((f) => ownEntry(LOG_FLAGS, `${flag} ${f}`))
+              : [ownEntry(LOG_FLAGS, flag)]
+            : [];
         const names = found.flatMap((n) => n ?? []);
         if (found.length === 0 || found.includes(undefined)) break;
         token('option', words[i]);
@@ -634,7 +767,14 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
     // What nft printed and no iptables match stands for: kept as text, and the tracer is told it cannot know.
     const rest = words.slice(i);
     for (const r of rest) token('value', r);
-    add('unparsed', { name: 'text', written: rest[0].raw, values: [rest.map((r) => r.raw).join(' ')], negated: false, span: sp(rest[0]), valueSpans: [sp(rest[0])] });
+    add('unparsed', {
+      name: 'text',
+      written: rest[0].raw,
+      values: [rest.map((r) => r.raw).join(' ')],
+      negated: false,
+      span: sp(rest[0]),
+      valueSpans: [sp(rest[0])],
+    });
     diagnostics.push(problem('nft-text-unmapped', 'hint', sp(rest[0]), { text: rest[0].raw }));
   }
   ruleTokens.sort((a, b) => a.span.column - b.span.column);

@@ -8,7 +8,14 @@ import { t } from '../i18n/catalog';
 export type Params = Record<string, string | number>;
 
 /** `variant` picks a second text of the same code (`parse.<code>.<variant>`). */
-export function problem(code: string, severity: Severity, span: Span, params?: Params, variant?: string, related?: RelatedLocation[]): Diagnostic {
+export function problem(
+  code: string,
+  severity: Severity,
+  span: Span,
+  params?: Params,
+  variant?: string,
+  related?: RelatedLocation[],
+): Diagnostic {
   const messageKey = variant ? `parse.${code}.${variant}` : `parse.${code}`;
   return {
     span,

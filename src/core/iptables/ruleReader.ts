@@ -36,11 +36,14 @@ export function wordValue(store: RuleStore, k: number, base: number): string {
   const at = base + store.wordCol[k];
   const text = store.text.slice(at, at + store.wordLen[k]);
   const flags = store.wordFlags[k];
-  if (flags & JOINED) return text.split(/[ \t]+/).map(unquoteWord).join('');
+  if (flags & JOINED)
+    return text
+      .split(/[ \t]+/)
+      .map(unquoteWord)
+      .join('');
   if (flags & SPANS_LINES) return unquoteWord(store.wordAcrossLines(k, at));
   return flags & UNQUOTE ? unquoteWord(text) : text;
 }
-
 
 /** How a terminal's fold joins a segment to the rule: line breaks in words read as nothing; the first word glued on. */
 const NO_FOLD = { breaks: false, glueFirst: false };
@@ -54,7 +57,15 @@ export const scanned = { end: 0, unterminatedQuoteAt: -1 };
  * on (earlier than `line` for a continuation line of a hard-wrapped rule): word columns count from its start.
  * `fold` says the segment is the rest of a line a terminal folded at its width (see the parser's `foldsInto`).
  */
-export function scanWords(store: RuleStore, lines: LineIndex, line: number, from: number, diagnostics: Diagnostic[], ruleLine = line, fold: { breaks: boolean; glueFirst: boolean } = NO_FOLD): void {
+export function scanWords(
+  store: RuleStore,
+  lines: LineIndex,
+  line: number,
+  from: number,
+  diagnostics: Diagnostic[],
+  ruleLine = line,
+  fold: { breaks: boolean; glueFirst: boolean } = NO_FOLD,
+): void {
   const text = store.text;
   const base = lines.start[ruleLine];
   const n = lines.contentEnd[line];
@@ -79,7 +90,8 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
     if (fold.glueFirst && start === from && prev >= 0) {
       const col = store.wordCol[prev];
       store.wordLen[prev] = end - base - col;
-      const joined = (store.wordFlags[prev] | flags | SPANS_LINES | FOLDED | UNQUOTE) & ~(BANG | OPTION_LIKE | NEGATIVE_NUMBER);
+      const joined =
+        (store.wordFlags[prev] | flags | SPANS_LINES | FOLDED | UNQUOTE) & ~(BANG | OPTION_LIKE | NEGATIVE_NUMBER);
       // Its shape (an option? a `!`?) is that of the whole word, as if the line had not been folded.
       const whole = store.joinedText(base + col, end, '');
       store.wordFlags[prev] = joined | shapeFlags(whole, 0, whole.length, joined & QUOTED);
@@ -93,7 +105,10 @@ export function scanWords(store: RuleStore, lines: LineIndex, line: number, from
         continue;
       }
     }
-    const spans = multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start ? SPANS_LINES | UNQUOTE | (fold.breaks ? FOLDED : 0) : 0;
+    const spans =
+      multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start
+        ? SPANS_LINES | UNQUOTE | (fold.breaks ? FOLDED : 0)
+        : 0;
     store.addWord(start - base, end - start, flags | spans | shapeFlags(text, start, end, flags));
   }
   scanned.end = store.wordCount;
@@ -114,7 +129,16 @@ function shapeFlags(text: string, start: number, end: number, flags: number): nu
 }
 
 /** Extends word `prev` over a wrap gap to the word at columns [start, end) and says so. */
-function joinWrapped(store: RuleStore, prev: number, line: number, base: number, start: number, end: number, flags: number, diagnostics: Diagnostic[]): void {
+function joinWrapped(
+  store: RuleStore,
+  prev: number,
+  line: number,
+  base: number,
+  start: number,
+  end: number,
+  flags: number,
+  diagnostics: Diagnostic[],
+): void {
   const before = wordValue(store, prev, base);
   const piece = store.addWord(start, end - start, flags);
   const after = wordValue(store, piece, base);
@@ -123,7 +147,9 @@ function joinWrapped(store: RuleStore, prev: number, line: number, base: number,
   store.wordLen[prev] = end - col;
   const joined = (store.wordFlags[prev] & (QUOTED | UNQUOTE)) | JOINED | (flags & UNQUOTE);
   store.wordFlags[prev] = joined | shapeFlags(store.text, base + col, base + end, joined);
-  diagnostics.push(problem('wrapped-word-joined', 'info', store.spanOf(line, prev), { before, after, joined: before + after }));
+  diagnostics.push(
+    problem('wrapped-word-joined', 'info', store.spanOf(line, prev), { before, after, joined: before + after }),
+  );
 }
 
 /** What `readRuleBody` found: one object reused for every rule (the rule copies what it keeps). */
@@ -145,7 +171,19 @@ export interface RuleBody {
   modEnd: number;
 }
 
-const body: RuleBody = { targetWord: -1, targetName: undefined, targetNameId: -1, targetGoto: false, comment: undefined, commentId: -1, counters: undefined, optFirst: 0, optEnd: 0, modFirst: 0, modEnd: 0 };
+const body: RuleBody = {
+  targetWord: -1,
+  targetName: undefined,
+  targetNameId: -1,
+  targetGoto: false,
+  comment: undefined,
+  commentId: -1,
+  counters: undefined,
+  optFirst: 0,
+  optEnd: 0,
+  modFirst: 0,
+  modEnd: 0,
+};
 
 function wordSpan(store: RuleStore, line: number, k: number): Span {
   return store.spanOf(line, k);
@@ -165,7 +203,14 @@ function bangAt(store: RuleStore, k: number, end: number): boolean {
  * into option and module rows, and finds the target, comment and `-c` counters. The result is valid until the
  * next call.
  */
-export function readRuleBody(store: RuleStore, line: number, base: number, first: number, end: number, diagnostics: Diagnostic[]): RuleBody {
+export function readRuleBody(
+  store: RuleStore,
+  line: number,
+  base: number,
+  first: number,
+  end: number,
+  diagnostics: Diagnostic[],
+): RuleBody {
   const text = store.text;
   const col = store.wordCol;
   const len = store.wordLen;
@@ -196,18 +241,25 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     }
     if (!optionAt(store, i, end)) {
       kind[i] = KIND.value;
-      diagnostics.push(problem('unexpected-word', 'warning', wordSpan(store, line, i), { word: wordValue(store, i, base) }));
+      diagnostics.push(
+        problem('unexpected-word', 'warning', wordSpan(store, line, i), { word: wordValue(store, i, base) }),
+      );
       i++;
       continue;
     }
     // An option name a wrap broke (`--comm` + `ent`) is read as its value, not its text.
-    const writtenId = store.wordFlags[i] & (UNQUOTE | JOINED) ? valueId(store, i, base) : names.idOf(text, base + col[i], base + col[i] + len[i]);
+    const writtenId =
+      store.wordFlags[i] & (UNQUOTE | JOINED)
+        ? valueId(store, i, base)
+        : names.idOf(text, base + col[i], base + col[i] + len[i]);
     const info = store.optionInfo(writtenId);
     const w = i;
     kind[w] = KIND.option;
     if (info.role === NameRole.Match) {
       if (i + 1 >= end || optionAt(store, i + 1, end)) {
-        diagnostics.push(problem('missing-module-name', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }));
+        diagnostics.push(
+          problem('missing-module-name', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }),
+        );
         i++;
         continue;
       }
@@ -219,7 +271,9 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     }
     if (info.role === NameRole.Jump || info.role === NameRole.Goto) {
       if (i + 1 >= end || optionAt(store, i + 1, end)) {
-        diagnostics.push(problem('missing-target', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }));
+        diagnostics.push(
+          problem('missing-target', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }),
+        );
         i++;
         continue;
       }
@@ -248,10 +302,16 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       if (b < end && /^\d+$/.test(pv) && /^\d+$/.test(bv)) {
         kind[p] = KIND.counter;
         kind[b] = KIND.counter;
-        body.counters = { packets: Number(pv), bytes: Number(bv), span: { line, column: col[w], length: col[b] + len[b] - col[w] } };
+        body.counters = {
+          packets: Number(pv),
+          bytes: Number(bv),
+          span: { line, column: col[w], length: col[b] + len[b] - col[w] },
+        };
         i += 3;
       } else {
-        diagnostics.push(problem('bad-counters', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }));
+        diagnostics.push(
+          problem('bad-counters', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }),
+        );
         i++;
       }
       continue;
@@ -276,7 +336,15 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
       j++;
     }
     if (count < arity) {
-      diagnostics.push(problem('missing-option-value', 'error', wordSpan(store, line, w), { option: names.names[writtenId] }, arity === 2 ? 'two' : undefined));
+      diagnostics.push(
+        problem(
+          'missing-option-value',
+          'error',
+          wordSpan(store, line, w),
+          { option: names.names[writtenId] },
+          arity === 2 ? 'two' : undefined,
+        ),
+      );
     }
     const isComment = info.canonical === store.commentId;
     const valueKind = isComment ? KIND.commentText : KIND.value;
@@ -288,13 +356,16 @@ export function readRuleBody(store: RuleStore, line: number, base: number, first
     else if (info.generic) {
       owner = OWNER_GENERIC;
       if (info.canonical === store.protocolId && count > 0) protocol = wordValue(store, firstValue, base).toLowerCase();
-    } else if (current !== OWNER_GENERIC && !(protocol && belongsToProtocol(store, current, info.canonical, protocol))) owner = current;
+    } else if (current !== OWNER_GENERIC && !(protocol && belongsToProtocol(store, current, info.canonical, protocol)))
+      owner = current;
     else if (protocol && IMPLICIT_PROTOCOL_MODULES.has(protocol)) {
       // `--dport` right after `-p tcp` without `-m tcp`: iptables loads the protocol's module implicitly.
       owner = implicitModule(store, body.modFirst, names.idOf(protocol, 0, protocol.length));
     } else {
       owner = OWNER_GENERIC;
-      diagnostics.push(problem('option-without-module', 'warning', wordSpan(store, line, w), { option: names.names[writtenId] }));
+      diagnostics.push(
+        problem('option-without-module', 'warning', wordSpan(store, line, w), { option: names.names[writtenId] }),
+      );
     }
     store.addOption(info.canonical, writtenId, w, neg, firstValue, count, owner);
     if (isComment && count > 0) {
@@ -337,7 +408,8 @@ export function valueId(store: RuleStore, k: number, base: number): number {
 }
 
 function implicitModule(store: RuleStore, modFirst: number, nameId: number): number {
-  for (let m = modFirst; m < store.modCount; m++) if (store.modWord[m] === IMPLICIT && store.modName[m] === nameId) return m;
+  for (let m = modFirst; m < store.modCount; m++)
+    if (store.modWord[m] === IMPLICIT && store.modName[m] === nameId) return m;
   return store.addModule(nameId, IMPLICIT);
 }
 

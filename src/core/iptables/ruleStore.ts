@@ -20,7 +20,21 @@ export const SPANS_LINES = 64; // a quoted value a hard wrap broke over lines: t
 export const FOLDED = 128; // with SPANS_LINES: a terminal folded the word at its width, the line break reads as nothing
 
 /** Token kinds as bytes, in a fixed order (TOKEN_KINDS[byte] is the kind). */
-export const TOKEN_KINDS: readonly TokenKind[] = ['table', 'chainDecl', 'chainRef', 'policy', 'command', 'counter', 'option', 'negation', 'module', 'value', 'target', 'comment', 'commentText'];
+export const TOKEN_KINDS: readonly TokenKind[] = [
+  'table',
+  'chainDecl',
+  'chainRef',
+  'policy',
+  'command',
+  'counter',
+  'option',
+  'negation',
+  'module',
+  'value',
+  'target',
+  'comment',
+  'commentText',
+];
 export const KIND = Object.fromEntries(TOKEN_KINDS.map((k, i) => [k, i])) as Record<TokenKind, number>;
 
 /** Owner of an option row: a module row index (>= 0), the generic options, or the target. */
@@ -136,7 +150,15 @@ type ColumnType = 'i32' | 'u8' | 'f64';
 type Columns<K extends string> = Readonly<Record<K, ColumnType>>;
 
 const WORD_COLUMNS = { wordCol: 'i32', wordLen: 'i32', wordFlags: 'u8', wordKind: 'u8' } as const;
-const OPTION_COLUMNS = { optName: 'i32', optWritten: 'i32', optWord: 'i32', optNeg: 'i32', optValue: 'i32', optValueCount: 'u8', optOwner: 'i32' } as const;
+const OPTION_COLUMNS = {
+  optName: 'i32',
+  optWritten: 'i32',
+  optWord: 'i32',
+  optNeg: 'i32',
+  optValue: 'i32',
+  optValueCount: 'u8',
+  optOwner: 'i32',
+} as const;
 const MODULE_COLUMNS = { modName: 'i32', modWord: 'i32' } as const;
 const RULE_COLUMNS = {
   ruleLine: 'i32',
@@ -165,7 +187,8 @@ const RULE_COLUMNS = {
   ruleCounterColumn: 'i32',
   ruleCounterLength: 'i32',
 } as const;
-type ColumnName = keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
+type ColumnName =
+  keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
 
 function newColumn(type: ColumnType, size: number): Column {
   return type === 'i32' ? new Int32Array(size) : type === 'u8' ? new Uint8Array(size) : new Float64Array(size);
@@ -261,7 +284,10 @@ export class RuleStore {
     // A span stays on one line: a word over a line break (a quote a wrap broke, a word a terminal folded) has the
     // span of its first piece; its tokens have one span per piece.
     const room = this.lineContentEnd[at.line] - this.lineStart[at.line] - at.column;
-    return { ...at, length: this.wordFlags[k] & SPANS_LINES ? Math.max(1, Math.min(this.wordLen[k], room)) : this.wordLen[k] };
+    return {
+      ...at,
+      length: this.wordFlags[k] & SPANS_LINES ? Math.max(1, Math.min(this.wordLen[k], room)) : this.wordLen[k],
+    };
   }
 
   /** Line and column of a text offset at or after the start of `line` (a rule's first line; usually on it). */
@@ -313,7 +339,10 @@ export class RuleStore {
 
   /** Whether line `line` ends in a blank or the next line starts with one. */
   private blankAtBreak(line: number): boolean {
-    return this.lineContentEnd[line] < this.lineRawEnd[line] || (line + 1 < this.lineStart.length && this.lineContentStart[line + 1] > this.lineStart[line + 1]);
+    return (
+      this.lineContentEnd[line] < this.lineRawEnd[line] ||
+      (line + 1 < this.lineStart.length && this.lineContentStart[line + 1] > this.lineStart[line + 1])
+    );
   }
 
   /** `joinedText` of word k (at text offset `at`), read as its flags say the line breaks in it are. */
@@ -368,7 +397,15 @@ export class RuleStore {
     return k;
   }
 
-  addOption(name: number, written: number, word: number, neg: number, value: number, valueCount: number, owner: number): number {
+  addOption(
+    name: number,
+    written: number,
+    word: number,
+    neg: number,
+    value: number,
+    valueCount: number,
+    owner: number,
+  ): number {
     const k = this.optCount++;
     if (k >= this.optName.length) this.resize(OPTION_COLUMNS, k * 2, k);
     this.optName[k] = name;

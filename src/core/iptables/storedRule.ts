@@ -82,7 +82,11 @@ export class StoredRule implements Rule {
       store.ruleCounterColumn[k] = counters.span.column;
       store.ruleCounterLength[k] = counters.span.length;
     }
-    store.ruleFlags[k] = COMMANDS.indexOf(init.command) | (body.targetGoto ? GOTO : 0) | (counters ? HAS_COUNTERS : 0) | (init.multiLine ? MULTI_LINE : 0);
+    store.ruleFlags[k] =
+      COMMANDS.indexOf(init.command) |
+      (body.targetGoto ? GOTO : 0) |
+      (counters ? HAS_COUNTERS : 0) |
+      (init.multiLine ? MULTI_LINE : 0);
   }
 
   get id(): number {
@@ -204,7 +208,9 @@ export class StoredRule implements Rule {
   /** Built on each access (a rule keeps only the target's name). */
   get target(): Target | undefined {
     const name = this.targetName;
-    return name === undefined ? undefined : new StoredTarget(this, name, this.store.ruleFlags[this.slot] & GOTO ? 'goto' : 'jump', this.targetWord);
+    return name === undefined
+      ? undefined
+      : new StoredTarget(this, name, this.store.ruleFlags[this.slot] & GOTO ? 'goto' : 'jump', this.targetWord);
   }
 
   get span(): Span {
@@ -252,7 +258,12 @@ export class StoredRule implements Rule {
     const renamed = comparable && (s.ruleFlags[this.slot] & RENAMED) !== 0;
     for (let k = this.first + 1; k < this.end; k++) {
       if (comparable && k > this.first + 1 && k < this.bodyFirst) continue; // `-I CHAIN 2`: the position
-      if (comparable && (s.wordKind[k] === KIND.counter || (k + 1 < this.end && s.wordKind[k + 1] === KIND.counter && s.wordKind[k] === KIND.option))) continue;
+      if (
+        comparable &&
+        (s.wordKind[k] === KIND.counter ||
+          (k + 1 < this.end && s.wordKind[k + 1] === KIND.counter && s.wordKind[k] === KIND.option))
+      )
+        continue;
       if (renamed && k === this.first + 1) out.push(this.chain);
       else if (renamed && k === this.targetWord) out.push(this.targetName ?? this.rawWord(k));
       else out.push(this.rawWord(k));
@@ -278,11 +289,15 @@ export class StoredRule implements Rule {
     const renamed = (this.store.ruleFlags[this.slot] & RENAMED) !== 0;
     if (!positioned && !renamed && (cut <= bodyAt || cut >= end)) return collapseSpaces(text, chainAt, end);
     const chain = renamed ? this.chain : text.slice(chainAt, chainAt + this.store.wordLen[this.first + 1]);
-    let body = cut > bodyAt && cut < end ? `${text.slice(bodyAt, cut)} ${text.slice(Math.min(end, cut + c!.length), end)}` : text.slice(bodyAt, end);
+    let body =
+      cut > bodyAt && cut < end
+        ? `${text.slice(bodyAt, cut)} ${text.slice(Math.min(end, cut + c!.length), end)}`
+        : text.slice(bodyAt, end);
     if (renamed && this.targetWord >= 0) {
       // The target word as its current name: `-D CHAIN -j NEW` after `-E OLD NEW` deletes `-j OLD` rules.
       const at = this.base + this.store.wordCol[this.targetWord];
-      if (at >= bodyAt && (cut < 0 || at < cut)) body = `${text.slice(bodyAt, at)}${this.targetName ?? ''}${body.slice(at - bodyAt + this.store.wordLen[this.targetWord])}`;
+      if (at >= bodyAt && (cut < 0 || at < cut))
+        body = `${text.slice(bodyAt, at)}${this.targetName ?? ''}${body.slice(at - bodyAt + this.store.wordLen[this.targetWord])}`;
     }
     return collapseSpaces(`${chain} ${body}`);
   }
@@ -324,7 +339,8 @@ export class StoredRule implements Rule {
     const s = this.store;
     const id = s.names.find(name);
     if (id < 0 || this.targetName === undefined) return undefined;
-    for (let k = this.optFirst, end = this.optEnd; k < end; k++) if (s.optName[k] === id && this.isTargetRow(k)) return this.rowValue(k, true);
+    for (let k = this.optFirst, end = this.optEnd; k < end; k++)
+      if (s.optName[k] === id && this.isTargetRow(k)) return this.rowValue(k, true);
     return undefined;
   }
 
@@ -336,7 +352,8 @@ export class StoredRule implements Rule {
   /** The first row of option `id` in module row `m`, or -1. */
   private rowIn(m: number, id: number): number {
     const s = this.store;
-    for (let k = this.optFirst, end = this.optEnd; k < end; k++) if (s.optOwner[k] === m && s.optName[k] === id) return k;
+    for (let k = this.optFirst, end = this.optEnd; k < end; k++)
+      if (s.optOwner[k] === m && s.optName[k] === id) return k;
     return -1;
   }
 
@@ -422,7 +439,8 @@ export class StoredRule implements Rule {
 
   forEachModuleName(visit: (module: string, explicit: boolean) => void): void {
     const s = this.store;
-    for (let m = this.modFirst, end = this.modEnd; m < end; m++) visit(s.nameOf(s.modName[m]), s.modWord[m] !== IMPLICIT);
+    for (let m = this.modFirst, end = this.modEnd; m < end; m++)
+      visit(s.nameOf(s.modName[m]), s.modWord[m] !== IMPLICIT);
   }
 
   get tokens(): Token[] {
@@ -441,11 +459,26 @@ export class StoredRule implements Rule {
     }
     const s = this.store;
     for (let k = this.first; k < this.end; k++) {
-      const kind = k === this.first ? 'command' : k === this.first + 1 ? 'chainRef' : k < this.bodyFirst ? 'value' : TOKEN_KINDS[s.wordKind[k]];
+      const kind =
+        k === this.first
+          ? 'command'
+          : k === this.first + 1
+            ? 'chainRef'
+            : k < this.bodyFirst
+              ? 'value'
+              : TOKEN_KINDS[s.wordKind[k]];
       if (s.wordFlags[k] & SPANS_LINES) {
         // A quoted value a hard wrap broke: a token per line, none past its line's end.
         const at = this.base + s.wordCol[k];
-        for (const span of s.pieces(at, at + s.wordLen[k])) out.push({ kind, text: s.text.slice(s.lineStart[span.line] + span.column, s.lineStart[span.line] + span.column + span.length), span });
+        for (const span of s.pieces(at, at + s.wordLen[k]))
+          out.push({
+            kind,
+            text: s.text.slice(
+              s.lineStart[span.line] + span.column,
+              s.lineStart[span.line] + span.column + span.length,
+            ),
+            span,
+          });
       } else out.push({ kind, text: this.rawWord(k), span: this.wordSpan(k) });
     }
     return out;
@@ -550,7 +583,15 @@ class StoredOption implements OptionArg {
 
   toJSON(): OptionArg {
     const negationSpan = this.negationSpan;
-    return { name: this.name, written: this.written, values: this.values, negated: this.negated, span: this.span, valueSpans: this.valueSpans, ...(negationSpan ? { negationSpan } : {}) };
+    return {
+      name: this.name,
+      written: this.written,
+      values: this.values,
+      negated: this.negated,
+      span: this.span,
+      valueSpans: this.valueSpans,
+      ...(negationSpan ? { negationSpan } : {}),
+    };
   }
 }
 

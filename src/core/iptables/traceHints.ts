@@ -14,7 +14,12 @@ import type { Packet, TraceResult } from './trace/types';
 export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
   // Rules the dump could not show still act on the packet, DNAT or not.
   const hidden = model.dump.diagnostics
-    .filter((d, i, all) => d.code === 'nft-incompatible' || d.code === 'nft-base-chain-not-traced' || (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i))
+    .filter(
+      (d, i, all) =>
+        d.code === 'nft-incompatible' ||
+        d.code === 'nft-base-chain-not-traced' ||
+        (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i),
+    )
     .map((d) => t(lang, `trace.hint.${d.code}`, { table: '?', ...d.params, line: d.span.line + 1 }));
   return [...hidden, ...incompleteHints(model, lang), ...serviceHints(model, packet, result, lang)];
 }
@@ -44,7 +49,12 @@ function incompleteHints(model: IptablesModel, lang: Lang): string[] {
  * The trace's one-line answer when the destination is a Service port without endpoints (kube-proxy's REJECT, or
  * no KUBE-SVC chain to DNAT into): that, and not the port or protocol, is why nothing answers.
  */
-export function noEndpointsSummary(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string | undefined {
+export function noEndpointsSummary(
+  model: IptablesModel,
+  packet: Packet,
+  result: TraceResult,
+  lang: Lang,
+): string | undefined {
   if (result.paths.some((p) => p.dnat)) return undefined;
   return noEndpointsReject(model, result, lang) ?? emptyService(model, packet, lang);
 }
@@ -57,13 +67,18 @@ function emptyService(model: IptablesModel, packet: Packet, lang: Lang): string 
       s.port === packet.dport &&
       (s.protocol ?? 'tcp') === packet.proto,
   );
-  return empty.length ? t(lang, 'trace.hint.no-endpoints.nat', { service: empty.map((s) => s.name || s.chain || '?').join(', ') }) : undefined;
+  return empty.length
+    ? t(lang, 'trace.hint.no-endpoints.nat', { service: empty.map((s) => s.name || s.chain || '?').join(', ') })
+    : undefined;
 }
 
 function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
   if (result.paths.some((p) => p.dnat)) return [];
   const blocked = firewallBlock(model, result);
-  if (blocked) return [t(lang, 'trace.hint.lb-source-blocked', { ...blocked, dst: `${packet.dst}:${packet.dport}`, src: packet.src })];
+  if (blocked)
+    return [
+      t(lang, 'trace.hint.lb-source-blocked', { ...blocked, dst: `${packet.dst}:${packet.dport}`, src: packet.src }),
+    ];
   // A Service port without endpoints: kube-proxy's REJECT answers; the port and protocol were right.
   const noEndpoints = noEndpointsSummary(model, packet, result, lang);
   if (noEndpoints) return [noEndpoints];
@@ -73,7 +88,14 @@ function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult,
   if (matching.length === 0) return [];
   const ports = matching.map((s) => `${s.port ?? '?'}/${(s.protocol ?? 'tcp').toUpperCase()}`).join(', ');
   const names = [...new Set(matching.map((s) => s.name || s.chain || '?'))].join(', ');
-  return [t(lang, 'trace.hint.service-port-mismatch', { dst: packet.dst, port: `${packet.dport}/${packet.proto.toUpperCase()}`, services: names, ports })];
+  return [
+    t(lang, 'trace.hint.service-port-mismatch', {
+      dst: packet.dst,
+      port: `${packet.dport}/${packet.proto.toUpperCase()}`,
+      services: names,
+      ports,
+    }),
+  ];
 }
 
 const NO_ENDPOINTS = / has no endpoints$/;
@@ -89,7 +111,12 @@ function noEndpointsReject(model: IptablesModel, result: TraceResult, lang: Lang
     if (!rule || ruleTargetName(rule) !== 'REJECT' || !NO_ENDPOINTS.test(rule.comment ?? '')) continue;
     const service = (rule.comment ?? '').replace(NO_ENDPOINTS, '');
     const how = targetOptionValue(rule, 'reject-with') ?? 'icmp-port-unreachable';
-    return t(lang, 'trace.hint.no-endpoints', { service, chain: `${rule.table}/${rule.chain}`, line: rule.line + 1, with: how });
+    return t(lang, 'trace.hint.no-endpoints', {
+      service,
+      chain: `${rule.table}/${rule.chain}`,
+      line: rule.line + 1,
+      with: how,
+    });
   }
   return undefined;
 }
@@ -98,7 +125,10 @@ function noEndpointsReject(model: IptablesModel, result: TraceResult, lang: Lang
  * A load balancer's source ranges turned the packet away: kube-proxy's KUBE-FW- chain lets the allowed sources on
  * and marks the rest for drop (KUBE-MARK-DROP, or KUBE-PROXY-FIREWALL's DROP in 1.27 and later). The port was right.
  */
-function firewallBlock(model: IptablesModel, result: TraceResult): { chain: string; line: number; service: string; ranges: string } | undefined {
+function firewallBlock(
+  model: IptablesModel,
+  result: TraceResult,
+): { chain: string; line: number; service: string; ranges: string } | undefined {
   for (const step of distinctSteps(result)) {
     const rule = step.ruleId !== undefined ? model.dump.rules[step.ruleId] : undefined;
     if (!rule) continue;

@@ -204,7 +204,9 @@ export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {
 export const STANDARD_TARGETS = new Set(['ACCEPT', 'DROP', 'RETURN', 'QUEUE', 'NFQUEUE']);
 
 export function isBuiltinChain(table: string, chain: string): boolean {
-  return (ownEntry(BUILTIN_CHAINS, table) ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(chain);
+  return (ownEntry(BUILTIN_CHAINS, table) ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(
+    chain,
+  );
 }
 
 /** First option of a given name in any match of the rule (generic options first, then modules in order). */
@@ -250,7 +252,10 @@ export function ruleHasModule(rule: Rule, module: string): boolean {
  * Each option's owner (a module name, '' for generic options, null for the target's) and canonical name; the
  * option itself is built only when `option()` is called (lint asks only for the ones it reports).
  */
-export function forEachOptionName(rule: Rule, visit: (module: string | null, name: string, option: () => OptionArg) => void): void {
+export function forEachOptionName(
+  rule: Rule,
+  visit: (module: string | null, name: string, option: () => OptionArg) => void,
+): void {
   if (rule.forEachOptionName) return rule.forEachOptionName(visit);
   for (const m of rule.matches) for (const o of m.options) visit(m.module, o.name, () => o);
   for (const o of rule.target?.options ?? []) visit(null, o.name, () => o);

@@ -125,7 +125,12 @@ export function unquoteWord(raw: string): string {
 }
 
 /** Calls `visit` for each word of text[from, end) with its bounds and `scanWord`'s flags and open quote. */
-export function forEachWord(text: string, from: number, end: number, visit: (start: number, end: number, flags: number, unclosedQuoteAt: number) => void): void {
+export function forEachWord(
+  text: string,
+  from: number,
+  end: number,
+  visit: (start: number, end: number, flags: number, unclosedQuoteAt: number) => void,
+): void {
   let i = from;
   while (i < end) {
     if (isWordBreakCode(text.charCodeAt(i))) {
@@ -144,7 +149,12 @@ export function splitWords(text: string, baseColumn = 0, from = 0): SplitResult 
   forEachWord(text, from, text.length, (start, end, flags, unclosedQuoteAt) => {
     const raw = text.slice(start, end);
     if (unclosedQuoteAt >= 0 && unterminatedQuoteAt === undefined) unterminatedQuoteAt = baseColumn + unclosedQuoteAt;
-    words.push({ value: flags & WORD_ESCAPED ? unquoteWord(raw) : raw, raw, column: baseColumn + start, quoted: (flags & WORD_QUOTED) !== 0 });
+    words.push({
+      value: flags & WORD_ESCAPED ? unquoteWord(raw) : raw,
+      raw,
+      column: baseColumn + start,
+      quoted: (flags & WORD_QUOTED) !== 0,
+    });
   });
   return { words, unterminatedQuoteAt };
 }
@@ -178,5 +188,15 @@ function singleSpaced(text: string, start: number, end: number): boolean {
 
 /** Code points from U+00A0 up that JavaScript's \s matches. */
 function isOtherWhitespace(c: number): boolean {
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }

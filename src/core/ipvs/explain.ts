@@ -199,9 +199,13 @@ function removalText(dump: IpvsDump, line: number, removalIndex: number, lang: L
   const server = removal.realServer ? joinHostPort(removal.realServer.address, removal.realServer.port) : undefined;
   if (removal.line === line) {
     const added = (removal.realServer ?? removal.service).line + 1;
-    return server ? t(lang, 'ipvs.line.deleteServer', { service, server, line: added }) : t(lang, 'ipvs.line.deleteService', { service, line: added });
+    return server
+      ? t(lang, 'ipvs.line.deleteServer', { service, server, line: added })
+      : t(lang, 'ipvs.line.deleteService', { service, line: added });
   }
-  const what = server ? t(lang, 'ipvs.line.removedServer', { service, server }) : t(lang, 'ipvs.line.removedService', { service });
+  const what = server
+    ? t(lang, 'ipvs.line.removedServer', { service, server })
+    : t(lang, 'ipvs.line.removedService', { service });
   return t(lang, 'ipvs.line.removedLater', { what, line: removal.line + 1 });
 }
 

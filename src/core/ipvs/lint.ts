@@ -50,7 +50,8 @@ function lintService(f: Findings, dump: IpvsDump, svc: VirtualService): void {
       if (r.weight === 0) f.add('weight-zero', 'info', r.span, { address: realServerLabel(r), service });
     }
     const open = svc.realServers.filter((r) => r.weight !== 0);
-    if (open.every((r) => overloadOf(r) === 'yes')) f.add('all-overloaded', 'warning', svc.span, { service, count: open.length });
+    if (open.every((r) => overloadOf(r) === 'yes'))
+      f.add('all-overloaded', 'warning', svc.span, { service, count: open.length });
   }
   if (svc.scheduler !== undefined && !isKnownScheduler(svc.scheduler)) {
     f.add('unknown-scheduler', 'warning', svc.span, { name: svc.scheduler, known: KNOWN_SCHEDULERS.join(', ') });

@@ -17,7 +17,6 @@ export function parseCounter(text: string): Counter | undefined {
   return m[2] ? { value: base * SUFFIX[m[2]], approximate: true } : { value: base, approximate: false };
 }
 
-
 /** A plain non-negative integer (weights, thresholds, timeouts, fwmarks). */
 export function parseUint(text: string): number | undefined {
   if (!/^\d+$/.test(text)) return undefined;

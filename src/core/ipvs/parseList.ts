@@ -94,7 +94,15 @@ function readCounters(
 function toStats(v: (number | undefined)[], approximate: boolean, rounded: boolean[]): IpvsStats {
   const [conns = 0, inPkts = 0, outPkts = 0, inBytes = 0, outBytes = 0] = v;
   const countsApproximate = rounded[0] === true || rounded[1] === true || rounded[2] === true;
-  return { conns, inPkts, outPkts, inBytes, outBytes, approximate, ...(countsApproximate ? { countsApproximate } : {}) };
+  return {
+    conns,
+    inPkts,
+    outPkts,
+    inBytes,
+    outBytes,
+    approximate,
+    ...(countsApproximate ? { countsApproximate } : {}),
+  };
 }
 
 function toRates(v: (number | undefined)[], approximate: boolean): IpvsRates {
@@ -327,7 +335,9 @@ function placeRealServer(ctx: ParseContext, rs: RealServer): Owner {
   if (ctx.currentServiceMerged) {
     // Not into one a restore line took out (`-d`): a later listing shows it back in the table.
     const service = ctx.currentService;
-    const at = svc.realServers.findIndex((r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${service}|${i}`));
+    const at = svc.realServers.findIndex(
+      (r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${service}|${i}`),
+    );
     if (at >= 0) {
       mergeRealServer(svc.realServers[at], rs);
       return { service: ctx.currentService, realServer: at };

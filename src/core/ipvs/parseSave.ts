@@ -380,7 +380,9 @@ function applyServerRule(
   const index = ctx.serviceByKey.get(serviceKey(candidate));
   if (index === undefined && command === 'edit-server') {
     // Nothing to change, and ipvsadm adds nothing either ("No such service").
-    ctx.diag('save-edit-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${rule.realWord?.text ?? rs.address}` });
+    ctx.diag('save-edit-unknown', 'warning', ctx.lineSpan(sl), {
+      service: `${serviceLabel(candidate)} -> ${rule.realWord?.text ?? rs.address}`,
+    });
     return undefined;
   }
   if (index === undefined) {
@@ -391,7 +393,9 @@ function applyServerRule(
     return { orphan: ctx.dump.orphanRealServers.length - 1 };
   }
   const svc = ctx.dump.services[index];
-  const at = svc.realServers.findIndex((r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${index}|${i}`));
+  const at = svc.realServers.findIndex(
+    (r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${index}|${i}`),
+  );
   if (command === 'edit-server' && at >= 0) {
     const old = svc.realServers[at];
     if (rule.forward) old.forward = rule.forward;
@@ -401,7 +405,9 @@ function applyServerRule(
   }
   if (command === 'edit-server') {
     // ipvsadm -e changes a real server the service has; it adds none ("No such destination").
-    ctx.diag('save-edit-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${rule.realWord?.text ?? rs.address}` });
+    ctx.diag('save-edit-unknown', 'warning', ctx.lineSpan(sl), {
+      service: `${serviceLabel(candidate)} -> ${rule.realWord?.text ?? rs.address}`,
+    });
     return undefined;
   }
   svc.realServers.push(rs);
@@ -459,7 +465,9 @@ function deleteServer(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: 
   for (const index of liveServices(ctx)) {
     const svc = ctx.dump.services[index];
     if (serviceKey(svc) !== serviceId) continue;
-    const at = svc.realServers.findIndex((r, i) => realServerKey(r) === key && !ctx.removedRealServer.has(`${index}|${i}`));
+    const at = svc.realServers.findIndex(
+      (r, i) => realServerKey(r) === key && !ctx.removedRealServer.has(`${index}|${i}`),
+    );
     if (at < 0) continue;
     const removal = ctx.dump.removals.push({ line: sl.line, service: svc, realServer: svc.realServers[at] }) - 1;
     ctx.removedRealServer.set(`${index}|${at}`, removal);
@@ -467,7 +475,9 @@ function deleteServer(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: 
   }
   if (removals.length === 0) {
     const server = rule.realWord?.text ?? rule.realEndpoint.address;
-    ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), { service: `${serviceLabel(candidate)} -> ${server}` });
+    ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), {
+      service: `${serviceLabel(candidate)} -> ${server}`,
+    });
     return undefined;
   }
   return removals[0];
@@ -489,7 +499,8 @@ export function parseSaveLine(ctx: ParseContext, sl: SourceLine, words: Word[], 
   }
   const candidate = ruleService(rule, sl, span);
   if (candidate && (command === 'delete-service' || command === 'delete-server')) {
-    const removal = command === 'delete-service' ? deleteService(ctx, sl, rule, candidate) : deleteServer(ctx, sl, rule, candidate);
+    const removal =
+      command === 'delete-service' ? deleteService(ctx, sl, rule, candidate) : deleteServer(ctx, sl, rule, candidate);
     ctx.token('option', sl.line, commandWord);
     emitTokens(ctx, sl, rule, {});
     ctx.setLine(sl, { kind: 'saveOther', layout: 'save', ...(removal !== undefined ? { removal } : {}) });

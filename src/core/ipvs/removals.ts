@@ -31,11 +31,18 @@ export function applyRemovals(ctx: ParseContext): void {
   for (const tok of dump.tokens) renumber(tok, ctx, serviceIndex, serverIndex, false);
 }
 
-function renumber(entry: IpvsLine | IpvsToken, ctx: ParseContext, serviceIndex: number[], serverIndex: number[][], isLine: boolean): void {
+function renumber(
+  entry: IpvsLine | IpvsToken,
+  ctx: ParseContext,
+  serviceIndex: number[],
+  serverIndex: number[][],
+  isLine: boolean,
+): void {
   const s = entry.service;
   if (s === undefined) return;
   const r = entry.realServer;
-  const removal = r !== undefined ? (ctx.removedRealServer.get(`${s}|${r}`) ?? ctx.removedService.get(s)) : ctx.removedService.get(s);
+  const removal =
+    r !== undefined ? (ctx.removedRealServer.get(`${s}|${r}`) ?? ctx.removedService.get(s)) : ctx.removedService.get(s);
   if (serviceIndex[s] < 0 || (r !== undefined && serverIndex[s][r] < 0)) {
     delete entry.service;
     delete entry.realServer;

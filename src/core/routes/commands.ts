@@ -59,7 +59,10 @@ export function readCommandLine(content: string): CommandInfo | undefined {
 /** Finds the tool that produced the output (looking through sudo, nsenter, `ip netns exec`, kubectl exec, ...). */
 export function describeCommand(command: string): Omit<CommandInfo, 'command' | 'column'> {
   const producer = command.split(/\||;|&&/)[0];
-  const words = producer.trim().split(/\s+/).filter((w) => w !== '');
+  const words = producer
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   for (let i = 0; i < words.length; i++) {
     const tool = words[i].replace(/^.*\//, '');
     if (!TOOLS.has(tool)) continue;
@@ -75,7 +78,8 @@ export function describeCommand(command: string): Omit<CommandInfo, 'command' | 
     if (tool === 'route') return isModifyingRoute(args) ? {} : { format: 'route-n' };
     if (tool === 'netstat') return args.some((a) => /^-\w*r/.test(a)) ? { format: 'route-n' } : {};
     if (tool === 'conntrack') return describeConntrack(args);
-    if (tool === 'ipset') return /^(?:list|-L|-l|--list|save|-S|-s|--save)$/.test(args[0] ?? '') ? { format: 'ipset' } : {};
+    if (tool === 'ipset')
+      return /^(?:list|-L|-l|--list|save|-S|-s|--save)$/.test(args[0] ?? '') ? { format: 'ipset' } : {};
     if (tool === 'cat') return args.some((a) => a.includes('nf_conntrack')) ? { format: 'conntrack' } : {};
   }
   return {};

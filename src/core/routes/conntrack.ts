@@ -10,14 +10,37 @@ import type { ConntrackEntry, ConntrackSummary, ConntrackTuple, NatTranslation }
 import { innerSpan, toInt, wordSpan, wordsSpan, type Segment, type Word } from './words';
 
 const PROTOCOL_NUMBERS: Record<string, number> = {
-  icmp: 1, igmp: 2, tcp: 6, udp: 17, dccp: 33, gre: 47, icmpv6: 58, sctp: 132, udplite: 136, unknown: 0,
+  icmp: 1,
+  igmp: 2,
+  tcp: 6,
+  udp: 17,
+  dccp: 33,
+  gre: 47,
+  icmpv6: 58,
+  sctp: 132,
+  udplite: 136,
+  unknown: 0,
 };
 const PROTOCOL_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(PROTOCOL_NUMBERS).filter(([n]) => n !== 'unknown').map(([n, v]) => [v, n]),
+  Object.entries(PROTOCOL_NUMBERS)
+    .filter(([n]) => n !== 'unknown')
+    .map(([n, v]) => [v, n]),
 );
 
 /** Keys that belong to one direction's tuple. */
-const TUPLE_KEYS = new Set(['src', 'dst', 'sport', 'dport', 'type', 'code', 'id', 'packets', 'bytes', 'srckey', 'dstkey']);
+const TUPLE_KEYS = new Set([
+  'src',
+  'dst',
+  'sport',
+  'dport',
+  'type',
+  'code',
+  'id',
+  'packets',
+  'bytes',
+  'srckey',
+  'dstkey',
+]);
 
 const SUMMARY = /^(?:conntrack v(\S+) \(conntrack-tools\):\s*)?(\d+) flow (entries|events) have been shown\.?$/;
 /** The version prefix conntrack prints on stderr, which a terminal can glue in front of an entry. */
@@ -253,7 +276,12 @@ function deriveNat(entry: ConntrackEntry): void {
   if (snat) entry.snat = snat;
 }
 
-function translation(fromAddress?: string, fromPort?: number, toAddress?: string, toPort?: number): NatTranslation | undefined {
+function translation(
+  fromAddress?: string,
+  fromPort?: number,
+  toAddress?: string,
+  toPort?: number,
+): NatTranslation | undefined {
   if (fromAddress === undefined || toAddress === undefined) return undefined;
   const addressChanged = !sameAddress(fromAddress, toAddress);
   const portChanged = fromPort !== undefined && toPort !== undefined && fromPort !== toPort;

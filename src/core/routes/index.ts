@@ -32,12 +32,18 @@ export function parseIpRoute(text: string, options: Options = {}): { routes: Rou
   return { routes: s.routes, diagnostics: s.diagnostics };
 }
 
-export function parseIpRouteGet(text: string, options: Options = {}): { routeGets: RouteGet[]; diagnostics: Diagnostic[] } {
+export function parseIpRouteGet(
+  text: string,
+  options: Options = {},
+): { routeGets: RouteGet[]; diagnostics: Diagnostic[] } {
   const s = parseNetworkText(text, { ...options, format: 'ip-route-get' });
   return { routeGets: s.routeGets, diagnostics: s.diagnostics };
 }
 
-export function parseIpAddr(text: string, options: Options = {}): { interfaces: NetworkInterface[]; diagnostics: Diagnostic[] } {
+export function parseIpAddr(
+  text: string,
+  options: Options = {},
+): { interfaces: NetworkInterface[]; diagnostics: Diagnostic[] } {
   const s = parseNetworkText(text, { ...options, format: 'ip-addr' });
   return { interfaces: s.interfaces, diagnostics: s.diagnostics };
 }

@@ -21,18 +21,42 @@ const HEADER_TEXT_KEYS = new Set(['qdisc', 'master', 'state', 'group', 'mode']);
 
 /** Words an address line prints alone (everything else alone on an IPv4 line is its label). */
 const ADDRESS_FLAGS = new Set([
-  'secondary', 'temporary', 'primary', 'dynamic', 'mngtmpaddr', 'noprefixroute', 'autojoin', 'tentative',
-  'deprecated', 'dadfailed', 'optimistic', 'home', 'nodad', 'stable-privacy', 'permanent', 'any',
+  'secondary',
+  'temporary',
+  'primary',
+  'dynamic',
+  'mngtmpaddr',
+  'noprefixroute',
+  'autojoin',
+  'tentative',
+  'deprecated',
+  'dadfailed',
+  'optimistic',
+  'home',
+  'nodad',
+  'stable-privacy',
+  'permanent',
+  'any',
 ]);
 const ADDRESS_VALUE_KEYS = new Set(['peer', 'brd', 'scope', 'metric', 'proto', 'label']);
 
 export function isInterfaceHeader(words: Word[]): boolean {
-  return words.length >= 3 && HEADER_INDEX.test(words[0].text) && HEADER_NAME.test(words[1].text) && /^<.*>$/.test(words[2].text);
+  return (
+    words.length >= 3 &&
+    HEADER_INDEX.test(words[0].text) &&
+    HEADER_NAME.test(words[1].text) &&
+    /^<.*>$/.test(words[2].text)
+  );
 }
 
 /** `2: eth0    inet 10.0.2.15/24 ...` (ip -o addr) */
 export function isOnelineAddressHead(words: Word[]): boolean {
-  return words.length >= 4 && HEADER_INDEX.test(words[0].text) && !words[1].text.endsWith(':') && /^(?:inet6?|link\/\S+)$/.test(words[2].text);
+  return (
+    words.length >= 4 &&
+    HEADER_INDEX.test(words[0].text) &&
+    !words[1].text.endsWith(':') &&
+    /^(?:inet6?|link\/\S+)$/.test(words[2].text)
+  );
 }
 
 /** `eth0@if12   UP   10.244.1.5/24 fe80::1/64` or `eth0   UP   0a:58:... <BROADCAST,UP>` (ip -br) */
@@ -74,7 +98,10 @@ export function parseInterfaceHeader(words: Word[]): NetworkInterface {
   iface.index = Number(words[0].text.slice(0, -1));
   iface.spans.index = innerSpan(words[0], 0, words[0].text.length - 1);
   const flagsWord = words[2];
-  iface.flags = flagsWord.text.slice(1, -1).split(',').filter((f) => f !== '');
+  iface.flags = flagsWord.text
+    .slice(1, -1)
+    .split(',')
+    .filter((f) => f !== '');
   iface.spans.flags = wordSpan(flagsWord);
   for (let i = 3; i < words.length; i++) {
     const key = words[i].text;
@@ -119,7 +146,10 @@ export function parseBriefLine(words: Word[]): NetworkInterface {
   iface.spans.state = wordSpan(words[1]);
   for (const w of words.slice(2)) {
     if (w.text.startsWith('<')) {
-      iface.flags = w.text.slice(1, -1).split(',').filter((f) => f !== '');
+      iface.flags = w.text
+        .slice(1, -1)
+        .split(',')
+        .filter((f) => f !== '');
       iface.spans.flags = wordSpan(w);
     } else if (parseCidr(w.text)) {
       const addr = newAddress(iface.name, w, w, w);
@@ -149,7 +179,9 @@ export function parseInterfaceDetail(words: Word[], iface: NetworkInterface, rep
   if (head === 'valid_lft' || head === 'preferred_lft') {
     const addr = iface.addresses[iface.addresses.length - 1];
     if (!addr) {
-      reporter.report('routes-addr-outside-interface', 'warning', wordsSpan(words[0], words[words.length - 1]), { word: head });
+      reporter.report('routes-addr-outside-interface', 'warning', wordsSpan(words[0], words[words.length - 1]), {
+        word: head,
+      });
       return true;
     }
     for (let i = 0; i + 1 < words.length; i += 2) {
@@ -234,14 +266,21 @@ function readAddressLine(words: Word[], iface: NetworkInterface, reporter: Repor
 }
 
 /** `10.0.0.5/24` (or `10.0.0.1` with a `peer 10.0.0.2/32`) as an address of `ifaceName`. */
-function newAddress(ifaceName: string, addrWord: Word, first: Word, last: Word, peer?: string): InterfaceAddress | undefined {
+function newAddress(
+  ifaceName: string,
+  addrWord: Word,
+  first: Word,
+  last: Word,
+  peer?: string,
+): InterfaceAddress | undefined {
   const slash = addrWord.text.indexOf('/');
   const addressText = slash >= 0 ? addrWord.text.slice(0, slash) : addrWord.text;
   const ip = parseIp(addressText);
   if (!ip) return undefined;
   const peerCidr = peer !== undefined ? parseCidr(peer) : undefined;
   const prefixText = slash >= 0 ? addrWord.text.slice(slash + 1) : undefined;
-  const prefixLength = prefixText !== undefined ? toInt(prefixText) : (peerCidr?.prefix ?? (ip.family === 4 ? 32 : 128));
+  const prefixLength =
+    prefixText !== undefined ? toInt(prefixText) : (peerCidr?.prefix ?? (ip.family === 4 ? 32 : 128));
   if (prefixLength === undefined || prefixLength > (ip.family === 4 ? 32 : 128)) return undefined;
   const network = parseCidr(`${addressText}/${prefixLength}`);
   if (!network) return undefined;

@@ -98,7 +98,14 @@ export function routeFromWords(rw: RouteWords, ctx: RouteContext, reporter: Repo
  * nothing else said it; the `nexthop via` lines under it do. A hop's `via inet6` is cross-family, not a hint.
  */
 export function adoptNexthopFamily(route: Route, ctx: RouteContext): void {
-  if (route.destinationText !== 'default' || route.gateway || route.src || ctx.family || route.attributes.pref !== undefined) return;
+  if (
+    route.destinationText !== 'default' ||
+    route.gateway ||
+    route.src ||
+    ctx.family ||
+    route.attributes.pref !== undefined
+  )
+    return;
   const hop = route.nexthops.find((h) => h.gateway && h.attributes['via-family'] === undefined);
   const family = familyOf(hop?.gateway);
   if (!family || family === route.family) return;
@@ -136,14 +143,21 @@ export function tableName(idOrName: string): string {
   return ownEntry(TABLE_NAMES, idOrName) ?? idOrName;
 }
 
-function tableOf(field: Field | undefined, ctx: RouteContext, type: string): { table: string; tableSource: TableSource } {
+function tableOf(
+  field: Field | undefined,
+  ctx: RouteContext,
+  type: string,
+): { table: string; tableSource: TableSource } {
   if (field) return { table: tableName(field.value), tableSource: 'explicit' };
   if (ctx.table) return { table: ctx.table, tableSource: 'command' };
   if (LOCAL_TABLE_TYPES.has(type)) return { table: 'local', tableSource: 'inferred' };
   return { table: 'main', tableSource: 'default' };
 }
 
-export function attributesOf(fields: Record<string, Field>, own: ReadonlySet<string> = OWN_FIELDS): Record<string, string> {
+export function attributesOf(
+  fields: Record<string, Field>,
+  own: ReadonlySet<string> = OWN_FIELDS,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) if (!own.has(k)) out[k] = v.value;
   return out;

@@ -16,7 +16,20 @@ export interface RouteGetContext {
 }
 
 /** Fields that have their own property on RouteGet. */
-const OWN_FIELDS = new Set(['via', 'via-family', 'dev', 'src', 'from', 'proto', 'scope', 'table', 'metric', 'uid', 'mark', 'iif']);
+const OWN_FIELDS = new Set([
+  'via',
+  'via-family',
+  'dev',
+  'src',
+  'from',
+  'proto',
+  'scope',
+  'table',
+  'metric',
+  'uid',
+  'mark',
+  'iif',
+]);
 
 /** Lines in which the kernel or iproute2 refuses: the text after the prefix is the reason. */
 const ERROR_PREFIX = /^(?:RTNETLINK answers|Error):\s*/;
@@ -30,7 +43,9 @@ export interface ErrorLine {
 
 /** True when the words carry a mark only `ip route get` prints (`uid N`, or a `cache` word). */
 export function hasRouteGetMarks(words: Word[]): boolean {
-  return words.some((w, i) => (w.text === 'uid' && /^\d+$/.test(words[i + 1]?.text ?? '')) || (w.text === 'cache' && i > 0));
+  return words.some(
+    (w, i) => (w.text === 'uid' && /^\d+$/.test(words[i + 1]?.text ?? '')) || (w.text === 'cache' && i > 0),
+  );
 }
 
 export function parseRouteGetLine(words: Word[], ctx: RouteGetContext, reporter: Reporter): RouteGet {
@@ -83,13 +98,16 @@ function cacheFromWords(c: CacheWords): RouteCache {
 /** The `    cache ...` line under an answer. The caller checked that the first word is `cache`. */
 export function parseCacheLine(words: Word[], reporter: Reporter): RouteCache {
   const rw = readRouteWords(words, reporter);
-  return rw.cache ? cacheFromWords(rw.cache) : { line: words[0].line, span: wordSpan(words[0]), flags: [], attributes: {} };
+  return rw.cache
+    ? cacheFromWords(rw.cache)
+    : { line: words[0].line, span: wordSpan(words[0]), flags: [], attributes: {} };
 }
 
 /** The reason of a refusal line, or undefined when the line is not one. */
 export function readErrorLine(content: string): ErrorLine | undefined {
   const prefix = ERROR_PREFIX.exec(content);
-  if (prefix && prefix[0].length < content.length) return { reason: content.slice(prefix[0].length), column: prefix[0].length };
+  if (prefix && prefix[0].length < content.length)
+    return { reason: content.slice(prefix[0].length), column: prefix[0].length };
   if (ERROR_WHOLE.test(content)) return { reason: content, column: 0 };
   return undefined;
 }

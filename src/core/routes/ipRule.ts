@@ -10,10 +10,37 @@ import type { PolicyRule, PolicyRuleAction } from './types';
 import { toInt, wordSpan, wordsSpan, type Word } from './words';
 
 /** Selector keys followed by one value; each is a field of the rule. */
-const SELECTORS = new Set(['from', 'to', 'tos', 'dsfield', 'dscp', 'flowlabel', 'fwmark', 'iif', 'oif', 'uidrange', 'ipproto', 'sport', 'dport', 'tun_id', 'priority', 'pref']);
+const SELECTORS = new Set([
+  'from',
+  'to',
+  'tos',
+  'dsfield',
+  'dscp',
+  'flowlabel',
+  'fwmark',
+  'iif',
+  'oif',
+  'uidrange',
+  'ipproto',
+  'sport',
+  'dport',
+  'tun_id',
+  'priority',
+  'pref',
+]);
 
 /** Keys after the action that take a value (kept as attributes unless the rule has a field for them). */
-const VALUE_ATTRIBUTES = new Set(['suppress_prefixlength', 'suppress_ifgroup', 'realms', 'proto', 'protocol', 'map-to', 'nat', 'flowid', 'classid']);
+const VALUE_ATTRIBUTES = new Set([
+  'suppress_prefixlength',
+  'suppress_ifgroup',
+  'realms',
+  'proto',
+  'protocol',
+  'map-to',
+  'nat',
+  'flowid',
+  'classid',
+]);
 
 /** Words that stand alone: flags of the selector or of the action. */
 const FLAGS = new Set(['detached', 'unresolved', 'l3mdev', '[detached]', '[unresolved]']);
@@ -22,7 +49,9 @@ const TERMINAL_ACTIONS = new Set<PolicyRuleAction>(['blackhole', 'unreachable', 
 
 /** `100:` (a priority and a colon) followed by `from` or `not`: how every line of `ip rule` starts. */
 export function looksLikePolicyRule(words: readonly Word[]): boolean {
-  return words.length >= 2 && /^\d{1,10}:$/.test(words[0].text) && (words[1].text === 'from' || words[1].text === 'not');
+  return (
+    words.length >= 2 && /^\d{1,10}:$/.test(words[0].text) && (words[1].text === 'from' || words[1].text === 'not')
+  );
 }
 
 /** Parses one `ip rule` line; the caller checked `looksLikePolicyRule`. */
@@ -110,7 +139,8 @@ function setField(rule: PolicyRule, key: string, value: Word, family: 4 | 6 | un
     case 'to': {
       // iproute2 prints a prefix whose address is all zeros as `0/8`.
       const text = /^0\/\d{1,3}$/.test(v) ? `${family === 6 ? '::' : '0.0.0.0'}${v.slice(1)}` : v;
-      if (text !== 'all' && !parseCidr(text)) reporter.report('routes-route-bad-address', 'warning', wordSpan(value), { value: v });
+      if (text !== 'all' && !parseCidr(text))
+        reporter.report('routes-route-bad-address', 'warning', wordSpan(value), { value: v });
       rule[key] = text;
       rule.spans[key] = wordSpan(value);
       return;

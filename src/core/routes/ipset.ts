@@ -10,7 +10,16 @@ import type { IpSet, IpSetHeader, IpSetMember } from './types';
 import { splitWords, toInt, wordSpan, wordsSpan, type Segment, type Word } from './words';
 
 const FIELD = /^([A-Z][A-Za-z ]*?):(?:\s+(.*))?$/;
-const KNOWN_FIELDS = new Set(['Name', 'Type', 'Revision', 'Header', 'Size in memory', 'References', 'Number of entries', 'Members']);
+const KNOWN_FIELDS = new Set([
+  'Name',
+  'Type',
+  'Revision',
+  'Header',
+  'Size in memory',
+  'References',
+  'Number of entries',
+  'Members',
+]);
 
 /** Header words printed without a value. */
 const HEADER_FLAGS = new Set(['comment', 'counters', 'skbinfo', 'forceadd', 'nomatch']);
@@ -80,7 +89,13 @@ export class IpsetReader {
   /** Ends the current set (at the end of the text, or when other output starts). */
   close(): void {
     const set = this.current;
-    if (set && this.membersSeen && set.numberOfEntries !== undefined && set.numberOfEntries !== set.members.length && this.entriesSpan) {
+    if (
+      set &&
+      this.membersSeen &&
+      set.numberOfEntries !== undefined &&
+      set.numberOfEntries !== set.members.length &&
+      this.entriesSpan
+    ) {
       this.reporter.report('routes-ipset-count-mismatch', 'info', this.entriesSpan, {
         name: set.name,
         declared: set.numberOfEntries,
@@ -114,7 +129,9 @@ export class IpsetReader {
     const set = this.current as IpSet;
     const valueWords = words.slice(key.split(' ').length);
     if (!KNOWN_FIELDS.has(key)) {
-      this.reporter.report('routes-ipset-unknown-field', 'info', wordsSpan(words[0], words[words.length - 1]), { field: key });
+      this.reporter.report('routes-ipset-unknown-field', 'info', wordsSpan(words[0], words[words.length - 1]), {
+        field: key,
+      });
       set.header.extra[key] = value;
       return;
     }
@@ -172,11 +189,15 @@ export class IpsetReader {
     const set = [...this.out].reverse().find((s) => s.name === name);
     const member = parseIpsetMember(words.slice(2), set?.type);
     if (!member) {
-      this.reporter.report('routes-ipset-bad-member', 'warning', wordsSpan(words[2], words[words.length - 1]), { value: words[2].text });
+      this.reporter.report('routes-ipset-bad-member', 'warning', wordsSpan(words[2], words[words.length - 1]), {
+        value: words[2].text,
+      });
       return true;
     }
     if (!set) {
-      this.reporter.report('routes-ipset-member-outside-set', 'warning', wordSpan(words[1]), { value: `${name} ${member.text}` });
+      this.reporter.report('routes-ipset-member-outside-set', 'warning', wordSpan(words[1]), {
+        value: `${name} ${member.text}`,
+      });
       return true;
     }
     set.members.push(member);
@@ -208,7 +229,9 @@ function dimensionsOf(type: string | undefined): Dimension[] | undefined {
   const m = /^(?:hash|bitmap|list):(.+)$/.exec(type ?? '');
   if (!m) return undefined;
   const dims = m[1].split(',');
-  return dims.every((d) => ['ip', 'net', 'port', 'mac', 'iface', 'mark', 'set'].includes(d)) ? (dims as Dimension[]) : undefined;
+  return dims.every((d) => ['ip', 'net', 'port', 'mac', 'iface', 'mark', 'set'].includes(d))
+    ? (dims as Dimension[])
+    : undefined;
 }
 
 function fits(element: string, dim: Dimension): boolean {

@@ -37,7 +37,11 @@ export interface RouteLookup {
  * Longest-prefix match for `dst` among `routes`, like the kernel's FIB lookup: same family, longest prefix,
  * then the lowest metric. Returns undefined when `dst` is not an address or no route matches.
  */
-export function lookupRoute(routes: readonly Route[], dst: string, options: RouteLookupOptions = {}): RouteLookup | undefined {
+export function lookupRoute(
+  routes: readonly Route[],
+  dst: string,
+  options: RouteLookupOptions = {},
+): RouteLookup | undefined {
   const ip = parseIp(dst);
   if (!ip) return undefined;
   const tables = options.tables ?? ['main'];
@@ -106,7 +110,12 @@ export interface PolicyLookup {
  * `lookupRoute`, as the kernel's fib_rules do (a `goto` skips ahead, `suppress_prefixlength` refuses short
  * prefixes, a terminal action stops). Without rules, the kernel's three default rules apply.
  */
-export function lookupWithPolicy(rules: readonly PolicyRule[], routes: readonly Route[], packet: PolicyPacket, options: Omit<RouteLookupOptions, 'tables'> = {}): PolicyLookup {
+export function lookupWithPolicy(
+  rules: readonly PolicyRule[],
+  routes: readonly Route[],
+  packet: PolicyPacket,
+  options: Omit<RouteLookupOptions, 'tables'> = {},
+): PolicyLookup {
   const ip = parseIp(packet.dst);
   const family = ip?.family;
   const ofFamily = rules.filter((r) => r.family === undefined || r.family === family);
@@ -135,14 +144,20 @@ export function lookupWithPolicy(rules: readonly PolicyRule[], routes: readonly 
       continue;
     }
     // A rejecting route in the table is the answer too: the packet is dropped or refused there.
-    const verdict = found.type === 'blackhole' || found.type === 'unreachable' || found.type === 'prohibit' ? found.type : 'route';
+    const verdict =
+      found.type === 'blackhole' || found.type === 'unreachable' || found.type === 'prohibit' ? found.type : 'route';
     return { rule: ruleRef(rule), route: found, verdict, passed };
   }
   return { verdict: 'none', passed };
 }
 
 function ruleRef(rule: Pick<PolicyRule, 'priority' | 'action' | 'table'> & { line?: number }): PolicyLookup['rule'] {
-  return { priority: rule.priority, action: rule.action, ...(rule.table ? { table: rule.table } : {}), ...(rule.line !== undefined ? { line: rule.line } : {}) };
+  return {
+    priority: rule.priority,
+    action: rule.action,
+    ...(rule.table ? { table: rule.table } : {}),
+    ...(rule.line !== undefined ? { line: rule.line } : {}),
+  };
 }
 
 /** Whether the rule's selector (inverted by `not`) matches the packet. */
@@ -157,13 +172,22 @@ function selectorMatches(rule: Partial<PolicyRule> & Pick<PolicyRule, 'from'>, p
   if (rule.fwmark !== undefined) {
     const mark = Number(rule.fwmark);
     const mask = rule.fwmask !== undefined ? Number(rule.fwmask) : 0xffffffff;
-    if (!Number.isFinite(mark) || !Number.isFinite(mask) || ((packet.mark ?? 0) & mask) >>> 0 !== (mark & mask) >>> 0) return false;
+    if (!Number.isFinite(mark) || !Number.isFinite(mask) || ((packet.mark ?? 0) & mask) >>> 0 !== (mark & mask) >>> 0)
+      return false;
   }
   if (rule.iif !== undefined && (packet.iif ?? 'lo') !== rule.iif) return false;
   if (rule.oif !== undefined && packet.oif !== rule.oif) return false;
   // Selectors the packet does not tell (uid, protocol, ports, TOS/DSCP, flow label): a rule that needs them is not taken.
   const other = rule.attributes;
-  return rule.uidrange === undefined && rule.ipproto === undefined && rule.sport === undefined && rule.dport === undefined && rule.tos === undefined && other?.dscp === undefined && other?.flowlabel === undefined;
+  return (
+    rule.uidrange === undefined &&
+    rule.ipproto === undefined &&
+    rule.sport === undefined &&
+    rule.dport === undefined &&
+    rule.tos === undefined &&
+    other?.dscp === undefined &&
+    other?.flowlabel === undefined
+  );
 }
 
 function addressIn(address: string | undefined, prefix: string): boolean {
@@ -236,7 +260,7 @@ export function addressProblem(iface: NetworkInterface, address: InterfaceAddres
 export function linkProblem(iface: NetworkInterface): 'admin-down' | 'no-carrier' | undefined {
   const flagsShown = iface.flags.length > 0;
   if ((flagsShown && !iface.flags.includes('UP')) || (!flagsShown && iface.state === 'DOWN')) return 'admin-down';
-  if (iface.flags.includes('NO-CARRIER') || iface.state === 'LOWERLAYERDOWN' || (flagsShown && iface.state === 'DOWN')) return 'no-carrier';
+  if (iface.flags.includes('NO-CARRIER') || iface.state === 'LOWERLAYERDOWN' || (flagsShown && iface.state === 'DOWN'))
+    return 'no-carrier';
   return undefined;
 }
-

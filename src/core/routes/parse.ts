@@ -46,7 +46,14 @@ import {
   ROUTE_N_DEFAULT_COLUMNS,
   type RouteNColumn,
 } from './routeN';
-import { NETWORK_FORMATS, type NetworkFormat, type NetworkInterface, type NetworkState, type Route, type RouteGet } from './types';
+import {
+  NETWORK_FORMATS,
+  type NetworkFormat,
+  type NetworkInterface,
+  type NetworkState,
+  type Route,
+  type RouteGet,
+} from './types';
 import { makeSegment, segmentSpan, splitWords, type Segment, type Word } from './words';
 
 export interface ParseNetworkOptions {
@@ -129,8 +136,12 @@ class NetworkParser {
     const tables = new Set(routes.map((r) => r.table));
     for (const rule of this.state.policyRules) {
       if (rule.action !== 'lookup' || !rule.table || !rule.spans.table || tables.has(rule.table)) continue;
-      if (rule.table === 'local' || rule.table === 'main' || rule.table === 'default' || rule.table.startsWith('[')) continue;
-      this.reporter.report('routes-rule-table-not-pasted', 'info', rule.spans.table, { table: rule.table, priority: rule.priority });
+      if (rule.table === 'local' || rule.table === 'main' || rule.table === 'default' || rule.table.startsWith('['))
+        continue;
+      this.reporter.report('routes-rule-table-not-pasted', 'info', rule.spans.table, {
+        table: rule.table,
+        priority: rule.priority,
+      });
     }
   }
 
@@ -282,7 +293,10 @@ class NetworkParser {
 
     // iproute2 prints a multipath route without proto or metric as its destination alone, the legs on the lines
     // after: inside route output (after a route or under `ip route`), such a line starts a route.
-    const bareDestination = words.length === 1 && isDestinationWord(head) && (this.section.format === 'ip-route' || this.lastRoute !== undefined);
+    const bareDestination =
+      words.length === 1 &&
+      isDestinationWord(head) &&
+      (this.section.format === 'ip-route' || this.lastRoute !== undefined);
     if (bareDestination || looksLikeRouteWords(words)) {
       if (this.section.format === 'ip-route-get' || hasRouteGetMarks(words)) {
         const get = parseRouteGetLine(words, this.section, this.reporter);
@@ -335,11 +349,12 @@ class NetworkParser {
       this.routeNColumns = header;
       return true;
     }
-    const columns = this.routeNColumns && fitsRouteNColumns(words, this.routeNColumns)
-      ? this.routeNColumns
-      : looksLikeRouteNRow(words)
-        ? ROUTE_N_DEFAULT_COLUMNS
-        : undefined;
+    const columns =
+      this.routeNColumns && fitsRouteNColumns(words, this.routeNColumns)
+        ? this.routeNColumns
+        : looksLikeRouteNRow(words)
+          ? ROUTE_N_DEFAULT_COLUMNS
+          : undefined;
     if (!columns) return this.readCutRouteNRow(words);
     const route = parseRouteNRow(words, columns, this.reporter);
     if (route) this.state.routes.push(route);
@@ -412,7 +427,9 @@ class NetworkParser {
     const route = this.lastRoute;
     if (route && this.section.format === 'ip-route') {
       // `ip route show cache`: cached routes carry their own cache lines.
-      route.attributes.cache = [...cache.flags.map((f) => `<${f}>`), ...Object.entries(cache.attributes).flat()].join(' ').trim();
+      route.attributes.cache = [...cache.flags.map((f) => `<${f}>`), ...Object.entries(cache.attributes).flat()]
+        .join(' ')
+        .trim();
       this.mark(seg.line, 'ip-route');
       this.lastRoute = route;
       return;

@@ -40,6 +40,13 @@ export class Reporter {
   constructor(private readonly lang: Lang) {}
 
   report(code: RoutesCode, severity: Severity, span: Span, params?: Record<string, string | number>): void {
-    this.diagnostics.push({ span, severity, code, message: t(this.lang, messageKey(code), params), messageKey: messageKey(code), ...(params ? { params } : {}) });
+    this.diagnostics.push({
+      span,
+      severity,
+      code,
+      message: t(this.lang, messageKey(code), params),
+      messageKey: messageKey(code),
+      ...(params ? { params } : {}),
+    });
   }
 }

@@ -9,10 +9,20 @@ import type { Reporter } from './report';
 import type { Route, RouteSpans } from './types';
 import { toInt, wordSpan, wordsSpan, type Word } from './words';
 
-export type RouteNColumn = 'destination' | 'gateway' | 'genmask' | 'flags' | 'metric' | 'ref' | 'use' | 'iface' | 'other';
+export type RouteNColumn =
+  'destination' | 'gateway' | 'genmask' | 'flags' | 'metric' | 'ref' | 'use' | 'iface' | 'other';
 
 /** The column layout of `route -n` when no header line was pasted. */
-export const ROUTE_N_DEFAULT_COLUMNS: readonly RouteNColumn[] = ['destination', 'gateway', 'genmask', 'flags', 'metric', 'ref', 'use', 'iface'];
+export const ROUTE_N_DEFAULT_COLUMNS: readonly RouteNColumn[] = [
+  'destination',
+  'gateway',
+  'genmask',
+  'flags',
+  'metric',
+  'ref',
+  'use',
+  'iface',
+];
 
 const COLUMN_NAMES: Record<string, RouteNColumn> = {
   destination: 'destination',
@@ -67,7 +77,11 @@ export function fitsRouteNColumns(words: Word[], columns: readonly RouteNColumn[
   const at = (c: RouteNColumn) => words[columns.indexOf(c)]?.text;
   const dst = at('destination');
   const flags = at('flags');
-  return dst !== undefined && (dst === 'default' || parseCidr(dst) !== undefined) && (flags === undefined || /^[A-Za-z!]+$/.test(flags));
+  return (
+    dst !== undefined &&
+    (dst === 'default' || parseCidr(dst) !== undefined) &&
+    (flags === undefined || /^[A-Za-z!]+$/.test(flags))
+  );
 }
 
 /** Parses one row with the given columns; undefined (with a diagnostic) when the row does not fit them. */
@@ -119,7 +133,8 @@ export function parseRouteNRow(words: Word[], columns: readonly RouteNColumn[], 
   const iface = cell.iface;
   // The kernel prints `*` for a route without a device; up (U), not rejecting (!) and with no gateway, that is
   // a blackhole route (`ip route add blackhole ...`): packets to it are dropped silently.
-  if (iface?.text === '*' && route.type === 'unicast' && !route.gateway && flags.includes('U')) route.type = 'blackhole';
+  if (iface?.text === '*' && route.type === 'unicast' && !route.gateway && flags.includes('U'))
+    route.type = 'blackhole';
   if (iface && iface.text !== '-' && iface.text !== '*') {
     route.dev = iface.text;
     spans.dev = wordSpan(iface);

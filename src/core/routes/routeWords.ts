@@ -23,21 +23,85 @@ export const ROUTE_TYPES: ReadonlySet<string> = new Set<RouteType>([
 
 /** Keys followed by one value. */
 const VALUE_KEYS = new Set([
-  'via', 'dev', 'oif', 'iif', 'proto', 'scope', 'src', 'from', 'metric', 'preference', 'priority', 'table',
-  'tos', 'dsfield', 'realm', 'realms', 'mtu', 'advmss', 'rtt', 'rttvar', 'reordering', 'window', 'cwnd',
-  'initcwnd', 'initrwnd', 'ssthresh', 'hoplimit', 'features', 'quickack', 'congctl', 'fastopen_no_cookie',
-  'rto_min', 'expires', 'pref', 'error', 'nhid', 'weight', 'uid', 'mark', 'ipid', 'used', 'age', 'users',
-  'ttl-propagate', 'vrf', 'as',
+  'via',
+  'dev',
+  'oif',
+  'iif',
+  'proto',
+  'scope',
+  'src',
+  'from',
+  'metric',
+  'preference',
+  'priority',
+  'table',
+  'tos',
+  'dsfield',
+  'realm',
+  'realms',
+  'mtu',
+  'advmss',
+  'rtt',
+  'rttvar',
+  'reordering',
+  'window',
+  'cwnd',
+  'initcwnd',
+  'initrwnd',
+  'ssthresh',
+  'hoplimit',
+  'features',
+  'quickack',
+  'congctl',
+  'fastopen_no_cookie',
+  'rto_min',
+  'expires',
+  'pref',
+  'error',
+  'nhid',
+  'weight',
+  'uid',
+  'mark',
+  'ipid',
+  'used',
+  'age',
+  'users',
+  'ttl-propagate',
+  'vrf',
+  'as',
 ]);
 
 /** Metrics that may carry `lock` before their value (`mtu lock 1400`). */
-const LOCKABLE = new Set(['mtu', 'advmss', 'rtt', 'rttvar', 'reordering', 'window', 'cwnd', 'initcwnd', 'initrwnd',
-  'ssthresh', 'hoplimit', 'congctl', 'rto_min']);
+const LOCKABLE = new Set([
+  'mtu',
+  'advmss',
+  'rtt',
+  'rttvar',
+  'reordering',
+  'window',
+  'cwnd',
+  'initcwnd',
+  'initrwnd',
+  'ssthresh',
+  'hoplimit',
+  'congctl',
+  'rto_min',
+]);
 
 /** Words iproute2 prints alone. */
 const FLAG_WORDS = new Set([
-  'onlink', 'pervasive', 'linkdown', 'dead', 'offload', 'trap', 'notify', 'rt_offload', 'rt_trap',
-  'rt_offload_failed', 'offload_failed', 'unresolved',
+  'onlink',
+  'pervasive',
+  'linkdown',
+  'dead',
+  'offload',
+  'trap',
+  'notify',
+  'rt_offload',
+  'rt_trap',
+  'rt_offload_failed',
+  'offload_failed',
+  'unresolved',
 ]);
 
 export interface Field {
@@ -79,14 +143,22 @@ export function isDestinationWord(word: string): boolean {
  */
 export function looksLikeRouteWords(words: Word[]): boolean {
   if (words.length === 0) return false;
-  if (ROUTE_TYPES.has(words[0].text)) return words.length === 1 || isDestinationWord(words[1].text) || isRouteKeyword(words[1].text);
+  if (ROUTE_TYPES.has(words[0].text))
+    return words.length === 1 || isDestinationWord(words[1].text) || isRouteKeyword(words[1].text);
   if (words[0].text === 'nexthop') return true;
   return isDestinationWord(words[0].text) && words.length > 1 && isRouteKeyword(words[1].text);
 }
 
 /** Reads the words of one route (or route-get answer, or nexthop line). Never throws. */
 export function readRouteWords(words: Word[], reporter: Reporter): RouteWords {
-  const out: RouteWords = { fields: {}, flags: [], nexthops: [], unknown: [], first: words[0], last: words[words.length - 1] };
+  const out: RouteWords = {
+    fields: {},
+    flags: [],
+    nexthops: [],
+    unknown: [],
+    first: words[0],
+    last: words[words.length - 1],
+  };
   let i = 0;
   if (i < words.length && ROUTE_TYPES.has(words[i].text)) {
     out.type = { value: words[i].text, span: wordSpan(words[i]) };
@@ -133,7 +205,10 @@ export function readRouteWords(words: Word[], reporter: Reporter): RouteWords {
       // `encap mpls 100/200`, `encap ip id 5 dst 10.0.0.1 ttl 64`: everything up to the next route key.
       let j = i + 1;
       while (j < words.length && !endsEncap(words[j].text)) j++;
-      const value = words.slice(i + 1, j).map((x) => x.text).join(' ');
+      const value = words
+        .slice(i + 1, j)
+        .map((x) => x.text)
+        .join(' ');
       setField(out, hop, 'encap', { value, span: wordsSpan(w, words[Math.max(i, j - 1)]) });
       i = j;
       continue;
@@ -169,7 +244,9 @@ export function readRouteWords(words: Word[], reporter: Reporter): RouteWords {
 const ENCAP_WORDS = new Set(['src', 'tos', 'dst', 'id', 'ttl', 'key', 'csum', 'seq']);
 
 function endsEncap(word: string): boolean {
-  return (VALUE_KEYS.has(word) && !ENCAP_WORDS.has(word)) || FLAG_WORDS.has(word) || word === 'nexthop' || word === 'cache';
+  return (
+    (VALUE_KEYS.has(word) && !ENCAP_WORDS.has(word)) || FLAG_WORDS.has(word) || word === 'nexthop' || word === 'cache'
+  );
 }
 
 function setField(out: RouteWords, hop: Nexthop | undefined, key: string, field: Field): void {
@@ -194,7 +271,12 @@ function readCacheWord(words: Word[], i: number, cache: CacheWords): number {
   const w = words[i];
   cache.last = w;
   if (w.text.startsWith('<')) {
-    cache.flags.push(...w.text.replace(/^<|>$/g, '').split(',').filter((f) => f !== ''));
+    cache.flags.push(
+      ...w.text
+        .replace(/^<|>$/g, '')
+        .split(',')
+        .filter((f) => f !== ''),
+    );
     return i + 1;
   }
   const value = words[i + 1];

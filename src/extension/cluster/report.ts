@@ -24,7 +24,9 @@ export class Reports {
 
   async copy(): Promise<boolean> {
     if (!this.last) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No diagnosis report yet: run "Diagnose Service..." first.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('No diagnosis report yet: run "Diagnose Service..." first.'),
+      );
       return false;
     }
     await vscode.env.clipboard.writeText(this.last);

@@ -6,8 +6,22 @@
  */
 import * as vscode from 'vscode';
 import { normaliseCluster } from '../../core/kube/objects';
-import { serviceKey, type EndpointInfo, type EndpointsByPort, type NodeInfo, type ServiceInfo } from '../../core/kube/types';
-import { ALL_NAMESPACES, ClusterError, ClusterSession, isClusterError, type KubeObject, type WatchEvent, type WatchKind } from '../../cluster';
+import {
+  serviceKey,
+  type EndpointInfo,
+  type EndpointsByPort,
+  type NodeInfo,
+  type ServiceInfo,
+} from '../../core/kube/types';
+import {
+  ALL_NAMESPACES,
+  ClusterError,
+  ClusterSession,
+  isClusterError,
+  type KubeObject,
+  type WatchEvent,
+  type WatchKind,
+} from '../../cluster';
 import { readSettings } from '../config';
 
 const CONTEXT_KEY = 'kubePacketPath.cluster.context';
@@ -152,7 +166,8 @@ export class ClusterState implements vscode.Disposable {
   private applyServices(e: WatchEvent): void {
     if (e.type === 'SYNC') {
       this.services.clear();
-      for (const svc of normaliseCluster(e.objects ?? []).services) this.services.set(serviceKey(svc.namespace, svc.name), svc);
+      for (const svc of normaliseCluster(e.objects ?? []).services)
+        this.services.set(serviceKey(svc.namespace, svc.name), svc);
       return;
     }
     if (!e.object) return;
@@ -215,7 +230,9 @@ export class ClusterState implements vscode.Disposable {
   endpointsOf(key: string): EndpointsByPort {
     const cached = this.endpointCache.get(key);
     if (cached) return cached;
-    const objects = [...(this.endpointOwners.get(key) ?? [])].map((k) => this.rawEndpoints.get(k)).filter((o): o is KubeObject => !!o);
+    const objects = [...(this.endpointOwners.get(key) ?? [])]
+      .map((k) => this.rawEndpoints.get(k))
+      .filter((o): o is KubeObject => !!o);
     const byPort = normaliseCluster(objects).endpoints[key] ?? {};
     this.endpointCache.set(key, byPort);
     return byPort;

@@ -4,7 +4,11 @@ import { ALL_NAMESPACES } from '../../cluster';
 import type { ClusterState } from './state';
 
 export class ClusterStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('kubePacketPath.context', vscode.StatusBarAlignment.Left, 10);
+  private readonly item = vscode.window.createStatusBarItem(
+    'kubePacketPath.context',
+    vscode.StatusBarAlignment.Left,
+    10,
+  );
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly state: ClusterState) {
@@ -20,10 +24,15 @@ export class ClusterStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const ns = this.state.namespaceScope === ALL_NAMESPACES ? vscode.l10n.t('all namespaces') : this.state.namespaceScope;
+    const ns =
+      this.state.namespaceScope === ALL_NAMESPACES ? vscode.l10n.t('all namespaces') : this.state.namespaceScope;
     const error = this.state.errors.get('session');
-    this.item.text = error ? `$(error) ${vscode.l10n.t('no kube context')}` : `$(server-environment) ${s?.context} · ${ns}`;
-    this.item.tooltip = error ? error.oneLine() : vscode.l10n.t('Kube context of Kube Packet Path (click to switch; your kubeconfig is not changed)');
+    this.item.text = error
+      ? `$(error) ${vscode.l10n.t('no kube context')}`
+      : `$(server-environment) ${s?.context} · ${ns}`;
+    this.item.tooltip = error
+      ? error.oneLine()
+      : vscode.l10n.t('Kube context of Kube Packet Path (click to switch; your kubeconfig is not changed)');
     this.item.show();
   }
 

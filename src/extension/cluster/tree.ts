@@ -5,7 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { joinHostPort } from '../../core/common/ip';
-import { serviceKey, type EndpointInfo, type NodeInfo, type ServiceInfo, type ServicePortSpec } from '../../core/kube/types';
+import {
+  serviceKey,
+  type EndpointInfo,
+  type NodeInfo,
+  type ServiceInfo,
+  type ServicePortSpec,
+} from '../../core/kube/types';
 import { ALL_NAMESPACES, type ClusterError } from '../../cluster';
 import type { ClusterState, Section } from './state';
 
@@ -26,7 +32,14 @@ function portText(p: ServicePortSpec): string {
 }
 
 function errorRow(section: Section, e: ClusterError): ClusterRow {
-  return { kind: 'message', id: `error:${section}`, text: e.message, tooltip: e.hint ? `${e.message}\n\n${e.hint}` : e.message, error: true, retry: true };
+  return {
+    kind: 'message',
+    id: `error:${section}`,
+    text: e.message,
+    tooltip: e.hint ? `${e.message}\n\n${e.hint}` : e.message,
+    error: true,
+    retry: true,
+  };
 }
 
 export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.Disposable {
@@ -53,9 +66,11 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         if (serviceError) rows.push(errorRow('services', serviceError));
         const endpointError = s.errors.get('endpoints');
         if (endpointError) rows.push(errorRow('endpoints', endpointError));
-        if (!serviceError && !s.synced.has('services')) rows.push({ kind: 'message', id: 'loading', text: vscode.l10n.t('Loading Services...') });
+        if (!serviceError && !s.synced.has('services'))
+          rows.push({ kind: 'message', id: 'loading', text: vscode.l10n.t('Loading Services...') });
         for (const namespace of s.namespaces()) rows.push({ kind: 'namespace', namespace });
-        if (s.synced.has('services') && s.services.size === 0 && !serviceError) rows.push({ kind: 'message', id: 'empty', text: vscode.l10n.t('No Services in this scope') });
+        if (s.synced.has('services') && s.services.size === 0 && !serviceError)
+          rows.push({ kind: 'message', id: 'empty', text: vscode.l10n.t('No Services in this scope') });
         rows.push({ kind: 'nodes' });
         return rows;
       }
@@ -65,8 +80,20 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         return row.service.ports.map((port): ClusterRow => ({ kind: 'port', service: row.service, port }));
       case 'port': {
         const endpoints = s.endpointsOf(serviceKey(row.service.namespace, row.service.name))[row.port.name] ?? [];
-        if (endpoints.length === 0) return [{ kind: 'message', id: `none:${row.service.namespace}/${row.service.name}:${row.port.name}`, text: vscode.l10n.t('No endpoints') }];
-        return endpoints.map((endpoint): ClusterRow => ({ kind: 'endpoint', service: row.service, port: row.port, endpoint }));
+        if (endpoints.length === 0)
+          return [
+            {
+              kind: 'message',
+              id: `none:${row.service.namespace}/${row.service.name}:${row.port.name}`,
+              text: vscode.l10n.t('No endpoints'),
+            },
+          ];
+        return endpoints.map((endpoint): ClusterRow => ({
+          kind: 'endpoint',
+          service: row.service,
+          port: row.port,
+          endpoint,
+        }));
       }
       case 'nodes': {
         void s.loadKubeProxyPods();
@@ -75,7 +102,8 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         if (nodeError) rows.push(errorRow('nodes', nodeError));
         const podError = s.errors.get('pods');
         if (podError) rows.push(errorRow('pods', podError));
-        for (const node of [...s.nodes.values()].sort((a, b) => a.name.localeCompare(b.name))) rows.push({ kind: 'node', node });
+        for (const node of [...s.nodes.values()].sort((a, b) => a.name.localeCompare(b.name)))
+          rows.push({ kind: 'node', node });
         return rows;
       }
       default:
@@ -103,7 +131,10 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         const item = new vscode.TreeItem(row.text, none);
         item.id = row.id;
         item.tooltip = row.tooltip ?? row.text;
-        item.iconPath = new vscode.ThemeIcon(row.error ? 'error' : 'info', row.error ? new vscode.ThemeColor('errorForeground') : undefined);
+        item.iconPath = new vscode.ThemeIcon(
+          row.error ? 'error' : 'info',
+          row.error ? new vscode.ThemeColor('errorForeground') : undefined,
+        );
         if (row.retry) {
           item.contextValue = 'retry';
           item.description = vscode.l10n.t('Retry');
@@ -125,9 +156,16 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         item.id = `svc:${svc.namespace}/${svc.name}`;
         item.description = `${svc.type} ${svc.clusterIP || '-'} ${svc.ports.map(portText).join(',')}`;
         const warn = s.lacksReadyEndpoints(svc);
-        item.iconPath = warn ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')) : new vscode.ThemeIcon('symbol-interface');
-        const tip = new vscode.MarkdownString(`**${svc.namespace}/${svc.name}** (${svc.type})\n\n${vscode.l10n.t('ClusterIP: {0}', svc.clusterIPs.join(', ') || svc.clusterIP || '-')}\n\n${svc.ports.map((p) => `- ${p.name || '-'} ${portText(p)} → ${p.targetPort ?? p.port}${p.nodePort ? ` (NodePort ${p.nodePort})` : ''}`).join('\n')}`);
-        if (warn) tip.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('No endpoint is ready: connections to this Service fail.')}`);
+        item.iconPath = warn
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+          : new vscode.ThemeIcon('symbol-interface');
+        const tip = new vscode.MarkdownString(
+          `**${svc.namespace}/${svc.name}** (${svc.type})\n\n${vscode.l10n.t('ClusterIP: {0}', svc.clusterIPs.join(', ') || svc.clusterIP || '-')}\n\n${svc.ports.map((p) => `- ${p.name || '-'} ${portText(p)} → ${p.targetPort ?? p.port}${p.nodePort ? ` (NodePort ${p.nodePort})` : ''}`).join('\n')}`,
+        );
+        if (warn)
+          tip.appendMarkdown(
+            `\n\n$(warning) ${vscode.l10n.t('No endpoint is ready: connections to this Service fail.')}`,
+          );
         tip.supportThemeIcons = true;
         item.tooltip = tip;
         item.contextValue = svc.clusterIP && svc.clusterIP !== 'None' ? 'service.clusterIP' : 'service';
@@ -146,10 +184,19 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         const e = row.endpoint;
         const item = new vscode.TreeItem(joinHostPort(e.ip, e.port), none);
         item.id = `ep:${row.service.namespace}/${row.service.name}:${row.port.name}:${e.ip}:${e.port}`;
-        const condition = e.terminating ? vscode.l10n.t('terminating') : e.ready ? vscode.l10n.t('ready') : e.serving ? vscode.l10n.t('serving, not ready') : vscode.l10n.t('not ready');
+        const condition = e.terminating
+          ? vscode.l10n.t('terminating')
+          : e.ready
+            ? vscode.l10n.t('ready')
+            : e.serving
+              ? vscode.l10n.t('serving, not ready')
+              : vscode.l10n.t('not ready');
         item.description = [condition, e.pod, e.nodeName].filter(Boolean).join(' · ');
         item.tooltip = `${joinHostPort(e.ip, e.port)} ${e.protocol}\nready: ${e.ready} serving: ${e.serving} terminating: ${e.terminating}${e.pod ? `\npod: ${row.service.namespace}/${e.pod}` : ''}${e.nodeName ? `\nnode: ${e.nodeName}` : ''}`;
-        item.iconPath = new vscode.ThemeIcon(e.ready ? 'pass' : 'circle-slash', e.ready ? undefined : new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.iconPath = new vscode.ThemeIcon(
+          e.ready ? 'pass' : 'circle-slash',
+          e.ready ? undefined : new vscode.ThemeColor('problemsWarningIcon.foreground'),
+        );
         item.contextValue = e.pod ? 'endpoint.pod' : 'endpoint';
         return item;
       }

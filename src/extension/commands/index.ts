@@ -5,7 +5,12 @@ import type { LanguageDetection } from '../detection';
 import { copyClusterIPCommand, copyReportCommand } from './cluster/copy';
 import { diagnoseServiceCommand } from './cluster/diagnose';
 import { captureNodeRulesCommand, traceInNodeRulesCommand } from './cluster/node';
-import { filterServicesCommand, refreshClusterCommand, switchContextCommand, switchNamespaceCommand } from './cluster/scope';
+import {
+  filterServicesCommand,
+  refreshClusterCommand,
+  switchContextCommand,
+  switchNamespaceCommand,
+} from './cluster/scope';
 import { detectLanguageCommand } from './detectLanguage';
 import { showReferencesCommand } from './showReferences';
 import { tracePacketCommand } from './tracePacket';
@@ -28,5 +33,6 @@ export function registerCommands(ctx: Ctx, detection: LanguageDetection): void {
     'kubePacketPath.cluster.refresh': refreshClusterCommand(ctx),
     'kubePacketPath.cluster.filter': filterServicesCommand(ctx),
   };
-  for (const [id, run] of Object.entries(commands)) ctx.push(vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown));
+  for (const [id, run] of Object.entries(commands))
+    ctx.push(vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown));
 }

@@ -8,7 +8,9 @@ export function showReferencesCommand() {
   return async (uri: string, line: number, character: number): Promise<vscode.Location[]> => {
     const target = vscode.Uri.parse(uri);
     const position = new vscode.Position(line, character);
-    const found = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', target, position)) ?? [];
+    const found =
+      (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', target, position)) ??
+      [];
     const jumps = found.filter((l) => !(l.uri.toString() === target.toString() && l.range.contains(position)));
     await vscode.commands.executeCommand('editor.action.showReferences', target, position, jumps);
     return jumps;

@@ -8,7 +8,13 @@
 import * as vscode from 'vscode';
 import { isIp, splitHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
-import { ListTargetsRequest, TracePacketRequest, type ServiceTarget, type TracePacketParams, type TracePacketResult } from '../../server/protocol';
+import {
+  ListTargetsRequest,
+  TracePacketRequest,
+  type ServiceTarget,
+  type TracePacketParams,
+  type TracePacketResult,
+} from '../../server/protocol';
 import { CONFIG_SECTION, uiLang } from '../config';
 import { DUMP_LANGUAGES, type Ctx } from '../ctx';
 import { TRACE_VIEW_ID } from '../traceView';
@@ -44,7 +50,10 @@ function validateAddresses(v: string): string | undefined {
 
 function splitAddresses(v: string): string[] {
   // `ip -o addr` lines carry prefixes: 10.0.0.5/24 is the address 10.0.0.5.
-  return v.split(/[\s,]+/).map((a) => a.replace(/\/\d+$/, '')).filter(Boolean);
+  return v
+    .split(/[\s,]+/)
+    .map((a) => a.replace(/\/\d+$/, ''))
+    .filter(Boolean);
 }
 
 export interface TargetItem extends vscode.QuickPickItem {
@@ -59,8 +68,14 @@ export function targetItems(targets: readonly ServiceTarget[], lang: Lang): Targ
   return targets.map((target) => {
     const proto = target.protocol.toUpperCase();
     const detail = tn(lang, 'ui.trace.target.endpoints', target.endpoints, { kind: target.kind });
-    if (target.kind === 'ipvs virtual service') return { label: target.destination, description: proto, detail, target };
-    return { label: target.name, description: proto === 'TCP' ? target.destination : `${target.destination} ${proto}`, detail, target };
+    if (target.kind === 'ipvs virtual service')
+      return { label: target.destination, description: proto, detail, target };
+    return {
+      label: target.name,
+      description: proto === 'TCP' ? target.destination : `${target.destination} ${proto}`,
+      detail,
+      target,
+    };
   });
 }
 
@@ -89,7 +104,9 @@ export function tracePacketCommand(ctx: Ctx) {
   ctx.push(followLanguage(ctx));
   return async (args: TraceArgs = {}): Promise<TracePacketResult | undefined> => {
     const lang = uiLang();
-    const doc = args.uri ? await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri)) : vscode.window.activeTextEditor?.document;
+    const doc = args.uri
+      ? await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri))
+      : vscode.window.activeTextEditor?.document;
     if (!doc || !(DUMP_LANGUAGES as readonly string[]).includes(doc.languageId)) {
       void vscode.window.showWarningMessage(t(lang, 'ui.trace.open-dump'));
       return undefined;
@@ -98,7 +115,12 @@ export function tracePacketCommand(ctx: Ctx) {
     const interactive = args.src === undefined;
     const src =
       args.src ??
-      (await vscode.window.showInputBox({ title: t(lang, 'ui.trace.source.title'), prompt: t(lang, 'ui.trace.source.prompt'), value: lastSource, validateInput: validateIp }));
+      (await vscode.window.showInputBox({
+        title: t(lang, 'ui.trace.source.title'),
+        prompt: t(lang, 'ui.trace.source.prompt'),
+        value: lastSource,
+        validateInput: validateIp,
+      }));
     if (!src) return undefined;
     lastSource = src.trim();
     let dst = args.dst;
@@ -117,7 +139,10 @@ export function tracePacketCommand(ctx: Ctx) {
         dst = picked.target.destination;
         proto = (picked.target.protocol as TracePacketParams['proto']) ?? proto;
       } else {
-        dst = await vscode.window.showInputBox({ title: t(lang, 'ui.trace.destination.manual.title'), validateInput: validateDestination });
+        dst = await vscode.window.showInputBox({
+          title: t(lang, 'ui.trace.destination.manual.title'),
+          validateInput: validateDestination,
+        });
         if (!dst) return undefined;
       }
     }

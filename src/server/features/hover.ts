@@ -7,5 +7,7 @@ import { toRange } from '../convert';
 /** Null when there is nothing to say: VS Code shows an empty hover box for empty contents. */
 export function hover(a: Analysis, line: number, character: number, lang: Lang): Hover | null {
   const e = explainLine(a, line, character, lang);
-  return e && e.markdown.trim() ? { contents: { kind: MarkupKind.Markdown, value: e.markdown }, range: toRange(e.span) } : null;
+  return e && e.markdown.trim()
+    ? { contents: { kind: MarkupKind.Markdown, value: e.markdown }, range: toRange(e.span) }
+    : null;
 }

@@ -33,14 +33,27 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
   for (const r of model.dump.rules) {
     if (r.chain !== 'KUBE-SERVICES' || r.table !== 'nat' || !r.target || targets.has(r.target.name)) continue;
     const s = model.kube.serviceByChain.get(r.target.name);
-    const dst = r.matches.flatMap((m) => m.options).find((o) => o.name === 'destination' && !o.negated)?.values[0]?.replace(/\/(?:32|128)$/, '');
+    const dst = r.matches
+      .flatMap((m) => m.options)
+      .find((o) => o.name === 'destination' && !o.negated)
+      ?.values[0]?.replace(/\/(?:32|128)$/, '');
     const dport = r.matches.flatMap((m) => m.options).find((o) => o.name === 'dport' && !o.negated)?.values[0];
     if (!s || !dst || !dport) continue;
-    targets.set(r.target.name, { dst, dport, proto: (s.protocol ?? 'tcp').toLowerCase(), service: s.name || r.target.name, span: r.span });
+    targets.set(r.target.name, {
+      dst,
+      dport,
+      proto: (s.protocol ?? 'tcp').toLowerCase(),
+      service: s.name || r.target.name,
+      span: r.span,
+    });
   }
   const traceLens = (range: CodeLens['range'], to: TraceTarget): CodeLens => ({
     range,
-    command: { title: t(lang, 'lens.trace', { service: to.service }), command: TRACE_COMMAND, arguments: [{ uri, dst: joinHostPort(to.dst, to.dport), proto: to.proto }] },
+    command: {
+      title: t(lang, 'lens.trace', { service: to.service }),
+      command: TRACE_COMMAND,
+      arguments: [{ uri, dst: joinHostPort(to.dst, to.dport), proto: to.proto }],
+    },
   });
   for (const table of model.dump.tables) {
     for (const chain of table.chains.values()) {
@@ -53,12 +66,23 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
       const shares = s?.endpoints.map((e) => e.share) ?? [];
       const known = shares.every((x) => x !== undefined);
       const even = known && shares.length > 0 && shares.every((x) => Math.abs(x! - shares[0]!) < 1e-6);
-      const shareText = n <= 1 ? '' : !known ? t(lang, 'lens.shares.unknown') : even ? t(lang, 'lens.shares.each', { share: formatShare(shares[0]) }) : t(lang, 'lens.shares.list', { shares: shares.map(formatShare).join(' / ') });
+      const shareText =
+        n <= 1
+          ? ''
+          : !known
+            ? t(lang, 'lens.shares.unknown')
+            : even
+              ? t(lang, 'lens.shares.each', { share: formatShare(shares[0]) })
+              : t(lang, 'lens.shares.list', { shares: shares.map(formatShare).join(' / ') });
       const range = toRange(chain.declSpan);
       out.push({
         range,
         command: {
-          title: t(lang, 'lens.service', { endpoints: tn(lang, 'lens.endpoints', n), shares: shareText, references: tn(lang, 'lens.references', refs) }),
+          title: t(lang, 'lens.service', {
+            endpoints: tn(lang, 'lens.endpoints', n),
+            shares: shareText,
+            references: tn(lang, 'lens.references', refs),
+          }),
           command: REFERENCES_COMMAND,
           arguments: [uri, chain.declSpan.line, chain.declSpan.column],
         },
@@ -78,7 +102,16 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
     for (const r of model.dump.rules) {
       if (!r.counters) continue;
       const packets = r.counters.packets;
-      out.push({ range: toRange(r.span), command: { title: tn(lang, 'lens.counters', packets, { packets: packets.toLocaleString(number), bytes: r.counters.bytes.toLocaleString(number) }), command: '' } });
+      out.push({
+        range: toRange(r.span),
+        command: {
+          title: tn(lang, 'lens.counters', packets, {
+            packets: packets.toLocaleString(number),
+            bytes: r.counters.bytes.toLocaleString(number),
+          }),
+          command: '',
+        },
+      });
     }
   }
   return out;
@@ -97,8 +130,16 @@ export function inlayHints(a: Analysis, startLine: number, endLine: number): Inl
     const ep = model.kube.endpointByChain.get(r.target.name);
     if (svc?.name) out.push({ position: end, label: ` ${svc.name}`, kind: InlayHintKind.Type, paddingLeft: true });
     else if (ep && ep.endpoint.ip) {
-      const share = r.matches.some((m) => m.module === 'statistic') || model.kube.serviceByChain.get(r.chain) ? ` ${formatShare(ep.endpoint.share)}` : '';
-      out.push({ position: end, label: ` ${joinHostPort(ep.endpoint.ip, ep.endpoint.port ?? '?')}${share}`, kind: InlayHintKind.Type, paddingLeft: true });
+      const share =
+        r.matches.some((m) => m.module === 'statistic') || model.kube.serviceByChain.get(r.chain)
+          ? ` ${formatShare(ep.endpoint.share)}`
+          : '';
+      out.push({
+        position: end,
+        label: ` ${joinHostPort(ep.endpoint.ip, ep.endpoint.port ?? '?')}${share}`,
+        kind: InlayHintKind.Type,
+        paddingLeft: true,
+      });
     }
   }
   return out;

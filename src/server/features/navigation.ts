@@ -1,5 +1,10 @@
 /** Go to definition, references and call hierarchy over the jump graph. */
-import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Location } from 'vscode-languageserver';
+import type {
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
+  Location,
+} from 'vscode-languageserver';
 import { SymbolKind } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
@@ -14,13 +19,21 @@ export function chainAt(model: IptablesModel, line: number, character: number): 
   const rule = model.ruleAtLine(line);
   if (rule) {
     // The rule's own names, not the words written: an `-E` after the rule renamed its chain or its jump target.
-    const name = token.kind === 'target' ? (ruleTargetName(rule) ?? token.text) : token.kind === 'chainRef' ? rule.chain : token.text;
+    const name =
+      token.kind === 'target'
+        ? (ruleTargetName(rule) ?? token.text)
+        : token.kind === 'chainRef'
+          ? rule.chain
+          : token.text;
     return model.chain(rule.table, name) ?? model.chainsNamed(name)[0];
   }
   // A declaration line (or an `-E` line): the chain declared here, under the name a later `-E` gave it.
-  const table = model.dump.tables.find((t) => t.line !== undefined && t.line <= line && (t.commitLine ?? Infinity) >= line);
+  const table = model.dump.tables.find(
+    (t) => t.line !== undefined && t.line <= line && (t.commitLine ?? Infinity) >= line,
+  );
   let name = token.text;
-  for (const r of model.dump.renames) if (r.from === name && r.line >= line && (!table || r.table === table.name)) name = r.to;
+  for (const r of model.dump.renames)
+    if (r.from === name && r.line >= line && (!table || r.table === table.name)) name = r.to;
   if (table) return model.chain(table.name, name) ?? model.chainsNamed(name)[0];
   const named = model.chainsNamed(name);
   return named.find((c) => c.declSpan?.line === line) ?? named[0];
@@ -38,7 +51,13 @@ export function definition(a: Analysis, uri: string, line: number, character: nu
   return (chain && chainLocation(uri, chain)) ?? null;
 }
 
-export function references(a: Analysis, uri: string, line: number, character: number, includeDeclaration: boolean): Location[] {
+export function references(
+  a: Analysis,
+  uri: string,
+  line: number,
+  character: number,
+  includeDeclaration: boolean,
+): Location[] {
   const model = a.iptables;
   if (!model) return [];
   const chain = chainAt(model, line, character);
@@ -48,7 +67,8 @@ export function references(a: Analysis, uri: string, line: number, character: nu
     const decl = chainLocation(uri, chain);
     if (decl) out.push(decl);
   }
-  for (const r of model.references(chain.table, chain.name)) if (r.target) out.push({ uri, range: toRange(r.target.span) });
+  for (const r of model.references(chain.table, chain.name))
+    if (r.target) out.push({ uri, range: toRange(r.target.span) });
   for (const e of model.mapReferences(chain.table, chain.name)) out.push({ uri, range: toRange(e) });
   return out;
 }
@@ -65,12 +85,29 @@ function item(uri: string, chain: Chain, lines: LineLengths): CallHierarchyItem 
     if (end > last) last = end;
   }
   const selectionRange = toRange(span);
-  const end = { line: last, character: Math.max(lines.lineLength(last), last === span.line ? selectionRange.end.character : 0) };
+  const end = {
+    line: last,
+    character: Math.max(lines.lineLength(last), last === span.line ? selectionRange.end.character : 0),
+  };
   const range = { start: { line: first, character: 0 }, end };
-  return { name: chain.name, kind: SymbolKind.Function, detail: chain.table, uri, range, selectionRange, data: { table: chain.table, name: chain.name } };
+  return {
+    name: chain.name,
+    kind: SymbolKind.Function,
+    detail: chain.table,
+    uri,
+    range,
+    selectionRange,
+    data: { table: chain.table, name: chain.name },
+  };
 }
 
-export function prepareCallHierarchy(a: Analysis, uri: string, line: number, character: number, lines: LineLengths): CallHierarchyItem[] | null {
+export function prepareCallHierarchy(
+  a: Analysis,
+  uri: string,
+  line: number,
+  character: number,
+  lines: LineLengths,
+): CallHierarchyItem[] | null {
   const model = a.iptables;
   const chain = model && chainAt(model, line, character);
   return chain ? [item(uri, chain, lines)] : null;
@@ -81,7 +118,12 @@ function chainOfItem(model: IptablesModel, it: CallHierarchyItem): Chain | undef
   return d?.table && d.name ? model.chain(d.table, d.name) : model.chainsNamed(it.name)[0];
 }
 
-export function incomingCalls(a: Analysis, uri: string, it: CallHierarchyItem, lines: LineLengths): CallHierarchyIncomingCall[] {
+export function incomingCalls(
+  a: Analysis,
+  uri: string,
+  it: CallHierarchyItem,
+  lines: LineLengths,
+): CallHierarchyIncomingCall[] {
   const model = a.iptables;
   const chain = model && chainOfItem(model, it);
   if (!model || !chain) return [];
@@ -93,10 +135,18 @@ export function incomingCalls(a: Analysis, uri: string, it: CallHierarchyItem, l
     entry.rules.push(r);
     byCaller.set(caller.name, entry);
   }
-  return [...byCaller.values()].map((e) => ({ from: item(uri, e.chain, lines), fromRanges: e.rules.map((r) => toRange(r.target!.span)) }));
+  return [...byCaller.values()].map((e) => ({
+    from: item(uri, e.chain, lines),
+    fromRanges: e.rules.map((r) => toRange(r.target!.span)),
+  }));
 }
 
-export function outgoingCalls(a: Analysis, uri: string, it: CallHierarchyItem, lines: LineLengths): CallHierarchyOutgoingCall[] {
+export function outgoingCalls(
+  a: Analysis,
+  uri: string,
+  it: CallHierarchyItem,
+  lines: LineLengths,
+): CallHierarchyOutgoingCall[] {
   const model = a.iptables;
   const chain = model && chainOfItem(model, it);
   if (!model || !chain) return [];

@@ -20,10 +20,26 @@ function lineRange(lines: LineLengths, first: number, last: number): Range {
 }
 
 /** A record at one line: its range is the whole line, its selection the record's own text. */
-function record(name: string, detail: string, kind: SymbolKind, line: number, span: Parameters<typeof toRange>[0], lines: LineLengths, children?: DocumentSymbol[], lastLine = line): DocumentSymbol {
+function record(
+  name: string,
+  detail: string,
+  kind: SymbolKind,
+  line: number,
+  span: Parameters<typeof toRange>[0],
+  lines: LineLengths,
+  children?: DocumentSymbol[],
+  lastLine = line,
+): DocumentSymbol {
   const sel = toRange(span);
   const range = lineRange(lines, Math.min(line, sel.start.line), Math.max(lastLine, sel.end.line));
-  return { name: name || '?', ...(detail ? { detail } : {}), kind, range, selectionRange: sel, ...(children ? { children } : {}) };
+  return {
+    name: name || '?',
+    ...(detail ? { detail } : {}),
+    kind,
+    range,
+    selectionRange: sel,
+    ...(children ? { children } : {}),
+  };
 }
 
 /** A group over its records, from the first one's line to the last one's. */
@@ -32,19 +48,54 @@ function group(name: string, children: DocumentSymbol[], kind: SymbolKind, lines
   // Loops, not Math.min(...): a conntrack table can have more entries than a call has room for arguments.
   const first = children.reduce((m, c) => Math.min(m, c.range.start.line), Number.MAX_SAFE_INTEGER);
   const last = children.reduce((m, c) => Math.max(m, c.range.end.line), 0);
-  return [{ name, detail: String(children.length), kind, range: lineRange(lines, first, last), selectionRange: lineRange(lines, first, first), children }];
+  return [
+    {
+      name,
+      detail: String(children.length),
+      kind,
+      range: lineRange(lines, first, last),
+      selectionRange: lineRange(lines, first, first),
+      children,
+    },
+  ];
 }
 
-const words = (...parts: (string | number | undefined | false)[]) => parts.filter((p) => p !== undefined && p !== false && p !== '').join(' ');
+const words = (...parts: (string | number | undefined | false)[]) =>
+  parts.filter((p) => p !== undefined && p !== false && p !== '').join(' ');
 
 function routeDetail(r: Route | RouteGet, lang: Lang): string {
-  const table = 'tableSource' in r ? (r.table !== 'main' ? t(lang, 'routes.outline.table', { table: r.table }) : '') : r.table ? t(lang, 'routes.outline.table', { table: r.table }) : '';
-  const hops = 'nexthops' in r && r.nexthops.length ? r.nexthops.map((h) => words(h.gateway && `via ${h.gateway}`, h.dev && `dev ${h.dev}`)).join(', ') : '';
-  return words(r.type !== 'unicast' && r.type, r.gateway && `via ${r.gateway}`, r.dev && `dev ${r.dev}`, hops, r.src && `src ${r.src}`, table);
+  const table =
+    'tableSource' in r
+      ? r.table !== 'main'
+        ? t(lang, 'routes.outline.table', { table: r.table })
+        : ''
+      : r.table
+        ? t(lang, 'routes.outline.table', { table: r.table })
+        : '';
+  const hops =
+    'nexthops' in r && r.nexthops.length
+      ? r.nexthops.map((h) => words(h.gateway && `via ${h.gateway}`, h.dev && `dev ${h.dev}`)).join(', ')
+      : '';
+  return words(
+    r.type !== 'unicast' && r.type,
+    r.gateway && `via ${r.gateway}`,
+    r.dev && `dev ${r.dev}`,
+    hops,
+    r.src && `src ${r.src}`,
+    table,
+  );
 }
 
 function ruleName(r: PolicyRule): string {
-  return words(`${r.priority}:`, r.not && 'not', `from ${r.from}`, r.to && `to ${r.to}`, r.fwmark && `fwmark ${r.fwmark}${r.fwmask ? `/${r.fwmask}` : ''}`, r.iif && `iif ${r.iif}`, r.oif && `oif ${r.oif}`);
+  return words(
+    `${r.priority}:`,
+    r.not && 'not',
+    `from ${r.from}`,
+    r.to && `to ${r.to}`,
+    r.fwmark && `fwmark ${r.fwmark}${r.fwmask ? `/${r.fwmask}` : ''}`,
+    r.iif && `iif ${r.iif}`,
+    r.oif && `oif ${r.oif}`,
+  );
 }
 
 function ruleDetail(r: PolicyRule): string {
@@ -58,26 +109,83 @@ function flowName(c: ConntrackEntry): string {
 }
 
 function flowDetail(c: ConntrackEntry): string {
-  const nat = (n: ConntrackEntry['dnat'], what: string) => (n?.toAddress ? `${what} ${n.toPort !== undefined ? joinHostPort(n.toAddress, n.toPort) : n.toAddress}` : '');
-  return words(c.event, c.state, nat(c.dnat, 'DNAT →'), nat(c.snat, 'SNAT →'), c.unreplied && '[UNREPLIED]', c.assured && '[ASSURED]');
+  const nat = (n: ConntrackEntry['dnat'], what: string) =>
+    n?.toAddress ? `${what} ${n.toPort !== undefined ? joinHostPort(n.toAddress, n.toPort) : n.toAddress}` : '';
+  return words(
+    c.event,
+    c.state,
+    nat(c.dnat, 'DNAT →'),
+    nat(c.snat, 'SNAT →'),
+    c.unreplied && '[UNREPLIED]',
+    c.assured && '[ASSURED]',
+  );
 }
 
 export function networkSymbols(a: Analysis, lines: LineLengths, lang: Lang): DocumentSymbol[] {
   const n: NetworkState | undefined = a.network;
   if (!n) return [];
-  const routes = n.routes.map((r) => record(routeDestinationText(r), routeDetail(r, lang), SymbolKind.Struct, r.line, r.spans.destination ?? r.span, lines));
-  const gets = n.routeGets.map((g) => record(g.destination ?? '?', g.error ? t(lang, 'routes.outline.error', { error: g.error }) : routeDetail(g, lang), SymbolKind.Event, g.line, g.span, lines));
-  const rules = n.policyRules.map((r) => record(ruleName(r), ruleDetail(r), SymbolKind.Operator, r.line, r.span, lines));
+  const routes = n.routes.map((r) =>
+    record(
+      routeDestinationText(r),
+      routeDetail(r, lang),
+      SymbolKind.Struct,
+      r.line,
+      r.spans.destination ?? r.span,
+      lines,
+    ),
+  );
+  const gets = n.routeGets.map((g) =>
+    record(
+      g.destination ?? '?',
+      g.error ? t(lang, 'routes.outline.error', { error: g.error }) : routeDetail(g, lang),
+      SymbolKind.Event,
+      g.line,
+      g.span,
+      lines,
+    ),
+  );
+  const rules = n.policyRules.map((r) =>
+    record(ruleName(r), ruleDetail(r), SymbolKind.Operator, r.line, r.span, lines),
+  );
   const interfaces = n.interfaces.map((i) => {
-    const addresses = i.addresses.map((x) => record(`${x.address}/${x.prefixLength}`, words(x.scope && `scope ${x.scope}`, ...x.flags), SymbolKind.Field, x.line, x.spans.address, lines));
+    const addresses = i.addresses.map((x) =>
+      record(
+        `${x.address}/${x.prefixLength}`,
+        words(x.scope && `scope ${x.scope}`, ...x.flags),
+        SymbolKind.Field,
+        x.line,
+        x.spans.address,
+        lines,
+      ),
+    );
     const last = i.addresses.reduce((m, x) => Math.max(m, x.line), i.line);
-    return record(i.name, words(i.state, i.mtu !== undefined && `mtu ${i.mtu}`, i.master && `master ${i.master}`), SymbolKind.Interface, i.line, i.spans.name, lines, addresses, last);
+    return record(
+      i.name,
+      words(i.state, i.mtu !== undefined && `mtu ${i.mtu}`, i.master && `master ${i.master}`),
+      SymbolKind.Interface,
+      i.line,
+      i.spans.name,
+      lines,
+      addresses,
+      last,
+    );
   });
   const flows = n.conntrack.map((c) => record(flowName(c), flowDetail(c), SymbolKind.Event, c.line, c.span, lines));
   const sets = n.ipsets.map((s) => {
-    const members = s.members.slice(0, MEMBERS_LISTED).map((m) => record(m.text, '', SymbolKind.Constant, m.line, m.span, lines));
+    const members = s.members
+      .slice(0, MEMBERS_LISTED)
+      .map((m) => record(m.text, '', SymbolKind.Constant, m.line, m.span, lines));
     const last = s.members.reduce((m, x) => Math.max(m, x.line), s.line);
-    return record(s.name, words(s.type, tn(lang, 'routes.outline.members', s.members.length)), SymbolKind.Array, s.line, s.spans.name, lines, members, last);
+    return record(
+      s.name,
+      words(s.type, tn(lang, 'routes.outline.members', s.members.length)),
+      SymbolKind.Array,
+      s.line,
+      s.spans.name,
+      lines,
+      members,
+      last,
+    );
   });
   return [
     ...group(t(lang, 'routes.outline.routes'), routes, SymbolKind.Module, lines),

@@ -12,9 +12,31 @@ import { EXTENSION_TARGETS } from '../../core/iptables/options';
 import { optionValue, STANDARD_TARGETS, type Chain, type Rule } from '../../core/iptables/types';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
 
-export const TOKEN_TYPES = ['namespace', 'function', 'keyword', 'parameter', 'operator', 'type', 'enumMember', 'string', 'number', 'comment', 'variable', 'macro'] as const;
+export const TOKEN_TYPES = [
+  'namespace',
+  'function',
+  'keyword',
+  'parameter',
+  'operator',
+  'type',
+  'enumMember',
+  'string',
+  'number',
+  'comment',
+  'variable',
+  'macro',
+] as const;
 /** Custom modifiers (declared in package.json `semanticTokenModifiers`) name what the model resolved. */
-export const TOKEN_MODIFIERS = ['declaration', 'defaultLibrary', 'deprecated', 'kubeService', 'kubeEndpoint', 'kubeProxy', 'unresolved', 'hashMismatch'] as const;
+export const TOKEN_MODIFIERS = [
+  'declaration',
+  'defaultLibrary',
+  'deprecated',
+  'kubeService',
+  'kubeEndpoint',
+  'kubeProxy',
+  'unresolved',
+  'hashMismatch',
+] as const;
 
 export const LEGEND: SemanticTokensLegend = { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] };
 
@@ -125,7 +147,8 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
     let byName = targetBits.get(table);
     if (!byName) targetBits.set(table, (byName = new Map()));
     let bits = byName.get(name);
-    if (bits === undefined) byName.set(name, (bits = model.chain(table, name) ? bitsOf(name) : bitsOf(name) | UNRESOLVED));
+    if (bits === undefined)
+      byName.set(name, (bits = model.chain(table, name) ? bitsOf(name) : bitsOf(name) | UNRESOLVED));
     return bits;
   };
   // Declarations answer from the chains (no per-line tokens to build); other lines from the dump's tokens.
@@ -159,9 +182,11 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
       const wrong = commentMismatch(model, rule);
       if (wrong.target) targetBits |= HASH_MISMATCH;
       const chainBits = wrong.chain ? lastChainBits | HASH_MISMATCH : lastChainBits;
-      if (t && t.line === line && (!chainOnLine || t.column < c.column)) builder.push(line, t.column, t.length, targetType, targetBits);
+      if (t && t.line === line && (!chainOnLine || t.column < c.column))
+        builder.push(line, t.column, t.length, targetType, targetBits);
       if (chainOnLine) builder.push(line, c.column, c.length, FUNCTION, chainBits);
-      if (t && t.line === line && chainOnLine && t.column > c.column) builder.push(line, t.column, t.length, targetType, targetBits);
+      if (t && t.line === line && chainOnLine && t.column > c.column)
+        builder.push(line, t.column, t.length, targetType, targetBits);
       continue;
     }
     const declared = declaredAt[line];
@@ -173,7 +198,8 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
     for (const tok of dump.tokensOfLine(line)) {
       const s = tok.span;
       if (tok.kind === 'table') builder.push(s.line, s.column, s.length, typeIndex('namespace'), DECLARATION);
-      else if (tok.kind === 'chainDecl') builder.push(s.line, s.column, s.length, FUNCTION, DECLARATION | bitsOf(tok.text));
+      else if (tok.kind === 'chainDecl')
+        builder.push(s.line, s.column, s.length, FUNCTION, DECLARATION | bitsOf(tok.text));
       else if (tok.kind === 'chainRef') builder.push(s.line, s.column, s.length, FUNCTION, bitsOf(tok.text));
     }
   }
@@ -238,7 +264,13 @@ function kubeModifiers(model: IptablesModel, name: string): Modifier[] {
   const mods: Modifier[] = [];
   const kind = kubeChainKind(name);
   if (BUILTIN_CHAIN.has(name)) mods.push('defaultLibrary');
-  if (kind === 'service' || kind === 'service-local' || kind === 'external' || kind === 'firewall' || kind === 'external-local') {
+  if (
+    kind === 'service' ||
+    kind === 'service-local' ||
+    kind === 'external' ||
+    kind === 'firewall' ||
+    kind === 'external-local'
+  ) {
     if (model.kube.serviceByChain.get(name)) mods.push('kubeService');
   } else if (kind === 'endpoint') {
     if (model.kube.endpointByChain.get(name)) mods.push('kubeEndpoint');

@@ -1,5 +1,12 @@
 /** Document symbols (tables > chains, and a Services tree), workspace symbols, and folding ranges. */
-import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range, type SymbolInformation } from 'vscode-languageserver';
+import {
+  FoldingRangeKind,
+  SymbolKind,
+  type DocumentSymbol,
+  type FoldingRange,
+  type Range,
+  type SymbolInformation,
+} from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { KubeService } from '../../core/iptables/kubeproxy';
 import type { IptablesModel } from '../../core/iptables/model';
@@ -22,13 +29,20 @@ function spanRange(lines: LineLengths, first: number, last: number): Range {
 
 /** `range` widened to hold `selection` (a wrapped declaration, a span that reaches past the lines counted). */
 function holding(range: Range, selection: Range): Range {
-  const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
-  return { start: before(range.start, selection.start) ? range.start : selection.start, end: before(selection.end, range.end) ? range.end : selection.end };
+  const before = (a: Range['start'], b: Range['start']) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return {
+    start: before(range.start, selection.start) ? range.start : selection.start,
+    end: before(selection.end, range.end) ? range.end : selection.end,
+  };
 }
 
 export function documentSymbols(a: Analysis, lines: LineLengths, lang: Lang = 'en'): DocumentSymbol[] {
   // Both only in a session paste, in the editor's order of sections.
-  return [...(a.iptables ? iptablesSymbols(a.iptables, lines, lang) : []), ...(a.ipvs ? ipvsSymbols(a.ipvs, lines) : [])];
+  return [
+    ...(a.iptables ? iptablesSymbols(a.iptables, lines, lang) : []),
+    ...(a.ipvs ? ipvsSymbols(a.ipvs, lines) : []),
+  ];
 }
 
 /**
@@ -81,7 +95,13 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): 
       const kind = chain.builtin ? SymbolKind.Event : SymbolKind.Function;
       if (runs.length === 0) {
         const sel = toRange(chain.declSpan!);
-        chains.push({ name: chain.name, detail, kind, range: holding(spanRange(lines, sel.start.line, sel.start.line), sel), selectionRange: sel });
+        chains.push({
+          name: chain.name,
+          detail,
+          kind,
+          range: holding(spanRange(lines, sel.start.line, sel.start.line), sel),
+          selectionRange: sel,
+        });
         continue;
       }
       // The declaration joins the first run when it is the line before it (`-N X` then `-A X ...`).
@@ -105,7 +125,14 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): 
     const detail = folded ? t(lang, 'outline.folded', { count: folded }) : undefined;
     const range = holding(spanRange(lines, Math.min(tableFirst, sel.start.line), tableLast), sel);
     end = Math.max(end, range.end.line);
-    out.push({ name: `*${table.name}`, ...(detail ? { detail } : {}), kind: SymbolKind.Namespace, range, selectionRange: sel, children: chains });
+    out.push({
+      name: `*${table.name}`,
+      ...(detail ? { detail } : {}),
+      kind: SymbolKind.Namespace,
+      range,
+      selectionRange: sel,
+      children: chains,
+    });
   }
   const services = serviceTree(model, lines, lang, end);
   if (services) out.push(services);
@@ -136,12 +163,25 @@ function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: 
         .filter((e) => e.ruleLine !== undefined || e.dnatLine !== undefined)
         .map((e) => {
           const l = (e.ruleLine ?? e.dnatLine)!;
-          return { name: joinHostPort(e.ip, e.port ?? '?'), detail: `${formatShare(e.share)} · ${e.chain}`, kind: SymbolKind.Field, range: spanRange(lines, l, l), selectionRange: spanRange(lines, l, l) };
+          return {
+            name: joinHostPort(e.ip, e.port ?? '?'),
+            detail: `${formatShare(e.share)} · ${e.chain}`,
+            kind: SymbolKind.Field,
+            range: spanRange(lines, l, l),
+            selectionRange: spanRange(lines, l, l),
+          };
         });
-      const addr = s.clusterIP ? `${s.clusterIP}:${s.port ?? '?'}` : s.nodePort !== undefined ? `NodePort ${s.nodePort}` : '';
-      const count = s.noEndpoints || s.endpoints.length === 0 ? t(lang, 'outline.no-endpoints') : tn(lang, 'outline.endpoints', s.endpoints.length);
+      const addr = s.clusterIP
+        ? `${s.clusterIP}:${s.port ?? '?'}`
+        : s.nodePort !== undefined
+          ? `NodePort ${s.nodePort}`
+          : '';
+      const count =
+        s.noEndpoints || s.endpoints.length === 0
+          ? t(lang, 'outline.no-endpoints')
+          : tn(lang, 'outline.endpoints', s.endpoints.length);
       return {
-        name: s.portName || (s.port !== undefined ? String(s.port) : s.chain ?? '?'),
+        name: s.portName || (s.port !== undefined ? String(s.port) : (s.chain ?? '?')),
         detail: `${(s.protocol ?? '').toUpperCase()} ${addr} · ${count}`.trim(),
         kind: SymbolKind.Interface,
         range: spanRange(lines, first, first),
@@ -150,10 +190,26 @@ function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: 
       };
     });
     const first = ports.reduce((m, s) => Math.min(m, s.lines[0]), Number.MAX_SAFE_INTEGER);
-    allLast = Math.max(allLast, ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0));
-    children.push({ name, kind: SymbolKind.Class, range: spanRange(lines, first, first), selectionRange: spanRange(lines, first, first), children: portSymbols });
+    allLast = Math.max(
+      allLast,
+      ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0),
+    );
+    children.push({
+      name,
+      kind: SymbolKind.Class,
+      range: spanRange(lines, first, first),
+      selectionRange: spanRange(lines, first, first),
+      children: portSymbols,
+    });
   }
-  return { name: t(lang, 'outline.services'), detail: tn(lang, 'outline.services.count', groups.size), kind: SymbolKind.Module, range: spanRange(lines, allLast, allLast), selectionRange: spanRange(lines, allLast, allLast), children };
+  return {
+    name: t(lang, 'outline.services'),
+    detail: tn(lang, 'outline.services.count', groups.size),
+    kind: SymbolKind.Module,
+    range: spanRange(lines, allLast, allLast),
+    selectionRange: spanRange(lines, allLast, allLast),
+    children,
+  };
 }
 
 function ipvsSymbols(dump: IpvsDump, lines: LineLengths): DocumentSymbol[] {
@@ -178,7 +234,11 @@ function ipvsSymbols(dump: IpvsDump, lines: LineLengths): DocumentSymbol[] {
 }
 
 /** Chains and Services of every analysed document whose name contains the query (case-insensitive). */
-export function workspaceSymbols(docs: { uri: string; analysis: Analysis; lines: LineLengths }[], query: string, limit = 500): SymbolInformation[] {
+export function workspaceSymbols(
+  docs: { uri: string; analysis: Analysis; lines: LineLengths }[],
+  query: string,
+  limit = 500,
+): SymbolInformation[] {
   const q = query.toLowerCase();
   const out: SymbolInformation[] = [];
   for (const { uri, analysis, lines } of docs) {
@@ -188,17 +248,35 @@ export function workspaceSymbols(docs: { uri: string; analysis: Analysis; lines:
         for (const chain of table.chains.values()) {
           if (out.length >= limit) return out;
           const sel = chain.declSpan ?? chain.rules[0]?.chainSpan;
-          if (sel && chain.name.toLowerCase().includes(q)) out.push({ name: chain.name, kind: SymbolKind.Function, containerName: table.name, location: { uri, range: toRange(sel) } });
+          if (sel && chain.name.toLowerCase().includes(q))
+            out.push({
+              name: chain.name,
+              kind: SymbolKind.Function,
+              containerName: table.name,
+              location: { uri, range: toRange(sel) },
+            });
         }
       }
       for (const s of model.kube.services) {
         if (out.length >= limit) return out;
-        if (s.name && s.name.toLowerCase().includes(q) && s.lines.length) out.push({ name: s.name, kind: SymbolKind.Class, containerName: 'Services', location: { uri, range: spanRange(lines, s.lines[0], s.lines[0]) } });
+        if (s.name && s.name.toLowerCase().includes(q) && s.lines.length)
+          out.push({
+            name: s.name,
+            kind: SymbolKind.Class,
+            containerName: 'Services',
+            location: { uri, range: spanRange(lines, s.lines[0], s.lines[0]) },
+          });
       }
     }
     for (const s of analysis.ipvs?.services ?? []) {
       const label = serviceLabel(s);
-      if (label.toLowerCase().includes(q)) out.push({ name: label, kind: SymbolKind.Class, containerName: 'IPVS', location: { uri, range: toRange(s.span) } });
+      if (label.toLowerCase().includes(q))
+        out.push({
+          name: label,
+          kind: SymbolKind.Class,
+          containerName: 'IPVS',
+          location: { uri, range: toRange(s.span) },
+        });
     }
   }
   return out;
@@ -209,7 +287,8 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
   const model = a.iptables;
   if (model) {
     for (const table of model.dump.tables) {
-      if (table.line !== undefined && table.commitLine !== undefined && table.commitLine > table.line) out.push({ startLine: table.line, endLine: table.commitLine, kind: FoldingRangeKind.Region });
+      if (table.line !== undefined && table.commitLine !== undefined && table.commitLine > table.line)
+        out.push({ startLine: table.line, endLine: table.commitLine, kind: FoldingRangeKind.Region });
     }
     // Runs of consecutive rules of one chain fold together (iptables-save groups them). A run never crosses a
     // table's first or COMMIT line (a paste can put rules of a table after its COMMIT): VS Code drops a range that
@@ -226,8 +305,14 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
     const rules = model.dump.rules;
     let start = 0;
     for (let i = 1; i <= rules.length; i++) {
-      if (i === rules.length || rules[i].chain !== rules[start].chain || rules[i].table !== rules[start].table || crosses(rules[i - 1].line, rules[i].line)) {
-        if (rules[i - 1].line > rules[start].line) out.push({ startLine: rules[start].line, endLine: rules[i - 1].line, kind: FoldingRangeKind.Region });
+      if (
+        i === rules.length ||
+        rules[i].chain !== rules[start].chain ||
+        rules[i].table !== rules[start].table ||
+        crosses(rules[i - 1].line, rules[i].line)
+      ) {
+        if (rules[i - 1].line > rules[start].line)
+          out.push({ startLine: rules[start].line, endLine: rules[i - 1].line, kind: FoldingRangeKind.Region });
         start = i;
       }
     }

@@ -24,7 +24,13 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
   // A session paste may hold both: IPVS answers for the VIPs it holds, the rules for the rest.
   if (a.ipvs && (!a.iptables?.dump.rules.length || resolveVirtual(a.ipvs, query, lang))) {
     const r = resolveVirtual(a.ipvs, query, lang);
-    if (!r) return { summary: `No IPVS virtual service for ${proto.toUpperCase()} ${p.dst}`, paths: [], warnings: [], matchedLines: [] };
+    if (!r)
+      return {
+        summary: `No IPVS virtual service for ${proto.toUpperCase()} ${p.dst}`,
+        paths: [],
+        warnings: [],
+        matchedLines: [],
+      };
     const paths = ipvsTracePaths(r);
     const label = serviceLabel(r.service);
     return {
@@ -38,7 +44,13 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
         masquerade: false,
         steps: [
           { table: 'ipvs', chain: label, line: p.serviceLine, rule: label, action: 'match' },
-          { table: 'ipvs', chain: label, line: p.realServerLine, rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim(), action: p.dnat ? 'nat' : 'forward' },
+          {
+            table: 'ipvs',
+            chain: label,
+            line: p.realServerLine,
+            rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim(),
+            action: p.dnat ? 'nat' : 'forward',
+          },
         ],
         assumptions: [],
       })),
@@ -46,12 +58,30 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
       matchedLines: [r.service.line, ...paths.map((p) => p.realServerLine)],
     };
   }
-  if (!a.iptables) return { summary: 'No iptables rules or IPVS services in this document', paths: [], warnings: [], matchedLines: [] };
+  if (!a.iptables)
+    return {
+      summary: 'No iptables rules or IPVS services in this document',
+      paths: [],
+      warnings: [],
+      matchedLines: [],
+    };
   const dump = a.iptables.dump;
   // The node's addresses: the caller's, else an `ip addr` section of the same paste.
   const pasted = p.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
   const localAddresses = p.localAddresses ?? pasted;
-  const result = tracePacket(dump, { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting', ...(p.inIface ? { inIface: p.inIface } : {}), ...(localAddresses ? { localAddresses } : {}) }, { lang, ipsets: a.network?.ipsets });
+  const result = tracePacket(
+    dump,
+    {
+      src: p.src,
+      dst: hp.host,
+      dport: hp.port,
+      proto,
+      hook: p.hook ?? 'prerouting',
+      ...(p.inIface ? { inIface: p.inIface } : {}),
+      ...(localAddresses ? { localAddresses } : {}),
+    },
+    { lang, ipsets: a.network?.ipsets },
+  );
   const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
   result.warnings.push(...traceHints(a.iptables, packet, result, lang));
   const empty = noEndpointsSummary(a.iptables, packet, result, lang);
@@ -67,7 +97,14 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
   });
   const t = result.truncated;
   return {
-    summary: empty ?? tn(lang, 'trace.summary', result.paths.length, { proto: proto.toUpperCase(), src: p.src, dst: p.dst, targets: summariseTargets([...dnats]) }),
+    summary:
+      empty ??
+      tn(lang, 'trace.summary', result.paths.length, {
+        proto: proto.toUpperCase(),
+        src: p.src,
+        dst: p.dst,
+        targets: summariseTargets([...dnats]),
+      }),
     paths: result.paths.map((x) => {
       const sep = endpointChain(x.ownSteps);
       // The facts of its alternative (`given`) head the path's group; `assumptions` are the others.
@@ -85,24 +122,41 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
       };
     }),
     ...(localAddresses ? { localAddresses: { addresses: localAddresses, from: pasted ? 'paste' : 'request' } } : {}),
-    ...(!localAddresses && result.paths.some((x) => x.givenMessages.some((m) => m.code === 'assume.local' || m.code === 'assume.not-local')) ? { needsLocalAddresses: true } : {}),
-    ...(result.sharedSteps.length ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepResult(s.step), parent: s.parent })) } : {}),
+    ...(!localAddresses &&
+    result.paths.some((x) => x.givenMessages.some((m) => m.code === 'assume.local' || m.code === 'assume.not-local'))
+      ? { needsLocalAddresses: true }
+      : {}),
+    ...(result.sharedSteps.length
+      ? { sharedSteps: result.sharedSteps.map((s) => ({ ...stepResult(s.step), parent: s.parent })) }
+      : {}),
     warnings: result.warnings,
-    ...(t ? { truncated: { reason: t.reason, limit: t.limit, paths: t.paths, probability: t.probability, message: t.message } } : {}),
+    ...(t
+      ? {
+          truncated: {
+            reason: t.reason,
+            limit: t.limit,
+            paths: t.paths,
+            probability: t.probability,
+            message: t.message,
+          },
+        }
+      : {}),
     matchedLines: matchedLines(distinctSteps(result)),
   };
 }
 
 /** The endpoint chain the path DNATed in (kube-proxy's KUBE-SEP-...), from its own steps (the DNAT is never shared). */
 function endpointChain(steps: readonly TraceStep[]): string | undefined {
-  for (let i = steps.length - 1; i >= 0; i--) if (steps[i].action === 'nat' && steps[i].noteMessage?.code.startsWith('note.dnat')) return steps[i].chain;
+  for (let i = steps.length - 1; i >= 0; i--)
+    if (steps[i].action === 'nat' && steps[i].noteMessage?.code.startsWith('note.dnat')) return steps[i].chain;
   return undefined;
 }
 
 /** Lines of the rules the steps stand for; a run of rules not taken covers its whole range (merged, so linear). */
 function matchedLines(steps: readonly TraceStep[]): number[] {
   const ranges: [number, number][] = [];
-  for (const s of steps) if (s.line >= 0 && s.ruleId !== undefined) ranges.push([s.line, s.skipped ? s.skipped.lastLine : s.line]);
+  for (const s of steps)
+    if (s.line >= 0 && s.ruleId !== undefined) ranges.push([s.line, s.skipped ? s.skipped.lastLine : s.line]);
   ranges.sort((a, b) => a[0] - b[0]);
   const out: number[] = [];
   let next = -1;
@@ -125,13 +179,23 @@ export function listTargets(a: Analysis): ServiceTarget[] {
   for (const s of a.iptables?.kube.services ?? []) {
     const line = s.lines[0] ?? 0;
     const base = { name: s.name || s.chain || '?', protocol: s.protocol ?? 'tcp', line, endpoints: s.endpoints.length };
-    if (s.clusterIP && s.port !== undefined) out.push({ ...base, destination: joinHostPort(s.clusterIP, s.port), kind: 'cluster IP' });
-    for (const ip of s.externalIPs) if (s.port !== undefined) out.push({ ...base, destination: joinHostPort(ip, s.port), kind: 'external IP' });
-    for (const ip of s.loadBalancerIPs) if (s.port !== undefined) out.push({ ...base, destination: joinHostPort(ip, s.port), kind: 'load balancer IP' });
+    if (s.clusterIP && s.port !== undefined)
+      out.push({ ...base, destination: joinHostPort(s.clusterIP, s.port), kind: 'cluster IP' });
+    for (const ip of s.externalIPs)
+      if (s.port !== undefined) out.push({ ...base, destination: joinHostPort(ip, s.port), kind: 'external IP' });
+    for (const ip of s.loadBalancerIPs)
+      if (s.port !== undefined) out.push({ ...base, destination: joinHostPort(ip, s.port), kind: 'load balancer IP' });
   }
   for (const v of a.ipvs?.services ?? []) {
     if (v.address === undefined || v.port === undefined) continue;
-    out.push({ name: serviceLabel(v), protocol: v.protocol.toLowerCase(), destination: joinHostPort(v.address, v.port), kind: 'ipvs virtual service', line: v.line, endpoints: v.realServers.length });
+    out.push({
+      name: serviceLabel(v),
+      protocol: v.protocol.toLowerCase(),
+      destination: joinHostPort(v.address, v.port),
+      kind: 'ipvs virtual service',
+      line: v.line,
+      endpoints: v.realServers.length,
+    });
   }
   return out;
 }

@@ -24,7 +24,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.ok.no-dns': 'From pod {pod}, {service} answers on {target}.',
     'diagnose.summary.ok.not-checkable':
       'From pod {pod}, nothing is wrong with {service}: its endpoints are ready, the route leads to the node and the node DNATs {target} ({proto} cannot be probed with a connect).',
-    'diagnose.summary.no-endpoints': 'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
+    'diagnose.summary.no-endpoints':
+      'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
     'diagnose.summary.no-local-endpoints':
       'Service {service} has internalTrafficPolicy Local and no ready endpoint for port {port} on node {node}: kube-proxy there drops connections to {target} from this pod.',
     'diagnose.summary.endpoints-not-ready':
@@ -32,26 +33,36 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.bypass.gateway': "The pod's route to {dst} goes via {gateway} on {dev}, which is not this node",
     'diagnose.summary.bypass.gateway-kind':
       "The pod's route to {dst} goes via {gateway} on {dev}, a {kind} interface on the network beside the node, and {gateway} is not this node",
-    'diagnose.summary.bypass.onlink': "The pod's route to {dst} leaves directly on {dev} ({kind}) without passing through this node",
-    'diagnose.summary.bypass.onlink-plain': "The pod's route to {dst} leaves directly on {dev}, another interface than the pod's own, without passing through this node",
-    'diagnose.summary.bypass.no-route': 'The pod has no usable route to {dst} ({error}): the packet never leaves the pod',
+    'diagnose.summary.bypass.onlink':
+      "The pod's route to {dst} leaves directly on {dev} ({kind}) without passing through this node",
+    'diagnose.summary.bypass.onlink-plain':
+      "The pod's route to {dst} leaves directly on {dev}, another interface than the pod's own, without passing through this node",
+    'diagnose.summary.bypass.no-route':
+      'The pod has no usable route to {dst} ({error}): the packet never leaves the pod',
     'diagnose.summary.bypass.counters-only':
       "The probe to {dst} never reached the node, although the pod's route does not say where it went",
-    'diagnose.summary.tail.still': "; the node's {rule} for {target} counted 0 packets during the probe: kube-proxy's rules never saw it.",
+    'diagnose.summary.tail.still':
+      "; the node's {rule} for {target} counted 0 packets during the probe: kube-proxy's rules never saw it.",
     'diagnose.summary.tail.moved':
       "; the node's {rule} for {target} counted {delta} packet(s) during the probe, which other clients can explain: kube-proxy's rules do not see this pod's packets.",
     'diagnose.summary.tail.unknown': ": kube-proxy's rules on the node never see the packet.",
     'diagnose.summary.dnat-missing': "The node's rules do not DNAT {target}: {missing}.",
-    'diagnose.missing.no-entry': 'there is no KUBE-SERVICES rule for it (kube-proxy would write one jumping to {chain})',
-    'diagnose.missing.no-map-element': "kube-proxy's `service-ips` map has no element for it (kube-proxy would send it to {expected})",
+    'diagnose.missing.no-entry':
+      'there is no KUBE-SERVICES rule for it (kube-proxy would write one jumping to {chain})',
+    'diagnose.missing.no-map-element':
+      "kube-proxy's `service-ips` map has no element for it (kube-proxy would send it to {expected})",
     'diagnose.missing.no-chain': 'KUBE-SERVICES jumps to {chain}, which the dump does not contain',
-    'diagnose.missing.reject': 'they still treat it as a Service without endpoints (line {line}), while the API lists {count} ready endpoint(s)',
+    'diagnose.missing.reject':
+      'they still treat it as a Service without endpoints (line {line}), while the API lists {count} ready endpoint(s)',
     'diagnose.missing.stale': 'they send it to {stale}, which the API does not list (it lists {expected})',
-    'diagnose.missing.no-dnat': 'no path of the trace is DNATed (verdicts: {verdicts}), while kube-proxy would send it to {expected}',
-    'diagnose.missing.ipvs-no-service': 'IPVS has no virtual service for it (kube-proxy would add one with real servers {expected})',
-    'diagnose.missing.ipvs-no-real-servers': 'its IPVS virtual service has no real servers, while the API lists {expected}',
+    'diagnose.missing.no-dnat':
+      'no path of the trace is DNATed (verdicts: {verdicts}), while kube-proxy would send it to {expected}',
+    'diagnose.missing.ipvs-no-service':
+      'IPVS has no virtual service for it (kube-proxy would add one with real servers {expected})',
+    'diagnose.missing.ipvs-no-real-servers':
+      'its IPVS virtual service has no real servers, while the API lists {expected}',
     'diagnose.summary.backend-unreachable':
-      "{target} is DNATed on the node, but {failed} of {total} endpoint(s) probed also fail when connected to directly: the backends do not accept connections.",
+      '{target} is DNATed on the node, but {failed} of {total} endpoint(s) probed also fail when connected to directly: the backends do not accept connections.',
     'diagnose.summary.dns-failure': '{target} answers, but {name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-failure.not-checkable': '{name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-mismatch': '{target} answers, but {name} resolves to {addresses}, not to the ClusterIP {ip}.',
@@ -63,7 +74,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.inconclusive': 'No verdict for {target} from pod {pod}: {reason}',
     'diagnose.reason.exec-failed': 'exec into the pod failed: {message}.',
     'diagnose.reason.headless': 'the Service has no ClusterIP ({clusterIP}), so kube-proxy writes no rule for it.',
-    'diagnose.reason.not-checkable': 'a {proto} port cannot be probed with a TCP connect, and no other check found a fault.',
+    'diagnose.reason.not-checkable':
+      'a {proto} port cannot be probed with a TCP connect, and no other check found a fault.',
     'diagnose.reason.counters-still-route-node':
       "the connect failed ({outcome}) and the node's rule counted no packet, although the pod's route leads to the node: something before kube-proxy's nat rules (an eBPF program, a policy on the pod's interface) dropped it, or the evidence is from another node.",
     'diagnose.reason.no-kube-rules':
@@ -99,37 +111,53 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.tools-failed': 'The tool probe failed ({why}): nothing is known about the container.',
     'diagnose.ev.connect': '{tool} to {target}: {outcome} (exit {code}, {ms} ms).',
     'diagnose.ev.connect-summary': '{failed} of {total} direct endpoint connect(s) failed.',
-    'diagnose.ev.endpoint-cap': 'Only {probed} of {total} endpoints were probed directly (the plan probes at most {cap}).',
+    'diagnose.ev.endpoint-cap':
+      'Only {probed} of {total} endpoints were probed directly (the plan probes at most {cap}).',
     'diagnose.ev.not-checkable': '{proto} port {port}: a TCP connect says nothing about it, so it was not probed.',
     'diagnose.ev.route-get': "The pod's kernel routes {dst} via {gateway} on {dev} (source {src}).",
-    'diagnose.ev.route-get-onlink': "The pod's kernel routes {dst} directly on {dev}, without a gateway (source {src}).",
+    'diagnose.ev.route-get-onlink':
+      "The pod's kernel routes {dst} directly on {dev}, without a gateway (source {src}).",
     'diagnose.ev.route-error': "The pod's kernel has no usable route to {dst}: {error}.",
-    'diagnose.ev.route-table': "The pod's route table ({source}) sends {dst} via {gateway} on {dev} (looked up here: no `ip route get`).",
-    'diagnose.ev.route-table-onlink': "The pod's route table ({source}) sends {dst} directly on {dev} (looked up here: no `ip route get`).",
+    'diagnose.ev.route-table':
+      "The pod's route table ({source}) sends {dst} via {gateway} on {dev} (looked up here: no `ip route get`).",
+    'diagnose.ev.route-table-onlink':
+      "The pod's route table ({source}) sends {dst} directly on {dev} (looked up here: no `ip route get`).",
     'diagnose.ev.route-table-none': "The pod's route table ({source}) has no route for {dst}.",
     'diagnose.ev.route-local': "{dst} is an address of the pod's own namespace (a local route).",
-    'diagnose.ev.host-network': 'Pod {pod} uses the host network: its packets start on the node itself and pass its OUTPUT rules.',
+    'diagnose.ev.host-network':
+      'Pod {pod} uses the host network: its packets start on the node itself and pass its OUTPUT rules.',
     'diagnose.ev.gateway-not-node': '{gateway} is not an address of node {node} (its addresses: {addresses}).',
-    'diagnose.ev.gateway-unknown': '{gateway} is not among the addresses the API gives for node {node} ({addresses}) nor in its pod CIDR ({cidrs}); the node\'s own address list was not captured.',
+    'diagnose.ev.gateway-unknown':
+      "{gateway} is not among the addresses the API gives for node {node} ({addresses}) nor in its pod CIDR ({cidrs}); the node's own address list was not captured.",
     'diagnose.ev.gateway-is-node': '{gateway} is an address of node {node}: the packet enters the node.',
-    'diagnose.ev.proxy-arp': '{gateway} is a link-local next hop over {dev}, the veth into the node: the node answers it by proxy ARP (Calico style), so the packet enters the node.',
-    'diagnose.ev.node-bridge': "{gateway} lies in node {node}'s pod CIDR {cidr}: the node's bridge or host-side address.",
-    'diagnose.ev.onlink-veth': '{dev} is a veth whose other end is the node: an on-link route still hands the packet to the node.',
+    'diagnose.ev.proxy-arp':
+      '{gateway} is a link-local next hop over {dev}, the veth into the node: the node answers it by proxy ARP (Calico style), so the packet enters the node.',
+    'diagnose.ev.node-bridge':
+      "{gateway} lies in node {node}'s pod CIDR {cidr}: the node's bridge or host-side address.",
+    'diagnose.ev.onlink-veth':
+      '{dev} is a veth whose other end is the node: an on-link route still hands the packet to the node.',
     'diagnose.ev.link-kind': '{dev} is a {kind} interface{mode}.',
-    'diagnose.ev.link-bypass': '{dev} is a {kind} interface{mode}: the pod sits on the parent network beside the node, and the node\'s netfilter never sees what it sends there.',
-    'diagnose.ev.second-interface': "The pod's own address {podIP} is on {primary}, but the route to {dst} leaves on {dev}, another interface.",
+    'diagnose.ev.link-bypass':
+      "{dev} is a {kind} interface{mode}: the pod sits on the parent network beside the node, and the node's netfilter never sees what it sends there.",
+    'diagnose.ev.second-interface':
+      "The pod's own address {podIP} is on {primary}, but the route to {dst} leaves on {dev}, another interface.",
     'diagnose.ev.neighbour': 'Neighbour entry of the pod for {gateway} on {dev}: {lladdr} ({state}).',
-    'diagnose.ev.counter': 'Node {node}, {chain} line {line} ({target}): {before} packet(s) before the probe, {after} after.',
+    'diagnose.ev.counter':
+      'Node {node}, {chain} line {line} ({target}): {before} packet(s) before the probe, {after} after.',
     'diagnose.ev.counter-one': 'Node {node}, {chain} line {line} ({target}): {packets} packet(s) in the only capture.',
     'diagnose.ev.counter-no-rule': "Node {node}'s dump has no rule for {target} with counters.",
-    'diagnose.ev.counter-no-counters': "Node {node}'s rules for {target} carry no packet counters (`iptables-save` needs `-c`; kube-proxy's nftables mode keeps none).",
+    'diagnose.ev.counter-no-counters':
+      "Node {node}'s rules for {target} carry no packet counters (`iptables-save` needs `-c`; kube-proxy's nftables mode keeps none).",
     'diagnose.ev.node-missing': 'No node evidence: {error}.',
     'diagnose.ev.node-none': "The node's rules were not captured: nothing shows whether the probe reached them.",
-    'diagnose.ev.node-other': 'The node evidence is from {evidenceNode}, but the pod runs on {podNode}: its counters and addresses say nothing about this pod.',
+    'diagnose.ev.node-other':
+      'The node evidence is from {evidenceNode}, but the pod runs on {podNode}: its counters and addresses say nothing about this pod.',
     'diagnose.ev.trace-dnat': "Traced {src} -> {target} through node {node}'s rules: DNAT to {dnat} (share {share}).",
-    'diagnose.ev.trace-none': "Traced {src} -> {target} through node {node}'s rules: no path is DNATed (verdicts: {verdicts}).",
-    'diagnose.ev.trace-no-kube': "Node {node}'s dump has no kube-proxy rules (no KUBE-SERVICES chain and no kube-proxy table).",
-    'diagnose.ev.expected': 'kube-proxy would write, from the API\'s Service and endpoints: `{rule}`.',
+    'diagnose.ev.trace-none':
+      "Traced {src} -> {target} through node {node}'s rules: no path is DNATed (verdicts: {verdicts}).",
+    'diagnose.ev.trace-no-kube':
+      "Node {node}'s dump has no kube-proxy rules (no KUBE-SERVICES chain and no kube-proxy table).",
+    'diagnose.ev.expected': "kube-proxy would write, from the API's Service and endpoints: `{rule}`.",
     'diagnose.ev.ipvs-service': "Node {node}'s IPVS virtual service {target}: real servers {servers}.",
     'diagnose.ev.dns-ok': '{tool} {name}: resolves to {addresses}.',
     'diagnose.ev.dns-failed': '{tool} {name}: does not resolve ({why}).',
@@ -147,33 +175,50 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.dns.other': 'exit {code}',
 
     // Next steps.
-    'diagnose.next.ok.1': 'The Service works from this pod. If the application still fails, check its own settings (host name, port, TLS, proxy variables).',
+    'diagnose.next.ok.1':
+      'The Service works from this pod. If the application still fails, check its own settings (host name, port, TLS, proxy variables).',
     'diagnose.next.ok.2': 'Compare with the failing pod: diagnose from that pod, or from a pod on another node.',
-    'diagnose.next.no-endpoints.1': 'Check the selector: `kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` and `kubectl get pods -n {namespace} -l <selector>`.',
-    'diagnose.next.no-endpoints.2': 'A Service without a selector needs Endpoints or EndpointSlices written by hand (or by its controller).',
-    'diagnose.next.no-endpoints.3': 'Check that the port name or number of the Service matches a container port of the pods.',
-    'diagnose.next.endpoints-not-ready.1': 'See why the pods are not ready: `kubectl describe pod` (readiness probe events) and the containers\' logs.',
-    'diagnose.next.endpoints-not-ready.2': 'If the pods serve but the probe is wrong, fix the readinessProbe (path, port, timeout).',
+    'diagnose.next.no-endpoints.1':
+      'Check the selector: `kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` and `kubectl get pods -n {namespace} -l <selector>`.',
+    'diagnose.next.no-endpoints.2':
+      'A Service without a selector needs Endpoints or EndpointSlices written by hand (or by its controller).',
+    'diagnose.next.no-endpoints.3':
+      'Check that the port name or number of the Service matches a container port of the pods.',
+    'diagnose.next.endpoints-not-ready.1':
+      "See why the pods are not ready: `kubectl describe pod` (readiness probe events) and the containers' logs.",
+    'diagnose.next.endpoints-not-ready.2':
+      'If the pods serve but the probe is wrong, fix the readinessProbe (path, port, timeout).',
     'diagnose.next.bypass.1':
       "Make the Service CIDR go through the node: a route in the pod for the Service CIDR via the node side of its primary interface (in the CNI or Multus config), or remove the second interface's default route.",
     'diagnose.next.bypass.2': "Compare the pod's `ip route` and `ip rule` with a working pod on the same node.",
     'diagnose.next.bypass.3':
       'For macvlan/ipvlan/SR-IOV pods, ClusterIPs need a route back through the node or a CNI that translates Services in the pod (e.g. an eBPF load balancer).',
-    'diagnose.next.bypass.4': 'Until then, reach the endpoints directly (they are reached by their own addresses) or through a NodePort.',
-    'diagnose.next.dnat-missing.1': "Check kube-proxy on the node: `kubectl -n kube-system logs` of its pod (sync errors, 'Failed to execute iptables-restore').",
-    'diagnose.next.dnat-missing.2': 'Restart kube-proxy on that node (delete its pod) so it rewrites its rules, then diagnose again.',
-    'diagnose.next.dnat-missing.3': 'Compare the node dump with `kpp generate` on the same Services and endpoints to see every difference.',
-    'diagnose.next.backend-unreachable.1': 'Check the backend pods listen on the target port on all addresses (not only 127.0.0.1): `ss -ltn` inside them.',
-    'diagnose.next.backend-unreachable.2': "Check the Service's targetPort against the containers' ports, and NetworkPolicies that may block the traffic.",
+    'diagnose.next.bypass.4':
+      'Until then, reach the endpoints directly (they are reached by their own addresses) or through a NodePort.',
+    'diagnose.next.dnat-missing.1':
+      "Check kube-proxy on the node: `kubectl -n kube-system logs` of its pod (sync errors, 'Failed to execute iptables-restore').",
+    'diagnose.next.dnat-missing.2':
+      'Restart kube-proxy on that node (delete its pod) so it rewrites its rules, then diagnose again.',
+    'diagnose.next.dnat-missing.3':
+      'Compare the node dump with `kpp generate` on the same Services and endpoints to see every difference.',
+    'diagnose.next.backend-unreachable.1':
+      'Check the backend pods listen on the target port on all addresses (not only 127.0.0.1): `ss -ltn` inside them.',
+    'diagnose.next.backend-unreachable.2':
+      "Check the Service's targetPort against the containers' ports, and NetworkPolicies that may block the traffic.",
     'diagnose.next.dns-failure.1': "Check CoreDNS / kube-dns: its pods, logs and the kube-dns Service's endpoints.",
-    'diagnose.next.dns-failure.2': "Check the pod's resolv.conf (nameserver = the kube-dns ClusterIP, search list, ndots) and the pod's dnsPolicy.",
+    'diagnose.next.dns-failure.2':
+      "Check the pod's resolv.conf (nameserver = the kube-dns ClusterIP, search list, ndots) and the pod's dnsPolicy.",
     'diagnose.next.dns-failure.3': 'Diagnose the kube-dns Service itself (UDP 53) from this pod.',
-    'diagnose.next.tool-missing.1': 'Run the checks from an ephemeral debug container that shares the pod\'s network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).',
+    'diagnose.next.tool-missing.1':
+      "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
     'diagnose.next.tool-missing.2': 'Or diagnose from another pod on the same node that has curl, wget, nc or bash.',
-    'diagnose.next.exec-forbidden.1': 'Ask for `create` on `pods/exec` in namespace {namespace} (RBAC), or use a kube context that has it.',
+    'diagnose.next.exec-forbidden.1':
+      'Ask for `create` on `pods/exec` in namespace {namespace} (RBAC), or use a kube context that has it.',
     'diagnose.next.exec-forbidden.2': 'Check with `kubectl auth can-i create pods/exec -n {namespace}`.',
-    'diagnose.next.inconclusive.1': 'Read the evidence below and the commands run; rerun with a longer timeout if checks timed out.',
-    'diagnose.next.inconclusive.2': "Capture the node's rules before and after a probe (`kpp capture node/...`) and trace the pod's packet through them.",
+    'diagnose.next.inconclusive.1':
+      'Read the evidence below and the commands run; rerun with a longer timeout if checks timed out.',
+    'diagnose.next.inconclusive.2':
+      "Capture the node's rules before and after a probe (`kpp capture node/...`) and trace the pod's packet through them.",
 
     // Report.
     'diagnose.report.title': 'Diagnosis: {service} from {pod}',
@@ -220,34 +265,45 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.ok.no-dns': '从 Pod {pod} 访问 {service}：{target} 有响应。',
     'diagnose.summary.ok.not-checkable':
       '从 Pod {pod} 看 {service} 没有问题：端点已就绪，路由经过节点，节点会对 {target} 做 DNAT（{proto} 无法用连接来探测）。',
-    'diagnose.summary.no-endpoints': 'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
-    'diagnose.summary.no-local-endpoints': 'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
-    'diagnose.summary.endpoints-not-ready': 'Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：kube-proxy 不会把发往 {target} 的流量转给它们。',
+    'diagnose.summary.no-endpoints':
+      'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
+    'diagnose.summary.no-local-endpoints':
+      'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
+    'diagnose.summary.endpoints-not-ready':
+      'Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：kube-proxy 不会把发往 {target} 的流量转给它们。',
     'diagnose.summary.bypass.gateway': 'Pod 到 {dst} 的路由经 {dev} 上的 {gateway} 转发，而该网关不是本节点',
     'diagnose.summary.bypass.gateway-kind':
       'Pod 到 {dst} 的路由经 {gateway} 转发，出口 {dev} 是一个 {kind} 接口，位于节点旁边的网络上，而 {gateway} 不是本节点',
     'diagnose.summary.bypass.onlink': 'Pod 到 {dst} 的路由直接从 {dev}（{kind}）发出，不经过本节点',
-    'diagnose.summary.bypass.onlink-plain': 'Pod 到 {dst} 的路由直接从 {dev}（不是 Pod 自己的主接口）发出，不经过本节点',
+    'diagnose.summary.bypass.onlink-plain':
+      'Pod 到 {dst} 的路由直接从 {dev}（不是 Pod 自己的主接口）发出，不经过本节点',
     'diagnose.summary.bypass.no-route': 'Pod 没有到 {dst} 的可用路由（{error}）：数据包根本出不了 Pod',
     'diagnose.summary.bypass.counters-only': '到 {dst} 的探测从未到达节点，虽然 Pod 的路由无法说明它去了哪里',
-    'diagnose.summary.tail.still': '；节点上 {target} 的 {rule}在探测期间计数为 0 个包：kube-proxy 的规则根本没有看到它。',
-    'diagnose.summary.tail.moved': '；节点上 {target} 的 {rule}在探测期间增加了 {delta} 个包，这可能来自其他客户端：kube-proxy 的规则看不到这个 Pod 的数据包。',
+    'diagnose.summary.tail.still':
+      '；节点上 {target} 的 {rule}在探测期间计数为 0 个包：kube-proxy 的规则根本没有看到它。',
+    'diagnose.summary.tail.moved':
+      '；节点上 {target} 的 {rule}在探测期间增加了 {delta} 个包，这可能来自其他客户端：kube-proxy 的规则看不到这个 Pod 的数据包。',
     'diagnose.summary.tail.unknown': '：节点上 kube-proxy 的规则永远看不到这个数据包。',
     'diagnose.summary.dnat-missing': '节点的规则没有对 {target} 做 DNAT：{missing}。',
     'diagnose.missing.no-entry': '没有针对它的 KUBE-SERVICES 规则（kube-proxy 本应写一条跳转到 {chain} 的规则）',
-    'diagnose.missing.no-map-element': 'kube-proxy 的 `service-ips` 映射中没有它的元素（kube-proxy 本应把它转发到 {expected}）',
+    'diagnose.missing.no-map-element':
+      'kube-proxy 的 `service-ips` 映射中没有它的元素（kube-proxy 本应把它转发到 {expected}）',
     'diagnose.missing.no-chain': 'KUBE-SERVICES 跳转到 {chain}，但转储中没有这个链',
     'diagnose.missing.reject': '规则仍把它当作没有端点的 Service（第 {line} 行），而 API 列出了 {count} 个就绪端点',
     'diagnose.missing.stale': '规则把它转发到 {stale}，而 API 中没有这些端点（API 列出的是 {expected}）',
-    'diagnose.missing.no-dnat': '追踪的所有路径都没有 DNAT（结果：{verdicts}），而 kube-proxy 本应把它转发到 {expected}',
+    'diagnose.missing.no-dnat':
+      '追踪的所有路径都没有 DNAT（结果：{verdicts}），而 kube-proxy 本应把它转发到 {expected}',
     'diagnose.missing.ipvs-no-service': 'IPVS 中没有它的虚拟服务（kube-proxy 本应添加一个，真实服务器为 {expected}）',
     'diagnose.missing.ipvs-no-real-servers': '它的 IPVS 虚拟服务没有真实服务器，而 API 列出的是 {expected}',
-    'diagnose.summary.backend-unreachable': '{target} 在节点上被 DNAT 了，但探测的 {total} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
+    'diagnose.summary.backend-unreachable':
+      '{target} 在节点上被 DNAT 了，但探测的 {total} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
     'diagnose.summary.dns-failure': '{target} 有响应，但在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-failure.not-checkable': '在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-mismatch': '{target} 有响应，但 {name} 解析为 {addresses}，而不是 ClusterIP {ip}。',
-    'diagnose.summary.tool-missing': '容器里没有可用来建立连接的工具（查找了 curl、wget、nc 和 bash）：没有探测 {target}。',
-    'diagnose.summary.tool-missing.probe-failed': '工具探测无法在容器中运行（{why}）：没有 shell（或它没有响应）时无法选择任何检查。',
+    'diagnose.summary.tool-missing':
+      '容器里没有可用来建立连接的工具（查找了 curl、wget、nc 和 bash）：没有探测 {target}。',
+    'diagnose.summary.tool-missing.probe-failed':
+      '工具探测无法在容器中运行（{why}）：没有 shell（或它没有响应）时无法选择任何检查。',
     'diagnose.summary.exec-forbidden': '进入 Pod {pod} 执行命令（exec）被拒绝（{status}）：{message}',
     'diagnose.summary.inconclusive': '从 Pod {pod} 访问 {target} 无法得出结论：{reason}',
     'diagnose.reason.exec-failed': '进入 Pod 执行命令失败：{message}。',
@@ -255,8 +311,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.reason.not-checkable': '{proto} 端口无法用 TCP 连接来探测，其他检查也没有发现故障。',
     'diagnose.reason.counters-still-route-node':
       '连接失败（{outcome}），节点上的规则也没有计到任何包，尽管 Pod 的路由指向节点：在 kube-proxy 的 nat 规则之前有东西（eBPF 程序、Pod 接口上的策略）丢弃了它，或者证据来自另一个节点。',
-    'diagnose.reason.no-kube-rules': '连接失败（{outcome}），而节点上完全没有 kube-proxy 的规则：Service 在别处转换（eBPF 替代 kube-proxy？），或者 kube-proxy 没有运行。',
-    'diagnose.reason.endpoints-answer': '节点对 ClusterIP 做了 DNAT 后连接仍失败（{outcome}），而探测的每个端点直接连接都有响应：请检查 NetworkPolicy、回环（hairpin）伪装和 conntrack。',
+    'diagnose.reason.no-kube-rules':
+      '连接失败（{outcome}），而节点上完全没有 kube-proxy 的规则：Service 在别处转换（eBPF 替代 kube-proxy？），或者 kube-proxy 没有运行。',
+    'diagnose.reason.endpoints-answer':
+      '节点对 ClusterIP 做了 DNAT 后连接仍失败（{outcome}），而探测的每个端点直接连接都有响应：请检查 NetworkPolicy、回环（hairpin）伪装和 conntrack。',
     'diagnose.reason.connect-failed': '连接失败（{outcome}），没有任何检查能解释原因。',
     'diagnose.reason.connect-error': '连接工具没有给出答案（{outcome}），其他检查也没有发现故障。',
     'diagnose.reason.nothing': '没有任何检查给出答案。',
@@ -289,31 +347,40 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.route-get': 'Pod 的内核把 {dst} 经 {dev} 上的 {gateway} 转发（源地址 {src}）。',
     'diagnose.ev.route-get-onlink': 'Pod 的内核把 {dst} 直接从 {dev} 发出，没有网关（源地址 {src}）。',
     'diagnose.ev.route-error': 'Pod 的内核没有到 {dst} 的可用路由：{error}。',
-    'diagnose.ev.route-table': 'Pod 的路由表（{source}）把 {dst} 经 {dev} 上的 {gateway} 转发（在此查找：没有 `ip route get`）。',
-    'diagnose.ev.route-table-onlink': 'Pod 的路由表（{source}）把 {dst} 直接从 {dev} 发出（在此查找：没有 `ip route get`）。',
+    'diagnose.ev.route-table':
+      'Pod 的路由表（{source}）把 {dst} 经 {dev} 上的 {gateway} 转发（在此查找：没有 `ip route get`）。',
+    'diagnose.ev.route-table-onlink':
+      'Pod 的路由表（{source}）把 {dst} 直接从 {dev} 发出（在此查找：没有 `ip route get`）。',
     'diagnose.ev.route-table-none': 'Pod 的路由表（{source}）中没有到 {dst} 的路由。',
     'diagnose.ev.route-local': '{dst} 是 Pod 自身网络命名空间的地址（本地路由）。',
     'diagnose.ev.host-network': 'Pod {pod} 使用主机网络：它的数据包从节点本身发出，经过节点的 OUTPUT 规则。',
     'diagnose.ev.gateway-not-node': '{gateway} 不是节点 {node} 的地址（节点的地址：{addresses}）。',
-    'diagnose.ev.gateway-unknown': '{gateway} 既不在 API 给出的节点 {node} 地址（{addresses}）中，也不在它的 Pod CIDR（{cidrs}）中；没有采集到节点自己的地址列表。',
+    'diagnose.ev.gateway-unknown':
+      '{gateway} 既不在 API 给出的节点 {node} 地址（{addresses}）中，也不在它的 Pod CIDR（{cidrs}）中；没有采集到节点自己的地址列表。',
     'diagnose.ev.gateway-is-node': '{gateway} 是节点 {node} 的地址：数据包会进入节点。',
-    'diagnose.ev.proxy-arp': '{gateway} 是 {dev}（通往节点的 veth）上的链路本地下一跳：节点通过代理 ARP 应答它（Calico 方式），因此数据包会进入节点。',
+    'diagnose.ev.proxy-arp':
+      '{gateway} 是 {dev}（通往节点的 veth）上的链路本地下一跳：节点通过代理 ARP 应答它（Calico 方式），因此数据包会进入节点。',
     'diagnose.ev.node-bridge': '{gateway} 位于节点 {node} 的 Pod CIDR {cidr} 中：是节点的网桥或主机侧地址。',
     'diagnose.ev.onlink-veth': '{dev} 是一个 veth，另一端在节点上：即使是直连路由，数据包也会交给节点。',
     'diagnose.ev.link-kind': '{dev} 是一个 {kind} 接口{mode}。',
-    'diagnose.ev.link-bypass': '{dev} 是一个 {kind} 接口{mode}：Pod 位于节点旁边的父网络上，节点的 netfilter 看不到它从这里发出的数据包。',
-    'diagnose.ev.second-interface': 'Pod 自己的地址 {podIP} 在 {primary} 上，但到 {dst} 的路由从另一个接口 {dev} 发出。',
+    'diagnose.ev.link-bypass':
+      '{dev} 是一个 {kind} 接口{mode}：Pod 位于节点旁边的父网络上，节点的 netfilter 看不到它从这里发出的数据包。',
+    'diagnose.ev.second-interface':
+      'Pod 自己的地址 {podIP} 在 {primary} 上，但到 {dst} 的路由从另一个接口 {dev} 发出。',
     'diagnose.ev.neighbour': 'Pod 中 {dev} 上 {gateway} 的邻居表项：{lladdr}（{state}）。',
     'diagnose.ev.counter': '节点 {node}，{chain} 第 {line} 行（{target}）：探测前 {before} 个包，探测后 {after} 个包。',
     'diagnose.ev.counter-one': '节点 {node}，{chain} 第 {line} 行（{target}）：唯一一次采集中为 {packets} 个包。',
     'diagnose.ev.counter-no-rule': '节点 {node} 的转储中没有带计数器的 {target} 规则。',
-    'diagnose.ev.counter-no-counters': '节点 {node} 上 {target} 的规则没有包计数器（`iptables-save` 需要 `-c`；kube-proxy 的 nftables 模式不保留计数器）。',
+    'diagnose.ev.counter-no-counters':
+      '节点 {node} 上 {target} 的规则没有包计数器（`iptables-save` 需要 `-c`；kube-proxy 的 nftables 模式不保留计数器）。',
     'diagnose.ev.node-missing': '没有节点证据：{error}。',
     'diagnose.ev.node-none': '没有采集节点的规则：无法判断探测是否到达了这些规则。',
-    'diagnose.ev.node-other': '节点证据来自 {evidenceNode}，但 Pod 运行在 {podNode} 上：这些计数器和地址与该 Pod 无关。',
+    'diagnose.ev.node-other':
+      '节点证据来自 {evidenceNode}，但 Pod 运行在 {podNode} 上：这些计数器和地址与该 Pod 无关。',
     'diagnose.ev.trace-dnat': '在节点 {node} 的规则中追踪 {src} -> {target}：DNAT 到 {dnat}（占比 {share}）。',
     'diagnose.ev.trace-none': '在节点 {node} 的规则中追踪 {src} -> {target}：没有任何路径做 DNAT（结果：{verdicts}）。',
-    'diagnose.ev.trace-no-kube': '节点 {node} 的转储中没有 kube-proxy 的规则（没有 KUBE-SERVICES 链，也没有 kube-proxy 表）。',
+    'diagnose.ev.trace-no-kube':
+      '节点 {node} 的转储中没有 kube-proxy 的规则（没有 KUBE-SERVICES 链，也没有 kube-proxy 表）。',
     'diagnose.ev.expected': '根据 API 中的 Service 和端点，kube-proxy 本应写入：`{rule}`。',
     'diagnose.ev.ipvs-service': '节点 {node} 的 IPVS 虚拟服务 {target}：真实服务器 {servers}。',
     'diagnose.ev.dns-ok': '{tool} {name}：解析为 {addresses}。',
@@ -329,28 +396,40 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.dns.not-found': '未找到',
     'diagnose.dns.other': '退出码 {code}',
 
-    'diagnose.next.ok.1': '从这个 Pod 访问该 Service 正常。如果应用仍然失败，请检查应用自己的配置（主机名、端口、TLS、代理环境变量）。',
+    'diagnose.next.ok.1':
+      '从这个 Pod 访问该 Service 正常。如果应用仍然失败，请检查应用自己的配置（主机名、端口、TLS、代理环境变量）。',
     'diagnose.next.ok.2': '与出问题的 Pod 对比：从那个 Pod 或另一个节点上的 Pod 再诊断一次。',
-    'diagnose.next.no-endpoints.1': '检查选择器：`kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` 和 `kubectl get pods -n {namespace} -l <selector>`。',
+    'diagnose.next.no-endpoints.1':
+      '检查选择器：`kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` 和 `kubectl get pods -n {namespace} -l <selector>`。',
     'diagnose.next.no-endpoints.2': '没有选择器的 Service 需要手工（或由其控制器）写入 Endpoints 或 EndpointSlice。',
     'diagnose.next.no-endpoints.3': '检查 Service 的端口名称或端口号是否与 Pod 的容器端口一致。',
     'diagnose.next.endpoints-not-ready.1': '查看 Pod 为何未就绪：`kubectl describe pod`（就绪探针事件）以及容器日志。',
-    'diagnose.next.endpoints-not-ready.2': '如果 Pod 能提供服务但探针配置有误，请修正 readinessProbe（路径、端口、超时）。',
-    'diagnose.next.bypass.1': '让 Service CIDR 经过节点：在 Pod 中为 Service CIDR 添加一条经主接口节点侧的路由（在 CNI 或 Multus 配置中），或者去掉第二个接口上的默认路由。',
+    'diagnose.next.endpoints-not-ready.2':
+      '如果 Pod 能提供服务但探针配置有误，请修正 readinessProbe（路径、端口、超时）。',
+    'diagnose.next.bypass.1':
+      '让 Service CIDR 经过节点：在 Pod 中为 Service CIDR 添加一条经主接口节点侧的路由（在 CNI 或 Multus 配置中），或者去掉第二个接口上的默认路由。',
     'diagnose.next.bypass.2': '将该 Pod 的 `ip route` 和 `ip rule` 与同一节点上正常的 Pod 对比。',
-    'diagnose.next.bypass.3': '对于 macvlan/ipvlan/SR-IOV 的 Pod，ClusterIP 需要一条经节点返回的路由，或者使用在 Pod 内转换 Service 的 CNI（例如 eBPF 负载均衡）。',
+    'diagnose.next.bypass.3':
+      '对于 macvlan/ipvlan/SR-IOV 的 Pod，ClusterIP 需要一条经节点返回的路由，或者使用在 Pod 内转换 Service 的 CNI（例如 eBPF 负载均衡）。',
     'diagnose.next.bypass.4': '在此之前，可以直接访问端点（它们的地址可以直接到达）或通过 NodePort 访问。',
-    'diagnose.next.dnat-missing.1': '检查该节点上的 kube-proxy：`kubectl -n kube-system logs` 查看其 Pod 日志（同步错误、“Failed to execute iptables-restore”）。',
+    'diagnose.next.dnat-missing.1':
+      '检查该节点上的 kube-proxy：`kubectl -n kube-system logs` 查看其 Pod 日志（同步错误、“Failed to execute iptables-restore”）。',
     'diagnose.next.dnat-missing.2': '重启该节点上的 kube-proxy（删除它的 Pod），让它重写规则，然后再诊断一次。',
-    'diagnose.next.dnat-missing.3': '用 `kpp generate` 根据同样的 Service 和端点生成规则，与节点转储对比，找出所有差异。',
-    'diagnose.next.backend-unreachable.1': '检查后端 Pod 是否在所有地址（不只是 127.0.0.1）上监听目标端口：在 Pod 内运行 `ss -ltn`。',
-    'diagnose.next.backend-unreachable.2': '核对 Service 的 targetPort 与容器端口，并检查可能阻断流量的 NetworkPolicy。',
+    'diagnose.next.dnat-missing.3':
+      '用 `kpp generate` 根据同样的 Service 和端点生成规则，与节点转储对比，找出所有差异。',
+    'diagnose.next.backend-unreachable.1':
+      '检查后端 Pod 是否在所有地址（不只是 127.0.0.1）上监听目标端口：在 Pod 内运行 `ss -ltn`。',
+    'diagnose.next.backend-unreachable.2':
+      '核对 Service 的 targetPort 与容器端口，并检查可能阻断流量的 NetworkPolicy。',
     'diagnose.next.dns-failure.1': '检查 CoreDNS / kube-dns：它的 Pod、日志以及 kube-dns Service 的端点。',
-    'diagnose.next.dns-failure.2': '检查 Pod 的 resolv.conf（nameserver 应为 kube-dns 的 ClusterIP、search 列表、ndots）以及 Pod 的 dnsPolicy。',
+    'diagnose.next.dns-failure.2':
+      '检查 Pod 的 resolv.conf（nameserver 应为 kube-dns 的 ClusterIP、search 列表、ndots）以及 Pod 的 dnsPolicy。',
     'diagnose.next.dns-failure.3': '从这个 Pod 诊断 kube-dns Service 本身（UDP 53）。',
-    'diagnose.next.tool-missing.1': '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
+    'diagnose.next.tool-missing.1':
+      '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
     'diagnose.next.tool-missing.2': '或者从同一节点上带有 curl、wget、nc 或 bash 的另一个 Pod 进行诊断。',
-    'diagnose.next.exec-forbidden.1': '申请命名空间 {namespace} 中 `pods/exec` 的 `create` 权限（RBAC），或使用有该权限的 kube 上下文。',
+    'diagnose.next.exec-forbidden.1':
+      '申请命名空间 {namespace} 中 `pods/exec` 的 `create` 权限（RBAC），或使用有该权限的 kube 上下文。',
     'diagnose.next.exec-forbidden.2': '用 `kubectl auth can-i create pods/exec -n {namespace}` 确认。',
     'diagnose.next.inconclusive.1': '阅读下面的证据和执行过的命令；如果检查超时，请用更长的超时时间重试。',
     'diagnose.next.inconclusive.2': '在探测前后采集节点的规则（`kpp capture node/...`），并在其中追踪 Pod 的数据包。',

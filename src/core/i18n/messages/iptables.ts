@@ -7,49 +7,75 @@ import type { MessageBundle } from '../catalog';
 export const iptablesMessages: MessageBundle = {
   en: {
     // Tables
-    'iptables.table.nat': 'Table **nat**: consulted for the first packet of each connection; rewrites addresses (DNAT before routing, SNAT/MASQUERADE after). kube-proxy puts Service load balancing here.',
-    'iptables.table.filter': 'Table **filter**: accepts or drops packets (INPUT to this host, FORWARD through it, OUTPUT from it). kube-proxy rejects traffic to Services without endpoints here.',
+    'iptables.table.nat':
+      'Table **nat**: consulted for the first packet of each connection; rewrites addresses (DNAT before routing, SNAT/MASQUERADE after). kube-proxy puts Service load balancing here.',
+    'iptables.table.filter':
+      'Table **filter**: accepts or drops packets (INPUT to this host, FORWARD through it, OUTPUT from it). kube-proxy rejects traffic to Services without endpoints here.',
     'iptables.table.mangle': 'Table **mangle**: changes packet fields and marks before the other tables.',
     'iptables.table.raw': 'Table **raw**: runs first, before connection tracking; used for NOTRACK/CT exemptions.',
     'iptables.table.security': 'Table **security**: SELinux-style security marks, after filter.',
     'iptables.table.other': 'Table **{table}**.',
     // Builtin chains
-    'iptables.chain.builtin.PREROUTING': 'Builtin chain **PREROUTING**: every packet that arrives on an interface, pods\' packets included, before the routing decision. kube-proxy jumps from here to KUBE-SERVICES, so a pod\'s packet must pass this node\'s PREROUTING for Service DNAT to happen.',
+    'iptables.chain.builtin.PREROUTING':
+      "Builtin chain **PREROUTING**: every packet that arrives on an interface, pods' packets included, before the routing decision. kube-proxy jumps from here to KUBE-SERVICES, so a pod's packet must pass this node's PREROUTING for Service DNAT to happen.",
     'iptables.chain.builtin.INPUT': 'Builtin chain **INPUT**: packets addressed to this host, after routing.',
-    'iptables.chain.builtin.FORWARD': 'Builtin chain **FORWARD**: packets routed through this host (pod to pod, pod to outside).',
-    'iptables.chain.builtin.OUTPUT': 'Builtin chain **OUTPUT**: packets this host sends itself (processes on the node, hostNetwork pods). kube-proxy jumps from here to KUBE-SERVICES, which is why the node reaches ClusterIPs.',
-    'iptables.chain.builtin.POSTROUTING': 'Builtin chain **POSTROUTING**: every packet about to leave, after routing; source NAT (MASQUERADE) happens here.',
+    'iptables.chain.builtin.FORWARD':
+      'Builtin chain **FORWARD**: packets routed through this host (pod to pod, pod to outside).',
+    'iptables.chain.builtin.OUTPUT':
+      'Builtin chain **OUTPUT**: packets this host sends itself (processes on the node, hostNetwork pods). kube-proxy jumps from here to KUBE-SERVICES, which is why the node reaches ClusterIPs.',
+    'iptables.chain.builtin.POSTROUTING':
+      'Builtin chain **POSTROUTING**: every packet about to leave, after routing; source NAT (MASQUERADE) happens here.',
     // kube-proxy's fixed chains
-    'iptables.chain.kube.KUBE-SERVICES': '**KUBE-SERVICES** (kube-proxy): one rule per Service port and address; matches destination IP, protocol and port and jumps to the Service\'s chain. In nat it load-balances; in filter it rejects Services that have no endpoints. Its last nat rule sends LOCAL destinations to KUBE-NODEPORTS.',
-    'iptables.chain.kube.KUBE-NODEPORTS': '**KUBE-NODEPORTS** (kube-proxy): matches NodePorts (destination port on a node address) and jumps to the Service\'s KUBE-EXT chain.',
-    'iptables.chain.kube.KUBE-POSTROUTING': '**KUBE-POSTROUTING** (kube-proxy): masquerades (SNATs to the node address) packets carrying the masquerade mark, and clears the mark.',
-    'iptables.chain.kube.KUBE-MARK-MASQ': '**KUBE-MARK-MASQ** (kube-proxy): sets the masquerade bit ({mark}) on the packet; KUBE-POSTROUTING will SNAT it.',
-    'iptables.chain.kube.KUBE-MARK-DROP': '**KUBE-MARK-DROP**: sets the drop bit (0x8000); KUBE-FIREWALL drops marked packets. Removed from kube-proxy in newer releases.',
-    'iptables.chain.kube.KUBE-FORWARD': '**KUBE-FORWARD** (kube-proxy, filter): accepts forwarded packets that carry the masquerade mark and established connections, drops INVALID ones.',
-    'iptables.chain.kube.KUBE-FIREWALL': '**KUBE-FIREWALL**: drops packets to 127.0.0.0/8 that did not come from loopback (route_localnet protection), and in old releases marked packets.',
-    'iptables.chain.kube.KUBE-EXTERNAL-SERVICES': '**KUBE-EXTERNAL-SERVICES** (kube-proxy, filter): rejects or drops external traffic to Services with no (local) endpoints.',
-    'iptables.chain.kube.KUBE-PROXY-FIREWALL': '**KUBE-PROXY-FIREWALL** (kube-proxy 1.25+, filter): drops LoadBalancer traffic from sources outside loadBalancerSourceRanges.',
-    'iptables.chain.kube.KUBE-PROXY-CANARY': '**KUBE-PROXY-CANARY**: an empty chain kube-proxy watches; if it disappears, something flushed the tables and kube-proxy resyncs.',
-    'iptables.chain.kube.KUBE-KUBELET-CANARY': '**KUBE-KUBELET-CANARY**: an empty chain kubelet watches to notice flushed tables.',
-    'iptables.chain.kube.KUBE-LOAD-BALANCER': '**KUBE-LOAD-BALANCER** (kube-proxy IPVS mode): handles LoadBalancer IPs, using ipsets.',
-    'iptables.chain.kube.KUBE-NODE-PORT': '**KUBE-NODE-PORT** (kube-proxy IPVS mode): handles NodePorts, using KUBE-NODE-PORT-* ipsets.',
-    'iptables.chain.kube.KUBE-IPVS-FILTER': '**KUBE-IPVS-FILTER** (kube-proxy IPVS mode): accepts only traffic to known Service addresses on kube-ipvs0.',
+    'iptables.chain.kube.KUBE-SERVICES':
+      "**KUBE-SERVICES** (kube-proxy): one rule per Service port and address; matches destination IP, protocol and port and jumps to the Service's chain. In nat it load-balances; in filter it rejects Services that have no endpoints. Its last nat rule sends LOCAL destinations to KUBE-NODEPORTS.",
+    'iptables.chain.kube.KUBE-NODEPORTS':
+      "**KUBE-NODEPORTS** (kube-proxy): matches NodePorts (destination port on a node address) and jumps to the Service's KUBE-EXT chain.",
+    'iptables.chain.kube.KUBE-POSTROUTING':
+      '**KUBE-POSTROUTING** (kube-proxy): masquerades (SNATs to the node address) packets carrying the masquerade mark, and clears the mark.',
+    'iptables.chain.kube.KUBE-MARK-MASQ':
+      '**KUBE-MARK-MASQ** (kube-proxy): sets the masquerade bit ({mark}) on the packet; KUBE-POSTROUTING will SNAT it.',
+    'iptables.chain.kube.KUBE-MARK-DROP':
+      '**KUBE-MARK-DROP**: sets the drop bit (0x8000); KUBE-FIREWALL drops marked packets. Removed from kube-proxy in newer releases.',
+    'iptables.chain.kube.KUBE-FORWARD':
+      '**KUBE-FORWARD** (kube-proxy, filter): accepts forwarded packets that carry the masquerade mark and established connections, drops INVALID ones.',
+    'iptables.chain.kube.KUBE-FIREWALL':
+      '**KUBE-FIREWALL**: drops packets to 127.0.0.0/8 that did not come from loopback (route_localnet protection), and in old releases marked packets.',
+    'iptables.chain.kube.KUBE-EXTERNAL-SERVICES':
+      '**KUBE-EXTERNAL-SERVICES** (kube-proxy, filter): rejects or drops external traffic to Services with no (local) endpoints.',
+    'iptables.chain.kube.KUBE-PROXY-FIREWALL':
+      '**KUBE-PROXY-FIREWALL** (kube-proxy 1.25+, filter): drops LoadBalancer traffic from sources outside loadBalancerSourceRanges.',
+    'iptables.chain.kube.KUBE-PROXY-CANARY':
+      '**KUBE-PROXY-CANARY**: an empty chain kube-proxy watches; if it disappears, something flushed the tables and kube-proxy resyncs.',
+    'iptables.chain.kube.KUBE-KUBELET-CANARY':
+      '**KUBE-KUBELET-CANARY**: an empty chain kubelet watches to notice flushed tables.',
+    'iptables.chain.kube.KUBE-LOAD-BALANCER':
+      '**KUBE-LOAD-BALANCER** (kube-proxy IPVS mode): handles LoadBalancer IPs, using ipsets.',
+    'iptables.chain.kube.KUBE-NODE-PORT':
+      '**KUBE-NODE-PORT** (kube-proxy IPVS mode): handles NodePorts, using KUBE-NODE-PORT-* ipsets.',
+    'iptables.chain.kube.KUBE-IPVS-FILTER':
+      '**KUBE-IPVS-FILTER** (kube-proxy IPVS mode): accepts only traffic to known Service addresses on kube-ipvs0.',
     'iptables.chain.kube.other': '**{chain}**: a kube-proxy or kubelet chain.',
     // Per-Service chains
-    'iptables.chain.kind.service': '**{chain}**: the load-balancing chain of Service **{service}** ({protocol}). It picks one of {endpoints} at random.',
+    'iptables.chain.kind.service':
+      '**{chain}**: the load-balancing chain of Service **{service}** ({protocol}). It picks one of {endpoints} at random.',
     'iptables.count.endpoint-chains.one': '1 endpoint chain',
     'iptables.count.endpoint-chains.other': '{count} endpoint chains',
     'iptables.count.rules.one': '1 rule',
     'iptables.count.rules.other': '{count} rules',
     'iptables.count.places.one': '1 place',
     'iptables.count.places.other': '{count} places',
-    'iptables.chain.kind.service-local': '**{chain}**: the local-endpoints chain of Service **{service}** (traffic policy Local): only endpoints on this node.',
-    'iptables.chain.kind.external': '**{chain}**: the external-traffic chain of Service **{service}** (NodePort, external and LoadBalancer IPs): masquerades as needed, then goes to the Service chain.',
+    'iptables.chain.kind.service-local':
+      '**{chain}**: the local-endpoints chain of Service **{service}** (traffic policy Local): only endpoints on this node.',
+    'iptables.chain.kind.external':
+      '**{chain}**: the external-traffic chain of Service **{service}** (NodePort, external and LoadBalancer IPs): masquerades as needed, then goes to the Service chain.',
     'iptables.chain.kind.firewall': '**{chain}**: the LoadBalancer source-range firewall of Service **{service}**.',
-    'iptables.chain.kind.external-local': '**{chain}**: the external Local-policy chain of Service **{service}** (kube-proxy 1.23 and older).',
-    'iptables.chain.kind.endpoint': '**{chain}**: the endpoint chain for **{endpoint}** of Service **{service}**: marks hairpin traffic for masquerade, then DNATs to the endpoint.',
+    'iptables.chain.kind.external-local':
+      '**{chain}**: the external Local-policy chain of Service **{service}** (kube-proxy 1.23 and older).',
+    'iptables.chain.kind.endpoint':
+      '**{chain}**: the endpoint chain for **{endpoint}** of Service **{service}**: marks hairpin traffic for masquerade, then DNATs to the endpoint.',
     'iptables.chain.hash.verified': 'The name hash was recomputed from "{spn}" and {protocol}: it matches.',
-    'iptables.chain.hash.mismatch': 'The name hash recomputed from "{spn}" and {protocol} does **not** match this chain: stale or hand-made rules.',
+    'iptables.chain.hash.mismatch':
+      'The name hash recomputed from "{spn}" and {protocol} does **not** match this chain: stale or hand-made rules.',
     'iptables.chain.hash.unknown': 'The name cannot be verified: the dump has no comment naming the Service.',
     'iptables.chain.unknown-service': '(Service not named in the dump)',
     'iptables.chain.cni.calico': '**{chain}**: a Calico (Felix) chain.',
@@ -64,7 +90,8 @@ export const iptablesMessages: MessageBundle = {
     'iptables.chain.summary': '{rules}; jumped to from {refs}.',
     'iptables.chain.policy': 'Policy **{policy}**: what happens to packets that reach the end of this builtin chain.',
     'iptables.chain.undefined': 'No chain **{chain}** is defined in table {table} of this dump.',
-    'iptables.chain.renamed': 'Renamed to **{to}** on line {line} (`-E`): its rules and the jumps to it go by the new name from then on.',
+    'iptables.chain.renamed':
+      'Renamed to **{to}** on line {line} (`-E`): its rules and the jumps to it go by the new name from then on.',
     // Commands and structure
     'iptables.command.append': '**-A**: append the rule to the end of the chain.',
     'iptables.command.insert': '**-I**: insert the rule at a position (default: first).',
@@ -72,14 +99,16 @@ export const iptablesMessages: MessageBundle = {
     'iptables.command.replace': '**-R**: replace the rule at a position.',
     'iptables.command.check': '**-C**: check whether the rule exists.',
     'iptables.command.new-chain': '**-N**: create a user-defined chain.',
-    'iptables.command.policy': '**-P**: set a builtin chain\'s policy.',
+    'iptables.command.policy': "**-P**: set a builtin chain's policy.",
     'iptables.command.flush': '**-F**: remove every rule of the chain.',
     'iptables.command.delete-chain': '**-X**: delete a user-defined chain.',
-    'iptables.command.rename-chain': '**-E**: rename a user-defined chain; the rules that jump to it follow the new name.',
+    'iptables.command.rename-chain':
+      '**-E**: rename a user-defined chain; the rules that jump to it follow the new name.',
     'iptables.command.zero': '**-Z**: zero the counters.',
-    'iptables.command.COMMIT': '**COMMIT**: iptables-restore applies the table\'s rules atomically here.',
+    'iptables.command.COMMIT': "**COMMIT**: iptables-restore applies the table's rules atomically here.",
     'iptables.counters.one': 'Counters: **{packets}** packet, **{bytes}** bytes matched since they were last zeroed.',
-    'iptables.counters.other': 'Counters: **{packets}** packets, **{bytes}** bytes matched since they were last zeroed.',
+    'iptables.counters.other':
+      'Counters: **{packets}** packets, **{bytes}** bytes matched since they were last zeroed.',
     'iptables.comment-line': 'A comment line.',
     'iptables.header': 'Written by **{tool}** {version}{backend}.',
     // Options (generic)
@@ -105,7 +134,8 @@ export const iptablesMessages: MessageBundle = {
     'iptables.option.sctp.sport': 'SCTP source port **{value}**.',
     'iptables.option.comment.comment': 'Comment: "{value}". Matches every packet; kube-proxy names the Service here.',
     'iptables.option.statistic.mode': 'Statistic mode **{value}**.',
-    'iptables.option.statistic.probability': 'Matches a random share **{value}** of the packets (new connections) that reach this rule.',
+    'iptables.option.statistic.probability':
+      'Matches a random share **{value}** of the packets (new connections) that reach this rule.',
     'iptables.option.statistic.every': 'Matches every **{value}**th packet.',
     'iptables.option.statistic.packet': 'Starting at packet **{value}**.',
     'iptables.option.mark.mark': 'Packet mark **{value}** (value/mask).',
@@ -113,7 +143,8 @@ export const iptablesMessages: MessageBundle = {
     'iptables.option.conntrack.ctstate': 'Connection state **{value}** (the first packet of a connection is NEW).',
     'iptables.option.state.state': 'Connection state **{value}**.',
     'iptables.option.addrtype.src-type': 'Source address type **{value}** (LOCAL = an address of this node).',
-    'iptables.option.addrtype.dst-type': 'Destination address type **{value}** (LOCAL = an address of this node: NodePorts).',
+    'iptables.option.addrtype.dst-type':
+      'Destination address type **{value}** (LOCAL = an address of this node: NodePorts).',
     'iptables.option.addrtype.limit-iface-in': 'Address type checked only for the incoming interface.',
     'iptables.option.addrtype.limit-iface-out': 'Address type checked only for the outgoing interface.',
     'iptables.option.multiport.dports': 'Destination ports **{value}**.',
@@ -136,27 +167,31 @@ export const iptablesMessages: MessageBundle = {
     'iptables.module.udp': 'Module **udp**: UDP ports.',
     'iptables.module.sctp': 'Module **sctp**: SCTP ports.',
     'iptables.module.comment': 'Module **comment**: a note; matches everything.',
-    'iptables.module.statistic': 'Module **statistic**: random or every-nth matching. kube-proxy uses it to spread connections over endpoints.',
-    'iptables.module.mark': 'Module **mark**: the packet\'s firewall mark.',
-    'iptables.module.connmark': 'Module **connmark**: the connection\'s mark.',
+    'iptables.module.statistic':
+      'Module **statistic**: random or every-nth matching. kube-proxy uses it to spread connections over endpoints.',
+    'iptables.module.mark': "Module **mark**: the packet's firewall mark.",
+    'iptables.module.connmark': "Module **connmark**: the connection's mark.",
     'iptables.module.conntrack': 'Module **conntrack**: connection tracking state.',
     'iptables.module.state': 'Module **state**: connection tracking state (older form of conntrack).',
     'iptables.module.addrtype': 'Module **addrtype**: address types (LOCAL, BROADCAST, ...).',
     'iptables.module.multiport': 'Module **multiport**: several ports or ranges at once.',
     'iptables.module.set': 'Module **set**: membership in an ipset (kube-proxy IPVS mode, Calico, Weave).',
-    'iptables.module.recent': 'Module **recent**: remembers sources; kube-proxy implements ClientIP session affinity with it.',
+    'iptables.module.recent':
+      'Module **recent**: remembers sources; kube-proxy implements ClientIP session affinity with it.',
     'iptables.module.physdev': 'Module **physdev**: bridge ports.',
-    'iptables.module.owner': 'Module **owner**: the sending process\'s user or group.',
+    'iptables.module.owner': "Module **owner**: the sending process's user or group.",
     'iptables.module.other': 'Module **{module}**.',
     'iptables.module.unknown': 'Module **{module}** is not one this tool knows.',
     // Targets
-    'iptables.target.ACCEPT': '**ACCEPT**: the packet passes this table\'s chain for this hook.',
+    'iptables.target.ACCEPT': "**ACCEPT**: the packet passes this table's chain for this hook.",
     'iptables.target.DROP': '**DROP**: the packet is discarded silently (the sender times out).',
-    'iptables.target.REJECT': '**REJECT**: the packet is discarded and an error is sent back (the sender sees "connection refused" or "no route").',
+    'iptables.target.REJECT':
+      '**REJECT**: the packet is discarded and an error is sent back (the sender sees "connection refused" or "no route").',
     'iptables.target.RETURN': '**RETURN**: back to the calling chain; in a builtin chain, the policy applies.',
-    'iptables.target.DNAT': '**DNAT**: rewrites the destination to {value}. For a Service this is where the ClusterIP becomes a pod IP.',
+    'iptables.target.DNAT':
+      '**DNAT**: rewrites the destination to {value}. For a Service this is where the ClusterIP becomes a pod IP.',
     'iptables.target.SNAT': '**SNAT**: rewrites the source to {value}.',
-    'iptables.target.MASQUERADE': '**MASQUERADE**: rewrites the source to the outgoing interface\'s address.',
+    'iptables.target.MASQUERADE': "**MASQUERADE**: rewrites the source to the outgoing interface's address.",
     'iptables.target.REDIRECT': '**REDIRECT**: delivers to a local port ({value}).',
     'iptables.target.MARK': '**MARK**: changes the packet mark ({value}) and continues.',
     'iptables.target.CONNMARK': '**CONNMARK**: changes or copies the connection mark and continues.',
@@ -171,34 +206,48 @@ export const iptablesMessages: MessageBundle = {
     'iptables.target-option.set-xmark': 'Mark value/mask **{value}**: clears the mask bits, then XORs the value in.',
     'iptables.target-option.set-mark': 'Sets the mark to **{value}**.',
     'iptables.target-option.or-mark': 'ORs **{value}** into the mark.',
-    'iptables.target-option.xor-mark': 'XORs **{value}** into the mark (kube-proxy clears its masquerade bit this way).',
+    'iptables.target-option.xor-mark':
+      'XORs **{value}** into the mark (kube-proxy clears its masquerade bit this way).',
     'iptables.target-option.and-mark': 'ANDs the mark with **{value}**.',
     'iptables.target-option.reject-with': 'Error sent back: **{value}**.',
     'iptables.target-option.random-fully': 'Fully randomised source ports (avoids SNAT port races).',
     'iptables.target-option.generic': 'Target option **{option}** {value}.',
     // Marks
-    'iptables.mark.masq': '0x4000 is kube-proxy\'s masquerade bit: set by KUBE-MARK-MASQ, read by KUBE-POSTROUTING (SNAT) and KUBE-FORWARD.',
+    'iptables.mark.masq':
+      "0x4000 is kube-proxy's masquerade bit: set by KUBE-MARK-MASQ, read by KUBE-POSTROUTING (SNAT) and KUBE-FORWARD.",
     'iptables.mark.drop': '0x8000 is the drop bit: set by KUBE-MARK-DROP, read by KUBE-FIREWALL.',
     'iptables.mark.masq-ascii': '0x4d415351 is "MASQ" in ASCII: the masquerade mark of very early kube-proxy releases.',
     'iptables.mark.users': 'Set on line(s) {setters}; read on line(s) {readers}.',
     'iptables.mark.effect': 'Here: {effect}.',
-    'iptables.mark.users-flipped': 'Set on line(s) {setters}; flipped (cleared) on line(s) {flippers}; read on line(s) {readers}.',
+    'iptables.mark.users-flipped':
+      'Set on line(s) {setters}; flipped (cleared) on line(s) {flippers}; read on line(s) {readers}.',
     // Probability
-    'iptables.probability': 'Rule {k} of {n} in this ladder: takes **{p}** of what is left ({fraction} = 1/{left}), which is **{share}** of all new connections (1/{n}).',
-    'iptables.probability.off': 'Rule {k} of {n} in this ladder: takes **{p}** of what is left; that gives **{share}** of all new connections, not 1/{n}.',
-    'iptables.probability.last': 'Last rule of {n}: no statistic match, so it takes everything left: **{share}** of new connections.',
+    'iptables.probability':
+      'Rule {k} of {n} in this ladder: takes **{p}** of what is left ({fraction} = 1/{left}), which is **{share}** of all new connections (1/{n}).',
+    'iptables.probability.off':
+      'Rule {k} of {n} in this ladder: takes **{p}** of what is left; that gives **{share}** of all new connections, not 1/{n}.',
+    'iptables.probability.last':
+      'Last rule of {n}: no statistic match, so it takes everything left: **{share}** of new connections.',
     // Rule sentences
     'iptables.rule.service-entry': '{protocol} to {address} (Service **{service}**{port}) goes to {chain}.',
     'iptables.rule.service-port': ', port {port}',
-    'iptables.rule.service-masq': '{protocol} to {address} (Service **{service}**) from outside {cidr} is marked for masquerade, so replies come back through this node.',
-    'iptables.rule.nodeport-entry': '{protocol} to NodePort {port} on this node (Service **{service}**) goes to {chain}.',
-    'iptables.rule.no-endpoints': '{protocol} to {address} (Service **{service}**) is rejected: the Service has no endpoints.',
-    'iptables.rule.endpoint-pick': 'Sends {share} of new connections for **{service}** to endpoint {endpoint} ({chain}).',
-    'iptables.rule.endpoint-pick.unknown-share': 'Sends new connections for **{service}** to endpoint {endpoint} ({chain}); what share is unknown: the paste lacks part of this chain\'s probability ladder.',
-    'iptables.rule.hairpin': 'Marks packets from the endpoint {source} itself for masquerade (hairpin: a pod reaching itself through its Service).',
+    'iptables.rule.service-masq':
+      '{protocol} to {address} (Service **{service}**) from outside {cidr} is marked for masquerade, so replies come back through this node.',
+    'iptables.rule.nodeport-entry':
+      '{protocol} to NodePort {port} on this node (Service **{service}**) goes to {chain}.',
+    'iptables.rule.no-endpoints':
+      '{protocol} to {address} (Service **{service}**) is rejected: the Service has no endpoints.',
+    'iptables.rule.endpoint-pick':
+      'Sends {share} of new connections for **{service}** to endpoint {endpoint} ({chain}).',
+    'iptables.rule.endpoint-pick.unknown-share':
+      "Sends new connections for **{service}** to endpoint {endpoint} ({chain}); what share is unknown: the paste lacks part of this chain's probability ladder.",
+    'iptables.rule.hairpin':
+      'Marks packets from the endpoint {source} itself for masquerade (hairpin: a pod reaching itself through its Service).',
     'iptables.rule.dnat': 'Rewrites the destination to **{to}**: endpoint of Service **{service}**.',
-    'iptables.rule.nodeports-jump': 'Packets to an address of this node (LOCAL) go to KUBE-NODEPORTS; this must be the last rule.',
-    'iptables.rule.affinity-check': 'Returning clients (seen within {seconds} s) go straight to the endpoint they used before (session affinity).',
+    'iptables.rule.nodeports-jump':
+      'Packets to an address of this node (LOCAL) go to KUBE-NODEPORTS; this must be the last rule.',
+    'iptables.rule.affinity-check':
+      'Returning clients (seen within {seconds} s) go straight to the endpoint they used before (session affinity).',
     'iptables.rule.generic': '{conditions}: {action}.',
     'iptables.rule.all-packets': 'All packets',
     'iptables.cond.source': 'from {value}',
@@ -231,16 +280,21 @@ export const iptablesMessages: MessageBundle = {
     'iptables.action.MARK': 'set mark {value}',
     'iptables.action.MARK.set': 'set the mark to {value}',
     'iptables.action.MARK.set-bits': 'set bits {value} in the mark',
-    'iptables.action.MARK.flip': 'flip bits {value} of the mark (kube-proxy clears its masquerade bit this way, after checking it is set)',
+    'iptables.action.MARK.flip':
+      'flip bits {value} of the mark (kube-proxy clears its masquerade bit this way, after checking it is set)',
     'iptables.action.MARK.keep': 'keep only bits {value} of the mark',
     'iptables.action.MARK.clear-then-flip': 'clear bits {mask} of the mark, then flip bits {value}',
     'iptables.action.MARK.clear-then-set': 'clear bits {mask} of the mark, then set bits {value}',
     'iptables.action.none': 'count only (no target)',
     'iptables.action.other': '{target} {value}',
-    'iptables.action.VMAP': 'looks {selectors} up in {map} and takes the verdict of the element found (none: the chain goes on)',
-    'iptables.action.NUMGEN': 'picks one of {modulus} elements by numgen {mode} mod {modulus} (1/{modulus} of new connections each) and takes its verdict',
-    'iptables.target.VMAP': '**vmap** (an nft verdict map): looks the packet\'s {selectors} up in the map and takes the verdict of the element found (goto/jump a chain, accept, drop). kube-proxy\'s nftables mode dispatches ClusterIP . protocol . port to each Service\'s chain with `@service-ips`.',
-    'iptables.target.NUMGEN': '**numgen ... vmap** (nft): draws a number from 0 to {modulus}-1 and goes to the element of that number. kube-proxy\'s nftables mode spreads new connections over the endpoints with it (1/{modulus} each), as the statistic ladder does in iptables mode.',
+    'iptables.action.VMAP':
+      'looks {selectors} up in {map} and takes the verdict of the element found (none: the chain goes on)',
+    'iptables.action.NUMGEN':
+      'picks one of {modulus} elements by numgen {mode} mod {modulus} (1/{modulus} of new connections each) and takes its verdict',
+    'iptables.target.VMAP':
+      "**vmap** (an nft verdict map): looks the packet's {selectors} up in the map and takes the verdict of the element found (goto/jump a chain, accept, drop). kube-proxy's nftables mode dispatches ClusterIP . protocol . port to each Service's chain with `@service-ips`.",
+    'iptables.target.NUMGEN':
+      "**numgen ... vmap** (nft): draws a number from 0 to {modulus}-1 and goes to the element of that number. kube-proxy's nftables mode spreads new connections over the endpoints with it (1/{modulus} each), as the statistic ladder does in iptables mode.",
     // Version hints
     'iptables.version.xlb-chains': 'KUBE-XLB chains: kube-proxy 1.23 or older.',
     'iptables.version.ext-chains': 'KUBE-EXT/KUBE-SVL chains: kube-proxy 1.24 or newer.',
@@ -248,13 +302,17 @@ export const iptablesMessages: MessageBundle = {
     'iptables.version.mark-drop': 'KUBE-MARK-DROP (0x8000): written by kube-proxy/kubelet before 1.25-1.26.',
     'iptables.version.or-mark': 'KUBE-MARK-MASQ uses --or-mark: a recent kube-proxy layout.',
     'iptables.version.masq-ascii-mark': 'Masquerade mark 0x4d415351 ("MASQ"): a very early kube-proxy (2015-2016).',
-    'iptables.version.five-decimal-probability': 'Probabilities with 5 decimals (0.33332999982): kube-proxy 1.16 or older.',
+    'iptables.version.five-decimal-probability':
+      'Probabilities with 5 decimals (0.33332999982): kube-proxy 1.16 or older.',
     'iptables.version.ten-decimal-probability': 'Probabilities with 10 decimals: kube-proxy 1.17 or newer.',
-    'iptables.version.comments-elided': 'Endpoint chains without comments: kube-proxy in large-cluster mode (over 1000 endpoints) or a cut paste.',
-    'iptables.version.ipvs-mode': 'IPVS-mode chains or ipset matches: kube-proxy runs in IPVS mode; Services are in ipvsadm, not here.',
+    'iptables.version.comments-elided':
+      'Endpoint chains without comments: kube-proxy in large-cluster mode (over 1000 endpoints) or a cut paste.',
+    'iptables.version.ipvs-mode':
+      'IPVS-mode chains or ipset matches: kube-proxy runs in IPVS mode; Services are in ipvsadm, not here.',
     'iptables.hover.version-hints': 'Version hints',
     'iptables.hover.in-chain': 'In chain **{chain}** ({table}), rule {index} of {count}.',
-    'iptables.hover.removed': 'Line {line} takes this rule out of **{chain}** ({table}) again: the kernel ends up without it.',
+    'iptables.hover.removed':
+      'Line {line} takes this rule out of **{chain}** ({table}) again: the kernel ends up without it.',
     'iptables.edit.delete': 'Deletes rule {position} of **{chain}** ({table}): line {line}, `{text}`.',
     'iptables.edit.delete-spec': 'Deletes the rule of **{chain}** ({table}) written the same way: line {line}.',
     'iptables.edit.replace': 'Replaces rule {position} of **{chain}** ({table}): line {line}, `{text}`.',
@@ -262,43 +320,67 @@ export const iptablesMessages: MessageBundle = {
     'iptables.edit.check': 'Checks whether **{chain}** ({table}) holds this rule (`-C`); it changes nothing.',
   },
   'zh-CN': {
-    'iptables.table.nat': '**nat** 表：每个连接的第一个数据包会经过这里；改写地址（路由前 DNAT，路由后 SNAT/MASQUERADE）。kube-proxy 的 Service 负载均衡就在这里。',
-    'iptables.table.filter': '**filter** 表：放行或丢弃数据包（INPUT 发往本机，FORWARD 经本机转发，OUTPUT 由本机发出）。kube-proxy 在这里拒绝没有端点的 Service 流量。',
+    'iptables.table.nat':
+      '**nat** 表：每个连接的第一个数据包会经过这里；改写地址（路由前 DNAT，路由后 SNAT/MASQUERADE）。kube-proxy 的 Service 负载均衡就在这里。',
+    'iptables.table.filter':
+      '**filter** 表：放行或丢弃数据包（INPUT 发往本机，FORWARD 经本机转发，OUTPUT 由本机发出）。kube-proxy 在这里拒绝没有端点的 Service 流量。',
     'iptables.table.mangle': '**mangle** 表：在其他表之前修改数据包字段和标记。',
     'iptables.table.raw': '**raw** 表：最先执行，在连接跟踪之前；用于 NOTRACK/CT 豁免。',
     'iptables.table.security': '**security** 表：SELinux 风格的安全标记，在 filter 之后。',
     'iptables.table.other': '**{table}** 表。',
-    'iptables.chain.builtin.PREROUTING': '内置链 **PREROUTING**：从网卡进入的每个数据包（包括 Pod 发出的）在路由决策之前经过这里。kube-proxy 从这里跳转到 KUBE-SERVICES，所以 Pod 的数据包必须经过本节点的 PREROUTING，Service 的 DNAT 才会发生。',
+    'iptables.chain.builtin.PREROUTING':
+      '内置链 **PREROUTING**：从网卡进入的每个数据包（包括 Pod 发出的）在路由决策之前经过这里。kube-proxy 从这里跳转到 KUBE-SERVICES，所以 Pod 的数据包必须经过本节点的 PREROUTING，Service 的 DNAT 才会发生。',
     'iptables.chain.builtin.INPUT': '内置链 **INPUT**：路由之后、发往本机的数据包。',
     'iptables.chain.builtin.FORWARD': '内置链 **FORWARD**：经本机路由转发的数据包（Pod 到 Pod、Pod 到外部）。',
-    'iptables.chain.builtin.OUTPUT': '内置链 **OUTPUT**：本机自己发出的数据包（节点上的进程、hostNetwork Pod）。kube-proxy 从这里跳转到 KUBE-SERVICES，这就是节点能访问 ClusterIP 的原因。',
-    'iptables.chain.builtin.POSTROUTING': '内置链 **POSTROUTING**：路由之后、即将发出的每个数据包；源地址转换（MASQUERADE）在这里进行。',
-    'iptables.chain.kube.KUBE-SERVICES': '**KUBE-SERVICES**（kube-proxy）：每个 Service 端口和地址一条规则；匹配目的 IP、协议和端口后跳转到该 Service 的链。在 nat 表中做负载均衡；在 filter 表中拒绝没有端点的 Service。nat 表中的最后一条规则把目的地址为本机（LOCAL）的流量送往 KUBE-NODEPORTS。',
-    'iptables.chain.kube.KUBE-NODEPORTS': '**KUBE-NODEPORTS**（kube-proxy）：匹配 NodePort（目的为节点地址上的端口），跳转到该 Service 的 KUBE-EXT 链。',
-    'iptables.chain.kube.KUBE-POSTROUTING': '**KUBE-POSTROUTING**（kube-proxy）：对带有伪装标记的数据包做 MASQUERADE（SNAT 为节点地址），并清除该标记。',
-    'iptables.chain.kube.KUBE-MARK-MASQ': '**KUBE-MARK-MASQ**（kube-proxy）：给数据包打上伪装位（{mark}）；KUBE-POSTROUTING 会对其做 SNAT。',
-    'iptables.chain.kube.KUBE-MARK-DROP': '**KUBE-MARK-DROP**：设置丢弃位（0x8000）；KUBE-FIREWALL 会丢弃带此标记的数据包。新版 kube-proxy 已不再使用。',
-    'iptables.chain.kube.KUBE-FORWARD': '**KUBE-FORWARD**（kube-proxy，filter 表）：放行带伪装标记的转发数据包和已建立的连接，丢弃 INVALID 数据包。',
-    'iptables.chain.kube.KUBE-FIREWALL': '**KUBE-FIREWALL**：丢弃并非来自回环接口、却发往 127.0.0.0/8 的数据包（route_localnet 防护）；旧版本中还丢弃带丢弃标记的数据包。',
-    'iptables.chain.kube.KUBE-EXTERNAL-SERVICES': '**KUBE-EXTERNAL-SERVICES**（kube-proxy，filter 表）：拒绝或丢弃发往没有（本地）端点的 Service 的外部流量。',
-    'iptables.chain.kube.KUBE-PROXY-FIREWALL': '**KUBE-PROXY-FIREWALL**（kube-proxy 1.25+，filter 表）：丢弃来源不在 loadBalancerSourceRanges 内的 LoadBalancer 流量。',
-    'iptables.chain.kube.KUBE-PROXY-CANARY': '**KUBE-PROXY-CANARY**：kube-proxy 监视的空链；如果它消失，说明有人清空了规则表，kube-proxy 会重新同步。',
+    'iptables.chain.builtin.OUTPUT':
+      '内置链 **OUTPUT**：本机自己发出的数据包（节点上的进程、hostNetwork Pod）。kube-proxy 从这里跳转到 KUBE-SERVICES，这就是节点能访问 ClusterIP 的原因。',
+    'iptables.chain.builtin.POSTROUTING':
+      '内置链 **POSTROUTING**：路由之后、即将发出的每个数据包；源地址转换（MASQUERADE）在这里进行。',
+    'iptables.chain.kube.KUBE-SERVICES':
+      '**KUBE-SERVICES**（kube-proxy）：每个 Service 端口和地址一条规则；匹配目的 IP、协议和端口后跳转到该 Service 的链。在 nat 表中做负载均衡；在 filter 表中拒绝没有端点的 Service。nat 表中的最后一条规则把目的地址为本机（LOCAL）的流量送往 KUBE-NODEPORTS。',
+    'iptables.chain.kube.KUBE-NODEPORTS':
+      '**KUBE-NODEPORTS**（kube-proxy）：匹配 NodePort（目的为节点地址上的端口），跳转到该 Service 的 KUBE-EXT 链。',
+    'iptables.chain.kube.KUBE-POSTROUTING':
+      '**KUBE-POSTROUTING**（kube-proxy）：对带有伪装标记的数据包做 MASQUERADE（SNAT 为节点地址），并清除该标记。',
+    'iptables.chain.kube.KUBE-MARK-MASQ':
+      '**KUBE-MARK-MASQ**（kube-proxy）：给数据包打上伪装位（{mark}）；KUBE-POSTROUTING 会对其做 SNAT。',
+    'iptables.chain.kube.KUBE-MARK-DROP':
+      '**KUBE-MARK-DROP**：设置丢弃位（0x8000）；KUBE-FIREWALL 会丢弃带此标记的数据包。新版 kube-proxy 已不再使用。',
+    'iptables.chain.kube.KUBE-FORWARD':
+      '**KUBE-FORWARD**（kube-proxy，filter 表）：放行带伪装标记的转发数据包和已建立的连接，丢弃 INVALID 数据包。',
+    'iptables.chain.kube.KUBE-FIREWALL':
+      '**KUBE-FIREWALL**：丢弃并非来自回环接口、却发往 127.0.0.0/8 的数据包（route_localnet 防护）；旧版本中还丢弃带丢弃标记的数据包。',
+    'iptables.chain.kube.KUBE-EXTERNAL-SERVICES':
+      '**KUBE-EXTERNAL-SERVICES**（kube-proxy，filter 表）：拒绝或丢弃发往没有（本地）端点的 Service 的外部流量。',
+    'iptables.chain.kube.KUBE-PROXY-FIREWALL':
+      '**KUBE-PROXY-FIREWALL**（kube-proxy 1.25+，filter 表）：丢弃来源不在 loadBalancerSourceRanges 内的 LoadBalancer 流量。',
+    'iptables.chain.kube.KUBE-PROXY-CANARY':
+      '**KUBE-PROXY-CANARY**：kube-proxy 监视的空链；如果它消失，说明有人清空了规则表，kube-proxy 会重新同步。',
     'iptables.chain.kube.KUBE-KUBELET-CANARY': '**KUBE-KUBELET-CANARY**：kubelet 监视的空链，用于发现规则表被清空。',
-    'iptables.chain.kube.KUBE-LOAD-BALANCER': '**KUBE-LOAD-BALANCER**（kube-proxy IPVS 模式）：借助 ipset 处理 LoadBalancer IP。',
-    'iptables.chain.kube.KUBE-NODE-PORT': '**KUBE-NODE-PORT**（kube-proxy IPVS 模式）：借助 KUBE-NODE-PORT-* ipset 处理 NodePort。',
-    'iptables.chain.kube.KUBE-IPVS-FILTER': '**KUBE-IPVS-FILTER**（kube-proxy IPVS 模式）：只放行发往 kube-ipvs0 上已知 Service 地址的流量。',
+    'iptables.chain.kube.KUBE-LOAD-BALANCER':
+      '**KUBE-LOAD-BALANCER**（kube-proxy IPVS 模式）：借助 ipset 处理 LoadBalancer IP。',
+    'iptables.chain.kube.KUBE-NODE-PORT':
+      '**KUBE-NODE-PORT**（kube-proxy IPVS 模式）：借助 KUBE-NODE-PORT-* ipset 处理 NodePort。',
+    'iptables.chain.kube.KUBE-IPVS-FILTER':
+      '**KUBE-IPVS-FILTER**（kube-proxy IPVS 模式）：只放行发往 kube-ipvs0 上已知 Service 地址的流量。',
     'iptables.chain.kube.other': '**{chain}**：kube-proxy 或 kubelet 的链。',
-    'iptables.chain.kind.service': '**{chain}**：Service **{service}**（{protocol}）的负载均衡链。它随机选择{endpoints}中的一个。',
+    'iptables.chain.kind.service':
+      '**{chain}**：Service **{service}**（{protocol}）的负载均衡链。它随机选择{endpoints}中的一个。',
     'iptables.count.endpoint-chains.other': ' {count} 个端点链',
     'iptables.count.rules.other': '{count} 条规则',
     'iptables.count.places.other': '{count} 处',
-    'iptables.chain.kind.service-local': '**{chain}**：Service **{service}** 的本地端点链（流量策略 Local）：只包含本节点上的端点。',
-    'iptables.chain.kind.external': '**{chain}**：Service **{service}** 的外部流量链（NodePort、外部 IP 和 LoadBalancer IP）：按需做伪装，然后进入 Service 链。',
+    'iptables.chain.kind.service-local':
+      '**{chain}**：Service **{service}** 的本地端点链（流量策略 Local）：只包含本节点上的端点。',
+    'iptables.chain.kind.external':
+      '**{chain}**：Service **{service}** 的外部流量链（NodePort、外部 IP 和 LoadBalancer IP）：按需做伪装，然后进入 Service 链。',
     'iptables.chain.kind.firewall': '**{chain}**：Service **{service}** 的 LoadBalancer 源地址范围防火墙。',
-    'iptables.chain.kind.external-local': '**{chain}**：Service **{service}** 的外部 Local 策略链（kube-proxy 1.23 及更早版本）。',
-    'iptables.chain.kind.endpoint': '**{chain}**：Service **{service}** 的端点 **{endpoint}** 对应的链：对回环（hairpin）流量打伪装标记，然后 DNAT 到该端点。',
+    'iptables.chain.kind.external-local':
+      '**{chain}**：Service **{service}** 的外部 Local 策略链（kube-proxy 1.23 及更早版本）。',
+    'iptables.chain.kind.endpoint':
+      '**{chain}**：Service **{service}** 的端点 **{endpoint}** 对应的链：对回环（hairpin）流量打伪装标记，然后 DNAT 到该端点。',
     'iptables.chain.hash.verified': '已根据 "{spn}" 和 {protocol} 重新计算链名哈希：与链名一致。',
-    'iptables.chain.hash.mismatch': '根据 "{spn}" 和 {protocol} 重新计算的链名哈希与本链**不一致**：规则可能已过期或是手工编写的。',
+    'iptables.chain.hash.mismatch':
+      '根据 "{spn}" 和 {protocol} 重新计算的链名哈希与本链**不一致**：规则可能已过期或是手工编写的。',
     'iptables.chain.hash.unknown': '无法校验链名：转储中没有指明 Service 的注释。',
     'iptables.chain.unknown-service': '（转储中未写明 Service）',
     'iptables.chain.cni.calico': '**{chain}**：Calico（Felix）的链。',
@@ -419,22 +501,29 @@ export const iptablesMessages: MessageBundle = {
     'iptables.target-option.reject-with': '回送的错误：**{value}**。',
     'iptables.target-option.random-fully': '源端口完全随机化（避免 SNAT 端口竞争）。',
     'iptables.target-option.generic': '目标选项 **{option}** {value}。',
-    'iptables.mark.masq': '0x4000 是 kube-proxy 的伪装位：由 KUBE-MARK-MASQ 设置，由 KUBE-POSTROUTING（SNAT）和 KUBE-FORWARD 读取。',
+    'iptables.mark.masq':
+      '0x4000 是 kube-proxy 的伪装位：由 KUBE-MARK-MASQ 设置，由 KUBE-POSTROUTING（SNAT）和 KUBE-FORWARD 读取。',
     'iptables.mark.drop': '0x8000 是丢弃位：由 KUBE-MARK-DROP 设置，由 KUBE-FIREWALL 读取。',
     'iptables.mark.masq-ascii': '0x4d415351 是 ASCII 的 "MASQ"：早期 kube-proxy 使用的伪装标记。',
     'iptables.mark.users': '设置于第 {setters} 行；读取于第 {readers} 行。',
     'iptables.mark.effect': '在这里即：{effect}。',
     'iptables.mark.users-flipped': '设置于第 {setters} 行；翻转（清除）于第 {flippers} 行；读取于第 {readers} 行。',
-    'iptables.probability': '这个阶梯中的第 {k}/{n} 条规则：取剩余连接的 **{p}**（{fraction} = 1/{left}），即全部新连接的 **{share}**（1/{n}）。',
-    'iptables.probability.off': '这个阶梯中的第 {k}/{n} 条规则：取剩余连接的 **{p}**；得到全部新连接的 **{share}**，而不是 1/{n}。',
+    'iptables.probability':
+      '这个阶梯中的第 {k}/{n} 条规则：取剩余连接的 **{p}**（{fraction} = 1/{left}），即全部新连接的 **{share}**（1/{n}）。',
+    'iptables.probability.off':
+      '这个阶梯中的第 {k}/{n} 条规则：取剩余连接的 **{p}**；得到全部新连接的 **{share}**，而不是 1/{n}。',
     'iptables.probability.last': '{n} 条中的最后一条：没有 statistic 匹配，所以取走剩下的全部：新连接的 **{share}**。',
     'iptables.rule.service-entry': '发往 {address} 的 {protocol} 流量（Service **{service}**{port}）进入 {chain}。',
     'iptables.rule.service-port': '，端口 {port}',
-    'iptables.rule.service-masq': '从 {cidr} 之外发往 {address} 的 {protocol} 流量（Service **{service}**）被打上伪装标记，这样回包会经过本节点。',
-    'iptables.rule.nodeport-entry': '发往本节点 NodePort {port} 的 {protocol} 流量（Service **{service}**）进入 {chain}。',
-    'iptables.rule.no-endpoints': '发往 {address} 的 {protocol} 流量（Service **{service}**）被拒绝：该 Service 没有端点。',
+    'iptables.rule.service-masq':
+      '从 {cidr} 之外发往 {address} 的 {protocol} 流量（Service **{service}**）被打上伪装标记，这样回包会经过本节点。',
+    'iptables.rule.nodeport-entry':
+      '发往本节点 NodePort {port} 的 {protocol} 流量（Service **{service}**）进入 {chain}。',
+    'iptables.rule.no-endpoints':
+      '发往 {address} 的 {protocol} 流量（Service **{service}**）被拒绝：该 Service 没有端点。',
     'iptables.rule.endpoint-pick': '把 **{service}** 的 {share} 新连接送往端点 {endpoint}（{chain}）。',
-    'iptables.rule.endpoint-pick.unknown-share': '把 **{service}** 的新连接送往端点 {endpoint}（{chain}）；比例未知：粘贴内容缺少这条链概率阶梯的一部分。',
+    'iptables.rule.endpoint-pick.unknown-share':
+      '把 **{service}** 的新连接送往端点 {endpoint}（{chain}）；比例未知：粘贴内容缺少这条链概率阶梯的一部分。',
     'iptables.rule.hairpin': '对来自端点 {source} 自身的数据包打伪装标记（hairpin：Pod 通过自己的 Service 访问自己）。',
     'iptables.rule.dnat': '把目的地址改写为 **{to}**：Service **{service}** 的端点。',
     'iptables.rule.nodeports-jump': '发往本节点地址（LOCAL）的数据包进入 KUBE-NODEPORTS；这必须是最后一条规则。',
@@ -478,9 +567,12 @@ export const iptablesMessages: MessageBundle = {
     'iptables.action.none': '只计数（没有目标）',
     'iptables.action.other': '{target} {value}',
     'iptables.action.VMAP': '查找 {selectors} 在 {map} 中的元素，并执行其判决（没有元素时继续本链）',
-    'iptables.action.NUMGEN': '按 numgen {mode} mod {modulus} 在 {modulus} 个元素中选一个（新连接各占 1/{modulus}），并执行其判决',
-    'iptables.target.VMAP': '**vmap**（nft 判决映射）：以 {selectors} 为键在映射中查找，执行所找到元素的判决（goto/jump 链、accept、drop）。kube-proxy 的 nftables 模式用 `@service-ips` 把 ClusterIP . 协议 . 端口 分派到各 Service 的链。',
-    'iptables.target.NUMGEN': '**numgen ... vmap**（nft）：生成 0 到 {modulus}-1 的数并跳到对应元素。kube-proxy 的 nftables 模式用它在端点间均分新连接（各 1/{modulus}），相当于 iptables 模式的 statistic 概率阶梯。',
+    'iptables.action.NUMGEN':
+      '按 numgen {mode} mod {modulus} 在 {modulus} 个元素中选一个（新连接各占 1/{modulus}），并执行其判决',
+    'iptables.target.VMAP':
+      '**vmap**（nft 判决映射）：以 {selectors} 为键在映射中查找，执行所找到元素的判决（goto/jump 链、accept、drop）。kube-proxy 的 nftables 模式用 `@service-ips` 把 ClusterIP . 协议 . 端口 分派到各 Service 的链。',
+    'iptables.target.NUMGEN':
+      '**numgen ... vmap**（nft）：生成 0 到 {modulus}-1 的数并跳到对应元素。kube-proxy 的 nftables 模式用它在端点间均分新连接（各 1/{modulus}），相当于 iptables 模式的 statistic 概率阶梯。',
     'iptables.version.xlb-chains': '存在 KUBE-XLB 链：kube-proxy 1.23 或更早版本。',
     'iptables.version.ext-chains': '存在 KUBE-EXT/KUBE-SVL 链：kube-proxy 1.24 或更新版本。',
     'iptables.version.proxy-firewall': '存在 KUBE-PROXY-FIREWALL：kube-proxy 1.25 或更新版本。',
@@ -489,8 +581,10 @@ export const iptablesMessages: MessageBundle = {
     'iptables.version.masq-ascii-mark': '伪装标记 0x4d415351（"MASQ"）：非常早期的 kube-proxy（2015-2016）。',
     'iptables.version.five-decimal-probability': '概率只有 5 位小数（0.33332999982）：kube-proxy 1.16 或更早版本。',
     'iptables.version.ten-decimal-probability': '概率有 10 位小数：kube-proxy 1.17 或更新版本。',
-    'iptables.version.comments-elided': '端点链没有注释：kube-proxy 处于大集群模式（超过 1000 个端点），或者粘贴内容被截断。',
-    'iptables.version.ipvs-mode': '存在 IPVS 模式的链或 ipset 匹配：kube-proxy 运行在 IPVS 模式；Service 在 ipvsadm 中，而不在这里。',
+    'iptables.version.comments-elided':
+      '端点链没有注释：kube-proxy 处于大集群模式（超过 1000 个端点），或者粘贴内容被截断。',
+    'iptables.version.ipvs-mode':
+      '存在 IPVS 模式的链或 ipset 匹配：kube-proxy 运行在 IPVS 模式；Service 在 ipvsadm 中，而不在这里。',
     'iptables.hover.version-hints': '版本线索',
     'iptables.hover.in-chain': '位于链 **{chain}**（{table}），第 {index}/{count} 条规则。',
     'iptables.hover.removed': '第 {line} 行又把这条规则从 **{chain}**（{table}）中去掉了：内核最终没有这条规则。',

@@ -26,8 +26,10 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.save-missing-option': 'This rule lacks {option}.',
     'ipvs.diag.save-unknown-service':
       'This adds a real server to {service}, but no -A line above declares that virtual service.',
-    'ipvs.diag.save-delete-unknown': 'Nothing above adds {service}, so there is nothing to delete: ipvsadm would stop here ("No such service" / "No such destination").',
-    'ipvs.diag.save-edit-unknown': 'Nothing above adds {service}, so there is nothing to change: ipvsadm would stop here ("No such service" / "No such destination") and add nothing.',
+    'ipvs.diag.save-delete-unknown':
+      'Nothing above adds {service}, so there is nothing to delete: ipvsadm would stop here ("No such service" / "No such destination").',
+    'ipvs.diag.save-edit-unknown':
+      'Nothing above adds {service}, so there is nothing to change: ipvsadm would stop here ("No such service" / "No such destination") and add nothing.',
 
     // Lint findings.
     'ipvs.lint.no-real-servers':
@@ -294,12 +296,15 @@ export const ipvsMessages: MessageBundle = {
       'Persistence template: client {source} of {virtual} sticks to real server {destination} for {expire} more.',
     'ipvs.line.timeout': 'IPVS idle timeouts: established TCP {tcp} s, TCP after FIN {tcpfin} s, UDP {udp} s.',
     'ipvs.line.saveOther': 'An ipvsadm rule that clears, zeroes or deletes entries.',
-    'ipvs.line.deleteService': 'Deletes virtual service {service} (added on line {line}) with its real servers: the table this input leaves does not have it.',
-    'ipvs.line.deleteServer': 'Takes real server {server} out of {service} (added on line {line}): new connections no longer go to it.',
+    'ipvs.line.deleteService':
+      'Deletes virtual service {service} (added on line {line}) with its real servers: the table this input leaves does not have it.',
+    'ipvs.line.deleteServer':
+      'Takes real server {server} out of {service} (added on line {line}): new connections no longer go to it.',
     'ipvs.line.removedService': 'Virtual service {service}',
     'ipvs.line.removedServer': 'Real server {server} of {service}',
     'ipvs.line.removedLater': '{what} is taken out again on line {line}: the table this input leaves does not have it.',
-    'ipvs.line.clear': 'Clears the whole table: the {count} virtual service(s) added above leave it, with their real servers.',
+    'ipvs.line.clear':
+      'Clears the whole table: the {count} virtual service(s) added above leave it, with their real servers.',
     'ipvs.line.foreign': 'Output of another command; skipped.',
     'ipvs.sep.list': ', ',
     'ipvs.resolve.portZero': 'Matched through the port-0 (all ports) persistent service {service}.',
@@ -361,8 +366,10 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.save-unknown-option': '未知的 ipvsadm 选项 {option}。',
     'ipvs.diag.save-missing-option': '此规则缺少 {option}。',
     'ipvs.diag.save-unknown-service': '此行向 {service} 添加真实服务器，但上方没有声明该虚拟服务的 -A 行。',
-    'ipvs.diag.save-delete-unknown': '上方没有添加 {service}，因此没有可删除的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”）。',
-    'ipvs.diag.save-edit-unknown': '上方没有添加 {service}，因此没有可修改的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”），不会新增任何条目。',
+    'ipvs.diag.save-delete-unknown':
+      '上方没有添加 {service}，因此没有可删除的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”）。',
+    'ipvs.diag.save-edit-unknown':
+      '上方没有添加 {service}，因此没有可修改的条目：ipvsadm 会在此处停止（“No such service” / “No such destination”），不会新增任何条目。',
 
     'ipvs.lint.no-real-servers':
       '{service} 没有任何真实服务器：新连接会失败。对 kube-proxy 而言，这表示该 Service 没有就绪的端点；请检查 Pod 的就绪状态和 Service 的选择器。',
@@ -563,7 +570,8 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.dist.noSchedulerOne': '共 1 个真实服务器（此列表不显示调度算法）',
     'ipvs.dist.draining': '；另有 {count} 个权重为 0（排空中）',
     'ipvs.dist.overloaded': '；另有 {count} 个已过载（超过上限阈值，被跳过）',
-    'ipvs.dist.allOverloaded': '共 {count} 个真实服务器，都不能接受新连接（{overloaded} 个超过上限阈值而过载，其余排空中）：新连接会失败',
+    'ipvs.dist.allOverloaded':
+      '共 {count} 个真实服务器，都不能接受新连接（{overloaded} 个超过上限阈值而过载，其余排空中）：新连接会失败',
     'ipvs.svc.persistent':
       '；每个客户端在最后一次连接后的 {seconds} 秒（{human}）内保持使用同一台真实服务器（持久化，kube-proxy 用它实现 sessionAffinity: ClientIP）',
     'ipvs.svc.bind.kube': '，由 kube-proxy 绑定到 kube-ipvs0',
@@ -573,7 +581,8 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.svc.stats': '计数：{about}{conns} 个连接，入包 {inPkts}，出包 {outPkts}。',
     'ipvs.stats.about': '约 ',
     'ipvs.rs.stats': '{about}{conns} 个连接，入包 {inPkts}，出包 {outPkts}',
-    'ipvs.rs.overloaded': '已过载：{total} 个连接达到上限阈值 {upper}，所有调度器都会跳过它（占比 0），直到低于 {clearsBelow}',
+    'ipvs.rs.overloaded':
+      '已过载：{total} 个连接达到上限阈值 {upper}，所有调度器都会跳过它（占比 0），直到低于 {clearsBelow}',
     'ipvs.rs.maybeOverloaded':
       '接近上限阈值 {upper}（{total} 个连接）：如果此前已被标记为过载，在低于 {clearsBelow} 之前仍会被跳过',
     'ipvs.line.real': '{service} 的真实服务器 {address}：{details}。',

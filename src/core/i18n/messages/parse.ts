@@ -15,10 +15,12 @@ export const parseMessages: MessageBundle = {
     'parse.missing-option-value.two': '{option} expects two values.',
     'parse.option-without-module': '{option} is not a generic option and no -m module was loaded before it.',
     'parse.dangling-negation': '"!" must be followed by an option.',
-    'parse.wrapped-word-joined': '"{before}" and "{after}" are separated by a wide gap, as a terminal wrap leaves them; read as "{joined}".',
+    'parse.wrapped-word-joined':
+      '"{before}" and "{after}" are separated by a wide gap, as a terminal wrap leaves them; read as "{joined}".',
     'parse.unterminated-quote': 'This quote is never closed; the rest of the line is read as one value.',
     'parse.missing-commit': 'Table {table} ends without COMMIT; iptables-restore would not apply it.',
-    'parse.missing-commit.next': 'Table {table} has no COMMIT before the next table starts; iptables-restore would reject it.',
+    'parse.missing-commit.next':
+      'Table {table} has no COMMIT before the next table starts; iptables-restore would reject it.',
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
     'parse.duplicate-chain-declaration': 'Chain {chain} is declared twice in table {table}.',
     'parse.undeclared-chain':
@@ -30,34 +32,54 @@ export const parseMessages: MessageBundle = {
     'parse.related.first-declaration': 'first declaration',
     'parse.nft-syntax':
       'This is nft syntax outside a `table ... {` block (a grep of nft list ruleset?): these lines are not read, as nothing says their table and chain. Paste the whole `nft list ruleset`, or iptables-save (iptables-nft-save on nf_tables hosts).',
-    'parse.nft-table-unclosed': 'Table {table} has no closing `}`: the paste ends inside it. Its rules up to here are read.',
-    'parse.nft-table-skipped': 'Table {family} {table} is not read: this dump reads one family at a time and {read} came first (or a table of that name was read already). Paste the {family} tables alone to trace them.',
-    'parse.nft-xt-extension': 'nft printed the xtables {kind} `{name}` by name only (its translation is unknown to this nft): its options are not in the listing, so the tracer treats them as unknown. iptables-save shows them in full.',
-    'parse.nft-text-unmapped': '"{text}" in this nft rule is not mapped to an iptables match; the tracer treats the rule as uncertain.',
-    'parse.nft-base-chain-not-traced': 'Chain {chain} of table {table} hooks into {hook}, but the tracer walks only the builtin chains iptables-nft writes (PREROUTING, INPUT, ... in raw, mangle, nat, filter): packets are not traced through it. Its rules are still read and explained. (kube-proxy in nftables mode writes such chains.)',
+    'parse.nft-table-unclosed':
+      'Table {table} has no closing `}`: the paste ends inside it. Its rules up to here are read.',
+    'parse.nft-table-skipped':
+      'Table {family} {table} is not read: this dump reads one family at a time and {read} came first (or a table of that name was read already). Paste the {family} tables alone to trace them.',
+    'parse.nft-xt-extension':
+      'nft printed the xtables {kind} `{name}` by name only (its translation is unknown to this nft): its options are not in the listing, so the tracer treats them as unknown. iptables-save shows them in full.',
+    'parse.nft-text-unmapped':
+      '"{text}" in this nft rule is not mapped to an iptables match; the tracer treats the rule as uncertain.',
+    'parse.nft-base-chain-not-traced':
+      'Chain {chain} of table {table} hooks into {hook}, but the tracer walks only the builtin chains iptables-nft writes (PREROUTING, INPUT, ... in raw, mangle, nat, filter): packets are not traced through it. Its rules are still read and explained. (kube-proxy in nftables mode writes such chains.)',
     'parse.tool-message': 'Message from the iptables tool, not a rule: {text}',
-    'parse.listing-resolved-name': '`{name}` is a name: the listing was printed without -n, so iptables resolved the address through DNS and the number is not in the paste. Traces treat this match as unknown; `iptables -L -n` shows the address.',
-    'parse.listing-without-interfaces': 'This listing has no in/out columns (iptables -L without -v): a rule that matches an interface (`-i lo -j ACCEPT`) shows as matching every packet. Traces and the unreachable-rule check cannot tell them apart; `iptables -L -n -v` shows them.',
-    'parse.nft-incompatible': 'Table {table} holds rules iptables cannot show (written with nft directly, e.g. by kube-proxy in nftables mode): this dump leaves them out and a trace cannot see them. `nft list table {family} {table}` shows them.',
-    'parse.nft-incompatible.chain': 'Chain {chain} of table {table} holds rules iptables cannot show (written with nft directly): this output leaves them out. `nft list chain {family} {table} {chain}` shows them.',
+    'parse.listing-resolved-name':
+      '`{name}` is a name: the listing was printed without -n, so iptables resolved the address through DNS and the number is not in the paste. Traces treat this match as unknown; `iptables -L -n` shows the address.',
+    'parse.listing-without-interfaces':
+      'This listing has no in/out columns (iptables -L without -v): a rule that matches an interface (`-i lo -j ACCEPT`) shows as matching every packet. Traces and the unreachable-rule check cannot tell them apart; `iptables -L -n -v` shows them.',
+    'parse.nft-incompatible':
+      'Table {table} holds rules iptables cannot show (written with nft directly, e.g. by kube-proxy in nftables mode): this dump leaves them out and a trace cannot see them. `nft list table {family} {table}` shows them.',
+    'parse.nft-incompatible.chain':
+      'Chain {chain} of table {table} holds rules iptables cannot show (written with nft directly): this output leaves them out. `nft list chain {family} {table} {chain}` shows them.',
     'parse.text-line': 'Prose, not part of the dump; ignored.',
-    'parse.unrecognized-line': 'Not an iptables line: "{text}". Expected *table, :CHAIN, -A/-I/-N/-P rules, COMMIT or # comments.',
+    'parse.unrecognized-line':
+      'Not an iptables line: "{text}". Expected *table, :CHAIN, -A/-I/-N/-P rules, COMMIT or # comments.',
     'parse.missing-chain-name': '{command} needs a chain name.',
     'parse.rename-refused.missing': '-E {chain} needs the new name: iptables-restore would stop here.',
-    'parse.rename-refused.unknown': '-E finds no chain {chain} in table {table}: iptables-restore would stop here ("No chain/target/match by that name").',
-    'parse.rename-refused.exists': '-E cannot rename {chain} to {to}: table {table} already has a chain {to}, so iptables-restore would stop here ("File exists").',
+    'parse.rename-refused.unknown':
+      '-E finds no chain {chain} in table {table}: iptables-restore would stop here ("No chain/target/match by that name").',
+    'parse.rename-refused.exists':
+      '-E cannot rename {chain} to {to}: table {table} already has a chain {to}, so iptables-restore would stop here ("File exists").',
     'parse.rename-refused.builtin': '-E cannot rename the builtin chain {chain}: iptables-restore would stop here.',
-    'parse.rename-refused.target-name': '-E cannot rename {chain} to {to}: {to} is a target, and a chain name may not clash with one, so iptables-restore would stop here.',
+    'parse.rename-refused.target-name':
+      '-E cannot rename {chain} to {to}: {to} is a target, and a chain name may not clash with one, so iptables-restore would stop here.',
     'parse.missing-policy': '-P {chain} needs a policy (ACCEPT or DROP).',
-    'parse.delete-no-match': '-D finds no rule like this in {chain}: iptables-restore would stop here ("does a matching rule exist in that chain?").',
-    'parse.rule-number-out-of-range': '{chain} has {count} rule(s) at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
+    'parse.delete-no-match':
+      '-D finds no rule like this in {chain}: iptables-restore would stop here ("does a matching rule exist in that chain?").',
+    'parse.rule-number-out-of-range':
+      '{chain} has {count} rule(s) at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
     'parse.hash-prefixed-paste': 'Every line is prefixed with "#" (a pasted log); the prefix is ignored.',
-    'parse.wrapped-line-joined': 'This line goes on with the rule of line {line} (the paste wrapped it): it is read as part of that rule.',
-    'parse.wrapped-line-joined.folded': 'This line is the rest of line {line}, which a terminal folded at its width ({width} columns).',
-    'parse.log-prefixed-paste': 'The lines carry log prefixes (a timestamp, `host program[pid]:` or `[pod/...]`): a pasted log. The prefixes are ignored and the output behind them is read.',
-    'parse.grep-numbered-paste': 'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
+    'parse.wrapped-line-joined':
+      'This line goes on with the rule of line {line} (the paste wrapped it): it is read as part of that rule.',
+    'parse.wrapped-line-joined.folded':
+      'This line is the rest of line {line}, which a terminal folded at its width ({width} columns).',
+    'parse.log-prefixed-paste':
+      'The lines carry log prefixes (a timestamp, `host program[pid]:` or `[pod/...]`): a pasted log. The prefixes are ignored and the output behind them is read.',
+    'parse.grep-numbered-paste':
+      'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
     'parse.diff-paste': 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.',
-    'parse.listing-text-unmapped': '"{text}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.',
+    'parse.listing-text-unmapped':
+      '"{text}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.',
   },
   'zh-CN': {
     'parse.unexpected-word': '意外的 "{word}"：此处应为 -s、-m 或 -j 之类的选项。',
@@ -85,30 +107,43 @@ export const parseMessages: MessageBundle = {
     'parse.nft-syntax':
       '这是 `table ... {` 块之外的 nft 语法（nft list ruleset 的 grep 结果？）：不知道这些行属于哪个表和链，所以不会读取。请粘贴完整的 `nft list ruleset`，或 iptables-save（nf_tables 主机上运行 iptables-nft-save）。',
     'parse.nft-table-unclosed': '表 {table} 没有结束的 `}`：粘贴内容在表内结束。到此为止的规则已读取。',
-    'parse.nft-table-skipped': '表 {family} {table} 未读取：一个转储一次只读一个协议族，{read} 在前（或同名的表已读取）。单独粘贴 {family} 的表才能追踪它们。',
-    'parse.nft-xt-extension': 'nft 只按名字打印了 xtables {kind} `{name}`（这个 nft 不认识它的翻译）：列表里没有它的选项，追踪器把它们视为未知。iptables-save 会完整显示。',
+    'parse.nft-table-skipped':
+      '表 {family} {table} 未读取：一个转储一次只读一个协议族，{read} 在前（或同名的表已读取）。单独粘贴 {family} 的表才能追踪它们。',
+    'parse.nft-xt-extension':
+      'nft 只按名字打印了 xtables {kind} `{name}`（这个 nft 不认识它的翻译）：列表里没有它的选项，追踪器把它们视为未知。iptables-save 会完整显示。',
     'parse.nft-text-unmapped': '此 nft 规则中的 "{text}" 无法对应到 iptables 匹配条件；追踪器把这条规则视为不确定。',
-    'parse.nft-base-chain-not-traced': '表 {table} 的链 {chain} 挂在 {hook} 钩子上，但追踪器只走 iptables-nft 写入的内置链（raw、mangle、nat、filter 中的 PREROUTING、INPUT 等）：数据包不会经过它被追踪。它的规则仍会被读取和解释。（nftables 模式的 kube-proxy 会写入这样的链。）',
+    'parse.nft-base-chain-not-traced':
+      '表 {table} 的链 {chain} 挂在 {hook} 钩子上，但追踪器只走 iptables-nft 写入的内置链（raw、mangle、nat、filter 中的 PREROUTING、INPUT 等）：数据包不会经过它被追踪。它的规则仍会被读取和解释。（nftables 模式的 kube-proxy 会写入这样的链。）',
     'parse.tool-message': 'iptables 工具输出的消息，不是规则：{text}',
-    'parse.listing-resolved-name': '`{name}` 是一个名字：列表打印时没有加 -n，iptables 通过 DNS 解析了地址，粘贴内容里没有数字地址。跟踪会把这个匹配视为未知；`iptables -L -n` 会显示地址。',
-    'parse.listing-without-interfaces': '此列表没有 in/out 列（iptables -L 未加 -v）：匹配网卡的规则（`-i lo -j ACCEPT`）看起来像匹配所有数据包。跟踪和“规则不可达”检查无法区分它们；`iptables -L -n -v` 会显示。',
-    'parse.nft-incompatible': '表 {table} 中有 iptables 无法显示的规则（直接用 nft 写入，例如 nftables 模式的 kube-proxy）：此转储不包含它们，跟踪也看不到它们。用 `nft list table {family} {table}` 查看。',
-    'parse.nft-incompatible.chain': '表 {table} 的链 {chain} 中有 iptables 无法显示的规则（直接用 nft 写入）：此输出不包含它们。用 `nft list chain {family} {table} {chain}` 查看。',
+    'parse.listing-resolved-name':
+      '`{name}` 是一个名字：列表打印时没有加 -n，iptables 通过 DNS 解析了地址，粘贴内容里没有数字地址。跟踪会把这个匹配视为未知；`iptables -L -n` 会显示地址。',
+    'parse.listing-without-interfaces':
+      '此列表没有 in/out 列（iptables -L 未加 -v）：匹配网卡的规则（`-i lo -j ACCEPT`）看起来像匹配所有数据包。跟踪和“规则不可达”检查无法区分它们；`iptables -L -n -v` 会显示。',
+    'parse.nft-incompatible':
+      '表 {table} 中有 iptables 无法显示的规则（直接用 nft 写入，例如 nftables 模式的 kube-proxy）：此转储不包含它们，跟踪也看不到它们。用 `nft list table {family} {table}` 查看。',
+    'parse.nft-incompatible.chain':
+      '表 {table} 的链 {chain} 中有 iptables 无法显示的规则（直接用 nft 写入）：此输出不包含它们。用 `nft list chain {family} {table} {chain}` 查看。',
     'parse.text-line': '说明文字，不属于转储内容；已忽略。',
     'parse.unrecognized-line': '不是 iptables 行："{text}"。应为 *table、:CHAIN、-A/-I/-N/-P 规则、COMMIT 或 # 注释。',
     'parse.missing-chain-name': '{command} 后面需要链名。',
     'parse.rename-refused.missing': '-E {chain} 缺少新名称：iptables-restore 会在此处停止。',
-    'parse.rename-refused.unknown': '-E 在表 {table} 中找不到链 {chain}：iptables-restore 会在此处停止（“No chain/target/match by that name”）。',
-    'parse.rename-refused.exists': '-E 无法把 {chain} 重命名为 {to}：表 {table} 已有链 {to}，iptables-restore 会在此处停止（“File exists”）。',
+    'parse.rename-refused.unknown':
+      '-E 在表 {table} 中找不到链 {chain}：iptables-restore 会在此处停止（“No chain/target/match by that name”）。',
+    'parse.rename-refused.exists':
+      '-E 无法把 {chain} 重命名为 {to}：表 {table} 已有链 {to}，iptables-restore 会在此处停止（“File exists”）。',
     'parse.rename-refused.builtin': '-E 不能重命名内置链 {chain}：iptables-restore 会在此处停止。',
-    'parse.rename-refused.target-name': '-E 无法把 {chain} 重命名为 {to}：{to} 是一个目标（target），链名不能与目标重名，iptables-restore 会在此处停止。',
+    'parse.rename-refused.target-name':
+      '-E 无法把 {chain} 重命名为 {to}：{to} 是一个目标（target），链名不能与目标重名，iptables-restore 会在此处停止。',
     'parse.missing-policy': '-P {chain} 需要一个策略（ACCEPT 或 DROP）。',
-    'parse.delete-no-match': '-D 在 {chain} 中找不到这样的规则：iptables-restore 会在此处停止（“该链中是否存在匹配的规则？”）。',
-    'parse.rule-number-out-of-range': '此时 {chain} 只有 {count} 条规则：没有第 {position} 条规则可以{command}；iptables-restore 会在此处停止。',
+    'parse.delete-no-match':
+      '-D 在 {chain} 中找不到这样的规则：iptables-restore 会在此处停止（“该链中是否存在匹配的规则？”）。',
+    'parse.rule-number-out-of-range':
+      '此时 {chain} 只有 {count} 条规则：没有第 {position} 条规则可以{command}；iptables-restore 会在此处停止。',
     'parse.hash-prefixed-paste': '每一行都以 "#" 开头（粘贴的日志）；已忽略这个前缀。',
     'parse.wrapped-line-joined': '这一行接续第 {line} 行的规则（粘贴时被折行）：已作为该规则的一部分读取。',
     'parse.wrapped-line-joined.folded': '这一行是第 {line} 行的剩余部分：终端在 {width} 列处把它折行了。',
-    'parse.log-prefixed-paste': '这些行带有日志前缀（时间戳、`主机 程序[pid]:` 或 `[pod/...]`）：这是粘贴的日志。已忽略这些前缀，读取其后的输出。',
+    'parse.log-prefixed-paste':
+      '这些行带有日志前缀（时间戳、`主机 程序[pid]:` 或 `[pod/...]`）：这是粘贴的日志。已忽略这些前缀，读取其后的输出。',
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.diff-paste': '这是 diff 输出；读取标记为 ">" 的行（较新的转储），跳过 "<" 一侧。',
     'parse.listing-text-unmapped': '此列表中的 "{text}" 无法对应到匹配条件；追踪器把这条规则视为不确定。',

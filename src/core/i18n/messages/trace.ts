@@ -24,15 +24,24 @@ export const traceMessages: MessageBundle = {
     'trace.truncated.time':
       'The trace stopped after {limit} ms: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
-    'trace.hint.service-port-mismatch': '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
-    'trace.hint.lb-source-blocked': '{dst} is a load-balancer address of {service}, but the source {src} is not in its loadBalancerSourceRanges ({ranges}): {chain} marked it for drop at line {line} instead of sending it to an endpoint. Add the client\'s range to the Service, or send from an allowed source.',
-    'trace.hint.nft-incompatible': 'The dump says table {table} holds rules iptables cannot show (line {line}): this trace does not see them, and the kernel applies them.',
-    'trace.hint.nft-base-chain-not-traced': 'Chain {chain} of table {table} (line {line}) hooks into {hook}, and the tracer does not walk it: its rules act on the packet but are not in these paths.',
-    'trace.hint.listing-without-interfaces': 'The listing (line {line}) was printed without -v: rules that match an interface look unconditional here, so a verdict may come from a rule that does not apply to this packet. Paste `iptables -L -n -v` to be sure.',
-    'trace.hint.missing-commit': 'Table {table} (line {line}) ends without COMMIT: the paste may be cut off, so rules after its last line are missing from this trace (and iptables-restore would not apply the table at all).',
-    'trace.hint.missing-commit.next': 'Table {table} (line {line}) has no COMMIT before the next table: a piece of the paste may be missing there.',
-    'trace.hint.parse-errors': 'The dump has {count} error(s) (first at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
-    'trace.warn.undefined-chain': 'Jump to chain {target} at {where}, which the dump does not contain (a partial paste?): that path ends as UNKNOWN.',
+    'trace.hint.service-port-mismatch':
+      '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
+    'trace.hint.lb-source-blocked':
+      "{dst} is a load-balancer address of {service}, but the source {src} is not in its loadBalancerSourceRanges ({ranges}): {chain} marked it for drop at line {line} instead of sending it to an endpoint. Add the client's range to the Service, or send from an allowed source.",
+    'trace.hint.nft-incompatible':
+      'The dump says table {table} holds rules iptables cannot show (line {line}): this trace does not see them, and the kernel applies them.',
+    'trace.hint.nft-base-chain-not-traced':
+      'Chain {chain} of table {table} (line {line}) hooks into {hook}, and the tracer does not walk it: its rules act on the packet but are not in these paths.',
+    'trace.hint.listing-without-interfaces':
+      'The listing (line {line}) was printed without -v: rules that match an interface look unconditional here, so a verdict may come from a rule that does not apply to this packet. Paste `iptables -L -n -v` to be sure.',
+    'trace.hint.missing-commit':
+      'Table {table} (line {line}) ends without COMMIT: the paste may be cut off, so rules after its last line are missing from this trace (and iptables-restore would not apply the table at all).',
+    'trace.hint.missing-commit.next':
+      'Table {table} (line {line}) has no COMMIT before the next table: a piece of the paste may be missing there.',
+    'trace.hint.parse-errors':
+      'The dump has {count} error(s) (first at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
+    'trace.warn.undefined-chain':
+      'Jump to chain {target} at {where}, which the dump does not contain (a partial paste?): that path ends as UNKNOWN.',
     'trace.warn.loop': 'Chain nesting deeper than {depth} at {chain}: the rules loop; the path stops as UNKNOWN.',
     // Assumptions a path made where the dump cannot tell.
     // The condition an alternative holds under (TracePath.given): the `assume.*` facts as "if" clauses.
@@ -47,8 +56,10 @@ export const traceMessages: MessageBundle = {
     'trace.if.in-set': 'if {what} is in ipset {set}',
     'trace.if.not-in-set': 'if {what} is not in ipset {set}',
     'trace.format.alternative': 'alternative: {text}',
-    'trace.hint.no-endpoints': '{service} has no endpoints: kube-proxy rejects the connection ({chain} line {line}, {with}). Give the Service ready endpoints (pods matching its selector that pass their readiness probe).',
-    'trace.hint.no-endpoints.nat': '{service} has no endpoints: kube-proxy rejects the connection. Give the Service ready endpoints (pods matching its selector that pass their readiness probe).',
+    'trace.hint.no-endpoints':
+      '{service} has no endpoints: kube-proxy rejects the connection ({chain} line {line}, {with}). Give the Service ready endpoints (pods matching its selector that pass their readiness probe).',
+    'trace.hint.no-endpoints.nat':
+      '{service} has no endpoints: kube-proxy rejects the connection. Give the Service ready endpoints (pods matching its selector that pass their readiness probe).',
     'trace.assume.holds': 'assumed `{cond}` matches',
     'trace.assume.vmap-unknown': 'assumed no element of {map} matches (the paste does not show it)',
     'trace.assume.fails': 'assumed `{cond}` does not match',
@@ -69,7 +80,8 @@ export const traceMessages: MessageBundle = {
     // Notes on steps.
     'trace.note.random-taken': 'statistic random: taken with probability {p}',
     'trace.note.random-not-taken': 'statistic random: not taken (probability {p})',
-    'trace.note.random-not-taken-run': 'statistic random: none of {count} rules (lines {from}-{to}) taken (probability {p})',
+    'trace.note.random-not-taken-run':
+      'statistic random: none of {count} rules (lines {from}-{to}) taken (probability {p})',
     'trace.note.implied-jump': 'implied: kube-proxy adds this jump outside its rule set',
     'trace.note.nat-skipped': 'untracked connection: the nat table is not consulted',
     'trace.note.chain-end': 'end of chain: back to the caller',
@@ -88,12 +100,14 @@ export const traceMessages: MessageBundle = {
     'trace.note.no-effect': '{target} does not change the path',
     'trace.note.unknown-target': 'unknown target {target}: continued',
     'trace.note.undefined-chain': 'chain {target} is not in the dump: what it does is unknown',
-    'trace.note.known-mark-chain': 'chain {target} is not in the dump; kube-proxy\'s {target} sets mark {mark} and returns',
+    'trace.note.known-mark-chain':
+      "chain {target} is not in the dump; kube-proxy's {target} sets mark {mark} and returns",
     'trace.note.redirect': 'REDIRECT to a local port {to}',
     'trace.note.dnat': 'DNAT to {to}',
     'trace.note.vmap-hit': '{key} is in {map}: {verdict}',
     'trace.note.vmap-miss': '{key} is not in {map}: no verdict, the chain goes on',
-    'trace.note.vmap-unknown': 'the lookup in {map} cannot be decided here (the map or a key value is missing): taken as no element',
+    'trace.note.vmap-unknown':
+      'the lookup in {map} cannot be decided here (the map or a key value is missing): taken as no element',
     'trace.note.numgen': 'numgen {mode} mod {modulus} gives {value} (1/{modulus} of new connections): {to}',
     'trace.note.dnat-range': 'DNAT to {to} (first of the range {range})',
     // The readable tree.
@@ -121,19 +135,29 @@ export const traceMessages: MessageBundle = {
     'trace.warn.duplicate-table': '表 {table} 出现了多次；只追踪第一份。',
     'trace.warn.no-local-addresses':
       '未提供节点地址（localAddresses）：只有回环地址被视为本机地址，addrtype LOCAL 判断将分叉。',
-    'trace.truncated.paths': '追踪在 {limit} 条路径处停止分叉：{paths} 条路径（概率合计 {p}）在本应分叉处以 UNKNOWN 结束。',
-    'trace.truncated.evaluations': '追踪在评估 {limit} 条规则后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
+    'trace.truncated.paths':
+      '追踪在 {limit} 条路径处停止分叉：{paths} 条路径（概率合计 {p}）在本应分叉处以 UNKNOWN 结束。',
+    'trace.truncated.evaluations':
+      '追踪在评估 {limit} 条规则后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
     'trace.truncated.steps': '追踪在记录 {limit} 个步骤后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
     'trace.truncated.time': '追踪在 {limit} 毫秒后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
     'trace.warn.unknown-target': '{where} 处的目标 {target} 未知：按继续处理。',
-    'trace.hint.service-port-mismatch': '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
-    'trace.hint.lb-source-blocked': '{dst} 是 {service} 的负载均衡地址，但源地址 {src} 不在它的 loadBalancerSourceRanges（{ranges}）中：{chain} 在第 {line} 行把它标记为丢弃，没有送往端点。请把客户端网段加入 Service，或从允许的源地址发起。',
-    'trace.hint.nft-incompatible': '转储表明表 {table} 中有 iptables 无法显示的规则（第 {line} 行）：此跟踪看不到它们，而内核会执行它们。',
-    'trace.hint.nft-base-chain-not-traced': '表 {table} 的链 {chain}（第 {line} 行）挂在 {hook} 钩子上，追踪器不会经过它：它的规则会作用于数据包，但不在这些路径中。',
-    'trace.hint.missing-commit': '表 {table}（第 {line} 行）没有以 COMMIT 结束：粘贴内容可能被截断，其最后一行之后的规则不在此跟踪中（iptables-restore 也根本不会应用该表）。',
-    'trace.hint.missing-commit.next': '表 {table}（第 {line} 行）在下一个表之前没有 COMMIT：粘贴内容在那里可能缺了一段。',
-    'trace.hint.parse-errors': '转储中有 {count} 个错误（第一个在第 {line} 行：{message}）：跟踪在那里读到的内容可能不完整或有误。',
-    'trace.hint.listing-without-interfaces': '该列表（第 {line} 行）未加 -v 打印：匹配网卡的规则在这里看起来无条件，所以结论可能来自并不适用于此数据包的规则。请粘贴 `iptables -L -n -v` 以确认。',
+    'trace.hint.service-port-mismatch':
+      '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
+    'trace.hint.lb-source-blocked':
+      '{dst} 是 {service} 的负载均衡地址，但源地址 {src} 不在它的 loadBalancerSourceRanges（{ranges}）中：{chain} 在第 {line} 行把它标记为丢弃，没有送往端点。请把客户端网段加入 Service，或从允许的源地址发起。',
+    'trace.hint.nft-incompatible':
+      '转储表明表 {table} 中有 iptables 无法显示的规则（第 {line} 行）：此跟踪看不到它们，而内核会执行它们。',
+    'trace.hint.nft-base-chain-not-traced':
+      '表 {table} 的链 {chain}（第 {line} 行）挂在 {hook} 钩子上，追踪器不会经过它：它的规则会作用于数据包，但不在这些路径中。',
+    'trace.hint.missing-commit':
+      '表 {table}（第 {line} 行）没有以 COMMIT 结束：粘贴内容可能被截断，其最后一行之后的规则不在此跟踪中（iptables-restore 也根本不会应用该表）。',
+    'trace.hint.missing-commit.next':
+      '表 {table}（第 {line} 行）在下一个表之前没有 COMMIT：粘贴内容在那里可能缺了一段。',
+    'trace.hint.parse-errors':
+      '转储中有 {count} 个错误（第一个在第 {line} 行：{message}）：跟踪在那里读到的内容可能不完整或有误。',
+    'trace.hint.listing-without-interfaces':
+      '该列表（第 {line} 行）未加 -v 打印：匹配网卡的规则在这里看起来无条件，所以结论可能来自并不适用于此数据包的规则。请粘贴 `iptables -L -n -v` 以确认。',
     'trace.warn.undefined-chain': '{where} 处跳转到转储中没有的链 {target}（粘贴不完整？）：这条路径的结果为 UNKNOWN。',
     'trace.warn.loop': '在 {chain} 处链嵌套超过 {depth} 层：规则存在循环；该路径以 UNKNOWN 结束。',
     'trace.if.holds': '若 `{cond}` 匹配',
@@ -147,8 +171,10 @@ export const traceMessages: MessageBundle = {
     'trace.if.in-set': '若 {what} 在 ipset {set} 中',
     'trace.if.not-in-set': '若 {what} 不在 ipset {set} 中',
     'trace.format.alternative': '分支：{text}',
-    'trace.hint.no-endpoints': '{service} 没有端点：kube-proxy 拒绝该连接（{chain} 第 {line} 行，{with}）。请让该 Service 有就绪的端点（匹配其选择器并通过就绪探针的 Pod）。',
-    'trace.hint.no-endpoints.nat': '{service} 没有端点：kube-proxy 拒绝该连接。请让该 Service 有就绪的端点（匹配其选择器并通过就绪探针的 Pod）。',
+    'trace.hint.no-endpoints':
+      '{service} 没有端点：kube-proxy 拒绝该连接（{chain} 第 {line} 行，{with}）。请让该 Service 有就绪的端点（匹配其选择器并通过就绪探针的 Pod）。',
+    'trace.hint.no-endpoints.nat':
+      '{service} 没有端点：kube-proxy 拒绝该连接。请让该 Service 有就绪的端点（匹配其选择器并通过就绪探针的 Pod）。',
     'trace.assume.holds': '假设 `{cond}` 匹配',
     'trace.assume.vmap-unknown': '假设 {map} 中没有匹配的元素（粘贴内容中没有它）',
     'trace.assume.fails': '假设 `{cond}` 不匹配',

@@ -43,7 +43,7 @@ export const uiMessages: MessageBundle = {
     'ui.trace.target.endpoints.other': '{kind}, {count} endpoints',
     'ui.trace.addresses.title': 'Trace Packet: addresses of this node',
     'ui.trace.addresses.prompt':
-      'The dump cannot tell whether {addr} is an address of this node. Enter the node\'s addresses (comma-separated, from `ip -o addr`) to decide it; leave empty to keep both alternatives. Asked once for this document.',
+      "The dump cannot tell whether {addr} is an address of this node. Enter the node's addresses (comma-separated, from `ip -o addr`) to decide it; leave empty to keep both alternatives. Asked once for this document.",
     'ui.trace.addresses.invalid': '"{value}" is not an IP address',
     'ui.trace.failed': 'Trace failed: {message}',
     // Code lenses (the server renders them in the document's language).

@@ -107,7 +107,12 @@ function compileRule(
 ): CompiledRule {
   const problems: CompileProblem[] = [];
   const conds = compileConditions(matches, family, problems, info);
-  const compiledTarget = compileTarget(target, family, (n) => table.chains.has(n), (n) => objects?.find((o) => o.table === table.name && o.name === n));
+  const compiledTarget = compileTarget(
+    target,
+    family,
+    (n) => table.chains.has(n),
+    (n) => objects?.find((o) => o.table === table.name && o.name === n),
+  );
   return { table: table.name, chain: chainName, line, text, conds, target: compiledTarget, problems };
 }
 

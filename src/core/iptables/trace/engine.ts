@@ -13,7 +13,15 @@ import type { Lang } from '../../i18n/catalog';
 import { ownEntry } from '../../common/own';
 import { dumpIndex, type CompiledChain, type CompiledRule, type DumpIndex } from './compile';
 import { localFactKey, type Uncertain } from './conditions';
-import { FORWARD_STAGES, INPUT_STAGES, LOOPBACK_STAGES, OUTPUT_STAGES, PREROUTING_STAGES, stagesWithBaseChains, type Stage } from './hooks';
+import {
+  FORWARD_STAGES,
+  INPUT_STAGES,
+  LOOPBACK_STAGES,
+  OUTPUT_STAGES,
+  PREROUTING_STAGES,
+  stagesWithBaseChains,
+  type Stage,
+} from './hooks';
 import { formatMark, formatProbability, givenCode, msg, renderTraceMessage } from './message';
 import { addressType, ipText, isForThisNode, preparePacket, type PacketState, type TraceEnv } from './packet';
 import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';
@@ -132,7 +140,8 @@ function stagesOf(dump: IptablesDump): Readonly<Record<Phase, readonly Stage[]>>
   const base = dump.nftBaseChains;
   if (!base?.length) return STAGES;
   const out = {} as Record<Phase, readonly Stage[]>;
-  for (const phase of Object.keys(STAGES) as Phase[]) out[phase] = stagesWithBaseChains(STAGES[phase], base, phase === 'loopback');
+  for (const phase of Object.keys(STAGES) as Phase[])
+    out[phase] = stagesWithBaseChains(STAGES[phase], base, phase === 'loopback');
   return out;
 }
 
@@ -380,7 +389,12 @@ function globalLimit(run: Run): { reason: TraceLimit; limit: number } | undefine
     else if (run.evaluations % CLOCK_EVERY === 0 && run.now() > run.deadline) run.stopped = 'time';
     else return undefined;
   }
-  const limit = { evaluations: run.limits.maxEvaluations, steps: run.limits.maxSteps, time: run.limits.maxMillis, paths: run.limits.maxPaths }[run.stopped];
+  const limit = {
+    evaluations: run.limits.maxEvaluations,
+    steps: run.limits.maxSteps,
+    time: run.limits.maxMillis,
+    paths: run.limits.maxPaths,
+  }[run.stopped];
   return { reason: run.stopped, limit };
 }
 
@@ -721,7 +735,14 @@ function jumpToMissingChain(run: Run, w: Walker, rule: CompiledRule, name: strin
   return false;
 }
 
-function enterChain(run: Run, w: Walker, rule: CompiledRule, name: string, isGoto: boolean, note?: TraceMessage): boolean {
+function enterChain(
+  run: Run,
+  w: Walker,
+  rule: CompiledRule,
+  name: string,
+  isGoto: boolean,
+  note?: TraceMessage,
+): boolean {
   const chain = run.index.chain(rule.table, name);
   const top = w.stack[w.stack.length - 1];
   if (!chain) return jumpToMissingChain(run, w, rule, name);
@@ -811,7 +832,12 @@ function applyNftVerdict(run: Run, w: Walker, rule: CompiledRule, v: NftVerdict,
 }
 
 /** `KEY vmap @map`: the packet's key looked up among the map's elements (kube-proxy's `service-ips`). */
-function applyVerdictMap(run: Run, w: Walker, rule: CompiledRule, t: Extract<CompiledTarget, { kind: 'vmap' }>): boolean {
+function applyVerdictMap(
+  run: Run,
+  w: Walker,
+  rule: CompiledRule,
+  t: Extract<CompiledTarget, { kind: 'vmap' }>,
+): boolean {
   const parts = t.selectors.map((s) => selectorValue(run, w, s));
   if (!t.lookup || parts.some((p) => p === undefined)) {
     // Without the map's elements (or a value the packet does not give) the lookup cannot be decided.
@@ -825,7 +851,13 @@ function applyVerdictMap(run: Run, w: Walker, rule: CompiledRule, t: Extract<Com
     addStep(run, w, rule, 'continue', msg('note.vmap-miss', { map: t.map, key }));
     return true;
   }
-  return applyNftVerdict(run, w, rule, v, msg('note.vmap-hit', { map: t.map, key, verdict: v.chain ? `${v.verdict} ${v.chain}` : v.verdict }));
+  return applyNftVerdict(
+    run,
+    w,
+    rule,
+    v,
+    msg('note.vmap-hit', { map: t.map, key, verdict: v.chain ? `${v.verdict} ${v.chain}` : v.verdict }),
+  );
 }
 
 /** `numgen random mod N vmap { ... }`: each of the N values with probability 1/N (kube-proxy's endpoint ladder). */

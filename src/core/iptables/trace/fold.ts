@@ -11,7 +11,8 @@ export interface FoldableStep {
   chain: string;
 }
 
-export type FoldedStep<S extends FoldableStep = FoldableStep> = { kind: 'step'; step: S } | { kind: 'nothing'; steps: S[] };
+export type FoldedStep<S extends FoldableStep = FoldableStep> =
+  { kind: 'step'; step: S } | { kind: 'nothing'; steps: S[] };
 
 /** A chain ran out of rules and returned to its caller. */
 function isChainEnd(s: FoldableStep): boolean {
@@ -34,7 +35,12 @@ export function foldSteps<S extends FoldableStep>(steps: readonly S[]): FoldedSt
         push(out, { kind: 'nothing', steps: [top.step, s] });
         continue;
       }
-      if (top?.kind === 'nothing' && below?.kind === 'step' && below.step.action === 'jump' && top.steps[0].table === s.table) {
+      if (
+        top?.kind === 'nothing' &&
+        below?.kind === 'step' &&
+        below.step.action === 'jump' &&
+        top.steps[0].table === s.table
+      ) {
         out.splice(out.length - 2, 2);
         push(out, { kind: 'nothing', steps: [below.step, ...top.steps, s] });
         continue;

@@ -111,9 +111,7 @@ export function formatTraceTree(result: TraceResult, lang: Lang = 'en'): string 
   const pk = result.packet;
   const dst = pk.proto === 'icmp' ? pk.dst : joinHostPort(pk.dst, pk.dport);
   const src = pk.sport === undefined ? pk.src : joinHostPort(pk.src, pk.sport);
-  const out = [
-    tn(lang, 'trace.format.header', result.paths.length, { proto: pk.proto, src, dst, hook: pk.hook }),
-  ];
+  const out = [tn(lang, 'trace.format.header', result.paths.length, { proto: pk.proto, src, dst, hook: pk.hook })];
   render(result, out, lang);
   for (const w of result.warnings) out.push(t(lang, 'trace.format.warning', { text: w }));
   return out.join('\n') + '\n';

@@ -117,15 +117,24 @@ function stagePriority(stage: Stage): number {
  * A phase's stages with the dump's nft base chains (`type nat hook prerouting priority dstnat`) placed among
  * iptables' tables by hook and priority, as netfilter runs them. `loopback`: nat is not consulted again.
  */
-export function stagesWithBaseChains(stages: readonly Stage[], base: readonly NftBaseChain[], loopback: boolean): Stage[] {
+export function stagesWithBaseChains(
+  stages: readonly Stage[],
+  base: readonly NftBaseChain[],
+  loopback: boolean,
+): Stage[] {
   const hooks: string[] = [];
   for (const s of stages) if (!hooks.includes(s.chain.toLowerCase())) hooks.push(s.chain.toLowerCase());
   const out: Stage[] = [];
   for (const hook of hooks) {
-    const here = stages.filter((s) => s.chain.toLowerCase() === hook).map((stage) => ({ stage, priority: stagePriority(stage) }));
+    const here = stages
+      .filter((s) => s.chain.toLowerCase() === hook)
+      .map((stage) => ({ stage, priority: stagePriority(stage) }));
     for (const b of base) {
       if (b.hook !== hook || (loopback && b.type === 'nat')) continue;
-      here.push({ stage: { table: b.table, chain: b.chain, ...(b.type === 'nat' ? { nat: true } : {}) }, priority: b.priority });
+      here.push({
+        stage: { table: b.table, chain: b.chain, ...(b.type === 'nat' ? { nat: true } : {}) },
+        priority: b.priority,
+      });
     }
     // A stable sort: at equal priority iptables' table comes first.
     here.sort((a, b) => a.priority - b.priority);

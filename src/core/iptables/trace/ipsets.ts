@@ -31,7 +31,10 @@ export function compileSets(sets: readonly KnownSet[] | undefined): Map<string, 
   for (const set of sets) {
     const kinds = elementKinds(set.type);
     const members = set.members.map((m) => m.elements.map((e, i) => elementTest(e, kinds?.[i])));
-    out.set(set.name, { members, complete: set.numberOfEntries === undefined || set.numberOfEntries <= set.members.length });
+    out.set(set.name, {
+      members,
+      complete: set.numberOfEntries === undefined || set.numberOfEntries <= set.members.length,
+    });
   }
   return out;
 }
@@ -40,7 +43,12 @@ export function compileSets(sets: readonly KnownSet[] | undefined): Map<string, 
  * Whether the packet's fields (`flags` of --match-set: `dst,dst` = destination address, destination port) are in
  * the set: true or false when the members tell, undefined when they cannot (a cut listing, a shape not read).
  */
-export function inSet(set: CompiledSet, flags: readonly ('src' | 'dst')[], s: PacketState, family: IpFamily): boolean | undefined {
+export function inSet(
+  set: CompiledSet,
+  flags: readonly ('src' | 'dst')[],
+  s: PacketState,
+  family: IpFamily,
+): boolean | undefined {
   let unsure = !set.complete;
   for (const member of set.members) {
     let all: boolean | undefined = true;
@@ -62,7 +70,9 @@ type ElementKind = 'ip' | 'net' | 'port' | 'iface' | 'mac';
 function elementKinds(type: string | undefined): ElementKind[] | undefined {
   const m = /^(?:hash|bitmap|list):(.+)$/.exec(type ?? '');
   if (!m) return undefined;
-  return m[1].split(',').map((k) => (k === 'ip' || k === 'net' || k === 'port' || k === 'iface' || k === 'mac' ? k : 'ip'));
+  return m[1]
+    .split(',')
+    .map((k) => (k === 'ip' || k === 'net' || k === 'port' || k === 'iface' || k === 'mac' ? k : 'ip'));
 }
 
 function elementTest(text: string, kind: ElementKind | undefined): ElementTest {
@@ -80,5 +90,6 @@ function elementTest(text: string, kind: ElementKind | undefined): ElementTest {
   if (kind === 'iface' || kind === 'mac') return () => undefined;
   const cidr = parseCidr(text);
   if (!cidr) return () => undefined;
-  return (s, field, family) => family === cidr.family && cidrContains(cidr, { family, value: field === 'src' ? s.src : s.dst });
+  return (s, field, family) =>
+    family === cidr.family && cidrContains(cidr, { family, value: field === 'src' ? s.src : s.dst });
 }

@@ -11,7 +11,9 @@ export function msg(code: string, params: Record<string, string | number> = {}):
  * address of this node"): `assume.X` becomes `if.X`.
  */
 export function givenCode(message: TraceMessage): TraceMessage {
-  return message.code.startsWith('assume.') ? { code: `if.${message.code.slice('assume.'.length)}`, params: message.params } : message;
+  return message.code.startsWith('assume.')
+    ? { code: `if.${message.code.slice('assume.'.length)}`, params: message.params }
+    : message;
 }
 
 export function renderTraceMessage(message: TraceMessage, lang: Lang): string {

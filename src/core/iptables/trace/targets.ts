@@ -42,7 +42,8 @@ export function verdictMapKey(parts: readonly string[]): string {
 /** The nft reader's VMAP / NUMGEN targets (`... vmap @name`, `numgen random mod N vmap { ... }`). */
 function compileVerdictMap(target: Target, objectNamed: (name: string) => NftObject | undefined): CompiledTarget {
   const named = opt(target, 'map')?.values[0];
-  const elements = named !== undefined ? objectNamed(named)?.elements : bracedElements(opt(target, 'elements')?.values[0] ?? '');
+  const elements =
+    named !== undefined ? objectNamed(named)?.elements : bracedElements(opt(target, 'elements')?.values[0] ?? '');
   if (target.name === 'NUMGEN') {
     const modulus = Number(opt(target, 'mod')?.values[0]);
     const verdicts: (NftVerdict | undefined)[] = [];
@@ -56,7 +57,8 @@ function compileVerdictMap(target: Target, objectNamed: (name: string) => NftObj
   const map = named ?? '{ ... }';
   if (!elements) return { kind: 'vmap', map, selectors };
   const lookup = new Map<string, NftVerdict>();
-  for (const e of elements) if (e.verdict) lookup.set(verdictMapKey(e.key), { verdict: e.verdict, ...(e.chain ? { chain: e.chain } : {}) });
+  for (const e of elements)
+    if (e.verdict) lookup.set(verdictMapKey(e.key), { verdict: e.verdict, ...(e.chain ? { chain: e.chain } : {}) });
   return { kind: 'vmap', map, selectors, lookup };
 }
 
@@ -177,7 +179,8 @@ export function compileTarget(
 ): CompiledTarget {
   if (!target) return { kind: 'none' };
   const name = target.name;
-  if ((name === 'VMAP' && opt(target, 'selector')) || (name === 'NUMGEN' && opt(target, 'mod'))) return compileVerdictMap(target, objectNamed);
+  if ((name === 'VMAP' && opt(target, 'selector')) || (name === 'NUMGEN' && opt(target, 'mod')))
+    return compileVerdictMap(target, objectNamed);
   switch (name) {
     case 'ACCEPT':
       return { kind: 'accept', name };

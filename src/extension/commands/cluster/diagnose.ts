@@ -42,7 +42,8 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
         want.namespace = arg.service.namespace;
         if (!fromHere || arg.kind !== 'endpoint') want.service = arg.service.name;
       }
-      if (arg.kind === 'port' || (arg.kind === 'endpoint' && !fromHere)) want.port = arg.port.name || String(arg.port.port);
+      if (arg.kind === 'port' || (arg.kind === 'endpoint' && !fromHere))
+        want.port = arg.port.name || String(arg.port.port);
       if (fromHere && arg.kind === 'endpoint') want.from = arg.endpoint.pod;
     }
     try {
@@ -66,7 +67,11 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
       const lang = uiLang();
       const service = want.service;
       const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Diagnosing {0}/{1} from pod {2}', namespace, service, want.from), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Diagnosing {0}/{1} from pod {2}', namespace, service, want.from),
+          cancellable: true,
+        },
         (progress, token) => {
           const ctl = new AbortController();
           token.onCancellationRequested(() => ctl.abort());
@@ -91,11 +96,14 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
       ctx.output.info(`diagnose ${namespace}/${service} from ${want.from}: ${report.verdict.code}`);
       await ctx.reports.show(report, lang);
       const copy = vscode.l10n.t('Copy as Markdown');
-      void vscode.window.showInformationMessage(report.verdict.summary, copy).then((choice) => (choice === copy ? ctx.reports.copy() : undefined));
+      void vscode.window
+        .showInformationMessage(report.verdict.summary, copy)
+        .then((choice) => (choice === copy ? ctx.reports.copy() : undefined));
       return report;
     } catch (e) {
       const err = asClusterError(e);
-      if (err.code !== 'cancelled') void vscode.window.showErrorMessage(vscode.l10n.t('Diagnose failed: {0}', err.oneLine()));
+      if (err.code !== 'cancelled')
+        void vscode.window.showErrorMessage(vscode.l10n.t('Diagnose failed: {0}', err.oneLine()));
       return undefined;
     }
   };

@@ -20,7 +20,11 @@ export interface CaptureResult {
 
 async function capture(ctx: Ctx, session: ClusterSession, node: string): Promise<CaptureResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Capturing the rules of node {0}', node), cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Capturing the rules of node {0}', node),
+      cancellable: true,
+    },
     async (progress, token) => {
       const ctl = new AbortController();
       token.onCancellationRequested(() => ctl.abort());
@@ -35,7 +39,10 @@ async function capture(ctx: Ctx, session: ClusterSession, node: string): Promise
       });
       try {
         const cap = await captureNode(access, { signal: ctl.signal });
-        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const stamp = new Date()
+          .toISOString()
+          .replace(/[-:]/g, '')
+          .replace(/\.\d+Z$/, 'Z');
         const dir = vscode.Uri.joinPath(ctx.extension.globalStorageUri, 'captures', `${node}-${stamp}`);
         await vscode.workspace.fs.createDirectory(dir);
         const result: CaptureResult = { node, via: cap.via, files: [] };
@@ -45,7 +52,8 @@ async function capture(ctx: Ctx, session: ClusterSession, node: string): Promise
           result.files.push(uri);
           if (f.rules && !result.rules) {
             let doc = await vscode.workspace.openTextDocument(uri);
-            if (doc.languageId !== 'iptables' && doc.languageId !== 'ipvs') doc = await vscode.languages.setTextDocumentLanguage(doc, f.name.endsWith('.ipvs') ? 'ipvs' : 'iptables');
+            if (doc.languageId !== 'iptables' && doc.languageId !== 'ipvs')
+              doc = await vscode.languages.setTextDocumentLanguage(doc, f.name.endsWith('.ipvs') ? 'ipvs' : 'iptables');
             result.rules = doc;
           }
         }
@@ -58,7 +66,11 @@ async function capture(ctx: Ctx, session: ClusterSession, node: string): Promise
   );
 }
 
-async function nodeOf(ctx: Ctx, session: ClusterSession, arg: ClusterRow | string | undefined): Promise<string | undefined> {
+async function nodeOf(
+  ctx: Ctx,
+  session: ClusterSession,
+  arg: ClusterRow | string | undefined,
+): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (arg?.kind === 'node') return arg.node.name;
   if (arg?.kind === 'endpoint' && arg.endpoint.nodeName) return arg.endpoint.nodeName;
@@ -74,11 +86,15 @@ export function captureNodeRulesCommand(ctx: Ctx) {
       if (!node) return undefined;
       const result = await capture(ctx, session, node);
       if (result.rules) await vscode.window.showTextDocument(result.rules, { preview: false });
-      else void vscode.window.showWarningMessage(vscode.l10n.t('No rules dump could be read on node {0} (via {1}).', node, result.via));
+      else
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('No rules dump could be read on node {0} (via {1}).', node, result.via),
+        );
       return result;
     } catch (e) {
       const err = asClusterError(e);
-      if (err.code !== 'cancelled') void vscode.window.showErrorMessage(vscode.l10n.t('Capture failed: {0}', err.oneLine()));
+      if (err.code !== 'cancelled')
+        void vscode.window.showErrorMessage(vscode.l10n.t('Capture failed: {0}', err.oneLine()));
       return undefined;
     }
   };
@@ -89,7 +105,9 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
   return async (arg?: ClusterRow): Promise<unknown> => {
     if (!requireTrust()) return undefined;
     if (!arg || arg.kind !== 'service' || !arg.service.clusterIP || arg.service.clusterIP === 'None') {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Choose a Service with a ClusterIP in the Cluster view.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Choose a Service with a ClusterIP in the Cluster view.'),
+      );
       return undefined;
     }
     try {
@@ -98,16 +116,25 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
       if (!node) return undefined;
       const result = await capture(ctx, session, node);
       if (!result.rules) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('No rules dump could be read on node {0} (via {1}).', node, result.via));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('No rules dump could be read on node {0} (via {1}).', node, result.via),
+        );
         return undefined;
       }
       await vscode.window.showTextDocument(result.rules, { preview: false });
       const port = arg.service.ports[0];
-      const dst = arg.service.clusterIP.includes(':') ? `[${arg.service.clusterIP}]:${port?.port ?? 80}` : `${arg.service.clusterIP}:${port?.port ?? 80}`;
-      return vscode.commands.executeCommand('kubePacketPath.tracePacket', { uri: result.rules.uri.toString(), dst, ...(port ? { proto: port.protocol.toLowerCase() } : {}) });
+      const dst = arg.service.clusterIP.includes(':')
+        ? `[${arg.service.clusterIP}]:${port?.port ?? 80}`
+        : `${arg.service.clusterIP}:${port?.port ?? 80}`;
+      return vscode.commands.executeCommand('kubePacketPath.tracePacket', {
+        uri: result.rules.uri.toString(),
+        dst,
+        ...(port ? { proto: port.protocol.toLowerCase() } : {}),
+      });
     } catch (e) {
       const err = asClusterError(e);
-      if (err.code !== 'cancelled') void vscode.window.showErrorMessage(vscode.l10n.t('Capture failed: {0}', err.oneLine()));
+      if (err.code !== 'cancelled')
+        void vscode.window.showErrorMessage(vscode.l10n.t('Capture failed: {0}', err.oneLine()));
       return undefined;
     }
   };

@@ -4,13 +4,31 @@ import type { NodeInfo, PodInfo, ServiceInfo } from '../../../core/kube/types';
 import type { ClusterSession } from '../../../cluster';
 import type { ClusterState } from '../../cluster/state';
 
-export async function pickService(state: ClusterState, session: ClusterSession, namespace?: string): Promise<ServiceInfo | undefined> {
+export async function pickService(
+  state: ClusterState,
+  session: ClusterSession,
+  namespace?: string,
+): Promise<ServiceInfo | undefined> {
   // Without the Cluster view open nothing is watched yet: list once.
-  const known = state.synced.has('services') ? [...state.services.values()] : await session.listServices(namespace ?? state.namespaceScope);
-  const services = known.filter((s) => !namespace || s.namespace === namespace).sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
+  const known = state.synced.has('services')
+    ? [...state.services.values()]
+    : await session.listServices(namespace ?? state.namespaceScope);
+  const services = known
+    .filter((s) => !namespace || s.namespace === namespace)
+    .sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
   const picked = await vscode.window.showQuickPick(
-    services.map((s) => ({ label: s.name, description: `${s.namespace} · ${s.clusterIP || '-'} · ${s.ports.map((p) => `${p.port}/${p.protocol}`).join(',')}`, service: s })),
-    { title: vscode.l10n.t('Diagnose Service: which Service?'), matchOnDescription: true, placeHolder: services.length ? undefined : vscode.l10n.t('No Services loaded yet: open the Cluster view, or check its error rows') },
+    services.map((s) => ({
+      label: s.name,
+      description: `${s.namespace} · ${s.clusterIP || '-'} · ${s.ports.map((p) => `${p.port}/${p.protocol}`).join(',')}`,
+      service: s,
+    })),
+    {
+      title: vscode.l10n.t('Diagnose Service: which Service?'),
+      matchOnDescription: true,
+      placeHolder: services.length
+        ? undefined
+        : vscode.l10n.t('No Services loaded yet: open the Cluster view, or check its error rows'),
+    },
   );
   return picked?.service;
 }
@@ -18,7 +36,10 @@ export async function pickService(state: ClusterState, session: ClusterSession, 
 export async function pickPort(service: ServiceInfo): Promise<string | undefined> {
   if (service.ports.length <= 1) return service.ports[0] ? String(service.ports[0].port) : undefined;
   const picked = await vscode.window.showQuickPick(
-    service.ports.map((p) => ({ label: `${p.name ? `${p.name} ` : ''}${p.port}/${p.protocol}`, port: p.name || String(p.port) })),
+    service.ports.map((p) => ({
+      label: `${p.name ? `${p.name} ` : ''}${p.port}/${p.protocol}`,
+      port: p.name || String(p.port),
+    })),
     { title: vscode.l10n.t('Diagnose Service: which port?') },
   );
   return picked?.port;
@@ -29,8 +50,15 @@ export async function pickSourcePod(session: ClusterSession, namespace: string):
   const pods = (await session.listPods(namespace)).filter((p) => !p.phase || p.phase === 'Running');
   pods.sort((a, b) => Number(a.hostNetwork) - Number(b.hostNetwork) || a.name.localeCompare(b.name));
   const picked = await vscode.window.showQuickPick(
-    pods.map((p) => ({ label: p.name, description: `${p.ip ?? '-'} · ${p.nodeName ?? '-'}${p.hostNetwork ? ' · hostNetwork' : ''}`, pod: p })),
-    { title: vscode.l10n.t('Diagnose Service: from which pod? (the checks run inside it)'), placeHolder: pods.length ? undefined : vscode.l10n.t('No running pod in {0}', namespace) },
+    pods.map((p) => ({
+      label: p.name,
+      description: `${p.ip ?? '-'} · ${p.nodeName ?? '-'}${p.hostNetwork ? ' · hostNetwork' : ''}`,
+      pod: p,
+    })),
+    {
+      title: vscode.l10n.t('Diagnose Service: from which pod? (the checks run inside it)'),
+      placeHolder: pods.length ? undefined : vscode.l10n.t('No running pod in {0}', namespace),
+    },
   );
   return picked?.pod;
 }
@@ -38,7 +66,9 @@ export async function pickSourcePod(session: ClusterSession, namespace: string):
 export async function pickNode(state: ClusterState, session: ClusterSession): Promise<NodeInfo | undefined> {
   const nodes = state.nodes.size ? [...state.nodes.values()] : await session.listNodes();
   const picked = await vscode.window.showQuickPick(
-    nodes.sort((a, b) => a.name.localeCompare(b.name)).map((n) => ({ label: n.name, description: `${n.internalIPs.join(',')} · ${n.podCIDRs.join(',')}`, node: n })),
+    nodes
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((n) => ({ label: n.name, description: `${n.internalIPs.join(',')} · ${n.podCIDRs.join(',')}`, node: n })),
     { title: vscode.l10n.t('Which node?') },
   );
   return picked?.node;
@@ -47,13 +77,21 @@ export async function pickNode(state: ClusterState, session: ClusterSession): Pr
 /** Asks before anything is created in the cluster (a debug container or pod). */
 export async function confirmCreate(what: string): Promise<boolean> {
   const create = vscode.l10n.t('Create');
-  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Kube Packet Path needs to create {0}. It is removed afterwards. Create it?', what), { modal: true }, create);
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Kube Packet Path needs to create {0}. It is removed afterwards. Create it?', what),
+    { modal: true },
+    create,
+  );
   return answer === create;
 }
 
 /** Exec and pod creation are refused in an untrusted workspace; says so and returns false there. */
 export function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window.showWarningMessage(vscode.l10n.t('Running commands in cluster pods is disabled in an untrusted workspace. Trust this workspace to run checks (Workspaces: Manage Workspace Trust).'));
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      'Running commands in cluster pods is disabled in an untrusted workspace. Trust this workspace to run checks (Workspaces: Manage Workspace Trust).',
+    ),
+  );
   return false;
 }

@@ -38,7 +38,11 @@ export function switchNamespaceCommand(ctx: Ctx) {
       try {
         const s = await state.open();
         known.add(s.namespace);
-        const list = await s.list('/api/v1/namespaces', { verb: 'list', resource: 'namespaces' }, { timeoutMs: 10_000 });
+        const list = await s.list(
+          '/api/v1/namespaces',
+          { verb: 'list', resource: 'namespaces' },
+          { timeoutMs: 10_000 },
+        );
         for (const n of list.items) if (n.metadata?.name) known.add(n.metadata.name);
       } catch {
         // Listing namespaces is often forbidden; the Services seen and free text still work.
@@ -70,7 +74,13 @@ export function refreshClusterCommand(ctx: Ctx) {
 
 export function filterServicesCommand(ctx: Ctx) {
   return async (text?: string): Promise<void> => {
-    const value = text ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Filter Services by name'), value: ctx.cluster.filter, prompt: vscode.l10n.t('Part of a Service name; empty shows all') }));
+    const value =
+      text ??
+      (await vscode.window.showInputBox({
+        title: vscode.l10n.t('Filter Services by name'),
+        value: ctx.cluster.filter,
+        prompt: vscode.l10n.t('Part of a Service name; empty shows all'),
+      }));
     if (value !== undefined) ctx.cluster.setFilter(value);
   };
 }
