@@ -10,7 +10,15 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort, installVsix, labUnavailable, LAB_SCENARIO, makeProfile, startCodeServer, startLab } from './e2e/codeserver.mjs';
+import {
+  freePort,
+  installVsix,
+  labUnavailable,
+  LAB_SCENARIO,
+  makeProfile,
+  startCodeServer,
+  startLab,
+} from './e2e/codeserver.mjs';
 import { repoRoot, toolPaths } from './e2e/paths.mjs';
 
 const say = (text) => console.log(`[demo] ${text}`);
@@ -34,7 +42,16 @@ function newestSource() {
     if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
     else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const rel of ['src', 'syntaxes', 'language-configuration', 'media', 'l10n', 'package.json', 'package.nls.json', 'README.md']) {
+  for (const rel of [
+    'src',
+    'syntaxes',
+    'language-configuration',
+    'media',
+    'l10n',
+    'package.json',
+    'package.nls.json',
+    'README.md',
+  ]) {
     if (fs.existsSync(path.join(repoRoot, rel))) walk(path.join(repoRoot, rel));
   }
   return newest;
@@ -65,7 +82,9 @@ async function main() {
     try {
       owned.lab = startLab(owned.temp);
       settings = { 'kubePacketPath.kubeconfig': owned.lab.kubeconfig };
-      say(`lab: ${LAB_SCENARIO} up (kubeconfig ${owned.lab.kubeconfig}); its client pod cannot reach the kubernetes Service`);
+      say(
+        `lab: ${LAB_SCENARIO} up (kubeconfig ${owned.lab.kubeconfig}); its client pod cannot reach the kubernetes Service`,
+      );
     } catch (error) {
       say(`lab: ${error.message}`);
     }
@@ -80,7 +99,11 @@ async function main() {
   say('');
   say(`open ${url}`);
   say('');
-  say(owned.lab ? 'try: open kube-proxy.iptables and hover a KUBE-SVC chain; the Kube Packet Path view > Cluster > default > kubernetes > Diagnose' : 'try: open kube-proxy.iptables, hover a KUBE-SVC chain, then "Kube Packet Path: Trace Packet..."');
+  say(
+    owned.lab
+      ? 'try: open kube-proxy.iptables and hover a KUBE-SVC chain; the Kube Packet Path view > Cluster > default > kubernetes > Diagnose'
+      : 'try: open kube-proxy.iptables, hover a KUBE-SVC chain, then "Kube Packet Path: Trace Packet..."',
+  );
   say('Ctrl-C stops code-server, takes the lab down and removes the temp folder');
   owned.server.child.on('exit', (code, signal) => {
     if (!stopping) {

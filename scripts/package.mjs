@@ -18,13 +18,51 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const LIMIT = 5 * 1024 * 1024;
 const outArg = process.argv.indexOf('--out');
-const vsixPath = path.resolve(outArg > 0 ? process.argv[outArg + 1] : path.join(root, `${pkg.name}-${pkg.version}.vsix`));
+const vsixPath = path.resolve(
+  outArg > 0 ? process.argv[outArg + 1] : path.join(root, `${pkg.name}-${pkg.version}.vsix`),
+);
 /** Top-level entries copied into the staging folder; .vscodeignore (copied too) then decides file by file. */
-const SHIPPED = ['package.json', '.vscodeignore', 'LICENSE', 'README.md', 'README.zh-CN.md', 'CHANGELOG.md', 'syntaxes', 'language-configuration', 'media', 'l10n'];
+const SHIPPED = [
+  'package.json',
+  '.vscodeignore',
+  'LICENSE',
+  'README.md',
+  'README.zh-CN.md',
+  'CHANGELOG.md',
+  'syntaxes',
+  'language-configuration',
+  'media',
+  'l10n',
+];
 /** Nothing in the VSIX may match these. */
-const FORBIDDEN = [/\.ts$/, /\.map$/, /(^|\/)test\//, /(^|\/)out\//, /(^|\/)src\//, /(^|\/)node_modules\//, /lab/i, /bench/i, /(^|\/)samples\//, /\.test\.js$/];
+const FORBIDDEN = [
+  /\.ts$/,
+  /\.map$/,
+  /(^|\/)test\//,
+  /(^|\/)out\//,
+  /(^|\/)src\//,
+  /(^|\/)node_modules\//,
+  /lab/i,
+  /bench/i,
+  /(^|\/)samples\//,
+  /\.test\.js$/,
+];
 /** And these must be there. */
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/client-node.js', 'extension/LICENSE.txt', 'extension/readme.md', 'extension/changelog.md', 'extension/media/icon.png', 'extension/package.nls.json', 'extension/package.nls.zh-cn.json', 'extension/l10n/bundle.l10n.zh-cn.json', 'extension/syntaxes/iptables.tmLanguage.json', 'extension/syntaxes/ipvs.tmLanguage.json'];
+const REQUIRED = [
+  'extension/package.json',
+  'extension/dist/extension.js',
+  'extension/dist/server.js',
+  'extension/dist/client-node.js',
+  'extension/LICENSE.txt',
+  'extension/readme.md',
+  'extension/changelog.md',
+  'extension/media/icon.png',
+  'extension/package.nls.json',
+  'extension/package.nls.zh-cn.json',
+  'extension/l10n/bundle.l10n.zh-cn.json',
+  'extension/syntaxes/iptables.tmLanguage.json',
+  'extension/syntaxes/ipvs.tmLanguage.json',
+];
 
 const say = (text) => console.log(`[package] ${text}`);
 const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} kB`);
@@ -33,14 +71,19 @@ function main() {
   const started = Date.now();
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'kpp-package-'));
   try {
-    const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--production', '--outdir', path.join(stage, 'dist')], { cwd: root, stdio: 'inherit' });
+    const build = spawnSync(
+      process.execPath,
+      [path.join(root, 'scripts', 'build.mjs'), '--production', '--outdir', path.join(stage, 'dist')],
+      { cwd: root, stdio: 'inherit' },
+    );
     if (build.status !== 0) throw new Error(`the production build failed (exit ${build.status ?? build.signal})`);
     for (const name of SHIPPED) {
       const from = path.join(root, name);
       if (fs.existsSync(from)) fs.cpSync(from, path.join(stage, name), { recursive: true });
       else if (name !== 'README.zh-CN.md') throw new Error(`${name} is missing`);
     }
-    for (const name of fs.readdirSync(root).filter((n) => /^package\.nls(\.[\w-]+)?\.json$/.test(n))) fs.copyFileSync(path.join(root, name), path.join(stage, name));
+    for (const name of fs.readdirSync(root).filter((n) => /^package\.nls(\.[\w-]+)?\.json$/.test(n)))
+      fs.copyFileSync(path.join(root, name), path.join(stage, name));
     // `files` is the npm package's list (the CLI); vsce refuses it next to .vscodeignore, and `bin` is not the VSIX's.
     const staged = { ...pkg };
     delete staged.files;
@@ -62,16 +105,20 @@ function main() {
       timeout: 180_000,
     });
     const vsceOut = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
-    if (r.status !== 0 || !fs.existsSync(vsixPath)) throw new Error(`vsce package failed (exit ${r.status ?? r.signal}):\n${vsceOut}`);
+    if (r.status !== 0 || !fs.existsSync(vsixPath))
+      throw new Error(`vsce package failed (exit ${r.status ?? r.signal}):\n${vsceOut}`);
     for (const line of vsceOut.split('\n')) if (line.trim()) say(`vsce: ${line.trim()}`);
 
     const entries = zipEntries(fs.readFileSync(vsixPath));
     const names = entries.map((e) => e.name);
     const bad = names.filter((n) => FORBIDDEN.some((re) => re.test(n.replace(/^extension\//, ''))));
     const missing = REQUIRED.filter((n) => !names.includes(n));
-    for (const e of entries.filter((x) => /dist\//.test(x.name))) say(`in the VSIX: ${e.name} ${kb(e.size)} (${kb(e.compressed)} compressed)`);
+    for (const e of entries.filter((x) => /dist\//.test(x.name)))
+      say(`in the VSIX: ${e.name} ${kb(e.size)} (${kb(e.compressed)} compressed)`);
     const size = fs.statSync(vsixPath).size;
-    say(`${path.relative(process.cwd(), vsixPath) || vsixPath}: ${kb(size)}, ${entries.length} files (limit ${kb(LIMIT)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    say(
+      `${path.relative(process.cwd(), vsixPath) || vsixPath}: ${kb(size)}, ${entries.length} files (limit ${kb(LIMIT)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     if (bad.length) throw new Error(`the VSIX holds files that must not ship: ${bad.join(', ')}`);
     if (missing.length) throw new Error(`the VSIX lacks: ${missing.join(', ')}`);
     if (size >= LIMIT) throw new Error(`the VSIX is ${kb(size)}, over the ${kb(LIMIT)} limit`);

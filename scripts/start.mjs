@@ -13,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const run = (cmd, args, opts = {}) => {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...opts.env }, stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit' });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...opts.env },
+    stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+  });
   if (r.status !== 0 && !opts.allowFail) {
     console.error(`start: ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
     process.exit(1);
@@ -40,7 +45,11 @@ const vsix = join(root, `${pkg.name}-${pkg.version}.vsix`);
 heading('the CLI on the bundled samples');
 const dir = mkdtempSync(join(tmpdir(), 'kpp-start-'));
 const dump = join(dir, 'node-a.iptables');
-const generated = run(process.execPath, ['dist/cli.js', 'generate', 'samples/cluster.json', '--cluster-cidr', '10.244.0.0/16'], { capture: true });
+const generated = run(
+  process.execPath,
+  ['dist/cli.js', 'generate', 'samples/cluster.json', '--cluster-cidr', '10.244.0.0/16'],
+  { capture: true },
+);
 writeFileSync(dump, generated.stdout);
 console.log(`\nGenerated ${dump}: the rules kube-proxy would write for samples/cluster.json`);
 
@@ -48,14 +57,28 @@ kpp('parse', dump);
 kpp('lint', dump);
 kpp('trace', dump, '--src', '10.244.1.5', '--dst', '172.16.0.1:443');
 const lines = generated.stdout.split('\n');
-const svcLine = lines.findIndex((l) => l.includes('default/kubernetes:https cluster IP') && l.startsWith('-A KUBE-SERVICES')) + 1;
+const svcLine =
+  lines.findIndex((l) => l.includes('default/kubernetes:https cluster IP') && l.startsWith('-A KUBE-SERVICES')) + 1;
 kpp('explain', dump, '--line', String(svcLine), '--column', String(lines[svcLine - 1].indexOf('KUBE-SVC-') + 1));
 kpp('explain', dump, '--line', String(svcLine), '--lang', 'zh-CN');
 kpp('parse', 'samples/node-a.ipvs');
 kpp('trace', 'samples/node-a.ipvs', '--src', '10.244.1.5', '--dst', '172.16.20.10:80');
 // kube-proxy in nftables mode: Services read from the maps of `nft list ruleset`.
 kpp('parse', 'samples/kube-proxy-nftables.nft');
-kpp('trace', 'samples/kube-proxy-nftables.nft', '--src', '10.244.1.9', '--dst', '10.96.0.10:53', '--proto', 'udp', '--in-iface', 'cali0', '--local-ip', '192.168.0.11');
+kpp(
+  'trace',
+  'samples/kube-proxy-nftables.nft',
+  '--src',
+  '10.244.1.9',
+  '--dst',
+  '10.96.0.10:53',
+  '--proto',
+  'udp',
+  '--in-iface',
+  'cali0',
+  '--local-ip',
+  '192.168.0.11',
+);
 kpp('parse', 'samples/client-pod-routes.txt');
 // The seed incident from the pod's side: where the kernel sends the kubernetes Service's ClusterIP.
 kpp('explain', 'samples/client-pod-routes.txt', '--line', '5');
@@ -92,7 +115,11 @@ async function seedLab() {
     lab = startLab(labDir);
     console.log(`lab: up (kubeconfig ${lab.kubeconfig})`);
     console.log('\n$ kpp diagnose svc/kubernetes -n default --from pod/client');
-    const r = run(process.execPath, ['dist/cli.js', 'diagnose', 'svc/kubernetes', '-n', 'default', '--from', 'pod/client'], { capture: true, allowFail: true, env: { KUBECONFIG: lab.kubeconfig } });
+    const r = run(
+      process.execPath,
+      ['dist/cli.js', 'diagnose', 'svc/kubernetes', '-n', 'default', '--from', 'pod/client'],
+      { capture: true, allowFail: true, env: { KUBECONFIG: lab.kubeconfig } },
+    );
     const report = r.stdout ?? '';
     const reportFile = join(dir, 'diagnose-kubernetes.md');
     writeFileSync(reportFile, report);

@@ -29,14 +29,17 @@ function reachable(url) {
   });
 }
 
-const cached = fs.existsSync(path.join(root, '.vscode-test')) && fs.readdirSync(path.join(root, '.vscode-test')).some((n) => n.startsWith('vscode-'));
+const cached =
+  fs.existsSync(path.join(root, '.vscode-test')) &&
+  fs.readdirSync(path.join(root, '.vscode-test')).some((n) => n.startsWith('vscode-'));
 if (!cached) {
   const problem = await reachable('https://update.code.visualstudio.com/api/releases/stable');
   if (problem) skip(`desktop VS Code cannot be downloaded here (update.code.visualstudio.com: ${problem})`);
 }
 let wrap = [];
 if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-  if (spawnSync('sh', ['-c', 'command -v xvfb-run']).status !== 0) skip('no display and no xvfb-run (apt-get install xvfb)');
+  if (spawnSync('sh', ['-c', 'command -v xvfb-run']).status !== 0)
+    skip('no display and no xvfb-run (apt-get install xvfb)');
   wrap = ['xvfb-run', '-a'];
 }
 for (const [label, args] of [

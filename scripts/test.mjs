@@ -17,7 +17,12 @@ const problems = [];
 function run(label, cmd, args, opts = {}) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', env: { ...process.env, ...opts.env } });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+    env: { ...process.env, ...opts.env },
+  });
   if (opts.capture && r.stdout) process.stdout.write(r.stdout);
   console.log(`=== ${label}: exit ${r.status ?? r.signal} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return r;
@@ -56,15 +61,21 @@ function nodeSuite(name, extraArgs = []) {
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 // A fresh clone has no node_modules: install exactly what the lock file says first.
 if (!existsSync(join(root, 'node_modules', '.bin', 'tsc'))) step('install', 'npm', ['ci', '--no-audit', '--no-fund']);
-if (step('build', process.execPath, ['scripts/build.mjs']) && step('typecheck+compile', npx, ['tsc', '-p', 'tsconfig.json'])) {
+if (
+  step('build', process.execPath, ['scripts/build.mjs']) &&
+  step('typecheck+compile', npx, ['tsc', '-p', 'tsconfig.json'])
+) {
   step('eslint', npx, ['eslint', '--max-warnings=0', 'src', 'test', 'scripts']);
+  // Formatting is Prettier's, with the project's .prettierrc.json: a file that differs fails the run.
+  step('prettier', npx, ['prettier', '--check', '--log-level', 'warn', 'src', 'test', 'scripts']);
   for (const s of suites) {
     if (s === 'unit') nodeSuite('unit');
     else if (s === 'lsp' || s === 'cli') nodeSuite(s);
     else if (s === 'lab') {
       // The API server's protocol, selector and kubectl tests need no root; the tests that build network
       // namespaces skip themselves with the reason (CI runs as root; test/lab/README.md has the unshare recipe).
-      if (process.getuid && process.getuid() !== 0) console.log('\n=== lab: not root: tests that need network namespaces skip');
+      if (process.getuid && process.getuid() !== 0)
+        console.log('\n=== lab: not root: tests that need network namespaces skip');
       nodeSuite('lab', ['--test-concurrency=1']);
     } else if (s === 'e2e') {
       if (process.env.KPP_SKIP_E2E === '1') {

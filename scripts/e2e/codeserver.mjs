@@ -98,14 +98,28 @@ function codeServerEnv(tools, profile) {
 export function installVsix(tools, profile, vsix, logPath) {
   const r = spawnSync(
     tools.nodeBin,
-    [tools.codeServerEntry, '--user-data-dir', profile.userData, '--extensions-dir', profile.extensions, '--install-extension', vsix],
+    [
+      tools.codeServerEntry,
+      '--user-data-dir',
+      profile.userData,
+      '--extensions-dir',
+      profile.extensions,
+      '--install-extension',
+      vsix,
+    ],
     { cwd: profile.root, env: codeServerEnv(tools, profile), encoding: 'utf8', timeout: 120_000 },
   );
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (logPath) fs.writeFileSync(logPath, `exit ${r.status ?? r.signal}\n${output}`);
-  if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}):\n${output.trim()}`);
-  const installed = fs.readdirSync(profile.extensions).find((name) => name.startsWith('kube-packet-path.kube-packet-path-'));
-  if (!installed) throw new Error(`code-server said it installed ${vsix}, but ${profile.extensions} holds no kube-packet-path folder:\n${output.trim()}`);
+  if (r.status !== 0)
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}):\n${output.trim()}`);
+  const installed = fs
+    .readdirSync(profile.extensions)
+    .find((name) => name.startsWith('kube-packet-path.kube-packet-path-'));
+  if (!installed)
+    throw new Error(
+      `code-server said it installed ${vsix}, but ${profile.extensions} holds no kube-packet-path folder:\n${output.trim()}`,
+    );
   return path.join(profile.extensions, installed);
 }
 
@@ -137,7 +151,12 @@ export async function startCodeServer(tools, profile, { port, logPath, smokeTest
   const log = fs.openSync(logPath, 'w');
   // detached: the child calls setsid(), so it leads a new process group and `kill(-pid)` also reaches the extension
   // hosts, pty host and file watchers it forks.
-  const child = spawn(tools.nodeBin, args, { cwd, env: codeServerEnv(tools, profile), detached: true, stdio: ['ignore', log, log] });
+  const child = spawn(tools.nodeBin, args, {
+    cwd,
+    env: codeServerEnv(tools, profile),
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
   fs.closeSync(log);
   const server = { child, port, origin: `http://127.0.0.1:${port}`, stop: () => stopGroup(child) };
   let exited;
@@ -179,12 +198,21 @@ export function labUnavailable() {
   for (const tool of ['ip', 'iptables-restore']) {
     if (spawnSync('sh', ['-c', 'command -v "$1"', 'sh', tool]).status !== 0) return `no ${tool} command`;
   }
-  if (!fs.existsSync(path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'))) return 'tsx is not installed (npm ci)';
+  if (!fs.existsSync(path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs')))
+    return 'tsx is not installed (npm ci)';
   return undefined;
 }
 
 function labCli(args, env, timeout) {
-  return spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repoRoot, 'test', 'lab', 'cli.ts'), ...args], { env, encoding: 'utf8', timeout });
+  return spawnSync(
+    process.execPath,
+    [
+      path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      path.join(repoRoot, 'test', 'lab', 'cli.ts'),
+      ...args,
+    ],
+    { env, encoding: 'utf8', timeout },
+  );
 }
 
 /**
@@ -207,7 +235,9 @@ export function startLab(root, scenario = LAB_SCENARIO) {
   const up = labCli(['up', scenario, '--kubeconfig', kubeconfig], env, 120_000);
   if (up.status !== 0) {
     lab.stop();
-    throw new Error(`lab ${scenario} did not come up (exit ${up.status ?? up.signal})\n${(up.stderr || up.stdout || '').trim()}`);
+    throw new Error(
+      `lab ${scenario} did not come up (exit ${up.status ?? up.signal})\n${(up.stderr || up.stdout || '').trim()}`,
+    );
   }
   return lab;
 }

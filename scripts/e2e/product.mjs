@@ -17,7 +17,13 @@ const ranHere = new Map();
 let installedKpp;
 
 function node(args, { env = {}, timeout = 180_000, cwd = repoRoot } = {}) {
-  return spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(process.execPath, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 function saveLog(ctx, name, r) {
@@ -41,7 +47,11 @@ export const productChecks = [
       assert.ok(out.includes(`code --install-extension ${ctx.vsixPath}`), 'the install command is printed');
       assert.match(out, /\[package\] bundle dist\/extension\.js: [\d.]+ [kM]B/, 'bundle sizes are printed');
       assert.match(out, /\[package\] \S+\.vsix: [\d.]+ [kM]B/, 'the VSIX size is printed');
-      assert.match(out, /\$ kpp trace .* --dst 172\.16\.0\.1:443[\s\S]*DNAT/, 'the CLI tour traces the kubernetes Service');
+      assert.match(
+        out,
+        /\$ kpp trace .* --dst 172\.16\.0\.1:443[\s\S]*DNAT/,
+        'the CLI tour traces the kubernetes Service',
+      );
       ranHere.set('npm start', 'scripts/start.mjs');
       ranHere.set('npm run package', 'scripts/start.mjs runs scripts/package.mjs');
       if (/lab: up/.test(out)) {
@@ -61,9 +71,17 @@ export const productChecks = [
       }
       const out = path.join(ctx.root, 'offline.vsix');
       // unshare -n: a new network namespace with only a down loopback; any registry or marketplace call fails.
-      const r = spawnSync('unshare', ['-n', process.execPath, path.join(repoRoot, 'scripts', 'package.mjs'), '--out', out], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+      const r = spawnSync(
+        'unshare',
+        ['-n', process.execPath, path.join(repoRoot, 'scripts', 'package.mjs'), '--out', out],
+        { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 },
+      );
       saveLog(ctx, 'package-offline.log', r);
-      assert.equal(r.status, 0, `package.mjs without a network exited ${r.status ?? r.signal}; see .test-results/e2e/package-offline.log`);
+      assert.equal(
+        r.status,
+        0,
+        `package.mjs without a network exited ${r.status ?? r.signal}; see .test-results/e2e/package-offline.log`,
+      );
       assert.ok(fs.statSync(out).size < 5 * 1024 * 1024);
       ctx.log(/\[package\] \S+\.vsix: .*/.exec(r.stdout)?.[0] ?? '');
     },
@@ -73,27 +91,47 @@ export const productChecks = [
     async run(ctx) {
       const dir = path.join(ctx.root, 'npm-package');
       fs.mkdirSync(dir, { recursive: true });
-      const pack = spawnSync('npm', ['pack', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+      const pack = spawnSync('npm', ['pack', '--pack-destination', dir], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       assert.equal(pack.status, 0, `npm pack: ${pack.stderr}`);
       const tarball = path.join(dir, TARBALL);
       assert.ok(fs.existsSync(tarball), `npm pack made no ${TARBALL}`);
       const list = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
-      const expected = ['package.json', ...pkg.files.filter((f) => fs.existsSync(path.join(repoRoot, f)))].map((f) => `package/${f}`).sort();
+      const expected = ['package.json', ...pkg.files.filter((f) => fs.existsSync(path.join(repoRoot, f)))]
+        .map((f) => `package/${f}`)
+        .sort();
       assert.deepEqual(list, expected, 'the package holds exactly package.json and `files`');
       assert.ok(list.includes('package/bin/kpp.js') && list.includes('package/dist/cli.js'));
       const prefix = path.join(dir, 'prefix');
       // --offline: the package must need nothing from the registry (its code is one bundle).
-      const install = spawnSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      const install = spawnSync(
+        'npm',
+        ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball],
+        { cwd: dir, encoding: 'utf8', timeout: 120_000 },
+      );
       assert.equal(install.status, 0, `npm install -g ${TARBALL}: ${install.stderr}`);
       installedKpp = path.join(prefix, 'bin', 'kpp');
-      const env = { ...process.env, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, NODE_PATH: '' };
+      const env = {
+        ...process.env,
+        PATH: `${path.join(prefix, 'bin')}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`,
+        NODE_PATH: '',
+      };
       const version = spawnSync('kpp', ['--version'], { cwd: dir, env, encoding: 'utf8' });
       assert.equal(version.stdout.trim(), pkg.version, `kpp --version: ${version.stderr}`);
-      const parsed = spawnSync('kpp', ['parse', path.join(repoRoot, 'samples', 'node-a.ipvs'), '--json'], { cwd: dir, env, encoding: 'utf8' });
+      const parsed = spawnSync('kpp', ['parse', path.join(repoRoot, 'samples', 'node-a.ipvs'), '--json'], {
+        cwd: dir,
+        env,
+        encoding: 'utf8',
+      });
       assert.equal(parsed.status, 0, parsed.stderr);
       assert.ok(JSON.parse(parsed.stdout).ipvs.services.length > 0, 'kpp parse lists the IPVS services');
       const size = fs.statSync(tarball).size;
-      ctx.log(`${TARBALL}: ${(size / 1024 / 1024).toFixed(2)} MB, ${list.length} files; installed in ${prefix}; kpp ${version.stdout.trim()}`);
+      ctx.log(
+        `${TARBALL}: ${(size / 1024 / 1024).toFixed(2)} MB, ${list.length} files; installed in ${prefix}; kpp ${version.stdout.trim()}`,
+      );
       ranHere.set('npm pack', 'into a temp folder');
       ranHere.set(`npm install -g ./${TARBALL}`, 'with --prefix <temp> --offline');
       ranHere.set('kpp --version', 'the installed bin');
@@ -105,24 +143,39 @@ export const productChecks = [
       const c = pkg.contributes;
       const expected = [
         ...c.languages.map((l) => `onLanguage:${l.id}`),
-        ...Object.values(c.views).flat().map((v) => `onView:${v.id}`),
+        ...Object.values(c.views)
+          .flat()
+          .map((v) => `onView:${v.id}`),
         ...c.commands.map((x) => `onCommand:${x.command}`),
         // Plain-text documents are read for dumps by content (kubePacketPath.detectLanguage).
         'onLanguage:plaintext',
       ].sort();
       const missing = expected.filter((e) => !pkg.activationEvents.includes(e));
-      assert.deepEqual(missing, [], 'every contributed language, view and command activates the extension (a new command needs its onCommand)');
+      assert.deepEqual(
+        missing,
+        [],
+        'every contributed language, view and command activates the extension (a new command needs its onCommand)',
+      );
       const other = pkg.activationEvents.filter((e) => !expected.includes(e) && !(e in OTHER_ACTIVATION));
-      assert.deepEqual(other, [], 'no activation beyond the languages, views and commands (or one named in OTHER_ACTIVATION with its reason)');
+      assert.deepEqual(
+        other,
+        [],
+        'no activation beyond the languages, views and commands (or one named in OTHER_ACTIVATION with its reason)',
+      );
       const untrusted = pkg.capabilities.untrustedWorkspaces;
       assert.equal(untrusted.supported, 'limited');
       assert.ok(untrusted.restrictedConfigurations.includes('kubePacketPath.kubeconfig'));
       const nls = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
-      assert.match(nls[untrusted.description.slice(1, -1)], /cluster/i, 'the untrusted description names the cluster part');
+      assert.match(
+        nls[untrusted.description.slice(1, -1)],
+        /cluster/i,
+        'the untrusted description names the cluster part',
+      );
       const png = fs.readFileSync(path.join(repoRoot, pkg.icon));
       assert.equal(png.toString('ascii', 1, 4), 'PNG');
       assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'the icon is 128x128');
-      for (const key of ['repository', 'keywords', 'categories', 'galleryBanner', 'license', 'publisher']) assert.ok(pkg[key], `package.json has ${key}`);
+      for (const key of ['repository', 'keywords', 'categories', 'galleryBanner', 'license', 'publisher'])
+        assert.ok(pkg[key], `package.json has ${key}`);
       assert.ok(fs.existsSync(path.join(repoRoot, 'LICENSE')));
     },
   },
@@ -144,7 +197,10 @@ export function readmeCommands(file) {
   const commands = [];
   for (const block of text.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)) {
     for (const raw of block[1].split('\n')) {
-      const line = raw.replace(/^\$ /, '').replace(/\s+#.*$/, '').trim();
+      const line = raw
+        .replace(/^\$ /, '')
+        .replace(/\s+#.*$/, '')
+        .trim();
       if (line && !line.startsWith('#')) commands.push(line);
     }
   }
@@ -159,12 +215,28 @@ const RUN_ELSEWHERE = [
   { command: /^npm test$/, by: '.ci/run', proof: 'npm test' },
   { command: /^npm test -- [a-z ]+$/, by: 'scripts/test.mjs', proof: 'const requested = process.argv.slice(2);' },
   { command: /^npm ci$/, by: '.ci/run', proof: 'npm ci --no-audit --no-fund' },
-  { command: /^npm run lab -- up seed-gateway-bypass$/, by: 'scripts/e2e/codeserver.mjs', proof: "labCli(['up', scenario" },
+  {
+    command: /^npm run lab -- up seed-gateway-bypass$/,
+    by: 'scripts/e2e/codeserver.mjs',
+    proof: "labCli(['up', scenario",
+  },
   { command: /^npm run lab -- down$/, by: 'scripts/e2e/codeserver.mjs', proof: "labCli(['down']" },
   { command: /^npm run lab -- list$/, by: 'test/lab/cli.test.ts', proof: "'list'" },
-  { command: /^code --install-extension kube-packet-path-[\d.]+\.vsix$/, by: 'scripts/e2e/codeserver.mjs (code-server --install-extension, the same CLI)', proof: "'--install-extension', vsix" },
-  { command: /^kpp (services|capture)\b/, by: 'test/lab/diagnose.test.ts (when no lab is up here)', proof: "kpp(['capture', 'node/node-a'" },
-  { command: /^kpp diagnose /, by: 'scripts/start.mjs (when no lab is up here)', proof: "'diagnose', 'svc/kubernetes', '-n', 'default', '--from', 'pod/client'" },
+  {
+    command: /^code --install-extension kube-packet-path-[\d.]+\.vsix$/,
+    by: 'scripts/e2e/codeserver.mjs (code-server --install-extension, the same CLI)',
+    proof: "'--install-extension', vsix",
+  },
+  {
+    command: /^kpp (services|capture)\b/,
+    by: 'test/lab/diagnose.test.ts (when no lab is up here)',
+    proof: "kpp(['capture', 'node/node-a'",
+  },
+  {
+    command: /^kpp diagnose /,
+    by: 'scripts/start.mjs (when no lab is up here)',
+    proof: "'diagnose', 'svc/kubernetes', '-n', 'default', '--from', 'pod/client'",
+  },
 ];
 const FILE_COMMANDS = new Set(['parse', 'trace', 'explain', 'lint', 'generate', '--version', '--help']);
 const CLUSTER_COMMANDS = new Set(['services', 'diagnose', 'capture']);
@@ -192,8 +264,17 @@ export const readmeCheck = {
         if (words[0] === 'kpp' && (FILE_COMMANDS.has(words[1]) || (CLUSTER_COMMANDS.has(words[1]) && ctx.lab))) {
           // Run it as written with the installed kpp, in a folder holding the samples; the lab's kubeconfig for
           // the cluster commands. 0 = fine, 1 = findings/verdict; 2 = usage or input error: the README is wrong.
-          const r = spawnSync(installedKpp, words.slice(1), { cwd: work, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...(ctx.lab ? { KUBECONFIG: ctx.lab.kubeconfig } : {}) } });
-          if (r.status !== 0 && r.status !== 1) problems.push(`${file}: \`${command}\` exited ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n')[0]}`);
+          const r = spawnSync(installedKpp, words.slice(1), {
+            cwd: work,
+            encoding: 'utf8',
+            timeout: 60_000,
+            maxBuffer: 64 * 1024 * 1024,
+            env: { ...process.env, ...(ctx.lab ? { KUBECONFIG: ctx.lab.kubeconfig } : {}) },
+          });
+          if (r.status !== 0 && r.status !== 1)
+            problems.push(
+              `${file}: \`${command}\` exited ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n')[0]}`,
+            );
           else report.push(`ran    ${command} (exit ${r.status})`);
           continue;
         }
@@ -203,16 +284,26 @@ export const readmeCheck = {
         }
         const elsewhere = RUN_ELSEWHERE.find((e) => e.command.test(command));
         if (!elsewhere) {
-          problems.push(`${file}: \`${command}\` is run by no test: run it in scripts/e2e/product.mjs or list its test in RUN_ELSEWHERE`);
+          problems.push(
+            `${file}: \`${command}\` is run by no test: run it in scripts/e2e/product.mjs or list its test in RUN_ELSEWHERE`,
+          );
           continue;
         }
         const byFile = path.join(repoRoot, elsewhere.by.split(' ')[0]);
-        if (!fs.existsSync(byFile) || !fs.readFileSync(byFile, 'utf8').includes(elsewhere.proof)) problems.push(`${file}: \`${command}\` is listed as run by ${elsewhere.by}, which no longer holds ${JSON.stringify(elsewhere.proof)}`);
+        if (!fs.existsSync(byFile) || !fs.readFileSync(byFile, 'utf8').includes(elsewhere.proof))
+          problems.push(
+            `${file}: \`${command}\` is listed as run by ${elsewhere.by}, which no longer holds ${JSON.stringify(elsewhere.proof)}`,
+          );
         else report.push(`listed ${command} -> ${elsewhere.by}`);
       }
     }
-    fs.writeFileSync(path.join(ctx.resultsDir, 'readme-commands.txt'), `${report.join('\n')}\n${problems.map((p) => `PROBLEM ${p}`).join('\n')}\n`);
-    ctx.log(`${seen.size} commands in ${files.join(', ')}: ${report.filter((l) => l.startsWith('ran')).length} run here, ${report.filter((l) => l.startsWith('listed')).length} by named tests (.test-results/e2e/readme-commands.txt)`);
+    fs.writeFileSync(
+      path.join(ctx.resultsDir, 'readme-commands.txt'),
+      `${report.join('\n')}\n${problems.map((p) => `PROBLEM ${p}`).join('\n')}\n`,
+    );
+    ctx.log(
+      `${seen.size} commands in ${files.join(', ')}: ${report.filter((l) => l.startsWith('ran')).length} run here, ${report.filter((l) => l.startsWith('listed')).length} by named tests (.test-results/e2e/readme-commands.txt)`,
+    );
     assert.ok(seen.size > 0, 'the READMEs show commands in ```sh blocks');
     assert.deepEqual(problems, []);
   },
@@ -224,14 +315,18 @@ export const demoCheck = {
   async run(ctx) {
     // --no-lab: the demo's lab is startLab(), which the phases of this run use too; this check is about what is
     // the demo's own (the VSIX installed, the URL answering, Ctrl-C leaving nothing behind).
-    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'demo.mjs'), '--no-lab'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'demo.mjs'), '--no-lab'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
     try {
       const deadline = Date.now() + 150_000;
-      while (!/open (http:\/\/127\.0\.0\.1:\d+\/\S*)/.test(out) && Date.now() < deadline && child.exitCode === null) await sleep(250);
+      while (!/open (http:\/\/127\.0\.0\.1:\d+\/\S*)/.test(out) && Date.now() < deadline && child.exitCode === null)
+        await sleep(250);
       const url = /open (http:\/\/127\.0\.0\.1:\d+)\/\S*/.exec(out)?.[1];
       assert.ok(url, `the demo printed no URL:\n${out}`);
       assert.ok(await answers(`${url}/healthz`), `${url}/healthz does not answer`);

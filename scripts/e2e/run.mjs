@@ -25,7 +25,16 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { installVsix, LAB_SCENARIO, labUnavailable, freePort, makeProfile, sleep, startCodeServer, startLab } from './codeserver.mjs';
+import {
+  installVsix,
+  LAB_SCENARIO,
+  labUnavailable,
+  freePort,
+  makeProfile,
+  sleep,
+  startCodeServer,
+  startLab,
+} from './codeserver.mjs';
 import { CODE_SERVER_VERSION, repoRoot, toolPaths } from './paths.mjs';
 import { demoCheck, productChecks, readmeCheck } from './product.mjs';
 
@@ -75,31 +84,54 @@ async function main() {
   const add = (label, r) => {
     totals.passed += r.passed;
     totals.failed += r.failed;
-    lines.push(`${label}: ${r.failed === 0 ? 'passed' : 'FAILED'} (${r.passed} passed, ${r.failed} failed${r.note ? `, ${r.note}` : ''})`);
+    lines.push(
+      `${label}: ${r.failed === 0 ? 'passed' : 'FAILED'} (${r.passed} passed, ${r.failed} failed${r.note ? `, ${r.note}` : ''})`,
+    );
   };
 
-  if (PHASES.has('product')) add('product checks', await runNodeChecks('product', [...productChecks, demoCheck], { root, resultsDir, vsixPath }));
-  else if (PHASES.has('vsix') && !fs.existsSync(vsixPath)) say(`no ${path.basename(vsixPath)} and the product checks (which package it) are off`);
+  if (PHASES.has('product'))
+    add(
+      'product checks',
+      await runNodeChecks('product', [...productChecks, demoCheck], { root, resultsDir, vsixPath }),
+    );
+  else if (PHASES.has('vsix') && !fs.existsSync(vsixPath))
+    say(`no ${path.basename(vsixPath)} and the product checks (which package it) are off`);
 
   const lab = PHASES.has('dev') || PHASES.has('vsix') || PHASES.has('product') ? bringUpLab(root) : undefined;
   const labSettings = lab ? { 'kubePacketPath.kubeconfig': lab.kubeconfig } : {};
   // After the other product checks (it needs their installed kpp and the commands they ran) and with the lab up
   // (the README's cluster commands run against it).
-  if (PHASES.has('product')) add('README commands', await runNodeChecks('readme', [readmeCheck], { root, resultsDir, vsixPath, lab }));
+  if (PHASES.has('product'))
+    add('README commands', await runNodeChecks('readme', [readmeCheck], { root, resultsDir, vsixPath, lab }));
 
   if (PHASES.has('dev')) {
     // The extension from the repository (extensionDevelopmentPath), as a contributor runs it.
     const profile = makeProfile(path.join(root, 'dev'), {}, labSettings);
     const origin = await serve(tools, profile, 'dev');
     await startBrowser(root, 'dev-host-tests');
-    add('development folder: extension-host tests', await runHostTests(origin, copyWorkspace(root, 'dev-host-tests'), lab, { devPath: repoRoot, label: 'dev-host-tests' }));
+    add(
+      'development folder: extension-host tests',
+      await runHostTests(origin, copyWorkspace(root, 'dev-host-tests'), lab, {
+        devPath: repoRoot,
+        label: 'dev-host-tests',
+      }),
+    );
     await startBrowser(root, 'dev-ui');
-    add('development folder: UI checks', await runUiChecks(origin, copyWorkspace(root, 'dev-ui'), { devPath: repoRoot, profile, shots: path.join(resultsDir, 'dev'), label: 'dev-ui' }));
+    add(
+      'development folder: UI checks',
+      await runUiChecks(origin, copyWorkspace(root, 'dev-ui'), {
+        devPath: repoRoot,
+        profile,
+        shots: path.join(resultsDir, 'dev'),
+        label: 'dev-ui',
+      }),
+    );
     await stopServing();
   }
 
   if (PHASES.has('vsix')) {
-    if (!fs.existsSync(vsixPath)) add('installed VSIX', { passed: 0, failed: 1, note: `${path.basename(vsixPath)} is missing (npm run package)` });
+    if (!fs.existsSync(vsixPath))
+      add('installed VSIX', { passed: 0, failed: 1, note: `${path.basename(vsixPath)} is missing (npm run package)` });
     else {
       // The VSIX a person installs, through code-server's `--install-extension` into a fresh extensions dir.
       const profile = makeProfile(path.join(root, 'vsix'), {}, labSettings);
@@ -110,10 +142,21 @@ async function main() {
       await startBrowser(root, 'vsix-host-tests');
       add(
         'installed VSIX: extension-host tests',
-        await runHostTests(origin, copyWorkspace(root, 'vsix-host-tests'), lab, { devPath: makeRunnerExtension(root), label: 'vsix-host-tests', env: { KPP_E2E_INSTALLED: installed } }),
+        await runHostTests(origin, copyWorkspace(root, 'vsix-host-tests'), lab, {
+          devPath: makeRunnerExtension(root),
+          label: 'vsix-host-tests',
+          env: { KPP_E2E_INSTALLED: installed },
+        }),
       );
       await startBrowser(root, 'vsix-ui');
-      add('installed VSIX: UI checks', await runUiChecks(origin, copyWorkspace(root, 'vsix-ui'), { profile, shots: path.join(resultsDir, 'vsix'), label: 'vsix-ui' }));
+      add(
+        'installed VSIX: UI checks',
+        await runUiChecks(origin, copyWorkspace(root, 'vsix-ui'), {
+          profile,
+          shots: path.join(resultsDir, 'vsix'),
+          label: 'vsix-ui',
+        }),
+      );
       await stopServing();
     }
   }
@@ -141,7 +184,9 @@ async function runNodeChecks(label, checks, ctx) {
       say(`  ok   ${check.name} (${seconds(t)})`);
     } catch (error) {
       failed++;
-      say(`  FAIL ${check.name} (${seconds(t)})\n       ${String(error?.message ?? error).replace(/\n/g, '\n       ')}`);
+      say(
+        `  FAIL ${check.name} (${seconds(t)})\n       ${String(error?.message ?? error).replace(/\n/g, '\n       ')}`,
+      );
     }
   }
   return { passed, failed };
@@ -153,7 +198,17 @@ function makeRunnerExtension(root) {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'package.json'),
-    JSON.stringify({ name: 'kpp-e2e-runner', publisher: 'kpp-e2e', version: '0.0.0', engines: { vscode: '*' }, description: 'Loads the test runner only' }, null, 2),
+    JSON.stringify(
+      {
+        name: 'kpp-e2e-runner',
+        publisher: 'kpp-e2e',
+        version: '0.0.0',
+        engines: { vscode: '*' },
+        description: 'Loads the test runner only',
+      },
+      null,
+      2,
+    ),
   );
   return dir;
 }
@@ -161,7 +216,11 @@ function makeRunnerExtension(root) {
 async function serve(tools, profile, phase) {
   const port = await freePort();
   try {
-    owned.codeServer = await startCodeServer(tools, profile, { port, logPath: path.join(resultsDir, `code-server-${phase}.log`), smokeTestDriver: true });
+    owned.codeServer = await startCodeServer(tools, profile, {
+      port,
+      logPath: path.join(resultsDir, `code-server-${phase}.log`),
+      smokeTestDriver: true,
+    });
   } catch (error) {
     throw new HarnessError(error.message);
   }
@@ -185,7 +244,11 @@ async function startBrowser(root, phase) {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1400, height: 900 },
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'chromium-xdg'), XDG_CACHE_HOME: path.join(root, 'chromium-xdg') },
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: path.join(root, 'chromium-xdg'),
+        XDG_CACHE_HOME: path.join(root, 'chromium-xdg'),
+      },
       // Playwright would exit on these signals before code-server is stopped; cleanup() handles them.
       handleSIGINT: false,
       handleSIGTERM: false,
@@ -217,7 +280,9 @@ function checkPrerequisites() {
   if (!fs.existsSync(path.join(repoRoot, 'dist/server.js')))
     say('warning: dist/server.js is missing; language-server features cannot work');
   if (spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).stdout?.trim() === '')
-    say('warning: no font with Chinese glyphs (fc-list :lang=zh): zh-CN screenshots show boxes; .ci/run installs fonts-wqy-microhei');
+    say(
+      'warning: no font with Chinese glyphs (fc-list :lang=zh): zh-CN screenshots show boxes; .ci/run installs fonts-wqy-microhei',
+    );
   return tools;
 }
 
@@ -356,7 +421,10 @@ async function runUiChecks(origin, workspace, { devPath, profile, shots, label }
   const page = await newPage(label);
   const t = Date.now();
   try {
-    await page.goto(workbenchUrl(origin, workspace, devPath ? [['extensionDevelopmentPath', remoteUri(origin, devPath)]] : []), PAGE_LOAD);
+    await page.goto(
+      workbenchUrl(origin, workspace, devPath ? [['extensionDevelopmentPath', remoteUri(origin, devPath)]] : []),
+      PAGE_LOAD,
+    );
     const { waitForWorkbench } = require(path.join(uiChecksDir, 'workbench.js'));
     await waitForWorkbench(page);
   } catch (error) {
@@ -382,7 +450,12 @@ async function runUiChecks(origin, workspace, { devPath, profile, shots, label }
         const view = page.viewportSize() ?? { width: 1400, height: 900 };
         const x = Math.max(0, Math.floor(box.x));
         const y = Math.max(0, Math.floor(box.y));
-        const clip = { x, y, width: Math.min(view.width - x, Math.ceil(box.width)), height: Math.min(view.height - y, Math.ceil(box.height)) };
+        const clip = {
+          x,
+          y,
+          width: Math.min(view.width - x, Math.ceil(box.width)),
+          height: Math.min(view.height - y, Math.ceil(box.height)),
+        };
         await page.screenshot({ path: file.replace(/\.png$/, '-detail.png'), clip });
       }
       return file;

@@ -116,7 +116,11 @@ function timedParseModel(text: string): { times: RunTimes; dump: IptablesDump; m
   const model = buildModel(dump);
   const t2 = performance.now();
   const pageFaults = process.resourceUsage().minorPageFault - f0;
-  return { times: { wallMs: t2 - t0, cpuMs: cpuMsSince(c), parseMs: t1 - t0, modelMs: t2 - t1, pageFaults }, dump, model };
+  return {
+    times: { wallMs: t2 - t0, cpuMs: cpuMsSince(c), parseMs: t1 - t0, modelMs: t2 - t1, pageFaults },
+    dump,
+    model,
+  };
 }
 
 function packetFor(input: EngineInput, t: TraceTarget) {

@@ -140,7 +140,13 @@ function runPhase(o: Options): void {
 function engineTimes(r: EngineResult): RunTimes {
   if (!r.runs.length) return r.cold;
   const pick = (k: keyof RunTimes) => median(r.runs.map((x) => x[k]));
-  return { wallMs: pick('wallMs'), cpuMs: pick('cpuMs'), parseMs: pick('parseMs'), modelMs: pick('modelMs'), pageFaults: pick('pageFaults') };
+  return {
+    wallMs: pick('wallMs'),
+    cpuMs: pick('cpuMs'),
+    parseMs: pick('parseMs'),
+    modelMs: pick('modelMs'),
+    pageFaults: pick('pageFaults'),
+  };
 }
 
 function printProfiles(profileDir: string, root: string): void {
@@ -326,9 +332,16 @@ async function main(): Promise<number> {
     try {
       const hover = editorPositions(w.text, 1).find((p) => p.kind === 'service-jump') ?? editorPositions(w.text, 1)[0];
       const target = w.targets[0];
-      editSoak = await runEditSoak(w.text, { edits: o.soakEdits, hoverLine: hover.line, traceDst: `${target.clusterIP}:${target.port}`, podIP: w.podIP });
+      editSoak = await runEditSoak(w.text, {
+        edits: o.soakEdits,
+        hoverLine: hover.line,
+        traceDst: `${target.clusterIP}:${target.port}`,
+        podIP: w.podIP,
+      });
       const last = editSoak.rssAfterEdits[editSoak.rssAfterEdits.length - 1];
-      console.log(`server RSS after opening ${formatMb(editSoak.rssAfterOpen)}, after ${o.soakEdits} edits ${formatMb(last)} (${(last / editSoak.rssAfterOpen).toFixed(2)}x; max ${formatMb(Math.max(...editSoak.rssAfterEdits))})`);
+      console.log(
+        `server RSS after opening ${formatMb(editSoak.rssAfterOpen)}, after ${o.soakEdits} edits ${formatMb(last)} (${(last / editSoak.rssAfterOpen).toFixed(2)}x; max ${formatMb(Math.max(...editSoak.rssAfterEdits))})`,
+      );
       console.log('latency of requests sent while an edit was being analysed:');
       printLatency(editSoak.latency);
     } catch (e) {
@@ -338,7 +351,9 @@ async function main(): Promise<number> {
     step(`language server fuzz: ${o.fuzzDocs} mutated documents x 8 edits, every request kind after each edit`);
     try {
       fuzz = await runFuzzSoak({ seed: 2926, documents: o.fuzzDocs, editsPerDocument: 8 });
-      console.log(`${fuzz.operations} requests over ${fuzz.documents} documents and ${fuzz.edits} edits; server ${fuzz.serverAlive ? 'alive' : 'DIED'}`);
+      console.log(
+        `${fuzz.operations} requests over ${fuzz.documents} documents and ${fuzz.edits} edits; server ${fuzz.serverAlive ? 'alive' : 'DIED'}`,
+      );
       console.log(`failures by kind: ${Object.keys(fuzz.failures).length ? JSON.stringify(fuzz.failures) : 'none'}`);
       for (const x of fuzz.examples.slice(0, 10)) console.log(`  ${x.slice(0, 300)}`);
       console.log(`error answers by request and code (not failures): ${JSON.stringify(fuzz.errors)}`);
@@ -388,13 +403,25 @@ async function main(): Promise<number> {
     // The first trace of a dump (index included) is the figure: what a person waits for.
     ...(engine?.wideTraces ?? []).map((x) =>
       x.endpoints === Math.max(...WIDE_SIZES)
-        ? against(`trace of a ${x.endpoints}-endpoint Service (first)`, x.truncated ? NaN : x.firstMs, WIDE_TARGET_MS, ms, `< ${WIDE_TARGET_MS} ms`)
-        : info(`trace of a ${x.endpoints}-endpoint Service (first)`, `${ms(x.firstMs)}, --json ${formatSize(x.jsonBytes)}`),
+        ? against(
+            `trace of a ${x.endpoints}-endpoint Service (first)`,
+            x.truncated ? NaN : x.firstMs,
+            WIDE_TARGET_MS,
+            ms,
+            `< ${WIDE_TARGET_MS} ms`,
+          )
+        : info(
+            `trace of a ${x.endpoints}-endpoint Service (first)`,
+            `${ms(x.firstMs)}, --json ${formatSize(x.jsonBytes)}`,
+          ),
     ),
     info('engine peak RSS / peak heap', engine ? `${formatMb(engine.memory.peakRss)} / ${formatMb(peakHeap)}` : '-'),
     info('engine retained heap', engine ? formatMb(engine.memory.retainedHeap) : '-'),
     info('didOpen -> first diagnostics', lsp ? ms(lsp.openToDiagnosticsMs) : '-'),
-    info('semantic tokens (full)', lsp ? (lsp.semanticTokens.declined ? 'declined (range requests)' : ms(lsp.semanticTokens.medianMs)) : '-'),
+    info(
+      'semantic tokens (full)',
+      lsp ? (lsp.semanticTokens.declined ? 'declined (range requests)' : ms(lsp.semanticTokens.medianMs)) : '-',
+    ),
     info('semantic tokens (range) p95', lsp ? ms(lsp.semanticRange.p95Ms) : '-'),
     against('hover p95', lsp?.hover.p95Ms, TARGETS.hoverP95Ms, ms, `< ${TARGETS.hoverP95Ms} ms`),
     info('hover p50', lsp ? ms(lsp.hover.p50Ms) : '-'),

@@ -3,11 +3,7 @@
  * per request, the server's RSS over time), and edits of a big generated dump (the server's RSS after opening and
  * after each edit, and how long hovers, lenses and traces wait while each edit is analysed).
  */
-import {
-  CodeLensRequest,
-  DidChangeTextDocumentNotification,
-  HoverRequest,
-} from 'vscode-languageserver-protocol/node';
+import { CodeLensRequest, DidChangeTextDocumentNotification, HoverRequest } from 'vscode-languageserver-protocol/node';
 import { fuzzSources } from '../helpers/mutate';
 import { startSession } from '../lsp/client';
 import { emptyStats, recordInvalid, runLspFuzz, type FuzzStats } from '../lsp/fuzz';
@@ -38,15 +34,28 @@ export interface FuzzSoakResult {
 
 function rows(latencies: Record<string, number[]>): LatencyRow[] {
   return Object.entries(latencies)
-    .map(([method, v]) => ({ method, requests: v.length, p50Ms: percentile(v, 50), p95Ms: percentile(v, 95), maxMs: Math.max(...v) }))
+    .map(([method, v]) => ({
+      method,
+      requests: v.length,
+      p50Ms: percentile(v, 50),
+      p95Ms: percentile(v, 95),
+      maxMs: Math.max(...v),
+    }))
     .sort((a, b) => a.method.localeCompare(b.method));
 }
 
 export function printLatency(table: LatencyRow[]): void {
-  for (const r of table) console.log(`  ${r.method.padEnd(36)} ${String(r.requests).padStart(6)}  p50 ${formatMs(r.p50Ms).padStart(9)}  p95 ${formatMs(r.p95Ms).padStart(9)}  max ${formatMs(r.maxMs).padStart(9)}`);
+  for (const r of table)
+    console.log(
+      `  ${r.method.padEnd(36)} ${String(r.requests).padStart(6)}  p50 ${formatMs(r.p50Ms).padStart(9)}  p95 ${formatMs(r.p95Ms).padStart(9)}  max ${formatMs(r.maxMs).padStart(9)}`,
+    );
 }
 
-export async function runFuzzSoak(options: { seed: number; documents: number; editsPerDocument: number }): Promise<FuzzSoakResult> {
+export async function runFuzzSoak(options: {
+  seed: number;
+  documents: number;
+  editsPerDocument: number;
+}): Promise<FuzzSoakResult> {
   const stats: FuzzStats = emptyStats();
   const s = await startSession({ onInvalid: (m, p) => recordInvalid(stats, m, p), requestTimeoutMs: 120_000 });
   const started = performance.now();
@@ -96,7 +105,10 @@ const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Opens `text` and edits it `edits` times (a rule's comment changed in the middle of the dump); while each edit is
  * analysed, hovers, code lenses and traces are sent one after another, as an editor does while a person works.
  */
-export async function runEditSoak(text: string, options: { edits: number; hoverLine: number; traceDst: string; podIP: string }): Promise<EditSoakResult> {
+export async function runEditSoak(
+  text: string,
+  options: { edits: number; hoverLine: number; traceDst: string; podIP: string },
+): Promise<EditSoakResult> {
   const s = await startSession({ requestTimeoutMs: 10 * 60_000 });
   const uri = 'file:///bench/soak.iptables';
   const latencies: Record<string, number[]> = {};
@@ -112,9 +124,13 @@ export async function runEditSoak(text: string, options: { edits: number; hoverL
     const td = { textDocument: { uri } };
     // What an editor asks when it shows a document, before the first edit: memory "after opening" includes it.
     const round = async () => {
-      await timed('textDocument/hover', () => s.connection.sendRequest(HoverRequest.type, { ...td, position: { line: options.hoverLine, character: 4 } }));
+      await timed('textDocument/hover', () =>
+        s.connection.sendRequest(HoverRequest.type, { ...td, position: { line: options.hoverLine, character: 4 } }),
+      );
       await timed('textDocument/codeLens', () => s.connection.sendRequest(CodeLensRequest.type, td));
-      await timed('kubePacketPath/tracePacket', () => s.connection.sendRequest(TracePacketRequest, { uri, src: options.podIP, dst: options.traceDst }));
+      await timed('kubePacketPath/tracePacket', () =>
+        s.connection.sendRequest(TracePacketRequest, { uri, src: options.podIP, dst: options.traceDst }),
+      );
     };
     for (let i = 0; i < 3; i++) await round();
     for (const k of Object.keys(latencies)) delete latencies[k];
@@ -135,7 +151,9 @@ export async function runEditSoak(text: string, options: { edits: number; hoverL
       );
       await s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
         textDocument: { uri, version },
-        contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: `# edit ${k}\n` }],
+        contentChanges: [
+          { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: `# edit ${k}\n` },
+        ],
       });
       let meanwhile = 0;
       while (!done) {
@@ -148,7 +166,9 @@ export async function runEditSoak(text: string, options: { edits: number; hoverL
       rssAfterEdits.push(treeMemory(s.process.pid!)?.rss ?? NaN);
       const log = s.logs.filter((l) => l.startsWith('analysed ')).pop();
       if (log) console.log(`  server: ${log}`);
-      console.log(`  edit ${k + 1}: analysed in ${formatMs(edits[k].analysedMs)}, ${meanwhile} requests answered meanwhile; server RSS ${formatMb(rssAfterEdits[k])}, ${processes(s.process.pid!)} processes`);
+      console.log(
+        `  edit ${k + 1}: analysed in ${formatMs(edits[k].analysedMs)}, ${meanwhile} requests answered meanwhile; server RSS ${formatMb(rssAfterEdits[k])}, ${processes(s.process.pid!)} processes`,
+      );
     }
     return { bytes: text.length, openMs, rssAfterOpen, rssAfterEdits, edits, latency: rows(latencies) };
   } finally {

@@ -40,9 +40,18 @@ export function formatSize(bytes: number): string {
 export function runWideTraces(sizes: readonly number[] = WIDE_SIZES, warmRuns = 3): WideTrace[] {
   return sizes.map((n) => {
     const snapshot = normaliseCluster(syntheticCluster({ services: 1, endpointsPerService: n }));
-    const dump = parseIptables(generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text);
+    const dump = parseIptables(
+      generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text,
+    );
     const s = buildModel(dump).kube.services[0];
-    const packet = { src: '10.250.0.5', dst: s.clusterIP!, dport: s.port!, proto: 'tcp' as const, hook: 'prerouting' as const, localAddresses: ['192.168.0.2'] };
+    const packet = {
+      src: '10.250.0.5',
+      dst: s.clusterIP!,
+      dport: s.port!,
+      proto: 'tcp' as const,
+      hook: 'prerouting' as const,
+      localAddresses: ['192.168.0.2'],
+    };
     let t = performance.now();
     let r = tracePacket(dump, packet, { lang: 'en' });
     const firstMs = performance.now() - t;

@@ -14,7 +14,10 @@ const HANG_MS = 60_000;
 function run(args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LANG: 'C.UTF-8' } });
+    const child = spawn(process.execPath, [cli, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LANG: 'C.UTF-8' },
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
@@ -37,8 +40,25 @@ async function fuzz(sources: FuzzSource[], seed: number, inputs: number): Promis
     const text = mutate(source.text, rng, 1 + rng.int(5));
     writeFileSync(file, text);
     const lines = text.split('\n').length;
-    jobs.push(['parse', file, '--json'], ['lint', file, '--json'], ['explain', file, '--line', String(1 + rng.int(lines)), ...(rng.next() < 0.5 ? ['--column', String(1 + rng.int(40))] : [])]);
-    jobs.push(['trace', file, '--src', rng.pick(['10.244.1.5', 'fd00::5']), '--dst', rng.pick(['172.16.0.1:443', '10.96.0.10:53', '[fd00::1]:80'])]);
+    jobs.push(
+      ['parse', file, '--json'],
+      ['lint', file, '--json'],
+      [
+        'explain',
+        file,
+        '--line',
+        String(1 + rng.int(lines)),
+        ...(rng.next() < 0.5 ? ['--column', String(1 + rng.int(40))] : []),
+      ],
+    );
+    jobs.push([
+      'trace',
+      file,
+      '--src',
+      rng.pick(['10.244.1.5', 'fd00::5']),
+      '--dst',
+      rng.pick(['172.16.0.1:443', '10.96.0.10:53', '[fd00::1]:80']),
+    ]);
   }
   const failures: string[] = [];
   // Two at a time: the machine is shared.
@@ -49,8 +69,10 @@ async function fuzz(sources: FuzzSource[], seed: number, inputs: number): Promis
         const r = await run(args);
         const what = `kpp ${args.join(' ')}`;
         if (r.signal) failures.push(`${what}: killed after ${HANG_MS / 1000} s (hang)`);
-        else if (r.code !== 0 && r.code !== 1 && r.code !== 2) failures.push(`${what}: exit ${r.code}: ${r.stderr.slice(0, 500)}`);
-        else if (/\n\s+at .+:\d+:\d+\)?\n/.test(r.stderr)) failures.push(`${what}: a stack trace on stderr: ${r.stderr.slice(0, 500)}`);
+        else if (r.code !== 0 && r.code !== 1 && r.code !== 2)
+          failures.push(`${what}: exit ${r.code}: ${r.stderr.slice(0, 500)}`);
+        else if (/\n\s+at .+:\d+:\d+\)?\n/.test(r.stderr))
+          failures.push(`${what}: a stack trace on stderr: ${r.stderr.slice(0, 500)}`);
       }
     }),
   );

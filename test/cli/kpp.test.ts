@@ -19,7 +19,11 @@ const seedFile = join(dir, 'seed.iptables');
 writeFileSync(seedFile, seed.text);
 
 function kpp(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,7 +35,13 @@ interface StepJson {
   skipped?: { count: number; lastLine: number };
 }
 interface TraceOut {
-  paths: { probability: number; verdict: string; dnat: { ip: string; port: number } | null; prefix?: number | null; steps: StepJson[] }[];
+  paths: {
+    probability: number;
+    verdict: string;
+    dnat: { ip: string; port: number } | null;
+    prefix?: number | null;
+    steps: StepJson[];
+  }[];
   sharedSteps?: (StepJson & { parent: number | null })[];
   truncated?: unknown;
 }
@@ -51,12 +61,18 @@ test('parse --json follows the contract', () => {
   assert.deepEqual(j.counts, { tables: 1, chains: 12, rules: 19 });
   assert.equal(j.services.length, 1);
   const s = j.services[0];
-  assert.deepEqual([s.name, s.protocol, s.clusterIP, s.port, s.chain, s.hashVerified], ['default/kubernetes:https', 'tcp', '172.16.0.1', 443, seed.svcChain, true]);
-  assert.deepEqual(s.endpoints.map((e: { ip: string; port: number; chain: string }) => [e.ip, e.port, e.chain]), [
-    ['10.0.1.11', 6443, seed.sepChains[0]],
-    ['10.0.1.12', 6443, seed.sepChains[1]],
-    ['10.0.1.13', 6443, seed.sepChains[2]],
-  ]);
+  assert.deepEqual(
+    [s.name, s.protocol, s.clusterIP, s.port, s.chain, s.hashVerified],
+    ['default/kubernetes:https', 'tcp', '172.16.0.1', 443, seed.svcChain, true],
+  );
+  assert.deepEqual(
+    s.endpoints.map((e: { ip: string; port: number; chain: string }) => [e.ip, e.port, e.chain]),
+    [
+      ['10.0.1.11', 6443, seed.sepChains[0]],
+      ['10.0.1.12', 6443, seed.sepChains[1]],
+      ['10.0.1.13', 6443, seed.sepChains[2]],
+    ],
+  );
   for (const e of s.endpoints) assert.ok(Math.abs(e.share - 1 / 3) < 1e-6);
   assert.deepEqual(j.diagnostics, []);
 });
@@ -90,13 +106,19 @@ test('trace --json of a Service with many endpoints: common steps once, so the a
   };
   const small = run(100);
   const large = run(400);
-  assert.ok(large.size / small.size < 5, `the answer grew ${(large.size / small.size).toFixed(2)}x for 4x the endpoints`);
+  assert.ok(
+    large.size / small.size < 5,
+    `the answer grew ${(large.size / small.size).toFixed(2)}x for 4x the endpoints`,
+  );
   const j = large.out;
   assert.equal(j.paths.length, 400);
   assert.equal(j.truncated, undefined);
   const sum = j.paths.reduce((a, p) => a + p.probability, 0);
   assert.ok(Math.abs(sum - 1) < 1e-9, String(sum));
-  assert.deepEqual(j.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`), large.endpoints);
+  assert.deepEqual(
+    j.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`),
+    large.endpoints,
+  );
   assert.ok(j.sharedSteps && j.sharedSteps.length > 0);
   j.sharedSteps.forEach((s, i) => assert.ok(s.parent === null || s.parent < i));
   // A path's own steps are bounded; its whole walk starts at PREROUTING and passes the Service.
@@ -114,7 +136,16 @@ test('explain prints Markdown in English and Chinese', () => {
   const line = seed.lineOf('-A KUBE-SERVICES -d') + 1;
   const en = kpp('explain', seedFile, '--line', String(line));
   assert.match(en.stdout, /TCP to 172\.16\.0\.1:443 \(Service \*\*default\/kubernetes\*\*, port https\)/);
-  const zh = kpp('explain', seedFile, '--line', String(line), '--column', String(seed.lines[line - 1].indexOf('KUBE-SVC') + 1), '--lang', 'zh-CN');
+  const zh = kpp(
+    'explain',
+    seedFile,
+    '--line',
+    String(line),
+    '--column',
+    String(seed.lines[line - 1].indexOf('KUBE-SVC') + 1),
+    '--lang',
+    'zh-CN',
+  );
   assert.match(zh.stdout, /负载均衡链/);
 });
 
@@ -125,7 +156,10 @@ test('lint exits 1 on errors, 0 when clean; --json lists diagnostics 1-based', (
   const r = kpp('lint', bad, '--json');
   assert.equal(r.code, 1);
   const j = JSON.parse(r.stdout);
-  assert.deepEqual(j.diagnostics.map((d: { line: number; column: number; code: string }) => [d.line, d.column, d.code]), [[3, 13, 'undefined-chain']]);
+  assert.deepEqual(
+    j.diagnostics.map((d: { line: number; column: number; code: string }) => [d.line, d.column, d.code]),
+    [[3, 13, 'undefined-chain']],
+  );
 });
 
 test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes and positions', () => {
@@ -133,11 +167,30 @@ test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes
   writeFileSync(broken, '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport\nCOMMIT\n');
   const en = JSON.parse(kpp('lint', broken, '--json').stdout).diagnostics;
   const zh = JSON.parse(kpp('lint', broken, '--json', '--lang', 'zh-CN').stdout).diagnostics;
-  assert.deepEqual(en.map((d: { code: string; message: string }) => [d.code, d.message]), [['missing-option-value', '--dport expects a value.']]);
-  assert.deepEqual(zh.map((d: { line: number; column: number; code: string; message: string }) => [d.line, d.column, d.code, d.message]), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
+  assert.deepEqual(
+    en.map((d: { code: string; message: string }) => [d.code, d.message]),
+    [['missing-option-value', '--dport expects a value.']],
+  );
+  assert.deepEqual(
+    zh.map((d: { line: number; column: number; code: string; message: string }) => [
+      d.line,
+      d.column,
+      d.code,
+      d.message,
+    ]),
+    [[3, 17, 'missing-option-value', '--dport 需要一个值。']],
+  );
   // parse --json and parse's text say them in the language asked for, with the same codes and positions.
   const parsed = JSON.parse(kpp('parse', broken, '--json', '--lang', 'zh-CN').stdout).diagnostics;
-  assert.deepEqual(parsed.map((d: { line: number; column: number; code: string; message: string }) => [d.line, d.column, d.code, d.message]), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
+  assert.deepEqual(
+    parsed.map((d: { line: number; column: number; code: string; message: string }) => [
+      d.line,
+      d.column,
+      d.code,
+      d.message,
+    ]),
+    [[3, 17, 'missing-option-value', '--dport 需要一个值。']],
+  );
   assert.match(kpp('parse', broken, '--lang', 'zh-CN').stderr, /missing-option-value: --dport 需要一个值。/);
   assert.equal(JSON.parse(kpp('parse', broken, '--json').stdout).diagnostics[0].message, '--dport expects a value.');
 });
@@ -150,12 +203,29 @@ test('generate writes restore text that parses back to the same Services', () =>
   writeFileSync(out, r.stdout);
   const j = JSON.parse(kpp('parse', out, '--json').stdout);
   const names = j.services.map((s: { name: string }) => s.name).sort();
-  assert.deepEqual(names, ['default/kubernetes:https', 'default/web:http', 'kube-system/kube-dns:dns', 'kube-system/kube-dns:dns-tcp', 'shop/checkout:http']);
-  assert.ok(j.services.every((s: { hashVerified: boolean | null; name: string }) => s.hashVerified === true || s.name === 'shop/checkout:http'));
+  assert.deepEqual(names, [
+    'default/kubernetes:https',
+    'default/web:http',
+    'kube-system/kube-dns:dns',
+    'kube-system/kube-dns:dns-tcp',
+    'shop/checkout:http',
+  ]);
+  assert.ok(
+    j.services.every(
+      (s: { hashVerified: boolean | null; name: string }) => s.hashVerified === true || s.name === 'shop/checkout:http',
+    ),
+  );
 });
 
 test('usage errors and unreadable input exit 2 with one line on stderr, never a stack trace', () => {
-  for (const args of [['trace', seedFile, '--src', 'x', '--dst', '1.2.3.4:80'], ['parse', join(dir, 'missing.txt')], ['explain', seedFile], ['nope'], ['parse', seedFile, '--bogus'], ['generate', seedFile]]) {
+  for (const args of [
+    ['trace', seedFile, '--src', 'x', '--dst', '1.2.3.4:80'],
+    ['parse', join(dir, 'missing.txt')],
+    ['explain', seedFile],
+    ['nope'],
+    ['parse', seedFile, '--bogus'],
+    ['generate', seedFile],
+  ]) {
     const r = kpp(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -171,10 +241,18 @@ test('usage errors and unreadable input exit 2 with one line on stderr, never a 
 
 test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real servers', () => {
   const f = join(dir, 'x.ipvs');
-  writeFileSync(f, 'TCP  172.16.0.1:443 rr persistent 10800\n  -> 10.0.1.11:6443   Masq    1      2          0\n  -> 10.0.1.12:6443   Masq    1      0          0\n');
+  writeFileSync(
+    f,
+    'TCP  172.16.0.1:443 rr persistent 10800\n  -> 10.0.1.11:6443   Masq    1      2          0\n  -> 10.0.1.12:6443   Masq    1      0          0\n',
+  );
   const j = JSON.parse(kpp('parse', f, '--json').stdout);
   assert.deepEqual(j.ipvs.services[0], {
-    protocol: 'TCP', address: '172.16.0.1', port: 443, scheduler: 'rr', flags: [], persistent: 10800,
+    protocol: 'TCP',
+    address: '172.16.0.1',
+    port: 443,
+    scheduler: 'rr',
+    flags: [],
+    persistent: 10800,
     realServers: [
       { address: '10.0.1.11', port: 6443, forward: 'Masq', weight: 1, activeConn: 2, inactConn: 0 },
       { address: '10.0.1.12', port: 6443, forward: 'Masq', weight: 1, activeConn: 0, inactConn: 0 },
@@ -183,39 +261,69 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
   const t = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
   assert.equal(t.paths.length, 2);
   // Masq is LVS-NAT: the destination is rewritten, the source is not (that would be iptables' MASQUERADE).
-  assert.deepEqual(t.paths.map((p: { masquerade: boolean }) => p.masquerade), [false, false]);
+  assert.deepEqual(
+    t.paths.map((p: { masquerade: boolean }) => p.masquerade),
+    [false, false],
+  );
   // Direct routing hands the packet over by MAC: the destination stays the VIP, so no DNAT is claimed.
   const dr = join(dir, 'dr.ipvs');
   writeFileSync(dr, 'TCP  10.96.0.9:80 rr\n  -> 10.244.2.9:80   Route   1      0          0\n');
   const drJson = JSON.parse(kpp('trace', dr, '--src', '10.244.1.5', '--dst', '10.96.0.9:80', '--json').stdout);
-  assert.deepEqual([drJson.paths[0].dnat, drJson.paths[0].realServer, drJson.paths[0].forward], [null, { ip: '10.244.2.9', port: 80 }, 'Route']);
-  assert.match(kpp('trace', dr, '--src', '10.244.1.5', '--dst', '10.96.0.9:80').stdout, /100\.0% -> 10\.244\.2\.9:80 \(Route: destination stays 10\.96\.0\.9:80\)/);
+  assert.deepEqual(
+    [drJson.paths[0].dnat, drJson.paths[0].realServer, drJson.paths[0].forward],
+    [null, { ip: '10.244.2.9', port: 80 }, 'Route'],
+  );
+  assert.match(
+    kpp('trace', dr, '--src', '10.244.1.5', '--dst', '10.96.0.9:80').stdout,
+    /100\.0% -> 10\.244\.2\.9:80 \(Route: destination stays 10\.96\.0\.9:80\)/,
+  );
 });
 
 test('IPv6 Services, endpoints and real servers print as [address]:port', () => {
   const ipt = join(dir, 'v6.iptables');
-  writeFileSync(ipt, [
-    '*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-SVC-X - [0:0]', ':KUBE-SEP-Y - [0:0]',
-    '-A KUBE-SERVICES -d fd00:10:96::a/128 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-X',
-    '-A KUBE-SVC-X -m comment --comment "kube-system/kube-dns:dns -> [fd00:10:244:1::5]:53" -j KUBE-SEP-Y',
-    '-A KUBE-SEP-Y -p udp -m comment --comment "kube-system/kube-dns:dns" -m udp -j DNAT --to-destination [fd00:10:244:1::5]:53',
-    'COMMIT', '',
-  ].join('\n'));
+  writeFileSync(
+    ipt,
+    [
+      '*nat',
+      ':KUBE-SERVICES - [0:0]',
+      ':KUBE-SVC-X - [0:0]',
+      ':KUBE-SEP-Y - [0:0]',
+      '-A KUBE-SERVICES -d fd00:10:96::a/128 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-X',
+      '-A KUBE-SVC-X -m comment --comment "kube-system/kube-dns:dns -> [fd00:10:244:1::5]:53" -j KUBE-SEP-Y',
+      '-A KUBE-SEP-Y -p udp -m comment --comment "kube-system/kube-dns:dns" -m udp -j DNAT --to-destination [fd00:10:244:1::5]:53',
+      'COMMIT',
+      '',
+    ].join('\n'),
+  );
   const text = kpp('parse', ipt).stdout;
   assert.match(text, /udp \[fd00:10:96::a\]:53 -> KUBE-SVC-X/);
   assert.match(text, /endpoint \[fd00:10:244:1::5\]:53 100\.0% via KUBE-SEP-Y/);
   const ipvs = join(dir, 'v6.ipvs');
   writeFileSync(ipvs, 'TCP  [fd00::10]:80 rr\n  -> [fd00:1::5]:8080            Masq    1      0          0\n');
   assert.match(kpp('parse', ipvs).stdout, /virtual TCP \[fd00::10\]:80 rr\n {2}-> \[fd00:1::5\]:8080 Masq/);
-  assert.match(kpp('trace', ipvs, '--src', 'fd00:2::1', '--dst', '[fd00::10]:80').stdout, /100\.0% -> \[fd00:1::5\]:8080/);
+  assert.match(
+    kpp('trace', ipvs, '--src', 'fd00:2::1', '--dst', '[fd00::10]:80').stdout,
+    /100\.0% -> \[fd00:1::5\]:8080/,
+  );
 });
 
 test('parse text shows multipath next hops and other tables, and says how many routes it left out', () => {
   const f = join(dir, 'routes.txt');
   const many = Array.from({ length: 60 }, (_, i) => `10.244.${i}.0/26 via 10.0.0.${i + 1} dev eth0 proto bird`);
-  writeFileSync(f, ['172.16.0.0/16 nexthop via 10.0.0.7 dev eth0 weight 1 nexthop via 10.0.0.8 dev eth1 weight 2', '10.9.0.0/16 via 10.0.0.9 dev eth0 table 100', ...many, ''].join('\n'));
+  writeFileSync(
+    f,
+    [
+      '172.16.0.0/16 nexthop via 10.0.0.7 dev eth0 weight 1 nexthop via 10.0.0.8 dev eth1 weight 2',
+      '10.9.0.0/16 via 10.0.0.9 dev eth0 table 100',
+      ...many,
+      '',
+    ].join('\n'),
+  );
   const out = kpp('parse', f).stdout;
-  assert.match(out, /^route 172\.16\.0\.0\/16 nexthops via 10\.0\.0\.7 dev eth0 weight 1, via 10\.0\.0\.8 dev eth1 weight 2 \(line 1\)$/m);
+  assert.match(
+    out,
+    /^route 172\.16\.0\.0\/16 nexthops via 10\.0\.0\.7 dev eth0 weight 1, via 10\.0\.0\.8 dev eth1 weight 2 \(line 1\)$/m,
+  );
   assert.match(out, /^route 10\.9\.0\.0\/16 via 10\.0\.0\.9 dev eth0 table 100 \(line 2\)$/m);
   assert.match(out, /^\.\.\. 12 more route\(s\): --json lists them all$/m);
   assert.equal(JSON.parse(kpp('parse', f, '--json').stdout).routes.length, 62);
@@ -223,54 +331,92 @@ test('parse text shows multipath next hops and other tables, and says how many r
 
 test('ipvsadm --stats and -S: text shows what the output printed (no "undefined"), JSON carries the counters', () => {
   const stats = join(dir, 'stats.ipvs');
-  writeFileSync(stats, [
-    'IP Virtual Server version 1.2.1 (size=4096)',
-    'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes',
-    '  -> RemoteAddress:Port',
-    'UDP  10.96.0.10:53                    1200    5100K    5000K     400M     380M',
-    '  -> 10.244.0.5:53                     600     2500     2400   200000   190000',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    stats,
+    [
+      'IP Virtual Server version 1.2.1 (size=4096)',
+      'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes',
+      '  -> RemoteAddress:Port',
+      'UDP  10.96.0.10:53                    1200    5100K    5000K     400M     380M',
+      '  -> 10.244.0.5:53                     600     2500     2400   200000   190000',
+      '',
+    ].join('\n'),
+  );
   const text = kpp('parse', stats).stdout;
   assert.doesNotMatch(text, /undefined/);
-  assert.match(text, /^virtual UDP 10\.96\.0\.10:53 conns 1200 inpkts 5100000 outpkts 5000000 inbytes 400000000 outbytes 380000000 \(rounded\)$/m);
+  assert.match(
+    text,
+    /^virtual UDP 10\.96\.0\.10:53 conns 1200 inpkts 5100000 outpkts 5000000 inbytes 400000000 outbytes 380000000 \(rounded\)$/m,
+  );
   assert.match(text, /^ {2}-> 10\.244\.0\.5:53 conns 600 inpkts 2500 outpkts 2400 inbytes 200000 outbytes 190000$/m);
   const j = JSON.parse(kpp('parse', stats, '--json').stdout);
   assert.equal(j.ipvs.services[0].stats.inPkts, 5100000);
   assert.equal(j.ipvs.services[0].realServers[0].stats.conns, 600);
   const save = join(dir, 'save.ipvs');
   writeFileSync(save, '-A -t 10.96.0.1:443 -s rr -p 10800\n-a -t 10.96.0.1:443 -r 192.168.0.10:6443 -m -w 0\n');
-  assert.match(kpp('parse', save).stdout, /^virtual TCP 10\.96\.0\.1:443 rr persistent 10800\n {2}-> 192\.168\.0\.10:6443 Masq weight 0$/m);
+  assert.match(
+    kpp('parse', save).stdout,
+    /^virtual TCP 10\.96\.0\.1:443 rr persistent 10800\n {2}-> 192\.168\.0\.10:6443 Masq weight 0$/m,
+  );
 });
 
 test('parse text lists conntrack flows with the NAT their reply tuple shows', () => {
   const f = join(dir, 'ct.txt');
-  writeFileSync(f, [
-    'tcp      6 86397 ESTABLISHED src=10.244.1.5 dst=172.16.0.1 sport=43210 dport=443 src=192.168.0.10 dst=10.244.1.5 sport=6443 dport=43210 [ASSURED] mark=0 use=1',
-    'tcp      6 118 SYN_SENT src=10.244.1.5 dst=172.16.0.1 sport=43211 dport=443 [UNREPLIED] src=172.16.0.1 dst=10.244.1.5 sport=443 dport=43211 mark=0 use=1',
-    'icmp     1 29 src=10.244.1.5 dst=10.0.9.9 type=8 code=0 id=7 src=10.0.9.9 dst=10.0.0.5 type=0 code=0 id=7 mark=0 use=1',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    f,
+    [
+      'tcp      6 86397 ESTABLISHED src=10.244.1.5 dst=172.16.0.1 sport=43210 dport=443 src=192.168.0.10 dst=10.244.1.5 sport=6443 dport=43210 [ASSURED] mark=0 use=1',
+      'tcp      6 118 SYN_SENT src=10.244.1.5 dst=172.16.0.1 sport=43211 dport=443 [UNREPLIED] src=172.16.0.1 dst=10.244.1.5 sport=443 dport=43211 mark=0 use=1',
+      'icmp     1 29 src=10.244.1.5 dst=10.0.9.9 type=8 code=0 id=7 src=10.0.9.9 dst=10.0.0.5 type=0 code=0 id=7 mark=0 use=1',
+      '',
+    ].join('\n'),
+  );
   const out = kpp('parse', f).stdout;
-  assert.match(out, /^conntrack tcp 10\.244\.1\.5:43210 -> 172\.16\.0\.1:443 ESTABLISHED ASSURED, DNAT to 192\.168\.0\.10:6443 \(line 1\)$/m);
+  assert.match(
+    out,
+    /^conntrack tcp 10\.244\.1\.5:43210 -> 172\.16\.0\.1:443 ESTABLISHED ASSURED, DNAT to 192\.168\.0\.10:6443 \(line 1\)$/m,
+  );
   assert.match(out, /^conntrack tcp 10\.244\.1\.5:43211 -> 172\.16\.0\.1:443 SYN_SENT UNREPLIED, no NAT \(line 2\)$/m);
   assert.match(out, /^conntrack icmp 10\.244\.1\.5 -> 10\.0\.9\.9, SNAT to 10\.0\.0\.5 \(line 3\)$/m);
 });
 
 test('parse text lists interfaces with their addresses and ipsets with their first members', () => {
   const addr = join(dir, 'addr.txt');
-  writeFileSync(addr, [
-    '2: eth0@if12: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP group default',
-    '    link/ether 66:3a:11:22:33:44 brd ff:ff:ff:ff:ff:ff link-netnsid 0',
-    '    inet 10.244.1.5/24 brd 10.244.1.255 scope global eth0',
-    '       valid_lft forever preferred_lft forever',
-    '',
-  ].join('\n'));
-  assert.match(kpp('parse', addr).stdout, /^interface eth0@if12 \(state UP, mtu 1450\): 10\.244\.1\.5\/24 \(line 1\)$/m);
+  writeFileSync(
+    addr,
+    [
+      '2: eth0@if12: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP group default',
+      '    link/ether 66:3a:11:22:33:44 brd ff:ff:ff:ff:ff:ff link-netnsid 0',
+      '    inet 10.244.1.5/24 brd 10.244.1.255 scope global eth0',
+      '       valid_lft forever preferred_lft forever',
+      '',
+    ].join('\n'),
+  );
+  assert.match(
+    kpp('parse', addr).stdout,
+    /^interface eth0@if12 \(state UP, mtu 1450\): 10\.244\.1\.5\/24 \(line 1\)$/m,
+  );
   const sets = join(dir, 'sets.txt');
   const members = Array.from({ length: 7 }, (_, i) => `10.96.0.${i + 1},tcp:443`);
-  writeFileSync(sets, ['Name: KUBE-CLUSTER-IP', 'Type: hash:ip,port', 'Revision: 5', 'Header: family inet hashsize 1024 maxelem 65536', 'Size in memory: 600', 'References: 2', 'Number of entries: 9', 'Members:', ...members, ''].join('\n'));
-  assert.match(kpp('parse', sets).stdout, /^ipset KUBE-CLUSTER-IP hash:ip,port, 7 member\(s\): 10\.96\.0\.1,tcp:443 10\.96\.0\.2,tcp:443 10\.96\.0\.3,tcp:443 10\.96\.0\.4,tcp:443 10\.96\.0\.5,tcp:443 \.\.\. 2 more \(9 entries said, 7 pasted\) \(line 1\)$/m);
+  writeFileSync(
+    sets,
+    [
+      'Name: KUBE-CLUSTER-IP',
+      'Type: hash:ip,port',
+      'Revision: 5',
+      'Header: family inet hashsize 1024 maxelem 65536',
+      'Size in memory: 600',
+      'References: 2',
+      'Number of entries: 9',
+      'Members:',
+      ...members,
+      '',
+    ].join('\n'),
+  );
+  assert.match(
+    kpp('parse', sets).stdout,
+    /^ipset KUBE-CLUSTER-IP hash:ip,port, 7 member\(s\): 10\.96\.0\.1,tcp:443 10\.96\.0\.2,tcp:443 10\.96\.0\.3,tcp:443 10\.96\.0\.4,tcp:443 10\.96\.0\.5,tcp:443 \.\.\. 2 more \(9 entries said, 7 pasted\) \(line 1\)$/m,
+  );
 });
 
 test('a pasted terminal session: parse reports its sections, explain and trace use the right engine', () => {
@@ -286,31 +432,54 @@ test('a pasted terminal session: parse reports its sections, explain and trace u
   assert.equal(j.services[0].clusterIP, '172.16.0.1');
   assert.equal(j.ipvs.services[0].address, '172.16.0.10');
   assert.equal(j.routes[0].gateway, '192.168.100.1');
-  assert.deepEqual(j.diagnostics.filter((d: { severity: string }) => d.severity !== 'info'), []);
+  assert.deepEqual(
+    j.diagnostics.filter((d: { severity: string }) => d.severity !== 'info'),
+    [],
+  );
   assert.match(kpp('explain', f, '--line', '4').stdout, /KUBE-SVC-NPX46M4PTMTKRN6Y/);
   assert.match(kpp('explain', f, '--line', '9').stdout, /10\.244\.0\.5/);
   // The IPVS VIP goes to IPVS; the ClusterIP only the iptables rules know goes through them.
   assert.match(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.10:53').stdout, /100\.0% -> 10\.244\.0\.5:53/);
   const viaRules = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
-  assert.deepEqual(viaRules.paths.map((p: { dnat: unknown }) => p.dnat), [{ ip: '192.168.100.10', port: 6443 }]);
+  assert.deepEqual(
+    viaRules.paths.map((p: { dnat: unknown }) => p.dnat),
+    [{ ip: '192.168.100.10', port: 6443 }],
+  );
 });
 
 test('trace of a session with an ipset list decides set matches from its members', () => {
   const f = join(dir, 'ipvs-mode.txt');
-  writeFileSync(f, [
-    'root@node:~# iptables-save -t nat',
-    '*nat', ':PREROUTING ACCEPT [0:0]', ':KUBE-SERVICES - [0:0]', ':KUBE-MARK-MASQ - [0:0]',
-    '-A PREROUTING -j KUBE-SERVICES',
-    '-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000',
-    '-A KUBE-SERVICES ! -s 10.244.0.0/16 -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ',
-    '-A KUBE-SERVICES -m set --match-set KUBE-CLUSTER-IP dst,dst -j ACCEPT',
-    'COMMIT',
-    'root@node:~# ipset list KUBE-CLUSTER-IP',
-    'Name: KUBE-CLUSTER-IP', 'Type: hash:ip,port', 'Revision: 5', 'Header: family inet hashsize 1024 maxelem 65536',
-    'Size in memory: 600', 'References: 2', 'Number of entries: 1', 'Members:', '10.96.0.1,tcp:443', '',
-  ].join('\n'));
+  writeFileSync(
+    f,
+    [
+      'root@node:~# iptables-save -t nat',
+      '*nat',
+      ':PREROUTING ACCEPT [0:0]',
+      ':KUBE-SERVICES - [0:0]',
+      ':KUBE-MARK-MASQ - [0:0]',
+      '-A PREROUTING -j KUBE-SERVICES',
+      '-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000',
+      '-A KUBE-SERVICES ! -s 10.244.0.0/16 -m set --match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ',
+      '-A KUBE-SERVICES -m set --match-set KUBE-CLUSTER-IP dst,dst -j ACCEPT',
+      'COMMIT',
+      'root@node:~# ipset list KUBE-CLUSTER-IP',
+      'Name: KUBE-CLUSTER-IP',
+      'Type: hash:ip,port',
+      'Revision: 5',
+      'Header: family inet hashsize 1024 maxelem 65536',
+      'Size in memory: 600',
+      'References: 2',
+      'Number of entries: 1',
+      'Members:',
+      '10.96.0.1,tcp:443',
+      '',
+    ].join('\n'),
+  );
   const j = JSON.parse(kpp('trace', f, '--src', '10.1.1.1', '--dst', '10.96.0.1:443', '--json').stdout);
-  assert.deepEqual(j.paths.map((p: { probability: number; verdict: string }) => [p.probability, p.verdict]), [[1, 'ACCEPT']]);
+  assert.deepEqual(
+    j.paths.map((p: { probability: number; verdict: string }) => [p.probability, p.verdict]),
+    [[1, 'ACCEPT']],
+  );
 });
 
 test('every corpus file goes through parse and lint without a crash', (t) => {
@@ -331,14 +500,27 @@ test('the kube-proxy fixture traces to its two endpoints, half each', (t) => {
   const f = join(dir, 'fixture.iptables');
   writeFileSync(f, text);
   const j = JSON.parse(kpp('trace', f, '--src', '10.0.0.2', '--dst', '172.30.0.44:80', '--json').stdout);
-  assert.deepEqual(j.paths.map((p: { probability: number; dnat: { ip: string } }) => [p.probability, p.dnat.ip]), [[0.5, '10.180.0.4'], [0.5, '10.180.0.5']]);
+  assert.deepEqual(
+    j.paths.map((p: { probability: number; dnat: { ip: string } }) => [p.probability, p.dnat.ip]),
+    [
+      [0.5, '10.180.0.4'],
+      [0.5, '10.180.0.5'],
+    ],
+  );
 });
 
 test('bare kpp and trace on a non-dump give one-line reasons', () => {
   const bare = kpp();
   assert.equal(bare.code, 2);
   assert.match(bare.stderr, /missing command/);
-  const routes = kpp('trace', join(root, 'samples', 'client-pod-routes.txt'), '--src', '10.0.0.1', '--dst', '172.16.0.1:443');
+  const routes = kpp(
+    'trace',
+    join(root, 'samples', 'client-pod-routes.txt'),
+    '--src',
+    '10.0.0.1',
+    '--dst',
+    '172.16.0.1:443',
+  );
   assert.equal(routes.code, 2);
   assert.match(routes.stderr, /needs an iptables or ipvsadm dump/);
   const mixed = kpp('trace', seedFile, '--src', '10.0.0.1', '--dst', '[fd00::1]:443');
@@ -348,19 +530,36 @@ test('bare kpp and trace on a non-dump give one-line reasons', () => {
 test('trace to a Service address on a port it does not serve says so', () => {
   const j = JSON.parse(kpp('trace', seedFile, '--src', '10.244.1.5', '--dst', '172.16.0.1:444', '--json').stdout);
   assert.ok(j.paths.every((p: { dnat: unknown }) => p.dnat === null));
-  assert.ok(j.warnings.some((w: string) => /172\.16\.0\.1 belongs to default\/kubernetes:https \(ports 443\/TCP\), but no rule matched 444\/TCP/.test(w)), JSON.stringify(j.warnings));
+  assert.ok(
+    j.warnings.some((w: string) =>
+      /172\.16\.0\.1 belongs to default\/kubernetes:https \(ports 443\/TCP\), but no rule matched 444\/TCP/.test(w),
+    ),
+    JSON.stringify(j.warnings),
+  );
 });
 
 test('a dump of policies and no rules is traced by its policies, the step pointing at the -P that set it', () => {
   const file = join(dir, 'policy-only.iptables');
-  writeFileSync(file, '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n-P FORWARD DROP\nCOMMIT\n');
+  writeFileSync(
+    file,
+    '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n-P FORWARD DROP\nCOMMIT\n',
+  );
   const r = kpp('trace', file, '--src', '10.0.0.5', '--dst', '10.1.0.9:22', '--json');
   assert.equal(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout);
-  assert.deepEqual(j.paths.map((p: { verdict: string; steps: { chain: string; line: number }[] }) => [p.verdict, p.steps.map((s) => `${s.chain}:${s.line}`)]), [['DROP', ['FORWARD:5']]]);
+  assert.deepEqual(
+    j.paths.map((p: { verdict: string; steps: { chain: string; line: number }[] }) => [
+      p.verdict,
+      p.steps.map((s) => `${s.chain}:${s.line}`),
+    ]),
+    [['DROP', ['FORWARD:5']]],
+  );
   const empty = join(dir, 'no-policies.iptables');
   writeFileSync(empty, '*nat\n:KUBE-SERVICES - [0:0]\nCOMMIT\n');
-  assert.match(kpp('trace', empty, '--src', '10.0.0.5', '--dst', '10.1.0.9:22').stderr, /needs an iptables or ipvsadm dump with rules or chain policies/);
+  assert.match(
+    kpp('trace', empty, '--src', '10.0.0.5', '--dst', '10.1.0.9:22').stderr,
+    /needs an iptables or ipvsadm dump with rules or chain policies/,
+  );
 });
 
 test('an nft list ruleset: parse --json names the format and reads its Services; trace follows it to the endpoints', () => {
@@ -373,13 +572,19 @@ test('an nft list ruleset: parse --json names the format and reads its Services;
   assert.deepEqual(j.counts, { tables: 2, chains: 11, rules: 19 });
   const dns = j.services.find((s: { name: string }) => s.name === 'kube-system/kube-dns:dns');
   assert.deepEqual([dns.clusterIP, dns.port, dns.protocol, dns.hashVerified], ['10.96.0.10', 53, 'udp', true]);
-  assert.deepEqual(dns.endpoints.map((e: { ip: string; share: number }) => [e.ip, e.share]).sort(), [['10.244.0.2', 0.5], ['10.244.0.3', 0.5]]);
+  assert.deepEqual(dns.endpoints.map((e: { ip: string; share: number }) => [e.ip, e.share]).sort(), [
+    ['10.244.0.2', 0.5],
+    ['10.244.0.3', 0.5],
+  ]);
   const tr = kpp('trace', file, '--src', '10.244.1.9', '--dst', '10.96.0.10:53', '--proto', 'udp', '--json');
   assert.equal(tr.code, 0, tr.stderr);
   const out = JSON.parse(tr.stdout) as TraceOut;
   assert.deepEqual(out.paths.map((p) => p.dnat?.ip).sort(), ['10.244.0.2', '10.244.0.3']);
   const svcLine = NFT_RULESET.split('\n').findIndex((l) => l.includes('jump KUBE-SVC-TCOU7JCQXEZGVUNU comment'));
-  assert.ok(out.paths.every((_, i) => walkOf(out, i).some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)), 'steps point at the ruleset lines, 1-based');
+  assert.ok(
+    out.paths.every((_, i) => walkOf(out, i).some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)),
+    'steps point at the ruleset lines, 1-based',
+  );
 });
 
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {
@@ -389,13 +594,19 @@ test("kube-proxy's nftables mode: parse --json lists the Services of the maps, a
   const j = JSON.parse(r.stdout);
   assert.equal(j.format, 'nft');
   const web = j.services.find((s: { name: string }) => s.name === 'shop/web:http');
-  assert.deepEqual([web.protocol, web.clusterIP, web.port, web.nodePort, web.chain, web.hashVerified], ['tcp', '10.96.12.34', 80, 30080, 'service-KHN6ECMT-shop/web/tcp/http', true]);
+  assert.deepEqual(
+    [web.protocol, web.clusterIP, web.port, web.nodePort, web.chain, web.hashVerified],
+    ['tcp', '10.96.12.34', 80, 30080, 'service-KHN6ECMT-shop/web/tcp/http', true],
+  );
   assert.deepEqual(
     web.endpoints.map((e: { ip: string; port: number; share: number }) => `${e.ip}:${e.port} ${e.share.toFixed(3)}`),
     ['10.244.1.5:8080 0.333', '10.244.1.6:8080 0.333', '10.244.2.7:8080 0.333'],
   );
   const text = kpp('parse', sample);
-  assert.match(text.stdout, /service kube-system\/kube-dns:dns udp 10\.96\.0\.10:53 -> service-FY5PMXPG-kube-system\/kube-dns\/udp\/dns \(hash verified\)/);
+  assert.match(
+    text.stdout,
+    /service kube-system\/kube-dns:dns udp 10\.96\.0\.10:53 -> service-FY5PMXPG-kube-system\/kube-dns\/udp\/dns \(hash verified\)/,
+  );
 });
 
 test('trace of a Service without endpoints: the answer says so, and an undecided local address is two alternatives, not 50/50', () => {
@@ -421,15 +632,18 @@ test('trace of a Service without endpoints: the answer says so, and an undecided
   writeFileSync(file, text);
   const r = kpp('trace', file, '--src', '10.244.0.9', '--dst', '10.96.0.10:80', '--json');
   assert.equal(r.code, 0, r.stderr);
-  const j = JSON.parse(r.stdout) as { paths: { probability: number; verdict: string; given?: string[] }[]; warnings: string[] };
-  assert.deepEqual(
-    j.paths.map((p) => [p.verdict, p.probability, p.given]).sort(),
-    [
-      ['ACCEPT', 1, ['if 10.96.0.10 is an address of this node']],
-      ['REJECT', 1, ['if 10.96.0.10 is not an address of this node']],
-    ],
+  const j = JSON.parse(r.stdout) as {
+    paths: { probability: number; verdict: string; given?: string[] }[];
+    warnings: string[];
+  };
+  assert.deepEqual(j.paths.map((p) => [p.verdict, p.probability, p.given]).sort(), [
+    ['ACCEPT', 1, ['if 10.96.0.10 is an address of this node']],
+    ['REJECT', 1, ['if 10.96.0.10 is not an address of this node']],
+  ]);
+  assert.ok(
+    j.warnings.some((w) => w.startsWith('default/checkout:http has no endpoints: kube-proxy rejects the connection')),
+    j.warnings.join('\n'),
   );
-  assert.ok(j.warnings.some((w) => w.startsWith('default/checkout:http has no endpoints: kube-proxy rejects the connection')), j.warnings.join('\n'));
   assert.ok(!j.warnings.some((w) => /Check the port and protocol/.test(w)), j.warnings.join('\n'));
   const tree = kpp('trace', file, '--src', '10.244.0.9', '--dst', '10.96.0.10:80', '--local-ip', '192.168.0.5');
   assert.match(tree.stdout, /: 1 path\n/);

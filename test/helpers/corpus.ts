@@ -21,7 +21,8 @@ export function corpusDir(): string | undefined {
   return existsSync(dir) ? dir : undefined;
 }
 
-export const CORPUS_MISSING = 'shared corpus not found (../shared/corpus beside the checkout; set KPP_CORPUS to use another path)';
+export const CORPUS_MISSING =
+  'shared corpus not found (../shared/corpus beside the checkout; set KPP_CORPUS to use another path)';
 
 export function corpusFiles(kind: 'iptables' | 'ipvs' | 'routes'): { name: string; path: string; text: string }[] {
   const dir = corpusDir();

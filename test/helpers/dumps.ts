@@ -14,7 +14,12 @@ export interface SeedDump {
 }
 
 /** The seed case's node: `default/kubernetes:https` at 172.16.0.1:443 with three apiservers on :6443. */
-export function seedDump(endpoints = ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443'], spn = 'default/kubernetes:https', clusterIP = '172.16.0.1', port = 443): SeedDump {
+export function seedDump(
+  endpoints = ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443'],
+  spn = 'default/kubernetes:https',
+  clusterIP = '172.16.0.1',
+  port = 443,
+): SeedDump {
   const svc = serviceChainName('KUBE-SVC-', spn, 'tcp');
   const seps = endpoints.map((e) => endpointChainName(spn, 'tcp', e));
   const n = endpoints.length;
@@ -41,7 +46,10 @@ export function seedDump(endpoints = ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.
     `-A KUBE-SERVICES -d ${clusterIP}/32 -p tcp -m comment --comment "${spn} cluster IP" -m tcp --dport ${port} -j ${svc}`,
     '-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS',
     `-A ${svc} ! -s 10.244.0.0/16 -d ${clusterIP}/32 -p tcp -m comment --comment "${spn} cluster IP" -m tcp --dport ${port} -j KUBE-MARK-MASQ`,
-    ...endpoints.map((e, i) => `-A ${svc} -m comment --comment "${spn} -> ${e}"${i < n - 1 ? ` -m statistic --mode random --probability ${(1 / (n - i)).toFixed(10)}` : ''} -j ${seps[i]}`),
+    ...endpoints.map(
+      (e, i) =>
+        `-A ${svc} -m comment --comment "${spn} -> ${e}"${i < n - 1 ? ` -m statistic --mode random --probability ${(1 / (n - i)).toFixed(10)}` : ''} -j ${seps[i]}`,
+    ),
     ...endpoints.flatMap((e, i) => [
       `-A ${seps[i]} -s ${e.split(':')[0]}/32 -m comment --comment "${spn}" -j KUBE-MARK-MASQ`,
       `-A ${seps[i]} -p tcp -m comment --comment "${spn}" -m tcp -j DNAT --to-destination ${e}`,

@@ -43,9 +43,11 @@ export function fuzzSources(from: 'samples' | 'corpus' | 'all' = 'all'): FuzzSou
   const out: FuzzSource[] = [];
   if (from !== 'corpus') out.push(...sampleSources());
   if (from !== 'samples') {
-    for (const f of corpusFiles('iptables')) out.push({ name: `corpus/iptables/${f.name}`, languageId: 'iptables', text: f.text });
+    for (const f of corpusFiles('iptables'))
+      out.push({ name: `corpus/iptables/${f.name}`, languageId: 'iptables', text: f.text });
     for (const f of corpusFiles('ipvs')) out.push({ name: `corpus/ipvs/${f.name}`, languageId: 'ipvs', text: f.text });
-    for (const f of corpusFiles('routes')) out.push({ name: `corpus/routes/${f.name}`, languageId: 'iptables', text: f.text });
+    for (const f of corpusFiles('routes'))
+      out.push({ name: `corpus/routes/${f.name}`, languageId: 'iptables', text: f.text });
   }
   return out;
 }
@@ -59,13 +61,38 @@ function sampleSources(): FuzzSource[] {
   ];
   for (const n of readdirSync(samples).sort()) {
     if (n === 'README.md' || n.endsWith('.json')) continue;
-    out.push({ name: `samples/${n}`, languageId: n.endsWith('.ipvs') ? 'ipvs' : 'iptables', text: readFileSync(join(samples, n), 'utf8') });
+    out.push({
+      name: `samples/${n}`,
+      languageId: n.endsWith('.ipvs') ? 'ipvs' : 'iptables',
+      text: readFileSync(join(samples, n), 'utf8'),
+    });
   }
   return out;
 }
 
-const PROTOTYPE_WORDS = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
-const ABSURD_NUMBERS = ['99999999999999999999999', '-1', '1e308', 'NaN', 'Infinity', '0x', '4294967296', '65536', '0.00000000001', '-0', '00000000000000000000000000001'];
+const PROTOTYPE_WORDS = [
+  'constructor',
+  '__proto__',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
+const ABSURD_NUMBERS = [
+  '99999999999999999999999',
+  '-1',
+  '1e308',
+  'NaN',
+  'Infinity',
+  '0x',
+  '4294967296',
+  '65536',
+  '0.00000000001',
+  '-0',
+  '00000000000000000000000000001',
+];
 const ASTRAL = ['😀', '𝔘', '🚀', '\u{1F1E8}\u{1F1F3}'];
 
 /** A fragment that a mutation inserts. */
@@ -77,7 +104,12 @@ function fragment(rng: Rng, near: string): string {
       return '\u0000';
     case 2: {
       // A line over 10,000 characters: a rule with a huge comment, or a chain name repeated.
-      const word = rng.pick(['KUBE-SVC-AAAAAAAAAAAAAAAA', 'x', ' -m comment --comment "' + 'a'.repeat(50) + '"', near.slice(0, 40) || 'y']);
+      const word = rng.pick([
+        'KUBE-SVC-AAAAAAAAAAAAAAAA',
+        'x',
+        ' -m comment --comment "' + 'a'.repeat(50) + '"',
+        near.slice(0, 40) || 'y',
+      ]);
       return `\n-A KUBE-SERVICES ${word.repeat(Math.ceil((10_000 + rng.int(5_000)) / Math.max(1, word.length)))} -j KUBE-MARK-MASQ\n`;
     }
     case 3:
@@ -91,13 +123,37 @@ function fragment(rng: Rng, near: string): string {
     case 7:
       return rng.pick(ASTRAL);
     case 8:
-      return rng.pick(['\n*nat\n', '\nCOMMIT\n', '\n*filter\n:INPUT ACCEPT [0:0]\n', '\n-A\n', '\n-A INPUT -m\n', '\n-A INPUT -j\n', '\n-E A B\n', '\n[1:2] -A X -j Y\n']);
+      return rng.pick([
+        '\n*nat\n',
+        '\nCOMMIT\n',
+        '\n*filter\n:INPUT ACCEPT [0:0]\n',
+        '\n-A\n',
+        '\n-A INPUT -m\n',
+        '\n-A INPUT -j\n',
+        '\n-E A B\n',
+        '\n[1:2] -A X -j Y\n',
+      ]);
     case 9:
       return rng.pick(['\t', '\r\n', '   ', '\n\n']);
     case 10:
-      return rng.pick(['-m statistic --mode random --probability ', '--to-destination ', '-j DNAT --to-destination 10.0.0.1:', '--dport ', ' -d 172.16.0.1/32 ']) + rng.pick(ABSURD_NUMBERS);
+      return (
+        rng.pick([
+          '-m statistic --mode random --probability ',
+          '--to-destination ',
+          '-j DNAT --to-destination 10.0.0.1:',
+          '--dport ',
+          ' -d 172.16.0.1/32 ',
+        ]) + rng.pick(ABSURD_NUMBERS)
+      );
     default:
-      return rng.pick(['TCP  172.16.0.1:443 rr\n  -> 10.0.1.11:6443 Masq 1 0 0\n', 'table ip nat {\n chain X {\n', '}\n', '$ ipvsadm -Ln\n', '# iptables-save\n', 'default via 10.0.0.1 dev eth0\n']);
+      return rng.pick([
+        'TCP  172.16.0.1:443 rr\n  -> 10.0.1.11:6443 Masq 1 0 0\n',
+        'table ip nat {\n chain X {\n',
+        '}\n',
+        '$ ipvsadm -Ln\n',
+        '# iptables-save\n',
+        'default via 10.0.0.1 dev eth0\n',
+      ]);
   }
 }
 

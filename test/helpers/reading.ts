@@ -11,10 +11,22 @@ export function readingOf(text: string): string {
   const a = analyzeText(text);
   return JSON.stringify({
     kind: a.detection.kind,
-    services: a.iptables?.kube.services.map((s) => [s.name, s.clusterIP, s.port, s.endpoints.map((e) => `${e.ip}:${e.port}`)]),
+    services: a.iptables?.kube.services.map((s) => [
+      s.name,
+      s.clusterIP,
+      s.port,
+      s.endpoints.map((e) => `${e.ip}:${e.port}`),
+    ]),
     rules: a.iptables?.dump.rules.map((r) => [r.line, r.chain, r.target?.name]),
     ipvs: a.ipvs?.services.map((s) => [s.protocol, s.address, s.port, s.realServers.length]),
-    network: a.network && [a.network.routes.length, a.network.interfaces.length, a.network.conntrack.length, a.network.ipsets.length],
-    diagnostics: diagnosticsOf(a, 'en').filter((d) => !UNWRAP_NOTES.has(d.code)).map((d) => `${d.span.line}:${d.code}`),
+    network: a.network && [
+      a.network.routes.length,
+      a.network.interfaces.length,
+      a.network.conntrack.length,
+      a.network.ipsets.length,
+    ],
+    diagnostics: diagnosticsOf(a, 'en')
+      .filter((d) => !UNWRAP_NOTES.has(d.code))
+      .map((d) => `${d.span.line}:${d.code}`),
   });
 }

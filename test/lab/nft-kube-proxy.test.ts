@@ -23,7 +23,15 @@ interface Wanted {
   endpoints: string[];
 }
 
-const hashed = (prefix: string, rest: string) => `${prefix}-${createHash('sha256').update(rest).digest().subarray(0, 5).reduce((s, b) => s + b.toString(2).padStart(8, '0'), '').match(/.{5}/g)!.map((bits) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[parseInt(bits, 2)]).join('')}-${rest}`;
+const hashed = (prefix: string, rest: string) =>
+  `${prefix}-${createHash('sha256')
+    .update(rest)
+    .digest()
+    .subarray(0, 5)
+    .reduce((s, b) => s + b.toString(2).padStart(8, '0'), '')
+    .match(/.{5}/g)!
+    .map((bits) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[parseInt(bits, 2)])
+    .join('')}-${rest}`;
 
 /** A cluster of `count` Service ports and the ruleset kube-proxy's nftables mode would write for it. */
 function kubeProxyRuleset(count: number): { text: string; wanted: Wanted[] } {
@@ -35,7 +43,13 @@ function kubeProxyRuleset(count: number): { text: string; wanted: Wanted[] } {
   for (let i = 0; i < count; i++) {
     const protocol = i % 6 === 5 ? 'udp' : 'tcp';
     const base = `ns-${i % 4}/svc-${i}/${protocol}/p${80 + (i % 3)}`;
-    const w: Wanted = { spn: `ns-${i % 4}/svc-${i}:p${80 + (i % 3)}`, protocol, clusterIP: `10.96.${i >> 8}.${(i & 255) + 1}`, port: 80 + (i % 3), endpoints: [] };
+    const w: Wanted = {
+      spn: `ns-${i % 4}/svc-${i}:p${80 + (i % 3)}`,
+      protocol,
+      clusterIP: `10.96.${i >> 8}.${(i & 255) + 1}`,
+      port: 80 + (i % 3),
+      endpoints: [],
+    };
     const endpointCount = i % 7 === 3 ? 0 : 1 + (i % 4);
     for (let e = 0; e < endpointCount; e++) w.endpoints.push(`10.244.${i % 200}.${e + 10}:${8000 + e}`);
     if (i % 5 === 0 && endpointCount > 0) w.nodePort = 30000 + i;
@@ -47,15 +61,32 @@ function kubeProxyRuleset(count: number): { text: string; wanted: Wanted[] } {
     const svc = hashed('service', base);
     serviceIps.push(`${w.clusterIP} . ${protocol} . ${w.port} : goto ${svc}`);
     const eps = w.endpoints.map((ep) => hashed('endpoint', `${base}__${ep.replace(':', '/')}`));
-    chains.push(`chain ${svc} {`, `ip daddr ${w.clusterIP} ${protocol} dport ${w.port} ip saddr != 10.244.0.0/16 jump mark-for-masquerade`, `numgen random mod ${eps.length} vmap { ${eps.map((c, k) => `${k} : goto ${c}`).join(', ')} }`, '}');
+    chains.push(
+      `chain ${svc} {`,
+      `ip daddr ${w.clusterIP} ${protocol} dport ${w.port} ip saddr != 10.244.0.0/16 jump mark-for-masquerade`,
+      `numgen random mod ${eps.length} vmap { ${eps.map((c, k) => `${k} : goto ${c}`).join(', ')} }`,
+      '}',
+    );
     if (w.nodePort) {
       const ext = hashed('external', base);
       nodePorts.push(`${protocol} . ${w.nodePort} : goto ${ext}`);
       chains.push(`chain ${ext} {`, 'jump mark-for-masquerade', `goto ${svc}`, '}');
     }
-    w.endpoints.forEach((ep, k) => chains.push(`chain ${eps[k]} {`, `ip saddr ${ep.split(':')[0]} jump mark-for-masquerade`, `meta l4proto ${protocol} dnat to ${ep}`, '}'));
+    w.endpoints.forEach((ep, k) =>
+      chains.push(
+        `chain ${eps[k]} {`,
+        `ip saddr ${ep.split(':')[0]} jump mark-for-masquerade`,
+        `meta l4proto ${protocol} dnat to ${ep}`,
+        '}',
+      ),
+    );
   }
-  const map = (name: string, type: string, elements: string[]) => [`map ${name} {`, `type ${type} : verdict`, ...(elements.length ? [`elements = { ${elements.join(', ')} }`] : []), '}'];
+  const map = (name: string, type: string, elements: string[]) => [
+    `map ${name} {`,
+    `type ${type} : verdict`,
+    ...(elements.length ? [`elements = { ${elements.join(', ')} }`] : []),
+    '}',
+  ];
   const text = [
     'table ip kube-proxy {',
     ...map('service-ips', 'ipv4_addr . inet_proto . inet_service', serviceIps),
@@ -89,11 +120,16 @@ function kubeProxyRuleset(count: number): { text: string; wanted: Wanted[] } {
 }
 
 test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads and traces as the Services it was written from", (t) => {
-  if (!which('nft') || !which('unshare')) return t.skip('missing nft or unshare on PATH (apt-get install nftables util-linux)');
+  if (!which('nft') || !which('unshare'))
+    return t.skip('missing nft or unshare on PATH (apt-get install nftables util-linux)');
   if (process.getuid?.() !== 0) return t.skip('needs root for a private network namespace');
   const { text, wanted } = kubeProxyRuleset(120);
   // Both commands in one private namespace: the ruleset never reaches the host's.
-  const r = spawnSync('unshare', ['--net', 'sh', '-c', 'nft -f - && nft list ruleset'], { input: text, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('unshare', ['--net', 'sh', '-c', 'nft -f - && nft list ruleset'], {
+    input: text,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   assert.equal(r.status, 0, r.stderr);
   const listed = r.stdout;
   assert.match(listed, /map service-ips \{/);
@@ -101,7 +137,14 @@ test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads
   const kube = buildModel(parseIptables(listed)).kube;
   assert.equal(kube.mode, 'nftables');
   const read = kube.services
-    .map((s) => ({ spn: s.name, protocol: s.protocol, clusterIP: s.clusterIP, port: s.port, ...(s.nodePort !== undefined ? { nodePort: s.nodePort } : {}), endpoints: s.endpoints.map((e) => `${e.ip}:${e.port}`) }))
+    .map((s) => ({
+      spn: s.name,
+      protocol: s.protocol,
+      clusterIP: s.clusterIP,
+      port: s.port,
+      ...(s.nodePort !== undefined ? { nodePort: s.nodePort } : {}),
+      endpoints: s.endpoints.map((e) => `${e.ip}:${e.port}`),
+    }))
     .sort((a, b) => a.spn.localeCompare(b.spn));
   const want = wanted.map((w) => ({ ...w })).sort((a, b) => a.spn.localeCompare(b.spn));
   assert.deepEqual(read, want);
@@ -109,13 +152,33 @@ test("kube-proxy's nftables mode: a ruleset the real nft loaded and listed reads
   // a source outside the pod range is marked for masquerade (this ruleset has no masquerading chain to act on it).
   const dump = parseIptables(listed);
   for (const w of wanted) {
-    const r = tracePacket(dump, { src: '10.250.0.9', dst: w.clusterIP, dport: w.port, proto: w.protocol as 'tcp' | 'udp', hook: 'prerouting', inIface: 'eth0', localAddresses: ['192.168.0.11'] });
+    const r = tracePacket(dump, {
+      src: '10.250.0.9',
+      dst: w.clusterIP,
+      dport: w.port,
+      proto: w.protocol as 'tcp' | 'udp',
+      hook: 'prerouting',
+      inIface: 'eth0',
+      localAddresses: ['192.168.0.11'],
+    });
     if (w.endpoints.length === 0) {
-      assert.deepEqual(r.paths.map((p) => p.verdict), ['REJECT'], w.spn);
+      assert.deepEqual(
+        r.paths.map((p) => p.verdict),
+        ['REJECT'],
+        w.spn,
+      );
       continue;
     }
-    assert.deepEqual(r.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`), w.endpoints, w.spn);
-    for (const p of r.paths) assert.ok(Math.abs(p.probability - 1 / w.endpoints.length) < 1e-12 && (p.mark & 0x4000) !== 0 && p.verdict === 'ACCEPT', w.spn);
+    assert.deepEqual(
+      r.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`),
+      w.endpoints,
+      w.spn,
+    );
+    for (const p of r.paths)
+      assert.ok(
+        Math.abs(p.probability - 1 / w.endpoints.length) < 1e-12 && (p.mark & 0x4000) !== 0 && p.verdict === 'ACCEPT',
+        w.spn,
+      );
   }
   for (const s of kube.services) {
     assert.equal(s.noEndpoints, s.endpoints.length === 0, s.name);

@@ -25,7 +25,8 @@ function asRuleset(commands: string): { text: string; untranslated: number } {
   for (const line of commands.split('\n')) {
     let m: RegExpExecArray | null;
     if ((m = /^add table (\w+ \S+)$/.exec(line))) tables.set(m[1], new Map());
-    else if ((m = /^add chain (\w+ \S+) (\S+)(?: \{ (.*) \})?$/.exec(line))) tables.get(m[1])?.set(m[2], m[3] ? [m[3]] : []);
+    else if ((m = /^add chain (\w+ \S+) (\S+)(?: \{ (.*) \})?$/.exec(line)))
+      tables.get(m[1])?.set(m[2], m[3] ? [m[3]] : []);
     else if ((m = /^add rule (\w+ \S+) (\S+) (.*)$/.exec(line))) tables.get(m[1])?.get(m[2])?.push(m[3]);
     else if (/^# -t /.test(line)) untranslated++;
   }
@@ -56,8 +57,21 @@ const translate = which('iptables-restore-translate');
 test('a kube-proxy dump translated by iptables-restore-translate reads back as the same Services and endpoints', (t) => {
   if (!translate) return t.skip('missing iptables-restore-translate on PATH (iptables-nft provides it)');
   // No session affinity: its `-m recent` has no nft translation (the translator leaves such rules as comments).
-  const snapshot = normaliseCluster(syntheticCluster({ services: 60, endpointsPerService: 3, seed: 5, portsPerService: 2, nodePortEvery: 4, notReadyOneIn: 6 }));
-  const { text } = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', nodeName: 'node-1', nodeIPs: ['192.168.0.11'] });
+  const snapshot = normaliseCluster(
+    syntheticCluster({
+      services: 60,
+      endpointsPerService: 3,
+      seed: 5,
+      portsPerService: 2,
+      nodePortEvery: 4,
+      notReadyOneIn: 6,
+    }),
+  );
+  const { text } = generateIptablesRestore(snapshot, {
+    clusterCidr: '10.128.0.0/9',
+    nodeName: 'node-1',
+    nodeIPs: ['192.168.0.11'],
+  });
   const dir = mkdtempSync(path.join(tmpdir(), 'kpp-nft-'));
   try {
     const file = path.join(dir, 'dump.iptables');
@@ -77,7 +91,12 @@ test('a kube-proxy dump translated by iptables-restore-translate reads back as t
     assert.ok(want.length >= 100 && want.some((s) => s.nodePort) && want.every((s) => s.endpoints.length > 0));
     assert.deepEqual(servicesOf(read), want);
     // Each rule's expressions were all read: nothing is left as text the tracer cannot follow.
-    assert.deepEqual(read.dump.diagnostics.filter((d) => d.code === 'nft-text-unmapped').map((d) => read.ruleAtLine(d.span.line)?.text), []);
+    assert.deepEqual(
+      read.dump.diagnostics
+        .filter((d) => d.code === 'nft-text-unmapped')
+        .map((d) => read.ruleAtLine(d.span.line)?.text),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -98,7 +98,8 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
     } else if (method === DidChangeTextDocumentNotification.method) {
       const p = params as DidChangeTextDocumentParams;
       const doc = documents.get(p.textDocument.uri);
-      if (doc) documents.set(doc.uri, TextDocument.update(doc, p.contentChanges, p.textDocument.version ?? doc.version + 1));
+      if (doc)
+        documents.set(doc.uri, TextDocument.update(doc, p.contentChanges, p.textDocument.version ?? doc.version + 1));
     } else if (method === DidCloseTextDocumentNotification.method) {
       documents.delete((params as { textDocument: { uri: string } }).textDocument.uri);
     }
@@ -127,10 +128,21 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
           if (own) lines(own);
           let timer: NodeJS.Timeout | undefined;
           const hang = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`${method}: no answer within ${timeoutMs / 1000} s (server hung?); server stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+            timer = setTimeout(
+              () =>
+                reject(
+                  new Error(
+                    `${method}: no answer within ${timeoutMs / 1000} s (server hung?); server stderr: ${stderr.slice(-2000)}`,
+                  ),
+                ),
+              timeoutMs,
+            );
           });
           try {
-            const result = await Promise.race([(target.sendRequest as (...a: unknown[]) => Promise<unknown>)(type, ...args), hang]);
+            const result = await Promise.race([
+              (target.sendRequest as (...a: unknown[]) => Promise<unknown>)(type, ...args),
+              hang,
+            ]);
             if (method !== InitializeRequest.method && method !== ShutdownRequest.method) {
               const problems = validateResponse(method, params, result, { lines, tokenTypes });
               if (problems.length) {
@@ -149,7 +161,11 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
   });
   const logs: string[] = [];
   const published: PublishDiagnosticsParams[] = [];
-  const waiters: { uri: string; predicate: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  const waiters: {
+    uri: string;
+    predicate: (p: PublishDiagnosticsParams) => boolean;
+    resolve: (p: PublishDiagnosticsParams) => void;
+  }[] = [];
   connection.onNotification('window/logMessage', (...params: unknown[]) => {
     logs.push(String((params[0] as { message?: string })?.message));
   });
@@ -165,12 +181,20 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
   const settings = { language: 'auto' };
   connection.onRequest('workspace/configuration', () => [settings]);
   const refreshes: string[] = [];
-  for (const m of ['workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh']) connection.onRequest(m, () => void refreshes.push(m));
+  for (const m of ['workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh'])
+    connection.onRequest(m, () => void refreshes.push(m));
   connection.listen();
   const init = await connection.sendRequest(InitializeRequest.type, {
     processId: process.pid,
     rootUri: null,
-    capabilities: { workspace: { configuration: true, semanticTokens: { refreshSupport: true }, codeLens: { refreshSupport: true }, inlayHint: { refreshSupport: true } } },
+    capabilities: {
+      workspace: {
+        configuration: true,
+        semanticTokens: { refreshSupport: true },
+        codeLens: { refreshSupport: true },
+        inlayHint: { refreshSupport: true },
+      },
+    },
     locale: options.locale ?? 'en',
     initializationOptions: options.initializationOptions,
   });
@@ -179,7 +203,10 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
 
   const waitDiagnostics = (uri: string, predicate: (p: PublishDiagnosticsParams) => boolean = () => true) =>
     new Promise<PublishDiagnosticsParams>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} within ${timeoutMs / 1000} s; server stderr: ${stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no diagnostics for ${uri} within ${timeoutMs / 1000} s; server stderr: ${stderr}`)),
+        timeoutMs,
+      );
       waiters.push({ uri, predicate, resolve: (p) => (clearTimeout(timer), resolve(p)) });
     });
 
@@ -194,12 +221,17 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
     waitDiagnostics,
     async open(uri, languageId, text) {
       const wait = waitDiagnostics(uri);
-      await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId, version: 1, text },
+      });
       return wait;
     },
     async change(uri, version, text) {
       const wait = waitDiagnostics(uri, (p) => p.version === version);
-      await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+      await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version },
+        contentChanges: [{ text }],
+      });
       return wait;
     },
     async close() {

@@ -16,12 +16,15 @@ async function fuzz(t: TestContext, sources: FuzzSource[], seed: number, documen
   } finally {
     await s.close();
   }
-  t.diagnostic(`${stats.operations} requests over ${stats.documents} documents and ${stats.edits} edits; error answers ${JSON.stringify(stats.errors)}`);
+  t.diagnostic(
+    `${stats.operations} requests over ${stats.documents} documents and ${stats.edits} edits; error answers ${JSON.stringify(stats.errors)}`,
+  );
   assert.deepEqual(stats.failures, {}, stats.examples.join('\n'));
   assert.ok(stats.operations > documents * 6 * 10, `${stats.operations} requests`);
 }
 
-test('fuzz the samples: mutated dumps, random edits, every request kind; every answer valid, no hang, no crash', (t) => fuzz(t, fuzzSources('samples'), 29, 10));
+test('fuzz the samples: mutated dumps, random edits, every request kind; every answer valid, no hang, no crash', (t) =>
+  fuzz(t, fuzzSources('samples'), 29, 10));
 
 test('fuzz the shared corpus of real dumps the same way', (t) => {
   if (!corpusDir()) return t.skip(CORPUS_MISSING);

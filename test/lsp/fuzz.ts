@@ -87,7 +87,12 @@ function randomPosition(lines: string[], rng: Rng) {
 }
 
 /** Runs the fuzzer on one session; returns what it counted (failures are counted, not thrown). */
-export async function runLspFuzz(s: LspSession, sources: FuzzSource[], options: FuzzOptions, stats: FuzzStats = emptyStats()): Promise<FuzzStats> {
+export async function runLspFuzz(
+  s: LspSession,
+  sources: FuzzSource[],
+  options: FuzzOptions,
+  stats: FuzzStats = emptyStats(),
+): Promise<FuzzStats> {
   const rng = new Rng(options.seed);
   const c = s.connection;
   const fail = (kind: string, message: string) => count(stats, kind, message);
@@ -121,19 +126,28 @@ export async function runLspFuzz(s: LspSession, sources: FuzzSource[], options: 
     const languageId = rng.next() < 0.15 ? (source.languageId === 'iptables' ? 'ipvs' : 'iptables') : source.languageId;
     let doc = TextDocument.create(uri, languageId, 1, mutate(source.text, rng, rng.int(4)));
     stats.documents++;
-    await c.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text: doc.getText() } });
+    await c.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text: doc.getText() },
+    });
     if (rng.next() < 0.5) await s.waitDiagnostics(uri).catch((e) => fail('hang', String(e).slice(0, 300)));
     for (let k = 0; k < options.editsPerDocument; k++) {
       const edit = randomEdit(doc.getText(), rng);
       const range = { start: doc.positionAt(edit.start), end: doc.positionAt(edit.end) };
       const version = doc.version + 1;
       // A position cannot fall between the CR and LF of a line break: the edit is the one its range says.
-      const expected = applyEdit(doc.getText(), { start: doc.offsetAt(range.start), end: doc.offsetAt(range.end), text: edit.text });
+      const expected = applyEdit(doc.getText(), {
+        start: doc.offsetAt(range.start),
+        end: doc.offsetAt(range.end),
+        text: edit.text,
+      });
       doc = TextDocument.update(doc, [{ range, text: edit.text }], version);
       if (doc.getText() !== expected) fail('other', 'the fuzzer applied an edit wrongly');
       stats.edits++;
       const wait = rng.next() < 0.3 ? s.waitDiagnostics(uri, (p) => p.version === version) : undefined;
-      await c.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text: edit.text }] });
+      await c.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version },
+        contentChanges: [{ range, text: edit.text }],
+      });
       if (wait) await wait.catch((e) => fail('hang', String(e).slice(0, 300)));
       const lines = lspLines(doc.getText());
       const td = { uri };
@@ -141,32 +155,60 @@ export async function runLspFuzz(s: LspSession, sources: FuzzSource[], options: 
       const from = rng.int(lines.length);
       const to = Math.min(lines.length - 1, from + rng.int(120));
       // Every kind, concurrently as an editor sends them after an edit.
-      const items = send('textDocument/prepareCallHierarchy', () => c.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: td, position: at() }));
+      const items = send('textDocument/prepareCallHierarchy', () =>
+        c.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: td, position: at() }),
+      );
       const targets = send('kubePacketPath/listTargets', () => c.sendRequest(ListTargetsRequest, { uri }));
       await Promise.all([
         send('textDocument/hover', () => c.sendRequest(HoverRequest.type, { textDocument: td, position: at() })),
-        send('textDocument/definition', () => c.sendRequest(DefinitionRequest.type, { textDocument: td, position: at() })),
-        send('textDocument/references', () => c.sendRequest(ReferencesRequest.type, { textDocument: td, position: at(), context: { includeDeclaration: rng.next() < 0.5 } })),
+        send('textDocument/definition', () =>
+          c.sendRequest(DefinitionRequest.type, { textDocument: td, position: at() }),
+        ),
+        send('textDocument/references', () =>
+          c.sendRequest(ReferencesRequest.type, {
+            textDocument: td,
+            position: at(),
+            context: { includeDeclaration: rng.next() < 0.5 },
+          }),
+        ),
         send('textDocument/documentSymbol', () => c.sendRequest(DocumentSymbolRequest.type, { textDocument: td })),
-        send('workspace/symbol', () => c.sendRequest(WorkspaceSymbolRequest.type, { query: rng.pick(['', 'KUBE', 'svc', 'default/', 'constructor', '__proto__']) })),
+        send('workspace/symbol', () =>
+          c.sendRequest(WorkspaceSymbolRequest.type, {
+            query: rng.pick(['', 'KUBE', 'svc', 'default/', 'constructor', '__proto__']),
+          }),
+        ),
         send('textDocument/foldingRange', () => c.sendRequest(FoldingRangeRequest.type, { textDocument: td })),
         send('textDocument/codeLens', () => c.sendRequest(CodeLensRequest.type, { textDocument: td })),
-        send('textDocument/inlayHint', () => c.sendRequest(InlayHintRequest.type, { textDocument: td, range: { start: { line: from, character: 0 }, end: { line: to, character: 0 } } })),
+        send('textDocument/inlayHint', () =>
+          c.sendRequest(InlayHintRequest.type, {
+            textDocument: td,
+            range: { start: { line: from, character: 0 }, end: { line: to, character: 0 } },
+          }),
+        ),
         send('textDocument/semanticTokens/full', () => c.sendRequest(SemanticTokensRequest.type, { textDocument: td })),
-        send('textDocument/semanticTokens/range', () => c.sendRequest(SemanticTokensRangeRequest.type, { textDocument: td, range: { start: { line: from, character: 0 }, end: { line: to, character: lines[to].length } } })),
+        send('textDocument/semanticTokens/range', () =>
+          c.sendRequest(SemanticTokensRangeRequest.type, {
+            textDocument: td,
+            range: { start: { line: from, character: 0 }, end: { line: to, character: lines[to].length } },
+          }),
+        ),
         items,
         targets,
       ]);
       const item: CallHierarchyItem | undefined = (await items)?.[0];
       const target = rng.pick((await targets) ?? []) as { destination?: string } | undefined;
       await Promise.all([
-        item && send('callHierarchy/incomingCalls', () => c.sendRequest(CallHierarchyIncomingCallsRequest.type, { item })),
-        item && send('callHierarchy/outgoingCalls', () => c.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item })),
+        item &&
+          send('callHierarchy/incomingCalls', () => c.sendRequest(CallHierarchyIncomingCallsRequest.type, { item })),
+        item &&
+          send('callHierarchy/outgoingCalls', () => c.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item })),
         send('kubePacketPath/tracePacket', () =>
           c.sendRequest(TracePacketRequest, {
             uri,
             src: rng.pick(['10.244.1.5', '192.168.0.1', 'fd00::5', 'constructor', '999.1.1.1']),
-            dst: target?.destination ?? rng.pick(['172.16.0.1:443', '10.96.0.10:53', '[fd00::1]:80', '1.2.3.4:99999', 'x:y']),
+            dst:
+              target?.destination ??
+              rng.pick(['172.16.0.1:443', '10.96.0.10:53', '[fd00::1]:80', '1.2.3.4:99999', 'x:y']),
             proto: rng.pick(['tcp', 'udp', 'sctp'] as const),
           }),
         ),
@@ -176,7 +218,8 @@ export async function runLspFuzz(s: LspSession, sources: FuzzSource[], options: 
     }
     await c.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
-  if (s.process.exitCode !== null) fail('server-exit', `the server exited with ${s.process.exitCode}: ${s.stderr().slice(-1000)}`);
+  if (s.process.exitCode !== null)
+    fail('server-exit', `the server exited with ${s.process.exitCode}: ${s.stderr().slice(-1000)}`);
   // What the server logged about itself: a feature that threw, an answer of the current text it had to fit.
   for (const line of s.logs.splice(0)) {
     if (/answered what the editor rejects/.test(line)) fail('fitted-current-answer', line.slice(0, 400));

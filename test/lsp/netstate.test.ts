@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol, type Hover, type MarkupContent } from 'vscode-languageserver-protocol/node';
+import {
+  DocumentSymbolRequest,
+  HoverRequest,
+  type DocumentSymbol,
+  type Hover,
+  type MarkupContent,
+} from 'vscode-languageserver-protocol/node';
 import { DetectLanguageRequest } from '../../src/server/protocol';
 import { repoRoot } from '../helpers/corpus';
 import { startSession, type LspSession } from './client';
@@ -53,16 +59,25 @@ after(async () => {
   await s.close();
 });
 
-test('netstate: the parser\'s diagnostics are published for the document', async () => {
+test("netstate: the parser's diagnostics are published for the document", async () => {
   const published = await s.open(URI, 'netstate', NETSTATE);
   const unknown = published.diagnostics.find((d) => d.code === 'routes-route-unknown-word');
   assert.ok(unknown, JSON.stringify(published.diagnostics));
   assert.equal(unknown.range.start.line, lineOf('10.0.0.0/24'));
-  assert.equal(LINES[unknown.range.start.line].slice(unknown.range.start.character, unknown.range.end.character), 'frobnicate');
+  assert.equal(
+    LINES[unknown.range.start.line].slice(unknown.range.start.character, unknown.range.end.character),
+    'frobnicate',
+  );
 });
 
 test('netstate: hovers say what the kernel does with a route, a route lookup, a rule and a flow', async () => {
-  const at = async (prefix: string, character = 2) => text(await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: lineOf(prefix), character } }));
+  const at = async (prefix: string, character = 2) =>
+    text(
+      await s.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: URI },
+        position: { line: lineOf(prefix), character },
+      }),
+    );
   assert.match(await at('172.16.0.1 via'), /next hop 192\.168\.100\.1/);
   assert.match(await at('default via'), /10\.0\.0\.1/);
   assert.match(await at('blackhole'), /drop|discard/i);
@@ -71,10 +86,25 @@ test('netstate: hovers say what the kernel does with a route, a route lookup, a 
 });
 
 test('netstate: the outline lists routes, lookups, rules, interfaces with addresses, flows and sets', async () => {
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri: URI },
+  })) as DocumentSymbol[];
   const byName = new Map(symbols.map((x) => [x.name, x]));
-  assert.deepEqual([...byName.keys()], ['Routes', 'Route lookups (ip route get)', 'Policy rules (ip rule)', 'Interfaces', 'Connections (conntrack)', 'IP sets']);
-  assert.deepEqual(byName.get('Routes')!.children!.map((c) => c.name), ['default', '10.0.0.0/24', '10.9.0.0/16']);
+  assert.deepEqual(
+    [...byName.keys()],
+    [
+      'Routes',
+      'Route lookups (ip route get)',
+      'Policy rules (ip rule)',
+      'Interfaces',
+      'Connections (conntrack)',
+      'IP sets',
+    ],
+  );
+  assert.deepEqual(
+    byName.get('Routes')!.children!.map((c) => c.name),
+    ['default', '10.0.0.0/24', '10.9.0.0/16'],
+  );
   assert.match(byName.get('Routes')!.children![0].detail!, /via 10\.0\.0\.1 dev eth0/);
   const lookup = byName.get('Route lookups (ip route get)')!.children![0];
   assert.equal(lookup.name, '172.16.0.1');
@@ -82,21 +112,32 @@ test('netstate: the outline lists routes, lookups, rules, interfaces with addres
   assert.equal(byName.get('Policy rules (ip rule)')!.children!.length, 2);
   const eth0 = byName.get('Interfaces')!.children![0];
   assert.equal(eth0.name, 'eth0');
-  assert.deepEqual(eth0.children!.map((c) => c.name), ['10.244.1.5/24']);
+  assert.deepEqual(
+    eth0.children!.map((c) => c.name),
+    ['10.244.1.5/24'],
+  );
   assert.match(byName.get('Connections (conntrack)')!.children![0].name, /^tcp 10\.244\.1\.5:5555 → 10\.96\.0\.1:443$/);
   assert.match(byName.get('Connections (conntrack)')!.children![0].detail!, /DNAT → 10\.0\.1\.11:6443/);
   const set = byName.get('IP sets')!.children![0];
   assert.equal(set.name, 'KUBE-CLUSTER-IP');
-  assert.deepEqual(set.children!.map((c) => c.name), ['10.96.0.1,tcp:443']);
+  assert.deepEqual(
+    set.children!.map((c) => c.name),
+    ['10.96.0.1,tcp:443'],
+  );
 });
 
 test('netstate: the outline and hovers follow the language (zh-CN)', async () => {
   const zh = await startSession({ locale: 'zh-cn' });
   try {
     await zh.open(URI, 'netstate', NETSTATE);
-    const symbols = (await zh.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
+    const symbols = (await zh.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri: URI },
+    })) as DocumentSymbol[];
     assert.equal(symbols[0].name, '路由');
-    const h = await zh.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: lineOf('172.16.0.1 via'), character: 2 } });
+    const h = await zh.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: URI },
+      position: { line: lineOf('172.16.0.1 via'), character: 2 },
+    });
     assert.match(text(h), /下一跳/);
   } finally {
     await zh.close();
@@ -104,8 +145,10 @@ test('netstate: the outline and hovers follow the language (zh-CN)', async () =>
 });
 
 test('detection: dumps behind a shell prompt, the nft sample and ip route get output, each with its language and certainty', async () => {
-  const iptables = '$ sudo iptables-save\n# Generated by iptables-save v1.8.7\n*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-SERVICES - [0:0]\n-A PREROUTING -j KUBE-SERVICES\n-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y\nCOMMIT\n';
-  const ipvs = '[root@node ~]# ipvsadm -Ln\nIP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  10.96.0.1:443 rr\n  -> 10.0.1.11:6443               Masq    1      0          0\n';
+  const iptables =
+    '$ sudo iptables-save\n# Generated by iptables-save v1.8.7\n*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-SERVICES - [0:0]\n-A PREROUTING -j KUBE-SERVICES\n-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y\nCOMMIT\n';
+  const ipvs =
+    '[root@node ~]# ipvsadm -Ln\nIP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  10.96.0.1:443 rr\n  -> 10.0.1.11:6443               Masq    1      0          0\n';
   const nft = readFileSync(path.join(repoRoot(), 'samples', 'kube-proxy-nftables.nft'), 'utf8');
   const routeGet = '172.16.0.1 via 192.168.100.1 dev eth0 src 192.168.100.23 uid 0\n    cache\n';
   const cases: [string, string, string | undefined, string][] = [
@@ -114,7 +157,12 @@ test('detection: dumps behind a shell prompt, the nft sample and ip route get ou
     ['samples/kube-proxy-nftables.nft', nft, 'iptables', 'sure'],
     ['ip route get output', routeGet, 'netstate', 'sure'],
     ['the network-state paste above', NETSTATE, 'netstate', 'sure'],
-    ['a note that mentions a rule', 'notes from the incident\nwe tried this:\n-A KUBE-SERVICES -j DROP\n', 'iptables', 'likely'],
+    [
+      'a note that mentions a rule',
+      'notes from the incident\nwe tried this:\n-A KUBE-SERVICES -j DROP\n',
+      'iptables',
+      'likely',
+    ],
     ['prose', 'Dear team,\nthe service is down again.\nRegards\n', undefined, 'no'],
     ['an empty text', '', undefined, 'no'],
   ];
@@ -127,6 +175,8 @@ test('detection: dumps behind a shell prompt, the nft sample and ip route get ou
 
 test('detection: a request without text is an error answer, and the server keeps answering', async () => {
   await assert.rejects(s.connection.sendRequest(DetectLanguageRequest, {} as never), /text/);
-  const r = await s.connection.sendRequest(DetectLanguageRequest, { text: 'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n' });
+  const r = await s.connection.sendRequest(DetectLanguageRequest, {
+    text: 'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n',
+  });
   assert.equal(r.languageId, 'ipvs');
 });

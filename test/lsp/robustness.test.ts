@@ -25,22 +25,47 @@ import { startSession } from './client';
 
 const seed = seedDump();
 
-test('a chain declared with no rules (kind\'s KUBE-KUBELET-CANARY): its call hierarchy item holds its name', async () => {
+test("a chain declared with no rules (kind's KUBE-KUBELET-CANARY): its call hierarchy item holds its name", async () => {
   const s = await startSession();
   try {
     const uri = 'file:///work/canary.iptables';
-    const lines = ['*mangle', ':PREROUTING ACCEPT [0:0]', ':KUBE-KUBELET-CANARY - [0:0]', ':KUBE-PROXY-CANARY - [0:0]', '-A PREROUTING -j KUBE-PROXY-CANARY', 'COMMIT'];
+    const lines = [
+      '*mangle',
+      ':PREROUTING ACCEPT [0:0]',
+      ':KUBE-KUBELET-CANARY - [0:0]',
+      ':KUBE-PROXY-CANARY - [0:0]',
+      '-A PREROUTING -j KUBE-PROXY-CANARY',
+      'COMMIT',
+    ];
     await s.open(uri, 'iptables', lines.join('\n'));
-    const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position: { line: 2, character: 5 } });
+    const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+      textDocument: { uri },
+      position: { line: 2, character: 5 },
+    });
     assert.equal(items?.[0].name, 'KUBE-KUBELET-CANARY');
-    assert.deepEqual(items![0].range, { start: { line: 2, character: 0 }, end: { line: 2, character: lines[2].length } });
+    assert.deepEqual(items![0].range, {
+      start: { line: 2, character: 0 },
+      end: { line: 2, character: lines[2].length },
+    });
     // The callee of PREROUTING has no rules either; its item comes back in the outgoing calls.
-    const prerouting = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position: { line: 1, character: 3 } });
+    const prerouting = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+      textDocument: { uri },
+      position: { line: 1, character: 3 },
+    });
     const out = await s.connection.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item: prerouting![0] });
-    assert.deepEqual(out?.map((c) => c.to.name), ['KUBE-PROXY-CANARY']);
-    const canary = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position: { line: 3, character: 5 } });
+    assert.deepEqual(
+      out?.map((c) => c.to.name),
+      ['KUBE-PROXY-CANARY'],
+    );
+    const canary = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+      textDocument: { uri },
+      position: { line: 3, character: 5 },
+    });
     const incoming = await s.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: canary![0] });
-    assert.deepEqual(incoming?.map((c) => c.from.name), ['PREROUTING']);
+    assert.deepEqual(
+      incoming?.map((c) => c.from.name),
+      ['PREROUTING'],
+    );
   } finally {
     await s.close();
   }
@@ -51,30 +76,60 @@ test('a line over 10,000 characters: symbols end where their lines end and hold 
   try {
     const uri = 'file:///work/long-line.iptables';
     const long = `KUBE-${'A'.repeat(12_000)}`;
-    const lines = ['*filter', ':INPUT ACCEPT [0:0]', `:${long} - [0:0]`, `-A INPUT -s 10.0.0.0/8 -j ${long}`, `-A ${long} -m comment --comment "${'x'.repeat(11_000)}" -j DROP`, 'COMMIT'];
+    const lines = [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      `:${long} - [0:0]`,
+      `-A INPUT -s 10.0.0.0/8 -j ${long}`,
+      `-A ${long} -m comment --comment "${'x'.repeat(11_000)}" -j DROP`,
+      'COMMIT',
+    ];
     await s.open(uri, 'iptables', lines.join('\n'));
-    const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri },
+    })) as DocumentSymbol[];
     const chain = symbols[0].children!.find((c) => c.name === long)!;
     // A chain's symbol is the run of its rules (its declaration two lines up is not part of that run).
     assert.deepEqual(chain.range, { start: { line: 4, character: 0 }, end: { line: 4, character: lines[4].length } });
-    assert.deepEqual(chain.selectionRange, { start: { line: 4, character: 3 }, end: { line: 4, character: 3 + long.length } });
+    assert.deepEqual(chain.selectionRange, {
+      start: { line: 4, character: 3 },
+      end: { line: 4, character: 3 + long.length },
+    });
     const found = await s.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'KUBE-AAAA' });
     assert.equal(found?.length, 1);
-    const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position: { line: 3, character: lines[3].length - 3 } });
+    const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+      textDocument: { uri },
+      position: { line: 3, character: lines[3].length - 3 },
+    });
     assert.equal(items?.[0].name, long);
   } finally {
     await s.close();
   }
 });
 
-test('rules of a table pasted after its COMMIT: their fold stays inside or outside the table\'s fold', async () => {
+test("rules of a table pasted after its COMMIT: their fold stays inside or outside the table's fold", async () => {
   const s = await startSession();
   try {
     const uri = 'file:///work/commit-inside.iptables';
-    const lines = ['*nat', ':POSTROUTING ACCEPT [0:0]', '-A POSTROUTING -s 10.0.0.0/8 -j RETURN', '-A POSTROUTING -s 172.16.0.0/12 -j RETURN', 'COMMIT', '-A POSTROUTING -s 192.168.0.0/16 -j RETURN', '-A POSTROUTING -j MASQUERADE'];
+    const lines = [
+      '*nat',
+      ':POSTROUTING ACCEPT [0:0]',
+      '-A POSTROUTING -s 10.0.0.0/8 -j RETURN',
+      '-A POSTROUTING -s 172.16.0.0/12 -j RETURN',
+      'COMMIT',
+      '-A POSTROUTING -s 192.168.0.0/16 -j RETURN',
+      '-A POSTROUTING -j MASQUERADE',
+    ];
     await s.open(uri, 'iptables', lines.join('\n'));
     const folds = await s.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } });
-    assert.deepEqual(folds?.map((f) => [f.startLine, f.endLine]), [[0, 4], [2, 3], [5, 6]]);
+    assert.deepEqual(
+      folds?.map((f) => [f.startLine, f.endLine]),
+      [
+        [0, 4],
+        [2, 3],
+        [5, 6],
+      ],
+    );
   } finally {
     await s.close();
   }
@@ -82,16 +137,32 @@ test('rules of a table pasted after its COMMIT: their fold stays inside or outsi
 
 test('a request over its budget is answered with an error and logged, and the server keeps answering', async () => {
   // Document symbols of 2,000 Services take far longer than 1 ms; hovers keep the default budget.
-  const s = await startSession({ initializationOptions: { budgets: { perMethod: { 'textDocument/documentSymbol': 1 } } } });
+  const s = await startSession({
+    initializationOptions: { budgets: { perMethod: { 'textDocument/documentSymbol': 1 } } },
+  });
   try {
     const uri = 'file:///work/budget.iptables';
-    const text = generateIptablesRestore(normaliseCluster(syntheticCluster({ services: 2000, endpointsPerService: 3 })), { clusterCidr: '10.0.0.0/8' }).text;
+    const text = generateIptablesRestore(
+      normaliseCluster(syntheticCluster({ services: 2000, endpointsPerService: 3 })),
+      { clusterCidr: '10.0.0.0/8' },
+    ).text;
     await s.open(uri, 'iptables', text);
-    await assert.rejects(s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }), (e: unknown) => e instanceof ResponseError && e.code === -32803 && /budget of 1 ms/.test(e.message));
-    assert.ok(s.logs.some((l) => /textDocument\/documentSymbol on file:\/\/\/work\/budget\.iptables v1 exceeded its budget of 1 ms/.test(l)), s.logs.join('\n'));
+    await assert.rejects(
+      s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }),
+      (e: unknown) => e instanceof ResponseError && e.code === -32803 && /budget of 1 ms/.test(e.message),
+    );
+    assert.ok(
+      s.logs.some((l) =>
+        /textDocument\/documentSymbol on file:\/\/\/work\/budget\.iptables v1 exceeded its budget of 1 ms/.test(l),
+      ),
+      s.logs.join('\n'),
+    );
     const lines = text.split('\n');
     const line = lines.findIndex((l) => l.startsWith('-A KUBE-SERVICES'));
-    const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 4 } });
+    const h = await s.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position: { line, character: 4 },
+    });
     assert.match((h!.contents as MarkupContent).value, /KUBE-SERVICES/);
     assert.equal(s.process.exitCode, null);
   } finally {
@@ -103,7 +174,10 @@ test('a cancelled request is answered RequestCancelled', async () => {
   const s = await startSession();
   try {
     const uri = 'file:///work/cancel.iptables';
-    const text = generateIptablesRestore(normaliseCluster(syntheticCluster({ services: 1000, endpointsPerService: 3 })), { clusterCidr: '10.0.0.0/8' }).text;
+    const text = generateIptablesRestore(
+      normaliseCluster(syntheticCluster({ services: 1000, endpointsPerService: 3 })),
+      { clusterCidr: '10.0.0.0/8' },
+    ).text;
     // Not waiting for the diagnostics: the request waits for the first analysis and is cancelled meanwhile.
     const opened = s.open(uri, 'iptables', text);
     const source = new CancellationTokenSource();
@@ -122,23 +196,35 @@ test('answers given while an edit is being analysed fit the text as it is now', 
   const s = await startSession();
   try {
     const uri = 'file:///work/shrinking.iptables';
-    const text = generateIptablesRestore(normaliseCluster(syntheticCluster({ services: 300, endpointsPerService: 3 })), { clusterCidr: '10.0.0.0/8' }).text;
+    const text = generateIptablesRestore(
+      normaliseCluster(syntheticCluster({ services: 300, endpointsPerService: 3 })),
+      { clusterCidr: '10.0.0.0/8' },
+    ).text;
     await s.open(uri, 'iptables', text);
     // The dump is cut to its first lines and asked about at once: the answers come from the analysis of the long
     // text (or the new one) and must still lie inside the short one (the client's validator checks each).
     const short = seed.text;
-    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: short }] });
+    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: short }],
+    });
     const td = { textDocument: { uri } };
     const end = { line: short.split('\n').length - 1, character: 0 };
     await Promise.all([
       s.connection.sendRequest(DocumentSymbolRequest.type, td),
       s.connection.sendRequest(FoldingRangeRequest.type, td),
-      s.connection.sendRequest(SemanticTokensRangeRequest.type, { ...td, range: { start: { line: 0, character: 0 }, end } }),
+      s.connection.sendRequest(SemanticTokensRangeRequest.type, {
+        ...td,
+        range: { start: { line: 0, character: 0 }, end },
+      }),
       s.connection.sendRequest(HoverRequest.type, { ...td, position: { line: 5, character: 3 } }),
     ]);
     await s.waitDiagnostics(uri, (p) => p.version === 2);
     const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, td)) as DocumentSymbol[];
-    assert.ok(symbols[0].children!.some((c) => c.name === seed.svcChain), 'the new text is read');
+    assert.ok(
+      symbols[0].children!.some((c) => c.name === seed.svcChain),
+      'the new text is read',
+    );
   } finally {
     await s.close();
   }

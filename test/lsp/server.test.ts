@@ -48,7 +48,10 @@ const pos = (needle: string, within: string = needle) => {
 const hoverText = (h: Hover | null) => (h?.contents as MarkupContent).value;
 
 test('hover on the KUBE-SERVICES jump names the Service and its verified hash', async () => {
-  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: pos(seed.svcChain, '-A KUBE-SERVICES -d') });
+  const h = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri: URI },
+    position: pos(seed.svcChain, '-A KUBE-SERVICES -d'),
+  });
   const text = hoverText(h);
   assert.match(text, /load-balancing chain of Service \*\*default\/kubernetes:https\*\*/);
   assert.match(text, /it matches/);
@@ -57,39 +60,86 @@ test('hover on the KUBE-SERVICES jump names the Service and its verified hash', 
 });
 
 test('hover on a probability: rule k of n, share 1/n', async () => {
-  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: pos('0.5000000000') });
+  const h = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri: URI },
+    position: pos('0.5000000000'),
+  });
   assert.match(hoverText(h), /Rule 2 of 3 in this ladder.*33\.3%/s);
 });
 
 test('definition of a jump target goes to its declaration; references list every jump', async () => {
-  const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: URI }, position: pos(seed.svcChain, '-A KUBE-SERVICES -d') });
+  const def = await s.connection.sendRequest(DefinitionRequest.type, {
+    textDocument: { uri: URI },
+    position: pos(seed.svcChain, '-A KUBE-SERVICES -d'),
+  });
   const loc = Array.isArray(def) ? def[0] : def;
   assert.ok(loc && 'range' in loc);
   assert.equal(loc.range.start.line, seed.lineOf(`:${seed.svcChain}`));
-  const refs = await s.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri: URI }, position: pos('KUBE-MARK-MASQ', ':KUBE-MARK-MASQ'), context: { includeDeclaration: false } });
+  const refs = await s.connection.sendRequest(ReferencesRequest.type, {
+    textDocument: { uri: URI },
+    position: pos('KUBE-MARK-MASQ', ':KUBE-MARK-MASQ'),
+    context: { includeDeclaration: false },
+  });
   assert.equal(refs!.length, 4, 'the SVC masquerade rule and three SEP hairpin rules jump to KUBE-MARK-MASQ');
 });
 
 test('after -E OLD NEW, definition and references follow the new name from the jump, the rule and the old declaration', async () => {
   const uri = 'file:///work/renamed.rules';
-  const lines = ['*filter', ':INPUT ACCEPT [0:0]', ':OLD - [0:0]', '-A INPUT -s 10.0.0.0/8 -j OLD', '-A OLD -j DROP', '-E OLD NEW', '-A INPUT -p tcp -j NEW', 'COMMIT'];
+  const lines = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':OLD - [0:0]',
+    '-A INPUT -s 10.0.0.0/8 -j OLD',
+    '-A OLD -j DROP',
+    '-E OLD NEW',
+    '-A INPUT -p tcp -j NEW',
+    'COMMIT',
+  ];
   await s.open(uri, 'iptables', lines.join('\n'));
-  const at = (line: number, needle: string) => ({ textDocument: { uri }, position: { line, character: lines[line].indexOf(needle) + 1 } });
-  for (const [line, needle] of [[3, 'OLD'], [4, 'OLD'], [2, 'OLD'], [6, 'NEW']] as const) {
+  const at = (line: number, needle: string) => ({
+    textDocument: { uri },
+    position: { line, character: lines[line].indexOf(needle) + 1 },
+  });
+  for (const [line, needle] of [
+    [3, 'OLD'],
+    [4, 'OLD'],
+    [2, 'OLD'],
+    [6, 'NEW'],
+  ] as const) {
     const def = await s.connection.sendRequest(DefinitionRequest.type, at(line, needle));
     const loc = Array.isArray(def) ? def[0] : def;
     assert.ok(loc && 'range' in loc, `definition from line ${line + 1}`);
     assert.equal(loc.range.start.line, 2, `line ${line + 1}: the chain declared as :OLD`);
-    const refs = await s.connection.sendRequest(ReferencesRequest.type, { ...at(line, needle), context: { includeDeclaration: false } });
-    assert.deepEqual(refs!.map((r) => r.range.start.line), [3, 6], `references from line ${line + 1}: both jumps, before and after the rename`);
+    const refs = await s.connection.sendRequest(ReferencesRequest.type, {
+      ...at(line, needle),
+      context: { includeDeclaration: false },
+    });
+    assert.deepEqual(
+      refs!.map((r) => r.range.start.line),
+      [3, 6],
+      `references from line ${line + 1}: both jumps, before and after the rename`,
+    );
   }
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   // A rename in nat leaves filter's chain of the same name alone; the old name on the -E line finds the renamed chain.
-  const two = ['*filter', ':A - [0:0]', '-A A -j ACCEPT', 'COMMIT', '*nat', ':A - [0:0]', '-E A B', '-A B -j RETURN', 'COMMIT'];
+  const two = [
+    '*filter',
+    ':A - [0:0]',
+    '-A A -j ACCEPT',
+    'COMMIT',
+    '*nat',
+    ':A - [0:0]',
+    '-E A B',
+    '-A B -j RETURN',
+    'COMMIT',
+  ];
   const uri2 = 'file:///work/two-tables.rules';
   await s.open(uri2, 'iptables', two.join('\n'));
   const defLine = async (line: number, column: number) => {
-    const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri2 }, position: { line, character: column } });
+    const def = await s.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: uri2 },
+      position: { line, character: column },
+    });
     const loc = Array.isArray(def) ? def[0] : def;
     return loc && 'range' in loc ? loc.range.start.line : undefined;
   };
@@ -100,34 +150,59 @@ test('after -E OLD NEW, definition and references follow the new name from the j
 });
 
 test('call hierarchy: KUBE-SERVICES is called from PREROUTING and OUTPUT', async () => {
-  const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: { uri: URI }, position: pos('KUBE-SERVICES', ':KUBE-SERVICES') });
+  const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+    textDocument: { uri: URI },
+    position: pos('KUBE-SERVICES', ':KUBE-SERVICES'),
+  });
   assert.equal(items![0].name, 'KUBE-SERVICES');
   const incoming = await s.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: items![0] });
   assert.deepEqual(incoming!.map((c) => c.from.name).sort(), ['OUTPUT', 'PREROUTING']);
 });
 
 test('document symbols: table with chains, and Services > port > endpoints', async () => {
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
-  assert.deepEqual(symbols.map((x) => x.name), ['*nat', 'Services']);
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri: URI },
+  })) as DocumentSymbol[];
+  assert.deepEqual(
+    symbols.map((x) => x.name),
+    ['*nat', 'Services'],
+  );
   assert.ok(symbols[0].children!.some((c) => c.name === seed.svcChain));
   const svc = symbols[1].children![0];
   assert.equal(svc.name, 'default/kubernetes');
   assert.equal(svc.children![0].name, 'https');
-  assert.deepEqual(svc.children![0].children!.map((e) => e.name), ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443']);
+  assert.deepEqual(
+    svc.children![0].children!.map((e) => e.name),
+    ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443'],
+  );
 });
 
 test('folding, code lens and inlay hints', async () => {
   const folds = await s.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri: URI } });
-  assert.ok(folds!.some((f) => f.startLine === 1 && f.endLine === seed.lineOf('COMMIT')), 'the *nat table folds to COMMIT');
+  assert.ok(
+    folds!.some((f) => f.startLine === 1 && f.endLine === seed.lineOf('COMMIT')),
+    'the *nat table folds to COMMIT',
+  );
   const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } });
   const titles = lenses!.map((l) => l.command?.title);
   assert.ok(titles.includes('3 endpoints, 33.3% each, 1 reference'), titles.join(' | '));
   // The trace lens names its Service and sits beside the endpoints on the chain's line: KUBE-SERVICES rules get none.
   const trace = lenses!.find((l) => l.command?.title === 'Trace to default/kubernetes:https from a pod...');
   assert.ok(trace, titles.join(' | '));
-  assert.ok(lenses!.some((l) => l !== trace && l.range.start.line === trace.range.start.line && /endpoints?, /.test(l.command?.title ?? '')));
-  assert.ok(!lenses!.some((l) => seed.lines[l.range.start.line].startsWith('-A KUBE-SERVICES')), 'no lens line between KUBE-SERVICES rules');
-  const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri: URI }, range: { start: { line: 0, character: 0 }, end: { line: seed.lines.length, character: 0 } } });
+  assert.ok(
+    lenses!.some(
+      (l) =>
+        l !== trace && l.range.start.line === trace.range.start.line && /endpoints?, /.test(l.command?.title ?? ''),
+    ),
+  );
+  assert.ok(
+    !lenses!.some((l) => seed.lines[l.range.start.line].startsWith('-A KUBE-SERVICES')),
+    'no lens line between KUBE-SERVICES rules',
+  );
+  const hints = await s.connection.sendRequest(InlayHintRequest.type, {
+    textDocument: { uri: URI },
+    range: { start: { line: 0, character: 0 }, end: { line: seed.lines.length, character: 0 } },
+  });
   const labels = hints!.map((h) => h.label as string);
   assert.ok(labels.includes(' default/kubernetes:https'));
   assert.ok(labels.includes(' 10.0.1.12:6443 33.3%'));
@@ -139,16 +214,39 @@ test('a hard-wrapped rule: hover and tokens on its continuation line, one inlay 
   // Broken as mail wraps it: after --comment, and again before the jump.
   const cut1 = rule.indexOf(' "');
   const cut2 = rule.indexOf(' -j ');
-  const lines = ['*nat', `:${seed.svcChain} - [0:0]`, ':KUBE-SERVICES - [0:0]', rule.slice(0, cut1), rule.slice(cut1 + 1, cut2), rule.slice(cut2 + 1), 'COMMIT'];
+  const lines = [
+    '*nat',
+    `:${seed.svcChain} - [0:0]`,
+    ':KUBE-SERVICES - [0:0]',
+    rule.slice(0, cut1),
+    rule.slice(cut1 + 1, cut2),
+    rule.slice(cut2 + 1),
+    'COMMIT',
+  ];
   await s.open(uri, 'iptables', lines.join('\n'));
-  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 5, character: lines[5].indexOf(seed.svcChain) + 2 } });
+  const h = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: { line: 5, character: lines[5].indexOf(seed.svcChain) + 2 },
+  });
   assert.match(hoverText(h), /load-balancing chain of Service \*\*default\/kubernetes:https\*\*/);
   assert.deepEqual(h!.range!.start, { line: 5, character: lines[5].indexOf(seed.svcChain) });
-  const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
-  assert.deepEqual(hints!.map((x) => [x.position.line, x.label]), [[5, ' default/kubernetes:https']]);
-  const tokens = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
+  const hints = await s.connection.sendRequest(InlayHintRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+  });
+  assert.deepEqual(
+    hints!.map((x) => [x.position.line, x.label]),
+    [[5, ' default/kubernetes:https']],
+  );
+  const tokens = await s.connection.sendRequest(SemanticTokensRangeRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+  });
   const decoded = decodeTokens(tokens!.data, lines);
-  assert.ok(decoded.some((t) => t.line === 5 && t.text === seed.svcChain), JSON.stringify(decoded));
+  assert.ok(
+    decoded.some((t) => t.line === 5 && t.text === seed.svcChain),
+    JSON.stringify(decoded),
+  );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
@@ -175,17 +273,33 @@ test('semantic tokens carry what only the model knows: Service and endpoint chai
   const tokens = decodeTokens(full!.data, lines);
   const svc = tokens.filter((t) => t.text === seed.svcChain);
   assert.ok(svc.length >= 3, 'declaration, rule chain and jump target');
-  assert.ok(svc.every((t) => t.type === 'function' && t.mods.includes('kubeService')), JSON.stringify(svc));
+  assert.ok(
+    svc.every((t) => t.type === 'function' && t.mods.includes('kubeService')),
+    JSON.stringify(svc),
+  );
   assert.ok(svc.some((t) => t.mods.includes('declaration')));
-  for (const sep of seed.sepChains) assert.ok(tokens.some((t) => t.text === sep && t.mods.includes('kubeEndpoint')), sep);
-  assert.deepEqual(tokens.filter((t) => t.text === 'NOWHERE').map((t) => t.mods), [['unresolved']]);
+  for (const sep of seed.sepChains)
+    assert.ok(
+      tokens.some((t) => t.text === sep && t.mods.includes('kubeEndpoint')),
+      sep,
+    );
+  assert.deepEqual(
+    tokens.filter((t) => t.text === 'NOWHERE').map((t) => t.mods),
+    [['unresolved']],
+  );
   // Options, values and comments are the grammar's: no semantic token covers them.
   assert.ok(!tokens.some((t) => t.text.startsWith('-') || t.text.includes('"')), 'no option or comment tokens');
 
   // A range answers the same tokens for its lines, and only those.
   const from = seed.lineOf('-A KUBE-SERVICES -d');
-  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: from, character: 0 }, end: { line: from + 3, character: 0 } } });
-  assert.deepEqual(decodeTokens(range!.data, lines), tokens.filter((t) => t.line >= from && t.line <= from + 3));
+  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: from, character: 0 }, end: { line: from + 3, character: 0 } },
+  });
+  assert.deepEqual(
+    decodeTokens(range!.data, lines),
+    tokens.filter((t) => t.line >= from && t.line <= from + 3),
+  );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
@@ -200,9 +314,17 @@ test('semantic tokens of an iptables -L listing stay on their lines and in order
   await s.open(uri, 'iptables', lines.join('\n'));
   const full = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
   const data = full!.data;
-  for (let i = 0; i < data.length; i += 5) assert.ok(data[i] >= 0 && (data[i] > 0 || i === 0 || data[i + 1] > 0), `token ${i / 5} is after the one before`);
+  for (let i = 0; i < data.length; i += 5)
+    assert.ok(data[i] >= 0 && (data[i] > 0 || i === 0 || data[i + 1] > 0), `token ${i / 5} is after the one before`);
   const tokens = decodeTokens(data, lines);
-  assert.deepEqual(tokens.map((t) => [t.line, t.text]), [[0, 'KUBE-SERVICES'], [2, seed.svcChain], [3, 'NOWHERE']]);
+  assert.deepEqual(
+    tokens.map((t) => [t.line, t.text]),
+    [
+      [0, 'KUBE-SERVICES'],
+      [2, seed.svcChain],
+      [3, 'NOWHERE'],
+    ],
+  );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
@@ -213,7 +335,10 @@ test('a document above the full-request limit is coloured by ranges only', async
   await s.open(uri, 'iptables', lines.join('\n'));
   assert.equal(await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }), null);
   const at = filler.length + seed.lineOf('-A KUBE-SERVICES -d');
-  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: at, character: 0 }, end: { line: at, character: 200 } } });
+  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: at, character: 0 }, end: { line: at, character: 200 } },
+  });
   assert.ok(decodeTokens(range!.data, lines).some((t) => t.text === seed.svcChain && t.mods.includes('kubeService')));
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
@@ -221,12 +346,22 @@ test('a document above the full-request limit is coloured by ranges only', async
 test('trace request: three DNAT paths of 1/3 each, with lines to highlight', async () => {
   const r = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.1.5', dst: '172.16.0.1:443' });
   assert.equal(r.paths.length, 3);
-  assert.deepEqual(r.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`).sort(), ['10.0.1.11:6443', '10.0.1.12:6443', '10.0.1.13:6443']);
+  assert.deepEqual(r.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`).sort(), [
+    '10.0.1.11:6443',
+    '10.0.1.12:6443',
+    '10.0.1.13:6443',
+  ]);
   for (const p of r.paths) assert.ok(Math.abs(p.probability - 1 / 3) < 1e-9);
   assert.ok(r.matchedLines.includes(seed.lineOf('-A KUBE-SERVICES -d')));
   const targets = await s.connection.sendRequest(ListTargetsRequest, { uri: URI });
-  assert.deepEqual(targets.map((t) => t.destination), ['172.16.0.1:443']);
-  await assert.rejects(s.connection.sendRequest(TracePacketRequest, { uri: URI, src: 'not-an-ip', dst: '172.16.0.1:443' }), /not an IP address/);
+  assert.deepEqual(
+    targets.map((t) => t.destination),
+    ['172.16.0.1:443'],
+  );
+  await assert.rejects(
+    s.connection.sendRequest(TracePacketRequest, { uri: URI, src: 'not-an-ip', dst: '172.16.0.1:443' }),
+    /not an IP address/,
+  );
 });
 
 test('trace request on a Service with 600 endpoints: common steps come once, each path from where it leaves them', async () => {
@@ -234,14 +369,22 @@ test('trace request on a Service with 600 endpoints: common steps come once, eac
   const snapshot = normaliseCluster(syntheticCluster({ services: 1, endpointsPerService: 600 }));
   const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;
   await s.open(uri, 'iptables', text);
-  const r = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.250.0.5', dst: '10.96.0.1:80', localAddresses: ['192.168.0.2'] });
+  const r = await s.connection.sendRequest(TracePacketRequest, {
+    uri,
+    src: '10.250.0.5',
+    dst: '10.96.0.1:80',
+    localAddresses: ['192.168.0.2'],
+  });
   assert.equal(r.paths.length, 600);
   assert.equal(r.truncated, undefined);
   assert.ok(Math.abs(r.paths.reduce((a, p) => a + p.probability, 0) - 1) < 1e-9);
   const shared = r.sharedSteps ?? [];
   assert.ok(shared.length > 0 && shared.every((x, i) => x.parent < i));
   // Each path carries only its own steps; the shared ones rebuild its walk from PREROUTING.
-  assert.ok(r.paths.every((p) => p.steps.length < 30), 'own steps are bounded');
+  assert.ok(
+    r.paths.every((p) => p.steps.length < 30),
+    'own steps are bounded',
+  );
   const last = r.paths[599];
   const walk: { chain: string; skipped?: { count: number } }[] = [];
   for (let i = last.prefix ?? -1; i >= 0; i = shared[i].parent) walk.push(shared[i]);
@@ -265,10 +408,16 @@ test('diagnostics with codes; a broken edit becomes diagnostics and the server k
   assert.ok(codes.includes('undefined-chain') || codes.includes('missing-chain-name'), codes.join());
   assert.ok(codes.includes('missing-module-name'));
   assert.ok(codes.includes('missing-commit'));
-  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: pos('0.5000000000') });
+  const h = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri: URI },
+    position: pos('0.5000000000'),
+  });
   assert.match(hoverText(h), /Rule 2 of 3/);
   await s.change(URI, 3, '\u0000\u0001 garbage "unterminated\n[1:2] -A\n:\n*\n');
-  const again = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: 0, character: 0 } });
+  const again = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri: URI },
+    position: { line: 0, character: 0 },
+  });
   assert.ok(again === null || typeof again === 'object');
   assert.equal(s.process.exitCode, null, 'server still running');
   await s.change(URI, 4, seed.text);
@@ -278,10 +427,15 @@ test('document symbols of a large cluster list per-Service chains under Services
   const uri = 'file:///work/large.iptables';
   const snapshot = normaliseCluster(syntheticCluster({ services: 300, endpointsPerService: 3 }));
   await s.open(uri, 'iptables', generateIptablesRestore(snapshot, { clusterCidr: '10.0.0.0/8' }).text);
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri },
+  })) as DocumentSymbol[];
   const nat = symbols.find((x) => x.name === '*nat')!;
   assert.ok(nat.children!.some((c) => c.name === 'KUBE-SERVICES'));
-  assert.ok(!nat.children!.some((c) => /^KUBE-(?:SVC|SEP)-/.test(c.name)), 'hashed chains are not listed under the table');
+  assert.ok(
+    !nat.children!.some((c) => /^KUBE-(?:SVC|SEP)-/.test(c.name)),
+    'hashed chains are not listed under the table',
+  );
   assert.match(nat.detail ?? '', /^\d+ Service and endpoint chains under Services$/);
   const services = symbols.find((x) => x.name === 'Services')!;
   assert.equal(services.children!.length, 300);
@@ -300,16 +454,33 @@ test('an nft list ruleset opened as iptables: symbols by Service, definition of 
   const uri = 'file:///work/ruleset.nft';
   const lines = NFT_RULESET.split('\n');
   const diagnostics = await s.open(uri, 'iptables', NFT_RULESET);
-  assert.deepEqual(diagnostics.diagnostics.filter((d) => d.severity === 1), []);
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  assert.deepEqual(
+    diagnostics.diagnostics.filter((d) => d.severity === 1),
+    [],
+  );
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri },
+  })) as DocumentSymbol[];
   const dns = symbols.find((x) => x.name === 'Services')?.children?.find((c) => c.name === 'kube-system/kube-dns');
-  assert.deepEqual(dns?.children?.map((p) => [p.name, p.children?.map((e) => e.name).sort()]), [['dns', ['10.244.0.2:53', '10.244.0.3:53']]]);
+  assert.deepEqual(
+    dns?.children?.map((p) => [p.name, p.children?.map((e) => e.name).sort()]),
+    [['dns', ['10.244.0.2:53', '10.244.0.3:53']]],
+  );
   const jump = lines.findIndex((l) => l.includes('jump KUBE-SVC-TCOU7JCQXEZGVUNU comment'));
-  const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: jump, character: lines[jump].indexOf('KUBE-SVC-') + 3 } });
+  const def = await s.connection.sendRequest(DefinitionRequest.type, {
+    textDocument: { uri },
+    position: { line: jump, character: lines[jump].indexOf('KUBE-SVC-') + 3 },
+  });
   const loc = Array.isArray(def) ? def[0] : def;
   assert.ok(loc && 'range' in loc);
-  assert.equal(loc.range.start.line, lines.findIndex((l) => l.includes('chain KUBE-SVC-TCOU7JCQXEZGVUNU {')));
-  const full = await s.connection.sendRequest(SemanticTokensRangeRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
+  assert.equal(
+    loc.range.start.line,
+    lines.findIndex((l) => l.includes('chain KUBE-SVC-TCOU7JCQXEZGVUNU {')),
+  );
+  const full = await s.connection.sendRequest(SemanticTokensRangeRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+  });
   const tokens = decodeTokens(full!.data, lines);
   assert.ok(tokens.some((t) => t.line === jump && t.text === 'KUBE-SVC-TCOU7JCQXEZGVUNU'));
   // Every token is a word of its line (the relative encoding would drift if one overlapped or went backwards).
@@ -319,17 +490,24 @@ test('an nft list ruleset opened as iptables: symbols by Service, definition of 
 
 test('IPVS dumps: hover and symbols', async () => {
   const uri = 'file:///work/ipvs.ipvs';
-  const text = 'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  172.16.0.1:443 rr\n  -> 10.0.1.11:6443             Masq    1      0          0\n  -> 10.0.1.12:6443             Masq    0      0          0\n';
+  const text =
+    'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  172.16.0.1:443 rr\n  -> 10.0.1.11:6443             Masq    1      0          0\n  -> 10.0.1.12:6443             Masq    0      0          0\n';
   await s.open(uri, 'ipvs', text);
-  const h = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 21 } });
+  const h = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: { line: 3, character: 21 },
+  });
   assert.match(hoverText(h), /round.robin/i);
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri },
+  })) as DocumentSymbol[];
   assert.equal(symbols[0].children!.length, 2);
 });
 
 test('IPVS trace: direct routing keeps the VIP and names the real server; only Masq is a DNAT', async () => {
   const uri = 'file:///work/ipvs-dr.ipvs';
-  const text = 'Prot LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  172.16.0.20:80 rr\n  -> 10.0.1.21:80               Route   1      0          0\n  -> 10.0.1.22:8080             Masq    1      0          0\n';
+  const text =
+    'Prot LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  172.16.0.20:80 rr\n  -> 10.0.1.21:80               Route   1      0          0\n  -> 10.0.1.22:8080             Masq    1      0          0\n';
   await s.open(uri, 'ipvs', text);
   const r = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '172.16.0.20:80' });
   assert.deepEqual(
@@ -342,19 +520,44 @@ test('IPVS trace: direct routing keeps the VIP and names the real server; only M
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
-test('a session paste opened as iptables: each tool\'s lines are read by its engine, none flagged as foreign', async () => {
+test("a session paste opened as iptables: each tool's lines are read by its engine, none flagged as foreign", async () => {
   const uri = 'file:///work/session.iptables';
   const text = SESSION_PASTE;
   const published = await s.open(uri, 'iptables', text);
-  assert.deepEqual(published.diagnostics.filter((d) => d.severity !== 4 && d.severity !== 3), [], JSON.stringify(published.diagnostics));
-  const onRule = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 120 } });
+  assert.deepEqual(
+    published.diagnostics.filter((d) => d.severity !== 4 && d.severity !== 3),
+    [],
+    JSON.stringify(published.diagnostics),
+  );
+  const onRule = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: { line: 3, character: 120 },
+  });
   assert.match(hoverText(onRule), /KUBE-SVC-NPX46M4PTMTKRN6Y|kubernetes/);
-  const onVip = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 7, character: 8 } });
+  const onVip = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: { line: 7, character: 8 },
+  });
   assert.match(hoverText(onVip), /172\.16\.0\.10/);
-  const viaIpvs = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '172.16.0.10:53', proto: 'tcp' });
-  assert.deepEqual(viaIpvs.paths.map((p) => p.dnat), [{ ip: '10.244.0.5', port: 53 }]);
-  const viaRules = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '172.16.0.1:443' });
-  assert.deepEqual(viaRules.paths.map((p) => p.dnat), [{ ip: '192.168.100.10', port: 6443 }]);
+  const viaIpvs = await s.connection.sendRequest(TracePacketRequest, {
+    uri,
+    src: '10.244.1.5',
+    dst: '172.16.0.10:53',
+    proto: 'tcp',
+  });
+  assert.deepEqual(
+    viaIpvs.paths.map((p) => p.dnat),
+    [{ ip: '10.244.0.5', port: 53 }],
+  );
+  const viaRules = await s.connection.sendRequest(TracePacketRequest, {
+    uri,
+    src: '10.244.1.5',
+    dst: '172.16.0.1:443',
+  });
+  assert.deepEqual(
+    viaRules.paths.map((p) => p.dnat),
+    [{ ip: '192.168.100.10', port: 6443 }],
+  );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
@@ -364,7 +567,9 @@ test('the corpus kube-proxy fixture opens with verified Services', async (t) => 
   const uri = 'file:///work/fixture.iptables';
   const d = await s.open(uri, 'iptables', text);
   assert.ok(!d.diagnostics.some((x) => x.severity === 1), 'no errors');
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri },
+  })) as DocumentSymbol[];
   assert.equal(symbols.find((x) => x.name === 'Services')!.children!.length, 6);
 });
 
@@ -375,13 +580,31 @@ test("kube-proxy's nftables mode: references of a Service chain are its map elem
   await s.open(uri, 'iptables', text);
   const references = async (line: number, word: string) => {
     const character = lines[line].indexOf(word) + 2;
-    return (await s.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: { line, character }, context: { includeDeclaration: false } })) ?? [];
+    return (
+      (await s.connection.sendRequest(ReferencesRequest.type, {
+        textDocument: { uri },
+        position: { line, character },
+        context: { includeDeclaration: false },
+      })) ?? []
+    );
   };
   const dns = 'service-FY5PMXPG-kube-system/kube-dns/udp/dns';
-  const svcRefs = await references(lines.findIndex((l) => l.trim() === `chain ${dns} {`), dns);
-  assert.deepEqual(svcRefs.map((r) => r.range.start.line), [lines.findIndex((l) => l.includes(`: goto ${dns}`) && l.includes('10.96.0.10'))]);
+  const svcRefs = await references(
+    lines.findIndex((l) => l.trim() === `chain ${dns} {`),
+    dns,
+  );
+  assert.deepEqual(
+    svcRefs.map((r) => r.range.start.line),
+    [lines.findIndex((l) => l.includes(`: goto ${dns}`) && l.includes('10.96.0.10'))],
+  );
   const endpoint = 'endpoint-2GKX576Q-kube-system/kube-dns/udp/dns__10.244.0.2/53';
-  const epRefs = await references(lines.findIndex((l) => l.trim() === `chain ${endpoint} {`), endpoint);
-  assert.deepEqual(epRefs.map((r) => r.range.start.line), [lines.findIndex((l) => l.includes('numgen') && l.includes(endpoint))]);
+  const epRefs = await references(
+    lines.findIndex((l) => l.trim() === `chain ${endpoint} {`),
+    endpoint,
+  );
+  assert.deepEqual(
+    epRefs.map((r) => r.range.start.line),
+    [lines.findIndex((l) => l.includes('numgen') && l.includes(endpoint))],
+  );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });

@@ -12,7 +12,13 @@ import { startSession, type LspSession } from './client';
 
 const TEXT = kubeProxyDump([
   { ns: 'shop', name: 'checkout', clusterIP: '10.96.0.10', port: 80, endpoints: [] },
-  { ns: 'shop', name: 'cart', clusterIP: '10.96.0.20', port: 80, endpoints: ['10.244.1.11:6443', '10.244.2.12:6443', '10.244.3.13:6443'] },
+  {
+    ns: 'shop',
+    name: 'cart',
+    clusterIP: '10.96.0.20',
+    port: 80,
+    endpoints: ['10.244.1.11:6443', '10.244.2.12:6443', '10.244.3.13:6443'],
+  },
 ]);
 const LINES = TEXT.split('\n');
 const URI = 'file:///work/restore-layout.iptables';
@@ -42,7 +48,9 @@ function crumbs(symbols: DocumentSymbol[], line: number): string[] {
 }
 
 test('every rule line is under its own chain, also where chains interleave', async () => {
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri: URI },
+  })) as DocumentSymbol[];
   let table = '';
   let checked = 0;
   LINES.forEach((text, line) => {
@@ -61,8 +69,13 @@ test('every rule line is under its own chain, also where chains interleave', asy
 });
 
 test('the outline counts "1 rule", not "1 rules"; Services come after the tables', async () => {
-  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
-  assert.deepEqual(symbols.map((x) => x.name), ['*filter', '*nat', 'Services']);
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri: URI },
+  })) as DocumentSymbol[];
+  assert.deepEqual(
+    symbols.map((x) => x.name),
+    ['*filter', '*nat', 'Services'],
+  );
   const nat = symbols[1].children!;
   const masq = nat.find((c) => c.name === 'KUBE-MARK-MASQ')!;
   assert.equal(masq.detail, '1 rule');
@@ -79,7 +92,9 @@ test('the outline in Simplified Chinese', async () => {
   const zh = await startSession({ locale: 'zh-cn' });
   try {
     await zh.open(URI, 'iptables', TEXT);
-    const symbols = (await zh.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
+    const symbols = (await zh.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri: URI },
+    })) as DocumentSymbol[];
     assert.equal(symbols[1].children!.find((c) => c.name === 'KUBE-MARK-MASQ')!.detail, '1 条规则');
     assert.equal(symbols[2].detail, '2 个 Service');
   } finally {
@@ -103,5 +118,9 @@ test('one wrong comment marks its own rule, not every line that names the Servic
     line += tokens!.data[i];
     if (tokens!.data[i + 4] & bit) marked.add(line);
   }
-  assert.deepEqual([...marked], [wrong], `marked lines ${[...marked].map((l) => l + 1).join(', ')}; the wrong comment is on ${wrong + 1}`);
+  assert.deepEqual(
+    [...marked],
+    [wrong],
+    `marked lines ${[...marked].map((l) => l + 1).join(', ')}; the wrong comment is on ${wrong + 1}`,
+  );
 });

@@ -42,7 +42,12 @@ const NAT = [
 const DUMP = [...FILTER, ...NAT, ''].join('\n');
 const URI = 'file:///work/trace-alternatives.iptables';
 const SESSION_URI = 'file:///work/trace-session.txt';
-const SESSION = ['$ ip -o addr', '2: eth0    inet 192.168.0.5/24 brd 192.168.0.255 scope global eth0\\       valid_lft forever preferred_lft forever', '$ iptables-save', DUMP].join('\n');
+const SESSION = [
+  '$ ip -o addr',
+  '2: eth0    inet 192.168.0.5/24 brd 192.168.0.255 scope global eth0\\       valid_lft forever preferred_lft forever',
+  '$ iptables-save',
+  DUMP,
+].join('\n');
 
 let s: LspSession;
 before(async () => {
@@ -62,7 +67,8 @@ test('an undecided local address gives alternatives under their condition, not 5
     ['REJECT', 1, ['if 10.96.0.10 is not an address of this node']],
   ]);
   // The condition heads the path's group; it is not repeated among its other assumptions.
-  for (const p of r.paths) assert.ok(!p.assumptions.some((a) => /10\.96\.0\.10 is (not )?an address/.test(a)), p.assumptions.join('\n'));
+  for (const p of r.paths)
+    assert.ok(!p.assumptions.some((a) => /10\.96\.0\.10 is (not )?an address/.test(a)), p.assumptions.join('\n'));
   assert.equal(r.needsLocalAddresses, true);
   assert.equal(r.localAddresses, undefined);
   assert.equal(
@@ -73,21 +79,41 @@ test('an undecided local address gives alternatives under their condition, not 5
 });
 
 test('the node addresses given decide it: one REJECT path, the addresses said, nothing to ask', async () => {
-  const r = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.0.9', dst: '10.96.0.10:80', localAddresses: ['192.168.0.5'] });
-  assert.deepEqual(r.paths.map((p) => [p.verdict, p.probability, p.given]), [['REJECT', 1, undefined]]);
+  const r = await s.connection.sendRequest(TracePacketRequest, {
+    uri: URI,
+    src: '10.244.0.9',
+    dst: '10.96.0.10:80',
+    localAddresses: ['192.168.0.5'],
+  });
+  assert.deepEqual(
+    r.paths.map((p) => [p.verdict, p.probability, p.given]),
+    [['REJECT', 1, undefined]],
+  );
   assert.deepEqual(r.localAddresses, { addresses: ['192.168.0.5'], from: 'request' });
   assert.equal(r.needsLocalAddresses, undefined);
   assert.match(r.summary, /^default\/checkout:http has no endpoints: kube-proxy rejects the connection/);
 });
 
 test("an ip addr section of the same paste gives the node's addresses", async () => {
-  const r = await s.connection.sendRequest(TracePacketRequest, { uri: SESSION_URI, src: '10.244.0.9', dst: '10.96.0.10:80' });
-  assert.deepEqual(r.paths.map((p) => p.verdict), ['REJECT']);
+  const r = await s.connection.sendRequest(TracePacketRequest, {
+    uri: SESSION_URI,
+    src: '10.244.0.9',
+    dst: '10.96.0.10:80',
+  });
+  assert.deepEqual(
+    r.paths.map((p) => p.verdict),
+    ['REJECT'],
+  );
   assert.deepEqual(r.localAddresses, { addresses: ['192.168.0.5'], from: 'paste' });
 });
 
 test('each path names its endpoint chain; draws keep their probabilities; the summary counts paths without "(s)"', async () => {
-  const r = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.0.9', dst: '10.96.0.20:80', localAddresses: ['192.168.0.5'] });
+  const r = await s.connection.sendRequest(TracePacketRequest, {
+    uri: URI,
+    src: '10.244.0.9',
+    dst: '10.96.0.20:80',
+    localAddresses: ['192.168.0.5'],
+  });
   assert.deepEqual(
     r.paths.map((p) => [p.probability, p.dnat && `${p.dnat.ip}:${p.dnat.port}`, p.endpointChain]),
     [
@@ -99,10 +125,24 @@ test('each path names its endpoint chain; draws keep their probabilities; the su
 });
 
 test('the answer comes in the language asked for (a view that follows a language change asks again)', async () => {
-  const r = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.0.9', dst: '10.96.0.10:80', lang: 'zh-CN' });
+  const r = await s.connection.sendRequest(TracePacketRequest, {
+    uri: URI,
+    src: '10.244.0.9',
+    dst: '10.96.0.10:80',
+    lang: 'zh-CN',
+  });
   assert.match(r.summary, /没有端点：kube-proxy 拒绝该连接/);
-  assert.ok(r.paths.some((p) => (p.given ?? []).includes('若 10.96.0.10 不是本节点的地址')), JSON.stringify(r.paths.map((p) => p.given)));
-  const zh = await s.connection.sendRequest(TracePacketRequest, { uri: URI, src: '10.244.0.9', dst: '10.96.0.20:80', localAddresses: ['192.168.0.5'], lang: 'zh-CN' });
+  assert.ok(
+    r.paths.some((p) => (p.given ?? []).includes('若 10.96.0.10 不是本节点的地址')),
+    JSON.stringify(r.paths.map((p) => p.given)),
+  );
+  const zh = await s.connection.sendRequest(TracePacketRequest, {
+    uri: URI,
+    src: '10.244.0.9',
+    dst: '10.96.0.20:80',
+    localAddresses: ['192.168.0.5'],
+    lang: 'zh-CN',
+  });
   assert.match(zh.summary, /2 条路径/);
 });
 
@@ -117,7 +157,9 @@ test('code lenses in Chinese, counted without "(s)" in English', async () => {
   } finally {
     await zh.close();
   }
-  const en = ((await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } })) ?? []).map((l) => l.command?.title ?? '');
+  const en = ((await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } })) ?? []).map(
+    (l) => l.command?.title ?? '',
+  );
   assert.ok(en.includes('2 endpoints, 50% each, 1 reference'), en.join(' | '));
   assert.ok(!en.some((x) => /\(s\)/.test(x)), en.join(' | '));
 });

@@ -41,7 +41,8 @@ interface Range {
 type Lines = (uri: string) => readonly string[] | undefined;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
-const isPosition = (x: unknown): x is Position => isObject(x) && Number.isInteger(x.line) && Number.isInteger(x.character);
+const isPosition = (x: unknown): x is Position =>
+  isObject(x) && Number.isInteger(x.line) && Number.isInteger(x.character);
 const isRange = (x: unknown): x is Range => isObject(x) && isPosition(x.start) && isPosition(x.end);
 const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
 const show = (r: Range) => `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
@@ -59,10 +60,13 @@ class Checker {
   }
 
   position(lines: readonly string[], p: unknown, what: string): boolean {
-    if (!isPosition(p)) return this.add('malformed', `${what} is not a position: ${JSON.stringify(p)}`), false;
+    if (!isPosition(p)) return (this.add('malformed', `${what} is not a position: ${JSON.stringify(p)}`), false);
     const text = lines[p.line];
     if (p.line < 0 || text === undefined || p.character < 0 || p.character > text.length) {
-      this.add('range-outside-document', `${what} ${p.line}:${p.character} is outside the document (${lines.length} lines${text === undefined ? '' : `, line ${p.line} has ${text.length} characters`})`);
+      this.add(
+        'range-outside-document',
+        `${what} ${p.line}:${p.character} is outside the document (${lines.length} lines${text === undefined ? '' : `, line ${p.line} has ${text.length} characters`})`,
+      );
       return false;
     }
     if (p.character > 0 && p.character < text.length && isHighSurrogate(text.charCodeAt(p.character - 1))) {
@@ -73,7 +77,7 @@ class Checker {
   }
 
   range(lines: readonly string[] | undefined, r: unknown, what: string): r is Range {
-    if (!isRange(r)) return this.add('malformed', `${what} is not a range: ${JSON.stringify(r)}`), false;
+    if (!isRange(r)) return (this.add('malformed', `${what} is not a range: ${JSON.stringify(r)}`), false);
     if (!lines) return true;
     const ok = this.position(lines, r.start, `${what} start`) && this.position(lines, r.end, `${what} end`);
     if (ok && !before(r.start, r.end)) this.add('inverted-range', `${what} ${show(r)} ends before it starts`);
@@ -82,7 +86,8 @@ class Checker {
 
   /** `inner` inside `outer` (what VS Code demands of a symbol's or call hierarchy item's selectionRange). */
   contains(outer: Range, inner: Range, what: string): void {
-    if (!(before(outer.start, inner.start) && before(inner.end, outer.end))) this.add('selection-outside-range', `${what}: selectionRange ${show(inner)} is not inside range ${show(outer)}`);
+    if (!(before(outer.start, inner.start) && before(inner.end, outer.end)))
+      this.add('selection-outside-range', `${what}: selectionRange ${show(inner)} is not inside range ${show(outer)}`);
   }
 
   location(l: unknown, lines: Lines, what: string): void {
@@ -108,7 +113,8 @@ class Checker {
   }
 
   callItem(it: unknown, lines: Lines, what: string): void {
-    if (!isObject(it) || typeof it.uri !== 'string' || typeof it.name !== 'string') return this.add('malformed', `${what} is not a call hierarchy item`);
+    if (!isObject(it) || typeof it.uri !== 'string' || typeof it.name !== 'string')
+      return this.add('malformed', `${what} is not a call hierarchy item`);
     const doc = lines(it.uri);
     const r = this.range(doc, it.range, `${what} "${it.name}" range`);
     const sel = this.range(doc, it.selectionRange, `${what} "${it.name}" selectionRange`);
@@ -116,7 +122,8 @@ class Checker {
   }
 
   tokens(lines: readonly string[] | undefined, data: unknown, legendSize: number): void {
-    if (!Array.isArray(data) || data.length % 5 !== 0) return this.add('malformed', 'semantic tokens data is not a multiple of 5 integers');
+    if (!Array.isArray(data) || data.length % 5 !== 0)
+      return this.add('malformed', 'semantic tokens data is not a multiple of 5 integers');
     if (!lines) return;
     let line = 0;
     let char = 0;
@@ -138,9 +145,16 @@ class Checker {
         this.add('range-outside-document', `token ${n} is on line ${line}; the document has ${lines.length}`);
         return;
       }
-      if (char + len > text.length) this.add('token-past-line-end', `token ${n} at ${line}:${char} length ${len} runs past the end of its line (${text.length} characters)`);
-      if (char < prevEnd) this.add('token-overlap', `token ${n} at ${line}:${char} overlaps the one before (ending at ${prevEnd})`);
-      for (const at of [char, char + len]) if (at > 0 && at < text.length && isHighSurrogate(text.charCodeAt(at - 1))) this.add('inside-surrogate-pair', `token ${n} at ${line}:${char} length ${len} splits a surrogate pair`);
+      if (char + len > text.length)
+        this.add(
+          'token-past-line-end',
+          `token ${n} at ${line}:${char} length ${len} runs past the end of its line (${text.length} characters)`,
+        );
+      if (char < prevEnd)
+        this.add('token-overlap', `token ${n} at ${line}:${char} overlaps the one before (ending at ${prevEnd})`);
+      for (const at of [char, char + len])
+        if (at > 0 && at < text.length && isHighSurrogate(text.charCodeAt(at - 1)))
+          this.add('inside-surrogate-pair', `token ${n} at ${line}:${char} length ${len} splits a surrogate pair`);
       prevEnd = char + len;
     }
   }
@@ -156,7 +170,10 @@ class Checker {
       const start = f.startLine as number;
       const end = f.endLine as number;
       if (start < 0 || end <= start || (lines && end >= lines.length)) {
-        this.add('folding-invalid', `folding range ${start}-${end} is empty, inverted or past the last line (${lines?.length ?? '?'} lines)`);
+        this.add(
+          'folding-invalid',
+          `folding range ${start}-${end} is empty, inverted or past the last line (${lines?.length ?? '?'} lines)`,
+        );
         continue;
       }
       valid.push({ start, end });
@@ -172,7 +189,11 @@ class Checker {
       }
       while (open.length && open[open.length - 1].end < f.start) open.pop();
       const parent = open[open.length - 1];
-      if (parent && f.end > parent.end) this.add('folding-overlap', `folding range ${f.start}-${f.end} overlaps ${parent.start}-${parent.end} without nesting`);
+      if (parent && f.end > parent.end)
+        this.add(
+          'folding-overlap',
+          `folding range ${f.start}-${f.end} overlaps ${parent.start}-${parent.end} without nesting`,
+        );
       else open.push(f);
     }
   }
@@ -188,7 +209,11 @@ export interface ValidationContext {
 /** Problems of the answer `result` to `method` with `params`; empty when VS Code would accept it. */
 export function validateResponse(method: string, params: unknown, result: unknown, ctx: ValidationContext): Problem[] {
   const c = new Checker(method);
-  const p = (isObject(params) ? params : {}) as { textDocument?: { uri?: string }; item?: { uri?: string }; uri?: string };
+  const p = (isObject(params) ? params : {}) as {
+    textDocument?: { uri?: string };
+    item?: { uri?: string };
+    uri?: string;
+  };
   const uri = p.textDocument?.uri ?? p.item?.uri ?? p.uri;
   const lines = uri ? ctx.lines(uri) : undefined;
   if (result === null || result === undefined) return c.problems;
@@ -197,7 +222,9 @@ export function validateResponse(method: string, params: unknown, result: unknow
       const h = result as { contents?: unknown; range?: unknown };
       const contents = h.contents;
       const texts = Array.isArray(contents) ? contents : [contents];
-      const text = texts.map((x) => (typeof x === 'string' ? x : isObject(x) && typeof x.value === 'string' ? x.value : '')).join('');
+      const text = texts
+        .map((x) => (typeof x === 'string' ? x : isObject(x) && typeof x.value === 'string' ? x.value : ''))
+        .join('');
       if (text.trim() === '') c.add('empty-hover', 'hover has empty contents (answer null instead)');
       if (h.range !== undefined) c.range(lines, h.range, 'hover range');
       break;
@@ -207,26 +234,31 @@ export function validateResponse(method: string, params: unknown, result: unknow
       (Array.isArray(result) ? result : [result]).forEach((l, i) => c.location(l, ctx.lines, `location ${i}`));
       break;
     case 'textDocument/documentSymbol':
-      if (!Array.isArray(result)) return c.add('malformed', 'not an array'), c.problems;
-      result.forEach((s, i) => (isObject(s) && 'location' in s ? c.location(s.location, ctx.lines, `symbol ${i}`) : c.symbol(lines, s, `symbol ${i}`)));
+      if (!Array.isArray(result)) return (c.add('malformed', 'not an array'), c.problems);
+      result.forEach((s, i) =>
+        isObject(s) && 'location' in s
+          ? c.location(s.location, ctx.lines, `symbol ${i}`)
+          : c.symbol(lines, s, `symbol ${i}`),
+      );
       break;
     case 'workspace/symbol':
-      if (!Array.isArray(result)) return c.add('malformed', 'not an array'), c.problems;
+      if (!Array.isArray(result)) return (c.add('malformed', 'not an array'), c.problems);
       result.forEach((s, i) => c.location(isObject(s) ? s.location : undefined, ctx.lines, `symbol ${i}`));
       break;
     case 'textDocument/foldingRange':
       c.folding(lines, result);
       break;
     case 'textDocument/codeLens':
-      if (!Array.isArray(result)) return c.add('malformed', 'not an array'), c.problems;
+      if (!Array.isArray(result)) return (c.add('malformed', 'not an array'), c.problems);
       result.forEach((l, i) => c.range(lines, isObject(l) ? l.range : undefined, `lens ${i}`));
       break;
     case 'textDocument/inlayHint':
-      if (!Array.isArray(result)) return c.add('malformed', 'not an array'), c.problems;
+      if (!Array.isArray(result)) return (c.add('malformed', 'not an array'), c.problems);
       result.forEach((h, i) => {
         if (lines) c.position(lines, isObject(h) ? h.position : undefined, `hint ${i}`);
         const label = isObject(h) ? h.label : undefined;
-        if (typeof label === 'string' ? label.trim() === '' : !Array.isArray(label) || label.length === 0) c.add('malformed', `hint ${i} has an empty label`);
+        if (typeof label === 'string' ? label.trim() === '' : !Array.isArray(label) || label.length === 0)
+          c.add('malformed', `hint ${i} has an empty label`);
       });
       break;
     case 'textDocument/semanticTokens/full':
@@ -234,12 +266,12 @@ export function validateResponse(method: string, params: unknown, result: unknow
       c.tokens(lines, (result as { data?: unknown }).data, ctx.tokenTypes);
       break;
     case 'textDocument/prepareCallHierarchy':
-      if (!Array.isArray(result)) return c.add('malformed', 'not an array'), c.problems;
+      if (!Array.isArray(result)) return (c.add('malformed', 'not an array'), c.problems);
       result.forEach((it, i) => c.callItem(it, ctx.lines, `item ${i}`));
       break;
     case 'callHierarchy/incomingCalls':
     case 'callHierarchy/outgoingCalls': {
-      if (!Array.isArray(result)) return c.add('malformed', 'not an array'), c.problems;
+      if (!Array.isArray(result)) return (c.add('malformed', 'not an array'), c.problems);
       const incoming = method === 'callHierarchy/incomingCalls';
       result.forEach((call, i) => {
         const it = isObject(call) ? (incoming ? call.from : call.to) : undefined;
@@ -254,20 +286,29 @@ export function validateResponse(method: string, params: unknown, result: unknow
     case 'kubePacketPath/tracePacket': {
       const r = result as { paths?: { steps?: { line: number }[] }[]; matchedLines?: number[] };
       const ok = (l: number) => l === -1 || !lines || (Number.isInteger(l) && l >= 0 && l < lines.length);
-      for (const path of r.paths ?? []) for (const s of path.steps ?? []) if (!ok(s.line)) c.add('range-outside-document', `trace step line ${s.line} is outside the document`);
-      for (const l of r.matchedLines ?? []) if (!ok(l) || l === -1) c.add('range-outside-document', `matched line ${l} is outside the document`);
+      for (const path of r.paths ?? [])
+        for (const s of path.steps ?? [])
+          if (!ok(s.line)) c.add('range-outside-document', `trace step line ${s.line} is outside the document`);
+      for (const l of r.matchedLines ?? [])
+        if (!ok(l) || l === -1) c.add('range-outside-document', `matched line ${l} is outside the document`);
       break;
     }
     case 'kubePacketPath/detectLanguage': {
       const r = result as { kind?: unknown; confidence?: unknown; languageId?: unknown; certainty?: unknown } | null;
-      if (!isObject(r) || !['iptables', 'ipvs', 'network', 'nft', 'unknown'].includes(r.kind as string)) c.add('malformed', `detection kind ${JSON.stringify(r?.kind)}`);
-      else if (typeof r.confidence !== 'number' || !(r.confidence >= 0 && r.confidence <= 1)) c.add('malformed', `detection confidence ${String(r.confidence)} is not 0..1`);
-      else if (!['sure', 'likely', 'no'].includes(r.certainty as string)) c.add('malformed', `detection certainty ${String(r.certainty)}`);
-      else if (r.certainty !== 'no' && typeof r.languageId !== 'string') c.add('malformed', 'a detection to act on names no language');
+      if (!isObject(r) || !['iptables', 'ipvs', 'network', 'nft', 'unknown'].includes(r.kind as string))
+        c.add('malformed', `detection kind ${JSON.stringify(r?.kind)}`);
+      else if (typeof r.confidence !== 'number' || !(r.confidence >= 0 && r.confidence <= 1))
+        c.add('malformed', `detection confidence ${String(r.confidence)} is not 0..1`);
+      else if (!['sure', 'likely', 'no'].includes(r.certainty as string))
+        c.add('malformed', `detection certainty ${String(r.certainty)}`);
+      else if (r.certainty !== 'no' && typeof r.languageId !== 'string')
+        c.add('malformed', 'a detection to act on names no language');
       break;
     }
     case 'kubePacketPath/listTargets':
-      for (const t of (result as { line: number }[]) ?? []) if (lines && !(t.line >= 0 && t.line < lines.length)) c.add('range-outside-document', `target line ${t.line} is outside the document`);
+      for (const t of (result as { line: number }[]) ?? [])
+        if (lines && !(t.line >= 0 && t.line < lines.length))
+          c.add('range-outside-document', `target line ${t.line} is outside the document`);
       break;
     default:
       break;

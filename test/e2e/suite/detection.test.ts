@@ -70,7 +70,12 @@ suite('dump detection', () => {
     const dismissed = await pasteIntoUntitled(IPTABLES_SAVE);
     await waitFor('the offer', () => asked.length === 1);
     assert.deepEqual(asked, ['iptables']);
-    await waitFor('the dismissed offer', () => (api.detection.outcomes.get(dismissed.uri.toString()) as Extract<Outcome, { kind: 'offered' }> | undefined)?.answer === 'dismissed');
+    await waitFor(
+      'the dismissed offer',
+      () =>
+        (api.detection.outcomes.get(dismissed.uri.toString()) as Extract<Outcome, { kind: 'offered' }> | undefined)
+          ?.answer === 'dismissed',
+    );
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(current(dismissed.uri)?.languageId, 'plaintext', 'not switched without an answer');
     assert.equal(api.detection.choiceOf(dismissed.uri), undefined, 'no answer, nothing remembered');
@@ -86,12 +91,21 @@ suite('dump detection', () => {
   test('a .txt with ip route get output opens as Linux network state, with a hover from the server', async () => {
     const uri = sampleUri(SAMPLES.routeGetTxt);
     await openSample(SAMPLES.routeGetTxt);
-    const doc = await waitFor('the .txt to be netstate', () => (current(uri)?.languageId === 'netstate' ? current(uri) : undefined));
-    const line = doc.getText().split('\n').findIndex((l) => l.startsWith('172.16.0.1 via'));
+    const doc = await waitFor('the .txt to be netstate', () =>
+      current(uri)?.languageId === 'netstate' ? current(uri) : undefined,
+    );
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.startsWith('172.16.0.1 via'));
     const hovers = await waitFor(
       'a hover on the route lookup',
       async () => {
-        const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, 3));
+        const found = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          uri,
+          new vscode.Position(line, 3),
+        );
         return found.length ? found : undefined;
       },
       60_000,
@@ -99,7 +113,12 @@ suite('dump detection', () => {
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     log(`hover: ${text}`);
     assert.match(text, /next hop 192\.168\.100\.1/);
-    const symbols = await waitFor('the outline', async () => (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri))?.length ? await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri) : undefined);
+    const symbols = await waitFor('the outline', async () =>
+      (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri))
+        ?.length
+        ? await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri)
+        : undefined,
+    );
     assert.equal(symbols[0].children[0].name, '172.16.0.1');
     assert.equal(api.detection.choiceOf(uri), 'netstate');
   });
@@ -121,7 +140,7 @@ suite('dump detection', () => {
     await waitFor('the plain-text choice to be remembered', () => api.detection.choiceOf(uri) === 'plaintext');
   });
 
-  test('a closed untitled editor\'s choice is forgotten: its name is reused for the next new editor', async () => {
+  test("a closed untitled editor's choice is forgotten: its name is reused for the next new editor", async () => {
     await setting().update('detectLanguage', 'always', vscode.ConfigurationTarget.Global);
     const doc = await pasteIntoUntitled(IPTABLES_SAVE);
     await waitFor('the paste to switch', () => api.detection.choiceOf(doc.uri) === 'iptables');

@@ -62,7 +62,8 @@ suite('language server', () => {
 
   test('hover in Simplified Chinese when kubePacketPath.language is zh-CN, and back', async () => {
     const pos = positionOf(doc, '-A KUBE-SERVICES -d 172.16.45.20/32', 'KUBE-SVC-');
-    const hover = async () => hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos));
+    const hover = async () =>
+      hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos));
     const config = vscode.workspace.getConfiguration('kubePacketPath');
     await config.update('language', 'zh-CN', vscode.ConfigurationTarget.Global);
     try {
@@ -145,7 +146,9 @@ suite('language server', () => {
     const { ctx } = (ourExtension() as vscode.Extension<KubePacketPathApi>).exports;
     assert.equal(ctx.traceView.lastResult, result);
     const rows = ctx.traceView.getChildren().map((n) => ctx.traceView.getTreeItem(n));
-    const text = rows.map((r) => `${typeof r.label === 'string' ? r.label : (r.label?.label ?? '')} ${String(r.description ?? '')}`).join('\n');
+    const text = rows
+      .map((r) => `${typeof r.label === 'string' ? r.label : (r.label?.label ?? '')} ${String(r.description ?? '')}`)
+      .join('\n');
     for (const target of targets) assert.ok(text.includes(target), `the Packet Trace view names ${target}:\n${text}`);
   });
 

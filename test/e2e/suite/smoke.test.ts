@@ -14,10 +14,14 @@ suite('smoke', () => {
     if (installed) {
       assert.equal(extension.extensionUri.path, vscode.Uri.file(installed).path, 'loaded from the extensions dir');
       const entries = (await vscode.workspace.fs.readDirectory(extension.extensionUri)).map(([name]) => name).sort();
-      for (const absent of ['src', 'test', 'out', 'node_modules', 'samples', 'scripts']) assert.ok(!entries.includes(absent), `the installed extension holds ${absent}/: ${entries.join(', ')}`);
-      const dist = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(extension.extensionUri, 'dist'))).map(([name]) => name).sort();
+      for (const absent of ['src', 'test', 'out', 'node_modules', 'samples', 'scripts'])
+        assert.ok(!entries.includes(absent), `the installed extension holds ${absent}/: ${entries.join(', ')}`);
+      const dist = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(extension.extensionUri, 'dist')))
+        .map(([name]) => name)
+        .sort();
       assert.deepEqual(dist, ['client-node.js', 'extension.js', 'server.js']);
-    } else assert.ok(!extension.extensionUri.path.includes('/extensions/'), `loaded from ${extension.extensionUri.path}`);
+    } else
+      assert.ok(!extension.extensionUri.path.includes('/extensions/'), `loaded from ${extension.extensionUri.path}`);
   });
 
   test('an iptables dump opens with the iptables language', async () => {

@@ -28,13 +28,23 @@ function rows(ctx: Ctx, open: (item: vscode.TreeItem) => boolean = () => false, 
   for (const child of ctx.traceView.getChildren(node)) {
     const item = ctx.traceView.getTreeItem(child);
     out.push(`${'  '.repeat(depth)}${label(item)}${item.description ? ` | ${String(item.description)}` : ''}`);
-    if (item.collapsibleState !== vscode.TreeItemCollapsibleState.None && item.collapsibleState !== undefined && open(item)) out.push(...rows(ctx, open, child, depth + 1));
+    if (
+      item.collapsibleState !== vscode.TreeItemCollapsibleState.None &&
+      item.collapsibleState !== undefined &&
+      open(item)
+    )
+      out.push(...rows(ctx, open, child, depth + 1));
   }
   return out;
 }
 
 async function trace(uri: vscode.Uri, dst: string, localAddresses?: string[]): Promise<TracePacketResult> {
-  const result = await vscode.commands.executeCommand<TracePacketResult>('kubePacketPath.tracePacket', { uri: uri.toString(), src: '10.244.0.9', dst, ...(localAddresses ? { localAddresses } : {}) });
+  const result = await vscode.commands.executeCommand<TracePacketResult>('kubePacketPath.tracePacket', {
+    uri: uri.toString(),
+    src: '10.244.0.9',
+    dst,
+    ...(localAddresses ? { localAddresses } : {}),
+  });
   assert.ok(result, 'the command returned a trace');
   return result;
 }
@@ -55,7 +65,9 @@ suite('Packet Trace view', () => {
   });
 
   suiteTeardown(async () => {
-    await vscode.workspace.getConfiguration('kubePacketPath').update('language', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('kubePacketPath')
+      .update('language', undefined, vscode.ConfigurationTarget.Global);
   });
 
   test('a Service without endpoints: the summary says so, and "is it the node\'s address?" is two alternatives, not 50/50', async () => {
@@ -89,7 +101,10 @@ suite('Packet Trace view', () => {
     assert.match(String(item.tooltip), /endpoint chain KUBE-SEP-[A-Z0-9]{16}/);
     // The filter chains entered and left without a match (KUBE-FORWARD, KUBE-SERVICES) are one line.
     const steps = rows(ctx, () => true, pathNode);
-    assert.ok(steps.some((r) => /^filter\/KUBE-FORWARD, filter\/KUBE-SERVICES: no rule matched \(4 steps\)/.test(r.trim())), steps.join('\n'));
+    assert.ok(
+      steps.some((r) => /^filter\/KUBE-FORWARD, filter\/KUBE-SERVICES: no rule matched \(4 steps\)/.test(r.trim())),
+      steps.join('\n'),
+    );
   });
 
   test("selecting a path highlights that path's lines only", async () => {
@@ -98,7 +113,10 @@ suite('Packet Trace view', () => {
     const first = ctx.traceView.selectPath(0);
     const second = ctx.traceView.selectPath(1);
     const sep = (i: number) => shop.document.lineAt(result.paths[i].steps.find((s) => s.action === 'nat')!.line).text;
-    assert.ok(first.some((l) => shop.document.lineAt(l).text === sep(0)), 'path 1 has its own DNAT line');
+    assert.ok(
+      first.some((l) => shop.document.lineAt(l).text === sep(0)),
+      'path 1 has its own DNAT line',
+    );
     assert.ok(!first.some((l) => shop.document.lineAt(l).text === sep(1)), "path 1 does not light path 2's DNAT line");
     assert.ok(second.some((l) => shop.document.lineAt(l).text === sep(1)));
     for (const l of [...first, ...second]) assert.ok(all.has(l), `line ${l + 1} was matched`);
@@ -120,41 +138,70 @@ suite('Packet Trace view', () => {
       return found.length ? found : undefined;
     });
     for (const item of targetItems(vips, 'en')) {
-      assert.equal((`${item.label} ${item.description}`.match(/\b(TCP|UDP|SCTP)\b/g) ?? []).length, 1, `${item.label} | ${item.description}`);
+      assert.equal(
+        (`${item.label} ${item.description}`.match(/\b(TCP|UDP|SCTP)\b/g) ?? []).length,
+        1,
+        `${item.label} | ${item.description}`,
+      );
     }
   });
 
   test('IPVS steps keep the line apart from the address', async () => {
     const ipvs = await openSample(SAMPLES.ipvs);
-    const line = ipvs.document.getText().split('\n').find((l) => /^TCP\s+\S+:\d+/.test(l))!;
+    const line = ipvs.document
+      .getText()
+      .split('\n')
+      .find((l) => /^TCP\s+\S+:\d+/.test(l))!;
     const vip = /^TCP\s+(\S+)/.exec(line)![1];
-    await vscode.commands.executeCommand<TracePacketResult>('kubePacketPath.tracePacket', { uri: ipvs.document.uri.toString(), src: '10.244.0.9', dst: vip });
+    await vscode.commands.executeCommand<TracePacketResult>('kubePacketPath.tracePacket', {
+      uri: ipvs.document.uri.toString(),
+      src: '10.244.0.9',
+      dst: vip,
+    });
     const pathNode = ctx.traceView.getChildren().find((n) => n.kind === 'path')!;
     const steps = rows(ctx, () => true, pathNode).map((r) => r.trim());
-    assert.ok(steps.some((r) => new RegExp(`^TCP ${vip.replace(/\./g, '\\.')}  \\(line \\d+\\)`).test(r)), steps.join('\n'));
-    assert.ok(!steps.some((r) => new RegExp(`${vip.replace(/\./g, '\\.')}:\\d+`).test(r)), `no line number glued to the port:\n${steps.join('\n')}`);
+    assert.ok(
+      steps.some((r) => new RegExp(`^TCP ${vip.replace(/\./g, '\\.')}  \\(line \\d+\\)`).test(r)),
+      steps.join('\n'),
+    );
+    assert.ok(
+      !steps.some((r) => new RegExp(`${vip.replace(/\./g, '\\.')}:\\d+`).test(r)),
+      `no line number glued to the port:\n${steps.join('\n')}`,
+    );
   });
 
   test('a trace on screen follows a language change (summary, rows, conditions)', async () => {
     await trace(shop.document.uri, '10.96.0.10:80');
-    await vscode.workspace.getConfiguration('kubePacketPath').update('language', 'zh-CN', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('kubePacketPath')
+      .update('language', 'zh-CN', vscode.ConfigurationTarget.Global);
     const zh = await waitFor('the view in Chinese', () => {
       const text = rows(ctx, () => true).join('\n');
       return /没有端点/.test(text) ? text : undefined;
     });
     assert.match(zh, /^若 10\.96\.0\.10 不是本节点的地址 \| 1 条路径/m);
-    await vscode.workspace.getConfiguration('kubePacketPath').update('language', 'en', vscode.ConfigurationTarget.Global);
-    await waitFor('the view in English again', () => (/has no endpoints/.test(rows(ctx).join('\n')) ? true : undefined));
+    await vscode.workspace
+      .getConfiguration('kubePacketPath')
+      .update('language', 'en', vscode.ConfigurationTarget.Global);
+    await waitFor('the view in English again', () =>
+      /has no endpoints/.test(rows(ctx).join('\n')) ? true : undefined,
+    );
   });
 
   test('the lens "1 reference" and the peek it opens agree; the trace lens names its Service', async () => {
     const lenses = await waitFor('code lenses', async () => {
-      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', shop.document.uri);
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        shop.document.uri,
+      );
       return found?.some((l) => /endpoints/.test(l.command?.title ?? '')) ? found : undefined;
     });
     const lens = lenses.find((l) => /^3 endpoints, 33\.3% each, 1 reference$/.test(l.command?.title ?? ''));
     assert.ok(lens?.command, lenses.map((l) => l.command?.title).join(' | '));
-    const shown = await vscode.commands.executeCommand<vscode.Location[]>(lens.command.command, ...(lens.command.arguments ?? []));
+    const shown = await vscode.commands.executeCommand<vscode.Location[]>(
+      lens.command.command,
+      ...(lens.command.arguments ?? []),
+    );
     await vscode.commands.executeCommand('closeReferenceSearch');
     assert.equal(shown.length, 1, 'the peek lists as many references as the lens says');
     assert.match(shop.document.lineAt(shown[0].range.start.line).text, /^-A KUBE-SERVICES .* -j KUBE-SVC-/);

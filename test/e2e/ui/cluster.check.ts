@@ -16,7 +16,10 @@ export const checks: UiCheck[] = [
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 30_000 });
       await input.fill('>Kube Packet Path: Focus on Cluster View');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Cluster' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'Cluster' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
       await page.keyboard.press('Enter');
       const rows = page.locator('.pane-body .monaco-list-row');
       const seen = await settle(
@@ -25,17 +28,28 @@ export const checks: UiCheck[] = [
         60_000,
       );
       log(`rows: ${seen.slice(0, 8).join(' | ')}`);
-      assert.ok(seen.some((t) => t.startsWith('kpp-lab')), `context row among: ${seen.join(' | ')}`);
-      await page.locator('.pane-body .monaco-list-row', { hasText: /^default/ }).first().click();
+      assert.ok(
+        seen.some((t) => t.startsWith('kpp-lab')),
+        `context row among: ${seen.join(' | ')}`,
+      );
+      await page
+        .locator('.pane-body .monaco-list-row', { hasText: /^default/ })
+        .first()
+        .click();
       const services = await settle(
         async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
-        (texts) => texts.some((t) => /^web\s*ClusterIP/.test(t)) && texts.some((t) => /^kubernetes\s*ClusterIP/.test(t)),
+        (texts) =>
+          texts.some((t) => /^web\s*ClusterIP/.test(t)) && texts.some((t) => /^kubernetes\s*ClusterIP/.test(t)),
         30_000,
       );
       // The web Service opened down to its endpoints (pod, node, ready), with room for the rows' descriptions.
       await widenSideBar(page);
       await page.locator('.pane-body .monaco-list-row', { hasText: /^web/ }).first().click();
-      await page.locator('.pane-body .monaco-list-row', { hasText: /80\/TCP/ }).nth(1).click().catch(() => undefined);
+      await page
+        .locator('.pane-body .monaco-list-row', { hasText: /80\/TCP/ })
+        .nth(1)
+        .click()
+        .catch(() => undefined);
       const opened = await settle(
         async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
         (texts) => texts.some((t) => /web-\d/.test(t)),
@@ -44,7 +58,10 @@ export const checks: UiCheck[] = [
       log(`web: ${opened.filter((t) => /web-\d|8080/.test(t)).join(' | ')}`);
       await screenshot('cluster-tree', { x: 0, y: 0, width: 600, height: 320 });
       await widenSideBar(page, SIDE_BAR_WIDTH);
-      assert.ok(services.some((t) => /^web\s*ClusterIP \S+ 80\/TCP/.test(t)), `web row among: ${services.join(' | ')}`);
+      assert.ok(
+        services.some((t) => /^web\s*ClusterIP \S+ 80\/TCP/.test(t)),
+        `web row among: ${services.join(' | ')}`,
+      );
     },
   },
 ];

@@ -33,7 +33,6 @@ async function hoverChain(page: Page, accept: (text: string) => boolean): Promis
   );
 }
 
-
 export const checks: UiCheck[] = [
   {
     name: 'hovering a KUBE-SVC chain shows which Service it balances',
@@ -69,7 +68,10 @@ export const checks: UiCheck[] = [
         await openFile(page, SAMPLES.iptables);
         const text = await hoverChain(page, (t) => /[\u4e00-\u9fff]/.test(t) && t.includes('demo/web'));
         log(`hover: ${text.slice(0, 160).replace(/\n/g, ' | ')}`);
-        await screenshot('hover-service-chain-zh-CN', await around(page.locator('.monaco-hover').filter({ visible: true }).first()));
+        await screenshot(
+          'hover-service-chain-zh-CN',
+          await around(page.locator('.monaco-hover').filter({ visible: true }).first()),
+        );
         assert.match(text, /[\u4e00-\u9fff]/, 'Chinese text in the hover');
         assert.match(text, /demo\/web/);
       } finally {

@@ -39,9 +39,18 @@ export const checks: UiCheck[] = [
       );
       log(`outline: ${expanded.slice(0, 12).join(' | ')}`);
       await screenshot('outline', { x: 0, y: 0, width: 900, height: 380 });
-      assert.ok(rows.some((t) => t.includes('*filter')), `*filter among: ${rows.join(' | ')}`);
-      assert.ok(expanded.some((t) => t.includes('demo/web')), `demo/web among: ${expanded.join(' | ')}`);
-      assert.ok(expanded.some((t) => t.includes('default/kubernetes')), `default/kubernetes among: ${expanded.join(' | ')}`);
+      assert.ok(
+        rows.some((t) => t.includes('*filter')),
+        `*filter among: ${rows.join(' | ')}`,
+      );
+      assert.ok(
+        expanded.some((t) => t.includes('demo/web')),
+        `demo/web among: ${expanded.join(' | ')}`,
+      );
+      assert.ok(
+        expanded.some((t) => t.includes('default/kubernetes')),
+        `default/kubernetes among: ${expanded.join(' | ')}`,
+      );
     },
   },
 ];

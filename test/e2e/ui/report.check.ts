@@ -14,7 +14,11 @@ export const checks: UiCheck[] = [
         return;
       }
       const settings = fs.readFileSync(settingsFile, 'utf8');
-      assert.match(settings, /"kubePacketPath\.kubeconfig"/, `the user settings lost the lab's kubeconfig:\n${settings}`);
+      assert.match(
+        settings,
+        /"kubePacketPath\.kubeconfig"/,
+        `the user settings lost the lab's kubeconfig:\n${settings}`,
+      );
       await runCommand(page, 'Kube Packet Path: Diagnose Service...');
       await answerQuickInput(page, 'kubernetes', /kubernetes/);
       await answerQuickInput(page, 'client', /client/);

@@ -5,7 +5,17 @@
 import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
-import { answerQuickInput, foldView, openFile, runCommand, setEnumSetting, settle, sideBarRows, SIDE_BAR_WIDTH, widenSideBar } from './workbench';
+import {
+  answerQuickInput,
+  foldView,
+  openFile,
+  runCommand,
+  setEnumSetting,
+  settle,
+  sideBarRows,
+  SIDE_BAR_WIDTH,
+  widenSideBar,
+} from './workbench';
 import type { Page } from 'playwright-core';
 
 /** shop/checkout (no endpoints) and shop/cart (3 endpoints). */
@@ -48,17 +58,25 @@ export const checks: UiCheck[] = [
       await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
       const rows = await settle(
         () => sideBarRows(page),
-        (texts) => texts.some((t) => t.includes('3 paths')) && texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
+        (texts) =>
+          texts.some((t) => t.includes('3 paths')) &&
+          texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
         60_000,
       );
       await foldView(page, 'Cluster');
       await page.waitForTimeout(500);
-      log(`trace: ${rows.filter((t) => /DNAT|%/.test(t)).slice(0, 6).join(' | ')}`);
+      log(
+        `trace: ${rows
+          .filter((t) => /DNAT|%/.test(t))
+          .slice(0, 6)
+          .join(' | ')}`,
+      );
       // At the default side bar width: the rows are read whole.
       await screenshot('trace-view', { x: 0, y: 30, width: 760, height: 560 });
       assert.deepEqual(await cutPathRows(page), [], 'path rows fit the default side bar');
       const summary = rows.find((t) => t.includes('3 paths')) ?? '';
-      for (const ip of ['10.244.1.5:8080', '10.244.2.7:8080', '10.244.3.9:8080']) assert.ok(summary.includes(ip), `${ip} in the summary: ${summary}`);
+      for (const ip of ['10.244.1.5:8080', '10.244.2.7:8080', '10.244.3.9:8080'])
+        assert.ok(summary.includes(ip), `${ip} in the summary: ${summary}`);
       assert.ok(!rows.some((t) => /path\(s\)|ACCEPT DNAT to/.test(t)), rows.join(' | '));
     },
   },
@@ -66,7 +84,9 @@ export const checks: UiCheck[] = [
     name: "selecting a path lights that path's rules only, in a colour that is not the current line's",
     async run({ page, screenshot }) {
       const before = await pathHighlightedLines(page);
-      const row = page.locator('.part.sidebar .pane-body .monaco-list-row', { hasText: /^33\.3%\s+DNAT 10\.244\.2\.7:8080/ }).first();
+      const row = page
+        .locator('.part.sidebar .pane-body .monaco-list-row', { hasText: /^33\.3%\s+DNAT 10\.244\.2\.7:8080/ })
+        .first();
       await row.click();
       const lit = await settle(
         () => pathHighlightedLines(page),

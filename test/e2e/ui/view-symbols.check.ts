@@ -57,7 +57,8 @@ export const checks: UiCheck[] = [
           const colour = (text) => { const s = spans.find((x) => x.textContent === text); return s ? getComputedStyle(s).color : ''; };
           return { service: colour(${JSON.stringify(svc)}), endpoint: colour(${JSON.stringify(sep)}), fixed: colour('KUBE-MARK-MASQ') };
         })()`) as Promise<{ service: string; endpoint: string; fixed: string }>;
-      const distinct = (c: { service: string; endpoint: string; fixed: string }) => !!c.service && !!c.endpoint && !!c.fixed && new Set([c.service, c.endpoint, c.fixed]).size === 3;
+      const distinct = (c: { service: string; endpoint: string; fixed: string }) =>
+        !!c.service && !!c.endpoint && !!c.fixed && new Set([c.service, c.endpoint, c.fixed]).size === 3;
       const light = await settle(() => colours(page), distinct, 20_000);
       await screenshot('chain-colours-light', { x: 340, y: 60, width: 1000, height: 400 });
       assert.ok(distinct(light), JSON.stringify(light));
@@ -65,7 +66,11 @@ export const checks: UiCheck[] = [
       try {
         await runCommand(page, 'Preferences: Color Theme');
         await answerQuickInput(page, 'Dark Modern', /Dark Modern/);
-        const dark = await settle(() => colours(page), (c) => distinct(c) && c.service !== light.service, 20_000);
+        const dark = await settle(
+          () => colours(page),
+          (c) => distinct(c) && c.service !== light.service,
+          20_000,
+        );
         await screenshot('chain-colours-dark', { x: 340, y: 60, width: 1000, height: 400 });
         assert.notEqual(dark.service, light.service, 'the dark theme is on');
         assert.ok(distinct(dark), JSON.stringify(dark));

@@ -16,7 +16,10 @@ export async function waitForWorkbench(page: Page, timeoutMs = 120_000): Promise
 /** Opens a workspace file through Quick Open (Ctrl+P), the way a person would. */
 export async function openFile(page: Page, fileName: string): Promise<void> {
   // A palette still fading out after a command is inert: wait until it has gone.
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 3_000 })
+    .catch(() => undefined);
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 0; attempt < 3 && !(await input.isVisible()); attempt++) {
     await page.keyboard.press('Control+P');
@@ -82,7 +85,11 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   await input.fill(`>${title}`);
   const rows = page.locator('.quick-input-list .monaco-list-row');
-  const label = (text: string) => text.split('\n')[0].replace(/\u00a0/g, ' ').trim();
+  const label = (text: string) =>
+    text
+      .split('\n')[0]
+      .replace(/\u00a0/g, ' ')
+      .trim();
   const texts = await settle(
     () => rows.allInnerTexts(),
     (all) => all.some((t) => label(t) === title),
@@ -107,7 +114,11 @@ export async function answerQuickInput(page: Page, text: string, row?: string | 
   );
   if (!ready) throw new Error(`no picker or input box to answer "${text}" in`);
   await input.fill(text);
-  if (row) await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  if (row)
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: row })
+      .first()
+      .waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   await page.keyboard.press('Enter');
 }
 
@@ -144,10 +155,19 @@ export async function setEnumSetting(page: Page, id: string, value: string): Pro
  * otherwise); unsaved untitled editors (a diagnosis report) are closed without saving.
  */
 export async function closeAllEditors(page: Page): Promise<void> {
-  await page.locator('.part.statusbar').first().click({ position: { x: 5, y: 5 } });
+  await page
+    .locator('.part.statusbar')
+    .first()
+    .click({ position: { x: 5, y: 5 } });
   await runCommand(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
-  if (await dontSave.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false)) await dontSave.click();
+  if (
+    await dontSave.waitFor({ state: 'visible', timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await dontSave.click();
 }
 
 /** The side bar's width when the workbench starts (the checks that widen it put it back). */
@@ -168,5 +188,6 @@ export async function widenSideBar(page: Page, width = 560): Promise<void> {
 /** Folds the side bar view whose header says `title` (clicked at its left end, away from its action buttons). */
 export async function foldView(page: Page, title: string): Promise<void> {
   const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
-  if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true') await header.click({ position: { x: 12, y: 10 } });
+  if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true')
+    await header.click({ position: { x: 12, y: 10 } });
 }

@@ -27,7 +27,11 @@ test('host:port joining brackets IPv6 and round-trips with splitting', () => {
   assert.equal(joinHostPort('fd00::a', 53), '[fd00::a]:53');
   assert.equal(joinHostPort('fd00::a', '?'), '[fd00::a]:?');
   assert.equal(joinHostPort('fd00::a', undefined), 'fd00::a');
-  for (const [host, port] of [['10.1.2.3', 8080], ['fd00:10:244:1::5', 53], ['::1', 0]] as const) {
+  for (const [host, port] of [
+    ['10.1.2.3', 8080],
+    ['fd00:10:244:1::5', 53],
+    ['::1', 0],
+  ] as const) {
     assert.deepEqual(splitHostPort(joinHostPort(host, port)), { host, port });
   }
 });

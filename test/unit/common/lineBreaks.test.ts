@@ -62,7 +62,12 @@ test('a lone CR ends a line, as in the editor: engine lines match TextDocument l
   const doc = TextDocument.create('file:///x', 'iptables', 1, text);
   const rule = buildModel(parseIptables(text)).ruleAtLine(2);
   assert.ok(rule, 'the rule after a lone CR is read');
-  assert.equal(doc.getText({ start: { line: rule.span.line, character: 0 }, end: { line: rule.span.line, character: 100 } }).trimEnd(), '-A KUBE-SERVICES -j KUBE-MISSING');
+  assert.equal(
+    doc
+      .getText({ start: { line: rule.span.line, character: 0 }, end: { line: rule.span.line, character: 100 } })
+      .trimEnd(),
+    '-A KUBE-SERVICES -j KUBE-MISSING',
+  );
   const undefinedChain = diagnosticsOf(analyzeText(text), 'en').find((d) => d.code === 'undefined-chain');
   assert.equal(undefinedChain?.span.line, 2);
   assert.equal(doc.lineCount, 5);

@@ -8,7 +8,12 @@ function reference(text: string) {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   return body.split(/\r\n|\r|\n/).map((raw, line) => {
     const content = raw.replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
-    return { line, raw, offset: content ? raw.indexOf(content) : raw.length - raw.replace(/^[ \t]+/, '').length, content };
+    return {
+      line,
+      raw,
+      offset: content ? raw.indexOf(content) : raw.length - raw.replace(/^[ \t]+/, '').length,
+      content,
+    };
   });
 }
 
@@ -23,10 +28,13 @@ test('line index: offsets, CRLF, indentation and a byte order mark', () => {
 
 test('line index agrees with the plain reading on any text', () => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom('a', ' ', '\t', '\r', '\n', '-A', '\ufeff', 'é'), { maxLength: 60 }), (parts) => {
-      const text = parts.join('');
-      assert.deepEqual(new LineIndex(text).all(), reference(text));
-    }),
+    fc.property(
+      fc.array(fc.constantFrom('a', ' ', '\t', '\r', '\n', '-A', '\ufeff', 'é'), { maxLength: 60 }),
+      (parts) => {
+        const text = parts.join('');
+        assert.deepEqual(new LineIndex(text).all(), reference(text));
+      },
+    ),
     { numRuns: 500 },
   );
 });

@@ -9,10 +9,31 @@ import { readingOf } from '../../helpers/reading';
 
 const FORMS: [string, (text: string) => string][] = [
   ['CRLF', (t) => t.replace(/\r?\n/g, '\r\n')],
-  ['indented by 4', (t) => t.split('\n').map((l) => `    ${l}`).join('\n')],
-  ['indented by a tab', (t) => t.split('\n').map((l) => `\t${l}`).join('\n')],
+  [
+    'indented by 4',
+    (t) =>
+      t
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n'),
+  ],
+  [
+    'indented by a tab',
+    (t) =>
+      t
+        .split('\n')
+        .map((l) => `\t${l}`)
+        .join('\n'),
+  ],
   ['byte order mark', (t) => `\ufeff${t}`],
-  ['trailing blanks', (t) => t.split('\n').map((l) => `${l}   `).join('\n')],
+  [
+    'trailing blanks',
+    (t) =>
+      t
+        .split('\n')
+        .map((l) => `${l}   `)
+        .join('\n'),
+  ],
 ];
 
 test('every corpus file reads the same in each paste form', (t) => {
@@ -26,7 +47,19 @@ test('every corpus file reads the same in each paste form', (t) => {
 
 test('an iptables save dump reads the same behind "# " on every line (a test log)', (t) => {
   // Dumps that are already behind hashes, diffs and nft text have their own unwrapping; plain save dumps do not.
-  const files = corpusFiles('iptables').filter((f) => /^\*\w+\s*$/m.test(f.text) && !/^\s*#\s+-A/m.test(f.text) && !/^[<>] /m.test(f.text));
+  const files = corpusFiles('iptables').filter(
+    (f) => /^\*\w+\s*$/m.test(f.text) && !/^\s*#\s+-A/m.test(f.text) && !/^[<>] /m.test(f.text),
+  );
   if (files.length === 0) return t.skip(CORPUS_MISSING);
-  for (const f of files) assert.equal(readingOf(f.text.split('\n').map((l) => `# ${l}`).join('\n')), readingOf(f.text), f.name);
+  for (const f of files)
+    assert.equal(
+      readingOf(
+        f.text
+          .split('\n')
+          .map((l) => `# ${l}`)
+          .join('\n'),
+      ),
+      readingOf(f.text),
+      f.name,
+    );
 });

@@ -14,19 +14,33 @@ import { tracePacket } from '../../../src/core/iptables/trace';
 import { explainIpvsAt, explainIpvsLine, ipvsToJson, lintIpvs, parseIpvs } from '../../../src/core/ipvs';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { proxyView } from '../../../src/core/kube/proxyView';
-import { kubeProxySetInfo, parseConntrack, parseIpAddr, parseIpRoute, parseIpset, parseRouteN } from '../../../src/core/routes';
+import {
+  kubeProxySetInfo,
+  parseConntrack,
+  parseIpAddr,
+  parseIpRoute,
+  parseIpset,
+  parseRouteN,
+} from '../../../src/core/routes';
 import { readRouteNHeader } from '../../../src/core/routes/routeN';
 import { makeSegment, splitWords } from '../../../src/core/routes/words';
 
 const WORDS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
 
 /** Every token of every line hovered in both languages; no hover may throw or show a bare message key. */
-function hoverEverywhere(text: string, hover: (line: number, column: number, lang: 'en' | 'zh-CN') => { markdown: string } | undefined): void {
+function hoverEverywhere(
+  text: string,
+  hover: (line: number, column: number, lang: 'en' | 'zh-CN') => { markdown: string } | undefined,
+): void {
   text.split('\n').forEach((content, line) => {
     for (let column = 0; column < content.length; column++) {
       for (const lang of LANGS) {
         const md = hover(line, column, lang)?.markdown ?? '';
-        assert.doesNotMatch(md, /function \w*\(|\[native code\]|\[object Object\]|undefined|NaN/, `line ${line}:${column} ${lang}: ${md}`);
+        assert.doesNotMatch(
+          md,
+          /function \w*\(|\[native code\]|\[object Object\]|undefined|NaN/,
+          `line ${line}:${column} ${lang}: ${md}`,
+        );
       }
     }
   });
@@ -62,17 +76,34 @@ const SAVE = [
 test('iptables-save: a jump to the missing chain valueOf ends UNKNOWN with an undefined-chain warning, not a mark step', () => {
   const dump = parseIptables(SAVE);
   const r = tracePacket(dump, { src: '10.1.1.1', dst: '10.0.0.1', dport: 80, proto: 'tcp', hook: 'prerouting' });
-  const viaValueOf = r.paths.filter((p) => p.steps.some((s) => s.chain === 'toString' && s.rule.endsWith('-j valueOf') && s.action !== 'fork'));
+  const viaValueOf = r.paths.filter((p) =>
+    p.steps.some((s) => s.chain === 'toString' && s.rule.endsWith('-j valueOf') && s.action !== 'fork'),
+  );
   assert.equal(viaValueOf.length, 1);
   const [p] = viaValueOf;
   assert.equal(p.verdict, 'UNKNOWN');
-  assert.equal(p.steps.some((s) => s.action === 'mark'), false);
+  assert.equal(
+    p.steps.some((s) => s.action === 'mark'),
+    false,
+  );
   assert.deepEqual(p.steps.at(-1)?.noteMessage, { code: 'note.undefined-chain', params: { target: 'valueOf' } });
-  assert.equal(r.warningMessages.some((m) => m.code === 'warn.undefined-chain' && m.params.target === 'valueOf'), true);
+  assert.equal(
+    r.warningMessages.some((m) => m.code === 'warn.undefined-chain' && m.params.target === 'valueOf'),
+    true,
+  );
   // hasOwnProperty is missing too: no path claims kube-proxy marked the packet.
-  assert.equal(r.paths.some((q) => q.steps.some((s) => s.action === 'mark')), false);
-  assert.equal(r.warningMessages.some((m) => m.code === 'warn.undefined-chain' && m.params.target === 'hasOwnProperty'), true);
-  assert.equal(r.paths.every((q) => q.mark === 0), true);
+  assert.equal(
+    r.paths.some((q) => q.steps.some((s) => s.action === 'mark')),
+    false,
+  );
+  assert.equal(
+    r.warningMessages.some((m) => m.code === 'warn.undefined-chain' && m.params.target === 'hasOwnProperty'),
+    true,
+  );
+  assert.equal(
+    r.paths.every((q) => q.mark === 0),
+    true,
+  );
 });
 
 test('iptables-save: the other hooks, zh-CN trace texts, lint and every hover take the words as plain names', () => {
@@ -81,7 +112,10 @@ test('iptables-save: the other hooks, zh-CN trace texts, lint and every hover ta
     for (const lang of LANGS) {
       const r = tracePacket(dump, { src: '10.1.1.1', dst: '10.0.0.1', dport: 80, proto: 'tcp', hook }, { lang });
       assert.ok(r.paths.length > 0);
-      for (const text of [...r.warnings, ...r.paths.flatMap((p) => [...p.assumptions, ...p.steps.map((s) => s.note ?? '')])]) {
+      for (const text of [
+        ...r.warnings,
+        ...r.paths.flatMap((p) => [...p.assumptions, ...p.steps.map((s) => s.note ?? '')]),
+      ]) {
         assert.doesNotMatch(text, /function \w*\(|\[native code\]|undefined|NaN/, text);
       }
     }
@@ -105,7 +139,10 @@ test('iptables listing: `recent: constructor` is not read as a recent flag', () 
   const [rule] = parseIptables(text).rules;
   const names = rule.matches.flatMap((m) => m.options.map((o) => o.name));
   for (const n of names) assert.equal(typeof n, 'string');
-  assert.equal(names.some((n) => WORDS.includes(n)), false);
+  assert.equal(
+    names.some((n) => WORDS.includes(n)),
+    false,
+  );
   assert.equal(rule.matches.find((m) => m.module === 'recent')?.options.length ?? 0, 0);
 });
 
@@ -126,10 +163,16 @@ test('nft ruleset: verdicts, mark operators, log keys and reject codes named lik
   const targets = d.rules.map((r) => r.target?.name);
   assert.deepEqual(targets, [undefined, undefined, 'LOG', 'REJECT', 'valueOf', 'ACCEPT']);
   // `priority toString` is no named priority, so the base chain is not placed among iptables' tables.
-  assert.equal(d.diagnostics.some((x) => x.code === 'nft-base-chain-not-traced'), true);
+  assert.equal(
+    d.diagnostics.some((x) => x.code === 'nft-base-chain-not-traced'),
+    true,
+  );
   for (const n of targets) assert.notEqual(typeof n, 'function');
   const reject = d.rules.find((r) => r.target?.name === 'REJECT');
-  assert.deepEqual(reject?.target?.options.map((o) => o.values), [['constructor']]);
+  assert.deepEqual(
+    reject?.target?.options.map((o) => o.values),
+    [['constructor']],
+  );
   const model = buildModel(d);
   for (const lang of LANGS) lintIptables(model, lang);
   hoverEverywhere(text, (line, column, lang) => explainAt(model, line, column, lang));
@@ -149,11 +192,18 @@ const IPVS_LIST = [
 test('ipvsadm: a scheduler named constructor or toString is unknown, not explained as a known one', () => {
   const dump = parseIpvs(IPVS_LIST);
   const unknown = lintIpvs(dump).filter((d) => d.code === 'ipvs-unknown-scheduler');
-  assert.deepEqual(unknown.map((d) => d.span.line), [3, 5]);
+  assert.deepEqual(
+    unknown.map((d) => d.span.line),
+    [3, 5],
+  );
   for (const lang of LANGS) {
     const column = IPVS_LIST.split('\n')[3].indexOf('constructor');
-    assert.equal(explainIpvsAt(dump, 3, column, lang)?.markdown.split('\n\n')[0], t(lang, 'ipvs.sched.unknown', { name: 'constructor' }));
-    for (const line of [3, 5]) assert.doesNotMatch(explainIpvsLine(dump, line, lang)?.markdown ?? '', /ipvs\.sched\.|function \w*\(/);
+    assert.equal(
+      explainIpvsAt(dump, 3, column, lang)?.markdown.split('\n\n')[0],
+      t(lang, 'ipvs.sched.unknown', { name: 'constructor' }),
+    );
+    for (const line of [3, 5])
+      assert.doesNotMatch(explainIpvsLine(dump, line, lang)?.markdown ?? '', /ipvs\.sched\.|function \w*\(/);
   }
   hoverEverywhere(IPVS_LIST, (line, column, lang) => explainIpvsAt(dump, line, column, lang));
   const json = JSON.stringify(ipvsToJson(dump));
@@ -161,14 +211,23 @@ test('ipvsadm: a scheduler named constructor or toString is unknown, not explain
 });
 
 test('ipvsadm-save: options and forward methods named like Object members are unknown options', () => {
-  const text = ['-A -t 10.0.0.1:80 -s constructor', '-a -t 10.0.0.1:80 -r 10.244.0.2:80 --constructor -toString', '-__proto__ -t 10.0.0.1:80'].join('\n');
+  const text = [
+    '-A -t 10.0.0.1:80 -s constructor',
+    '-a -t 10.0.0.1:80 -r 10.244.0.2:80 --constructor -toString',
+    '-__proto__ -t 10.0.0.1:80',
+  ].join('\n');
   const dump = parseIpvs(text);
-  assert.equal(lintIpvs(dump).some((d) => d.code === 'ipvs-unknown-scheduler'), true);
+  assert.equal(
+    lintIpvs(dump).some((d) => d.code === 'ipvs-unknown-scheduler'),
+    true,
+  );
   hoverEverywhere(text, (line, column, lang) => explainIpvsAt(dump, line, column, lang));
 });
 
 test('conntrack: a protocol word constructor is not mapped to a protocol number', () => {
-  const { conntrack } = parseConntrack('constructor src=10.0.0.1 dst=10.0.0.2 src=10.0.0.2 dst=10.0.0.1 constructor=1 __proto__');
+  const { conntrack } = parseConntrack(
+    'constructor src=10.0.0.1 dst=10.0.0.2 src=10.0.0.2 dst=10.0.0.1 constructor=1 __proto__',
+  );
   assert.equal(conntrack.length, 1);
   assert.equal(conntrack[0].protocol, 'constructor');
   assert.equal(conntrack[0].protocolNumber, undefined);
@@ -177,13 +236,21 @@ test('conntrack: a protocol word constructor is not mapped to a protocol number'
 });
 
 test('ip route: a table named constructor keeps its name; reserved ids still map', () => {
-  const { routes } = parseIpRoute('10.0.0.0/8 dev eth0 table constructor\n10.1.0.0/16 dev eth0 table toString\n10.2.0.0/16 dev eth0 table 255');
-  assert.deepEqual(routes.map((r) => r.table), ['constructor', 'toString', 'local']);
+  const { routes } = parseIpRoute(
+    '10.0.0.0/8 dev eth0 table constructor\n10.1.0.0/16 dev eth0 table toString\n10.2.0.0/16 dev eth0 table 255',
+  );
+  assert.deepEqual(
+    routes.map((r) => r.table),
+    ['constructor', 'toString', 'local'],
+  );
   assert.doesNotMatch(JSON.stringify(routes), /function/);
 });
 
 test('route -n: headers named like Object members are other columns', () => {
-  const text = ['Destination     Gateway         Genmask         Flags constructor __proto__ Use Iface', '10.0.2.0        0.0.0.0         255.255.255.0   U     0      0        0 enp0s3'].join('\n');
+  const text = [
+    'Destination     Gateway         Genmask         Flags constructor __proto__ Use Iface',
+    '10.0.2.0        0.0.0.0         255.255.255.0   U     0      0        0 enp0s3',
+  ].join('\n');
   const header = readRouteNHeader(splitWords(makeSegment(0, text.split('\n')[0])));
   assert.deepEqual(header, ['destination', 'gateway', 'genmask', 'flags', 'other', 'other', 'use', 'iface']);
   const { routes } = parseRouteN(text);
@@ -196,11 +263,24 @@ test('route -n: headers named like Object members are other columns', () => {
 test('ipset and ip addr: set names and keys named like Object members', () => {
   assert.equal(kubeProxySetInfo('constructor'), undefined);
   assert.equal(kubeProxySetInfo('KUBE-CLUSTER-IP')?.canonicalName, 'KUBE-CLUSTER-IP');
-  const { ipsets } = parseIpset(['Name: constructor', 'Type: hash:ip', 'Header: family inet constructor 1', 'Members:', '10.0.0.1 toString 5 __proto__'].join('\n'));
+  const { ipsets } = parseIpset(
+    [
+      'Name: constructor',
+      'Type: hash:ip',
+      'Header: family inet constructor 1',
+      'Members:',
+      '10.0.0.1 toString 5 __proto__',
+    ].join('\n'),
+  );
   assert.equal(ipsets.length, 1);
   assert.equal(ipsets[0].name, 'constructor');
   assert.equal(ipsets[0].kubeProxy, undefined);
-  const { interfaces } = parseIpAddr(['1: constructor: <UP> mtu 1500 toString 3 qdisc noqueue', '    inet 10.0.0.1/24 constructor 1 scope global constructor'].join('\n'));
+  const { interfaces } = parseIpAddr(
+    [
+      '1: constructor: <UP> mtu 1500 toString 3 qdisc noqueue',
+      '    inet 10.0.0.1/24 constructor 1 scope global constructor',
+    ].join('\n'),
+  );
   assert.equal(interfaces[0]?.name, 'constructor');
   assert.equal(interfaces[0].addresses[0]?.address, '10.0.0.1');
 });
@@ -209,7 +289,11 @@ test('cluster JSON: a port named constructor is a port like any other', () => {
   const snapshot = normaliseCluster({
     kind: 'List',
     items: [
-      { kind: 'Service', metadata: { namespace: 'ns', name: 'svc' }, spec: { clusterIP: '10.96.0.5', ports: [{ name: 'constructor', port: 80, protocol: 'TCP' }] } },
+      {
+        kind: 'Service',
+        metadata: { namespace: 'ns', name: 'svc' },
+        spec: { clusterIP: '10.96.0.5', ports: [{ name: 'constructor', port: 80, protocol: 'TCP' }] },
+      },
       {
         kind: 'Endpoints',
         metadata: { namespace: 'ns', name: 'svc' },
@@ -224,11 +308,21 @@ test('cluster JSON: a port named constructor is a port like any other', () => {
   });
   const portName: string = 'constructor';
   assert.equal(Object.hasOwn(snapshot.endpoints['ns/svc'], portName), true);
-  assert.deepEqual(snapshot.endpoints['ns/svc'][portName].map((e) => e.ip), ['10.244.0.2', '10.244.0.3']);
+  assert.deepEqual(
+    snapshot.endpoints['ns/svc'][portName].map((e) => e.ip),
+    ['10.244.0.2', '10.244.0.3'],
+  );
   const [port] = proxyView(snapshot, 4).ports;
-  assert.deepEqual(port.endpoints.map((e) => `${e.ip}:${e.port}`), ['10.244.0.2:8080', '10.244.0.3:8080']);
+  assert.deepEqual(
+    port.endpoints.map((e) => `${e.ip}:${e.port}`),
+    ['10.244.0.2:8080', '10.244.0.3:8080'],
+  );
   // A Service port without endpoints of its own name finds none, not an inherited member.
-  const bare = normaliseCluster({ kind: 'Service', metadata: { namespace: 'ns', name: 'bare' }, spec: { clusterIP: '10.96.0.6', ports: [{ name: 'constructor', port: 80 }] } });
+  const bare = normaliseCluster({
+    kind: 'Service',
+    metadata: { namespace: 'ns', name: 'bare' },
+    spec: { clusterIP: '10.96.0.6', ports: [{ name: 'constructor', port: 80 }] },
+  });
   assert.deepEqual(proxyView(bare, 4).ports[0].endpoints, []);
 });
 

@@ -43,29 +43,61 @@ test('a session paste is read by each engine on its own lines, positions unchang
   assert.equal(a.iptables?.dump.rules[0].line, 4);
   assert.equal(a.ipvs?.services[0].realServers[0].address, '10.244.0.5');
   assert.equal(a.ipvs?.services[0].line, 8);
-  assert.deepEqual(a.network?.routes.map((r) => r.line), [1, 2]);
+  assert.deepEqual(
+    a.network?.routes.map((r) => r.line),
+    [1, 2],
+  );
   assert.equal(a.network?.routeGets[0].gateway, '192.168.100.1');
   // No engine complains about another's lines.
-  assert.deepEqual(diagnosticsOf(a, 'en').filter((d) => d.severity !== 'info'), []);
+  assert.deepEqual(
+    diagnosticsOf(a, 'en').filter((d) => d.severity !== 'info'),
+    [],
+  );
 });
 
 test('RHEL-style `[root@host ~]#` and shell `sh-4.4#` prompts start sections as well (a `[p:b]` counter line does not)', () => {
   for (const prompt of ['[root@node-1 ~]# ', 'sh-4.4# ', 'bash-5.1$ ']) {
     const text = SESSION.replace(/^(?:root@node-1:~# |\$ )/gm, prompt);
-    assert.deepEqual(splitSession(text)?.map((s) => [s.kind, s.firstLine]), [['network', 0], ['iptables', 3], ['ipvs', 7], ['network', 10]], prompt);
+    assert.deepEqual(
+      splitSession(text)?.map((s) => [s.kind, s.firstLine]),
+      [
+        ['network', 0],
+        ['iptables', 3],
+        ['ipvs', 7],
+        ['network', 10],
+      ],
+      prompt,
+    );
   }
-  const counters = ['$ iptables-save -c -t nat', '*nat', ':PREROUTING ACCEPT [0:0]', '[5:300] -A PREROUTING -j ACCEPT', 'COMMIT', '$ ip route', 'default via 10.0.0.1 dev eth0'].join('\n');
-  assert.deepEqual(splitSession(counters)?.map((s) => [s.kind, s.firstLine]), [['iptables', 0], ['network', 5]]);
+  const counters = [
+    '$ iptables-save -c -t nat',
+    '*nat',
+    ':PREROUTING ACCEPT [0:0]',
+    '[5:300] -A PREROUTING -j ACCEPT',
+    'COMMIT',
+    '$ ip route',
+    'default via 10.0.0.1 dev eth0',
+  ].join('\n');
+  assert.deepEqual(
+    splitSession(counters)?.map((s) => [s.kind, s.firstLine]),
+    [
+      ['iptables', 0],
+      ['network', 5],
+    ],
+  );
 });
 
 test('one kind of output, or an editor language the session lacks, reads the text whole as before', () => {
-  const onlyIptables = 'root@n:~# iptables-save | grep SVC\n-A KUBE-SERVICES -j KUBE-SVC-X\nroot@n:~# iptables -t nat -S KUBE-SVC-X\n-N KUBE-SVC-X\n';
+  const onlyIptables =
+    'root@n:~# iptables-save | grep SVC\n-A KUBE-SERVICES -j KUBE-SVC-X\nroot@n:~# iptables -t nat -S KUBE-SVC-X\n-N KUBE-SVC-X\n';
   assert.equal(splitSession(onlyIptables), undefined);
   // The editor's language keeps the session reading when the session holds that kind, and names the detection.
   const inEditor = analyzeText(SESSION, 'iptables');
   assert.equal(inEditor.detection.kind, 'iptables');
   assert.equal(inEditor.session?.length, 4);
-  const withoutIt = SESSION.split('\n').filter((l, i) => i < 3 || i > 6).join('\n');
+  const withoutIt = SESSION.split('\n')
+    .filter((l, i) => i < 3 || i > 6)
+    .join('\n');
   const forced = analyzeText(withoutIt, 'iptables');
   assert.equal(forced.session, undefined);
   assert.equal(forced.ipvs, undefined);
@@ -89,16 +121,31 @@ test('a tool banner starts a section when the paste lost the prompt before it', 
     ':KUBE-SERVICES - [0:0]',
     'COMMIT',
   ].join('\n');
-  assert.deepEqual(splitSession(text)?.map((s) => [s.kind, s.firstLine, s.endLine]), [
-    ['network', 0, 2],
-    ['ipvs', 2, 7],
-    ['iptables', 7, 11],
-  ]);
+  assert.deepEqual(
+    splitSession(text)?.map((s) => [s.kind, s.firstLine, s.endLine]),
+    [
+      ['network', 0, 2],
+      ['ipvs', 2, 7],
+      ['iptables', 7, 11],
+    ],
+  );
   const a = analyzeText(text);
   assert.equal(a.ipvs?.services[0].address, '10.96.0.1');
   assert.equal(a.network?.routes.length, 2);
-  assert.ok(a.iptables, "the iptables-save part is read too");
+  assert.ok(a.iptables, 'the iptables-save part is read too');
   // Under its own prompt a banner adds no section.
-  const prompted = ['$ ip route', 'default via 10.0.0.1 dev eth0', '$ sudo ipvsadm -Ln', 'IP Virtual Server version 1.2.1 (size=4096)', 'TCP  10.96.0.1:443 rr'].join('\n');
-  assert.deepEqual(splitSession(prompted)?.map((s) => [s.kind, s.firstLine]), [['network', 0], ['ipvs', 2]]);
+  const prompted = [
+    '$ ip route',
+    'default via 10.0.0.1 dev eth0',
+    '$ sudo ipvsadm -Ln',
+    'IP Virtual Server version 1.2.1 (size=4096)',
+    'TCP  10.96.0.1:443 rr',
+  ].join('\n');
+  assert.deepEqual(
+    splitSession(prompted)?.map((s) => [s.kind, s.firstLine]),
+    [
+      ['network', 0],
+      ['ipvs', 2],
+    ],
+  );
 });

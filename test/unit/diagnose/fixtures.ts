@@ -100,7 +100,17 @@ export const PLAN_B: AddressPlan = {
   clusterDomain: 'corp.internal',
 };
 
-export const ALL_TOOLS: ToolSet = { curl: true, wget: true, nc: true, bash: true, ip: true, nslookup: true, getent: true, cat: true, timeout: true };
+export const ALL_TOOLS: ToolSet = {
+  curl: true,
+  wget: true,
+  nc: true,
+  bash: true,
+  ip: true,
+  nslookup: true,
+  getent: true,
+  cat: true,
+  timeout: true,
+};
 
 export function service(p: AddressPlan, over: Partial<ServiceInfo> = {}): ServiceInfo {
   return {
@@ -127,11 +137,28 @@ export function servicePort(p: AddressPlan): ServicePortSpec {
 }
 
 export function endpoints(p: AddressPlan, ready = true, ips = p.endpoints): EndpointInfo[] {
-  return ips.map((ip, i) => ({ ip, port: p.targetPort, protocol: 'TCP', ready, serving: ready, terminating: false, nodeName: `peer-${i}` }));
+  return ips.map((ip, i) => ({
+    ip,
+    port: p.targetPort,
+    protocol: 'TCP',
+    ready,
+    serving: ready,
+    terminating: false,
+    nodeName: `peer-${i}`,
+  }));
 }
 
 export function pod(p: AddressPlan, over: Partial<PodInfo> = {}): PodInfo {
-  return { namespace: p.svcNamespace, name: p.podName, ip: p.podIP, ips: [p.podIP], nodeName: p.nodeName, hostNetwork: false, phase: 'Running', ...over };
+  return {
+    namespace: p.svcNamespace,
+    name: p.podName,
+    ip: p.podIP,
+    ips: [p.podIP],
+    nodeName: p.nodeName,
+    hostNetwork: false,
+    phase: 'Running',
+    ...over,
+  };
 }
 
 export function node(p: AddressPlan): NodeInfo {
@@ -151,13 +178,31 @@ export function nodeDump(
 ): string {
   const svc = opts.svc ?? service(p);
   const eps = opts.eps ?? endpoints(p);
-  const other: ServiceInfo = service(p, { namespace: 'kube-system', name: 'kube-dns', clusterIP: otherIP(p), clusterIPs: [otherIP(p)], ports: [{ name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 }] });
-  const otherEps: EndpointInfo[] = [{ ip: p.endpoints[0].replace(/\d+$/, '250'), port: 53, protocol: 'TCP', ready: true, serving: true, terminating: false }];
+  const other: ServiceInfo = service(p, {
+    namespace: 'kube-system',
+    name: 'kube-dns',
+    clusterIP: otherIP(p),
+    clusterIPs: [otherIP(p)],
+    ports: [{ name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 }],
+  });
+  const otherEps: EndpointInfo[] = [
+    {
+      ip: p.endpoints[0].replace(/\d+$/, '250'),
+      port: 53,
+      protocol: 'TCP',
+      ready: true,
+      serving: true,
+      terminating: false,
+    },
+  ];
   const services = opts.omitService ? [other] : [svc, other];
   const text = generateIptablesRestore(
     {
       services,
-      endpoints: { [`${svc.namespace}/${svc.name}`]: { [svc.ports[0].name]: eps }, 'kube-system/kube-dns': { 'dns-tcp': otherEps } },
+      endpoints: {
+        [`${svc.namespace}/${svc.name}`]: { [svc.ports[0].name]: eps },
+        'kube-system/kube-dns': { 'dns-tcp': otherEps },
+      },
       endpointSources: {},
       issues: [],
       warnings: [],
@@ -171,7 +216,10 @@ export function nodeDump(
       .split('\n')
       .map((l) => {
         if (!l.startsWith('-A ')) return l;
-        const n = l.includes(svc.clusterIP) || (l.includes('KUBE-SVC-') && l.includes(`${svc.namespace}/${svc.name}`)) ? (opts.svcPackets ?? 0) : (opts.other ?? 3);
+        const n =
+          l.includes(svc.clusterIP) || (l.includes('KUBE-SVC-') && l.includes(`${svc.namespace}/${svc.name}`))
+            ? (opts.svcPackets ?? 0)
+            : (opts.other ?? 3);
         return `[${n}:${n * 60}] ${l}`;
       })
       .join('\n')
@@ -191,12 +239,30 @@ export function nodeAddresses(p: AddressPlan, extra: string[] = []): string {
   ].join('\n');
 }
 
-export function evidence(p: AddressPlan, before: string, after: string, over: Partial<NodeEvidence> = {}): NodeEvidence {
-  return { name: p.nodeName, mode: 'iptables', before, after, addresses: nodeAddresses(p), via: `exec kube-system/kube-proxy-x2k9p`, ...over };
+export function evidence(
+  p: AddressPlan,
+  before: string,
+  after: string,
+  over: Partial<NodeEvidence> = {},
+): NodeEvidence {
+  return {
+    name: p.nodeName,
+    mode: 'iptables',
+    before,
+    after,
+    addresses: nodeAddresses(p),
+    via: `exec kube-system/kube-proxy-x2k9p`,
+    ...over,
+  };
 }
 
 /** Node evidence whose KUBE-SERVICES counters for the Service go from `before` to `after` packets. */
-export function counters(p: AddressPlan, before: number, after: number, over: Partial<NodeEvidence> = {}): NodeEvidence {
+export function counters(
+  p: AddressPlan,
+  before: number,
+  after: number,
+  over: Partial<NodeEvidence> = {},
+): NodeEvidence {
   return evidence(p, nodeDump(p, { svcPackets: before }), nodeDump(p, { svcPackets: after, other: 5 }), over);
 }
 
@@ -207,7 +273,10 @@ export type Raw = { exitCode: number | null; stdout?: string; stderr?: string; e
 
 export function ipOAddr(entries: [idx: number, iface: string, cidr: string][]): string {
   const lines = ['1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever'];
-  for (const [idx, iface, cidr] of entries) lines.push(`${idx}: ${iface}    inet ${cidr} scope global ${iface}\\       valid_lft forever preferred_lft forever`);
+  for (const [idx, iface, cidr] of entries)
+    lines.push(
+      `${idx}: ${iface}    inet ${cidr} scope global ${iface}\\       valid_lft forever preferred_lft forever`,
+    );
   return lines.join('\n') + '\n';
 }
 
@@ -219,10 +288,16 @@ export function ipDLink(entries: [idx: number, iface: string, peer: number, kind
   ];
   for (const [idx, iface, peer, kind, mac] of entries) {
     const [k, mode] = kind.split(' ');
-    out.push(`${idx}: ${iface}@if${peer}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP mode DEFAULT group default `);
-    out.push(`    link/ether ${mac} brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0  allmulti 0 minmtu 68 maxmtu 65535 `);
+    out.push(
+      `${idx}: ${iface}@if${peer}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP mode DEFAULT group default `,
+    );
+    out.push(
+      `    link/ether ${mac} brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0  allmulti 0 minmtu 68 maxmtu 65535 `,
+    );
     const detail = k === 'veth' ? 'veth ' : k === 'ipvlan' ? `ipvlan  mode ${mode} bridge ` : `${k} mode ${mode} `;
-    out.push(`    ${detail}addrgenmode eui64 numtxqueues 2 numrxqueues 2 gso_max_size 65536 gso_max_segs 65535 tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 `);
+    out.push(
+      `    ${detail}addrgenmode eui64 numtxqueues 2 numrxqueues 2 gso_max_size 65536 gso_max_segs 65535 tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 `,
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -231,7 +306,12 @@ export function routeGet(dst: string, via: string | undefined, dev: string, src:
   return `${dst} ${via ? `via ${via} ` : ''}dev ${dev} src ${src} uid 0 \n    cache \n`;
 }
 
-export const CURL_OK = (ip: string): Raw => ({ exitCode: 0, stdout: `connect=0.000731 code=404\n`, stderr: '', durationMs: 12 + ip.length });
+export const CURL_OK = (ip: string): Raw => ({
+  exitCode: 0,
+  stdout: `connect=0.000731 code=404\n`,
+  stderr: '',
+  durationMs: 12 + ip.length,
+});
 export const CURL_TIMEOUT = (ip: string, port: number): Raw => ({
   exitCode: 28,
   stdout: 'connect=0.000000 code=000\n',
@@ -246,14 +326,29 @@ export const CURL_REFUSED = (ip: string, port: number): Raw => ({
 });
 
 export function nslookupOk(name: string, server: string, addr: string): Raw {
-  return { exitCode: 0, stdout: `Server:\t\t${server}\nAddress:\t${server}:53\n\n\nName:\t${name}\nAddress: ${addr}\n\n`, stderr: '', durationMs: 9 };
+  return {
+    exitCode: 0,
+    stdout: `Server:\t\t${server}\nAddress:\t${server}:53\n\n\nName:\t${name}\nAddress: ${addr}\n\n`,
+    stderr: '',
+    durationMs: 9,
+  };
 }
 
 export function nslookupNx(name: string, server: string): Raw {
-  return { exitCode: 1, stdout: `Server:\t\t${server}\nAddress:\t${server}:53\n\n** server can't find ${name}: NXDOMAIN\n\n`, stderr: '', durationMs: 7 };
+  return {
+    exitCode: 1,
+    stdout: `Server:\t\t${server}\nAddress:\t${server}:53\n\n** server can't find ${name}: NXDOMAIN\n\n`,
+    stderr: '',
+    durationMs: 7,
+  };
 }
 
-export const NSLOOKUP_TIMEOUT: Raw = { exitCode: 1, stdout: ';; connection timed out; no servers could be reached\n\n', stderr: '', durationMs: 10004 };
+export const NSLOOKUP_TIMEOUT: Raw = {
+  exitCode: 1,
+  stdout: ';; connection timed out; no servers could be reached\n\n',
+  stderr: '',
+  durationMs: 10004,
+};
 
 export function resolvConf(p: AddressPlan): string {
   return `search ${p.svcNamespace}.svc.${p.clusterDomain} svc.${p.clusterDomain} ${p.clusterDomain}\nnameserver ${otherIP(p)}\noptions ndots:5\n`;
@@ -271,7 +366,10 @@ export function calicoPod(p: AddressPlan): Record<string, Raw> {
     addresses: { exitCode: 0, stdout: ipOAddr([[4, p.podIface, `${p.podIP}/32`]]) },
     links: { exitCode: 0, stdout: ipDLink([[4, p.podIface, 17, 'veth', '7a:9c:01:3e:55:d0']]) },
     neighbours: { exitCode: 0, stdout: `169.254.1.1 dev ${p.podIface} lladdr ee:ee:ee:ee:ee:ee STALE\n` },
-    routes: { exitCode: 0, stdout: `default via 169.254.1.1 dev ${p.podIface} \n169.254.1.1 dev ${p.podIface} scope link \n` },
+    routes: {
+      exitCode: 0,
+      stdout: `default via 169.254.1.1 dev ${p.podIface} \n169.254.1.1 dev ${p.podIface} scope link \n`,
+    },
     'resolv-conf': { exitCode: 0, stdout: resolvConf(p) },
   };
 }
@@ -285,7 +383,10 @@ export function bridgePod(p: AddressPlan): Record<string, Raw> {
     addresses: { exitCode: 0, stdout: ipOAddr([[3, p.podIface, `${p.podIP}/${prefix}`]]) },
     links: { exitCode: 0, stdout: ipDLink([[3, p.podIface, 9, 'veth', '5e:21:aa:04:19:c2']]) },
     neighbours: { exitCode: 0, stdout: `${p.bridgeIP} dev ${p.podIface} lladdr 2a:11:5c:83:0f:71 REACHABLE\n` },
-    routes: { exitCode: 0, stdout: `default via ${p.bridgeIP} dev ${p.podIface} \n${p.clusterCidr} via ${p.bridgeIP} dev ${p.podIface} \n${p.podCIDR} dev ${p.podIface} proto kernel scope link src ${p.podIP} \n` },
+    routes: {
+      exitCode: 0,
+      stdout: `default via ${p.bridgeIP} dev ${p.podIface} \n${p.clusterCidr} via ${p.bridgeIP} dev ${p.podIface} \n${p.podCIDR} dev ${p.podIface} proto kernel scope link src ${p.podIP} \n`,
+    },
     'resolv-conf': { exitCode: 0, stdout: resolvConf(p) },
   };
 }
@@ -296,9 +397,24 @@ export function secondInterfacePod(p: AddressPlan, onlyServiceCidr = false): Rec
   return {
     ...base,
     'route-clusterip': { exitCode: 0, stdout: routeGet(p.clusterIP, p.extraGateway, p.extraIface, p.extraIP) },
-    addresses: { exitCode: 0, stdout: ipOAddr([[4, p.podIface, `${p.podIP}/32`], [6, p.extraIface, `${p.extraIP}/${p.extraPrefix}`]]) },
-    links: { exitCode: 0, stdout: ipDLink([[4, p.podIface, 17, 'veth', '7a:9c:01:3e:55:d0'], [6, p.extraIface, 31, 'veth', '3a:0b:7e:11:90:aa']]) },
-    neighbours: { exitCode: 0, stdout: `169.254.1.1 dev ${p.podIface} lladdr ee:ee:ee:ee:ee:ee STALE\n${p.extraGateway} dev ${p.extraIface}  FAILED\n` },
+    addresses: {
+      exitCode: 0,
+      stdout: ipOAddr([
+        [4, p.podIface, `${p.podIP}/32`],
+        [6, p.extraIface, `${p.extraIP}/${p.extraPrefix}`],
+      ]),
+    },
+    links: {
+      exitCode: 0,
+      stdout: ipDLink([
+        [4, p.podIface, 17, 'veth', '7a:9c:01:3e:55:d0'],
+        [6, p.extraIface, 31, 'veth', '3a:0b:7e:11:90:aa'],
+      ]),
+    },
+    neighbours: {
+      exitCode: 0,
+      stdout: `169.254.1.1 dev ${p.podIface} lladdr ee:ee:ee:ee:ee:ee STALE\n${p.extraGateway} dev ${p.extraIface}  FAILED\n`,
+    },
     routes: {
       exitCode: 0,
       stdout: onlyServiceCidr
@@ -309,21 +425,39 @@ export function secondInterfacePod(p: AddressPlan, onlyServiceCidr = false): Rec
 }
 
 /** macvlan/ipvlan as the pod's only interface: the pod has an address on the node network, gateway = router. */
-export function besideNodePod(p: AddressPlan, kind: 'macvlan bridge' | 'ipvlan l2' | 'ipvlan l3s', podIP: string, onlink = false): Record<string, Raw> {
+export function besideNodePod(
+  p: AddressPlan,
+  kind: 'macvlan bridge' | 'ipvlan l2' | 'ipvlan l3s',
+  podIP: string,
+  onlink = false,
+): Record<string, Raw> {
   return {
     'route-clusterip': { exitCode: 0, stdout: routeGet(p.clusterIP, onlink ? undefined : p.router, p.podIface, podIP) },
-    'route-endpoint': { exitCode: 0, stdout: routeGet(p.endpoints[0], onlink ? undefined : p.router, p.podIface, podIP) },
+    'route-endpoint': {
+      exitCode: 0,
+      stdout: routeGet(p.endpoints[0], onlink ? undefined : p.router, p.podIface, podIP),
+    },
     addresses: { exitCode: 0, stdout: ipOAddr([[2, p.podIface, `${podIP}/24`]]) },
     links: { exitCode: 0, stdout: ipDLink([[2, p.podIface, 2, kind, '02:42:ac:14:05:28']]) },
     neighbours: { exitCode: 0, stdout: `${p.router} dev ${p.podIface} lladdr 00:1c:73:aa:01:01 REACHABLE\n` },
-    routes: { exitCode: 0, stdout: onlink ? `default dev ${p.podIface} scope link \n` : `default via ${p.router} dev ${p.podIface} \n${p.router.replace(/\d+$/, '0')}/24 dev ${p.podIface} proto kernel scope link src ${podIP} \n` },
+    routes: {
+      exitCode: 0,
+      stdout: onlink
+        ? `default dev ${p.podIface} scope link \n`
+        : `default via ${p.router} dev ${p.podIface} \n${p.router.replace(/\d+$/, '0')}/24 dev ${p.podIface} proto kernel scope link src ${podIP} \n`,
+    },
     'resolv-conf': { exitCode: 0, stdout: resolvConf(p) },
   };
 }
 
 /** Connect results: the ClusterIP and every endpoint, each answered by `clusterIP` / `endpoint`. */
-export function connects(p: AddressPlan, clusterIP: 'ok' | 'timeout' | 'refused', endpoint: 'ok' | 'timeout' | 'refused'): Record<string, Raw> {
-  const r = (k: 'ok' | 'timeout' | 'refused', ip: string, port: number) => (k === 'ok' ? CURL_OK(ip) : k === 'timeout' ? CURL_TIMEOUT(ip, port) : CURL_REFUSED(ip, port));
+export function connects(
+  p: AddressPlan,
+  clusterIP: 'ok' | 'timeout' | 'refused',
+  endpoint: 'ok' | 'timeout' | 'refused',
+): Record<string, Raw> {
+  const r = (k: 'ok' | 'timeout' | 'refused', ip: string, port: number) =>
+    k === 'ok' ? CURL_OK(ip) : k === 'timeout' ? CURL_TIMEOUT(ip, port) : CURL_REFUSED(ip, port);
   const out: Record<string, Raw> = { 'connect-clusterip': r(clusterIP, p.clusterIP, p.port) };
   for (const ip of p.endpoints) out[`connect-endpoint:${ip}:${p.targetPort}`] = r(endpoint, ip, p.targetPort);
   return out;
@@ -336,8 +470,25 @@ export function dnsOk(p: AddressPlan): Record<string, Raw> {
 /** The tool probe as it comes back (`command -v` lines). */
 export function toolsProbe(names: string[]): CheckResult {
   const spec = toolProbeCheck();
-  const paths: Record<string, string> = { curl: '/usr/bin/curl', wget: '/usr/bin/wget', nc: '/usr/bin/nc', bash: '/bin/bash', ip: '/sbin/ip', nslookup: '/usr/bin/nslookup', getent: '/usr/bin/getent', cat: '/bin/cat', timeout: '/usr/bin/timeout' };
-  return classifyCheck(spec, { id: spec.id, argv: spec.argv, exitCode: 0, durationMs: 31, stdout: names.map((n) => paths[n] ?? n).join('\n') + '\n', stderr: '' });
+  const paths: Record<string, string> = {
+    curl: '/usr/bin/curl',
+    wget: '/usr/bin/wget',
+    nc: '/usr/bin/nc',
+    bash: '/bin/bash',
+    ip: '/sbin/ip',
+    nslookup: '/usr/bin/nslookup',
+    getent: '/usr/bin/getent',
+    cat: '/bin/cat',
+    timeout: '/usr/bin/timeout',
+  };
+  return classifyCheck(spec, {
+    id: spec.id,
+    argv: spec.argv,
+    exitCode: 0,
+    durationMs: 31,
+    stdout: names.map((n) => paths[n] ?? n).join('\n') + '\n',
+    stderr: '',
+  });
 }
 
 /** Runs the plan against recorded outputs: a check without an entry ran and printed nothing (exit 0). */
@@ -379,7 +530,15 @@ export function scenario(s: Scenario): DiagnoseInput {
   const eps = s.eps ?? endpoints(p);
   const source = s.pod ?? pod(p);
   const probe = s.toolsResult ?? toolsProbe(s.tools ?? ['curl', 'ip', 'nslookup', 'cat', 'timeout']);
-  const plan = planChecks({ service: svc, port: svc.ports[0], endpoints: eps, source, tools: readTools(probe), timeoutMs: 3000, clusterDomain: p.clusterDomain });
+  const plan = planChecks({
+    service: svc,
+    port: svc.ports[0],
+    endpoints: eps,
+    source,
+    tools: readTools(probe),
+    timeoutMs: 3000,
+    clusterDomain: p.clusterDomain,
+  });
   const checks = [probe, ...runPlan(plan, s.outputs)];
   const input: DiagnoseInput = {
     service: svc,

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareCounters, nodeCaptureChecks, nodeModeOf, nodeRulesCheck, ruleCounters } from '../../../src/core/diagnose/node';
+import {
+  compareCounters,
+  nodeCaptureChecks,
+  nodeModeOf,
+  nodeRulesCheck,
+  ruleCounters,
+} from '../../../src/core/diagnose/node';
 import type { CheckResult } from '../../../src/core/diagnose/types';
 import { endpoints, nodeDump, PLAN_A, PLAN_B, service, servicePort } from './fixtures';
 
@@ -24,11 +30,23 @@ describe('node capture checks', () => {
 
   test('mode unknown: every dump tool, then nodeModeOf picks', () => {
     const checks = nodeCaptureChecks();
-    assert.deepEqual(checks.map((c) => c.id), ['node-iptables', 'node-ipvs', 'node-nft', 'node-addresses', 'node-routes']);
+    assert.deepEqual(
+      checks.map((c) => c.id),
+      ['node-iptables', 'node-ipvs', 'node-nft', 'node-addresses', 'node-routes'],
+    );
     const ipt = nodeDump(PLAN_A, { svcPackets: 3 });
-    assert.deepEqual(nodeModeOf([result('node-iptables', 0, ipt), result('node-ipvs', 127, '', 'sh: ipvsadm: not found'), result('node-nft', 1, '', 'nft: command not found')]), { mode: 'iptables', dump: ipt });
-    const ipvs = 'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes\n  -> RemoteAddress:Port\nTCP  10.96.0.1:443                       3       18       12     1260     4532\n  -> 172.20.5.11:6443                    3       18       12     1260     4532\n';
-    const ipvsIpt = '*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-SERVICES - [0:0]\n-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES\n-A KUBE-SERVICES -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP src,dst -j KUBE-MARK-MASQ\nCOMMIT\n';
+    assert.deepEqual(
+      nodeModeOf([
+        result('node-iptables', 0, ipt),
+        result('node-ipvs', 127, '', 'sh: ipvsadm: not found'),
+        result('node-nft', 1, '', 'nft: command not found'),
+      ]),
+      { mode: 'iptables', dump: ipt },
+    );
+    const ipvs =
+      'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes\n  -> RemoteAddress:Port\nTCP  10.96.0.1:443                       3       18       12     1260     4532\n  -> 172.20.5.11:6443                    3       18       12     1260     4532\n';
+    const ipvsIpt =
+      '*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-SERVICES - [0:0]\n-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES\n-A KUBE-SERVICES -m comment --comment "Kubernetes service cluster ip + port for masquerade purpose" -m set --match-set KUBE-CLUSTER-IP src,dst -j KUBE-MARK-MASQ\nCOMMIT\n';
     assert.equal(nodeModeOf([result('node-iptables', 0, ipvsIpt), result('node-ipvs', 0, ipvs)]).mode, 'ipvs');
     const nft = 'table ip kube-proxy {\n\tchain services {\n\t}\n}\n';
     assert.equal(nodeModeOf([result('node-iptables', 0, '# empty\n'), result('node-nft', 0, nft)]).mode, 'nftables');
@@ -48,8 +66,15 @@ describe('rule counters', () => {
       assert.equal(entry.chain, 'KUBE-SERVICES');
       assert.equal(entry.packets, 12);
       assert.equal(entry.bytes, 720);
-      assert.match(entry.rule, new RegExp(`^-A KUBE-SERVICES .*-d ${p.clusterIP.replace(/\./g, '\\.')}.* --dport ${p.port} -j KUBE-SVC-`));
-      assert.equal(dump.split('\n')[entry.line - 1].includes(entry.rule.slice(3)), true, 'the line is 1-based and points at the rule');
+      assert.match(
+        entry.rule,
+        new RegExp(`^-A KUBE-SERVICES .*-d ${p.clusterIP.replace(/\./g, '\\.')}.* --dport ${p.port} -j KUBE-SVC-`),
+      );
+      assert.equal(
+        dump.split('\n')[entry.line - 1].includes(entry.rule.slice(3)),
+        true,
+        'the line is 1-based and points at the rule',
+      );
       assert.ok(counters.some((c) => c.role === 'service-chain' && c.chain.startsWith('KUBE-SVC-')));
       assert.equal(counters.filter((c) => c.role === 'endpoint' && /DNAT/.test(c.rule)).length, p.endpoints.length);
       assert.ok(!counters.some((c) => c.rule.includes('kube-dns')), 'other Services are not counted');
@@ -60,7 +85,11 @@ describe('rule counters', () => {
     const p = PLAN_A;
     const dump = nodeDump(p, { eps: [], svcPackets: 4 });
     const counters = ruleCounters(dump, service(p), servicePort(p));
-    assert.ok(counters.some((c) => c.role === 'no-endpoints' && c.table === 'filter' && /REJECT/.test(c.rule) && c.packets === 4));
+    assert.ok(
+      counters.some(
+        (c) => c.role === 'no-endpoints' && c.table === 'filter' && /REJECT/.test(c.rule) && c.packets === 4,
+      ),
+    );
     assert.ok(!counters.some((c) => c.role === 'service'));
   });
 
@@ -108,11 +137,14 @@ TCP  ${p.clusterIP}:${p.port}                  15      2K      1K     120K     4
 UDP  ${p.clusterIP}:${p.port}                    0        0        0        0        0
 `;
     const counters = ruleCounters(text, service(p), servicePort(p));
-    assert.deepEqual(counters.map((c) => [c.role, c.line, c.packets]), [
-      ['ipvs-service', 4, 2000],
-      ['ipvs-real-server', 5, 1000],
-      ['ipvs-real-server', 6, 1000],
-    ]);
+    assert.deepEqual(
+      counters.map((c) => [c.role, c.line, c.packets]),
+      [
+        ['ipvs-service', 4, 2000],
+        ['ipvs-real-server', 5, 1000],
+        ['ipvs-real-server', 6, 1000],
+      ],
+    );
     assert.equal(counters[0].rule, `TCP ${p.clusterIP}:${p.port}`);
   });
 
@@ -129,7 +161,13 @@ UDP  ${p.clusterIP}:${p.port}                    0        0        0        0   
     assert.equal(entry?.after, 9);
     assert.equal(entry?.delta, 4);
     assert.notEqual(entry?.counter.line, before[0].line);
-    const gone = compareCounters(before, ruleCounters(nodeDump(p, { eps: endpoints(p, true, ['10.42.9.9']) }), svc, servicePort(p)));
-    assert.ok(gone.some((c) => c.after === undefined && c.before !== undefined), 'a rule only before keeps its count');
+    const gone = compareCounters(
+      before,
+      ruleCounters(nodeDump(p, { eps: endpoints(p, true, ['10.42.9.9']) }), svc, servicePort(p)),
+    );
+    assert.ok(
+      gone.some((c) => c.after === undefined && c.before !== undefined),
+      'a rule only before keeps its count',
+    );
   });
 });

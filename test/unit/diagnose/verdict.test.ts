@@ -70,12 +70,20 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
       assert.equal(counter?.after, 7);
       assert.ok(counter?.line && counter.line > 0);
       assert.match(counter?.output ?? '', /-A KUBE-SERVICES .*--dport/);
-      assert.ok(en.evidence.some((e) => e.source === 'addresses' && e.text.includes(p.podIface) && e.text.includes(p.extraIface)));
+      assert.ok(
+        en.evidence.some(
+          (e) => e.source === 'addresses' && e.text.includes(p.podIface) && e.text.includes(p.extraIface),
+        ),
+      );
       assert.ok(en.evidence.some((e) => e.text.includes(`${p.extraGateway} is not an address of node ${p.nodeName}`)));
     });
 
     test(`plan ${p.name}: only the Service CIDR is routed to the other gateway`, () => {
-      const input = scenario({ plan: p, outputs: { ...secondInterfacePod(p, true), ...connects(p, 'timeout', 'ok'), ...dnsOk(p) }, nodeEvidence: counters(p, 0, 0) });
+      const input = scenario({
+        plan: p,
+        outputs: { ...secondInterfacePod(p, true), ...connects(p, 'timeout', 'ok'), ...dnsOk(p) },
+        nodeEvidence: counters(p, 0, 0),
+      });
       const v = both(input).en;
       assert.equal(v.code, 'pod-route-bypasses-node');
       assert.match(v.summary, new RegExp(`via ${p.extraGateway.replace(/\./g, '\\.')} on ${p.extraIface}`));
@@ -83,14 +91,20 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
   }
 
   test('without node evidence the route alone decides, and the summary says so', () => {
-    const input = scenario({ plan: PLAN_B, outputs: { ...secondInterfacePod(PLAN_B), ...connects(PLAN_B, 'timeout', 'ok') } });
+    const input = scenario({
+      plan: PLAN_B,
+      outputs: { ...secondInterfacePod(PLAN_B), ...connects(PLAN_B, 'timeout', 'ok') },
+    });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
     assert.ok(v.summary.endsWith(": kube-proxy's rules on the node never see the packet."), v.summary);
   });
 
   test('counters that moved (other clients) do not hide the route', () => {
-    const input = scenario({ outputs: { ...secondInterfacePod(PLAN_A), ...connects(PLAN_A, 'timeout', 'ok') }, nodeEvidence: counters(PLAN_A, 10, 14) });
+    const input = scenario({
+      outputs: { ...secondInterfacePod(PLAN_A), ...connects(PLAN_A, 'timeout', 'ok') },
+      nodeEvidence: counters(PLAN_A, 10, 14),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
     assert.match(v.summary, /counted 4 packet\(s\) during the probe/);
@@ -98,7 +112,12 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
 
   test('the /proc fallback (no ip): /proc/net/route and fib_trie decide the same', () => {
     const p = PLAN_A;
-    const hex = (ip: string) => ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0').toUpperCase()).reverse().join('');
+    const hex = (ip: string) =>
+      ip
+        .split('.')
+        .map((o) => Number(o).toString(16).padStart(2, '0').toUpperCase())
+        .reverse()
+        .join('');
     const procRoute = [
       'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT                                                       ',
       `${p.extraIface}\t00000000\t${hex(p.extraGateway)}\t0003\t0\t0\t0\t00000000\t0\t0\t0                                                                               `,
@@ -114,7 +133,11 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
       outputs: {
         routes: { exitCode: 0, stdout: procRoute },
         addresses: { exitCode: 0, stdout: fib },
-        'connect-clusterip': { exitCode: 1, stdout: '', stderr: `Connecting to ${p.clusterIP}:80 (${p.clusterIP}:80)\nwget: download timed out\n` },
+        'connect-clusterip': {
+          exitCode: 1,
+          stdout: '',
+          stderr: `Connecting to ${p.clusterIP}:80 (${p.clusterIP}:80)\nwget: download timed out\n`,
+        },
         'resolv-conf': { exitCode: 0, stdout: 'nameserver 10.96.0.10\n' },
       },
       nodeEvidence: counters(p, 2, 2),
@@ -130,7 +153,11 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
     const p = PLAN_B;
     const input = scenario({
       plan: p,
-      outputs: { ...calicoPod(p), 'route-clusterip': { exitCode: 2, stdout: '', stderr: 'RTNETLINK answers: Network is unreachable\n' }, ...connects(p, 'refused', 'ok') },
+      outputs: {
+        ...calicoPod(p),
+        'route-clusterip': { exitCode: 2, stdout: '', stderr: 'RTNETLINK answers: Network is unreachable\n' },
+        ...connects(p, 'refused', 'ok'),
+      },
     });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
@@ -141,16 +168,38 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
 describe('macvlan / ipvlan: the pod sits beside the node', () => {
   test('plan A: macvlan eth0 on the node network, gateway = the router', () => {
     const p = PLAN_A;
-    const input = scenario({ plan: p, outputs: { ...besideNodePod(p, 'macvlan bridge', '172.20.5.40'), ...connects(p, 'timeout', 'timeout') }, nodeEvidence: counters(p, 3, 3) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...besideNodePod(p, 'macvlan bridge', '172.20.5.40'), ...connects(p, 'timeout', 'timeout') },
+      nodeEvidence: counters(p, 3, 3),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
     assert.match(v.summary, /via 172\.20\.5\.1 on eth0, a macvlan interface/);
-    assert.ok(v.evidence.some((e) => e.source === 'links' && /macvlan interface \(mode bridge\)/.test(e.text) && e.argv?.join(' ') === 'ip -d link'));
+    assert.ok(
+      v.evidence.some(
+        (e) =>
+          e.source === 'links' &&
+          /macvlan interface \(mode bridge\)/.test(e.text) &&
+          e.argv?.join(' ') === 'ip -d link',
+      ),
+    );
   });
 
   test('plan B: ipvlan l2 without node evidence (the link kind decides)', () => {
     const p = PLAN_B;
-    const input = scenario({ plan: p, pod: { namespace: p.svcNamespace, name: p.podName, ip: '10.10.8.77', ips: ['10.10.8.77'], nodeName: p.nodeName, hostNetwork: false }, outputs: { ...besideNodePod(p, 'ipvlan l2', '10.10.8.77'), ...connects(p, 'timeout', 'ok') } });
+    const input = scenario({
+      plan: p,
+      pod: {
+        namespace: p.svcNamespace,
+        name: p.podName,
+        ip: '10.10.8.77',
+        ips: ['10.10.8.77'],
+        nodeName: p.nodeName,
+        hostNetwork: false,
+      },
+      outputs: { ...besideNodePod(p, 'ipvlan l2', '10.10.8.77'), ...connects(p, 'timeout', 'ok') },
+    });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
     assert.match(v.summary, /ipvlan/);
@@ -158,7 +207,11 @@ describe('macvlan / ipvlan: the pod sits beside the node', () => {
 
   test('ipvlan l3s with an on-link default route', () => {
     const p = PLAN_B;
-    const input = scenario({ plan: p, outputs: { ...besideNodePod(p, 'ipvlan l3s', '10.10.8.78', true), ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 0, 0) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...besideNodePod(p, 'ipvlan l3s', '10.10.8.78', true), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: counters(p, 0, 0),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
     assert.match(v.summary, /leaves directly on ens-pod \(ipvlan\)/);
@@ -168,7 +221,11 @@ describe('macvlan / ipvlan: the pod sits beside the node', () => {
     const p = PLAN_A;
     const out = besideNodePod(p, 'macvlan bridge', '172.20.5.40');
     out['route-clusterip'] = { exitCode: 0, stdout: routeGet(p.clusterIP, p.nodeIP, p.podIface, '172.20.5.40') };
-    const input = scenario({ plan: p, outputs: { ...out, ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: counters(p, 3, 4) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...out, ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+      nodeEvidence: counters(p, 3, 4),
+    });
     assert.equal(both(input).en.code, 'ok');
   });
 });
@@ -176,17 +233,32 @@ describe('macvlan / ipvlan: the pod sits beside the node', () => {
 describe('healthy networks give ok', () => {
   for (const p of PLANS) {
     test(`plan ${p.name}: Calico-style 169.254.1.1 over a veth`, () => {
-      const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: counters(p, 120, 121) });
+      const input = scenario({
+        plan: p,
+        outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+        nodeEvidence: counters(p, 120, 121),
+      });
       const { en, zh } = both(input);
       assert.equal(en.code, 'ok');
-      assert.equal(en.summary, `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}, and its name ${dnsName(p)} resolves.`);
+      assert.equal(
+        en.summary,
+        `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}, and its name ${dnsName(p)} resolves.`,
+      );
       assert.ok(zh.summary.startsWith('从 Pod'));
       assert.ok(en.evidence.some((e) => /proxy ARP/.test(e.text)));
     });
 
     test(`plan ${p.name}: bridge style (gateway = the node's bridge address)`, () => {
-      const ev = counters(p, 0, 1, { addresses: nodeAddresses(p, [`5: ${p.bridgeIface}    inet ${p.bridgeIP}/24 brd ${p.bridgeIP.replace(/\d+$/, '255')} scope global ${p.bridgeIface}\\       valid_lft forever preferred_lft forever`]) });
-      const input = scenario({ plan: p, outputs: { ...bridgePod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: ev });
+      const ev = counters(p, 0, 1, {
+        addresses: nodeAddresses(p, [
+          `5: ${p.bridgeIface}    inet ${p.bridgeIP}/24 brd ${p.bridgeIP.replace(/\d+$/, '255')} scope global ${p.bridgeIface}\\       valid_lft forever preferred_lft forever`,
+        ]),
+      });
+      const input = scenario({
+        plan: p,
+        outputs: { ...bridgePod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+        nodeEvidence: ev,
+      });
       const v = both(input).en;
       assert.equal(v.code, 'ok');
       assert.ok(v.evidence.some((e) => e.text.includes(`${p.bridgeIP} is an address of node`)));
@@ -204,13 +276,21 @@ describe('healthy networks give ok', () => {
     const p = PLAN_B;
     const out = calicoPod(p);
     out['route-clusterip'] = { exitCode: 0, stdout: routeGet(p.clusterIP, p.nodeIP, p.podIface, p.podIP) };
-    const input = scenario({ plan: p, outputs: { ...out, ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: counters(p, 1, 2) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...out, ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+      nodeEvidence: counters(p, 1, 2),
+    });
     assert.equal(both(input).en.code, 'ok');
   });
 
   test('Calico-style route, slow service, connect ok: ok even when the counters did not move (conntrack reuse)', () => {
     const p = PLAN_A;
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: counters(p, 5, 5) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+      nodeEvidence: counters(p, 5, 5),
+    });
     assert.equal(both(input).en.code, 'ok');
   });
 
@@ -218,7 +298,10 @@ describe('healthy networks give ok', () => {
     for (const p of PLANS) {
       for (const pod of [calicoPod(p), bridgePod(p)]) {
         for (const c of ['timeout', 'refused'] as const) {
-          const v = decideVerdict(scenario({ plan: p, outputs: { ...pod, ...connects(p, c, c) }, nodeEvidence: counters(p, 2, 2) }), 'en');
+          const v = decideVerdict(
+            scenario({ plan: p, outputs: { ...pod, ...connects(p, c, c) }, nodeEvidence: counters(p, 2, 2) }),
+            'en',
+          );
           assert.notEqual(v.code, 'pod-route-bypasses-node', `${p.name} ${c}: ${v.summary}`);
         }
       }
@@ -230,10 +313,19 @@ describe('node rules', () => {
   for (const p of PLANS) {
     test(`plan ${p.name}: the node has no rule for the Service (stale) -> clusterip-dnat-missing naming the chain`, () => {
       const stale = nodeDump(p, { omitService: true });
-      const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, stale, stale) });
+      const input = scenario({
+        plan: p,
+        outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+        nodeEvidence: evidence(p, stale, stale),
+      });
       const v = both(input).en;
       assert.equal(v.code, 'clusterip-dnat-missing');
-      assert.match(v.summary, new RegExp(`^The node's rules do not DNAT ${p.clusterIP.replace(/\./g, '\\.')}:${p.port}: there is no KUBE-SERVICES rule for it \\(kube-proxy would write one jumping to KUBE-SVC-[A-Z0-9]{16}\\)\\.$`));
+      assert.match(
+        v.summary,
+        new RegExp(
+          `^The node's rules do not DNAT ${p.clusterIP.replace(/\./g, '\\.')}:${p.port}: there is no KUBE-SERVICES rule for it \\(kube-proxy would write one jumping to KUBE-SVC-[A-Z0-9]{16}\\)\\.$`,
+        ),
+      );
       const expected = v.evidence.find((e) => e.text.startsWith('kube-proxy would write'));
       assert.ok(expected?.text.includes(`-d ${p.clusterIP}`), expected?.text);
       assert.ok(v.evidence.some((e) => e.source === 'trace' && /no path is DNATed/.test(e.text)));
@@ -243,16 +335,27 @@ describe('node rules', () => {
   test('the node still rejects the Service as endpoint-less while the API lists ready endpoints', () => {
     const p = PLAN_A;
     const dump = nodeDump(p, { eps: [] });
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'refused', 'ok') }, nodeEvidence: evidence(p, dump, dump) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'refused', 'ok') },
+      nodeEvidence: evidence(p, dump, dump),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'clusterip-dnat-missing');
-    assert.match(v.summary, /still treat it as a Service without endpoints \(line \d+\), while the API lists 2 ready endpoint/);
+    assert.match(
+      v.summary,
+      /still treat it as a Service without endpoints \(line \d+\), while the API lists 2 ready endpoint/,
+    );
   });
 
   test('the node DNATs to endpoints the API no longer lists', () => {
     const p = PLAN_B;
     const old = nodeDump(p, { eps: endpoints(p, true, ['100.65.77.1']) });
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, old, old) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: evidence(p, old, old),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'clusterip-dnat-missing');
     assert.match(v.summary, /they send it to 100\.65\.77\.1:9443, which the API does not list/);
@@ -260,7 +363,11 @@ describe('node rules', () => {
 
   test('DNAT happened, counters moved, endpoints refuse directly too -> backend-unreachable', () => {
     for (const p of PLANS) {
-      const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'refused', 'refused') }, nodeEvidence: counters(p, 40, 41) });
+      const input = scenario({
+        plan: p,
+        outputs: { ...calicoPod(p), ...connects(p, 'refused', 'refused') },
+        nodeEvidence: counters(p, 40, 41),
+      });
       const v = both(input).en;
       assert.equal(v.code, 'backend-unreachable', v.summary);
       assert.ok(v.summary.includes(`${p.endpoints.length} of ${p.endpoints.length} endpoint(s)`), v.summary);
@@ -270,7 +377,11 @@ describe('node rules', () => {
 
   test('counters still while the route leads to the node: inconclusive, not a bypass', () => {
     const p = PLAN_B;
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 9, 9) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: counters(p, 9, 9),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'inconclusive');
     assert.match(v.summary, /counted no packet, although the pod's route leads to the node/);
@@ -278,8 +389,13 @@ describe('node rules', () => {
 
   test('a node without kube-proxy rules: inconclusive naming the replacement', () => {
     const p = PLAN_A;
-    const bare = '*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n';
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, bare, bare, { mode: undefined }) });
+    const bare =
+      '*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n';
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: evidence(p, bare, bare, { mode: undefined }),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'inconclusive');
     assert.match(v.summary, /no kube-proxy rules at all/);
@@ -289,16 +405,28 @@ describe('node rules', () => {
     const p = PLAN_A;
     const out = calicoPod(p);
     out['route-clusterip'] = { exitCode: 0, stdout: routeGet(p.clusterIP, '10.250.0.1', p.podIface, p.podIP) };
-    const still = scenario({ plan: p, outputs: { ...out, ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 4, 4, { addresses: undefined }) });
+    const still = scenario({
+      plan: p,
+      outputs: { ...out, ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: counters(p, 4, 4, { addresses: undefined }),
+    });
     assert.equal(gatherFacts(still).routeClass.kind, 'bypass');
     assert.equal(both(still).en.code, 'pod-route-bypasses-node');
-    const moved = scenario({ plan: p, outputs: { ...out, ...connects(p, 'timeout', 'timeout') }, nodeEvidence: counters(p, 4, 5, { addresses: undefined }) });
+    const moved = scenario({
+      plan: p,
+      outputs: { ...out, ...connects(p, 'timeout', 'timeout') },
+      nodeEvidence: counters(p, 4, 5, { addresses: undefined }),
+    });
     assert.notEqual(both(moved).en.code, 'pod-route-bypasses-node');
   });
 
   test('evidence from another node is not used', () => {
     const p = PLAN_A;
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: counters(p, 1, 1, { name: 'w9' }) });
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+      nodeEvidence: counters(p, 1, 1, { name: 'w9' }),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'ok');
     assert.ok(v.evidence.some((e) => /from w9, but the pod runs on w1/.test(e.text)));
@@ -308,12 +436,30 @@ describe('node rules', () => {
     const p = PLAN_A;
     const stats = (n: number) =>
       `IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes\n  -> RemoteAddress:Port\nTCP  ${p.clusterIP}:${p.port}                   ${n}       ${n * 6}        ${n * 4}     ${n * 420}     ${n * 900}\n` +
-      p.endpoints.map((ip) => `  -> ${ip}:${p.targetPort}                    ${n}       ${n * 3}        ${n * 2}     ${n * 210}     ${n * 450}\n`).join('');
-    const input = scenario({ plan: p, outputs: { ...secondInterfacePod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, stats(2), stats(2), { mode: 'ipvs' }) });
+      p.endpoints
+        .map(
+          (ip) =>
+            `  -> ${ip}:${p.targetPort}                    ${n}       ${n * 3}        ${n * 2}     ${n * 210}     ${n * 450}\n`,
+        )
+        .join('');
+    const input = scenario({
+      plan: p,
+      outputs: { ...secondInterfacePod(p), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: evidence(p, stats(2), stats(2), { mode: 'ipvs' }),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
     assert.match(v.summary, /the node's IPVS virtual service for 10\.100\.12\.34:80 counted 0 packets/);
-    const missing = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, 'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n', '', { mode: 'ipvs' }) });
+    const missing = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: evidence(
+        p,
+        'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n',
+        '',
+        { mode: 'ipvs' },
+      ),
+    });
     const m = decideVerdict(missing, 'en');
     assert.equal(m.code, 'clusterip-dnat-missing', m.summary);
     assert.match(m.summary, /IPVS has no virtual service/);
@@ -323,20 +469,34 @@ describe('node rules', () => {
 describe('API verdicts', () => {
   for (const p of PLANS) {
     test(`plan ${p.name}: no endpoints`, () => {
-      const input = scenario({ plan: p, eps: [], outputs: { ...calicoPod(p), ...connects(p, 'refused', 'refused') }, nodeEvidence: counters(p, 0, 1) });
+      const input = scenario({
+        plan: p,
+        eps: [],
+        outputs: { ...calicoPod(p), ...connects(p, 'refused', 'refused') },
+        nodeEvidence: counters(p, 0, 1),
+      });
       const { en, zh } = both(input);
       assert.equal(en.code, 'no-endpoints');
-      assert.ok(en.summary.includes(`${p.svcNamespace}/${p.svcName}`) && en.summary.includes(`${p.clusterIP}:${p.port}`));
+      assert.ok(
+        en.summary.includes(`${p.svcNamespace}/${p.svcName}`) && en.summary.includes(`${p.clusterIP}:${p.port}`),
+      );
       assert.ok(zh.summary.includes('没有端点'));
       assert.ok(en.nextSteps[0].includes(`-n ${p.svcNamespace}`));
     });
 
     test(`plan ${p.name}: endpoints exist, none ready`, () => {
-      const input = scenario({ plan: p, eps: endpoints(p, false), outputs: { ...calicoPod(p), ...connects(p, 'refused', 'ok') } });
+      const input = scenario({
+        plan: p,
+        eps: endpoints(p, false),
+        outputs: { ...calicoPod(p), ...connects(p, 'refused', 'ok') },
+      });
       const v = both(input).en;
       assert.equal(v.code, 'endpoints-not-ready');
       assert.ok(v.summary.includes(`has ${p.endpoints.length} endpoint(s)`));
-      assert.ok(v.evidence.some((e) => e.source.startsWith('connect-endpoint:') && /connected/.test(e.text)), 'the pods answer on their own IPs');
+      assert.ok(
+        v.evidence.some((e) => e.source.startsWith('connect-endpoint:') && /connected/.test(e.text)),
+        'the pods answer on their own IPs',
+      );
     });
   }
 });
@@ -344,17 +504,27 @@ describe('API verdicts', () => {
 describe('DNS', () => {
   for (const p of PLANS) {
     test(`plan ${p.name}: ClusterIP answers, name does not resolve`, () => {
-      const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: nslookupNx(dnsName(p), '10.0.0.10') }, nodeEvidence: counters(p, 0, 1) });
+      const input = scenario({
+        plan: p,
+        outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: nslookupNx(dnsName(p), '10.0.0.10') },
+        nodeEvidence: counters(p, 0, 1),
+      });
       const v = both(input).en;
       assert.equal(v.code, 'dns-failure');
-      assert.equal(v.summary, `${p.clusterIP}:${p.port} answers, but ${dnsName(p)} does not resolve from the pod (no such name (NXDOMAIN)).`);
+      assert.equal(
+        v.summary,
+        `${p.clusterIP}:${p.port} answers, but ${dnsName(p)} does not resolve from the pod (no such name (NXDOMAIN)).`,
+      );
       assert.ok(v.evidence.some((e) => e.source === 'resolv-conf' && e.text.includes('ndots:5')));
     });
   }
 
   test('busybox nslookup exits 1 after the A answer (no AAAA): resolved, ok', () => {
     const p = PLAN_A;
-    const out = { exitCode: 1, stdout: `Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\t${dnsName(p)}\nAddress: ${p.clusterIP}\n\n*** Can't find ${dnsName(p)}: No answer\n\n` };
+    const out = {
+      exitCode: 1,
+      stdout: `Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\t${dnsName(p)}\nAddress: ${p.clusterIP}\n\n*** Can't find ${dnsName(p)}: No answer\n\n`,
+    };
     const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: out } });
     assert.equal(input.checks.find((c) => c.id === 'dns')?.ok, true);
     assert.equal(both(input).en.code, 'ok');
@@ -362,15 +532,29 @@ describe('DNS', () => {
 
   test('a DNS tool that cannot run says nothing about DNS', () => {
     const p = PLAN_B;
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: { exitCode: 127, stderr: 'exec: "nslookup": executable file not found in $PATH' } } });
+    const input = scenario({
+      plan: p,
+      outputs: {
+        ...calicoPod(p),
+        ...connects(p, 'ok', 'ok'),
+        dns: { exitCode: 127, stderr: 'exec: "nslookup": executable file not found in $PATH' },
+      },
+    });
     const v = both(input).en;
     assert.equal(v.code, 'ok');
-    assert.equal(v.summary, `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}.`);
+    assert.equal(
+      v.summary,
+      `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}.`,
+    );
   });
 
   test('getent only: not found (exit 2)', () => {
     const p = PLAN_A;
-    const input = scenario({ plan: p, tools: ['curl', 'getent', 'ip'], outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: { exitCode: 2, stdout: '' } } });
+    const input = scenario({
+      plan: p,
+      tools: ['curl', 'getent', 'ip'],
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: { exitCode: 2, stdout: '' } },
+    });
     const dns = input.checks.find((c) => c.id === 'dns');
     assert.deepEqual(dns?.argv, ['getent', 'hosts', dnsName(p)]);
     const v = both(input).en;
@@ -380,7 +564,17 @@ describe('DNS', () => {
 
   test('the name resolves to another address', () => {
     const p = PLAN_B;
-    const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: { exitCode: 0, stdout: `Server:\t\t172.30.0.10\nAddress:\t172.30.0.10#53\n\nName:\t${dnsName(p)}\nAddress: 172.30.9.9\n` } } });
+    const input = scenario({
+      plan: p,
+      outputs: {
+        ...calicoPod(p),
+        ...connects(p, 'ok', 'ok'),
+        dns: {
+          exitCode: 0,
+          stdout: `Server:\t\t172.30.0.10\nAddress:\t172.30.0.10#53\n\nName:\t${dnsName(p)}\nAddress: 172.30.9.9\n`,
+        },
+      },
+    });
     const v = both(input).en;
     assert.equal(v.code, 'dns-failure');
     assert.match(v.summary, /resolves to 172\.30\.9\.9, not to the ClusterIP 172\.30\.44\.5/);
@@ -401,7 +595,15 @@ describe('tools and exec', () => {
 
   test('a container without a shell: the probe fails, nothing is known -> tool-missing', () => {
     const spec = toolProbeCheck();
-    const failed = classifyCheck(spec, { id: 'tools', argv: spec.argv, exitCode: 126, durationMs: 40, stdout: '', stderr: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown\n' });
+    const failed = classifyCheck(spec, {
+      id: 'tools',
+      argv: spec.argv,
+      exitCode: 126,
+      durationMs: 40,
+      stdout: '',
+      stderr:
+        'OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown\n',
+    });
     const input = scenario({ plan: PLAN_B, toolsResult: failed, outputs: {} });
     assert.equal(input.checks.length, 1, 'no check planned');
     const v = both(input).en;
@@ -412,7 +614,11 @@ describe('tools and exec', () => {
   test('checks run in a debug container: its tool probe is the one that counts', () => {
     const p = PLAN_A;
     const probe = toolsProbe(['curl', 'ip', 'nslookup', 'cat']);
-    const input = scenario({ plan: p, toolsResult: { ...probe, id: 'tools-debug' }, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) } });
+    const input = scenario({
+      plan: p,
+      toolsResult: { ...probe, id: 'tools-debug' },
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+    });
     input.checks.unshift(toolsProbe(['cat']));
     assert.equal(both(input).en.code, 'ok');
   });
@@ -447,7 +653,10 @@ describe('tools and exec', () => {
 describe('other inputs', () => {
   test('a headless Service is inconclusive (no ClusterIP)', () => {
     const p = PLAN_A;
-    const v = decideVerdict(scenario({ plan: p, svc: service(p, { clusterIP: 'None', clusterIPs: ['None'] }), outputs: calicoPod(p) }), 'en');
+    const v = decideVerdict(
+      scenario({ plan: p, svc: service(p, { clusterIP: 'None', clusterIPs: ['None'] }), outputs: calicoPod(p) }),
+      'en',
+    );
     assert.equal(v.code, 'inconclusive');
     assert.match(v.summary, /no ClusterIP \(None\)/);
   });
@@ -455,9 +664,22 @@ describe('other inputs', () => {
   test('a UDP port other than 53 is not probed; healthy facts give ok(not checkable)', () => {
     const p = PLAN_B;
     const svc = service(p, { ports: [{ name: 'syslog', port: 514, protocol: 'UDP', targetPort: 5514 }] });
-    const eps = p.endpoints.map((ip) => ({ ip, port: 5514, protocol: 'UDP' as const, ready: true, serving: true, terminating: false }));
+    const eps = p.endpoints.map((ip) => ({
+      ip,
+      port: 5514,
+      protocol: 'UDP' as const,
+      ready: true,
+      serving: true,
+      terminating: false,
+    }));
     const dump = nodeDump(p, { svc, eps, svcPackets: 3 });
-    const input = scenario({ plan: p, svc, eps, outputs: { ...calicoPod(p), ...dnsOk(p) }, nodeEvidence: evidence(p, dump, dump) });
+    const input = scenario({
+      plan: p,
+      svc,
+      eps,
+      outputs: { ...calicoPod(p), ...dnsOk(p) },
+      nodeEvidence: evidence(p, dump, dump),
+    });
     assert.ok(!input.checks.some((c) => c.kind === 'connect-clusterip' || c.kind === 'connect-endpoint'));
     const v = both(input).en;
     assert.equal(v.code, 'ok');
@@ -468,13 +690,25 @@ describe('other inputs', () => {
 
   test('every verdict code has a title and next steps in both languages', () => {
     for (const code of VERDICT_CODES) {
-      for (const lang of ['en', 'zh-CN'] as const) assert.ok(catalogs[lang][`diagnose.title.${code}`], `${lang} title of ${code}`);
+      for (const lang of ['en', 'zh-CN'] as const)
+        assert.ok(catalogs[lang][`diagnose.title.${code}`], `${lang} title of ${code}`);
     }
   });
 
   test('hostile pod addresses from the API are ignored, not used', () => {
     const p = PLAN_A;
-    const input = scenario({ plan: p, pod: { namespace: p.svcNamespace, name: p.podName, ip: '10.42.1.17;reboot', ips: ['$(id)'], nodeName: p.nodeName, hostNetwork: false }, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) } });
+    const input = scenario({
+      plan: p,
+      pod: {
+        namespace: p.svcNamespace,
+        name: p.podName,
+        ip: '10.42.1.17;reboot',
+        ips: ['$(id)'],
+        nodeName: p.nodeName,
+        hostNetwork: false,
+      },
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+    });
     const v = both(input).en;
     assert.equal(v.code, 'ok');
     assert.ok(!JSON.stringify(v).includes('reboot') && !JSON.stringify(v).includes('$(id)'));
@@ -483,7 +717,13 @@ describe('other inputs', () => {
   test('ip -o addr with several addresses: the pod IP found on the second address', () => {
     const p = PLAN_B;
     const out = calicoPod(p);
-    out.addresses = { exitCode: 0, stdout: ipOAddr([[4, p.podIface, '100.66.3.200/32'], [4, p.podIface, `${p.podIP}/32`]]) };
+    out.addresses = {
+      exitCode: 0,
+      stdout: ipOAddr([
+        [4, p.podIface, '100.66.3.200/32'],
+        [4, p.podIface, `${p.podIP}/32`],
+      ]),
+    };
     const v = decideVerdict(scenario({ plan: p, outputs: { ...out, ...connects(p, 'ok', 'ok'), ...dnsOk(p) } }), 'en');
     assert.equal(v.code, 'ok');
   });
@@ -493,7 +733,19 @@ describe('route lookups without ip route get', () => {
   test('an IPv6 ClusterIP is not judged from an IPv4 route table', () => {
     const p = PLAN_A;
     const svc = service(p, { clusterIP: 'fd00:10:96::1f', clusterIPs: ['fd00:10:96::1f'] });
-    const input = scenario({ plan: p, svc, tools: ['curl', 'cat'], outputs: { routes: { exitCode: 0, stdout: 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0101FEA9\t0003\t0\t0\t0\t00000000\t0\t0\t0\n' }, 'connect-clusterip': CURL_OK_V6 } });
+    const input = scenario({
+      plan: p,
+      svc,
+      tools: ['curl', 'cat'],
+      outputs: {
+        routes: {
+          exitCode: 0,
+          stdout:
+            'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0101FEA9\t0003\t0\t0\t0\t00000000\t0\t0\t0\n',
+        },
+        'connect-clusterip': CURL_OK_V6,
+      },
+    });
     const f = gatherFacts(input);
     assert.equal(f.route, undefined);
     assert.notEqual(decideVerdict(input, 'en').code, 'pod-route-bypasses-node');
@@ -503,7 +755,15 @@ describe('route lookups without ip route get', () => {
     const p = PLAN_B;
     const out = secondInterfacePod(p, true);
     delete out['route-clusterip'];
-    const input = scenario({ plan: p, outputs: { ...out, 'route-clusterip': { exitCode: 1, stdout: '', stderr: 'Command "get" is unknown, try "ip route help".\n' }, ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 1, 1) });
+    const input = scenario({
+      plan: p,
+      outputs: {
+        ...out,
+        'route-clusterip': { exitCode: 1, stdout: '', stderr: 'Command "get" is unknown, try "ip route help".\n' },
+        ...connects(p, 'timeout', 'ok'),
+      },
+      nodeEvidence: counters(p, 1, 1),
+    });
     const f = gatherFacts(input);
     assert.equal(f.route?.source, 'ip route');
     assert.equal(f.route?.gateway, p.extraGateway);
@@ -523,40 +783,91 @@ describe('a gateway that is only "not a node address" is doubted when the node s
   }
   for (const p of PLANS) {
     test(`plan ${p.name}: refused after the rule counted -> backend-unreachable, not a bypass`, () => {
-      const v = decideVerdict(scenario({ plan: p, outputs: { ...bridged(p), ...connects(p, 'refused', 'refused') }, nodeEvidence: counters(p, 3, 4) }), 'en');
+      const v = decideVerdict(
+        scenario({
+          plan: p,
+          outputs: { ...bridged(p), ...connects(p, 'refused', 'refused') },
+          nodeEvidence: counters(p, 3, 4),
+        }),
+        'en',
+      );
       assert.equal(v.code, 'backend-unreachable', v.summary);
     });
     test(`plan ${p.name}: timed out with still counters -> bypass`, () => {
-      const v = decideVerdict(scenario({ plan: p, outputs: { ...bridged(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: counters(p, 3, 3) }), 'en');
+      const v = decideVerdict(
+        scenario({
+          plan: p,
+          outputs: { ...bridged(p), ...connects(p, 'timeout', 'ok') },
+          nodeEvidence: counters(p, 3, 3),
+        }),
+        'en',
+      );
       assert.equal(v.code, 'pod-route-bypasses-node', v.summary);
-      assert.match(v.summary, new RegExp(`goes via ${p.router.replace(/\./g, '\\.')} on ${p.podIface}, which is not this node; the node's KUBE-SERVICES rule`));
+      assert.match(
+        v.summary,
+        new RegExp(
+          `goes via ${p.router.replace(/\./g, '\\.')} on ${p.podIface}, which is not this node; the node's KUBE-SERVICES rule`,
+        ),
+      );
     });
   }
   test('no kube-proxy rules on the node: the gateway alone proves nothing', () => {
     const p = PLAN_A;
-    const bare = '*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n';
-    const v = decideVerdict(scenario({ plan: p, outputs: { ...bridged(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, bare, bare) }), 'en');
+    const bare =
+      '*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n';
+    const v = decideVerdict(
+      scenario({
+        plan: p,
+        outputs: { ...bridged(p), ...connects(p, 'timeout', 'ok') },
+        nodeEvidence: evidence(p, bare, bare),
+      }),
+      'en',
+    );
     assert.equal(v.code, 'inconclusive', v.summary);
   });
 });
 
 test('a check refused by the API (error forbidden) is exec-forbidden too', () => {
   const p = PLAN_B;
-  const input = scenario({ plan: p, outputs: { 'connect-clusterip': { exitCode: null, error: 'forbidden', stderr: 'pods "batch-runner-0" is forbidden: exec not allowed\n' } } });
+  const input = scenario({
+    plan: p,
+    outputs: {
+      'connect-clusterip': {
+        exitCode: null,
+        error: 'forbidden',
+        stderr: 'pods "batch-runner-0" is forbidden: exec not allowed\n',
+      },
+    },
+  });
   const v = decideVerdict(input, 'en');
   assert.equal(v.code, 'exec-forbidden');
   assert.match(v.summary, /refused \(403\): pods "batch-runner-0" is forbidden/);
 });
 
-test('internalTrafficPolicy Local without an endpoint on the pod\'s node: no-endpoints, saying so', () => {
+test("internalTrafficPolicy Local without an endpoint on the pod's node: no-endpoints, saying so", () => {
   for (const p of PLANS) {
     const svc = service(p, { internalTrafficPolicy: 'Local' });
     const dump = nodeDump(p, { svc, svcPackets: 2 });
-    const input = scenario({ plan: p, svc, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, dump, dump) });
+    const input = scenario({
+      plan: p,
+      svc,
+      outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+      nodeEvidence: evidence(p, dump, dump),
+    });
     const v = both(input).en;
     assert.equal(v.code, 'no-endpoints', v.summary);
-    assert.match(v.summary, new RegExp(`internalTrafficPolicy Local and no ready endpoint for port .* on node ${p.nodeName.replace(/\./g, '\\.')}`));
-    const local = scenario({ plan: p, svc, eps: endpoints(p).map((e, i) => (i === 0 ? { ...e, nodeName: p.nodeName } : e)), outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) } });
+    assert.match(
+      v.summary,
+      new RegExp(
+        `internalTrafficPolicy Local and no ready endpoint for port .* on node ${p.nodeName.replace(/\./g, '\\.')}`,
+      ),
+    );
+    const local = scenario({
+      plan: p,
+      svc,
+      eps: endpoints(p).map((e, i) => (i === 0 ? { ...e, nodeName: p.nodeName } : e)),
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+    });
     assert.equal(decideVerdict(local, 'en').code, 'ok');
   }
 });
@@ -565,7 +876,8 @@ describe("kube-proxy's nftables mode on the node", () => {
   /** A small `nft list ruleset` in kube-proxy's nftables layout, written for this test. */
   function nftRuleset(p: AddressPlan, eps: string[], withService = true): string {
     const svcChain = `service-ABCD2345-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}`;
-    const epChain = (ip: string) => `endpoint-EFGH67AB-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}__${ip}/${p.targetPort}`;
+    const epChain = (ip: string) =>
+      `endpoint-EFGH67AB-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}__${ip}/${p.targetPort}`;
     const elements = withService ? `\n\t\telements = { ${p.clusterIP} . tcp . ${p.port} : goto ${svcChain} }` : '';
     const lines = [
       'table ip kube-proxy {',
@@ -586,9 +898,21 @@ describe("kube-proxy's nftables mode on the node", () => {
       '\t}',
     ];
     if (withService) {
-      lines.push(`\tchain ${svcChain} {`, `\t\tip daddr ${p.clusterIP} tcp dport ${p.port} ip saddr != ${p.clusterCidr} jump mark-for-masquerade`);
-      lines.push(`\t\tnumgen random mod ${eps.length} vmap { ${eps.map((ip, i) => `${i} : goto ${epChain(ip)}`).join(', ')} }`, '\t}');
-      for (const ip of eps) lines.push(`\tchain ${epChain(ip)} {`, `\t\tip saddr ${ip} jump mark-for-masquerade`, `\t\tmeta l4proto tcp dnat to ${ip}:${p.targetPort}`, '\t}');
+      lines.push(
+        `\tchain ${svcChain} {`,
+        `\t\tip daddr ${p.clusterIP} tcp dport ${p.port} ip saddr != ${p.clusterCidr} jump mark-for-masquerade`,
+      );
+      lines.push(
+        `\t\tnumgen random mod ${eps.length} vmap { ${eps.map((ip, i) => `${i} : goto ${epChain(ip)}`).join(', ')} }`,
+        '\t}',
+      );
+      for (const ip of eps)
+        lines.push(
+          `\tchain ${epChain(ip)} {`,
+          `\t\tip saddr ${ip} jump mark-for-masquerade`,
+          `\t\tmeta l4proto tcp dnat to ${ip}:${p.targetPort}`,
+          '\t}',
+        );
     }
     lines.push('}', '');
     return lines.join('\n');
@@ -597,19 +921,38 @@ describe("kube-proxy's nftables mode on the node", () => {
   for (const p of PLANS) {
     test(`plan ${p.name}: current rules and a working connect give ok; stale or missing rules give clusterip-dnat-missing`, () => {
       const good = nftRuleset(p, p.endpoints);
-      const ok = scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) }, nodeEvidence: evidence(p, good, good, { mode: 'nftables' }) });
+      const ok = scenario({
+        plan: p,
+        outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+        nodeEvidence: evidence(p, good, good, { mode: 'nftables' }),
+      });
       const f = gatherFacts(ok);
       assert.equal(f.trace.state, 'dnat');
       assert.equal(f.counters.state, 'no-counters');
       assert.equal(both(ok).en.code, 'ok');
 
       const stale = nftRuleset(p, ['10.250.7.7']);
-      const v = both(scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, stale, stale, { mode: 'nftables' }) })).en;
+      const v = both(
+        scenario({
+          plan: p,
+          outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+          nodeEvidence: evidence(p, stale, stale, { mode: 'nftables' }),
+        }),
+      ).en;
       assert.equal(v.code, 'clusterip-dnat-missing');
-      assert.match(v.summary, new RegExp(`they send it to 10\\.250\\.7\\.7:${p.targetPort}, which the API does not list`));
+      assert.match(
+        v.summary,
+        new RegExp(`they send it to 10\\.250\\.7\\.7:${p.targetPort}, which the API does not list`),
+      );
 
       const none = nftRuleset(p, [], false);
-      const m = both(scenario({ plan: p, outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') }, nodeEvidence: evidence(p, none, none, { mode: 'nftables' }) })).en;
+      const m = both(
+        scenario({
+          plan: p,
+          outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'ok') },
+          nodeEvidence: evidence(p, none, none, { mode: 'nftables' }),
+        }),
+      ).en;
       assert.equal(m.code, 'clusterip-dnat-missing');
       assert.match(m.summary, /kube-proxy's `service-ips` map has no element for it/);
     });

@@ -15,8 +15,15 @@ function expectedFromSnapshot(snapshot: ReturnType<typeof normaliseCluster>) {
   for (const s of snapshot.services) {
     if (!s.clusterIP || s.clusterIP === 'None') continue;
     for (const p of s.ports) {
-      const eps = (snapshot.endpoints[`${s.namespace}/${s.name}`]?.[p.name] ?? []).filter((e) => e.ready).map((e) => `${e.ip}:${e.port}`);
-      out.set(servicePortName(s.namespace, s.name, p.name), { clusterIP: s.clusterIP, port: p.port, protocol: p.protocol.toLowerCase(), endpoints: [...new Set(eps)].sort() });
+      const eps = (snapshot.endpoints[`${s.namespace}/${s.name}`]?.[p.name] ?? [])
+        .filter((e) => e.ready)
+        .map((e) => `${e.ip}:${e.port}`);
+      out.set(servicePortName(s.namespace, s.name, p.name), {
+        clusterIP: s.clusterIP,
+        port: p.port,
+        protocol: p.protocol.toLowerCase(),
+        endpoints: [...new Set(eps)].sort(),
+      });
     }
   }
   return out;
@@ -25,12 +32,23 @@ function expectedFromSnapshot(snapshot: ReturnType<typeof normaliseCluster>) {
 test('property: generate -> parse -> model gives back the same Services, endpoints and chain names', () => {
   fc.assert(
     fc.property(
-      fc.record({ services: fc.integer({ min: 1, max: 12 }), endpointsPerService: fc.integer({ min: 0, max: 7 }), seed: fc.integer({ min: 1, max: 1e6 }), nodePortEvery: fc.integer({ min: 0, max: 4 }), affinityEvery: fc.integer({ min: 0, max: 5 }), notReadyOneIn: fc.integer({ min: 0, max: 4 }), portsPerService: fc.integer({ min: 1, max: 2 }) }),
+      fc.record({
+        services: fc.integer({ min: 1, max: 12 }),
+        endpointsPerService: fc.integer({ min: 0, max: 7 }),
+        seed: fc.integer({ min: 1, max: 1e6 }),
+        nodePortEvery: fc.integer({ min: 0, max: 4 }),
+        affinityEvery: fc.integer({ min: 0, max: 5 }),
+        notReadyOneIn: fc.integer({ min: 0, max: 4 }),
+        portsPerService: fc.integer({ min: 1, max: 2 }),
+      }),
       (opts) => {
         const snapshot = normaliseCluster(syntheticCluster(opts));
         const { text } = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9' });
         const model = buildModel(parseIptables(text));
-        assert.deepEqual(model.dump.diagnostics.filter((d) => d.severity === 'error'), []);
+        assert.deepEqual(
+          model.dump.diagnostics.filter((d) => d.severity === 'error'),
+          [],
+        );
         const want = expectedFromSnapshot(snapshot);
         const got = new Map(model.kube.services.map((s) => [s.name, s]));
         for (const [spn, w] of want) {
@@ -57,19 +75,37 @@ test('property: generate -> parse -> model gives back the same Services, endpoin
 
 test('property: traced shares are 1/n for every Service of a generated cluster', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 1e6 }), (services, endpointsPerService, seed) => {
-      const snapshot = normaliseCluster(syntheticCluster({ services, endpointsPerService, seed }));
-      const dump = parseIptables(generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9' }).text);
-      const model = buildModel(dump);
-      for (const s of model.kube.services) {
-        if (!s.clusterIP || s.port === undefined || s.endpoints.length === 0) continue;
-        const r = tracePacket(dump, { src: '10.128.0.5', dst: s.clusterIP, dport: s.port, proto: (s.protocol ?? 'tcp') as 'tcp', hook: 'prerouting', localAddresses: ['192.168.0.2'] });
-        const byTarget = new Map<string, number>();
-        for (const p of r.paths) if (p.dnat) byTarget.set(`${p.dnat.ip}:${p.dnat.port}`, (byTarget.get(`${p.dnat.ip}:${p.dnat.port}`) ?? 0) + p.probability);
-        assert.equal(byTarget.size, s.endpoints.length, s.name);
-        for (const share of byTarget.values()) assert.ok(Math.abs(share - 1 / s.endpoints.length) < 1e-9, `${s.name}: ${share}`);
-      }
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 8 }),
+      fc.integer({ min: 1, max: 9 }),
+      fc.integer({ min: 1, max: 1e6 }),
+      (services, endpointsPerService, seed) => {
+        const snapshot = normaliseCluster(syntheticCluster({ services, endpointsPerService, seed }));
+        const dump = parseIptables(generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9' }).text);
+        const model = buildModel(dump);
+        for (const s of model.kube.services) {
+          if (!s.clusterIP || s.port === undefined || s.endpoints.length === 0) continue;
+          const r = tracePacket(dump, {
+            src: '10.128.0.5',
+            dst: s.clusterIP,
+            dport: s.port,
+            proto: (s.protocol ?? 'tcp') as 'tcp',
+            hook: 'prerouting',
+            localAddresses: ['192.168.0.2'],
+          });
+          const byTarget = new Map<string, number>();
+          for (const p of r.paths)
+            if (p.dnat)
+              byTarget.set(
+                `${p.dnat.ip}:${p.dnat.port}`,
+                (byTarget.get(`${p.dnat.ip}:${p.dnat.port}`) ?? 0) + p.probability,
+              );
+          assert.equal(byTarget.size, s.endpoints.length, s.name);
+          for (const share of byTarget.values())
+            assert.ok(Math.abs(share - 1 / s.endpoints.length) < 1e-9, `${s.name}: ${share}`);
+        }
+      },
+    ),
     { numRuns: 25 },
   );
 });

@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { IGrammar } from 'vscode-textmate';
-import { assertNotScope, assertScope, assertToken, loadGrammar, tokenizeLine, tokenizeText, type Token } from './tokenize';
+import {
+  assertNotScope,
+  assertScope,
+  assertToken,
+  loadGrammar,
+  tokenizeLine,
+  tokenizeText,
+  type Token,
+} from './tokenize';
 
 let grammar: IGrammar;
 const line = (text: string): Token[] => tokenizeLine(grammar, text);
@@ -34,7 +42,7 @@ describe('netstate grammar: ip route and ip route get', () => {
     assertToken(line('blackhole 10.9.0.0/16 proto bird'), 'blackhole', 'keyword.control.route-type.reject.netstate');
   });
 
-  it('scopes an ip route get answer and its cache line, and the kernel\'s refusal', () => {
+  it("scopes an ip route get answer and its cache line, and the kernel's refusal", () => {
     const t = line('172.16.0.1 via 192.168.100.1 dev eth0 src 192.168.100.23 uid 0');
     assertToken(t, '172.16.0.1', 'constant.numeric.ip-address.v4.netstate');
     assertToken(t, 'uid', 'keyword.other.attribute.netstate');
@@ -94,7 +102,11 @@ describe('netstate grammar: ip rule, ip addr, conntrack, ipset', () => {
     assertToken(h, 'if12', 'variable.other.interface.peer.netstate');
     assertToken(h, 'LOWER_UP', 'support.constant.flag.netstate');
     assertToken(h, 'UP', 'support.constant.value.netstate', 1);
-    assertToken(line('3: eth1: <NO-CARRIER,BROADCAST,UP> mtu 1500 state DOWN'), 'NO-CARRIER', 'invalid.deprecated.flag.netstate');
+    assertToken(
+      line('3: eth1: <NO-CARRIER,BROADCAST,UP> mtu 1500 state DOWN'),
+      'NO-CARRIER',
+      'invalid.deprecated.flag.netstate',
+    );
     const link = line('    link/ether 0a:58:0a:f4:01:05 brd ff:ff:ff:ff:ff:ff link-netnsid 0');
     assertToken(link, 'link/ether', 'support.type.link-type.netstate');
     assertToken(link, '0a:58:0a:f4:01:05', 'constant.numeric.mac.netstate');
@@ -105,16 +117,22 @@ describe('netstate grammar: ip rule, ip addr, conntrack, ipset', () => {
   });
 
   it('scopes a conntrack entry: protocol, timeout, state, tuples, flags', () => {
-    const t = line('tcp      6 431999 ESTABLISHED src=10.244.1.5 dst=10.96.0.1 sport=5555 dport=443 src=10.0.1.11 dst=10.244.1.5 sport=6443 dport=5555 [ASSURED] mark=0 use=1');
+    const t = line(
+      'tcp      6 431999 ESTABLISHED src=10.244.1.5 dst=10.96.0.1 sport=5555 dport=443 src=10.0.1.11 dst=10.244.1.5 sport=6443 dport=5555 [ASSURED] mark=0 use=1',
+    );
     assertToken(t, 'tcp', 'keyword.other.protocol.netstate');
     assertToken(t, '431999', 'constant.numeric.timeout.netstate');
     assertToken(t, 'ESTABLISHED', 'constant.language.state.netstate');
     assertToken(t, 'src', 'variable.parameter.key.netstate');
     assertToken(t, '10.96.0.1', 'constant.numeric.ip-address.v4.netstate');
     assertToken(t, '[ASSURED]', 'support.constant.flag.netstate');
-    const unreplied = line('udp      17 29 src=10.244.1.5 dst=10.96.0.10 sport=41000 dport=53 [UNREPLIED] src=10.96.0.10 dst=10.244.1.5 sport=53 dport=41000 mark=0 use=1');
+    const unreplied = line(
+      'udp      17 29 src=10.244.1.5 dst=10.96.0.10 sport=41000 dport=53 [UNREPLIED] src=10.96.0.10 dst=10.244.1.5 sport=53 dport=41000 mark=0 use=1',
+    );
     assertToken(unreplied, '[UNREPLIED]', 'invalid.deprecated.flag.netstate');
-    const event = line('[NEW] tcp      6 120 SYN_SENT src=10.0.0.1 dst=10.96.0.1 sport=1 dport=443 [UNREPLIED] src=10.0.1.1 dst=10.0.0.1 sport=443 dport=1');
+    const event = line(
+      '[NEW] tcp      6 120 SYN_SENT src=10.0.0.1 dst=10.96.0.1 sport=1 dport=443 [UNREPLIED] src=10.0.1.1 dst=10.0.0.1 sport=443 dport=1',
+    );
     assertToken(event, '[NEW]', 'keyword.control.event.netstate');
   });
 
@@ -123,7 +141,11 @@ describe('netstate grammar: ip rule, ip addr, conntrack, ipset', () => {
     assertToken(name, 'Name', 'keyword.other.header.netstate');
     assertToken(name, 'KUBE-CLUSTER-IP', 'entity.name.set.netstate');
     assertToken(line('Type: hash:ip,port'), 'hash:ip,port', 'support.type.set-type.netstate');
-    assertToken(line('Header: family inet hashsize 1024 maxelem 65536'), 'hashsize', 'keyword.other.attribute.netstate');
+    assertToken(
+      line('Header: family inet hashsize 1024 maxelem 65536'),
+      'hashsize',
+      'keyword.other.attribute.netstate',
+    );
     const member = line('10.96.0.1,tcp:443');
     assertToken(member, '10.96.0.1', 'constant.numeric.ip-address.v4.netstate');
     assertNotScope(member, 'tcp:443', 'constant.numeric.ip-address');

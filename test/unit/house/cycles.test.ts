@@ -78,7 +78,11 @@ test('src has no import cycles but the known ones, and every known one still exi
   const src = join(repoRoot(), 'src');
   const loops = cycles(importGraph(src)).map((c) => c.map((f) => relative(src, f)));
   const unknown = loops.filter((loop) => !KNOWN.some((k) => loop.includes(k)));
-  assert.deepEqual(unknown.map((l) => l.join(' <-> ')), [], 'new import cycles: move what both sides share into a module of its own');
+  assert.deepEqual(
+    unknown.map((l) => l.join(' <-> ')),
+    [],
+    'new import cycles: move what both sides share into a module of its own',
+  );
   const gone = KNOWN.filter((k) => !loops.some((loop) => loop.includes(k)));
   assert.deepEqual(gone, [], 'these cycles are broken now: take them off KNOWN');
 });

@@ -38,7 +38,13 @@ for (const source of CORE_VIOLATIONS) {
 }
 
 test('src/core may import its own modules and pure node modules', async () => {
-  assert.deepEqual(await restricted('src/core/iptables/fixture.ts', "import { parseIp } from '../common/ip';\nimport { createHash } from 'node:crypto';\nexport const x = [parseIp, createHash];\n"), []);
+  assert.deepEqual(
+    await restricted(
+      'src/core/iptables/fixture.ts',
+      "import { parseIp } from '../common/ip';\nimport { createHash } from 'node:crypto';\nexport const x = [parseIp, createHash];\n",
+    ),
+    [],
+  );
 });
 
 for (const file of ['src/cluster/fixture.ts', 'src/server/fixture.ts', 'src/cli/fixture.ts']) {
@@ -48,5 +54,8 @@ for (const file of ['src/cluster/fixture.ts', 'src/server/fixture.ts', 'src/cli/
 }
 
 test('src/extension may import vscode', async () => {
-  assert.deepEqual(await restricted('src/extension/fixture.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n"), []);
+  assert.deepEqual(
+    await restricted('src/extension/fixture.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n"),
+    [],
+  );
 });

@@ -7,9 +7,17 @@ import { explainAt } from '../../../src/core/iptables/explain';
 test('every key exists in both languages with the same placeholders', () => {
   const en = Object.keys(catalogs.en).sort();
   const zh = Object.keys(catalogs['zh-CN']).sort();
-  assert.deepEqual(zh.filter((k) => !en.includes(k)), [], 'keys only in zh-CN');
+  assert.deepEqual(
+    zh.filter((k) => !en.includes(k)),
+    [],
+    'keys only in zh-CN',
+  );
   // `.one` forms are English plurals (tn); Chinese has none and reads `.other`.
-  assert.deepEqual(en.filter((k) => !zh.includes(k) && !(k.endsWith('.one') && zh.includes(k.replace(/\.one$/, '.other')))), [], 'keys only in en');
+  assert.deepEqual(
+    en.filter((k) => !zh.includes(k) && !(k.endsWith('.one') && zh.includes(k.replace(/\.one$/, '.other')))),
+    [],
+    'keys only in en',
+  );
   for (const k of en.filter((k) => zh.includes(k))) {
     const ph = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     assert.deepEqual(ph(catalogs['zh-CN'][k]), ph(catalogs.en[k]), `placeholders of ${k}`);
@@ -19,8 +27,13 @@ test('every key exists in both languages with the same placeholders', () => {
 test('Chinese texts are Chinese', () => {
   // Templates made only of placeholders, names and symbols need no translation; English words do.
   const words = (v: string) => v.replace(/\{\w+\}|`[^`]*`|\*\*[^*]*\*\*|\b[A-Z][A-Za-z0-9_-]*\b/g, '');
-  const notChinese = Object.entries(catalogs['zh-CN']).filter(([, v]) => /[a-z]{4,}/.test(words(v)) && !/[\u4e00-\u9fff]/.test(v));
-  assert.deepEqual(notChinese.map(([k]) => k), []);
+  const notChinese = Object.entries(catalogs['zh-CN']).filter(
+    ([, v]) => /[a-z]{4,}/.test(words(v)) && !/[\u4e00-\u9fff]/.test(v),
+  );
+  assert.deepEqual(
+    notChinese.map(([k]) => k),
+    [],
+  );
 });
 
 test('locale normalisation and fallbacks', () => {
@@ -33,14 +46,35 @@ test('locale normalisation and fallbacks', () => {
 });
 
 test('counted texts: English singular and plural forms, no "(s)"; Chinese one form', () => {
-  assert.equal(tn('en', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), 'tcp a -> b (hook prerouting): 1 path');
-  assert.equal(tn('en', 'trace.format.header', 2, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), 'tcp a -> b (hook prerouting): 2 paths');
-  assert.match(tn('zh-CN', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }), /1 条路径/);
-  for (const k of Object.keys(catalogs.en).filter((k) => k.endsWith('.one') || k.endsWith('.other'))) assert.doesNotMatch(catalogs.en[k], /\(s\)/, k);
+  assert.equal(
+    tn('en', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }),
+    'tcp a -> b (hook prerouting): 1 path',
+  );
+  assert.equal(
+    tn('en', 'trace.format.header', 2, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }),
+    'tcp a -> b (hook prerouting): 2 paths',
+  );
+  assert.match(
+    tn('zh-CN', 'trace.format.header', 1, { proto: 'tcp', src: 'a', dst: 'b', hook: 'prerouting' }),
+    /1 条路径/,
+  );
+  for (const k of Object.keys(catalogs.en).filter((k) => k.endsWith('.one') || k.endsWith('.other')))
+    assert.doesNotMatch(catalogs.en[k], /\(s\)/, k);
 });
 
 test('hovers count in English plural forms: "4 rules; jumped to from 2 places", "1 rule", "3 endpoint chains"', () => {
-  const text = ['*nat', ':PREROUTING ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':X - [0:0]', '-A PREROUTING -j X', '-A OUTPUT -j X', '-A X -j RETURN', '-A X -s 10.0.0.1 -j RETURN', 'COMMIT', ''].join('\n');
+  const text = [
+    '*nat',
+    ':PREROUTING ACCEPT [0:0]',
+    ':OUTPUT ACCEPT [0:0]',
+    ':X - [0:0]',
+    '-A PREROUTING -j X',
+    '-A OUTPUT -j X',
+    '-A X -j RETURN',
+    '-A X -s 10.0.0.1 -j RETURN',
+    'COMMIT',
+    '',
+  ].join('\n');
   const model = analyzeText(text).iptables!;
   const decl = (lang: 'en' | 'zh-CN') => explainAt(model, 3, 2, lang)?.markdown ?? '';
   assert.match(decl('en'), /2 rules; jumped to from 2 places\./);

@@ -12,12 +12,16 @@ test('every iptables corpus file parses and models without throwing', (t) => {
   for (const f of files) {
     const m = buildModel(parseIptables(f.text));
     assert.ok(m.dump.lineCount > 0, f.name);
-    for (const d of m.dump.diagnostics) assert.ok(d.span.line >= 0 && d.span.line < m.dump.lineCount, `${f.name}: ${d.code} at ${d.span.line}`);
+    for (const d of m.dump.diagnostics)
+      assert.ok(d.span.line >= 0 && d.span.line < m.dump.lineCount, `${f.name}: ${d.code} at ${d.span.line}`);
   }
 });
 
 // Counts read off the files by hand (SOURCES.md lists the same rule and declaration counts).
-const EXPECTED: Record<string, { format: string; rules: number; chains?: number; services?: number; tables?: string[] }> = {
+const EXPECTED: Record<
+  string,
+  { format: string; rules: number; chains?: number; services?: number; tables?: string[] }
+> = {
   '001': { format: 'iptables-save', rules: 44, chains: 25, services: 6, tables: ['filter', 'nat'] },
   '019': { format: 'iptables-save', rules: 62, services: 8 },
   '023': { format: 'iptables-save', rules: 85, chains: 37, services: 3 },
@@ -34,9 +38,17 @@ for (const [prefix, want] of Object.entries(EXPECTED)) {
     const m = buildModel(parseIptables(text));
     assert.equal(m.dump.format, want.format);
     assert.equal(m.dump.rules.length, want.rules);
-    if (want.chains !== undefined) assert.equal(m.dump.tables.reduce((n, x) => n + x.chains.size, 0), want.chains);
+    if (want.chains !== undefined)
+      assert.equal(
+        m.dump.tables.reduce((n, x) => n + x.chains.size, 0),
+        want.chains,
+      );
     if (want.services !== undefined) assert.equal(m.kube.services.length, want.services);
-    if (want.tables) assert.deepEqual(m.dump.tables.map((x) => x.name), want.tables);
+    if (want.tables)
+      assert.deepEqual(
+        m.dump.tables.map((x) => x.name),
+        want.tables,
+      );
   });
 }
 
@@ -50,10 +62,13 @@ test('corpus 091 (kube-proxy fixture): Services, endpoints, shares and verified 
   assert.equal(svc4.chain, 'KUBE-SVC-4SW47YFZTEDKD3PK');
   assert.equal(svc4.hashVerified, true);
   assert.deepEqual(svc4.externalIPs, ['192.168.99.33']);
-  assert.deepEqual(svc4.endpoints.map((e) => [e.ip, e.port, e.share, e.hashVerified]), [
-    ['10.180.0.4', 80, 0.5, true],
-    ['10.180.0.5', 80, 0.5, true],
-  ]);
+  assert.deepEqual(
+    svc4.endpoints.map((e) => [e.ip, e.port, e.share, e.hashVerified]),
+    [
+      ['10.180.0.4', 80, 0.5, true],
+      ['10.180.0.5', 80, 0.5, true],
+    ],
+  );
   const svc2 = byName.get('ns2/svc2:p80')!;
   assert.equal(svc2.nodePort, 3001);
   assert.deepEqual(svc2.loadBalancerIPs, ['1.2.3.4']);
@@ -74,7 +89,15 @@ test('property: mutated corpus text never throws', (t) => {
   fc.assert(
     fc.property(
       fc.integer({ min: 0, max: files.length - 1 }),
-      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('delete', 'insert', 'truncate', 'dup'), fc.string({ maxLength: 8 })), { maxLength: 12 }),
+      fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.nat(),
+          fc.constantFrom('delete', 'insert', 'truncate', 'dup'),
+          fc.string({ maxLength: 8 }),
+        ),
+        { maxLength: 12 },
+      ),
       (fileIndex, edits) => {
         const lines = files[fileIndex].text.split('\n');
         for (const [li, col, kind, s] of edits) {

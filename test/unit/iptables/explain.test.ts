@@ -38,7 +38,10 @@ const at = (lineText: string, needle: string, lang: 'en' | 'zh-CN' = 'en') => {
 
 test('the KUBE-SERVICES rule reads like the seed explanation', () => {
   const rule = model.dump.rules.find((r) => r.chain === 'KUBE-SERVICES')!;
-  assert.equal(explainRule(model, rule, 'en'), `TCP to 172.16.0.1:443 (Service **default/kubernetes**, port https) goes to ${SVC}.`);
+  assert.equal(
+    explainRule(model, rule, 'en'),
+    `TCP to 172.16.0.1:443 (Service **default/kubernetes**, port https) goes to ${SVC}.`,
+  );
   assert.match(explainRule(model, rule, 'zh-CN'), /172\.16\.0\.1:443.*default\/kubernetes.*进入/);
 });
 
@@ -52,13 +55,19 @@ test('hover on a Service chain names the Service, its endpoints and the verified
 
 test('hover on a probability gives rule k of n and the 1/n share', () => {
   const h = at('--probability 0.5000000000', '0.5000000000');
-  assert.match(h.markdown, /Rule 2 of 3 in this ladder: takes \*\*0.5\*\* of what is left \(0.5000 = 1\/2\), which is \*\*33.3%\*\* of all new connections \(1\/3\)/);
+  assert.match(
+    h.markdown,
+    /Rule 2 of 3 in this ladder: takes \*\*0.5\*\* of what is left \(0.5000 = 1\/2\), which is \*\*33.3%\*\* of all new connections \(1\/3\)/,
+  );
   const zh = at('--probability 0.3333333333', '0.3333333333', 'zh-CN');
   assert.match(zh.markdown, /第 1\/3 条规则/);
 });
 
 test('hover on an endpoint chain says which endpoint; on DNAT says where the ClusterIP becomes a pod IP', () => {
-  assert.match(at(`-A ${SEPS[1]}`, SEPS[1]).markdown, /endpoint chain for \*\*10\.0\.1\.12:6443\*\* of Service \*\*default\/kubernetes:https\*\*/);
+  assert.match(
+    at(`-A ${SEPS[1]}`, SEPS[1]).markdown,
+    /endpoint chain for \*\*10\.0\.1\.12:6443\*\* of Service \*\*default\/kubernetes:https\*\*/,
+  );
   assert.match(at(`-A ${SEPS[1]}`, 'DNAT').markdown, /Rewrites the destination to \*\*10\.0\.1\.12:6443\*\*/);
 });
 
@@ -82,23 +91,46 @@ test('generic rules get a generic sentence', () => {
 });
 
 test('MARK sentences say what the operation does to the bits', () => {
-  const m = buildModel(parseIptables('*nat\n-A KUBE-POSTROUTING -j MARK --xor-mark 0x4000\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n'));
+  const m = buildModel(
+    parseIptables(
+      '*nat\n-A KUBE-POSTROUTING -j MARK --xor-mark 0x4000\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n',
+    ),
+  );
   assert.match(explainRule(m, m.dump.rules[0], 'en'), /flip bits 0x4000/);
   assert.match(explainRule(m, m.dump.rules[1], 'en'), /set bits 0x4000 in the mark/);
   // The canonical forms iptables-save prints: --set-xmark V/M is "clear M, then XOR V".
-  const x = buildModel(parseIptables(['*nat', '-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000', '-A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN', '-A KUBE-POSTROUTING -j MARK --set-xmark 0x4000/0x0', '-A OTHER -j MARK --set-xmark 0x10/0xffffffff', '-A OTHER -j MARK --set-xmark 0x1/0xf0', 'COMMIT'].join('\n')));
-  assert.deepEqual(x.dump.rules.filter((r) => r.targetName === 'MARK').map((r) => explainRule(x, r, 'en').split(':')[1].trim()), [
-    'set bits 0x4000 in the mark.',
-    'flip bits 0x4000 of the mark (kube-proxy clears its masquerade bit this way, after checking it is set).',
-    'set the mark to 0x10.',
-    'clear bits 0xf0 of the mark, then flip bits 0x1.',
-  ]);
-  assert.match(explainMark(x, '0x4000/0x0', 'en'), /Set on line\(s\) 2; flipped \(cleared\) on line\(s\) 4; read on line\(s\) 3\./);
+  const x = buildModel(
+    parseIptables(
+      [
+        '*nat',
+        '-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000',
+        '-A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN',
+        '-A KUBE-POSTROUTING -j MARK --set-xmark 0x4000/0x0',
+        '-A OTHER -j MARK --set-xmark 0x10/0xffffffff',
+        '-A OTHER -j MARK --set-xmark 0x1/0xf0',
+        'COMMIT',
+      ].join('\n'),
+    ),
+  );
+  assert.deepEqual(
+    x.dump.rules.filter((r) => r.targetName === 'MARK').map((r) => explainRule(x, r, 'en').split(':')[1].trim()),
+    [
+      'set bits 0x4000 in the mark.',
+      'flip bits 0x4000 of the mark (kube-proxy clears its masquerade bit this way, after checking it is set).',
+      'set the mark to 0x10.',
+      'clear bits 0xf0 of the mark, then flip bits 0x1.',
+    ],
+  );
+  assert.match(
+    explainMark(x, '0x4000/0x0', 'en'),
+    /Set on line\(s\) 2; flipped \(cleared\) on line\(s\) 4; read on line\(s\) 3\./,
+  );
   assert.match(explainRule(m, m.dump.rules[0], 'zh-CN'), /翻转/);
 });
 
 test("a masquerade rule in KUBE-SERVICES names its Service from its comment when the Service's chains are not pasted", () => {
-  const paste = '-A KUBE-SERVICES ! -s 10.244.0.0/16 -d 172.16.0.10/32 -p tcp -m comment --comment "kube-system/kube-dns:dns-tcp cluster IP" -m tcp --dport 53 -j KUBE-MARK-MASQ\n';
+  const paste =
+    '-A KUBE-SERVICES ! -s 10.244.0.0/16 -d 172.16.0.10/32 -p tcp -m comment --comment "kube-system/kube-dns:dns-tcp cluster IP" -m tcp --dport 53 -j KUBE-MARK-MASQ\n';
   const model = buildModel(parseIptables(paste));
   const sentence = explainRule(model, model.dump.rules[0], 'en');
   assert.match(sentence, /Service \*\*kube-system\/kube-dns\*\*/);
@@ -106,14 +138,30 @@ test("a masquerade rule in KUBE-SERVICES names its Service from its comment when
 });
 
 test('restore edits: -D and -C explain what they do to the chain; a rule taken out again says so', () => {
-  const lines = ['*filter', ':INPUT ACCEPT [0:0]', ':MY - [0:0]', '-A MY -s 10.0.0.1/32 -j DROP', '-A MY -s 10.0.0.2/32 -j DROP', '-A MY -s 10.0.0.3/32 -j DROP', '-D MY 1', '-D MY -s 10.0.0.3/32 -j DROP', '-R MY 1 -s 10.0.0.9/32 -j ACCEPT', '-C MY -s 10.0.0.9/32 -j ACCEPT', '-D MY -s 10.9.9.9/32 -j DROP', 'COMMIT'];
+  const lines = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':MY - [0:0]',
+    '-A MY -s 10.0.0.1/32 -j DROP',
+    '-A MY -s 10.0.0.2/32 -j DROP',
+    '-A MY -s 10.0.0.3/32 -j DROP',
+    '-D MY 1',
+    '-D MY -s 10.0.0.3/32 -j DROP',
+    '-R MY 1 -s 10.0.0.9/32 -j ACCEPT',
+    '-C MY -s 10.0.0.9/32 -j ACCEPT',
+    '-D MY -s 10.9.9.9/32 -j DROP',
+    'COMMIT',
+  ];
   const m = buildModel(parseIptables(lines.join('\n')));
   const hover = (line: number) => explainAt(m, line, 0, 'en')!.markdown;
   assert.match(hover(3), /Line 7 takes this rule out of \*\*MY\*\* \(filter\) again/);
   assert.match(hover(4), /Line 9 takes this rule out/, 'replaced by -R 1 once rule 1 was deleted');
   assert.match(hover(6), /\n\nDeletes rule 1 of \*\*MY\*\* \(filter\): line 4, `-A MY -s 10\.0\.0\.1\/32 -j DROP`\.$/);
   assert.match(hover(7), /\n\nDeletes the rule of \*\*MY\*\* \(filter\) written the same way: line 6\.$/);
-  assert.match(hover(8), /From 10\.0\.0\.9\/32: accept\.\n\nReplaces rule 1 of \*\*MY\*\* \(filter\): line 5, `-A MY -s 10\.0\.0\.2\/32 -j DROP`\.\n\nIn chain \*\*MY\*\* \(filter\), rule 1 of 1\./);
+  assert.match(
+    hover(8),
+    /From 10\.0\.0\.9\/32: accept\.\n\nReplaces rule 1 of \*\*MY\*\* \(filter\): line 5, `-A MY -s 10\.0\.0\.2\/32 -j DROP`\.\n\nIn chain \*\*MY\*\* \(filter\), rule 1 of 1\./,
+  );
   assert.match(hover(9), /Checks whether \*\*MY\*\* \(filter\) holds this rule/);
   assert.match(hover(10), /Changes nothing in \*\*MY\*\*/);
   assert.match(explainAt(m, 6, 0, 'zh-CN')!.markdown, /删除 \*\*MY\*\*（filter）的第 1 条规则/);
@@ -121,10 +169,12 @@ test('restore edits: -D and -C explain what they do to the chain; a rule taken o
   assert.match(explainAt(flushed, 2, 0, 'en')!.markdown, /Line 4 takes this rule out/);
 });
 
-
 test('a KUBE-SVL rule gets the share of its own ladder (the local endpoints), not the cluster-wide one', () => {
   const svl = serviceChainName('KUBE-SVL-', SPN, 'tcp');
-  const text = TEXT.replace('COMMIT', [`:${svl} - [0:0]`, `-A ${svl} -m comment --comment "${SPN} -> ${EPS[0]}" -j ${SEPS[0]}`, 'COMMIT'].join('\n'));
+  const text = TEXT.replace(
+    'COMMIT',
+    [`:${svl} - [0:0]`, `-A ${svl} -m comment --comment "${SPN} -> ${EPS[0]}" -j ${SEPS[0]}`, 'COMMIT'].join('\n'),
+  );
   const model = buildModel(parseIptables(text));
   const svlRule = model.dump.rules.find((r) => r.chain === svl)!;
   const svcRule = model.dump.rules.find((r) => r.chain === SVC)!;
@@ -134,7 +184,9 @@ test('a KUBE-SVL rule gets the share of its own ladder (the local endpoints), no
 });
 
 test('a ladder rule whose ladder is cut short says its share is unknown', () => {
-  const cut = TEXT.split('\n').filter((l) => !l.includes('--probability 0.3333333333')).join('\n');
+  const cut = TEXT.split('\n')
+    .filter((l) => !l.includes('--probability 0.3333333333'))
+    .join('\n');
   const model = buildModel(parseIptables(cut));
   const tail = model.dump.rules.find((r) => r.chain === SVC && r.target?.name === SEPS[2])!;
   const text = explainRule(model, tail, 'en');

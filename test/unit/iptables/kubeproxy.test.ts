@@ -5,11 +5,19 @@ import { endpointChainName, serviceChainName } from '../../../src/core/iptables/
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { probabilityEra } from '../../../src/core/iptables/kubeproxy';
 
-function dumpFor(spn: string, ip: string, port: number, endpoints: string[], opts: { wrongHash?: boolean } = {}): string {
+function dumpFor(
+  spn: string,
+  ip: string,
+  port: number,
+  endpoints: string[],
+  opts: { wrongHash?: boolean } = {},
+): string {
   const svc = opts.wrongHash ? 'KUBE-SVC-AAAAAAAAAAAAAAAA' : serviceChainName('KUBE-SVC-', spn, 'tcp');
   const seps = endpoints.map((e) => endpointChainName(spn, 'tcp', e));
   const lines = ['*nat', ':KUBE-SERVICES - [0:0]', `:${svc} - [0:0]`, ...seps.map((s) => `:${s} - [0:0]`)];
-  lines.push(`-A KUBE-SERVICES -d ${ip}/32 -p tcp -m comment --comment "${spn} cluster IP" -m tcp --dport ${port} -j ${svc}`);
+  lines.push(
+    `-A KUBE-SERVICES -d ${ip}/32 -p tcp -m comment --comment "${spn} cluster IP" -m tcp --dport ${port} -j ${svc}`,
+  );
   endpoints.forEach((e, i) => {
     const n = endpoints.length;
     const stat = i < n - 1 ? ` -m statistic --mode random --probability ${(1 / (n - i)).toFixed(10)}` : '';
@@ -24,7 +32,11 @@ function dumpFor(spn: string, ip: string, port: number, endpoints: string[], opt
 }
 
 test('a 3-endpoint Service: cluster IP, port, protocol, endpoints with 1/3 each, hashes verified', () => {
-  const m = buildModel(parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080'])));
+  const m = buildModel(
+    parseIptables(
+      dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080']),
+    ),
+  );
   assert.equal(m.kube.mode, 'iptables');
   assert.equal(m.kube.services.length, 1);
   const s = m.kube.services[0];
@@ -32,7 +44,10 @@ test('a 3-endpoint Service: cluster IP, port, protocol, endpoints with 1/3 each,
   assert.deepEqual([s.namespace, s.service, s.portName], ['default', 'web', 'http']);
   assert.deepEqual([s.protocol, s.clusterIP, s.port], ['tcp', '172.16.5.5', 80]);
   assert.equal(s.hashVerified, true);
-  assert.deepEqual(s.endpoints.map((e) => `${e.ip}:${e.port}`), ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080']);
+  assert.deepEqual(
+    s.endpoints.map((e) => `${e.ip}:${e.port}`),
+    ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080'],
+  );
   for (const e of s.endpoints) {
     assert.ok(e.share !== undefined && Math.abs(e.share - 1 / 3) < 1e-9, `share ${e.share}`);
     assert.equal(e.hashVerified, true);
@@ -41,12 +56,18 @@ test('a 3-endpoint Service: cluster IP, port, protocol, endpoints with 1/3 each,
 });
 
 test('a chain whose name does not match its comment is reported as unverified', () => {
-  const m = buildModel(parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080'], { wrongHash: true })));
+  const m = buildModel(
+    parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080'], { wrongHash: true })),
+  );
   assert.equal(m.kube.services[0].hashVerified, false);
 });
 
 test('filter "has no endpoints" rules make a Service with noEndpoints', () => {
-  const m = buildModel(parseIptables('*filter\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -d 172.16.9.9/32 -p tcp -m comment --comment "ns/empty:web has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable\nCOMMIT\n'));
+  const m = buildModel(
+    parseIptables(
+      '*filter\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -d 172.16.9.9/32 -p tcp -m comment --comment "ns/empty:web has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable\nCOMMIT\n',
+    ),
+  );
   const s = m.kube.services[0];
   assert.equal(s.name, 'ns/empty:web');
   assert.equal(s.noEndpoints, true);
@@ -55,7 +76,9 @@ test('filter "has no endpoints" rules make a Service with noEndpoints', () => {
 });
 
 test('jump graph: references and callees', () => {
-  const m = buildModel(parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080'])));
+  const m = buildModel(
+    parseIptables(dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080'])),
+  );
   const svc = m.kube.services[0].chain!;
   assert.equal(m.references('nat', svc).length, 1);
   assert.equal(m.references('nat', svc)[0].chain, 'KUBE-SERVICES');
@@ -73,7 +96,11 @@ test('probability era: five decimals (old kube-proxy) and ten decimals', () => {
 });
 
 test('version hints: KUBE-XLB, KUBE-PROXY-FIREWALL, or-mark', () => {
-  const m = buildModel(parseIptables('*nat\n:KUBE-XLB-ABC - [0:0]\n:KUBE-MARK-MASQ - [0:0]\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n*filter\n:KUBE-PROXY-FIREWALL - [0:0]\nCOMMIT\n'));
+  const m = buildModel(
+    parseIptables(
+      '*nat\n:KUBE-XLB-ABC - [0:0]\n:KUBE-MARK-MASQ - [0:0]\n-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\nCOMMIT\n*filter\n:KUBE-PROXY-FIREWALL - [0:0]\nCOMMIT\n',
+    ),
+  );
   const codes = m.kube.versionHints.map((h) => h.code).sort();
   assert.deepEqual(codes, ['or-mark', 'proxy-firewall', 'xlb-chains']);
   assert.equal(m.kube.masqueradeMark, '0x4000');
@@ -98,14 +125,23 @@ test('an SVL chain declared before its SVC chain: the listed endpoint is verifie
   ].join('\n');
   const m = buildModel(parseIptables(text));
   const s = m.kube.services.find((x) => x.name === spn)!;
-  assert.deepEqual(s.endpoints.map((e) => [e.ip, e.port, e.hashVerified]), [['10.0.0.1', 80, true]]);
+  assert.deepEqual(
+    s.endpoints.map((e) => [e.ip, e.port, e.hashVerified]),
+    [['10.0.0.1', 80, true]],
+  );
 });
 
 test('a ladder cut by grep leaves shares unknown; a whole one keeps them', () => {
   const spn = 'kube-system/kube-dns:dns';
   const whole = dumpFor(spn, '10.96.0.10', 53, ['10.244.0.2:53', '10.244.0.3:53', '10.244.0.4:53']).split('\n');
-  const sharesOf = (lines: string[]) => buildModel(parseIptables(lines.join('\n'))).kube.services.find((x) => x.name === spn)!.endpoints.map((e) => e.share);
-  assert.deepEqual(sharesOf(whole).map((s) => s?.toFixed(4)), ['0.3333', '0.3333', '0.3333']);
+  const sharesOf = (lines: string[]) =>
+    buildModel(parseIptables(lines.join('\n')))
+      .kube.services.find((x) => x.name === spn)!
+      .endpoints.map((e) => e.share);
+  assert.deepEqual(
+    sharesOf(whole).map((s) => s?.toFixed(4)),
+    ['0.3333', '0.3333', '0.3333'],
+  );
   // The first ladder rule (probability 1/3) missing: the other two look like 1/2 and "the rest", but are not.
   const withoutFirst = whole.filter((l) => !/probability 0\.3333/.test(l));
   assert.deepEqual(sharesOf(withoutFirst), [undefined, undefined, undefined]);
@@ -125,12 +161,36 @@ test("an endpoint's hash check: true for its own chain, false for a chain of ano
     .replace('--to-destination 10.244.1.3:8080', '--to-destination 10.244.9.9:8080');
   const m = buildModel(parseIptables(text));
   const [first, second] = m.kube.services[0].endpoints;
-  assert.deepEqual([first.chain, first.hashVerified, second.ip, second.hashVerified], [good, true, '10.244.9.9', false]);
-  assert.deepEqual(JSON.parse(JSON.stringify(first)), { ip: '10.244.1.2', port: 8080, chain: good, probability: 0.5, share: 0.5, ruleLine: 6, dnatLine: 9, hashVerified: true });
+  assert.deepEqual(
+    [first.chain, first.hashVerified, second.ip, second.hashVerified],
+    [good, true, '10.244.9.9', false],
+  );
+  assert.deepEqual(JSON.parse(JSON.stringify(first)), {
+    ip: '10.244.1.2',
+    port: 8080,
+    chain: good,
+    probability: 0.5,
+    share: 0.5,
+    ruleLine: 6,
+    dnatLine: 9,
+    hashVerified: true,
+  });
   assert.equal(m.kube.endpointByChain.get(good)?.endpoint, first);
 
   // A ladder rule whose endpoint chain is not in the paste, and whose comment has no `-> ip:port`: no address to hash.
-  const bare = buildModel(parseIptables(['*nat', `:KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]`, `-A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "${spn}" -j ${good}`, 'COMMIT'].join('\n')));
+  const bare = buildModel(
+    parseIptables(
+      [
+        '*nat',
+        `:KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]`,
+        `-A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "${spn}" -j ${good}`,
+        'COMMIT',
+      ].join('\n'),
+    ),
+  );
   const lone = bare.kube.services[0].endpoints[0];
-  assert.deepEqual([lone.chain, lone.ip, lone.hashVerified, lone.share, lone.probability], [good, '', null, 1, undefined]);
+  assert.deepEqual(
+    [lone.chain, lone.ip, lone.hashVerified, lone.share, lone.probability],
+    [good, '', null, 1, undefined],
+  );
 });

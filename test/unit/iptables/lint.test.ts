@@ -14,18 +14,38 @@ const codes = (text: string) => lint(text).map((d) => `${d.span.line}:${d.code}`
 
 test('undefined chain: an error where iptables-restore rejects it; in a partial paste a warning that says "if"', () => {
   const full = lint('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\nCOMMIT\n');
-  assert.deepEqual(full.map((d) => [d.code, d.severity, d.span.line, d.span.column]), [['undefined-chain', 'error', 2, 12]]);
+  assert.deepEqual(
+    full.map((d) => [d.code, d.severity, d.span.line, d.span.column]),
+    [['undefined-chain', 'error', 2, 12]],
+  );
   assert.match(full[0].message, /iptables-restore would reject this rule/);
   // Severity and message agree: never an info that states the rejection as a fact.
   for (const text of ['-A INPUT -j NOPE\n', '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\n']) {
     const partial = lint(text);
-    assert.deepEqual(partial.filter((d) => d.code === 'undefined-chain').map((d) => d.severity), ['warning']);
-    assert.match(partial.find((d) => d.code === 'undefined-chain')!.message, /if the node has no such chain, iptables-restore rejects this rule/);
+    assert.deepEqual(
+      partial.filter((d) => d.code === 'undefined-chain').map((d) => d.severity),
+      ['warning'],
+    );
+    assert.match(
+      partial.find((d) => d.code === 'undefined-chain')!.message,
+      /if the node has no such chain, iptables-restore rejects this rule/,
+    );
   }
 });
 
 test('unreferenced chain, unreachable rule, duplicate rule', () => {
-  const c = codes(['*filter', ':INPUT ACCEPT [0:0]', ':LONELY - [0:0]', '-A INPUT -j ACCEPT', '-A INPUT -s 10.0.0.1/32 -j DROP', '-A LONELY -j DROP', '-A LONELY -j DROP', 'COMMIT'].join('\n'));
+  const c = codes(
+    [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      ':LONELY - [0:0]',
+      '-A INPUT -j ACCEPT',
+      '-A INPUT -s 10.0.0.1/32 -j DROP',
+      '-A LONELY -j DROP',
+      '-A LONELY -j DROP',
+      'COMMIT',
+    ].join('\n'),
+  );
   assert.ok(c.includes('2:unreferenced-chain'));
   assert.ok(c.includes('4:unreachable-rule'));
   assert.ok(c.includes('6:duplicate-rule'));
@@ -35,24 +55,46 @@ test('unreferenced chain, unreachable rule, duplicate rule', () => {
 test('probability ladder must give 1/n; 5-decimal ladders pass', () => {
   const svc = serviceChainName('KUBE-SVC-', 'ns/a:p', 'tcp');
   const ladder = (p1: string, p2: string) =>
-    ['*nat', `:${svc} - [0:0]`, ':KUBE-SEP-A - [0:0]', ':KUBE-SEP-B - [0:0]', ':KUBE-SEP-C - [0:0]',
+    [
+      '*nat',
+      `:${svc} - [0:0]`,
+      ':KUBE-SEP-A - [0:0]',
+      ':KUBE-SEP-B - [0:0]',
+      ':KUBE-SEP-C - [0:0]',
       `-A ${svc} -m statistic --mode random --probability ${p1} -j KUBE-SEP-A`,
       `-A ${svc} -m statistic --mode random --probability ${p2} -j KUBE-SEP-B`,
-      `-A ${svc} -j KUBE-SEP-C`, 'COMMIT'].join('\n');
-  assert.deepEqual(codes(ladder('0.3333333333', '0.5000000000')).filter((c) => c.includes('ladder')), []);
-  assert.deepEqual(codes(ladder('0.33332999982', '0.50000000000')).filter((c) => c.includes('ladder')), []);
-  assert.deepEqual(codes(ladder('0.5000000000', '0.5000000000')).filter((c) => c.includes('ladder')), ['5:probability-ladder']);
+      `-A ${svc} -j KUBE-SEP-C`,
+      'COMMIT',
+    ].join('\n');
+  assert.deepEqual(
+    codes(ladder('0.3333333333', '0.5000000000')).filter((c) => c.includes('ladder')),
+    [],
+  );
+  assert.deepEqual(
+    codes(ladder('0.33332999982', '0.50000000000')).filter((c) => c.includes('ladder')),
+    [],
+  );
+  assert.deepEqual(
+    codes(ladder('0.5000000000', '0.5000000000')).filter((c) => c.includes('ladder')),
+    ['5:probability-ladder'],
+  );
 });
 
 test('KUBE-NODEPORTS jump not last, unknown module and option, hash mismatch, no endpoints', () => {
   const c = codes(
-    ['*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-NODEPORTS - [0:0]', ':KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]', ':PREROUTING ACCEPT [0:0]',
+    [
+      '*nat',
+      ':KUBE-SERVICES - [0:0]',
+      ':KUBE-NODEPORTS - [0:0]',
+      ':KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]',
+      ':PREROUTING ACCEPT [0:0]',
       '-A PREROUTING -j KUBE-SERVICES',
       '-A KUBE-SERVICES -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS',
       '-A KUBE-SERVICES -d 10.0.0.1/32 -p tcp -m comment --comment "ns/a:p cluster IP" -m tcp --dport 80 -j KUBE-SVC-AAAAAAAAAAAAAAAA',
       '-A KUBE-NODEPORTS -m frobnicate --x 1 -j RETURN',
       '-A KUBE-NODEPORTS -m tcp --dportz 1 -j RETURN',
-      'COMMIT'].join('\n'),
+      'COMMIT',
+    ].join('\n'),
   );
   assert.ok(c.includes('6:nodeports-not-last'), c.join());
   assert.ok(c.includes('8:unknown-module'));
@@ -62,7 +104,11 @@ test('KUBE-NODEPORTS jump not last, unknown module and option, hash mismatch, no
 });
 
 test('legacy/nft split warning', () => {
-  assert.ok(codes('# Warning: iptables-legacy tables present, use iptables-legacy-save to see them\n*filter\nCOMMIT\n').includes('0:legacy-nft-split'));
+  assert.ok(
+    codes(
+      '# Warning: iptables-legacy tables present, use iptables-legacy-save to see them\n*filter\nCOMMIT\n',
+    ).includes('0:legacy-nft-split'),
+  );
 });
 
 test('messages exist in both languages for every code and the Chinese text is Chinese', () => {
@@ -76,21 +122,55 @@ test('messages exist in both languages for every code and the Chinese text is Ch
 });
 
 test('duplicate rules match however their blanks are written', () => {
-  const codes = lint('*filter\n:X - [0:0]\n-A X -m comment --comment a\u00a0b -j ACCEPT\n-A X -m comment --comment a b -j ACCEPT\nCOMMIT\n').map((d) => d.code);
+  const codes = lint(
+    '*filter\n:X - [0:0]\n-A X -m comment --comment a\u00a0b -j ACCEPT\n-A X -m comment --comment a b -j ACCEPT\nCOMMIT\n',
+  ).map((d) => d.code);
   assert.ok(codes.includes('duplicate-rule'), codes.join());
 });
 
 test('duplicate rules: tabs and space runs collapse, other differences stay', () => {
-  const dump = ['*filter', ':X - [0:0]', '-A X -s 10.0.0.4/32 -j ACCEPT', '-A X -s  10.0.0.4/32\t-j   ACCEPT', '-A X -s 10.0.0.45/32 -j ACCEPT', '-A X -s 10.0.0.4/32 -j ACCEPT  ', 'COMMIT'];
+  const dump = [
+    '*filter',
+    ':X - [0:0]',
+    '-A X -s 10.0.0.4/32 -j ACCEPT',
+    '-A X -s  10.0.0.4/32\t-j   ACCEPT',
+    '-A X -s 10.0.0.45/32 -j ACCEPT',
+    '-A X -s 10.0.0.4/32 -j ACCEPT  ',
+    'COMMIT',
+  ];
   const dups = lint(dump.join('\n')).filter((d) => d.code === 'duplicate-rule');
-  assert.deepEqual(dups.map((d) => [d.span.line, d.related?.[0].span.line]), [[3, 2], [5, 2]]);
+  assert.deepEqual(
+    dups.map((d) => [d.span.line, d.related?.[0].span.line]),
+    [
+      [3, 2],
+      [5, 2],
+    ],
+  );
 });
 
 test('unreferenced chains are found in a small table of a dump whose big table stays quiet', () => {
-  const nat = ['*nat', ':PREROUTING ACCEPT [0:0]', ...Array.from({ length: 1001 }, (_, i) => `:HASHED-${i} - [0:0]`), 'COMMIT'];
-  const filter = ['*filter', ':INPUT ACCEPT [0:0]', ':USED - [0:0]', ':BYINSERT - [0:0]', ':LONELY - [0:0]', '-A INPUT -j USED', '-I INPUT 1 -g BYINSERT', '-A LONELY -j ACCEPT', 'COMMIT'];
+  const nat = [
+    '*nat',
+    ':PREROUTING ACCEPT [0:0]',
+    ...Array.from({ length: 1001 }, (_, i) => `:HASHED-${i} - [0:0]`),
+    'COMMIT',
+  ];
+  const filter = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':USED - [0:0]',
+    ':BYINSERT - [0:0]',
+    ':LONELY - [0:0]',
+    '-A INPUT -j USED',
+    '-I INPUT 1 -g BYINSERT',
+    '-A LONELY -j ACCEPT',
+    'COMMIT',
+  ];
   const found = lint([...nat, ...filter].join('\n')).filter((d) => d.code === 'unreferenced-chain');
-  assert.deepEqual(found.map((d) => d.message.includes('LONELY')), [true]);
+  assert.deepEqual(
+    found.map((d) => d.message.includes('LONELY')),
+    [true],
+  );
   assert.equal(found[0].span.line, nat.length + 4);
 });
 
@@ -105,6 +185,8 @@ test('the ladder check reads the first statistic match; -m "" does not make a ru
 });
 
 test('module and target names that are Object.prototype properties lint like any unknown name', () => {
-  const codes = lint('*filter\n:X - [0:0]\n-A X -m toString --foo 1 -j ACCEPT\n-A X -j constructor --x 1\n-A X --constructor 1 -j ACCEPT\nCOMMIT\n').map((d) => d.code);
+  const codes = lint(
+    '*filter\n:X - [0:0]\n-A X -m toString --foo 1 -j ACCEPT\n-A X -j constructor --x 1\n-A X --constructor 1 -j ACCEPT\nCOMMIT\n',
+  ).map((d) => d.code);
   assert.ok(codes.includes('unknown-module'), codes.join());
 });

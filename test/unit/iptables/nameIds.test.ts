@@ -19,8 +19,20 @@ test('a name-keyed map reads as a ReadonlyMap by name, in insertion order', () =
   assert.equal(map.size, 2);
   assert.deepEqual([...map.keys()], ['B', 'A']);
   assert.deepEqual([...map.values()], ['b', 'a']);
-  assert.deepEqual([...map], [['B', 'b'], ['A', 'a']]);
-  assert.deepEqual(new Map(map), new Map([['B', 'b'], ['A', 'a']]));
+  assert.deepEqual(
+    [...map],
+    [
+      ['B', 'b'],
+      ['A', 'a'],
+    ],
+  );
+  assert.deepEqual(
+    new Map(map),
+    new Map([
+      ['B', 'b'],
+      ['A', 'a'],
+    ]),
+  );
   const seen: string[] = [];
   map.forEach((v, k, m) => {
     assert.equal(m, map);
@@ -47,11 +59,17 @@ test('a listing (rules outside the rule store) gives the kube view by names adde
   assert.equal(m.dump.rules[0].chainNameId, undefined, 'listing rows are not rules of the store');
   assert.equal(m.kube.services.length, 1);
   const s = m.kube.services[0];
-  assert.deepEqual([s.name, s.clusterIP, s.port, s.protocol, s.chain], ['ns/web:http', '10.96.0.10', 80, 'tcp', 'KUBE-SVC-ABC']);
-  assert.deepEqual(s.endpoints.map((e) => [e.chain, e.ip, e.port, e.share]), [
-    ['KUBE-SEP-1', '10.0.0.1', 80, 0.5],
-    ['KUBE-SEP-2', '10.0.0.2', 80, 0.5],
-  ]);
+  assert.deepEqual(
+    [s.name, s.clusterIP, s.port, s.protocol, s.chain],
+    ['ns/web:http', '10.96.0.10', 80, 'tcp', 'KUBE-SVC-ABC'],
+  );
+  assert.deepEqual(
+    s.endpoints.map((e) => [e.chain, e.ip, e.port, e.share]),
+    [
+      ['KUBE-SEP-1', '10.0.0.1', 80, 0.5],
+      ['KUBE-SEP-2', '10.0.0.2', 80, 0.5],
+    ],
+  );
   assert.equal(m.kube.serviceByChain.get('KUBE-SVC-ABC'), s);
   const entry = m.kube.endpointByChain.get('KUBE-SEP-1');
   assert.equal(entry?.service, s);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { endpointChainName, kubeChainKind, serviceChainName, verifyServiceChain, verifyServiceChains } from '../../../src/core/iptables/naming';
+import {
+  endpointChainName,
+  kubeChainKind,
+  serviceChainName,
+  verifyServiceChain,
+  verifyServiceChains,
+} from '../../../src/core/iptables/naming';
 
 test('chain hashes match kube-proxy for known Services', () => {
   // Values that appear in real dumps for these well-known Services.
@@ -19,16 +25,39 @@ test('verification accepts the old unnamed-port form and rejects other services'
 });
 
 test("a Service's chains verify together: every one must carry the port's hash", () => {
-  const names = (spn: string, protocol: string) => ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-EXT-', 'KUBE-FW-', 'KUBE-XLB-'].map((p) => serviceChainName(p as 'KUBE-SVC-', spn, protocol));
+  const names = (spn: string, protocol: string) =>
+    ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-EXT-', 'KUBE-FW-', 'KUBE-XLB-'].map((p) =>
+      serviceChainName(p as 'KUBE-SVC-', spn, protocol),
+    );
   assert.equal(verifyServiceChains(names('ns/web:http', 'tcp'), 'ns/web:http', 'TCP'), true);
   // One chain hashed for another port or protocol spoils the set.
-  assert.equal(verifyServiceChains([...names('ns/web:http', 'tcp'), serviceChainName('KUBE-FW-', 'ns/web:https', 'tcp')], 'ns/web:http', 'tcp'), false);
-  assert.equal(verifyServiceChains([names('ns/web:http', 'tcp')[0], names('ns/web:http', 'udp')[2]], 'ns/web:http', 'tcp'), false);
+  assert.equal(
+    verifyServiceChains(
+      [...names('ns/web:http', 'tcp'), serviceChainName('KUBE-FW-', 'ns/web:https', 'tcp')],
+      'ns/web:http',
+      'tcp',
+    ),
+    false,
+  );
+  assert.equal(
+    verifyServiceChains([names('ns/web:http', 'tcp')[0], names('ns/web:http', 'udp')[2]], 'ns/web:http', 'tcp'),
+    false,
+  );
   // Each chain may use either form of an unnamed port (old and new kube-proxy in one paste).
-  assert.equal(verifyServiceChains([serviceChainName('KUBE-SVC-', 'ns/db:', 'tcp'), serviceChainName('KUBE-EXT-', 'ns/db', 'tcp')], 'ns/db', 'tcp'), true);
+  assert.equal(
+    verifyServiceChains(
+      [serviceChainName('KUBE-SVC-', 'ns/db:', 'tcp'), serviceChainName('KUBE-EXT-', 'ns/db', 'tcp')],
+      'ns/db',
+      'tcp',
+    ),
+    true,
+  );
   // A name one character longer or with an unknown prefix is no kube-proxy chain.
   assert.equal(verifyServiceChains([names('ns/web:http', 'tcp')[0] + 'A'], 'ns/web:http', 'tcp'), false);
-  assert.equal(verifyServiceChains(['KUBE-ABC-' + names('ns/web:http', 'tcp')[0].slice(9)], 'ns/web:http', 'tcp'), false);
+  assert.equal(
+    verifyServiceChains(['KUBE-ABC-' + names('ns/web:http', 'tcp')[0].slice(9)], 'ns/web:http', 'tcp'),
+    false,
+  );
 });
 
 test('chain kinds', () => {

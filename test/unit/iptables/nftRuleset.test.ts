@@ -18,7 +18,10 @@ test('nft list ruleset of iptables-nft rules: tables, chains with hooks and poli
   const d = parseIptables(RULESET);
   assert.equal(d.format, 'nft');
   assert.equal(d.family, 4);
-  assert.deepEqual(d.tables.map((t) => t.name), ['nat', 'filter']);
+  assert.deepEqual(
+    d.tables.map((t) => t.name),
+    ['nat', 'filter'],
+  );
   const nat = d.tables[0];
   assert.deepEqual([...nat.chains.keys()].slice(0, 3), ['PREROUTING', 'POSTROUTING', 'KUBE-MARK-MASQ']);
   assert.equal(nat.chains.get('PREROUTING')!.builtin, true);
@@ -33,7 +36,10 @@ test('nft list ruleset of iptables-nft rules: tables, chains with hooks and poli
   assert.equal(first.target?.name, 'KUBE-SERVICES');
   assert.equal(first.line, lineOf(RULESET, 'jump KUBE-SERVICES'));
   // Nothing is left unread in this ruleset.
-  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    [],
+  );
 });
 
 test('nft expressions are read back into the iptables matches and targets they came from', () => {
@@ -72,15 +78,33 @@ test('the kube view, the tracer and hovers read an nft ruleset as they read ipta
   assert.equal(dns.protocol, 'udp');
   assert.equal(dns.port, 53);
   assert.equal(dns.hashVerified, true);
-  assert.deepEqual(dns.endpoints.map((e) => [e.ip, e.port, e.share]).sort(), [['10.244.0.2', 53, 0.5], ['10.244.0.3', 53, 0.5]]);
+  assert.deepEqual(dns.endpoints.map((e) => [e.ip, e.port, e.share]).sort(), [
+    ['10.244.0.2', 53, 0.5],
+    ['10.244.0.3', 53, 0.5],
+  ]);
   const web = model.kube.services.find((s) => s.name === 'ns/web:http');
   assert.equal(web?.noEndpoints, true);
 
-  const result = tracePacket(model.dump, { src: '192.168.5.5', dst: '10.96.0.10', dport: 53, proto: 'udp', hook: 'prerouting', inIface: 'eth0', localAddresses: ['192.168.0.10'] }, { lang: 'en' });
+  const result = tracePacket(
+    model.dump,
+    {
+      src: '192.168.5.5',
+      dst: '10.96.0.10',
+      dport: 53,
+      proto: 'udp',
+      hook: 'prerouting',
+      inIface: 'eth0',
+      localAddresses: ['192.168.0.10'],
+    },
+    { lang: 'en' },
+  );
   const dnats = result.paths.map((p) => `${p.dnat?.ip}:${p.dnat?.port}`).sort();
   assert.deepEqual(dnats, ['10.244.0.2:53', '10.244.0.3:53']);
   assert.ok(Math.abs(result.paths.reduce((a, p) => a + p.probability, 0) - 1) < 1e-9);
-  assert.ok(result.paths.every((p) => p.masquerade), 'from outside the pod CIDR the ladder marks for masquerade');
+  assert.ok(
+    result.paths.every((p) => p.masquerade),
+    'from outside the pod CIDR the ladder marks for masquerade',
+  );
 
   const line = lineOf(RULESET, 'udp dport 53 counter packets 5');
   const hover = explainAt(model, line, RULESET.split('\n')[line].indexOf('10.96.0.10'), 'en');
@@ -98,10 +122,16 @@ test('the analysis and the editor take a ruleset with table blocks for the iptab
   const found = detectDump(RULESET);
   assert.equal(found.kind, 'nft');
   assert.equal(found.languageId, 'iptables');
-  assert.equal(detectDump('    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n').languageId, undefined);
+  assert.equal(
+    detectDump('    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n').languageId,
+    undefined,
+  );
   const a = analyzeText(RULESET);
   assert.equal(a.iptables?.kube.services.length, 2);
-  assert.deepEqual(diagnosticsOf(a, 'en').filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    diagnosticsOf(a, 'en').filter((d) => d.severity === 'error'),
+    [],
+  );
 });
 
 test('sets, maps and handles are skipped; xt extensions and unmapped text are said, and the rule stays uncertain', () => {
@@ -128,9 +158,15 @@ test('sets, maps and handles are skipped; xt extensions and unmapped text are sa
   const [setRule, recent, log, owner] = d.rules;
   assert.deepEqual(findOption(setRule, 'match-set', 'set')?.values, ['allowed', 'src']);
   assert.equal(setRule.target?.name, 'ACCEPT');
-  assert.equal(owner.matches.some((m) => m.module === 'unparsed'), true);
+  assert.equal(
+    owner.matches.some((m) => m.module === 'unparsed'),
+    true,
+  );
   assert.equal(owner.target, undefined, 'what follows unmapped text is not guessed at');
-  assert.equal(recent.matches.some((m) => m.module === 'recent'), true);
+  assert.equal(
+    recent.matches.some((m) => m.module === 'recent'),
+    true,
+  );
   assert.equal(recent.target?.name, 'KUBE-SEP-X');
   assert.equal(log.target?.name, 'LOG');
   assert.ok(!log.text.includes('handle'), 'the `# handle N` of nft -a is not rule text');
@@ -139,21 +175,42 @@ test('sets, maps and handles are skipped; xt extensions and unmapped text are sa
 });
 
 test("one family per dump: the other family's tables are said and skipped; an ip6-only ruleset is IPv6; an unclosed table keeps its rules", () => {
-  const both = 'table ip nat {\n\tchain OUTPUT {\n\t\tip daddr 10.96.0.1 tcp dport 443 counter packets 0 bytes 0 accept\n\t}\n}\ntable ip6 nat {\n\tchain OUTPUT {\n\t\tip6 daddr fd00::1 tcp dport 443 counter packets 0 bytes 0 accept\n\t}\n}\n';
+  const both =
+    'table ip nat {\n\tchain OUTPUT {\n\t\tip daddr 10.96.0.1 tcp dport 443 counter packets 0 bytes 0 accept\n\t}\n}\ntable ip6 nat {\n\tchain OUTPUT {\n\t\tip6 daddr fd00::1 tcp dport 443 counter packets 0 bytes 0 accept\n\t}\n}\n';
   const d = parseIptables(both);
   assert.equal(d.rules.length, 1);
   assert.equal(d.family, 4);
-  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.span.line]), [['nft-table-skipped', 5]]);
+  assert.deepEqual(
+    d.diagnostics.map((x) => [x.code, x.span.line]),
+    [['nft-table-skipped', 5]],
+  );
   const v6 = parseIptables(both.slice(both.indexOf('table ip6')));
   assert.equal(v6.family, 6);
   assert.deepEqual(findOption(v6.rules[0], 'destination')?.values, ['fd00::1']);
-  const cut = parseIptables('table ip filter {\n\tchain INPUT {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 22 accept\n');
+  const cut = parseIptables(
+    'table ip filter {\n\tchain INPUT {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 22 accept\n',
+  );
   assert.equal(cut.rules.length, 1);
-  assert.deepEqual(cut.diagnostics.map((x) => x.code), ['nft-table-unclosed']);
+  assert.deepEqual(
+    cut.diagnostics.map((x) => x.code),
+    ['nft-table-unclosed'],
+  );
   // An unclosed table ends where the next table or an iptables-save dump begins: their lines are theirs.
-  const then = parseIptables('table ip filter {\n\tchain INPUT {\n\t\ttcp dport 22 accept\n*nat\n:PREROUTING ACCEPT [0:0]\n-A PREROUTING -d 10.0.0.1/32 -j DNAT --to-destination 10.1.1.1\nCOMMIT\ntable ip mangle {\n\tchain PREROUTING {\n\t\tmeta mark 0x1 accept\n\t}\n}\n');
-  assert.deepEqual(then.rules.map((r) => [r.table, r.chain, r.line]), [['filter', 'INPUT', 2], ['nat', 'PREROUTING', 5], ['mangle', 'PREROUTING', 9]]);
-  assert.deepEqual(then.diagnostics.map((x) => x.code), ['nft-table-unclosed']);
+  const then = parseIptables(
+    'table ip filter {\n\tchain INPUT {\n\t\ttcp dport 22 accept\n*nat\n:PREROUTING ACCEPT [0:0]\n-A PREROUTING -d 10.0.0.1/32 -j DNAT --to-destination 10.1.1.1\nCOMMIT\ntable ip mangle {\n\tchain PREROUTING {\n\t\tmeta mark 0x1 accept\n\t}\n}\n',
+  );
+  assert.deepEqual(
+    then.rules.map((r) => [r.table, r.chain, r.line]),
+    [
+      ['filter', 'INPUT', 2],
+      ['nat', 'PREROUTING', 5],
+      ['mangle', 'PREROUTING', 9],
+    ],
+  );
+  assert.deepEqual(
+    then.diagnostics.map((x) => x.code),
+    ['nft-table-unclosed'],
+  );
 });
 
 test('broken nft never throws: every cut and every doubled line of a ruleset parses', () => {
@@ -191,8 +248,13 @@ test("kube-proxy's nftables mode: base chains are walked at their hook, verdict 
 }
 `;
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.span.line]), []);
-  assert.deepEqual(d.nftBaseChains, [{ table: 'kube-proxy', chain: 'nat-prerouting', type: 'nat', hook: 'prerouting', priority: -100 }]);
+  assert.deepEqual(
+    d.diagnostics.map((x) => [x.code, x.span.line]),
+    [],
+  );
+  assert.deepEqual(d.nftBaseChains, [
+    { table: 'kube-proxy', chain: 'nat-prerouting', type: 'nat', hook: 'prerouting', priority: -100 },
+  ]);
   const [, services, mark, masq, ladder] = d.rules;
   assert.equal(findOption(services, 'destination'), undefined, 'a concatenation is no destination match');
   assert.equal(services.target?.name, 'VMAP');
@@ -206,20 +268,41 @@ test("kube-proxy's nftables mode: base chains are walked at their hook, verdict 
   // chain this paste lacks: that path cannot be known.
   const packet = { src: '10.0.0.5', dst: '172.30.0.41', dport: 80, proto: 'tcp' as const, hook: 'prerouting' as const };
   const result = tracePacket(d, packet, { lang: 'en' });
-  assert.deepEqual(result.paths.map((p) => p.verdict), ['UNKNOWN']);
+  assert.deepEqual(
+    result.paths.map((p) => p.verdict),
+    ['UNKNOWN'],
+  );
   const steps = result.paths[0].steps;
-  assert.deepEqual(steps.slice(0, 2).map((s) => [s.chain, s.action]), [['nat-prerouting', 'jump'], ['services', 'goto']]);
+  assert.deepEqual(
+    steps.slice(0, 2).map((s) => [s.chain, s.action]),
+    [
+      ['nat-prerouting', 'jump'],
+      ['services', 'goto'],
+    ],
+  );
   assert.match(steps[1].note ?? '', /172\.30\.0\.41 \. tcp \. 80 is in service-ips: goto service-ULMVA6XW/);
   assert.ok(result.warnings.some((w) => w.includes('endpoint-5OJB2KTY-ns1/svc1/tcp/p80__10.180.0.1/80')));
   // Another port of the address is in no element: the chains go on and nothing rewrites the packet.
   const other = tracePacket(d, { ...packet, dport: 81 }, { lang: 'zh-CN' });
-  assert.deepEqual(other.paths.map((p) => [p.verdict, p.dnat]), [['ACCEPT', null]]);
+  assert.deepEqual(
+    other.paths.map((p) => [p.verdict, p.dnat]),
+    [['ACCEPT', null]],
+  );
   assert.match(other.paths[0].steps[1].note ?? '', /不在 service-ips 中/);
   // A base chain at a hook the tracer does not walk (ingress) is still said to be outside it.
-  const ingress = parseIptables('table inet edge {\n\tchain ing {\n\t\ttype filter hook ingress device "eth0" priority -500; policy accept;\n\t}\n}\n');
-  assert.deepEqual(ingress.diagnostics.map((x) => x.code), ['nft-base-chain-not-traced']);
+  const ingress = parseIptables(
+    'table inet edge {\n\tchain ing {\n\t\ttype filter hook ingress device "eth0" priority -500; policy accept;\n\t}\n}\n',
+  );
+  assert.deepEqual(
+    ingress.diagnostics.map((x) => x.code),
+    ['nft-base-chain-not-traced'],
+  );
   const edgeResult = tracePacket(ingress, packet, { lang: 'en' });
-  assert.equal(traceHints(buildModel(ingress), packet, edgeResult, 'en').filter((h) => h.includes('Chain ing of table edge')).length, 1);
+  assert.equal(
+    traceHints(buildModel(ingress), packet, edgeResult, 'en').filter((h) => h.includes('Chain ing of table edge'))
+      .length,
+    1,
+  );
   // An iptables-nft table's builtin chains are traced: no such warning for them.
   assert.ok(!parseIptables(RULESET).diagnostics.some((x) => x.code === 'nft-base-chain-not-traced'));
 });
@@ -240,14 +323,26 @@ test('nat statements: nft prints the flags after the address and joins them with
 }
 `;
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    [],
+  );
   const [toPorts, both, snat, dnat] = d.rules;
   assert.deepEqual(targetOption(toPorts, 'to-ports')?.values, ['1024-65535']);
   assert.ok(targetOption(toPorts, 'random-fully'));
-  assert.deepEqual(both.target?.options.map((o) => o.name), ['random', 'random-fully']);
-  assert.deepEqual(snat.target?.options.map((o) => o.name), ['to-source', 'random', 'persistent']);
+  assert.deepEqual(
+    both.target?.options.map((o) => o.name),
+    ['random', 'random-fully'],
+  );
+  assert.deepEqual(
+    snat.target?.options.map((o) => o.name),
+    ['to-source', 'random', 'persistent'],
+  );
   assert.deepEqual(targetOption(snat, 'to-source')?.values, ['1.2.3.4']);
-  assert.deepEqual(dnat.target?.options.map((o) => o.name), ['to-destination', 'persistent']);
+  assert.deepEqual(
+    dnat.target?.options.map((o) => o.name),
+    ['to-destination', 'persistent'],
+  );
   assert.equal(dnat.comment, 'x');
   assert.ok(dnat.matches.every((m) => m.module !== 'unparsed'));
 });
@@ -266,7 +361,10 @@ test('bitmask negations: `ct state ! new,related` and `ct state & (new|related) 
 }
 `;
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    [],
+  );
   const read = d.rules.map((r) => {
     const o = r.matches.find((m) => m.module === 'conntrack')?.options[0];
     return [o?.name, o?.values.join(' '), o?.negated, r.target?.name];
@@ -293,14 +391,36 @@ test("`log ... group N` is NFLOG (Calico's policy logs), and LOG's flags are its
 }
 `;
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    [],
+  );
   const [nflog, threshold, log, tcp] = d.rules;
   assert.equal(nflog.target?.name, 'NFLOG');
-  assert.deepEqual(nflog.target?.options.map((o) => [o.name, o.values.join(' ')]), [['nflog-prefix', 'ARE0|kns.calico-system'], ['nflog-group', '2'], ['nflog-size', '80']]);
-  assert.deepEqual(threshold.target?.options.map((o) => [o.name, o.values.join(' ')]), [['nflog-threshold', '2'], ['nflog-group', '0']]);
+  assert.deepEqual(
+    nflog.target?.options.map((o) => [o.name, o.values.join(' ')]),
+    [
+      ['nflog-prefix', 'ARE0|kns.calico-system'],
+      ['nflog-group', '2'],
+      ['nflog-size', '80'],
+    ],
+  );
+  assert.deepEqual(
+    threshold.target?.options.map((o) => [o.name, o.values.join(' ')]),
+    [
+      ['nflog-threshold', '2'],
+      ['nflog-group', '0'],
+    ],
+  );
   assert.equal(log.target?.name, 'LOG');
-  assert.deepEqual(log.target?.options.map((o) => o.name), ['log-prefix', 'log-level', 'log-tcp-sequence', 'log-tcp-options', 'log-ip-options', 'log-uid', 'log-macdecode']);
-  assert.deepEqual(tcp.target?.options.map((o) => o.name), ['log-tcp-sequence', 'log-tcp-options', 'log-ip-options']);
+  assert.deepEqual(
+    log.target?.options.map((o) => o.name),
+    ['log-prefix', 'log-level', 'log-tcp-sequence', 'log-tcp-options', 'log-ip-options', 'log-uid', 'log-macdecode'],
+  );
+  assert.deepEqual(
+    tcp.target?.options.map((o) => o.name),
+    ['log-tcp-sequence', 'log-tcp-options', 'log-ip-options'],
+  );
 });
 
 test("MARK's `--set-xmark V/M` is `mark and ~M xor V`; addrtype lists are sets; icmpv6 reject codes are ip6tables'", () => {
@@ -313,9 +433,15 @@ test("MARK's `--set-xmark V/M` is `mark and ~M xor V`; addrtype lists are sets; 
 }
 `;
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => x.code), []);
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    [],
+  );
   const [xmark, addrtype] = d.rules;
-  assert.deepEqual(xmark.target?.options.map((o) => [o.name, o.values.join(' ')]), [['set-xmark', '0x40/0x32']]);
+  assert.deepEqual(
+    xmark.target?.options.map((o) => [o.name, o.values.join(' ')]),
+    [['set-xmark', '0x40/0x32']],
+  );
   const types = findOption(addrtype, 'dst-type', 'addrtype');
   assert.deepEqual([types?.values, types?.negated], [['LOCAL,ANYCAST'], true]);
 
@@ -328,11 +454,22 @@ test("MARK's `--set-xmark V/M` is `mark and ~M xor V`; addrtype lists are sets; 
 	}
 }
 `);
-  assert.deepEqual(v6.rules.map((r) => targetOption(r, 'reject-with')?.values[0]), ['icmp6-adm-prohibited', 'icmp6-port-unreachable', 'tcp-reset']);
+  assert.deepEqual(
+    v6.rules.map((r) => targetOption(r, 'reject-with')?.values[0]),
+    ['icmp6-adm-prohibited', 'icmp6-port-unreachable', 'tcp-reset'],
+  );
 });
 
 test("words named like Object's own properties are text, not verdicts or options, and hovers on them do not throw", () => {
-  const words = ['constructor', 'toString accept', 'log flags constructor', 'log constructor x', 'meta mark set mark constructor 0x1', 'reject with icmp type constructor', '__proto__'];
+  const words = [
+    'constructor',
+    'toString accept',
+    'log flags constructor',
+    'log constructor x',
+    'meta mark set mark constructor 0x1',
+    'reject with icmp type constructor',
+    '__proto__',
+  ];
   const text = `table ip filter {\n\tchain INPUT {\n${words.map((w) => `\t\t${w}\n`).join('')}\t}\n}\n`;
   const model = buildModel(parseIptables(text));
   const rules = model.dump.rules;
@@ -341,7 +478,10 @@ test("words named like Object's own properties are text, not verdicts or options
     assert.ok(r.target === undefined || typeof r.target.name === 'string', r.text);
     for (const o of [...r.matches.flatMap((m) => m.options), ...(r.target?.options ?? [])]) {
       assert.equal(typeof o.name, 'string', r.text);
-      assert.ok(o.values.every((x) => typeof x === 'string'), r.text);
+      assert.ok(
+        o.values.every((x) => typeof x === 'string'),
+        r.text,
+      );
     }
     for (let c = 0; c < r.text.length + 4; c++) explainAt(model, r.line, c, 'en');
   }

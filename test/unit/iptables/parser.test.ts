@@ -26,7 +26,10 @@ COMMIT
 test('iptables-save: tables, chains, policies, counters and rules with positions', () => {
   const d = parseIptables(SAVE);
   assert.equal(d.format, 'iptables-save');
-  assert.deepEqual(d.headers.map((h) => [h.tool, h.version, h.backend]), [['iptables-save', '1.8.7', 'nf_tables']]);
+  assert.deepEqual(
+    d.headers.map((h) => [h.tool, h.version, h.backend]),
+    [['iptables-save', '1.8.7', 'nf_tables']],
+  );
   assert.equal(d.tables.length, 1);
   const nat = d.tables[0];
   assert.equal(nat.name, 'nat');
@@ -72,7 +75,14 @@ test('target options, old-style negation and implicit protocol modules', () => {
 });
 
 test('iptables -S with a prompt naming the table, and -P/-N lines', () => {
-  const d = parseIptables(['[root@n1 ~]# iptables -t nat -S', '-P PREROUTING ACCEPT', '-N KUBE-SERVICES', '-A PREROUTING -j KUBE-SERVICES'].join('\n'));
+  const d = parseIptables(
+    [
+      '[root@n1 ~]# iptables -t nat -S',
+      '-P PREROUTING ACCEPT',
+      '-N KUBE-SERVICES',
+      '-A PREROUTING -j KUBE-SERVICES',
+    ].join('\n'),
+  );
   assert.equal(d.format, 'iptables-S');
   assert.equal(d.tables[0].name, 'nat');
   assert.equal(d.tables[0].chains.get('PREROUTING')!.policy, 'ACCEPT');
@@ -81,9 +91,7 @@ test('iptables -S with a prompt naming the table, and -P/-N lines', () => {
 });
 
 test('iptables -L -n -v listing maps columns and trailing text back to matches', () => {
-  const text = [
-    ...SERVICE_CHAIN_LISTING,
-  ].join('\n');
+  const text = [...SERVICE_CHAIN_LISTING].join('\n');
   const d = parseIptables(text);
   assert.equal(d.format, 'iptables-L');
   assert.equal(d.rules.length, 3);
@@ -107,13 +115,23 @@ test('ip6tables -L -n -v with a blank opt column (and ipv6-icmp, and a row witho
   ].join('\n');
   const d = parseIptables(text);
   assert.equal(d.format, 'iptables-L');
-  assert.deepEqual(d.diagnostics.filter((x) => x.severity !== 'info').map((x) => x.code), []);
-  assert.deepEqual(d.rules.map((r) => [r.target?.name, findOption(r, 'protocol')?.values[0], findOption(r, 'in-interface')?.values[0]]), [
-    ['ACCEPT', undefined, 'lo'],
-    ['ACCEPT', 'tcp', undefined],
-    ['ACCEPT', 'ipv6-icmp', undefined],
-    [undefined, undefined, 'eth1'],
-  ]);
+  assert.deepEqual(
+    d.diagnostics.filter((x) => x.severity !== 'info').map((x) => x.code),
+    [],
+  );
+  assert.deepEqual(
+    d.rules.map((r) => [
+      r.target?.name,
+      findOption(r, 'protocol')?.values[0],
+      findOption(r, 'in-interface')?.values[0],
+    ]),
+    [
+      ['ACCEPT', undefined, 'lo'],
+      ['ACCEPT', 'tcp', undefined],
+      ['ACCEPT', 'ipv6-icmp', undefined],
+      [undefined, undefined, 'eth1'],
+    ],
+  );
   assert.equal(findOption(d.rules[1], 'source')!.values[0], '2001:db8::/32');
   assert.equal(findOption(d.rules[3], 'destination')!.values[0], 'fd00::/8');
 });
@@ -128,19 +146,28 @@ test('listing without -n: service names trace as their ports; negations before c
     'DROP       all  -- !127.0.0.0/8          127.0.0.0/8          /* block localnet */ ! ctstate RELATED,ESTABLISHED,DNAT',
   ].join('\n');
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:listing-without-interfaces']);
+  assert.deepEqual(
+    d.diagnostics.map((x) => `${x.span.line}:${x.code}`),
+    ['1:listing-without-interfaces'],
+  );
   const ports = findOption(d.rules[2], 'dports', 'multiport')!;
   assert.deepEqual([ports.values, ports.negated], [['http,https,8000:8050'], true]);
   const ct = findOption(d.rules[3], 'ctstate', 'conntrack')!;
   assert.deepEqual([ct.values, ct.negated], [['RELATED,ESTABLISHED,DNAT'], true]);
   const verdicts = (src: string, dst: string, dport: number) =>
-    tracePacket(d, { src, dst, dport, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] }).paths.map((p) => `${p.verdict} ${p.probability}`);
+    tracePacket(d, { src, dst, dport, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] }).paths.map(
+      (p) => `${p.verdict} ${p.probability}`,
+    );
   assert.deepEqual(verdicts('10.1.2.3', '10.0.0.5', 22), ['ACCEPT 1'], 'ssh is port 22');
   assert.deepEqual(verdicts('10.9.1.1', '10.0.0.5', 8080), ['ACCEPT 1'], 'http-alt is port 8080');
   assert.deepEqual(verdicts('192.168.1.1', '10.0.0.5', 8080), ['DROP 1'], '8080 is outside the negated list');
   assert.deepEqual(verdicts('192.168.1.1', '10.0.0.5', 443), ['ACCEPT 1'], 'https is in the negated list');
   assert.deepEqual(verdicts('192.168.1.1', '10.0.0.5', 8040), ['ACCEPT 1'], '8040 is in the range');
-  assert.deepEqual(verdicts('192.168.1.1', '127.0.0.1', 443), ['DROP 1'], 'a first packet is NEW: not RELATED/ESTABLISHED/DNAT');
+  assert.deepEqual(
+    verdicts('192.168.1.1', '127.0.0.1', 443),
+    ['DROP 1'],
+    'a first packet is NEW: not RELATED/ESTABLISHED/DNAT',
+  );
 });
 
 test('listing without -n: loopback names read as addresses; a DNS name is flagged and traces as unknown', () => {
@@ -152,19 +179,43 @@ test('listing without -n: loopback names read as addresses; a DNS name is flagge
     'ACCEPT     tcp  --  node-2.example.com   anywhere             tcp dpt:ssh',
   ].join('\n');
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:listing-without-interfaces', '4:listing-resolved-name']);
-  assert.deepEqual([findOption(d.rules[0], 'source')!.values, findOption(d.rules[0], 'source')!.negated, findOption(d.rules[0], 'destination')!.values], [['127.0.0.0/8'], true, ['127.0.0.0/8']]);
+  assert.deepEqual(
+    d.diagnostics.map((x) => `${x.span.line}:${x.code}`),
+    ['1:listing-without-interfaces', '4:listing-resolved-name'],
+  );
+  assert.deepEqual(
+    [
+      findOption(d.rules[0], 'source')!.values,
+      findOption(d.rules[0], 'source')!.negated,
+      findOption(d.rules[0], 'destination')!.values,
+    ],
+    [['127.0.0.0/8'], true, ['127.0.0.0/8']],
+  );
   assert.deepEqual(findOption(d.rules[1], 'source')!.values, ['127.0.0.1']);
-  const verdicts = (src: string) => tracePacket(d, { src, dst: '127.0.0.9', dport: 22, proto: 'tcp', hook: 'prerouting', localAddresses: ['127.0.0.9'] }).paths.map((p) => p.verdict);
+  const verdicts = (src: string) =>
+    tracePacket(d, {
+      src,
+      dst: '127.0.0.9',
+      dport: 22,
+      proto: 'tcp',
+      hook: 'prerouting',
+      localAddresses: ['127.0.0.9'],
+    }).paths.map((p) => p.verdict);
   assert.deepEqual(verdicts('10.1.1.1'), ['DROP'], 'from outside the loopback network to it');
   assert.deepEqual(verdicts('127.0.0.1'), ['ACCEPT']);
 });
 
 test('a prose line with an apostrophe is prose, not an unclosed quote; chain commands still get word problems', () => {
   const prose = parseIptables("Here's what the node printed\n-A KUBE-SERVICES -d 10.0.0.1/32 -j KUBE-SVC-X\n");
-  assert.deepEqual(prose.diagnostics.map((x) => x.code), ['text-line']);
+  assert.deepEqual(
+    prose.diagnostics.map((x) => x.code),
+    ['text-line'],
+  );
   const chain = parseIptables('*filter\n-N "OPEN\n-N KUBE-POSTROUTI                         NG\nCOMMIT\n');
-  assert.deepEqual(chain.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:unterminated-quote', '2:wrapped-word-joined']);
+  assert.deepEqual(
+    chain.diagnostics.map((x) => `${x.span.line}:${x.code}`),
+    ['1:unterminated-quote', '2:wrapped-word-joined'],
+  );
 });
 
 test('a listing pasted without its command is nat when only nat has its chains and targets', () => {
@@ -173,47 +224,89 @@ test('a listing pasted without its command is nat when only nat has its chains a
     'target     prot opt source               destination',
     'KUBE-SVC-ABC  tcp  --  0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80',
   ];
-  assert.deepEqual(parseIptables(natRows.join('\n')).rules.map((r) => r.table), ['nat']);
+  assert.deepEqual(
+    parseIptables(natRows.join('\n')).rules.map((r) => r.table),
+    ['nat'],
+  );
   // filter's KUBE-SERVICES rejects; FORWARD is no nat chain; a command that names the table wins.
-  const reject = ['Chain KUBE-SERVICES (2 references)', 'target     prot opt source               destination', 'REJECT     tcp  --  0.0.0.0/0            172.16.0.9           /* ns/web:http has no endpoints */ tcp dpt:80 reject-with icmp-port-unreachable'];
-  assert.deepEqual(parseIptables(reject.join('\n')).rules.map((r) => r.table), ['filter']);
-  const both = [...natRows, '', 'Chain FORWARD (policy DROP)', 'target     prot opt source               destination', 'ACCEPT     all  --  10.244.0.0/16        0.0.0.0/0'];
-  assert.deepEqual(parseIptables(both.join('\n')).rules.map((r) => r.table), ['filter', 'filter']);
-  assert.deepEqual(parseIptables(['root@n:~# iptables -t mangle -L -n', ...natRows].join('\n')).rules.map((r) => r.table), ['mangle']);
+  const reject = [
+    'Chain KUBE-SERVICES (2 references)',
+    'target     prot opt source               destination',
+    'REJECT     tcp  --  0.0.0.0/0            172.16.0.9           /* ns/web:http has no endpoints */ tcp dpt:80 reject-with icmp-port-unreachable',
+  ];
+  assert.deepEqual(
+    parseIptables(reject.join('\n')).rules.map((r) => r.table),
+    ['filter'],
+  );
+  const both = [
+    ...natRows,
+    '',
+    'Chain FORWARD (policy DROP)',
+    'target     prot opt source               destination',
+    'ACCEPT     all  --  10.244.0.0/16        0.0.0.0/0',
+  ];
+  assert.deepEqual(
+    parseIptables(both.join('\n')).rules.map((r) => r.table),
+    ['filter', 'filter'],
+  );
+  assert.deepEqual(
+    parseIptables(['root@n:~# iptables -t mangle -L -n', ...natRows].join('\n')).rules.map((r) => r.table),
+    ['mangle'],
+  );
 });
 
 test('restore input edits chains as iptables-restore would: -F, -D by number and by rule, -R; impossible edits are reported', () => {
-  const d = parseIptables([
-    '*filter',
-    ':INPUT ACCEPT [0:0]',
-    ':MY - [0:0]',
-    '-A INPUT -j DROP',
-    '-F INPUT',
-    '-A INPUT -s 10.0.0.0/8 -j MY',
-    '-A INPUT -p tcp --dport 22 -c 5 300 -j ACCEPT',
-    '-A INPUT -p tcp --dport 80 -j ACCEPT',
-    '-I INPUT 1 -s 192.168.0.0/16 -j DROP',
-    '-D INPUT -s 192.168.0.0/16 -j DROP',
-    '-D INPUT -p tcp --dport 22 -j ACCEPT',
-    '-D INPUT 2',
-    '-A MY -j RETURN',
-    '-R MY 1 -j DROP',
-    '-D MY 7',
-    '-D MY -s 1.2.3.4/32 -j ACCEPT',
-    'COMMIT',
-    '*nat',
-    ':X - [0:0]',
-    '-A X -j RETURN',
-    '-F',
-    'COMMIT',
-  ].join('\n'));
-  const rulesOf = (table: string, chain: string) => d.tables.find((t) => t.name === table)!.chains.get(chain)!.rules.map((r) => r.text);
+  const d = parseIptables(
+    [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      ':MY - [0:0]',
+      '-A INPUT -j DROP',
+      '-F INPUT',
+      '-A INPUT -s 10.0.0.0/8 -j MY',
+      '-A INPUT -p tcp --dport 22 -c 5 300 -j ACCEPT',
+      '-A INPUT -p tcp --dport 80 -j ACCEPT',
+      '-I INPUT 1 -s 192.168.0.0/16 -j DROP',
+      '-D INPUT -s 192.168.0.0/16 -j DROP',
+      '-D INPUT -p tcp --dport 22 -j ACCEPT',
+      '-D INPUT 2',
+      '-A MY -j RETURN',
+      '-R MY 1 -j DROP',
+      '-D MY 7',
+      '-D MY -s 1.2.3.4/32 -j ACCEPT',
+      'COMMIT',
+      '*nat',
+      ':X - [0:0]',
+      '-A X -j RETURN',
+      '-F',
+      'COMMIT',
+    ].join('\n'),
+  );
+  const rulesOf = (table: string, chain: string) =>
+    d.tables
+      .find((t) => t.name === table)!
+      .chains.get(chain)!
+      .rules.map((r) => r.text);
   assert.deepEqual(rulesOf('filter', 'INPUT'), ['INPUT -s 10.0.0.0/8 -j MY']);
   assert.deepEqual(rulesOf('filter', 'MY'), ['MY 1 -j DROP']);
   assert.deepEqual(rulesOf('nat', 'X'), []);
-  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['14:rule-number-out-of-range', '15:delete-no-match']);
-  const walked = tracePacket(d, { src: '10.1.1.1', dst: '10.0.0.5', dport: 22, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] });
-  assert.deepEqual(walked.paths.map((p) => p.verdict), ['DROP'], 'the -R replacement is what MY does');
+  assert.deepEqual(
+    d.diagnostics.map((x) => `${x.span.line}:${x.code}`),
+    ['14:rule-number-out-of-range', '15:delete-no-match'],
+  );
+  const walked = tracePacket(d, {
+    src: '10.1.1.1',
+    dst: '10.0.0.5',
+    dport: 22,
+    proto: 'tcp',
+    hook: 'prerouting',
+    localAddresses: ['10.0.0.5'],
+  });
+  assert.deepEqual(
+    walked.paths.map((p) => p.verdict),
+    ['DROP'],
+    'the -R replacement is what MY does',
+  );
 });
 
 test('-E renames a chain as iptables-restore does: its rules and the jumps to it follow, refusals are errors', () => {
@@ -234,88 +327,198 @@ test('-E renames a chain as iptables-restore does: its rules and the jumps to it
   ].join('\n');
   const d = parseIptables(text);
   const filter = d.tables[0];
-  assert.deepEqual([...filter.chains.keys()], ['INPUT', 'NEW', 'OTHER'], 'the chain keeps its place under its new name');
+  assert.deepEqual(
+    [...filter.chains.keys()],
+    ['INPUT', 'NEW', 'OTHER'],
+    'the chain keeps its place under its new name',
+  );
   const renamed = filter.chains.get('NEW')!;
   assert.equal(renamed.name, 'NEW');
-  assert.deepEqual(renamed.rules.map((r) => r.chain), ['NEW', 'NEW']);
-  assert.equal(filter.chains.get('INPUT')!.rules[0].target?.name, 'NEW', 'the jump written before the rename follows it');
-  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.code}:${x.messageKey}`), [
-    '8:rename-refused:parse.rename-refused.exists',
-    '9:rename-refused:parse.rename-refused.unknown',
-    '10:rename-refused:parse.rename-refused.builtin',
-    '11:rename-refused:parse.rename-refused.missing',
-  ]);
+  assert.deepEqual(
+    renamed.rules.map((r) => r.chain),
+    ['NEW', 'NEW'],
+  );
+  assert.equal(
+    filter.chains.get('INPUT')!.rules[0].target?.name,
+    'NEW',
+    'the jump written before the rename follows it',
+  );
+  assert.deepEqual(
+    d.diagnostics.map((x) => `${x.span.line}:${x.code}:${x.messageKey}`),
+    [
+      '8:rename-refused:parse.rename-refused.exists',
+      '9:rename-refused:parse.rename-refused.unknown',
+      '10:rename-refused:parse.rename-refused.builtin',
+      '11:rename-refused:parse.rename-refused.missing',
+    ],
+  );
   const model = buildModel(d);
-  assert.deepEqual(lintIptables(model).filter((x) => x.code === 'undefined-chain'), [], 'no jump is left dangling');
-  const walked = tracePacket(d, { src: '10.1.1.1', dst: '10.0.0.5', dport: 22, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] });
-  assert.deepEqual(walked.paths.map((p) => [p.verdict, p.steps.map((s) => s.chain).join(' > ')]), [['DROP', 'INPUT > NEW']]);
+  assert.deepEqual(
+    lintIptables(model).filter((x) => x.code === 'undefined-chain'),
+    [],
+    'no jump is left dangling',
+  );
+  const walked = tracePacket(d, {
+    src: '10.1.1.1',
+    dst: '10.0.0.5',
+    dport: 22,
+    proto: 'tcp',
+    hook: 'prerouting',
+    localAddresses: ['10.0.0.5'],
+  });
+  assert.deepEqual(
+    walked.paths.map((p) => [p.verdict, p.steps.map((s) => s.chain).join(' > ')]),
+    [['DROP', 'INPUT > NEW']],
+  );
   assert.match(explainAt(model, 6, 0, 'en')?.markdown ?? '', /rename/);
   assert.match(explainAt(model, 6, 0, 'zh-CN')?.markdown ?? '', /重命名/);
-  assert.match(explainAt(model, 2, 2, 'en')?.markdown ?? '', /Renamed to \*\*NEW\*\* on line 7/, 'the old name says where it went');
+  assert.match(
+    explainAt(model, 2, 2, 'en')?.markdown ?? '',
+    /Renamed to \*\*NEW\*\* on line 7/,
+    'the old name says where it went',
+  );
   assert.match(explainAt(model, 2, 2, 'zh-CN')?.markdown ?? '', /第 7 行被重命名为 \*\*NEW\*\*/);
 });
 
 test('after -E, -D finds rules by their new names; a rename to a target or builtin name is refused', () => {
-  const d = parseIptables([
-    '*filter',
-    ':INPUT ACCEPT [0:0]',
-    ':OLD - [0:0]',
-    ':X - [0:0]',
-    '-A INPUT -j OLD',
-    '-A OLD -p tcp --dport 22 -j DROP',
-    '-A X -j OLD',
-    '-E OLD NEW',
-    '-D NEW -p tcp --dport 22 -j DROP',
-    '-D INPUT -j NEW',
-    '-D X -j OLD',
-    '-E X ACCEPT',
-    '-E X INPUT',
-    '-E X DNAT',
-    'COMMIT',
-  ].join('\n'));
+  const d = parseIptables(
+    [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      ':OLD - [0:0]',
+      ':X - [0:0]',
+      '-A INPUT -j OLD',
+      '-A OLD -p tcp --dport 22 -j DROP',
+      '-A X -j OLD',
+      '-E OLD NEW',
+      '-D NEW -p tcp --dport 22 -j DROP',
+      '-D INPUT -j NEW',
+      '-D X -j OLD',
+      '-E X ACCEPT',
+      '-E X INPUT',
+      '-E X DNAT',
+      'COMMIT',
+    ].join('\n'),
+  );
   const filter = d.tables[0];
   assert.deepEqual(filter.chains.get('NEW')!.rules, [], '-D NEW ... deleted the rule written as -A OLD');
   assert.deepEqual(filter.chains.get('INPUT')!.rules, [], '-D INPUT -j NEW deleted the jump written as -j OLD');
-  assert.deepEqual(filter.chains.get('X')!.rules.map((r) => r.target?.name), ['NEW'], 'the old name no longer matches');
-  assert.deepEqual(d.diagnostics.map((x) => `${x.span.line}:${x.messageKey}`), [
-    '10:parse.delete-no-match',
-    '11:parse.rename-refused.target-name',
-    '12:parse.rename-refused.exists',
-    '13:parse.rename-refused.target-name',
-  ]);
-  const walked = tracePacket(d, { src: '10.1.1.1', dst: '10.0.0.5', dport: 22, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.0.0.5'] });
-  assert.deepEqual(walked.paths.map((p) => p.verdict), ['ACCEPT'], 'the policy decides once both rules are gone');
+  assert.deepEqual(
+    filter.chains.get('X')!.rules.map((r) => r.target?.name),
+    ['NEW'],
+    'the old name no longer matches',
+  );
+  assert.deepEqual(
+    d.diagnostics.map((x) => `${x.span.line}:${x.messageKey}`),
+    [
+      '10:parse.delete-no-match',
+      '11:parse.rename-refused.target-name',
+      '12:parse.rename-refused.exists',
+      '13:parse.rename-refused.target-name',
+    ],
+  );
+  const walked = tracePacket(d, {
+    src: '10.1.1.1',
+    dst: '10.0.0.5',
+    dport: 22,
+    proto: 'tcp',
+    hook: 'prerouting',
+    localAddresses: ['10.0.0.5'],
+  });
+  assert.deepEqual(
+    walked.paths.map((p) => p.verdict),
+    ['ACCEPT'],
+    'the policy decides once both rules are gone',
+  );
 });
 
 test('tables and chains iptables cannot show (nft-written) are reported, and traces say so', () => {
-  const save = parseIptables('# Generated by iptables-nft-save v1.8.7 on Thu Dec  3 10:00:00 2026\n*nat\n# Table `nat\' is incompatible, use \'nft\' tool.\nCOMMIT\n*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n');
-  assert.deepEqual(save.diagnostics.map((x) => [x.span.line, x.code, x.params?.table]), [[2, 'nft-incompatible', 'nat']]);
+  const save = parseIptables(
+    "# Generated by iptables-nft-save v1.8.7 on Thu Dec  3 10:00:00 2026\n*nat\n# Table `nat' is incompatible, use 'nft' tool.\nCOMMIT\n*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n",
+  );
+  assert.deepEqual(
+    save.diagnostics.map((x) => [x.span.line, x.code, x.params?.table]),
+    [[2, 'nft-incompatible', 'nat']],
+  );
   assert.match(save.diagnostics[0].message, /nft list table ip nat/);
-  const hints = traceHints(buildModel(save), { src: '10.244.1.5', dst: '172.16.0.1', dport: 443, proto: 'tcp', hook: 'prerouting' }, tracePacket(save, { src: '10.244.1.5', dst: '172.16.0.1', dport: 443, proto: 'tcp', hook: 'prerouting' }), 'en');
-  assert.ok(hints.some((h) => /table nat holds rules iptables cannot show \(line 3\)/.test(h)), hints.join('\n'));
-  const listing = parseIptables("iptables v1.8.7 (nf_tables): chain `KUBE-SVC-X' in table `filter' is incompatible, use 'nft' tool.\n");
-  assert.deepEqual(listing.diagnostics.map((x) => [x.code, x.params?.chain, x.severity]), [['nft-incompatible', 'KUBE-SVC-X', 'warning']]);
+  const hints = traceHints(
+    buildModel(save),
+    { src: '10.244.1.5', dst: '172.16.0.1', dport: 443, proto: 'tcp', hook: 'prerouting' },
+    tracePacket(save, { src: '10.244.1.5', dst: '172.16.0.1', dport: 443, proto: 'tcp', hook: 'prerouting' }),
+    'en',
+  );
+  assert.ok(
+    hints.some((h) => /table nat holds rules iptables cannot show \(line 3\)/.test(h)),
+    hints.join('\n'),
+  );
+  const listing = parseIptables(
+    "iptables v1.8.7 (nf_tables): chain `KUBE-SVC-X' in table `filter' is incompatible, use 'nft' tool.\n",
+  );
+  assert.deepEqual(
+    listing.diagnostics.map((x) => [x.code, x.params?.chain, x.severity]),
+    [['nft-incompatible', 'KUBE-SVC-X', 'warning']],
+  );
 });
 
 test('a `grep -n` paste is read behind its line numbers, matches (`N:`) and context (`N-`) alike', () => {
-  const text = ['45:*nat', '46-:KUBE-SERVICES - [0:0]', '92:-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU', '--', '120:-A KUBE-SVC-TCOU7JCQXEZGVUNU -j KUBE-SEP-AAAAAAAAAAAAAAAA', '121:-A KUBE-SEP-AAAAAAAAAAAAAAAA -p udp -m udp -j DNAT --to-destination 10.244.0.2:53', '130:COMMIT'].join('\n');
+  const text = [
+    '45:*nat',
+    '46-:KUBE-SERVICES - [0:0]',
+    '92:-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU',
+    '--',
+    '120:-A KUBE-SVC-TCOU7JCQXEZGVUNU -j KUBE-SEP-AAAAAAAAAAAAAAAA',
+    '121:-A KUBE-SEP-AAAAAAAAAAAAAAAA -p udp -m udp -j DNAT --to-destination 10.244.0.2:53',
+    '130:COMMIT',
+  ].join('\n');
   assert.equal(detectDump(text).kind, 'iptables');
   const d = parseIptables(text);
   // The chains grep left without their declarations are noted quietly: the paste says it is cut.
-  assert.deepEqual(d.diagnostics.map((x) => `${x.code}:${x.severity}`), ['grep-numbered-paste:info', 'undeclared-chain:info', 'undeclared-chain:info']);
-  assert.deepEqual(d.rules.map((r) => [r.line, r.chain]), [[2, 'KUBE-SERVICES'], [4, 'KUBE-SVC-TCOU7JCQXEZGVUNU'], [5, 'KUBE-SEP-AAAAAAAAAAAAAAAA']]);
+  assert.deepEqual(
+    d.diagnostics.map((x) => `${x.code}:${x.severity}`),
+    ['grep-numbered-paste:info', 'undeclared-chain:info', 'undeclared-chain:info'],
+  );
+  assert.deepEqual(
+    d.rules.map((r) => [r.line, r.chain]),
+    [
+      [2, 'KUBE-SERVICES'],
+      [4, 'KUBE-SVC-TCOU7JCQXEZGVUNU'],
+      [5, 'KUBE-SEP-AAAAAAAAAAAAAAAA'],
+    ],
+  );
   assert.equal(d.rules[0].span.column, 3, 'positions stay those of the pasted line');
   assert.equal(buildModel(d).kube.services[0].clusterIP, '10.96.0.10');
   // An IPv6 route or a listing's rule numbers are no grep prefix.
-  assert.deepEqual(parseIptables('-A INPUT -s 2001:db8::1 -j ACCEPT\n-A INPUT -j DROP\n-A INPUT -j ACCEPT\n').diagnostics, []);
+  assert.deepEqual(
+    parseIptables('-A INPUT -s 2001:db8::1 -j ACCEPT\n-A INPUT -j DROP\n-A INPUT -j ACCEPT\n').diagnostics,
+    [],
+  );
 });
 
 test('restore input: a rule of a chain not yet declared is where iptables-restore stops, once per chain', () => {
-  const d = parseIptables(['*filter', ':INPUT ACCEPT [0:0]', ':OLD - [0:0]', '-A INPUT -j FOO', '-A FOO -j ACCEPT', '-A FOO -j DROP', '-N LATER', '-A LATER -j RETURN', '-E OLD NEW', '-A OLD -j ACCEPT', '-A INPUT -j DROP', ':AFTER - [0:0]', 'COMMIT'].join('\n'));
-  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.severity, x.span.line, x.span.column, x.messageKey]), [
-    ['undeclared-chain', 'warning', 4, 3, 'parse.undeclared-chain'],
-    ['undeclared-chain', 'warning', 9, 3, 'parse.undeclared-chain.renamed'],
-  ]);
+  const d = parseIptables(
+    [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      ':OLD - [0:0]',
+      '-A INPUT -j FOO',
+      '-A FOO -j ACCEPT',
+      '-A FOO -j DROP',
+      '-N LATER',
+      '-A LATER -j RETURN',
+      '-E OLD NEW',
+      '-A OLD -j ACCEPT',
+      '-A INPUT -j DROP',
+      ':AFTER - [0:0]',
+      'COMMIT',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    d.diagnostics.map((x) => [x.code, x.severity, x.span.line, x.span.column, x.messageKey]),
+    [
+      ['undeclared-chain', 'warning', 4, 3, 'parse.undeclared-chain'],
+      ['undeclared-chain', 'warning', 9, 3, 'parse.undeclared-chain.renamed'],
+    ],
+  );
   assert.match(d.diagnostics[0].message, /Chain FOO gets rules in table filter before anything declares it/);
   assert.match(d.diagnostics[1].message, /renamed to NEW on line 9.*Did you mean NEW\?/);
   assert.match(t('zh-CN', d.diagnostics[1].messageKey!, d.diagnostics[1].params), /已在第 9 行被重命名为 NEW/);
@@ -324,21 +527,57 @@ test('restore input: a rule of a chain not yet declared is where iptables-restor
   assert.deepEqual(parseIptables('-A FOO -j ACCEPT\n-A INPUT -j FOO\n').diagnostics, []);
   // Felix (Calico) declares its chains `:cali-X - -`; a chain renamed twice points to its name now; a chain deleted
   // by -X says so; a chain the input flushes without making it must be in the kernel (restore --noflush).
-  const felix = parseIptables(['*filter', ':cali-INPUT - -', ':cali-wl-to-host - -', '-A cali-INPUT -i cali+ --goto cali-wl-to-host', '-A cali-wl-to-host -j ACCEPT', 'COMMIT'].join('\n'));
+  const felix = parseIptables(
+    [
+      '*filter',
+      ':cali-INPUT - -',
+      ':cali-wl-to-host - -',
+      '-A cali-INPUT -i cali+ --goto cali-wl-to-host',
+      '-A cali-wl-to-host -j ACCEPT',
+      'COMMIT',
+    ].join('\n'),
+  );
   assert.deepEqual(felix.diagnostics, []);
   assert.equal(felix.tables[0].chains.get('cali-INPUT')?.declSpan?.line, 1);
-  const fates = parseIptables(['*filter', ':A - [0:0]', '-E A B', '-E B C', '-A A -j DROP', '-N D', '-X D', '-A D -j DROP', '-F felix-FORWARD', '-A felix-FORWARD -i cali+ -j ACCEPT', 'COMMIT'].join('\n'));
-  assert.deepEqual(fates.diagnostics.map((x) => [x.span.line, x.messageKey, x.params?.to]), [
-    [4, 'parse.undeclared-chain.renamed', 'C'],
-    [7, 'parse.undeclared-chain.deleted', undefined],
-  ]);
+  const fates = parseIptables(
+    [
+      '*filter',
+      ':A - [0:0]',
+      '-E A B',
+      '-E B C',
+      '-A A -j DROP',
+      '-N D',
+      '-X D',
+      '-A D -j DROP',
+      '-F felix-FORWARD',
+      '-A felix-FORWARD -i cali+ -j ACCEPT',
+      'COMMIT',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    fates.diagnostics.map((x) => [x.span.line, x.messageKey, x.params?.to]),
+    [
+      [4, 'parse.undeclared-chain.renamed', 'C'],
+      [7, 'parse.undeclared-chain.deleted', undefined],
+    ],
+  );
   assert.match(fates.diagnostics[1].message, /deleted on line 7 \(-X\)/);
   // A paste whose prompt shows a grep is a selection too.
-  const grepped = parseIptables(['$ iptables-save -t nat | grep KUBE-SVC-X', '*nat', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'));
-  assert.deepEqual(grepped.diagnostics.map((x) => `${x.code}:${x.severity}`), ['undeclared-chain:info']);
+  const grepped = parseIptables(
+    ['$ iptables-save -t nat | grep KUBE-SVC-X', '*nat', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'),
+  );
+  assert.deepEqual(
+    grepped.diagnostics.map((x) => `${x.code}:${x.severity}`),
+    ['undeclared-chain:info'],
+  );
   // A save dump cut with `...`: the declaration is likely among the lines left out.
-  const cut = parseIptables(['*nat', ':PREROUTING ACCEPT [0:0]', '...', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'));
-  assert.deepEqual(cut.diagnostics.map((x) => `${x.code}:${x.severity}`), ['undeclared-chain:info']);
+  const cut = parseIptables(
+    ['*nat', ':PREROUTING ACCEPT [0:0]', '...', '-A KUBE-SVC-X -j KUBE-SEP-Y', 'COMMIT'].join('\n'),
+  );
+  assert.deepEqual(
+    cut.diagnostics.map((x) => `${x.code}:${x.severity}`),
+    ['undeclared-chain:info'],
+  );
 });
 
 test('flags of the extensions take no value: no missing-option-value on rules that end with one', () => {
@@ -355,52 +594,143 @@ test('flags of the extensions take no value: no missing-option-value on rules th
     '-A INPUT -m time --weekdays Mo --contiguous --utc -j ACCEPT',
     '-A INPUT -p tcp -m tcp --dport 80 -j SYNPROXY --sack-perm --timestamp --wscale 7 --mss 1460',
   ];
-  const d = parseIptables(['*mangle', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ...rules, 'COMMIT'].join('\n'));
-  assert.deepEqual(d.diagnostics.filter((x) => x.code === 'missing-option-value').map((x) => d.rules.find((r) => r.line === x.span.line)?.text), []);
+  const d = parseIptables(
+    ['*mangle', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ...rules, 'COMMIT'].join(
+      '\n',
+    ),
+  );
+  assert.deepEqual(
+    d.diagnostics
+      .filter((x) => x.code === 'missing-option-value')
+      .map((x) => d.rules.find((r) => r.line === x.span.line)?.text),
+    [],
+  );
   assert.equal(d.rules.length, rules.length);
 });
 
 test('restore input with -c P B before the command reads the counters and the rule', () => {
-  const d = parseIptables('*filter\n:INPUT DROP [0:0]\n-c 10 2000 -A INPUT -p tcp --dport 22 -j ACCEPT\n--set-counters 1 2 -I INPUT -s 10.0.0.1/32 -j DROP\nCOMMIT\n');
+  const d = parseIptables(
+    '*filter\n:INPUT DROP [0:0]\n-c 10 2000 -A INPUT -p tcp --dport 22 -j ACCEPT\n--set-counters 1 2 -I INPUT -s 10.0.0.1/32 -j DROP\nCOMMIT\n',
+  );
   assert.deepEqual(d.diagnostics, []);
-  assert.deepEqual(d.rules.map((r) => [r.chain, r.command, r.counters?.packets, r.counters?.bytes, r.counters?.span.column, r.counters?.span.length]), [['INPUT', 'append', 10, 2000, 0, 10], ['INPUT', 'insert', 1, 2, 0, 18]]);
+  assert.deepEqual(
+    d.rules.map((r) => [
+      r.chain,
+      r.command,
+      r.counters?.packets,
+      r.counters?.bytes,
+      r.counters?.span.column,
+      r.counters?.span.length,
+    ]),
+    [
+      ['INPUT', 'append', 10, 2000, 0, 10],
+      ['INPUT', 'insert', 1, 2, 0, 18],
+    ],
+  );
   assert.equal(d.rules[0].target?.name, 'ACCEPT');
   assert.equal(d.rules[0].tokens[0].kind, 'counter');
 });
 
 test('a paste cut off mid-table is traced with a warning that says so, not as a complete dump', () => {
-  const cut = ['*filter', ':INPUT ACCEPT [0:0]', 'COMMIT', '*nat', ':PREROUTING ACCEPT [0:0]', ':KUBE-SERVICES - [0:0]', '-A PREROUTING -j KUBE-SERVICES', '-A KUBE-SERVICES -m comment --comment "default/web:http cluster'].join('\n');
+  const cut = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    'COMMIT',
+    '*nat',
+    ':PREROUTING ACCEPT [0:0]',
+    ':KUBE-SERVICES - [0:0]',
+    '-A PREROUTING -j KUBE-SERVICES',
+    '-A KUBE-SERVICES -m comment --comment "default/web:http cluster',
+  ].join('\n');
   const d = parseIptables(cut);
-  const p = { src: '10.244.1.5', dst: '10.96.0.10', dport: 80, proto: 'tcp' as const, hook: 'prerouting' as const, localAddresses: ['10.0.0.5'] };
+  const p = {
+    src: '10.244.1.5',
+    dst: '10.96.0.10',
+    dport: 80,
+    proto: 'tcp' as const,
+    hook: 'prerouting' as const,
+    localAddresses: ['10.0.0.5'],
+  };
   const hints = traceHints(buildModel(d), p, tracePacket(d, p), 'en');
-  assert.ok(hints.some((h) => /Table nat \(line 4\) ends without COMMIT: the paste may be cut off/.test(h)), hints.join('\n'));
-  assert.ok(hints.some((h) => /1 error\(s\) \(first at line 8: This quote is never closed/.test(h)), hints.join('\n'));
+  assert.ok(
+    hints.some((h) => /Table nat \(line 4\) ends without COMMIT: the paste may be cut off/.test(h)),
+    hints.join('\n'),
+  );
+  assert.ok(
+    hints.some((h) => /1 error\(s\) \(first at line 8: This quote is never closed/.test(h)),
+    hints.join('\n'),
+  );
   assert.ok(traceHints(buildModel(d), p, tracePacket(d, p), 'zh-CN').some((h) => /没有以 COMMIT 结束/.test(h)));
   const whole = parseIptables(cut.replace(' cluster', ' cluster IP" -j RETURN') + '\nCOMMIT\n');
-  assert.deepEqual(traceHints(buildModel(whole), p, tracePacket(whole, p), 'en'), [], 'a complete dump gets no such hint');
+  assert.deepEqual(
+    traceHints(buildModel(whole), p, tracePacket(whole, p), 'en'),
+    [],
+    'a complete dump gets no such hint',
+  );
 });
 
 test('a listing without -v hides interfaces: no unreachable-rule behind an "unconditional" row, and traces say so', () => {
-  const d = parseIptables(['Chain INPUT (policy DROP)', 'target     prot opt source               destination', 'ACCEPT     all  --  anywhere             anywhere', 'ACCEPT     tcp  --  anywhere             anywhere             tcp dpt:22'].join('\n'));
+  const d = parseIptables(
+    [
+      'Chain INPUT (policy DROP)',
+      'target     prot opt source               destination',
+      'ACCEPT     all  --  anywhere             anywhere',
+      'ACCEPT     tcp  --  anywhere             anywhere             tcp dpt:22',
+    ].join('\n'),
+  );
   const model = buildModel(d);
-  assert.deepEqual(lintIptables(model).filter((x) => x.code === 'unreachable-rule'), []);
-  const p = { src: '198.51.100.9', dst: '10.1.2.3', dport: 3306, proto: 'tcp' as const, hook: 'prerouting' as const, localAddresses: ['10.1.2.3'] };
+  assert.deepEqual(
+    lintIptables(model).filter((x) => x.code === 'unreachable-rule'),
+    [],
+  );
+  const p = {
+    src: '198.51.100.9',
+    dst: '10.1.2.3',
+    dport: 3306,
+    proto: 'tcp' as const,
+    hook: 'prerouting' as const,
+    localAddresses: ['10.1.2.3'],
+  };
   assert.ok(traceHints(model, p, tracePacket(d, p), 'en').some((h) => /printed without -v/.test(h)));
-  const withV = parseIptables(['Chain INPUT (policy DROP 0 packets, 0 bytes)', ' pkts bytes target     prot opt in     out     source               destination', '    0     0 ACCEPT     all  --  lo     *       0.0.0.0/0            0.0.0.0/0'].join('\n'));
+  const withV = parseIptables(
+    [
+      'Chain INPUT (policy DROP 0 packets, 0 bytes)',
+      ' pkts bytes target     prot opt in     out     source               destination',
+      '    0     0 ACCEPT     all  --  lo     *       0.0.0.0/0            0.0.0.0/0',
+    ].join('\n'),
+  );
   assert.deepEqual(withV.diagnostics, []);
 });
 
 test('KUBE-EXTERNAL-SERVICES rules without a table header stay in filter; KUBE-EXT- chains go to nat', () => {
-  const d = parseIptables('-A INPUT -m conntrack --ctstate NEW -j KUBE-EXTERNAL-SERVICES\n-A KUBE-EXTERNAL-SERVICES -p tcp -m tcp --dport 31080 -j DROP\n-A KUBE-EXT-ABCDEFGHIJKLMNOP -j KUBE-MARK-MASQ\n');
-  assert.deepEqual(d.rules.map((r) => r.table), ['filter', 'filter', 'nat']);
+  const d = parseIptables(
+    '-A INPUT -m conntrack --ctstate NEW -j KUBE-EXTERNAL-SERVICES\n-A KUBE-EXTERNAL-SERVICES -p tcp -m tcp --dport 31080 -j DROP\n-A KUBE-EXT-ABCDEFGHIJKLMNOP -j KUBE-MARK-MASQ\n',
+  );
+  assert.deepEqual(
+    d.rules.map((r) => r.table),
+    ['filter', 'filter', 'nat'],
+  );
 });
 
 test('an option the current module does not take goes to the -p protocol match, as iptables reads it', () => {
-  const d = parseIptables('*filter\n:INPUT DROP [0:0]\n-A INPUT -p tcp -m state --state NEW --dport 22 -j ACCEPT\n-A INPUT -m comment --comment dns -p udp --dport 53 -j ACCEPT\nCOMMIT\n');
+  const d = parseIptables(
+    '*filter\n:INPUT DROP [0:0]\n-A INPUT -p tcp -m state --state NEW --dport 22 -j ACCEPT\n-A INPUT -m comment --comment dns -p udp --dport 53 -j ACCEPT\nCOMMIT\n',
+  );
   assert.equal(findOption(d.rules[0], 'dport', 'tcp')?.values[0], '22');
   assert.equal(findOption(d.rules[1], 'dport', 'udp')?.values[0], '53');
-  assert.deepEqual(lintIptables(buildModel(d)).filter((x) => x.code === 'unknown-option'), []);
-  const verdict = (dport: number, proto: 'tcp' | 'udp') => tracePacket(d, { src: '10.0.0.5', dst: '10.0.0.9', dport, proto, hook: 'prerouting', localAddresses: ['10.0.0.9'] }).paths.map((p) => `${p.verdict} ${p.probability}`);
+  assert.deepEqual(
+    lintIptables(buildModel(d)).filter((x) => x.code === 'unknown-option'),
+    [],
+  );
+  const verdict = (dport: number, proto: 'tcp' | 'udp') =>
+    tracePacket(d, {
+      src: '10.0.0.5',
+      dst: '10.0.0.9',
+      dport,
+      proto,
+      hook: 'prerouting',
+      localAddresses: ['10.0.0.9'],
+    }).paths.map((p) => `${p.verdict} ${p.probability}`);
   assert.deepEqual(verdict(3306, 'tcp'), ['DROP 1']);
   assert.deepEqual(verdict(22, 'tcp'), ['ACCEPT 1']);
   assert.deepEqual(verdict(9999, 'udp'), ['DROP 1']);
@@ -418,29 +748,61 @@ test('a listing row keeps its text without line number and counters, and traces 
     '1        0     0 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* ns/web:http */ tcp to:10.0.0.1:80',
   ].join('\n');
   const d = parseIptables(text);
-  assert.equal(d.rules[0].text, 'KUBE-SVC-ABC  tcp  --  *      *       0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80');
+  assert.equal(
+    d.rules[0].text,
+    'KUBE-SVC-ABC  tcp  --  *      *       0.0.0.0/0            172.16.0.9           /* ns/web:http cluster IP */ tcp dpt:80',
+  );
   assert.equal(d.rules[0].counters?.packets, 312000);
   // Rows that differ only in their number and counters are the same rule twice.
   const dups = lintIptables(buildModel(d)).filter((x) => x.code === 'duplicate-rule');
-  assert.deepEqual(dups.map((x) => x.span.line), [3]);
-  const steps = tracePacket(d, { src: '10.244.1.5', dst: '172.16.0.9', dport: 80, proto: 'tcp', hook: 'output' }).paths[0].steps;
-  assert.equal(steps.find((s) => s.chain === 'KUBE-SERVICES')?.rule, 'KUBE-SVC-ABC tcp -- * * 0.0.0.0/0 172.16.0.9 /* ns/web:http cluster IP */ tcp dpt:80');
+  assert.deepEqual(
+    dups.map((x) => x.span.line),
+    [3],
+  );
+  const steps = tracePacket(d, { src: '10.244.1.5', dst: '172.16.0.9', dport: 80, proto: 'tcp', hook: 'output' })
+    .paths[0].steps;
+  assert.equal(
+    steps.find((s) => s.chain === 'KUBE-SERVICES')?.rule,
+    'KUBE-SVC-ABC tcp -- * * 0.0.0.0/0 172.16.0.9 /* ns/web:http cluster IP */ tcp dpt:80',
+  );
 });
 
 test('pasted noise is recognised, not flagged: prompts, CRLF, indentation, grep separators, elisions', () => {
-  const text = 'user@node:~$ sudo iptables-save | grep KUBE\r\n\t-A KUBE-SERVICES -d 10.0.0.1/32 -p tcp -j KUBE-SVC-X\r\n--\r\n...\r\n   -A KUBE-SVC-X -j KUBE-SEP-Y\r\n';
+  const text =
+    'user@node:~$ sudo iptables-save | grep KUBE\r\n\t-A KUBE-SERVICES -d 10.0.0.1/32 -p tcp -j KUBE-SVC-X\r\n--\r\n...\r\n   -A KUBE-SVC-X -j KUBE-SEP-Y\r\n';
   const d = parseIptables(text);
   assert.equal(d.rules.length, 2);
   assert.deepEqual(d.diagnostics, []);
   assert.equal(d.rules[0].table, 'nat', 'headerless kube-proxy rules are placed in nat');
   assert.equal(d.rules[0].chainSpan.column, 4, 'columns point into the original line (after the tab)');
   // Notes around a dump, also as list items, are prose; a rule with a stray blank after its dash is not.
-  const notes = parseIptables(['-A INPUT -j ACCEPT', '- The default rule is changed to KUBE-SVL-X (local only)', '2. Then the pod IPs (10.42.0.0/16) are masqueraded', '- A INPUT -j DROP'].join('\n'));
-  assert.deepEqual(notes.diagnostics.map((x) => `${x.span.line}:${x.code}`), ['1:text-line', '2:text-line', '3:unrecognized-line']);
+  const notes = parseIptables(
+    [
+      '-A INPUT -j ACCEPT',
+      '- The default rule is changed to KUBE-SVL-X (local only)',
+      '2. Then the pod IPs (10.42.0.0/16) are masqueraded',
+      '- A INPUT -j DROP',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    notes.diagnostics.map((x) => `${x.span.line}:${x.code}`),
+    ['1:text-line', '2:text-line', '3:unrecognized-line'],
+  );
 });
 
 test('broken input becomes diagnostics with positions and never throws', () => {
-  const d = parseIptables(['*filter', '-A INPUT -m', '-A INPUT -s', '-A FORWARD -j', '-A OUTPUT -m comment --comment "unterminated', 'garbage -j ACCEPT', '*nat', 'COMMIT'].join('\n'));
+  const d = parseIptables(
+    [
+      '*filter',
+      '-A INPUT -m',
+      '-A INPUT -s',
+      '-A FORWARD -j',
+      '-A OUTPUT -m comment --comment "unterminated',
+      'garbage -j ACCEPT',
+      '*nat',
+      'COMMIT',
+    ].join('\n'),
+  );
   const codes = d.diagnostics.map((x) => `${x.span.line}:${x.code}`);
   assert.ok(codes.includes('1:missing-module-name'));
   assert.ok(codes.includes('2:missing-option-value'));
@@ -479,10 +841,19 @@ test('a rule a hard wrap broke over lines (mail, issue text) is read whole, its 
   const wrapped = buildModel(parseIptables(wrappedText));
   const shape = (m: typeof plain) => ({
     rules: m.dump.rules.map((r) => [r.chain, r.target?.name, r.text, r.comment]),
-    services: m.kube.services.map((s) => [s.name, s.clusterIP, s.port, s.hashVerified, s.endpoints.map((e) => `${e.ip}:${e.port}`)]),
+    services: m.kube.services.map((s) => [
+      s.name,
+      s.clusterIP,
+      s.port,
+      s.hashVerified,
+      s.endpoints.map((e) => `${e.ip}:${e.port}`),
+    ]),
   });
   assert.deepEqual(shape(wrapped), shape(plain));
-  assert.ok(wrapped.dump.rules.some((r) => r.endLine !== undefined && r.endLine > r.line), 'some rules go on over lines');
+  assert.ok(
+    wrapped.dump.rules.some((r) => r.endLine !== undefined && r.endLine > r.line),
+    'some rules go on over lines',
+  );
   const codes = new Set(wrapped.dump.diagnostics.map((d) => d.code));
   assert.deepEqual([...codes], ['wrapped-line-joined']);
   // A continuation line answers for its rule; its tokens point at its own text.
@@ -491,51 +862,129 @@ test('a rule a hard wrap broke over lines (mail, issue text) is read whole, its 
   assert.ok(cont > 0, 'the paste has a line that starts inside a comment');
   const rule = wrapped.ruleAtLine(cont)!;
   assert.equal(rule.comment, 'default/kubernetes:https cluster IP');
-  for (const tok of wrapped.tokensOnLine(cont)) assert.equal(lines[cont].slice(tok.span.column, tok.span.column + tok.span.length), tok.text);
+  for (const tok of wrapped.tokensOnLine(cont))
+    assert.equal(lines[cont].slice(tok.span.column, tok.span.column + tok.span.length), tok.text);
   // Lines that are rules, counters before a rule, prose, or a quote that never closes are not joined.
-  const apart = parseIptables(['*filter', ':INPUT ACCEPT [0:0]', '-A INPUT -p tcp -m comment --comment', '-c 1 2 -A INPUT -j DROP', '-A INPUT -j ACCEPT', 'Here is what it printed', 'COMMIT'].join('\n'));
-  assert.deepEqual(apart.rules.map((r) => [r.line, r.endLine]), [[2, 2], [3, 3], [4, 4]]);
+  const apart = parseIptables(
+    [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      '-A INPUT -p tcp -m comment --comment',
+      '-c 1 2 -A INPUT -j DROP',
+      '-A INPUT -j ACCEPT',
+      'Here is what it printed',
+      'COMMIT',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    apart.rules.map((r) => [r.line, r.endLine]),
+    [
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ],
+  );
   // Review cases: a command after global options is a line of its own; a flag the catalog does not know does not
   // pull in the prose after it, nor does a joined line that opens a quote it never closes.
-  const own = parseIptables(['-A INPUT -s 1.2.3.4 -j DROP', '-4 -A INPUT -s 5.6.7.8 -j ACCEPT', '-A INPUT -m owner --socket-exists', "it's fine", '-A INPUT -m comment --comment', '"never closed', '-A INPUT -j ACCEPT'].join('\n'));
-  assert.deepEqual(own.rules.map((r) => [r.line, r.endLine, r.target?.name]), [[0, 0, 'DROP'], [2, 2, undefined], [4, 4, undefined], [6, 6, 'ACCEPT']]);
+  const own = parseIptables(
+    [
+      '-A INPUT -s 1.2.3.4 -j DROP',
+      '-4 -A INPUT -s 5.6.7.8 -j ACCEPT',
+      '-A INPUT -m owner --socket-exists',
+      "it's fine",
+      '-A INPUT -m comment --comment',
+      '"never closed',
+      '-A INPUT -j ACCEPT',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    own.rules.map((r) => [r.line, r.endLine, r.target?.name]),
+    [
+      [0, 0, 'DROP'],
+      [2, 2, undefined],
+      [4, 4, undefined],
+      [6, 6, 'ACCEPT'],
+    ],
+  );
   // A quoted value over a break: one token per line, each at its text; the value reads with one blank.
   const quoted = '-A INPUT -m comment --comment "a long\ncomment" -c 5 300 -j ACCEPT';
   const q = parseIptables(quoted).rules[0];
   assert.equal(q.comment, 'a long comment');
   const qLines = quoted.split('\n');
-  for (const tok of q.tokens) assert.equal(qLines[tok.span.line].slice(tok.span.column, tok.span.column + tok.span.length), tok.text, `token ${tok.text}`);
-  assert.deepEqual(q.counters?.span, { line: 1, column: 9, length: 8 }, '-c on the continuation line is where it is written');
+  for (const tok of q.tokens)
+    assert.equal(
+      qLines[tok.span.line].slice(tok.span.column, tok.span.column + tok.span.length),
+      tok.text,
+      `token ${tok.text}`,
+    );
+  assert.deepEqual(
+    q.counters?.span,
+    { line: 1, column: 9, length: 8 },
+    '-c on the continuation line is where it is written',
+  );
   // Behind a '#' log prefix: the joined text has no '#', so a -D written out whole finds the wrapped rule.
-  const hashed = parseIptables(['# *filter', '# :X - [0:0]', '# -A X -s 1.2.3.5/32 -m comment --comment', '#   "wrapped here" -j DROP', '# -A X -j ACCEPT', '# -D X -s 1.2.3.5/32 -m comment --comment "wrapped here" -j DROP', '# COMMIT'].join('\n'));
-  assert.deepEqual(hashed.tables[0].chains.get('X')!.rules.map((r) => r.text), ['X -j ACCEPT']);
+  const hashed = parseIptables(
+    [
+      '# *filter',
+      '# :X - [0:0]',
+      '# -A X -s 1.2.3.5/32 -m comment --comment',
+      '#   "wrapped here" -j DROP',
+      '# -A X -j ACCEPT',
+      '# -D X -s 1.2.3.5/32 -m comment --comment "wrapped here" -j DROP',
+      '# COMMIT',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    hashed.tables[0].chains.get('X')!.rules.map((r) => r.text),
+    ['X -j ACCEPT'],
+  );
   assert.equal(hashed.rules[0].text, 'X -s 1.2.3.5/32 -m comment --comment "wrapped here" -j DROP');
 });
 
 test('diff output: the newer side is read', () => {
-  const d = parseIptables(['17c17', '< -A KUBE-SVC-X -j KUBE-SEP-OLD', '---', '> -A KUBE-SVC-X -j KUBE-SEP-NEW'].join('\n'));
-  assert.deepEqual(d.rules.map((r) => r.target!.name), ['KUBE-SEP-NEW']);
+  const d = parseIptables(
+    ['17c17', '< -A KUBE-SVC-X -j KUBE-SEP-OLD', '---', '> -A KUBE-SVC-X -j KUBE-SEP-NEW'].join('\n'),
+  );
+  assert.deepEqual(
+    d.rules.map((r) => r.target!.name),
+    ['KUBE-SEP-NEW'],
+  );
 });
 
 test('nft rules outside a table block (a grep of nft list ruleset) are named as such, not read', () => {
-  const d = parseIptables('    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n    ip daddr 10.43.0.10 udp dport 53 counter packets 0 bytes 0 jump KUBE-SVC-Y\n');
-  assert.deepEqual(d.diagnostics.map((x) => x.code), ['nft-syntax']);
+  const d = parseIptables(
+    '    ip daddr 10.43.0.1 tcp dport 443 counter packets 0 bytes 0 jump KUBE-SVC-X\n    ip daddr 10.43.0.10 udp dport 53 counter packets 0 bytes 0 jump KUBE-SVC-Y\n',
+  );
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    ['nft-syntax'],
+  );
   assert.equal(d.rules.length, 0);
 });
 
 test('legacy/nft warning lines and ip6tables headers are recorded', () => {
-  const d = parseIptables('# Warning: iptables-legacy tables present, use iptables-legacy-save to see them\n# Generated by ip6tables-save v1.8.7 on x\n*filter\n-A INPUT -s fd00::/8 -j ACCEPT\nCOMMIT\n');
+  const d = parseIptables(
+    '# Warning: iptables-legacy tables present, use iptables-legacy-save to see them\n# Generated by ip6tables-save v1.8.7 on x\n*filter\n-A INPUT -s fd00::/8 -j ACCEPT\nCOMMIT\n',
+  );
   assert.equal(d.backendWarnings.length, 1);
   assert.equal(d.family, 6);
 });
 
 test('-I with a position inserts before existing rules', () => {
   const d = parseIptables('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j A1\n-I INPUT 1 -j FIRST\nCOMMIT\n');
-  assert.deepEqual(d.tables[0].chains.get('INPUT')!.rules.map((r) => r.target!.name), ['FIRST', 'A1']);
+  assert.deepEqual(
+    d.tables[0].chains.get('INPUT')!.rules.map((r) => r.target!.name),
+    ['FIRST', 'A1'],
+  );
 });
 
 test('a "#"-prefixed log paste keeps exact columns, however many blanks follow the hash', () => {
-  const text = ['#   *nat', '#   :KUBE-SERVICES - [0:0]', '#\t-A KUBE-SERVICES -d 10.96.0.1/32 -j KUBE-SVC-X', '#   COMMIT'].join('\n');
+  const text = [
+    '#   *nat',
+    '#   :KUBE-SERVICES - [0:0]',
+    '#\t-A KUBE-SERVICES -d 10.96.0.1/32 -j KUBE-SVC-X',
+    '#   COMMIT',
+  ].join('\n');
   const d = parseIptables(text);
   assert.ok(d.diagnostics.some((x) => x.code === 'hash-prefixed-paste'));
   const rule = d.rules[0];
@@ -545,25 +994,45 @@ test('a "#"-prefixed log paste keeps exact columns, however many blanks follow t
   assert.equal(text.split('\n')[decl.line].slice(decl.column, decl.column + decl.length), 'KUBE-SERVICES');
   // Detection sees through the hashes too, so an editor opening the paste gets the iptables language.
   assert.deepEqual([detectDump(text).kind, detectDump(text).languageId], ['iptables', 'iptables']);
-  assert.equal(detectDump('# a note\n# another note\n# and a third one\n').kind, 'unknown', 'comments alone are no dump');
+  assert.equal(
+    detectDump('# a note\n# another note\n# and a third one\n').kind,
+    'unknown',
+    'comments alone are no dump',
+  );
 });
 
 test('declarations in unusual spacing and counters still read; their tokens come back on demand', () => {
   const d = parseIptables('*filter\n:INPUT   ACCEPT   [12:345]\n:MY\u00a0-\u00a0[0:0]\n:B -\nCOMMIT\n');
   const input = d.tables[0].chains.get('INPUT')!;
   assert.deepEqual([input.policy, input.counters?.packets, input.counters?.bytes], ['ACCEPT', 12, 345]);
-  assert.deepEqual(d.tokensOfLine(1).map((t) => [t.kind, t.text]), [['chainDecl', 'INPUT'], ['policy', 'ACCEPT'], ['counter', '[12:345]']]);
+  assert.deepEqual(
+    d.tokensOfLine(1).map((t) => [t.kind, t.text]),
+    [
+      ['chainDecl', 'INPUT'],
+      ['policy', 'ACCEPT'],
+      ['counter', '[12:345]'],
+    ],
+  );
   assert.ok(d.tables[0].chains.has('B'));
   // A no-break space is not a separator for iptables-save but is white space to the pattern: it still declares.
   assert.equal(d.diagnostics.filter((x) => x.code === 'unrecognized-line').length, 0);
-  assert.deepEqual(d.tokens.filter((t) => t.kind === 'chainDecl').map((t) => t.text).sort(), ['B', 'INPUT', 'MY']);
+  assert.deepEqual(
+    d.tokens
+      .filter((t) => t.kind === 'chainDecl')
+      .map((t) => t.text)
+      .sort(),
+    ['B', 'INPUT', 'MY'],
+  );
 });
 
 test('chain commands after a [p:b] prefix, and a bare -A after one', () => {
   const d = parseIptables('[1:2] -N FOO\n[0:0] -P INPUT ACCEPT\n[5:6] -A\n');
   assert.ok(d.tables.some((t) => t.chains.has('FOO')));
   assert.equal(d.format, 'iptables-S');
-  assert.deepEqual(d.diagnostics.map((x) => x.code), ['missing-chain-name']);
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    ['missing-chain-name'],
+  );
   // White space after the prefix as the old pattern read it (a no-break space from a web page).
   assert.equal(parseIptables('[1:2]\u00a0-A X -j Y\n').rules.length, 1);
 });
@@ -574,9 +1043,21 @@ test('the address family comes from the first address option as written', () => 
 });
 
 test('a diff inside a "#"-prefixed log is unwrapped first, then read as a diff', () => {
-  const text = ['# *nat', '# :X - [0:0]', '# :Y - [0:0]', '# :Z - [0:0]', '# -A X -j Y', '# 1c1', '# < -A X -j A', '# > -A X -j B'].join('\n');
+  const text = [
+    '# *nat',
+    '# :X - [0:0]',
+    '# :Y - [0:0]',
+    '# :Z - [0:0]',
+    '# -A X -j Y',
+    '# 1c1',
+    '# < -A X -j A',
+    '# > -A X -j B',
+  ].join('\n');
   const d = parseIptables(text);
-  assert.deepEqual(d.rules.map((r) => r.text), ['X -j Y', 'X -j B']);
+  assert.deepEqual(
+    d.rules.map((r) => r.text),
+    ['X -j Y', 'X -j B'],
+  );
   assert.ok(d.diagnostics.some((x) => x.code === 'diff-paste'));
   assert.ok(!d.diagnostics.some((x) => x.code === 'unrecognized-line'));
   // A ">" with nothing after it is not a diff side.
@@ -584,8 +1065,15 @@ test('a diff inside a "#"-prefixed log is unwrapped first, then read as a diff',
 });
 
 test('callees follow every rule line in dump order (-D/-R/-C included); references with an empty table name', () => {
-  const m = buildModel(parseIptables('*filter\n:X - [0:0]\n-A X -j A\n-I X 1 -j B\n-D X -j C\n:A - [0:0]\n:B - [0:0]\n:C - [0:0]\nCOMMIT\n'));
-  assert.deepEqual(m.callees('filter', 'X').map((c) => c.name), ['A', 'B', 'C']);
+  const m = buildModel(
+    parseIptables(
+      '*filter\n:X - [0:0]\n-A X -j A\n-I X 1 -j B\n-D X -j C\n:A - [0:0]\n:B - [0:0]\n:C - [0:0]\nCOMMIT\n',
+    ),
+  );
+  assert.deepEqual(
+    m.callees('filter', 'X').map((c) => c.name),
+    ['A', 'B', 'C'],
+  );
   const bare = buildModel(parseIptables('-A Z -j Y\n-A Y -j ACCEPT\n', { defaultTable: '' }));
   assert.equal(bare.references('', 'Y').length, 1);
 });
@@ -603,11 +1091,22 @@ test('names that are Object.prototype properties, in every position, never throw
       assert.ok(m.dump.rules.length > 0, `${n}: the rules are read`);
       assert.ok(diagnosticsOf(a, 'zh-CN').every((d) => d.message.length > 0));
       for (let l = 0; l < m.dump.lineCount; l++) for (let c = 0; c < 70; c += 2) explainAt(m, l, c, 'en');
-      const r = tracePacket(m.dump, { src: '10.0.0.1', dst: '10.0.0.2', dport: 80, proto: 'tcp', hook: 'prerouting' }, { lang: 'en' });
+      const r = tracePacket(
+        m.dump,
+        { src: '10.0.0.1', dst: '10.0.0.2', dport: 80, proto: 'tcp', hook: 'prerouting' },
+        { lang: 'en' },
+      );
       assert.ok(r.paths.length > 0, `${n}: a trace always ends somewhere`);
     }
-    const ipvs = analyzeText(`IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port Forward Weight ActiveConn InActConn\nTCP  10.0.0.1:80 ${n}\n  -> 10.0.0.2:80 ${n} 1 0 0\n-A -t 10.0.0.1:80 -s ${n}\n`, 'ipvs');
-    assert.deepEqual(ipvs.ipvs!.services.map((x) => x.realServers.length), [1, 0], `${n}: both IPVS services are read, the listed one with its real server`);
+    const ipvs = analyzeText(
+      `IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port Forward Weight ActiveConn InActConn\nTCP  10.0.0.1:80 ${n}\n  -> 10.0.0.2:80 ${n} 1 0 0\n-A -t 10.0.0.1:80 -s ${n}\n`,
+      'ipvs',
+    );
+    assert.deepEqual(
+      ipvs.ipvs!.services.map((x) => x.realServers.length),
+      [1, 0],
+      `${n}: both IPVS services are read, the listed one with its real server`,
+    );
     assert.ok(diagnosticsOf(ipvs, 'en').every((d) => d.message.length > 0));
   }
   const codes = lintIptables(buildModel(parseIptables('*filter\n:X - [0:0]\n-A X -j ""\nCOMMIT\n'))).map((d) => d.code);
@@ -637,31 +1136,90 @@ test('listing text of limit, recent, icmp and LOG maps back to their options', (
     '    0     0 LOG        all  --  *      *       0.0.0.0/0            0.0.0.0/0            LOG level warning tcp-sequence uid prefix "X: "',
   ].join('\n');
   const d = parseIptables(text);
-  assert.deepEqual(d.diagnostics.filter((x) => x.code === 'listing-text-unmapped').map((x) => x.span.line), []);
+  assert.deepEqual(
+    d.diagnostics.filter((x) => x.code === 'listing-text-unmapped').map((x) => x.span.line),
+    [],
+  );
   const [check, , , dnat, icmpType, icmpName, log, icmpGlued, logNamed, logBits, logWords] = d.rules;
-  const logFlags = (r: (typeof d.rules)[number]) => r.target!.options.filter((o) => o.values.length === 0).map((o) => o.name);
-  assert.deepEqual([logFlags(logBits), logFlags(logWords), targetOption(logWords, 'log-prefix')?.values[0]], [['log-tcp-sequence', 'log-uid'], ['log-tcp-sequence', 'log-uid'], 'X: ']);
+  const logFlags = (r: (typeof d.rules)[number]) =>
+    r.target!.options.filter((o) => o.values.length === 0).map((o) => o.name);
+  assert.deepEqual(
+    [logFlags(logBits), logFlags(logWords), targetOption(logWords, 'log-prefix')?.values[0]],
+    [['log-tcp-sequence', 'log-uid'], ['log-tcp-sequence', 'log-uid'], 'X: '],
+  );
   assert.equal(findOption(icmpGlued, 'icmp-type')?.values[0], '3/4');
-  assert.deepEqual([targetOption(logNamed, 'log-level')?.values[0], targetOption(logNamed, 'log-prefix')?.values[0]], ['warning', 'IN-DROP: ']);
-  const recent = (r: (typeof d.rules)[number]) => r.matches.find((m) => m.module === 'recent')?.options.map((o) => [o.name, ...o.values]);
-  assert.deepEqual(recent(check), [['rcheck'], ['seconds', '10800'], ['reap'], ['name', 'KUBE-SEP-1'], ['rsource'], ['mask', '255.255.255.255']]);
+  assert.deepEqual(
+    [targetOption(logNamed, 'log-level')?.values[0], targetOption(logNamed, 'log-prefix')?.values[0]],
+    ['warning', 'IN-DROP: '],
+  );
+  const recent = (r: (typeof d.rules)[number]) =>
+    r.matches.find((m) => m.module === 'recent')?.options.map((o) => [o.name, ...o.values]);
+  assert.deepEqual(recent(check), [
+    ['rcheck'],
+    ['seconds', '10800'],
+    ['reap'],
+    ['name', 'KUBE-SEP-1'],
+    ['rsource'],
+    ['mask', '255.255.255.255'],
+  ]);
   assert.deepEqual(recent(dnat), [['set'], ['name', 'KUBE-SEP-1'], ['rsource'], ['mask', '255.255.255.255']]);
   assert.equal(targetOption(dnat, 'to-destination')!.values[0], '10.0.0.1:80');
-  assert.deepEqual([findOption(icmpType, 'icmp-type')?.values[0], findOption(icmpName, 'icmp-type')?.values[0], findOption(icmpName, 'icmp-type')?.negated], ['8/0', 'echo-reply', true]);
+  assert.deepEqual(
+    [
+      findOption(icmpType, 'icmp-type')?.values[0],
+      findOption(icmpName, 'icmp-type')?.values[0],
+      findOption(icmpName, 'icmp-type')?.negated,
+    ],
+    ['8/0', 'echo-reply', true],
+  );
   assert.deepEqual([findOption(log, 'limit')?.values[0], findOption(log, 'limit-burst')?.values[0]], ['5/min', '5']);
-  assert.deepEqual([targetOption(log, 'log-level')?.values[0], targetOption(log, 'log-prefix')?.values[0]], ['4', 'FWD-DROP: ']);
+  assert.deepEqual(
+    [targetOption(log, 'log-level')?.values[0], targetOption(log, 'log-prefix')?.values[0]],
+    ['4', 'FWD-DROP: '],
+  );
   // The kube view reads the Service's session affinity from the listed `recent` match, as from a save dump.
   const kube = buildModel(d).kube;
   assert.equal(kube.services[0].sessionAffinitySeconds, 10800);
 });
 
 test('a root prompt written as `#` names the table of headerless output; inside a *table block it is a comment', () => {
-  const listed = parseIptables(['# iptables -t nat -S', '-P PREROUTING ACCEPT', '-P OUTPUT ACCEPT', '-N KUBE-SERVICES', '-A OUTPUT -j KUBE-SERVICES'].join('\n'));
-  assert.deepEqual(listed.tables.map((t) => [t.name, [...t.chains.keys()]]), [['nat', ['PREROUTING', 'OUTPUT', 'KUBE-SERVICES']]]);
+  const listed = parseIptables(
+    [
+      '# iptables -t nat -S',
+      '-P PREROUTING ACCEPT',
+      '-P OUTPUT ACCEPT',
+      '-N KUBE-SERVICES',
+      '-A OUTPUT -j KUBE-SERVICES',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    listed.tables.map((t) => [t.name, [...t.chains.keys()]]),
+    [['nat', ['PREROUTING', 'OUTPUT', 'KUBE-SERVICES']]],
+  );
   // A `#` line that names iptables but lists nothing is a comment: the rules' tables are inferred as without it.
-  const remark = parseIptables(['# iptables rules for the gateway', '-A POSTROUTING -j MASQUERADE', '# iptables -A INPUT -j DROP', '-A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 10.0.0.5'].join('\n'));
-  assert.deepEqual(remark.rules.map((r) => r.table), ['nat', 'nat']);
-  const restore = parseIptables(['*nat', ':OUTPUT ACCEPT [0:0]', '# iptables -t filter -A INPUT -j DROP', '-A OUTPUT -j ACCEPT', 'COMMIT'].join('\n'));
-  assert.deepEqual(restore.rules.map((r) => r.table), ['nat']);
-  assert.deepEqual(restore.diagnostics.map((x) => x.code), []);
+  const remark = parseIptables(
+    [
+      '# iptables rules for the gateway',
+      '-A POSTROUTING -j MASQUERADE',
+      '# iptables -A INPUT -j DROP',
+      '-A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 10.0.0.5',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    remark.rules.map((r) => r.table),
+    ['nat', 'nat'],
+  );
+  const restore = parseIptables(
+    ['*nat', ':OUTPUT ACCEPT [0:0]', '# iptables -t filter -A INPUT -j DROP', '-A OUTPUT -j ACCEPT', 'COMMIT'].join(
+      '\n',
+    ),
+  );
+  assert.deepEqual(
+    restore.rules.map((r) => r.table),
+    ['nat'],
+  );
+  assert.deepEqual(
+    restore.diagnostics.map((x) => x.code),
+    [],
+  );
 });

@@ -9,7 +9,15 @@ import fc from 'fast-check';
 import { DumpNames } from '../../../src/core/iptables/nameIds';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import type { Match, OptionArg, Rule } from '../../../src/core/iptables/types';
-import { findOption, forEachModuleName, forEachOptionName, optionValue, ruleHasModule, ruleTargetName, targetOptionValue } from '../../../src/core/iptables/types';
+import {
+  findOption,
+  forEachModuleName,
+  forEachOptionName,
+  optionValue,
+  ruleHasModule,
+  ruleTargetName,
+  targetOptionValue,
+} from '../../../src/core/iptables/types';
 import { corpusFiles } from '../../helpers/corpus';
 
 const EDGE = [
@@ -46,11 +54,29 @@ function slowFindOption(rule: Rule, name: string, module?: string): OptionArg | 
 }
 
 const optionShape = (o: OptionArg | undefined) =>
-  o && { name: o.name, written: o.written, values: o.values, negated: o.negated, span: o.span, valueSpans: o.valueSpans, negationSpan: o.negationSpan };
+  o && {
+    name: o.name,
+    written: o.written,
+    values: o.values,
+    negated: o.negated,
+    span: o.span,
+    valueSpans: o.valueSpans,
+    negationSpan: o.negationSpan,
+  };
 
 function checkRule(rule: Rule, where: string, ids: DumpNames): void {
   const matches: Match[] = rule.matches;
-  const names = new Set<string>(['comment', 'probability', 'destination', 'dport', 'protocol', 'seconds', 'to-destination', 'log-prefix', 'nope']);
+  const names = new Set<string>([
+    'comment',
+    'probability',
+    'destination',
+    'dport',
+    'protocol',
+    'seconds',
+    'to-destination',
+    'log-prefix',
+    'nope',
+  ]);
   for (const o of rule.target?.options ?? []) names.add(o.name);
   const modules = new Set<string>(['', 'tcp', 'udp', 'comment', 'statistic', 'recent', 'nope']);
   for (const m of matches) {
@@ -58,46 +84,91 @@ function checkRule(rule: Rule, where: string, ids: DumpNames): void {
     for (const o of m.options) names.add(o.name);
   }
   for (const name of names) {
-    assert.deepEqual(optionShape(findOption(rule, name)), optionShape(slowFindOption(rule, name)), `${where}: findOption(${name})`);
+    assert.deepEqual(
+      optionShape(findOption(rule, name)),
+      optionShape(slowFindOption(rule, name)),
+      `${where}: findOption(${name})`,
+    );
     const slow = slowFindOption(rule, name);
-    assert.equal(optionValue(rule, name), slow && !slow.negated ? slow.values[0] : undefined, `${where}: optionValue(${name})`);
-    assert.equal(optionValue(rule, name, undefined, true), slow?.values[0], `${where}: optionValue(${name}, even negated)`);
-    assert.equal(targetOptionValue(rule, name), rule.target?.options.find((o) => o.name === name)?.values[0], `${where}: targetOptionValue(${name})`);
+    assert.equal(
+      optionValue(rule, name),
+      slow && !slow.negated ? slow.values[0] : undefined,
+      `${where}: optionValue(${name})`,
+    );
+    assert.equal(
+      optionValue(rule, name, undefined, true),
+      slow?.values[0],
+      `${where}: optionValue(${name}, even negated)`,
+    );
+    assert.equal(
+      targetOptionValue(rule, name),
+      rule.target?.options.find((o) => o.name === name)?.values[0],
+      `${where}: targetOptionValue(${name})`,
+    );
     for (const module of [undefined, ...modules]) {
-      if (module !== undefined) assert.deepEqual(optionShape(findOption(rule, name, module)), optionShape(slowFindOption(rule, name, module)), `${where}: findOption(${name}, ${module})`);
+      if (module !== undefined)
+        assert.deepEqual(
+          optionShape(findOption(rule, name, module)),
+          optionShape(slowFindOption(rule, name, module)),
+          `${where}: findOption(${name}, ${module})`,
+        );
       // By name ids, as the kube-proxy view asks: the same answers.
       const query = ids.option(name, module);
       for (const evenNegated of [false, true]) {
         const found = slowFindOption(rule, name, module);
         const expected = found && (evenNegated || !found.negated) ? found.values[0] : undefined;
-        assert.equal(ids.optionValue(rule, query, evenNegated), expected, `${where}: optionValue by ids (${name}, ${module}, ${evenNegated})`);
+        assert.equal(
+          ids.optionValue(rule, query, evenNegated),
+          expected,
+          `${where}: optionValue by ids (${name}, ${module}, ${evenNegated})`,
+        );
       }
     }
   }
   assert.equal(ruleTargetName(rule), rule.target?.name, `${where}: ruleTargetName`);
-  for (const module of modules) if (module !== '') assert.equal(ruleHasModule(rule, module), matches.some((m) => m.module === module), `${where}: hasModule(${module})`);
+  for (const module of modules)
+    if (module !== '')
+      assert.equal(
+        ruleHasModule(rule, module),
+        matches.some((m) => m.module === module),
+        `${where}: hasModule(${module})`,
+      );
 
   const visited: string[] = [];
   forEachOptionName(rule, (module, name, option) => {
     visited.push(`${module}:${name}`);
     assert.equal(option().name, name);
   });
-  const expected = [...matches.flatMap((m) => m.options.map((o) => ({ o, m: m.module }))), ...(rule.target?.options ?? []).map((o) => ({ o, m: null }))]
+  const expected = [
+    ...matches.flatMap((m) => m.options.map((o) => ({ o, m: m.module }))),
+    ...(rule.target?.options ?? []).map((o) => ({ o, m: null })),
+  ]
     .sort((a, b) => a.o.span.line - b.o.span.line || a.o.span.column - b.o.span.column)
     .map((x) => `${x.m}:${x.o.name}`);
   assert.deepEqual(visited, expected, `${where}: forEachOptionName`);
 
   const mods: string[] = [];
   forEachModuleName(rule, (module, explicit) => mods.push(`${module}:${explicit}`));
-  assert.deepEqual(mods, matches.filter((m) => m.module !== '').map((m) => `${m.module}:${m.moduleSpan !== undefined}`), `${where}: forEachModuleName`);
+  assert.deepEqual(
+    mods,
+    matches.filter((m) => m.module !== '').map((m) => `${m.module}:${m.moduleSpan !== undefined}`),
+    `${where}: forEachModuleName`,
+  );
 
   // Tokens come from the word rows: in line and column order (a hard-wrapped rule goes on over lines).
   let last = { line: -1, column: -1 };
   for (const tok of rule.tokens) {
-    assert.ok(tok.span.line > last.line || (tok.span.line === last.line && tok.span.column > last.column), `${where}: tokens in order`);
+    assert.ok(
+      tok.span.line > last.line || (tok.span.line === last.line && tok.span.column > last.column),
+      `${where}: tokens in order`,
+    );
     last = tok.span;
   }
-  assert.deepEqual(JSON.parse(JSON.stringify(rule)).matches, JSON.parse(JSON.stringify(matches)), `${where}: JSON form`);
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(rule)).matches,
+    JSON.parse(JSON.stringify(matches)),
+    `${where}: JSON form`,
+  );
 }
 
 function checkText(text: string, label: string): void {
@@ -108,7 +179,11 @@ function checkText(text: string, label: string): void {
     checkRule(rule, `${label}:${rule.line + 1}`, ids);
     for (const tok of rule.tokens) {
       if (tok.kind === 'counter' && tok.span.length > tok.text.length) continue;
-      assert.equal(lines[tok.span.line].replace(/\r$/, '').slice(tok.span.column, tok.span.column + tok.span.length), tok.text, `${label}:${rule.line + 1} token ${tok.text}`);
+      assert.equal(
+        lines[tok.span.line].replace(/\r$/, '').slice(tok.span.column, tok.span.column + tok.span.length),
+        tok.text,
+        `${label}:${rule.line + 1} token ${tok.text}`,
+      );
     }
   }
 }
@@ -118,19 +193,54 @@ test('store fast paths agree with the built matches on hand-written edge cases',
   const dump = parseIptables(EDGE);
   const late = dump.rules.find((r) => r.text.includes('late'))!;
   assert.equal(late.target?.name, 'LOG');
-  assert.deepEqual(late.target?.options.map((o) => o.name), ['log-prefix'], 'options of an earlier -j are not the last target\'s');
+  assert.deepEqual(
+    late.target?.options.map((o) => o.name),
+    ['log-prefix'],
+    "options of an earlier -j are not the last target's",
+  );
   const wrapped = dump.rules.find((r) => r.text.includes('POSTROUTI'))!;
   assert.equal(wrapped.target?.name, 'KUBE-POSTROUTING');
 });
 
 test('store fast paths agree with the built matches on every corpus file', (t) => {
   const files = corpusFiles('iptables');
-  if (files.length === 0) return t.skip('shared corpus not found (../shared/corpus beside the checkout; set KPP_CORPUS to use another path)');
+  if (files.length === 0)
+    return t.skip('shared corpus not found (../shared/corpus beside the checkout; set KPP_CORPUS to use another path)');
   for (const f of files) checkText(f.text, f.name);
 });
 
 test('store fast paths agree with the built matches on mutated rule lines', () => {
-  const words = ['-A', 'X', '-m', 'tcp', '--dport', '80', '!', '-p', 'udp', '-p tcp', '--sport', '-m statistic --probability 0.5', '-j', 'DNAT', '--to-destination', '1.2.3.4:5', '"a b"', "'c'", '-c', '1', '2', '--comment', 'x\\"y', '-5', '--', '-I', '3', '                      ', 'NG'];
+  const words = [
+    '-A',
+    'X',
+    '-m',
+    'tcp',
+    '--dport',
+    '80',
+    '!',
+    '-p',
+    'udp',
+    '-p tcp',
+    '--sport',
+    '-m statistic --probability 0.5',
+    '-j',
+    'DNAT',
+    '--to-destination',
+    '1.2.3.4:5',
+    '"a b"',
+    "'c'",
+    '-c',
+    '1',
+    '2',
+    '--comment',
+    'x\\"y',
+    '-5',
+    '--',
+    '-I',
+    '3',
+    '                      ',
+    'NG',
+  ];
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 14 }), (parts) => {
       checkText(`-A CHAIN ${parts.join(' ')}\n${parts.join(' ')}`, 'mutated');

@@ -65,8 +65,14 @@ describe('ipvsToJson', () => {
       inactConn: 1,
       persistConn: 4,
     });
-    const tunnel = parseIpvs('-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 10.0.0.5:443 -i -w 1 --tun-type gue --tun-port 6080 --tun-nocsum');
-    assert.deepEqual(ipvsToJson(tunnel).services[0].realServers[0].tunnel, { type: 'gue', port: 6080, flags: ['nocsum'] });
+    const tunnel = parseIpvs(
+      '-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 10.0.0.5:443 -i -w 1 --tun-type gue --tun-port 6080 --tun-nocsum',
+    );
+    assert.deepEqual(ipvsToJson(tunnel).services[0].realServers[0].tunnel, {
+      type: 'gue',
+      port: 6080,
+      flags: ['nocsum'],
+    });
   });
 });
 

@@ -80,7 +80,8 @@ describe('explain: tokens', () => {
   });
 
   it('a tunnel is named by its --tun-type: GUE is no IPIP', () => {
-    const save = '-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 10.0.0.5:443 -i -w 1 --tun-type gue --tun-port 6080\n-a -t 10.96.0.1:443 -r 10.0.0.6:443 -i -w 1';
+    const save =
+      '-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 10.0.0.5:443 -i -w 1 --tun-type gue --tun-port 6080\n-a -t 10.96.0.1:443 -r 10.0.0.6:443 -i -w 1';
     const d = parseIpvs(save);
     assert.match(explainIpvsLine(d, 1, 'en')!.markdown, /GUE tunnel \(Tunnel\)/);
     assert.doesNotMatch(explainIpvsLine(d, 1, 'en')!.markdown, /IPIP/);
@@ -123,7 +124,11 @@ describe('explain: tokens', () => {
       explainIpvsLine(stats, 4)!.markdown,
       'Real server 10.244.0.2:9153 of TCP 10.96.0.10:9153: 400 connections, 60000 packets in, 300000 packets out.',
     );
-    const rounded = parseIpvs(['TCP  10.96.0.10:53   12K  5100K  5000K  400M  380M', '  -> 10.244.0.5:53  2K 2500 2400 200000 190000'].join('\n'));
+    const rounded = parseIpvs(
+      ['TCP  10.96.0.10:53   12K  5100K  5000K  400M  380M', '  -> 10.244.0.5:53  2K 2500 2400 200000 190000'].join(
+        '\n',
+      ),
+    );
     assert.match(explainIpvsLine(rounded, 0)!.markdown, /Counters: about 12000 connections, 5100000 packets in/);
     assert.match(explainIpvsLine(rounded, 1)!.markdown, /: about 2000 connections, 2500 packets in/);
     assert.match(explainIpvsLine(rounded, 1, 'zh-CN')!.markdown, /约 2000 个连接/);

@@ -13,7 +13,19 @@ import {
   parseIpvs,
   resolveVirtual,
 } from '../../../src/core/ipvs';
-import { CONNECTIONS, EXACT, LIST, MESSY, PERSISTENT_CONN, RATE, SAVE, SAVE_EDITS, STATS, THRESHOLDS, TIMEOUT } from './samples';
+import {
+  CONNECTIONS,
+  EXACT,
+  LIST,
+  MESSY,
+  PERSISTENT_CONN,
+  RATE,
+  SAVE,
+  SAVE_EDITS,
+  STATS,
+  THRESHOLDS,
+  TIMEOUT,
+} from './samples';
 import { corpusDir, repoRoot } from '../../helpers/corpus';
 
 const CORPUS = path.join(corpusDir() ?? path.resolve(repoRoot(__dirname), '..', 'shared', 'corpus'), 'ipvs');
@@ -101,9 +113,11 @@ function checkEverything(text: string): void {
     if (ref.service === undefined) continue;
     const svc = dump.services[ref.service];
     assert.ok(svc, `service index ${ref.service} on line ${ref.span.line}`);
-    if (ref.realServer !== undefined) assert.ok(svc.realServers[ref.realServer], `real server index ${ref.realServer} on line ${ref.span.line}`);
+    if (ref.realServer !== undefined)
+      assert.ok(svc.realServers[ref.realServer], `real server index ${ref.realServer} on line ${ref.span.line}`);
   }
-  for (const line of dump.lines) if (line.removal !== undefined) assert.ok(dump.removals[line.removal], `removal ${line.removal}`);
+  for (const line of dump.lines)
+    if (line.removal !== undefined) assert.ok(dump.removals[line.removal], `removal ${line.removal}`);
   for (const lang of ['en', 'zh-CN'] as const) {
     lintIpvs(dump, lang);
     for (let l = 0; l < lines.length; l++) {

@@ -34,13 +34,19 @@ describe('lintIpvs', () => {
   });
 
   it('every server that takes connections overloaded (--thresholds): nothing is scheduled', () => {
-    const header = 'Prot LocalAddress:Port            Uthreshold Lthreshold ActiveConn InActConn\n  -> RemoteAddress:Port\n';
-    const full = header + 'TCP  10.96.0.2:80 rr\n  -> 172.18.1.2:80                4          2          3          1\n  -> 172.18.1.3:80                4          2          4          0';
+    const header =
+      'Prot LocalAddress:Port            Uthreshold Lthreshold ActiveConn InActConn\n  -> RemoteAddress:Port\n';
+    const full =
+      header +
+      'TCP  10.96.0.2:80 rr\n  -> 172.18.1.2:80                4          2          3          1\n  -> 172.18.1.3:80                4          2          4          0';
     assert.deepEqual(lintCodes(full), [['ipvs-all-overloaded', 'warning', 2]]);
     assert.match(lintIpvs(parseIpvs(full), 'zh-CN')[0].message, CJK);
-    const room = header + 'TCP  10.96.0.2:80 rr\n  -> 172.18.1.2:80                4          2          3          1\n  -> 172.18.1.3:80                4          2          1          0';
+    const room =
+      header +
+      'TCP  10.96.0.2:80 rr\n  -> 172.18.1.2:80                4          2          3          1\n  -> 172.18.1.3:80                4          2          1          0';
     assert.deepEqual(lintCodes(room), []);
-    const noLimit = header + 'TCP  10.96.0.2:80 rr\n  -> 172.18.1.2:80                0          0          300        100';
+    const noLimit =
+      header + 'TCP  10.96.0.2:80 rr\n  -> 172.18.1.2:80                0          0          300        100';
     assert.deepEqual(lintCodes(noLimit), []);
   });
 

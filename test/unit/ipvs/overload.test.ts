@@ -1,6 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { distribute, explainIpvsLine, ipvsTracePaths, overloadOf, parseIpvs, resolveVirtual } from '../../../src/core/ipvs';
+import {
+  distribute,
+  explainIpvsLine,
+  ipvsTracePaths,
+  overloadOf,
+  parseIpvs,
+  resolveVirtual,
+} from '../../../src/core/ipvs';
 
 // `ipvsadm -Ln --thresholds`: Uthreshold, Lthreshold, then active and inactive connections.
 const THRESHOLDS = [
@@ -48,10 +55,16 @@ describe('IPVS thresholds (overload)', () => {
       explainIpvsLine(dump, 2)!.markdown,
       'TCP 10.96.0.1:443, round robin over 2 real servers (50% each); 1 more overloaded (over Uthreshold, skipped), bound by kube-proxy to kube-ipvs0.',
     );
-    assert.match(explainIpvsLine(dump, 3)!.markdown, /overloaded: 10 connections reach its Uthreshold 10, so every scheduler skips it \(share 0\) until it falls below 8\.$/);
+    assert.match(
+      explainIpvsLine(dump, 3)!.markdown,
+      /overloaded: 10 connections reach its Uthreshold 10, so every scheduler skips it \(share 0\) until it falls below 8\.$/,
+    );
     assert.match(explainIpvsLine(dump, 4)!.markdown, /near its Uthreshold 10 \(8 connections\).*expected share 50%/);
     assert.doesNotMatch(explainIpvsLine(dump, 5)!.markdown, /Uthreshold/);
-    assert.match(explainIpvsLine(dump, 6)!.markdown, /none able to take new connections \(2 overloaded over Uthreshold.*new connections fail/);
+    assert.match(
+      explainIpvsLine(dump, 6)!.markdown,
+      /none able to take new connections \(2 overloaded over Uthreshold.*new connections fail/,
+    );
     assert.match(explainIpvsLine(dump, 3, 'zh-CN')!.markdown, /已过载：10 个连接达到上限阈值 10/);
     assert.match(explainIpvsLine(dump, 6, 'zh-CN')!.markdown, /都不能接受新连接/);
   });
@@ -91,11 +104,22 @@ describe('IPVS trace paths by forwarding method', () => {
       ],
     );
     const other = ipvsTracePaths(resolveVirtual(d, { ip: '10.96.0.8', port: 80 })!);
-    assert.deepEqual(other.map((p) => [p.forward, p.dnat]), [['Local', null], ['Tunnel', null]]);
+    assert.deepEqual(
+      other.map((p) => [p.forward, p.dnat]),
+      [
+        ['Local', null],
+        ['Tunnel', null],
+      ],
+    );
   });
 
   it('a server without a printed method (ipvsadm -Ln --stats) is taken as Masq, which kube-proxy always sets', () => {
-    const stats = parseIpvs(['TCP  10.96.0.1:443                 5 10 10 1000 1000', '  -> 172.18.0.2:6443                5 10 10 1000 1000'].join('\n'));
+    const stats = parseIpvs(
+      [
+        'TCP  10.96.0.1:443                 5 10 10 1000 1000',
+        '  -> 172.18.0.2:6443                5 10 10 1000 1000',
+      ].join('\n'),
+    );
     const [p] = ipvsTracePaths(resolveVirtual(stats, { ip: '10.96.0.1', port: 443 })!);
     assert.deepEqual(p.dnat, { ip: '172.18.0.2', port: 6443 });
     assert.equal(p.forward, undefined);

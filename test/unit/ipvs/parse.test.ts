@@ -363,14 +363,20 @@ describe('ipvsadm -S (save / restore) format', () => {
       'the deleted server and service are gone; a service added again after -D is a new one',
     );
     // Deleting what is not there is where ipvsadm stops.
-    assert.deepEqual(d.diagnostics.map((x) => [x.code, x.span.line]), [
-      ['ipvs-save-delete-unknown', 7],
-      ['ipvs-save-delete-unknown', 8],
-    ]);
-    assert.deepEqual(d.removals.map((r) => [r.line, r.service.address, r.realServer?.address]), [
-      [5, '10.96.0.1', '10.0.0.1'],
-      [6, '10.96.0.10', undefined],
-    ]);
+    assert.deepEqual(
+      d.diagnostics.map((x) => [x.code, x.span.line]),
+      [
+        ['ipvs-save-delete-unknown', 7],
+        ['ipvs-save-delete-unknown', 8],
+      ],
+    );
+    assert.deepEqual(
+      d.removals.map((r) => [r.line, r.service.address, r.realServer?.address]),
+      [
+        [5, '10.96.0.1', '10.0.0.1'],
+        [6, '10.96.0.10', undefined],
+      ],
+    );
     // Lines and tokens point at the entries that are left, by their new indexes.
     assert.deepEqual(
       d.lines.map((l) => [l.kind, l.service, l.realServer, l.removal]),
@@ -392,7 +398,8 @@ describe('ipvsadm -S (save / restore) format', () => {
       if (tok.service === undefined) continue;
       const svc = d.services[tok.service];
       assert.ok(svc, `token on line ${tok.span.line + 1} points at a service that exists`);
-      if (tok.realServer !== undefined) assert.ok(svc.realServers[tok.realServer], `token on line ${tok.span.line + 1} points at a real server`);
+      if (tok.realServer !== undefined)
+        assert.ok(svc.realServers[tok.realServer], `token on line ${tok.span.line + 1} points at a real server`);
     }
     const hover = (line: number, lang: 'en' | 'zh-CN' = 'en') => explainIpvsLine(d, line, lang)?.markdown ?? '';
     assert.match(hover(5), /Takes real server 10\.0\.0\.1:6443 out of TCP 10\.96\.0\.1:443 \(added on line 2\)/);
@@ -402,34 +409,91 @@ describe('ipvsadm -S (save / restore) format', () => {
     assert.equal(resolveVirtual(d, { protocol: 'TCP', ip: '10.96.0.1', port: 443 })?.service.realServers.length, 1);
 
     const cleared = parseIpvs('-A -t 10.0.0.1:80\n-a -t 10.0.0.1:80 -r 10.0.0.2:80 -m\n-C\n-A -t 10.0.0.3:80');
-    assert.deepEqual(cleared.services.map((s) => s.address), ['10.0.0.3']);
-    assert.deepEqual(cleared.lines.map((l) => l.removal), [0, 0, undefined, undefined]);
+    assert.deepEqual(
+      cleared.services.map((s) => s.address),
+      ['10.0.0.3'],
+    );
+    assert.deepEqual(
+      cleared.lines.map((l) => l.removal),
+      [0, 0, undefined, undefined],
+    );
   });
 
   it('deletes every copy of a service, lets a later listing show a deleted server again, and edits nothing missing', () => {
-    const listing = ['$ ipvsadm -Ln', 'Prot LocalAddress:Port Scheduler Flags', '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn', 'TCP  10.96.0.1:443 rr', '  -> 10.1.0.1:6443                Masq    1      0          0', '  -> 10.1.0.2:6443                Masq    1      0          0'];
+    const listing = [
+      '$ ipvsadm -Ln',
+      'Prot LocalAddress:Port Scheduler Flags',
+      '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+      'TCP  10.96.0.1:443 rr',
+      '  -> 10.1.0.1:6443                Masq    1      0          0',
+      '  -> 10.1.0.2:6443                Masq    1      0          0',
+    ];
     // The same listing twice, then a delete: no copy of the service is left.
     const twice = parseIpvs([...listing, ...listing, '$ ipvsadm -D -t 10.96.0.1:443'].join('\n'));
     assert.deepEqual(twice.services, []);
-    assert.deepEqual(twice.diagnostics.map((x) => x.code), []);
+    assert.deepEqual(
+      twice.diagnostics.map((x) => x.code),
+      [],
+    );
     // A server taken out with -d and listed again afterwards (--stats merges into the listing) is in the table.
-    const stats = ['$ ipvsadm -Ln --stats', 'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes', '  -> RemoteAddress:Port', 'TCP  10.96.0.1:443                      10      100       90     6000     5000', '  -> 10.1.0.1:6443                       4       40       36     2400     2000', '  -> 10.1.0.2:6443                       6       60       54     3600     3000'];
+    const stats = [
+      '$ ipvsadm -Ln --stats',
+      'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes',
+      '  -> RemoteAddress:Port',
+      'TCP  10.96.0.1:443                      10      100       90     6000     5000',
+      '  -> 10.1.0.1:6443                       4       40       36     2400     2000',
+      '  -> 10.1.0.2:6443                       6       60       54     3600     3000',
+    ];
     const back = parseIpvs([...listing, '$ ipvsadm -d -t 10.96.0.1:443 -r 10.1.0.1:6443', ...stats].join('\n'));
-    assert.deepEqual(back.services.map((sv) => sv.realServers.map((r) => [r.address, r.stats?.conns])), [[['10.1.0.2', 6], ['10.1.0.1', 4]]]);
-    assert.deepEqual([back.lines[11].service, back.lines[11].realServer, back.lines[11].removal], [0, 1, undefined], 'the later line is the server in the table');
+    assert.deepEqual(
+      back.services.map((sv) => sv.realServers.map((r) => [r.address, r.stats?.conns])),
+      [
+        [
+          ['10.1.0.2', 6],
+          ['10.1.0.1', 4],
+        ],
+      ],
+    );
+    assert.deepEqual(
+      [back.lines[11].service, back.lines[11].realServer, back.lines[11].removal],
+      [0, 1, undefined],
+      'the later line is the server in the table',
+    );
     // `ipvsadm -C` (with the command word) clears the table and says how much it took out.
-    const cleared = parseIpvs(['ipvsadm -A -t 10.0.0.1:80 -s rr', 'ipvsadm -a -t 10.0.0.1:80 -r 10.1.0.1:80 -m', 'ipvsadm -A -u 10.0.0.1:53', 'ipvsadm -C'].join('\n'));
+    const cleared = parseIpvs(
+      [
+        'ipvsadm -A -t 10.0.0.1:80 -s rr',
+        'ipvsadm -a -t 10.0.0.1:80 -r 10.1.0.1:80 -m',
+        'ipvsadm -A -u 10.0.0.1:53',
+        'ipvsadm -C',
+      ].join('\n'),
+    );
     assert.deepEqual(cleared.services, []);
     assert.match(explainIpvsLine(cleared, 3)?.markdown ?? '', /Clears the whole table: the 2 virtual service\(s\)/);
     // -e and -E change what is there; after a delete (or never added) ipvsadm stops and adds nothing.
-    const edits = parseIpvs(['-A -t 10.0.0.1:80', '-a -t 10.0.0.1:80 -r 10.1.0.1:80 -m -w 1', '-d -t 10.0.0.1:80 -r 10.1.0.1:80', '-e -t 10.0.0.1:80 -r 10.1.0.1:80 -w 5', '-E -t 10.0.0.9:80 -s wrr', '-e -t 10.0.0.9:80 -r 10.1.0.1:80 -w 2'].join('\n'));
-    assert.deepEqual(edits.services.map((sv) => [sv.address, sv.realServers.length]), [['10.0.0.1', 0]]);
+    const edits = parseIpvs(
+      [
+        '-A -t 10.0.0.1:80',
+        '-a -t 10.0.0.1:80 -r 10.1.0.1:80 -m -w 1',
+        '-d -t 10.0.0.1:80 -r 10.1.0.1:80',
+        '-e -t 10.0.0.1:80 -r 10.1.0.1:80 -w 5',
+        '-E -t 10.0.0.9:80 -s wrr',
+        '-e -t 10.0.0.9:80 -r 10.1.0.1:80 -w 2',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      edits.services.map((sv) => [sv.address, sv.realServers.length]),
+      [['10.0.0.1', 0]],
+    );
     assert.deepEqual(edits.orphanRealServers, [], 'an edit of a server of an unknown service makes no orphan either');
-    assert.deepEqual(edits.diagnostics.map((x) => [x.code, x.span.line]), [
-      ['ipvs-save-edit-unknown', 3],
-      ['ipvs-save-edit-unknown', 4],
-      ['ipvs-save-edit-unknown', 5],
-    ]);
+    assert.deepEqual(
+      edits.diagnostics.map((x) => [x.code, x.span.line]),
+      [
+        ['ipvs-save-edit-unknown', 3],
+        ['ipvs-save-edit-unknown', 4],
+        ['ipvs-save-edit-unknown', 5],
+      ],
+    );
   });
 
   it('flags a real server for an undeclared service and unknown options', () => {

@@ -459,9 +459,13 @@ test('any JSON value normalises without throwing, and every issue has a code and
   );
 });
 
-test("an endpoint names its pod from targetRef (slices and Endpoints); other kinds and bad names are left out", () => {
+test('an endpoint names its pod from targetRef (slices and Endpoints); other kinds and bad names are left out', () => {
   const s = normaliseCluster([
-    { kind: 'Service', metadata: { namespace: 'a', name: 'web' }, spec: { clusterIP: '10.0.0.8', ports: [{ port: 80 }] } },
+    {
+      kind: 'Service',
+      metadata: { namespace: 'a', name: 'web' },
+      spec: { clusterIP: '10.0.0.8', ports: [{ port: 80 }] },
+    },
     {
       kind: 'EndpointSlice',
       apiVersion: 'discovery.k8s.io/v1',
@@ -474,7 +478,11 @@ test("an endpoint names its pod from targetRef (slices and Endpoints); other kin
       ],
       ports: [{ port: 8080 }],
     },
-    { kind: 'Service', metadata: { namespace: 'a', name: 'old' }, spec: { clusterIP: '10.0.0.9', ports: [{ port: 80 }] } },
+    {
+      kind: 'Service',
+      metadata: { namespace: 'a', name: 'old' },
+      spec: { clusterIP: '10.0.0.9', ports: [{ port: 80 }] },
+    },
     {
       kind: 'Endpoints',
       metadata: { namespace: 'a', name: 'old' },

@@ -13,8 +13,14 @@ test('tcp entry: protocol, timeout, state, both tuples, flags and the derived DN
   assert.equal(e.protocolNumber, 6);
   assert.equal(e.timeout, 86359);
   assert.equal(e.state, 'ESTABLISHED');
-  assert.deepEqual([e.original.src, e.original.dst, e.original.sport, e.original.dport], ['10.244.1.5', '172.16.0.1', 48316, 443]);
-  assert.deepEqual([e.reply?.src, e.reply?.dst, e.reply?.sport, e.reply?.dport], ['192.168.10.20', '10.244.1.5', 6443, 48316]);
+  assert.deepEqual(
+    [e.original.src, e.original.dst, e.original.sport, e.original.dport],
+    ['10.244.1.5', '172.16.0.1', 48316, 443],
+  );
+  assert.deepEqual(
+    [e.reply?.src, e.reply?.dst, e.reply?.sport, e.reply?.dport],
+    ['192.168.10.20', '10.244.1.5', 6443, 48316],
+  );
   assert.equal(e.assured, true);
   assert.equal(e.unreplied, false);
   assert.deepEqual(e.flags, ['ASSURED']);
@@ -29,7 +35,8 @@ test('tcp entry: protocol, timeout, state, both tuples, flags and the derived DN
 });
 
 test('-E events with SNAT and DNAT, leading spaces and [UNREPLIED]', () => {
-  const line = '    [NEW] sctp     132 10 CLOSED src=10.0.9.254 dst=10.0.9.101 sport=49035 dport=10000 [UNREPLIED] src=10.42.1.36 dst=10.42.2.0 sport=9999 dport=36208';
+  const line =
+    '    [NEW] sctp     132 10 CLOSED src=10.0.9.254 dst=10.0.9.101 sport=49035 dport=10000 [UNREPLIED] src=10.42.1.36 dst=10.42.2.0 sport=9999 dport=36208';
   const [e] = parseConntrack(line).conntrack;
   assert.equal(e.event, 'NEW');
   assert.deepEqual(e.spans.event, { line: 0, column: 4, length: 5 });
@@ -48,7 +55,10 @@ test('icmp type/code/id stay in their tuples; DESTROY has no timeout; -o extende
     'ipv4     2 udp      17 29 src=10.244.1.5 dst=10.96.0.10 sport=5353 dport=53 [UNREPLIED] src=10.244.2.3 dst=10.244.1.5 sport=53 dport=5353 mark=0 use=1',
   ].join('\n');
   const [icmp, destroy, ext] = parseConntrack(text).conntrack;
-  assert.deepEqual([icmp.original.icmpType, icmp.original.icmpCode, icmp.original.icmpId, icmp.reply?.icmpType], [8, 0, 24606, 0]);
+  assert.deepEqual(
+    [icmp.original.icmpType, icmp.original.icmpCode, icmp.original.icmpId, icmp.reply?.icmpType],
+    [8, 0, 24606, 0],
+  );
   assert.equal(icmp.dnat, undefined);
   assert.equal(icmp.id, undefined);
   assert.equal(destroy.event, 'DESTROY');
@@ -83,10 +93,15 @@ test('the summary line, also when glued in front of an entry', () => {
 });
 
 test('a line cut at its start: protocol inferred from the number, marked partial, info diagnostic', () => {
-  const { conntrack, diagnostics } = parseConntrack('6 46 TIME_WAIT src=10.64.4.48 dst=10.0.0.10 sport=59817 dport=53 src=10.64.2.4 dst=10.64.4.48 sport=53 dport=59817 [ASSURED] mark=0 use=1\n');
+  const { conntrack, diagnostics } = parseConntrack(
+    '6 46 TIME_WAIT src=10.64.4.48 dst=10.0.0.10 sport=59817 dport=53 src=10.64.2.4 dst=10.64.4.48 sport=53 dport=59817 [ASSURED] mark=0 use=1\n',
+  );
   assert.equal(conntrack[0].protocol, 'tcp');
   assert.equal(conntrack[0].protocolNumber, 6);
   assert.equal(conntrack[0].timeout, 46);
   assert.equal(conntrack[0].partial, true);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['routes-conntrack-missing-protocol', 'info']]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.severity]),
+    [['routes-conntrack-missing-protocol', 'info']],
+  );
 });

@@ -46,10 +46,30 @@ test('interfaces: index, name, @peer, flags, mtu, qdisc, state, group, qlen, mac
 test('addresses: prefix, network, brd, scope, label, flags and lifetimes', () => {
   const eth0 = parseIpAddr(POD).interfaces[1];
   assert.deepEqual(
-    eth0.addresses.map((a) => [a.family, a.address, a.prefixLength, a.network, a.broadcast, a.scope, a.label, a.flags, a.validLft]),
+    eth0.addresses.map((a) => [
+      a.family,
+      a.address,
+      a.prefixLength,
+      a.network,
+      a.broadcast,
+      a.scope,
+      a.label,
+      a.flags,
+      a.validLft,
+    ]),
     [
       [4, '10.244.1.5', 24, '10.244.1.0/24', '10.244.1.255', 'global', 'eth0', [], 'forever'],
-      [4, '10.244.1.77', 24, '10.244.1.0/24', undefined, 'global', 'eth0:1', ['secondary', 'dynamic', 'noprefixroute'], '3264sec'],
+      [
+        4,
+        '10.244.1.77',
+        24,
+        '10.244.1.0/24',
+        undefined,
+        'global',
+        'eth0:1',
+        ['secondary', 'dynamic', 'noprefixroute'],
+        '3264sec',
+      ],
       [6, 'fe80::858:aff:fef4:105', 64, 'fe80::/64', undefined, 'link', undefined, [], 'forever'],
     ],
   );
@@ -94,7 +114,8 @@ test('ip -o addr: one line per address, merged by interface', () => {
 });
 
 test('ip -o link: header and link line on one line', () => {
-  const text = '3: eth0@if12: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP mode DEFAULT group default \\    link/ether 0a:58:0a:f4:01:05 brd ff:ff:ff:ff:ff:ff link-netnsid 0';
+  const text =
+    '3: eth0@if12: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP mode DEFAULT group default \\    link/ether 0a:58:0a:f4:01:05 brd ff:ff:ff:ff:ff:ff link-netnsid 0';
   const [eth0] = parseIpAddr(text).interfaces;
   assert.equal(eth0.mode, 'DEFAULT');
   assert.equal(eth0.mac, '0a:58:0a:f4:01:05');
@@ -102,7 +123,8 @@ test('ip -o link: header and link line on one line', () => {
 });
 
 test('ip -br addr and ip -br link', () => {
-  const text = 'lo               UNKNOWN        127.0.0.1/8 ::1/128 \neth0@if12        UP             10.244.1.5/24 \neth1             DOWN           0a:58:0a:f4:01:06 <BROADCAST,MULTICAST>\n';
+  const text =
+    'lo               UNKNOWN        127.0.0.1/8 ::1/128 \neth0@if12        UP             10.244.1.5/24 \neth1             DOWN           0a:58:0a:f4:01:06 <BROADCAST,MULTICAST>\n';
   const { interfaces } = parseIpAddr(text);
   assert.deepEqual(
     interfaces.map((i) => [i.name, i.peer, i.state, i.addresses.map((a) => a.address), i.mac, i.flags]),
@@ -115,10 +137,19 @@ test('ip -br addr and ip -br link', () => {
 });
 
 test('ip -d details are kept verbatim with an info diagnostic; stray lifetimes are flagged', () => {
-  const text = '5: vxlan.calico: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UNKNOWN\n    link/ether 66:1e:af:00:00:01 brd ff:ff:ff:ff:ff:ff promiscuity 0\n    vxlan id 4096 local 10.0.0.5 dev eth0 srcport 0 0 dstport 4789 nolearning\n';
+  const text =
+    '5: vxlan.calico: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UNKNOWN\n    link/ether 66:1e:af:00:00:01 brd ff:ff:ff:ff:ff:ff promiscuity 0\n    vxlan id 4096 local 10.0.0.5 dev eth0 srcport 0 0 dstport 4789 nolearning\n';
   const { interfaces, diagnostics } = parseIpAddr(text);
-  assert.deepEqual(interfaces[0].details, ['vxlan id 4096 local 10.0.0.5 dev eth0 srcport 0 0 dstport 4789 nolearning']);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.span.line]), [['routes-addr-unknown-detail', 'info', 2]]);
+  assert.deepEqual(interfaces[0].details, [
+    'vxlan id 4096 local 10.0.0.5 dev eth0 srcport 0 0 dstport 4789 nolearning',
+  ]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.severity, d.span.line]),
+    [['routes-addr-unknown-detail', 'info', 2]],
+  );
   const stray = parseIpAddr('    valid_lft forever preferred_lft forever\n');
-  assert.deepEqual(stray.diagnostics.map((d) => [d.code, d.severity]), [['routes-addr-outside-interface', 'warning']]);
+  assert.deepEqual(
+    stray.diagnostics.map((d) => [d.code, d.severity]),
+    [['routes-addr-outside-interface', 'warning']],
+  );
 });

@@ -32,7 +32,9 @@ test('old iproute2 double spaces, proto/scope/src and the linkdown flag', () => 
 });
 
 test('bare addresses are host routes (/32 and /128) as calico prints them', () => {
-  const { routes } = parseIpRoute('10.233.84.1 dev cali4b0be4db682 scope link\n2001:db8::5 dev cali1 metric 1024 pref medium\n');
+  const { routes } = parseIpRoute(
+    '10.233.84.1 dev cali4b0be4db682 scope link\n2001:db8::5 dev cali1 metric 1024 pref medium\n',
+  );
   assert.deepEqual(
     routes.map((r) => [r.destination, r.destinationText, r.prefixLength, r.family, r.dev]),
     [
@@ -44,7 +46,9 @@ test('bare addresses are host routes (/32 and /128) as calico prints them', () =
 });
 
 test('route types: blackhole with proto bird, and a blackhole with nothing after it', () => {
-  const { routes, diagnostics } = parseIpRoute('blackhole 10.233.84.0/24 proto bird\nblackhole 21.23.90.200 \nunreachable 10.1.0.0/16\nprohibit 10.2.0.0/16 metric 5\n');
+  const { routes, diagnostics } = parseIpRoute(
+    'blackhole 10.233.84.0/24 proto bird\nblackhole 21.23.90.200 \nunreachable 10.1.0.0/16\nprohibit 10.2.0.0/16 metric 5\n',
+  );
   assert.deepEqual(
     routes.map((r) => [r.type, r.destination, r.proto, r.metric, r.dev]),
     [
@@ -64,7 +68,10 @@ test('a lone type word is kept as a partial default route with an info diagnosti
   assert.equal(routes[0].type, 'blackhole');
   assert.equal(routes[0].partial, true);
   assert.equal(routes[0].destination, '0.0.0.0/0');
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['routes-route-no-destination', 'info']]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.severity]),
+    [['routes-route-no-destination', 'info']],
+  );
 });
 
 test('local-table types: table from the line, from the command, or inferred', () => {
@@ -88,7 +95,8 @@ test('local-table types: table from the line, from the command, or inferred', ()
 });
 
 test('multipath: nexthop lines attach to the route above, with onlink/dead flags', () => {
-  const text = 'default proto static metric 100 \n\tnexthop via 10.0.0.1 dev eth0 weight 1 \n\tnexthop via 10.0.1.1 dev eth1 weight 2 dead onlink\n10.5.0.0/16 dev eth0\n';
+  const text =
+    'default proto static metric 100 \n\tnexthop via 10.0.0.1 dev eth0 weight 1 \n\tnexthop via 10.0.1.1 dev eth1 weight 2 dead onlink\n10.5.0.0/16 dev eth0\n';
   const { routes, diagnostics } = parseIpRoute(text);
   assert.equal(routes.length, 2);
   const r = routes[0];
@@ -106,7 +114,8 @@ test('multipath: nexthop lines attach to the route above, with onlink/dead flags
 });
 
 test('ip -6 route: default route family from the command and the gateway; attributes kept', () => {
-  const text = '$ ip -6 route\ndefault via fe80::1 dev eth0 proto ra metric 1024 expires 1796sec hoplimit 64 pref medium\nunreachable ::/96 dev lo metric 1024 error -113 pref medium\n';
+  const text =
+    '$ ip -6 route\ndefault via fe80::1 dev eth0 proto ra metric 1024 expires 1796sec hoplimit 64 pref medium\nunreachable ::/96 dev lo metric 1024 error -113 pref medium\n';
   const { routes } = parseIpRoute(text);
   assert.equal(routes[0].destination, '::/0');
   assert.equal(routes[0].family, 6);
@@ -122,7 +131,10 @@ test('onlink gateway, mtu lock and unknown words (kept and flagged)', () => {
   assert.deepEqual(r.flags, ['onlink']);
   assert.equal(r.attributes.mtu, '1400');
   assert.deepEqual(r.unknown, ['frobnicate']);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.span.column]), [['routes-route-unknown-word', line.indexOf('frob')]]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.span.column]),
+    [['routes-route-unknown-word', line.indexOf('frob')]],
+  );
 });
 
 test('a cut line: key without value, bad address', () => {

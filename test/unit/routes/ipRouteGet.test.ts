@@ -36,7 +36,9 @@ test('an old answer without uid becomes a route-get answer when its cache line f
 });
 
 test('a local answer with `cache <local>`', () => {
-  const { routeGets } = parseIpRouteGet('local 10.96.0.1 dev lo table local src 10.96.0.1 uid 0 \n    cache <local> \n');
+  const { routeGets } = parseIpRouteGet(
+    'local 10.96.0.1 dev lo table local src 10.96.0.1 uid 0 \n    cache <local> \n',
+  );
   assert.equal(routeGets[0].type, 'local');
   assert.equal(routeGets[0].table, 'local');
   assert.equal(routeGets[0].dev, 'lo');
@@ -66,7 +68,9 @@ test('errors after `ip route get ADDR` are answers with the address from the com
 });
 
 test('IPv6 answer with from, proto, metric and pref', () => {
-  const { routeGets } = parseIpRouteGet('2001:db8::1 from :: via fe80::1 dev eth0 proto ra src 2001:db8::2 metric 1024 pref medium\n');
+  const { routeGets } = parseIpRouteGet(
+    '2001:db8::1 from :: via fe80::1 dev eth0 proto ra src 2001:db8::2 metric 1024 pref medium\n',
+  );
   const g = routeGets[0];
   assert.equal(g.family, 6);
   assert.equal(g.from, '::');
@@ -78,11 +82,16 @@ test('IPv6 answer with from, proto, metric and pref', () => {
 
 test('a cache line with nothing above it is flagged', () => {
   const s = parseNetworkText('    cache\n');
-  assert.deepEqual(s.diagnostics.map((d) => d.code), ['routes-cache-without-route-get']);
+  assert.deepEqual(
+    s.diagnostics.map((d) => d.code),
+    ['routes-cache-without-route-get'],
+  );
 });
 
 test('under `ip route show cache`, cache lines stay with their cached routes', () => {
-  const s = parseNetworkText('$ ip -6 route show cache\n2001:db8::1 via fe80::1 dev eth0 metric 0 \n    cache expires 295sec mtu 1400 pref medium\n');
+  const s = parseNetworkText(
+    '$ ip -6 route show cache\n2001:db8::1 via fe80::1 dev eth0 metric 0 \n    cache expires 295sec mtu 1400 pref medium\n',
+  );
   assert.equal(s.routeGets.length, 0);
   assert.equal(s.routes.length, 1);
   assert.equal(s.routes[0].attributes.cache, 'expires 295sec mtu 1400 pref medium');

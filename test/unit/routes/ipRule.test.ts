@@ -30,7 +30,16 @@ test('ip rule lines read into policy rules: priority, selectors, negation, the a
   assert.deepEqual(s.formats, ['ip-rule']);
   assert.equal(s.diagnostics.length, 0, JSON.stringify(s.diagnostics));
   assert.deepEqual(
-    s.policyRules.map((r) => [r.priority, r.not, r.from, r.fwmark ?? null, r.fwmask ?? null, r.action, r.table ?? null, r.suppressPrefixLength ?? null]),
+    s.policyRules.map((r) => [
+      r.priority,
+      r.not,
+      r.from,
+      r.fwmark ?? null,
+      r.fwmask ?? null,
+      r.action,
+      r.table ?? null,
+      r.suppressPrefixLength ?? null,
+    ]),
     [
       [0, false, 'all', null, null, 'lookup', 'local', null],
       [100, false, 'all', '0x200', '0xf00', 'lookup', '2004', null],
@@ -60,7 +69,10 @@ test('other actions, interfaces, flags and unknown words', () => {
   const [iif, to, bh, un, pr, other] = s.policyRules;
   assert.deepEqual([iif.iif, iif.flags, iif.table], ['eth0', ['detached'], '100']);
   assert.deepEqual([to.to, to.oif, to.action, to.goto], ['10.0.0.0/8', 'vrf-blue', 'goto', 30]);
-  assert.deepEqual([bh.from, bh.action, un.uidrange, un.action, pr.action], ['192.168.0.0/16', 'blackhole', '0-0', 'unreachable', 'prohibit']);
+  assert.deepEqual(
+    [bh.from, bh.action, un.uidrange, un.action, pr.action],
+    ['192.168.0.0/16', 'blackhole', '0-0', 'unreachable', 'prohibit'],
+  );
   assert.deepEqual([other.table, other.attributes], ['252', { realms: '1/2', proto: 'kernel' }]);
   assert.deepEqual(other.unknown, ['wibble']);
   assert.deepEqual(
@@ -76,7 +88,9 @@ test('ip rule commands announce the format; rule lines are not taken for ip addr
   assert.deepEqual(describeCommand('ip rule'), { family: 4, format: 'ip-rule' });
   assert.equal(describeCommand('ip rule add fwmark 1 lookup 100').format, undefined);
   assert.equal(describeCommand('ip r').format, 'ip-route');
-  const mixed = parseNetworkText(['1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN', '0:\tfrom all lookup local'].join('\n'));
+  const mixed = parseNetworkText(
+    ['1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN', '0:\tfrom all lookup local'].join('\n'),
+  );
   assert.deepEqual([mixed.interfaces.map((i) => i.name), mixed.policyRules.map((r) => r.priority)], [['lo'], [0]]);
   assert.equal(detectNetworkFormat(RULES).format, 'ip-rule');
   assert.equal(analyzeText(RULES).detection.kind, 'network');
@@ -103,7 +117,10 @@ test('the policy picks the table: marked packets, a source rule, suppress_prefix
   assert.deepEqual([unmarked.rule?.priority, unmarked.route?.table, unmarked.route?.dev], [32765, '51820', 'wg0']);
   assert.deepEqual(
     unmarked.passed.map((p) => [p.priority, p.why]),
-    [[0, 'no-route'], [32764, 'suppressed']],
+    [
+      [0, 'no-route'],
+      [32764, 'suppressed'],
+    ],
   );
   // The tunnel's own packets carry its mark: they use main's default route.
   const tunnel = lookup({ src: '192.168.1.20', dst: '1.1.1.1', mark: 0xca6c });
@@ -116,9 +133,15 @@ test('the policy picks the table: marked packets, a source rule, suppress_prefix
   assert.deepEqual([pod.rule?.priority, pod.route?.dev, pod.route?.gateway], [512, 'eth1', '10.0.1.1']);
   // Marked 0x200 under mask 0xf00, but table 2004 has no routes here: the lookup goes on.
   const marked = lookup({ src: '10.0.1.9', dst: '10.96.0.1', mark: 0x1234 });
-  assert.deepEqual([marked.rule?.priority, marked.passed[1]], [32764, { priority: 100, table: '2004', why: 'no-route' }]);
+  assert.deepEqual(
+    [marked.rule?.priority, marked.passed[1]],
+    [32764, { priority: 100, table: '2004', why: 'no-route' }],
+  );
   // Local addresses are found in table local by rule 0.
-  assert.deepEqual([lookup({ dst: '192.168.1.20' }).rule?.priority, lookup({ dst: '192.168.1.20' }).route?.type], [0, 'local']);
+  assert.deepEqual(
+    [lookup({ dst: '192.168.1.20' }).rule?.priority, lookup({ dst: '192.168.1.20' }).route?.type],
+    [0, 'local'],
+  );
 });
 
 test('without rules the kernel defaults apply; goto skips, blackhole stops, unknown selectors are not taken', () => {
@@ -126,10 +149,20 @@ test('without rules the kernel defaults apply; goto skips, blackhole stops, unkn
   const none = lookupWithPolicy([], routes, { dst: '8.8.8.8' });
   assert.deepEqual([none.rule?.priority, none.rule?.table, none.route?.gateway], [32766, 'main', '10.0.0.1']);
   const rules = parseNetworkText(
-    ['5:\tfrom all goto 40', '10:\tfrom all lookup 7', '40:\tfrom all ipproto tcp lookup 7', '50:\tfrom 10.1.0.0/16 blackhole', '32766:\tfrom all lookup main'].join('\n'),
+    [
+      '5:\tfrom all goto 40',
+      '10:\tfrom all lookup 7',
+      '40:\tfrom all ipproto tcp lookup 7',
+      '50:\tfrom 10.1.0.0/16 blackhole',
+      '32766:\tfrom all lookup main',
+    ].join('\n'),
   ).policyRules;
   const skipped = lookupWithPolicy(rules, routes, { src: '10.2.0.1', dst: '10.9.1.1' });
-  assert.deepEqual([skipped.rule?.priority, skipped.route?.gateway], [32766, '10.0.0.1'], 'rule 10 skipped by goto, rule 40 needs the protocol');
+  assert.deepEqual(
+    [skipped.rule?.priority, skipped.route?.gateway],
+    [32766, '10.0.0.1'],
+    'rule 10 skipped by goto, rule 40 needs the protocol',
+  );
   const dropped = lookupWithPolicy(rules, routes, { src: '10.1.2.3', dst: '10.9.1.1' });
   assert.deepEqual([dropped.verdict, dropped.rule?.priority, dropped.route], ['blackhole', 50, undefined]);
 });
@@ -142,13 +175,29 @@ test('hovers explain a rule in English and Chinese, with the warning that it com
   const zh = explainLine(a, 2, 0, 'zh-CN')?.markdown ?? '';
   assert.match(zh, /^规则 100：带防火墙标记 `0x200\/0xf00`的数据包由路由表 2004 决定路由。/);
   assert.match(explainLine(a, 4, 0, 'en')?.markdown ?? '', /suppress_prefixlength 0/);
-  assert.match(explainLine(a, 5, 0, 'en')?.markdown ?? '', /^Rule 32765: packets except those with firewall mark `0xca6c` are routed by table 51820\./);
-  assert.match(explainLine(a, 6, 0, 'en')?.markdown ?? '', /^Rule 32766: all packets are routed by table main, the one `ip route` shows\.$/);
+  assert.match(
+    explainLine(a, 5, 0, 'en')?.markdown ?? '',
+    /^Rule 32765: packets except those with firewall mark `0xca6c` are routed by table 51820\./,
+  );
+  assert.match(
+    explainLine(a, 6, 0, 'en')?.markdown ?? '',
+    /^Rule 32766: all packets are routed by table main, the one `ip route` shows\.$/,
+  );
 });
 
 test('unresolved goto does nothing; each family has its own rules, and the defaults when none were pasted', () => {
-  const routes = parseNetworkText(['default via 10.0.0.1 dev eth0', 'default via 10.9.0.1 dev eth1 table 2', 'default via fd00::1 dev eth0 metric 1024'].join('\n')).routes;
-  const rules = parseNetworkText(['$ ip rule', '10:\tfrom all goto 50 [unresolved]', '20:\tfrom all lookup 2', '32766:\tfrom all lookup main'].join('\n')).policyRules;
+  const routes = parseNetworkText(
+    [
+      'default via 10.0.0.1 dev eth0',
+      'default via 10.9.0.1 dev eth1 table 2',
+      'default via fd00::1 dev eth0 metric 1024',
+    ].join('\n'),
+  ).routes;
+  const rules = parseNetworkText(
+    ['$ ip rule', '10:\tfrom all goto 50 [unresolved]', '20:\tfrom all lookup 2', '32766:\tfrom all lookup main'].join(
+      '\n',
+    ),
+  ).policyRules;
   const v4 = lookupWithPolicy(rules, routes, { dst: '8.8.8.8' });
   assert.deepEqual([v4.rule?.priority, v4.route?.dev], [20, 'eth1']);
   // IPv4 rules (from `ip rule` without -6) say nothing of IPv6 packets: the kernel's defaults route them.
@@ -156,12 +205,24 @@ test('unresolved goto does nothing; each family has its own rules, and the defau
   const v6 = lookupWithPolicy(rules, routes, { dst: '2001:db8::1' });
   assert.deepEqual([v6.rule?.priority, v6.rule?.table, v6.route?.gateway], [32766, 'main', 'fd00::1']);
   // A rejecting route in the table found is the answer.
-  const bh = lookupWithPolicy([], parseNetworkText('blackhole 10.66.0.0/16\ndefault via 10.0.0.1 dev eth0').routes, { dst: '10.66.1.1' });
+  const bh = lookupWithPolicy([], parseNetworkText('blackhole 10.66.0.0/16\ndefault via 10.0.0.1 dev eth0').routes, {
+    dst: '10.66.1.1',
+  });
   assert.equal(bh.verdict, 'blackhole');
 });
 
 test('hovers: the place of main is read from the paste; VRF tables, unresolved gotos and `not from all` say what they do', () => {
-  const a = analyzeText(['$ ip rule', '0:\tfrom all lookup local', '200:\tnot from all lookup 5', '1000:\tfrom all lookup [l3mdev-table]', '29000:\tfrom all goto 31500 [unresolved]', '30000:\tfrom all lookup main', '31000:\tfrom all lookup 5'].join('\n'));
+  const a = analyzeText(
+    [
+      '$ ip rule',
+      '0:\tfrom all lookup local',
+      '200:\tnot from all lookup 5',
+      '1000:\tfrom all lookup [l3mdev-table]',
+      '29000:\tfrom all goto 31500 [unresolved]',
+      '30000:\tfrom all lookup main',
+      '31000:\tfrom all lookup 5',
+    ].join('\n'),
+  );
   const at = (line: number, lang: 'en' | 'zh-CN' = 'en') => explainLine(a, line, 0, lang)?.markdown ?? '';
   assert.match(at(2), /^Rule 200: no packets \(`not from all` matches nothing\) are routed by table 5\./);
   assert.match(at(2, 'zh-CN'), /没有任何数据包/);
@@ -174,10 +235,16 @@ test('hovers: the place of main is read from the paste; VRF tables, unresolved g
 });
 
 test('newer selectors (dscp, flowlabel) are kept and keep the rule from matching unknown packets; `0/8` is a prefix', () => {
-  const s = parseNetworkText(['$ ip rule', '10:\tfrom all dscp 10 lookup 7', '20:\tfrom 0/8 lookup 8', '32766:\tfrom all lookup main'].join('\n'));
+  const s = parseNetworkText(
+    ['$ ip rule', '10:\tfrom all dscp 10 lookup 7', '20:\tfrom 0/8 lookup 8', '32766:\tfrom all lookup main'].join(
+      '\n',
+    ),
+  );
   assert.deepEqual(s.diagnostics, []);
   assert.deepEqual([s.policyRules[0].attributes, s.policyRules[1].from], [{ dscp: '10' }, '0.0.0.0/8']);
-  const routes = parseNetworkText('default via 10.0.0.1 dev eth0\ndefault via 10.7.0.1 dev eth7 table 7\ndefault via 10.8.0.1 dev eth8 table 8').routes;
+  const routes = parseNetworkText(
+    'default via 10.0.0.1 dev eth0\ndefault via 10.7.0.1 dev eth7 table 7\ndefault via 10.8.0.1 dev eth8 table 8',
+  ).routes;
   assert.deepEqual(lookupWithPolicy(s.policyRules, routes, { src: '0.1.2.3', dst: '8.8.8.8' }).route?.dev, 'eth8');
   assert.deepEqual(lookupWithPolicy(s.policyRules, routes, { src: '10.1.2.3', dst: '8.8.8.8' }).route?.dev, 'eth0');
 });

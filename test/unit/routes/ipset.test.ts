@@ -35,7 +35,12 @@ test('ipset list: header fields and a set with 3 members', () => {
   assert.equal(s.name, 'KUBE-CLUSTER-IP');
   assert.equal(s.type, 'hash:ip,port');
   assert.equal(s.revision, 5);
-  assert.deepEqual(s.header, { extra: { bucketsize: '12', initval: '0x2a4b7c1d' }, family: 'inet', hashsize: 1024, maxelem: 65536 });
+  assert.deepEqual(s.header, {
+    extra: { bucketsize: '12', initval: '0x2a4b7c1d' },
+    family: 'inet',
+    hashsize: 1024,
+    maxelem: 65536,
+  });
   assert.equal(s.sizeInMemory, 448);
   assert.equal(s.references, 2);
   assert.equal(s.numberOfEntries, 3);
@@ -61,7 +66,11 @@ test('hash:ip,port,ip members keep the third part; kube-proxy sets get a purpose
 });
 
 test('kube-proxy set names: IPv6 prefix, the 31-character cut, and non-kube names', () => {
-  assert.deepEqual(kubeProxySetInfo('KUBE-NODE-PORT-TCP'), { canonicalName: 'KUBE-NODE-PORT-TCP', ipv6: false, purposeKey: 'routes.ipset.purpose.node-port-tcp' });
+  assert.deepEqual(kubeProxySetInfo('KUBE-NODE-PORT-TCP'), {
+    canonicalName: 'KUBE-NODE-PORT-TCP',
+    ipv6: false,
+    purposeKey: 'routes.ipset.purpose.node-port-tcp',
+  });
   assert.equal(kubeProxySetInfo('KUBE-6-CLUSTER-IP')?.canonicalName, 'KUBE-CLUSTER-IP');
   assert.equal(kubeProxySetInfo('KUBE-6-LOAD-BALANCER-SOURCE-CID')?.canonicalName, 'KUBE-LOAD-BALANCER-SOURCE-CIDR');
   assert.equal(kubeProxySetInfo('cali40all-ipam-pools'), undefined);
@@ -85,24 +94,49 @@ test('bitmap:port, hash:net with options, plain IPs, and a cut listing', () => {
     '192.168.1.1 nomatch',
   ].join('\n');
   const { ipsets, diagnostics } = parseIpset(text);
-  assert.deepEqual(ipsets[0].members.map((m) => [m.port, m.protocol]), [[30080, undefined], [31443, undefined]]);
+  assert.deepEqual(
+    ipsets[0].members.map((m) => [m.port, m.protocol]),
+    [
+      [30080, undefined],
+      [31443, undefined],
+    ],
+  );
   assert.deepEqual(ipsets[1].header.timeout, 300);
-  assert.deepEqual(ipsets[1].members.map((m) => [m.address, m.options]), [
-    ['10.0.0.0/8', { timeout: '120', comment: 'pod net' }],
-    ['192.168.1.1', { nomatch: '' }],
-  ]);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.span.line]), [['routes-ipset-count-mismatch', 'info', 3]]);
+  assert.deepEqual(
+    ipsets[1].members.map((m) => [m.address, m.options]),
+    [
+      ['10.0.0.0/8', { timeout: '120', comment: 'pod net' }],
+      ['192.168.1.1', { nomatch: '' }],
+    ],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.severity, d.span.line]),
+    [['routes-ipset-count-mismatch', 'info', 3]],
+  );
 });
 
 test('ipset save: create and add lines', () => {
-  const { ipsets } = parseIpset('create KUBE-CLUSTER-IP hash:ip,port family inet hashsize 1024 maxelem 65536\nadd KUBE-CLUSTER-IP 10.96.0.1,tcp:443\nadd KUBE-CLUSTER-IP 10.96.0.10,udp:53\n');
+  const { ipsets } = parseIpset(
+    'create KUBE-CLUSTER-IP hash:ip,port family inet hashsize 1024 maxelem 65536\nadd KUBE-CLUSTER-IP 10.96.0.1,tcp:443\nadd KUBE-CLUSTER-IP 10.96.0.10,udp:53\n',
+  );
   assert.equal(ipsets.length, 1);
   assert.equal(ipsets[0].type, 'hash:ip,port');
-  assert.deepEqual(ipsets[0].members.map((m) => m.text), ['10.96.0.1,tcp:443', '10.96.0.10,udp:53']);
+  assert.deepEqual(
+    ipsets[0].members.map((m) => m.text),
+    ['10.96.0.1,tcp:443', '10.96.0.10,udp:53'],
+  );
 });
 
 test('a cut member inside a listing is flagged and the listing goes on', () => {
-  const { ipsets, diagnostics } = parseIpset('Name: s\nType: hash:ip,port\nMembers:\n10.96.0.1,tcp:443\n10.96.0.10,tc\n10.96.0.10,udp:53\n');
-  assert.deepEqual(ipsets[0].members.map((m) => m.text), ['10.96.0.1,tcp:443', '10.96.0.10,udp:53']);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.span.line]), [['routes-ipset-bad-member', 4]]);
+  const { ipsets, diagnostics } = parseIpset(
+    'Name: s\nType: hash:ip,port\nMembers:\n10.96.0.1,tcp:443\n10.96.0.10,tc\n10.96.0.10,udp:53\n',
+  );
+  assert.deepEqual(
+    ipsets[0].members.map((m) => m.text),
+    ['10.96.0.1,tcp:443', '10.96.0.10,udp:53'],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.span.line]),
+    [['routes-ipset-bad-member', 4]],
+  );
 });

@@ -28,7 +28,10 @@ const NODE = parseNetworkText(
 test('longest prefix wins; the seed case: the ClusterIP goes via a gateway that is not this node', () => {
   const toApi = lookupRoute(POD_ROUTES, '172.16.0.1');
   assert.ok(toApi);
-  assert.deepEqual([toApi.destination, toApi.gateway, toApi.dev, toApi.type, toApi.table], ['0.0.0.0/0', '10.10.0.1', 'net1', 'unicast', 'main']);
+  assert.deepEqual(
+    [toApi.destination, toApi.gateway, toApi.dev, toApi.type, toApi.table],
+    ['0.0.0.0/0', '10.10.0.1', 'net1', 'unicast', 'main'],
+  );
   assert.equal(interfaceForAddress(NODE, toApi.gateway!), undefined);
   const toPod = lookupRoute(POD_ROUTES, '10.244.3.7');
   assert.equal(toPod?.destination, '10.244.0.0/16');
@@ -73,17 +76,21 @@ test('partial routes (cut lines) are skipped unless asked for', () => {
 });
 
 test('multipath routes return their nexthops', () => {
-  const routes = parseNetworkText('default proto static metric 100\n\tnexthop via 10.0.0.1 dev eth0 weight 1\n\tnexthop via 10.0.1.1 dev eth1 weight 1\n').routes;
+  const routes = parseNetworkText(
+    'default proto static metric 100\n\tnexthop via 10.0.0.1 dev eth0 weight 1\n\tnexthop via 10.0.1.1 dev eth1 weight 1\n',
+  ).routes;
   const hit = lookupRoute(routes, '8.8.8.8');
-  assert.deepEqual(hit?.nexthops.map((n) => n.gateway), ['10.0.0.1', '10.0.1.1']);
+  assert.deepEqual(
+    hit?.nexthops.map((n) => n.gateway),
+    ['10.0.0.1', '10.0.1.1'],
+  );
 });
 
 test('addressesOf and interfaceForAddress (own address, on-link subnet, IPv6)', () => {
-  assert.deepEqual(addressesOf(NODE).map((a) => `${a.interface} ${a.address}/${a.prefixLength}`), [
-    'eth0 192.168.10.20/24',
-    'cni0 10.244.1.1/24',
-    'cni0 fd00::1/64',
-  ]);
+  assert.deepEqual(
+    addressesOf(NODE).map((a) => `${a.interface} ${a.address}/${a.prefixLength}`),
+    ['eth0 192.168.10.20/24', 'cni0 10.244.1.1/24', 'cni0 fd00::1/64'],
+  );
   assert.equal(interfaceForAddress(NODE, '192.168.10.20')?.interface.name, 'eth0');
   assert.equal(interfaceForAddress(NODE, '192.168.10.99'), undefined);
   assert.equal(interfaceForAddress(NODE, '192.168.10.99', { onLink: true })?.interface.name, 'eth0');
@@ -92,9 +99,16 @@ test('addressesOf and interfaceForAddress (own address, on-link subnet, IPv6)', 
 });
 
 test('a route through a nexthop object says so: no gateway shown is not on-link', () => {
-  const routes = parseNetworkText(['default nhid 12 proto static metric 20', '10.244.1.0/24 dev eth0 proto kernel scope link src 10.244.1.5'].join('\n')).routes;
+  const routes = parseNetworkText(
+    ['default nhid 12 proto static metric 20', '10.244.1.0/24 dev eth0 proto kernel scope link src 10.244.1.5'].join(
+      '\n',
+    ),
+  ).routes;
   const viaObject = lookupRoute(routes, '172.16.0.1');
-  assert.deepEqual([viaObject?.destination, viaObject?.gateway, viaObject?.dev, viaObject?.nexthopId], ['0.0.0.0/0', undefined, undefined, 12]);
+  assert.deepEqual(
+    [viaObject?.destination, viaObject?.gateway, viaObject?.dev, viaObject?.nexthopId],
+    ['0.0.0.0/0', undefined, undefined, 12],
+  );
   const onLink = lookupRoute(routes, '10.244.1.9');
   assert.deepEqual([onLink?.dev, onLink?.nexthopId], ['eth0', undefined]);
 });

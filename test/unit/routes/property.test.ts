@@ -24,13 +24,44 @@ type Mutation =
 
 const JUNK = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.constantFrom(' ', '\t', '\\', '<', '>', '=', ':', '/', '@', ',', '[', ']', '"', '...', 'nexthop', 'cache', 'src=', 'dst=', 'Members:', 'Name: ', '1: x: <UP>', 'via', 'default', '\u00a0', '\r'),
+  fc.constantFrom(
+    ' ',
+    '\t',
+    '\\',
+    '<',
+    '>',
+    '=',
+    ':',
+    '/',
+    '@',
+    ',',
+    '[',
+    ']',
+    '"',
+    '...',
+    'nexthop',
+    'cache',
+    'src=',
+    'dst=',
+    'Members:',
+    'Name: ',
+    '1: x: <UP>',
+    'via',
+    'default',
+    '\u00a0',
+    '\r',
+  ),
 );
 
 const MUTATION: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), line: fc.nat(), at: fc.nat() }),
   fc.record({ kind: fc.constant('insert' as const), line: fc.nat(), at: fc.nat(), junk: JUNK }),
-  fc.record({ kind: fc.constant('delete' as const), line: fc.nat(), at: fc.nat(), count: fc.integer({ min: 1, max: 8 }) }),
+  fc.record({
+    kind: fc.constant('delete' as const),
+    line: fc.nat(),
+    at: fc.nat(),
+    count: fc.integer({ min: 1, max: 8 }),
+  }),
   fc.record({ kind: fc.constant('duplicate' as const), line: fc.nat() }),
   fc.record({ kind: fc.constant('swap' as const), line: fc.nat(), other: fc.nat() }),
 );
@@ -55,23 +86,27 @@ function mutate(text: string, mutations: Mutation[]): string {
 
 test('random line mutations of samples never throw and keep positions inside the text', () => {
   fc.assert(
-    fc.property(fc.constantFrom(...SAMPLES), fc.array(MUTATION, { minLength: 1, maxLength: 6 }), (sample, mutations) => {
-      const text = mutate(sample, mutations);
-      const s = parseNetworkText(text);
-      const lines = text.split(/\r\n|\r|\n/);
-      for (const d of s.diagnostics) {
-        assert.ok(d.span.line >= 0 && d.span.line < lines.length);
-        assert.ok(d.span.column >= 0 && d.span.length >= 1);
-        assert.match(d.code, /^routes-[a-z-]+$/);
-      }
-      for (const r of s.routes) {
-        assert.ok(r.span.line < lines.length && r.span.column >= 0);
-        lookupRoute(s.routes, '10.96.0.1', { tables: ['local', 'main'], includePartial: true });
-      }
-      JSON.stringify(s);
-      const d = detectNetworkFormat(text);
-      assert.ok(d.confidence >= 0 && d.confidence <= 1);
-    }),
+    fc.property(
+      fc.constantFrom(...SAMPLES),
+      fc.array(MUTATION, { minLength: 1, maxLength: 6 }),
+      (sample, mutations) => {
+        const text = mutate(sample, mutations);
+        const s = parseNetworkText(text);
+        const lines = text.split(/\r\n|\r|\n/);
+        for (const d of s.diagnostics) {
+          assert.ok(d.span.line >= 0 && d.span.line < lines.length);
+          assert.ok(d.span.column >= 0 && d.span.length >= 1);
+          assert.match(d.code, /^routes-[a-z-]+$/);
+        }
+        for (const r of s.routes) {
+          assert.ok(r.span.line < lines.length && r.span.column >= 0);
+          lookupRoute(s.routes, '10.96.0.1', { tables: ['local', 'main'], includePartial: true });
+        }
+        JSON.stringify(s);
+        const d = detectNetworkFormat(text);
+        assert.ok(d.confidence >= 0 && d.confidence <= 1);
+      },
+    ),
     { numRuns: 400 },
   );
 });

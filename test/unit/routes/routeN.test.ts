@@ -43,10 +43,13 @@ test('netstat -rn columns (MSS Window irtt) and route without -n (names)', () =>
     'default         _gateway        0.0.0.0         UG    0      0        0 eth0',
   ].join('\n');
   const { routes } = parseRouteN(text);
-  assert.deepEqual(routes.map((r) => [r.destination, r.gateway, r.dev]), [
-    ['0.0.0.0/0', '10.244.1.1', 'eth0'],
-    ['0.0.0.0/0', undefined, 'eth0'],
-  ]);
+  assert.deepEqual(
+    routes.map((r) => [r.destination, r.gateway, r.dev]),
+    [
+      ['0.0.0.0/0', '10.244.1.1', 'eth0'],
+      ['0.0.0.0/0', undefined, 'eth0'],
+    ],
+  );
   assert.equal(routes[1].attributes.gatewayName, '_gateway');
 });
 
@@ -58,21 +61,32 @@ test('route -n -A inet6: prefixes in the destination, Next Hop column', () => {
     '::/0                           fe80::1                    UGDAe 1024 2   0 eth0',
   ].join('\n');
   const { routes } = parseRouteN(text);
-  assert.deepEqual(routes.map((r) => [r.family, r.destination, r.gateway, r.metric]), [
-    [6, 'fe80::/64', undefined, 256],
-    [6, '::/0', 'fe80::1', 1024],
-  ]);
+  assert.deepEqual(
+    routes.map((r) => [r.family, r.destination, r.gateway, r.metric]),
+    [
+      [6, 'fe80::/64', undefined, 256],
+      [6, '::/0', 'fe80::1', 1024],
+    ],
+  );
 });
 
 test('a non-contiguous Genmask is flagged, not guessed', () => {
-  const { routes, diagnostics } = parseRouteN('Kernel IP routing table\n10.0.0.0  0.0.0.0  255.0.255.0  U  0  0  0 eth0\n');
+  const { routes, diagnostics } = parseRouteN(
+    'Kernel IP routing table\n10.0.0.0  0.0.0.0  255.0.255.0  U  0  0  0 eth0\n',
+  );
   assert.equal(routes.length, 0);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.span.column]), [['routes-route-n-bad-genmask', 19]]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.span.column]),
+    [['routes-route-n-bad-genmask', 19]],
+  );
 });
 
 test('a cut row inside a table is flagged with the column counts', () => {
   const { routes, diagnostics } = parseRouteN(`${TABLE}\n10.244.0.0      0.0.0.0         255.255.255.0   U\n`);
   assert.equal(routes.length, 4);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.span.line]), [['routes-route-n-bad-row', 6]]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.span.line]),
+    [['routes-route-n-bad-row', 6]],
+  );
   assert.match(diagnostics[0].message, /4 columns, the header has 8/);
 });

@@ -12,8 +12,18 @@ test('ClientIP affinity: a new client passes the recent checks and is balanced 1
   const dump = parseIptables(generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9' }).text);
   const s = buildModel(dump).kube.services[0];
   assert.equal(s.sessionAffinitySeconds, 10800);
-  assert.ok(dump.rules.some((r) => r.chain === s.chain && r.matches.some((m) => m.module === 'recent')), 'the dump has affinity rules');
-  const r = tracePacket(dump, { src: '10.128.0.5', dst: s.clusterIP!, dport: s.port!, proto: 'tcp', hook: 'prerouting', localAddresses: ['192.168.0.2'] });
+  assert.ok(
+    dump.rules.some((r) => r.chain === s.chain && r.matches.some((m) => m.module === 'recent')),
+    'the dump has affinity rules',
+  );
+  const r = tracePacket(dump, {
+    src: '10.128.0.5',
+    dst: s.clusterIP!,
+    dport: s.port!,
+    proto: 'tcp',
+    hook: 'prerouting',
+    localAddresses: ['192.168.0.2'],
+  });
   assert.equal(r.paths.length, 4);
   for (const p of r.paths) {
     assert.ok(p.dnat, 'every path is DNATed to an endpoint');

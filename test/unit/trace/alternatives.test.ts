@@ -15,7 +15,13 @@ import { assertSumsToOne, kubeProxyDump, TCP } from './helpers';
 
 const TEXT = kubeProxyDump([
   { ns: 'default', name: 'checkout', clusterIP: '10.96.0.10', port: 80, endpoints: [] },
-  { ns: 'default', name: 'web', clusterIP: '10.96.0.20', port: 80, endpoints: ['10.244.1.5:8080', '10.244.2.6:8080', '10.244.3.7:8080'] },
+  {
+    ns: 'default',
+    name: 'web',
+    clusterIP: '10.96.0.20',
+    port: 80,
+    endpoints: ['10.244.1.5:8080', '10.244.2.6:8080', '10.244.3.7:8080'],
+  },
 ]);
 const DUMP = parseIptables(TEXT);
 
@@ -35,7 +41,10 @@ describe('trace: alternatives, not coin flips', () => {
 
   it('the node addresses decide it: one path, nothing given', () => {
     const r = tracePacket(DUMP, TCP('10.244.0.9', '10.96.0.10', 80, { localAddresses: ['192.168.0.5'] }));
-    assert.deepEqual(r.paths.map((p) => [p.verdict, p.probability, p.given]), [['REJECT', 1, []]]);
+    assert.deepEqual(
+      r.paths.map((p) => [p.verdict, p.probability, p.given]),
+      [['REJECT', 1, []]],
+    );
   });
 
   it("kube-proxy's random draws keep their probabilities", () => {
@@ -48,7 +57,12 @@ describe('trace: alternatives, not coin flips', () => {
   });
 
   it("an `ip addr` section of the same paste gives the node's addresses", () => {
-    const session = ['$ ip -o addr', '2: eth0    inet 192.168.0.5/24 brd 192.168.0.255 scope global eth0\\       valid_lft forever preferred_lft forever', '$ iptables-save', TEXT].join('\n');
+    const session = [
+      '$ ip -o addr',
+      '2: eth0    inet 192.168.0.5/24 brd 192.168.0.255 scope global eth0\\       valid_lft forever preferred_lft forever',
+      '$ iptables-save',
+      TEXT,
+    ].join('\n');
     const a = analyzeText(session);
     assert.deepEqual(nodeAddressesFromPaste(a.network), ['192.168.0.5']);
     assert.equal(nodeAddressesFromPaste(analyzeText(TEXT).network), undefined);
@@ -56,12 +70,15 @@ describe('trace: alternatives, not coin flips', () => {
 });
 
 describe('trace: a Service without endpoints', () => {
-  it("says the Service has no endpoints and kube-proxy rejects, not to check the port and protocol", () => {
+  it('says the Service has no endpoints and kube-proxy rejects, not to check the port and protocol', () => {
     const packet = TCP('10.244.0.9', '10.96.0.10', 80, { localAddresses: ['192.168.0.5'] });
     const r = tracePacket(DUMP, packet);
     const model = analyzeText(TEXT).iptables!;
     const summary = noEndpointsSummary(model, packet, r, 'en');
-    assert.match(summary ?? '', /^default\/checkout:p has no endpoints: kube-proxy rejects the connection \(filter\/KUBE-SERVICES line \d+, icmp-port-unreachable\)/);
+    assert.match(
+      summary ?? '',
+      /^default\/checkout:p has no endpoints: kube-proxy rejects the connection \(filter\/KUBE-SERVICES line \d+, icmp-port-unreachable\)/,
+    );
     const hints = traceHints(model, packet, r, 'en');
     assert.ok(hints.includes(summary!), hints.join('\n'));
     assert.ok(!hints.some((h) => /Check the port and protocol/.test(h)), hints.join('\n'));
@@ -90,11 +107,22 @@ describe('trace: steps that decide nothing fold', () => {
       step('terminal', 'FORWARD'),
     ];
     const folded = foldSteps(steps);
-    assert.deepEqual(folded.map((f) => (f.kind === 'step' ? f.step.action : `nothing ${f.steps.length}`)), ['nothing 6', 'terminal']);
+    assert.deepEqual(
+      folded.map((f) => (f.kind === 'step' ? f.step.action : `nothing ${f.steps.length}`)),
+      ['nothing 6', 'terminal'],
+    );
   });
 
   it('a chain that acted on the packet before it ended is not folded', () => {
-    const steps = [step('jump', 'POSTROUTING'), step('mark', 'KUBE-POSTROUTING'), step('return', 'KUBE-POSTROUTING', ''), step('policy', 'POSTROUTING')];
-    assert.deepEqual(foldSteps(steps).map((f) => f.kind), ['step', 'step', 'step', 'step']);
+    const steps = [
+      step('jump', 'POSTROUTING'),
+      step('mark', 'KUBE-POSTROUTING'),
+      step('return', 'KUBE-POSTROUTING', ''),
+      step('policy', 'POSTROUTING'),
+    ];
+    assert.deepEqual(
+      foldSteps(steps).map((f) => f.kind),
+      ['step', 'step', 'step', 'step'],
+    );
   });
 });

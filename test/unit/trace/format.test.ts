@@ -56,7 +56,12 @@ describe('trace: readable tree and messages', () => {
 
   it('every trace message key exists in both languages, and every code the tracer emits has a text', () => {
     // `.one` forms are English plurals; Chinese reads `.other`.
-    assert.deepEqual(Object.keys(traceMessages.en).filter((k) => !k.endsWith('.one')).sort(), Object.keys(traceMessages['zh-CN']).sort());
+    assert.deepEqual(
+      Object.keys(traceMessages.en)
+        .filter((k) => !k.endsWith('.one'))
+        .sort(),
+      Object.keys(traceMessages['zh-CN']).sort(),
+    );
     for (const k of Object.keys(traceMessages.en)) assert.ok(k.startsWith('trace.'), k);
     const text = saveText({
       raw: { policies: { PREROUTING: 'ACCEPT', OUTPUT: 'ACCEPT' }, rules: ['-A PREROUTING -s 10.9.9.9 -j NOTRACK'] },

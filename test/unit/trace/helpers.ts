@@ -128,7 +128,10 @@ export function assertSumsToOne(result: TraceResult): void {
     const sum = result.paths
       .filter((p) => p.givenMessages.every((m) => holds(factOf(m).id) === factOf(m).positive))
       .reduce((a, p) => a + p.probability, 0);
-    assert.ok(Math.abs(sum - 1) < 1e-9, `probabilities sum to ${sum} when ${ids.map((id, i) => `${id}=${(answer >> i) & 1}`).join(', ')}`);
+    assert.ok(
+      Math.abs(sum - 1) < 1e-9,
+      `probabilities sum to ${sum} when ${ids.map((id, i) => `${id}=${(answer >> i) & 1}`).join(', ')}`,
+    );
   }
   for (const p of result.paths)
     assert.ok(p.probability > 0 && p.probability <= 1 + 1e-12, `bad probability ${p.probability}`);

@@ -10,7 +10,15 @@ import { list, service, slice, tcp, endpoints } from '../generate/clusterBuilder
 
 const VIP = '198.51.100.9';
 const NODE = '192.168.5.5';
-const packetFrom = (src: string): Packet => ({ src, dst: VIP, dport: 80, proto: 'tcp', hook: 'prerouting', inIface: 'eth0', localAddresses: [NODE] });
+const packetFrom = (src: string): Packet => ({
+  src,
+  dst: VIP,
+  dport: 80,
+  proto: 'tcp',
+  hook: 'prerouting',
+  inIface: 'eth0',
+  localAddresses: [NODE],
+});
 
 function hintsFor(text: string, packet: Packet, lang: 'en' | 'zh-CN' = 'en') {
   const model = buildModel(parseIptables(text));
@@ -21,7 +29,17 @@ function hintsFor(text: string, packet: Packet, lang: 'en' | 'zh-CN' = 'en') {
 test('a source outside loadBalancerSourceRanges is named as the cause (1.27+ layout: KUBE-PROXY-FIREWALL drops)', () => {
   const snapshot = normaliseCluster(
     list(
-      service('default', 'web', { type: 'LoadBalancer', clusterIP: '10.96.0.10', ports: [tcp('http', 80, { nodePort: 30080 })], loadBalancerSourceRanges: ['203.0.113.0/24'] }, { loadBalancer: { ingress: [{ ip: VIP }] } }),
+      service(
+        'default',
+        'web',
+        {
+          type: 'LoadBalancer',
+          clusterIP: '10.96.0.10',
+          ports: [tcp('http', 80, { nodePort: 30080 })],
+          loadBalancerSourceRanges: ['203.0.113.0/24'],
+        },
+        { loadBalancer: { ingress: [{ ip: VIP }] } },
+      ),
       slice('default', 'web', endpoints(1), [tcp('http', 8080)]),
     ),
   );
@@ -29,7 +47,10 @@ test('a source outside loadBalancerSourceRanges is named as the cause (1.27+ lay
   const blocked = hintsFor(text, packetFrom('8.8.8.8'));
   assert.ok(blocked.result.paths.every((p) => !p.dnat));
   assert.equal(blocked.hints.length, 1, blocked.hints.join('\n'));
-  assert.match(blocked.hints[0], /source 8\.8\.8\.8 is not in its loadBalancerSourceRanges \(203\.0\.113\.0\/24\): KUBE-FW-/);
+  assert.match(
+    blocked.hints[0],
+    /source 8\.8\.8\.8 is not in its loadBalancerSourceRanges \(203\.0\.113\.0\/24\): KUBE-FW-/,
+  );
   assert.doesNotMatch(blocked.hints[0], /Check the port/);
   assert.match(hintsFor(text, packetFrom('8.8.8.8'), 'zh-CN').hints[0], /loadBalancerSourceRanges/);
   const allowed = hintsFor(text, packetFrom('203.0.113.40'));

@@ -10,7 +10,13 @@ import fc from 'fast-check';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { buildModel } from '../../../src/core/iptables/model';
 import { parseIptables } from '../../../src/core/iptables/parser';
-import { formatTraceTree, tracePacket, type Packet, type TraceOptions, type TraceResult } from '../../../src/core/iptables/trace';
+import {
+  formatTraceTree,
+  tracePacket,
+  type Packet,
+  type TraceOptions,
+  type TraceResult,
+} from '../../../src/core/iptables/trace';
 import type { IptablesDump } from '../../../src/core/iptables/types';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
@@ -31,12 +37,21 @@ function serviceDump(n: number): ServiceDump {
   const cached = made.get(n);
   if (cached) return cached;
   const snapshot = normaliseCluster(syntheticCluster({ services: 1, endpointsPerService: n }));
-  const dump = parseIptables(generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text);
+  const dump = parseIptables(
+    generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text,
+  );
   const s = buildModel(dump).kube.services[0];
   assert.equal(s.endpoints.length, n);
   const out: ServiceDump = {
     dump,
-    packet: { src: '10.250.0.5', dst: s.clusterIP!, dport: s.port!, proto: 'tcp', hook: 'prerouting', localAddresses: ['192.168.0.2'] },
+    packet: {
+      src: '10.250.0.5',
+      dst: s.clusterIP!,
+      dport: s.port!,
+      proto: 'tcp',
+      hook: 'prerouting',
+      localAddresses: ['192.168.0.2'],
+    },
     endpoints: s.endpoints.map((e) => `${e.ip}:${e.port}`),
     svcChain: s.chain!,
   };
@@ -73,9 +88,14 @@ describe('trace: a Service with many endpoints', () => {
     const r = trace(200);
     const { svcChain } = serviceDump(200);
     const longest = Math.max(...r.paths.map((p) => p.steps.length));
-    assert.ok(longest <= trace(2).paths.reduce((a, p) => Math.max(a, p.steps.length), 0) + 1, `a path has ${longest} steps`);
+    assert.ok(
+      longest <= trace(2).paths.reduce((a, p) => Math.max(a, p.steps.length), 0) + 1,
+      `a path has ${longest} steps`,
+    );
     r.paths.forEach((p, k) => {
-      const skips = p.steps.filter((s) => s.chain === svcChain && s.action === 'fork' && s.noteMessage?.code.startsWith('note.random-not-taken'));
+      const skips = p.steps.filter(
+        (s) => s.chain === svcChain && s.action === 'fork' && s.noteMessage?.code.startsWith('note.random-not-taken'),
+      );
       if (k === 0) return assert.equal(skips.length, 0);
       assert.equal(skips.length, 1, `path ${k}`);
       // The one step stands for the k rules before this endpoint's, lines first..last.
@@ -113,7 +133,10 @@ describe('trace: a Service with many endpoints', () => {
       }
       assert.deepEqual([...head.reverse(), ...p.ownSteps], p.steps);
     }
-    assert.ok(users.every((u) => u >= 2), 'a shared step is taken by two paths at least');
+    assert.ok(
+      users.every((u) => u >= 2),
+      'a shared step is taken by two paths at least',
+    );
   });
 
   it('a 5,000-endpoint Service traces whole with the default limits', () => {
@@ -177,9 +200,19 @@ describe('trace: limits stop a trace early and say so', () => {
     const r = trace(100, { maxMillis: 1000, now });
     assertSumsToOne(r);
     assert.equal(r.truncated?.reason, 'time');
-    assert.ok(r.paths.some((p) => p.verdict === 'ACCEPT'), 'what was walked before the budget ran out is kept');
+    assert.ok(
+      r.paths.some((p) => p.verdict === 'ACCEPT'),
+      'what was walked before the budget ran out is kept',
+    );
     assert.match(r.truncated!.message, /stopped after 1000 ms/);
-    assert.match(tracePacket(serviceDump(100).dump, serviceDump(100).packet, { maxMillis: 1000, now: () => (clock += 300), lang: 'zh-CN' }).truncated!.message, /1000 毫秒后停止/);
+    assert.match(
+      tracePacket(serviceDump(100).dump, serviceDump(100).packet, {
+        maxMillis: 1000,
+        now: () => (clock += 300),
+        lang: 'zh-CN',
+      }).truncated!.message,
+      /1000 毫秒后停止/,
+    );
     // With a clock that does not move, nothing is cut.
     assert.equal(trace(100, { maxMillis: 1000, now: () => 0 }).truncated, undefined);
   });

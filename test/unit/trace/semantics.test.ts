@@ -91,16 +91,31 @@ describe('trace: chains, jumps, gotos, policies', () => {
 
   it('an unknown target warns and continues; a jump to a chain missing from the paste ends the path as UNKNOWN', () => {
     const unknown = trace(forward(['-A FORWARD -j WEIRD --weird-opt 1', '-A FORWARD -j DROP']), PKT);
-    assert.deepEqual(unknown.paths.map((p) => p.verdict), ['DROP']);
-    assert.deepEqual(unknown.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses'), ['warn.unknown-target']);
+    assert.deepEqual(
+      unknown.paths.map((p) => p.verdict),
+      ['DROP'],
+    );
+    assert.deepEqual(
+      unknown.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses'),
+      ['warn.unknown-target'],
+    );
     const missing = trace(forward(['-A FORWARD -j NOSUCHCHAIN', '-A FORWARD -j DROP']), PKT);
-    assert.deepEqual(missing.paths.map((p) => p.verdict), ['UNKNOWN']);
-    assert.deepEqual(missing.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses'), ['warn.undefined-chain']);
+    assert.deepEqual(
+      missing.paths.map((p) => p.verdict),
+      ['UNKNOWN'],
+    );
+    assert.deepEqual(
+      missing.warningMessages.map((m) => m.code).filter((c) => c !== 'warn.no-local-addresses'),
+      ['warn.undefined-chain'],
+    );
   });
 
   it('KUBE-MARK-MASQ missing from a paste still sets the masquerade bit', () => {
     const r = trace(forward(['-A FORWARD -j KUBE-MARK-MASQ', '-A FORWARD -m mark --mark 0x4000/0x4000 -j DROP']), PKT);
-    assert.deepEqual(r.paths.map((p) => [p.verdict, p.mark]), [['DROP', 0x4000]]);
+    assert.deepEqual(
+      r.paths.map((p) => [p.verdict, p.mark]),
+      [['DROP', 0x4000]],
+    );
   });
 
   it('a table absent from the dump accepts untouched; a builtin chain absent from a present table too', () => {
@@ -298,8 +313,10 @@ describe('trace: matches', () => {
     assert.deepEqual(trace(text, PKT).paths[0].dnat, { ip: '10.3.3.3', port: PKT.dport });
   });
 
-  it('DNAT and REDIRECT without a port keep the packet\'s destination port', () => {
-    const dnat = saveText({ nat: { policies: BUILTIN_NAT, rules: ['-A PREROUTING -p tcp -j DNAT --to-destination 10.3.3.3'] } });
+  it("DNAT and REDIRECT without a port keep the packet's destination port", () => {
+    const dnat = saveText({
+      nat: { policies: BUILTIN_NAT, rules: ['-A PREROUTING -p tcp -j DNAT --to-destination 10.3.3.3'] },
+    });
     assert.deepEqual(trace(dnat, { ...PKT, dport: 8443 }).paths[0].dnat, { ip: '10.3.3.3', port: 8443 });
     const redirect = saveText({ nat: { policies: BUILTIN_NAT, rules: ['-A PREROUTING -p tcp -j REDIRECT'] } });
     const r = trace(redirect, { ...PKT, dport: 8443, localAddresses: ['192.168.10.20'] }).paths[0].dnat;
@@ -408,22 +425,27 @@ describe('trace: forks', () => {
     assert.equal(r.paths[0].assumptionMessages[0].code, 'assume.in-set');
     // Membership is a fact the dump cannot decide, not a draw: two alternatives, each certain under its condition.
     for (const p of r.paths) assert.equal(p.probability, 1);
-    assert.deepEqual(r.paths.map((p) => p.given.map((g) => g.replace(/\(.*\)/, '()'))), [['if dst,dst () is in ipset KUBE-CLUSTER-IP'], ['if dst,dst () is not in ipset KUBE-CLUSTER-IP']]);
+    assert.deepEqual(
+      r.paths.map((p) => p.given.map((g) => g.replace(/\(.*\)/, '()'))),
+      [['if dst,dst () is in ipset KUBE-CLUSTER-IP'], ['if dst,dst () is not in ipset KUBE-CLUSTER-IP']],
+    );
   });
 
   it('recent: a new client is not in the list (--rcheck fails), --set always matches', () => {
     const check = trace(forward(['-A FORWARD -m recent --name x --rcheck --seconds 10 -j DROP']), PKT);
-    assert.deepEqual(check.paths.map((p) => p.verdict), ['ACCEPT']);
+    assert.deepEqual(
+      check.paths.map((p) => p.verdict),
+      ['ACCEPT'],
+    );
     const set = trace(forward(['-A FORWARD -m recent --name x --set -j DROP']), PKT);
-    assert.deepEqual(set.paths.map((p) => p.verdict), ['DROP']);
+    assert.deepEqual(
+      set.paths.map((p) => p.verdict),
+      ['DROP'],
+    );
   });
 
   it('owner, physdev and unknown modules fork with an assumption', () => {
-    for (const m of [
-      '-m owner --uid-owner 0',
-      '-m physdev --physdev-is-bridged',
-      '-m frobnicate --level 3',
-    ]) {
+    for (const m of ['-m owner --uid-owner 0', '-m physdev --physdev-is-bridged', '-m frobnicate --level 3']) {
       const r = trace(forward([`-A FORWARD ${m} -j DROP`]), PKT);
       assertSumsToOne(r);
       assert.deepEqual(
