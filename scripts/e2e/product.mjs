@@ -168,8 +168,8 @@ export const productChecks = [
       const nls = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
       assert.match(
         nls[untrusted.description.slice(1, -1)],
-        /cluster/i,
-        'the untrusted description names the cluster part',
+        /Diagnose Service.*Capture Node Rules/,
+        'the untrusted description names the cluster actions it restricts',
       );
       const png = fs.readFileSync(path.join(repoRoot, pkg.icon));
       assert.equal(png.toString('ascii', 1, 4), 'PNG');
