@@ -56,6 +56,8 @@ export class ClusterState implements vscode.Disposable {
   private changeTimer: NodeJS.Timeout | undefined;
 
   readonly services = new Map<string, ServiceInfo>();
+  /** The same Services by namespace: a namespace row lists its own without scanning every Service. */
+  private readonly servicesByNamespace = new Map<string, Map<string, ServiceInfo>>();
   private readonly rawEndpoints = new Map<string, KubeObject>();
   /** Service key -> keys of its raw endpoints objects. */
   private readonly endpointOwners = new Map<string, Set<string>>();
@@ -165,19 +167,37 @@ export class ClusterState implements vscode.Disposable {
 
   private applyServices(e: WatchEvent): void {
     if (e.type === 'SYNC') {
-      this.services.clear();
-      for (const svc of normaliseCluster(e.objects ?? []).services)
-        this.services.set(serviceKey(svc.namespace, svc.name), svc);
+      this.clearServices();
+      for (const svc of normaliseCluster(e.objects ?? []).services) this.setService(svc);
       return;
     }
     if (!e.object) return;
     const key = objectKey(e.object);
-    if (e.type === 'DELETED') this.services.delete(key);
-    else {
-      const svc = normaliseCluster([e.object]).services[0];
-      if (svc) this.services.set(key, svc);
-      else this.services.delete(key);
-    }
+    const svc = e.type === 'DELETED' ? undefined : normaliseCluster([e.object]).services[0];
+    if (svc) this.setService(svc);
+    else this.deleteService(key);
+  }
+
+  private setService(svc: ServiceInfo): void {
+    const key = serviceKey(svc.namespace, svc.name);
+    this.services.set(key, svc);
+    let inNs = this.servicesByNamespace.get(svc.namespace);
+    if (!inNs) this.servicesByNamespace.set(svc.namespace, (inNs = new Map()));
+    inNs.set(key, svc);
+  }
+
+  private deleteService(key: string): void {
+    const svc = this.services.get(key);
+    if (!svc) return;
+    this.services.delete(key);
+    const inNs = this.servicesByNamespace.get(svc.namespace);
+    inNs?.delete(key);
+    if (inNs && inNs.size === 0) this.servicesByNamespace.delete(svc.namespace);
+  }
+
+  private clearServices(): void {
+    this.services.clear();
+    this.servicesByNamespace.clear();
   }
 
   private applyEndpoints(e: WatchEvent): void {
@@ -248,13 +268,12 @@ export class ClusterState implements vscode.Disposable {
   namespaces(): string[] {
     const scope = this.namespaceScope;
     if (scope !== ALL_NAMESPACES) return [scope];
-    return [...new Set([...this.services.values()].map((s) => s.namespace))].sort();
+    return [...this.servicesByNamespace.keys()].sort();
   }
 
   servicesIn(ns: string): ServiceInfo[] {
     const out: ServiceInfo[] = [];
-    for (const svc of this.services.values()) {
-      if (svc.namespace !== ns) continue;
+    for (const svc of this.servicesByNamespace.get(ns)?.values() ?? []) {
       if (this.filter && !svc.name.toLowerCase().includes(this.filter)) continue;
       out.push(svc);
     }
@@ -292,7 +311,7 @@ export class ClusterState implements vscode.Disposable {
     for (const stop of this.stops.splice(0)) stop();
     this.session?.dispose();
     this.session = undefined;
-    this.services.clear();
+    this.clearServices();
     this.rawEndpoints.clear();
     this.endpointOwners.clear();
     this.endpointCache.clear();
