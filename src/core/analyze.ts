@@ -15,9 +15,9 @@ import { buildModel, type IptablesModel } from './iptables/model';
 import { parseIptables } from './iptables/parser';
 import { parseIpvs } from './ipvs/parse';
 import type { IpvsDump } from './ipvs/types';
-import { explainNetworkAt } from './routes/explain';
-import { parseNetworkText } from './routes/parse';
-import type { NetworkState } from './routes/types';
+import { explainNetworkAt } from './netstate/explain';
+import { parseNetworkText } from './netstate/parse';
+import type { NetworkState } from './netstate/types';
 import { largestKind, sessionText, splitSession, type SessionKind, type SessionSection } from './session';
 
 export interface Analysis {

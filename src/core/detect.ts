@@ -6,7 +6,7 @@ import { normalizeLineBreaks } from './common/lines';
 import { blankLogPrefixes } from './common/logPrefix';
 import { looksLikeIpvs } from './ipvs/detect';
 import { DETECTION_SAMPLE_LINES, LANGUAGE_OF_KIND, type DumpLanguageId } from './languages';
-import { detectNetworkFormat } from './routes/detect';
+import { detectNetworkFormat } from './netstate/detect';
 
 export type DumpKind = 'iptables' | 'ipvs' | 'network' | 'nft' | 'unknown';
 
@@ -86,7 +86,7 @@ export function detectDump(fullText: string): Detection {
   scores.sort((a, b) => b.score - a.score);
   const best = scores[0];
   if (best.score < 0.15) return { kind: 'unknown', confidence: best.score };
-  // nft's `table ip nat { ... }` blocks are read by the iptables engine (nftRuleset.ts); loose nft lines are not.
+  // nft's `table ip nat { ... }` blocks are read by the iptables engine (core/nft/ruleset.ts); loose nft lines are not.
   const nftTables = best.kind === 'nft' && lines.some((l) => NFT_TABLE_START.test(l));
   const languageId =
     best.kind === 'iptables' || nftTables

@@ -3,7 +3,7 @@
  * file read with the dump) tells the tracer which destinations are local, so `addrtype LOCAL` and the routing
  * decision need no assumption.
  */
-import type { NetworkState } from './routes/types';
+import type { NetworkState } from './netstate/types';
 
 export function nodeAddressesFromPaste(network: NetworkState | undefined): string[] | undefined {
   const out = new Set<string>();

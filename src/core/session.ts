@@ -6,7 +6,7 @@
 import { isDigitCode } from './common/chars';
 import { promptCommand } from './common/lines';
 import { detectDump } from './detect';
-import { describeCommand } from './routes/commands';
+import { describeCommand } from './netstate/commands';
 
 export type SessionKind = 'iptables' | 'ipvs' | 'network';
 

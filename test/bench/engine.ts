@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { buildModel, type IptablesModel } from '../../src/core/iptables/model';
 import { parseIptables } from '../../src/core/iptables/parser';
 import { tracePacket, type TraceResult } from '../../src/core/iptables/trace';
-import type { IptablesDump } from '../../src/core/iptables/types';
+import type { IptablesDump } from '../../src/core/iptables/dump';
 import { cpuMsSince, median, percentile } from './stats';
 import { runWideTraces, type WideTrace } from './wide';
 import { NODE_IP, type TraceTarget } from './workload';

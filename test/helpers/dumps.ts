@@ -2,7 +2,7 @@
  * Small kube-proxy-style dumps for tests, built with the real chain-name hashes so the model verifies them.
  * Written here (not copied from anywhere) and kept minimal: one Service per call.
  */
-import { endpointChainName, serviceChainName } from '../../src/core/iptables/naming';
+import { endpointChainName, serviceChainName } from '../../src/core/iptables/chainHashes';
 
 export interface SeedDump {
   text: string;

@@ -3,7 +3,7 @@ import { localizeDiagnostic, type Analysis } from '../../core/analyze';
 import type { Lang } from '../../core/i18n/catalog';
 import type { Diagnostic } from '../../core/common/diagnostics';
 import { ipvsToJson } from '../../core/ipvs/json';
-import type { KubeService } from '../../core/iptables/kubeproxy';
+import type { KubeService } from '../../core/iptables/kubeView';
 import { diagnosticJson } from '../io';
 
 export interface ParseJson {

@@ -2,7 +2,7 @@
 import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
 import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
-import { routeDestinationText } from '../../core/routes/explain';
+import { routeDestinationText } from '../../core/netstate/explain';
 import type { ParseJson } from './parseJson';
 
 /** Routes (and conntrack entries) listed; a node can hold thousands (--json has every one). */

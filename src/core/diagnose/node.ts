@@ -6,7 +6,7 @@
 import { analyzeText, type Analysis } from '../analyze';
 import { joinHostPort, parseCidr, parseIp } from '../common/ip';
 import type { IptablesModel } from '../iptables/model';
-import { displayRuleText, optionValue, ruleTargetName, type Rule } from '../iptables/types';
+import { displayRuleText, optionValue, ruleTargetName, type Rule } from '../iptables/dump';
 import type { IpvsDump } from '../ipvs/types';
 import type { ServiceInfo, ServicePortSpec } from '../kube/types';
 import { safeIp } from './plan';

@@ -8,7 +8,7 @@
  * plan (its check is not run) rather than quoted.
  */
 import { formatIp, joinHostPort, parseIp } from '../common/ip';
-import { parseIpRouteGet } from '../routes';
+import { parseIpRouteGet } from '../netstate';
 import type { EndpointInfo } from '../kube/types';
 import { isNamespaceName, isPortNumber, isServiceName, isSubdomainName } from '../kube/validate';
 import type { CheckKind, CheckResult, CheckSpec, PlanRequest, ToolSet } from './types';

@@ -4,7 +4,7 @@
  * `/proc/net/fib_trie`), neighbours and resolv.conf. Pure parsing of text the caller passes in.
  */
 import { cidrContains, formatIp, parseCidr, parseIp } from '../common/ip';
-import { lookupRoute, parseIpAddr, parseIpRoute, parseIpRouteGet } from '../routes';
+import { lookupRoute, parseIpAddr, parseIpRoute, parseIpRouteGet } from '../netstate';
 import { safeIp } from './plan';
 import type { CheckKind, CheckResult } from './types';
 

@@ -29,11 +29,11 @@ import { generateIptablesRestore } from '../iptables/generate';
 import { buildModel, type IptablesModel } from '../iptables/model';
 import { parseIptables } from '../iptables/parser';
 import { tracePacket } from '../iptables/trace';
-import { displayRuleText, ruleTargetName } from '../iptables/types';
+import { displayRuleText, ruleTargetName } from '../iptables/dump';
 import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
 import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
-import { parseIpAddr } from '../routes';
+import { parseIpAddr } from '../netstate';
 import { compareCounters, ruleCountersOf, serviceClusterIPs, serviceEntryRules, type CounterChange } from './node';
 import {
   connectOutcome,

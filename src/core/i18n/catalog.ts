@@ -8,7 +8,7 @@ import { iptablesMessages } from './messages/iptables';
 import { ipvsMessages } from './messages/ipvs';
 import { lintMessages } from './messages/lint';
 import { parseMessages } from './messages/parse';
-import { routesMessages } from './messages/routes';
+import { netstateMessages } from './messages/netstate';
 import { traceMessages } from './messages/trace';
 import { uiMessages } from './messages/ui';
 
@@ -27,7 +27,7 @@ const bundles: MessageBundle[] = [
   ipvsMessages,
   lintMessages,
   parseMessages,
-  routesMessages,
+  netstateMessages,
   traceMessages,
   uiMessages,
 ];

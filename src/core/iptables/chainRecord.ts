@@ -4,7 +4,7 @@
  * when read. A record keeps only what is not a number, so the collector has fewer fields to copy per chain.
  */
 import type { Span } from '../common/diagnostics';
-import type { Chain, Counters, Rule } from './types';
+import type { Chain, Counters, Rule } from './dump';
 
 // Int32 columns of a chain row.
 const DECL_LINE = 0;

@@ -5,9 +5,9 @@
  */
 import type { Span } from '../common/diagnostics';
 import { t, tn, type Lang } from '../i18n/catalog';
-import { chainLadder, parseServiceComment, type KubeService } from './kubeproxy';
+import { chainLadder, parseServiceComment, type KubeService } from './kubeView';
 import type { IptablesModel } from './model';
-import { kubeChainKind, nftKubeChain } from './naming';
+import { kubeChainKind, nftKubeChain } from './chainHashes';
 import { ownEntry } from '../common/own';
 import { EXTENSION_TARGETS, MODULE_OPTIONS } from './options';
 import { markEffect } from './markEffect';
@@ -19,7 +19,7 @@ import {
   type OptionArg,
   type Rule,
   type Token,
-} from './types';
+} from './dump';
 import { joinHostPort } from '../common/ip';
 import { truncate } from '../common/text';
 

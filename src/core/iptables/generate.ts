@@ -16,8 +16,8 @@ import {
   usesClusterEndpoints,
   usesLocalEndpoints,
   type ProxyServicePort,
-} from '../kube/proxyView';
-import { endpointChainName, serviceChainName } from './naming';
+} from '../kube/apiView';
+import { endpointChainName, serviceChainName } from './chainHashes';
 
 export interface GenerateOptions {
   /** 4 (default) writes iptables-restore input; 6 writes ip6tables-restore input. Other families are skipped. */

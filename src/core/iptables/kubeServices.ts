@@ -1,7 +1,7 @@
 /**
  * kube-proxy's Services as a dump shows them (the shapes the kube view fills in, for iptables and nftables mode
- * alike) and the reader of kube-proxy's rule comments. The views themselves are built in kubeproxy.ts and
- * kubeNftables.ts; both read these.
+ * alike) and the reader of kube-proxy's rule comments. The views themselves are built in iptables/kubeView.ts and
+ * nft/kubeView.ts; both read these.
  */
 
 export interface KubeEndpoint {

@@ -6,7 +6,7 @@
 import type { Diagnostic, RelatedLocation, Severity } from '../common/diagnostics';
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
-import { kubeChainKind } from './naming';
+import { kubeChainKind } from './chainHashes';
 import { EXTENSION_TARGETS, knownModuleOptions, knownTargetOptions } from './options';
 import {
   firstModuleOption,
@@ -18,7 +18,7 @@ import {
   STANDARD_TARGETS,
   type Chain,
   type Rule,
-} from './types';
+} from './dump';
 
 export const IPTABLES_LINT_CODES = [
   'undefined-chain',

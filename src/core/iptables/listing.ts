@@ -6,7 +6,7 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
 import { ownEntry } from '../common/own';
-import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, type Target, type Token } from './types';
+import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, type Target, type Token } from './dump';
 import { problem } from './problems';
 import { splitWords, type Word } from './words';
 

@@ -2,10 +2,10 @@
  * Indexes over a parsed dump, built once: chains by name, the jump graph (who jumps where), rules and tokens
  * by line. Hovers, definitions, references and lint answer from these instead of rescanning the dump.
  */
-import { buildKubeView } from './kubeproxy';
+import { buildKubeView } from './kubeView';
 import type { KubeProxyView } from './kubeServices';
 import type { ChainRef, IptablesModel } from './modelApi';
-import { bracedElements, type NftElement } from './nftObjects';
+import { bracedElements, type NftElement } from '../nft/objects';
 import { EXTENSION_TARGETS } from './options';
 import {
   ruleTargetName,
@@ -15,7 +15,7 @@ import {
   type Rule,
   type Table,
   type Token,
-} from './types';
+} from './dump';
 
 export type { ChainRef, IptablesModel } from './modelApi';
 

@@ -3,8 +3,8 @@
  * the kube view (which the model includes) can read a model without the two modules importing each other.
  */
 import type { KubeProxyView } from './kubeServices';
-import type { NftElement } from './nftObjects';
-import type { Chain, IptablesDump, Rule, Token } from './types';
+import type { NftElement } from '../nft/objects';
+import type { Chain, IptablesDump, Rule, Token } from './dump';
 
 export interface ChainRef {
   table: string;

@@ -10,8 +10,8 @@ import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
-import type { NftBaseChain } from './nftObjects';
-import { isNftTableStart, parseNftTable } from './nftRuleset';
+import type { NftBaseChain } from '../nft/objects';
+import { isNftTableStart, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
 import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
@@ -32,7 +32,7 @@ import {
   type Rule,
   type Table,
   type Token,
-} from './types';
+} from './dump';
 import { isWordBreakCode, lastWord, scanWord, splitWords, type Word } from './words';
 
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)\s*$/;

@@ -25,7 +25,7 @@ import {
   UNQUOTE,
   type RuleStore,
 } from './ruleStore';
-import type { Counters } from './types';
+import type { Counters } from './dump';
 import { isWordBreakCode, lastWord, scanWord, unquoteWord } from './words';
 
 /** Gap (in columns) inside a line that marks a terminal wrap glued back by the paste, e.g. `KUBE-POSTROUTI      NG`. */

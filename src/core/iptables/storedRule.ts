@@ -9,7 +9,7 @@ import type { Span } from '../common/diagnostics';
 import { wordValue, type RuleBody } from './ruleReader';
 import { collapseSpaces } from './words';
 import { IMPLICIT, KIND, OWNER_GENERIC, OWNER_TARGET, SPANS_LINES, TOKEN_KINDS, type RuleStore } from './ruleStore';
-import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
+import type { Counters, Match, OptionArg, Rule, Target, Token } from './dump';
 
 /** Where a rule's line and words are: the parser fills one and the rule copies it. */
 export interface StoredRuleInit {

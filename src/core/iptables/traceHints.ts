@@ -6,8 +6,8 @@
  */
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
-import { kubeChainKind } from './naming';
-import { optionValue, ruleTargetName, targetOptionValue } from './types';
+import { kubeChainKind } from './chainHashes';
+import { optionValue, ruleTargetName, targetOptionValue } from './dump';
 import { distinctSteps } from './trace/steps';
 import type { Packet, TraceResult } from './trace/types';
 

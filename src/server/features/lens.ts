@@ -3,7 +3,7 @@ import type { CodeLens, InlayHint } from 'vscode-languageserver';
 import { InlayHintKind } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import { formatShare } from '../../core/iptables/explain';
-import { kubeChainKind } from '../../core/iptables/naming';
+import { kubeChainKind } from '../../core/iptables/chainHashes';
 import { toRange } from '../convert';
 import { joinHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';

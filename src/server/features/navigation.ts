@@ -8,7 +8,7 @@ import type {
 import { SymbolKind } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
-import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/types';
+import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/dump';
 import { toRange } from '../convert';
 import type { LineLengths } from './symbols';
 

@@ -6,8 +6,8 @@ import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserv
 import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
-import { routeDestinationText } from '../../core/routes/explain';
-import type { ConntrackEntry, NetworkState, PolicyRule, Route, RouteGet } from '../../core/routes/types';
+import { routeDestinationText } from '../../core/netstate/explain';
+import type { ConntrackEntry, NetworkState, PolicyRule, Route, RouteGet } from '../../core/netstate/types';
 import { toRange } from '../convert';
 import type { LineLengths } from './symbols';
 

@@ -5,11 +5,11 @@
 import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
-import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from '../../core/iptables/naming';
+import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from '../../core/iptables/chainHashes';
 import { parseServiceComment } from '../../core/iptables/kubeServices';
 import { joinHostPort } from '../../core/common/ip';
 import { EXTENSION_TARGETS } from '../../core/iptables/options';
-import { optionValue, STANDARD_TARGETS, type Chain, type Rule } from '../../core/iptables/types';
+import { optionValue, STANDARD_TARGETS, type Chain, type Rule } from '../../core/iptables/dump';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
 
 export const TOKEN_TYPES = [

@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
 } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
-import type { KubeService } from '../../core/iptables/kubeproxy';
+import type { KubeService } from '../../core/iptables/kubeView';
 import type { IptablesModel } from '../../core/iptables/model';
 import type { IpvsDump } from '../../core/ipvs/types';
 import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';

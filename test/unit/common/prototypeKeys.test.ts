@@ -13,7 +13,7 @@ import { parseIptables } from '../../../src/core/iptables/parser';
 import { tracePacket } from '../../../src/core/iptables/trace';
 import { explainIpvsAt, explainIpvsLine, ipvsToJson, lintIpvs, parseIpvs } from '../../../src/core/ipvs';
 import { normaliseCluster } from '../../../src/core/kube/objects';
-import { proxyView } from '../../../src/core/kube/proxyView';
+import { proxyView } from '../../../src/core/kube/apiView';
 import {
   kubeProxySetInfo,
   parseConntrack,
@@ -21,9 +21,9 @@ import {
   parseIpRoute,
   parseIpset,
   parseRouteN,
-} from '../../../src/core/routes';
-import { readRouteNHeader } from '../../../src/core/routes/routeN';
-import { makeSegment, splitWords } from '../../../src/core/routes/words';
+} from '../../../src/core/netstate';
+import { readRouteNHeader } from '../../../src/core/netstate/routeN';
+import { makeSegment, splitWords } from '../../../src/core/netstate/words';
 
 const WORDS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { generateIptablesRestore, type GenerateOptions } from '../../../src/core/iptables/generate';
-import { endpointChainName, serviceChainName } from '../../../src/core/iptables/naming';
+import { endpointChainName, serviceChainName } from '../../../src/core/iptables/chainHashes';
 import {
   chainRules,
   declaredChains,

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { buildModel } from '../../../src/core/iptables/model';
-import { endpointChainName, serviceChainName, servicePortName } from '../../../src/core/iptables/naming';
+import { endpointChainName, serviceChainName, servicePortName } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { tracePacket } from '../../../src/core/iptables/trace';
 import { normaliseCluster } from '../../../src/core/kube/objects';

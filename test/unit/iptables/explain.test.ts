@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainAt, explainMark, explainRule } from '../../../src/core/iptables/explain';
 import { buildModel } from '../../../src/core/iptables/model';
-import { endpointChainName, serviceChainName } from '../../../src/core/iptables/naming';
+import { endpointChainName, serviceChainName } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
 
 const SPN = 'default/kubernetes:https';

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { explainAt } from '../../../src/core/iptables/explain';
 import { buildModel } from '../../../src/core/iptables/model';
-import { bracedElements, nftSeconds, readNftObject } from '../../../src/core/iptables/nftObjects';
-import { nftKubeChain } from '../../../src/core/iptables/naming';
+import { bracedElements, nftSeconds, readNftObject } from '../../../src/core/nft/objects';
+import { nftKubeChain } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
-import { nftPriority } from '../../../src/core/iptables/nftRuleset';
-import type { NftBaseChain } from '../../../src/core/iptables/nftObjects';
+import { nftPriority } from '../../../src/core/nft/ruleset';
+import type { NftBaseChain } from '../../../src/core/nft/objects';
 import { tracePacket } from '../../../src/core/iptables/trace';
 import {
   FORWARD_STAGES,

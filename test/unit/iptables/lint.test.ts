@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { LANGS } from '../../../src/core/i18n/catalog';
 import { IPTABLES_LINT_CODES, lintIptables } from '../../../src/core/iptables/lint';
 import { buildModel } from '../../../src/core/iptables/model';
-import { serviceChainName } from '../../../src/core/iptables/naming';
+import { serviceChainName } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { t } from '../../../src/core/i18n/catalog';
 

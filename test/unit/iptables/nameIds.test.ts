@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildModel } from '../../../src/core/iptables/model';
-import { DumpNames, NameKeyedMap } from '../../../src/core/iptables/nameIds';
+import { DumpNames, NameKeyedMap } from '../../../src/core/iptables/nameIdTable';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { SERVICE_CHAIN_LISTING } from '../../helpers/dumps';
 

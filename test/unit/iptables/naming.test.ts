@@ -6,7 +6,7 @@ import {
   serviceChainName,
   verifyServiceChain,
   verifyServiceChains,
-} from '../../../src/core/iptables/naming';
+} from '../../../src/core/iptables/chainHashes';
 
 test('chain hashes match kube-proxy for known Services', () => {
   // Values that appear in real dumps for these well-known Services.

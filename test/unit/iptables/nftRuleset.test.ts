@@ -7,7 +7,7 @@ import { buildModel } from '../../../src/core/iptables/model';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { tracePacket } from '../../../src/core/iptables/trace';
 import { traceHints } from '../../../src/core/iptables/traceHints';
-import { findOption, targetOption } from '../../../src/core/iptables/types';
+import { findOption, targetOption } from '../../../src/core/iptables/dump';
 import { NFT_RULESET } from '../../helpers/dumps';
 
 const RULESET = NFT_RULESET;

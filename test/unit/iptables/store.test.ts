@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { DumpNames } from '../../../src/core/iptables/nameIds';
+import { DumpNames } from '../../../src/core/iptables/nameIdTable';
 import { parseIptables } from '../../../src/core/iptables/parser';
-import type { Match, OptionArg, Rule } from '../../../src/core/iptables/types';
+import type { Match, OptionArg, Rule } from '../../../src/core/iptables/dump';
 import {
   findOption,
   forEachModuleName,
@@ -17,7 +17,7 @@ import {
   ruleHasModule,
   ruleTargetName,
   targetOptionValue,
-} from '../../../src/core/iptables/types';
+} from '../../../src/core/iptables/dump';
 import { corpusFiles } from '../../helpers/corpus';
 
 const EDGE = [

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Chain, IptablesDump, Match, OptionArg, Rule, Table, Target } from '../../../src/core/iptables/types';
+import type { Chain, IptablesDump, Match, OptionArg, Rule, Table, Target } from '../../../src/core/iptables/dump';
 import { tracePacket } from '../../../src/core/iptables/trace';
 import { assertSumsToOne } from './helpers';
 

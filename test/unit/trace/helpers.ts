@@ -1,6 +1,6 @@
 /** Shared bits of the tracer tests: a kube-proxy-like dump writer (our own text, modern iptables-save layout) and checks. */
 import assert from 'node:assert/strict';
-import { endpointChainName, serviceChainName, servicePortName } from '../../../src/core/iptables/naming';
+import { endpointChainName, serviceChainName, servicePortName } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { tracePacket, type Packet, type TraceResult } from '../../../src/core/iptables/trace';
 

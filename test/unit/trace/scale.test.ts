@@ -17,7 +17,7 @@ import {
   type TraceOptions,
   type TraceResult,
 } from '../../../src/core/iptables/trace';
-import type { IptablesDump } from '../../../src/core/iptables/types';
+import type { IptablesDump } from '../../../src/core/iptables/dump';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
 import { assertSumsToOne } from './helpers';

@@ -4,8 +4,8 @@
  * scanning thousands (KUBE-SERVICES of a big cluster). Cached per dump object in a WeakMap.
  */
 import type { IpFamily } from '../../common/ip';
-import type { NftObject } from '../nftObjects';
-import { displayRuleText, isBuiltinChain, type Chain, type Match, type Table, type Target } from '../types';
+import type { NftObject } from '../../nft/objects';
+import { displayRuleText, isBuiltinChain, type Chain, type Match, type Table, type Target } from '../dump';
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
 import { msg } from './message';

@@ -5,7 +5,7 @@
  */
 import { ownEntry } from '../../common/own';
 import type { IpFamily } from '../../common/ip';
-import type { Match, OptionArg } from '../types';
+import type { Match, OptionArg } from '../dump';
 import { formatProbability, msg } from './message';
 import { addressType, ipText, type PacketState, type TraceEnv } from './packet';
 import type { TraceMessage } from './types';

@@ -38,7 +38,7 @@ import type {
   TraceStep,
   TraceVerdict,
 } from './types';
-import type { IptablesDump } from '../types';
+import type { IptablesDump } from '../dump';
 import { compileSets } from './ipsets';
 
 interface Frame {

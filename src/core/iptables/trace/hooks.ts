@@ -3,7 +3,7 @@
  * security 50, nat SNAT 100), and kube-proxy's standard jumps from builtin chains.
  */
 
-import type { NftBaseChain } from '../nftObjects';
+import type { NftBaseChain } from '../../nft/objects';
 import { ownEntry } from '../../common/own';
 
 export interface Stage {

@@ -1,7 +1,7 @@
 /** What a rule's target does to the walk, decided once per rule when its chain is compiled. */
 import { formatIp, parseIp, type IpFamily } from '../../common/ip';
-import { bracedElements, type NftObject } from '../nftObjects';
-import type { OptionArg, Target } from '../types';
+import { bracedElements, type NftObject } from '../../nft/objects';
+import type { OptionArg, Target } from '../dump';
 import { parseNatTo, parseU32, parseValueMask, type NatTo } from './values';
 
 export type CompiledTarget =

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseIpAddr } from '../../../src/core/routes';
+import { parseIpAddr } from '../../../src/core/netstate';
 
 const POD = [
   '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressesOf, interfaceForAddress, lookupRoute, parseNetworkText } from '../../../src/core/routes';
+import { addressesOf, interfaceForAddress, lookupRoute, parseNetworkText } from '../../../src/core/netstate';
 
 const POD_ROUTES = parseNetworkText(
   [

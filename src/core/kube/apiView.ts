@@ -4,7 +4,7 @@
  * EndpointSliceCache, CategorizeEndpoints) of kube-proxy 1.28+, without topology hints.
  */
 import { cidrContains, formatIp, parseCidr, parseIp, type IpFamily, joinHostPort } from '../common/ip';
-import { servicePortName } from '../iptables/naming';
+import { servicePortName } from '../iptables/chainHashes';
 import type { ClusterSnapshot, EndpointInfo, ServiceInfo, ServicePortSpec } from './types';
 import { serviceKey } from './types';
 import { ownEntry } from '../common/own';

@@ -2,7 +2,7 @@
  * The iptables dump model: what the parser produces and every other module reads.
  * Every token keeps its position so hovers, jumps and diagnostics point at the exact text.
  */
-import type { NftBaseChain, NftObject } from './nftObjects';
+import type { NftBaseChain, NftObject } from '../nft/objects';
 import type { NameTable } from './ruleStore';
 import type { Token } from './tokens';
 import type { Diagnostic, Span } from '../common/diagnostics';
@@ -15,7 +15,7 @@ export type IptablesFormat =
   | 'iptables-S' // `iptables [-t T] -S`: `-P`, `-N`, `-A` without table headers
   | 'iptables-L' // `iptables -L -n [-v] [--line-numbers]` listings
   | 'rule-lines' // loose `-A ...` lines from a grep, no declarations
-  | 'nft'; // `nft list ruleset` of rules iptables-nft wrote (nftRuleset.ts)
+  | 'nft'; // `nft list ruleset` of rules iptables-nft wrote (core/nft/ruleset.ts)
 
 export interface Counters {
   packets: number;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildModel } from '../../../src/core/iptables/model';
-import { endpointChainName, serviceChainName } from '../../../src/core/iptables/naming';
+import { endpointChainName, serviceChainName } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
-import { probabilityEra } from '../../../src/core/iptables/kubeproxy';
+import { probabilityEra } from '../../../src/core/iptables/kubeView';
 
 function dumpFor(
   spn: string,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectNetworkFormat, lookupRoute, parseNetworkText, type NetworkState } from '../../../src/core/routes';
+import { detectNetworkFormat, lookupRoute, parseNetworkText, type NetworkState } from '../../../src/core/netstate';
 import { corpusFile, corpusFiles, CORPUS_MISSING } from '../../helpers/corpus';
 
 const files = corpusFiles('routes');

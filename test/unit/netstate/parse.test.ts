@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectNetworkFormat, parseNetworkText } from '../../../src/core/routes';
+import { detectNetworkFormat, parseNetworkText } from '../../../src/core/netstate';
 
 /** A node paste: prompt lines, ip addr then route -n, a blank line, an elision, CRLF and trailing spaces. */
 const NODE_PASTE = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseConntrack } from '../../../src/core/routes';
+import { parseConntrack } from '../../../src/core/netstate';
 
 const TCP =
   'tcp      6 86359 ESTABLISHED src=10.244.1.5 dst=172.16.0.1 sport=48316 dport=443 src=192.168.10.20 dst=10.244.1.5 sport=6443 dport=48316 [ASSURED] mark=0 zone=3 use=1';

@@ -5,7 +5,7 @@
  */
 import { NameTable } from './ruleStore';
 import { ANY_MODULE, GENERIC_OPTIONS } from './storedRule';
-import { optionValue, ruleHasModule, ruleTargetName, type Chain, type IptablesDump, type Rule } from './types';
+import { optionValue, ruleHasModule, ruleTargetName, type Chain, type IptablesDump, type Rule } from './dump';
 
 export class DumpNames {
   private constructor(private readonly table: NameTable) {}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseIpRouteGet, parseNetworkText } from '../../../src/core/routes';
+import { parseIpRouteGet, parseNetworkText } from '../../../src/core/netstate';
 
 test('route get via a gateway: fields, uid and the cache line', () => {
   const text = '172.16.0.1 via 192.168.10.1 dev eth0 src 10.244.1.5 uid 0 \n    cache \n';

@@ -9,10 +9,10 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
 import { ownEntry } from '../common/own';
-import { readNftObject, type NftObject } from './nftObjects';
-import { problem } from './problems';
-import type { Counters, Match, OptionArg, Rule, Target, Token } from './types';
-import { splitWords, type Word } from './words';
+import { readNftObject, type NftObject } from './objects';
+import { problem } from '../iptables/problems';
+import type { Counters, Match, OptionArg, Rule, Target, Token } from '../iptables/dump';
+import { splitWords, type Word } from '../iptables/words';
 
 const TABLE_START = /^table\s+(ip|ip6|inet|arp|bridge|netdev)\s+("[^"]*"|\S+)\s*\{/;
 const CHAIN_START = /^chain\s+("[^"]*"|\S+)\s*\{/;

@@ -1,7 +1,7 @@
 import type { MessageBundle } from '../catalog';
 
 /** routes texts. Keys are namespaced `routes.*`; every key exists in both languages (a unit test checks). */
-export const routesMessages: MessageBundle = {
+export const netstateMessages: MessageBundle = {
   en: {
     // Diagnostics of the network-output parsers (code `routes-X` has key `routes.diag.X`).
     'routes.diag.unrecognized-line':

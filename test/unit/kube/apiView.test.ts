@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normaliseCluster } from '../../../src/core/kube/objects';
-import { categorizeEndpoints, clusterIPForFamily, endpointString, proxyView } from '../../../src/core/kube/proxyView';
+import { categorizeEndpoints, clusterIPForFamily, endpointString, proxyView } from '../../../src/core/kube/apiView';
 import type { ServiceInfo } from '../../../src/core/kube/types';
 
 function view(spec: Record<string, unknown>, endpoints: Record<string, unknown>[], family: 4 | 6 = 4) {

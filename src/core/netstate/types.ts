@@ -334,7 +334,7 @@ export interface KubeProxySetInfo {
   /** The IPv4 name of the set (`KUBE-6-CLUSTER-IP` gives `KUBE-CLUSTER-IP`). */
   canonicalName: string;
   ipv6: boolean;
-  /** i18n key of a one-line purpose, in `core/i18n/messages/routes.ts`. */
+  /** i18n key of a one-line purpose, in `core/i18n/messages/netstate.ts`. */
   purposeKey: string;
 }
 

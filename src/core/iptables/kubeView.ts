@@ -5,12 +5,12 @@
  */
 import { isDigitCode } from '../common/chars';
 import { joinHostPort } from '../common/ip';
-import { readNftablesModeView } from './kubeNftables';
+import { readNftablesModeView } from '../nft/kubeView';
 import type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
 import { parseServiceComment, type ServiceComment } from './kubeServices';
 import type { IptablesModel } from './modelApi';
-import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIds';
-import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './naming';
+import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIdTable';
+import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './chainHashes';
 import {
   firstModuleOption,
   optionValue,
@@ -19,7 +19,7 @@ import {
   targetOptionValue,
   type Chain,
   type Rule,
-} from './types';
+} from './dump';
 
 export type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
 export { parseServiceComment } from './kubeServices';

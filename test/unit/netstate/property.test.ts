@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { detectNetworkFormat, lookupRoute, parseNetworkText } from '../../../src/core/routes';
+import { detectNetworkFormat, lookupRoute, parseNetworkText } from '../../../src/core/netstate';
 import { corpusFiles } from '../../helpers/corpus';
 
 const OWN_SAMPLES = [

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, explainLine } from '../../../src/core/analyze';
-import { detectNetworkFormat, lookupWithPolicy, parseNetworkText } from '../../../src/core/routes';
-import { describeCommand } from '../../../src/core/routes/commands';
+import { detectNetworkFormat, lookupWithPolicy, parseNetworkText } from '../../../src/core/netstate';
+import { describeCommand } from '../../../src/core/netstate/commands';
 
 // `ip rule` of a node where a CNI sends marked traffic to its own table, and a wg-quick style pair of rules.
 const RULES = [

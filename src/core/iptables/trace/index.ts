@@ -11,10 +11,10 @@
  *
  * Implementation in `trace/`: packet state, conditions per match module, targets, per-dump index, engine, tree.
  */
-export { tracePacket } from './trace/engine';
-export { formatTraceTree } from './trace/format';
-export { renderTraceMessage, formatProbability } from './trace/message';
-export { distinctSteps } from './trace/steps';
+export { tracePacket } from './engine';
+export { formatTraceTree } from './format';
+export { renderTraceMessage, formatProbability } from './message';
+export { distinctSteps } from './steps';
 export type {
   Packet,
   TraceAction,
@@ -30,4 +30,4 @@ export type {
   TraceStep,
   TraceTruncation,
   TraceVerdict,
-} from './trace/types';
+} from './types';

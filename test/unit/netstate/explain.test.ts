@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, explainLine } from '../../../src/core/analyze';
-import { explainNetworkAt } from '../../../src/core/routes/explain';
-import { parseNetworkText } from '../../../src/core/routes/parse';
+import { explainNetworkAt } from '../../../src/core/netstate/explain';
+import { parseNetworkText } from '../../../src/core/netstate/parse';
 
 const explain = (text: string, line: number, lang: 'en' | 'zh-CN' = 'en') =>
   explainNetworkAt(parseNetworkText(text), line, lang)?.markdown;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRouteN } from '../../../src/core/routes';
+import { parseRouteN } from '../../../src/core/netstate';
 
 const TABLE = [
   'Kernel IP routing table',

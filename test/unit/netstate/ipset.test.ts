@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { t } from '../../../src/core/i18n/catalog';
-import { kubeProxySetInfo, parseIpset } from '../../../src/core/routes';
+import { kubeProxySetInfo, parseIpset } from '../../../src/core/netstate';
 
 const LIST = [
   'Name: KUBE-CLUSTER-IP',

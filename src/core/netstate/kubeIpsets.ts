@@ -1,5 +1,5 @@
 /**
- * The ipsets kube-proxy creates in IPVS mode, and what each one is for (texts in `messages/routes.ts`).
+ * The ipsets kube-proxy creates in IPVS mode, and what each one is for (texts in `messages/netstate.ts`).
  * IPv6 sets carry `KUBE-6-` instead of `KUBE-`, cut to ipset's 31-character name limit.
  */
 import type { KubeProxySetInfo } from './types';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseIpRoute } from '../../../src/core/routes';
+import { parseIpRoute } from '../../../src/core/netstate';
 
 test('default route: gateway, dev and the 0.0.0.0/0 prefix with positions', () => {
   const { routes, diagnostics } = parseIpRoute('default via 10.0.2.2 dev enp0s3\n');

@@ -8,10 +8,10 @@
  * their hash is checked.
  */
 import { splitHostPort } from '../common/ip';
-import { parseServiceComment, type KubeEndpoint, type KubeService } from './kubeServices';
-import { bracedElements, type NftObject } from './nftObjects';
-import { nftKubeChain, type NftKubeChain } from './naming';
-import { optionValue, ruleTargetName, targetOptionValue, type Chain, type IptablesDump } from './types';
+import { parseServiceComment, type KubeEndpoint, type KubeService } from '../iptables/kubeServices';
+import { bracedElements, type NftObject } from './objects';
+import { nftKubeChain, type NftKubeChain } from '../iptables/chainHashes';
+import { optionValue, ruleTargetName, targetOptionValue, type Chain, type IptablesDump } from '../iptables/dump';
 
 export interface NftablesModeView {
   services: KubeService[];
