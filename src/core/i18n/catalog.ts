@@ -12,14 +12,10 @@ import { netstateMessages } from './messages/netstate';
 import { traceMessages } from './messages/trace';
 import { uiMessages } from './messages/ui';
 
-export type Lang = 'en' | 'zh-CN';
-export const LANGS: readonly Lang[] = ['en', 'zh-CN'];
+import { LANGS, type Lang, type MessageBundle, type Messages } from './lang';
 
-export type Messages = Record<string, string>;
-export interface MessageBundle {
-  en: Messages;
-  'zh-CN': Messages;
-}
+export { LANGS };
+export type { Lang, MessageBundle, Messages };
 
 const bundles: MessageBundle[] = [
   diagnoseMessages,

@@ -12,8 +12,6 @@ import * as ts from 'typescript';
 import { repoRoot } from '../../helpers/corpus';
 
 const KNOWN: string[] = [
-  // Each message catalog imports the Messages type from catalog.ts, which imports every catalog.
-  'core/i18n/catalog.ts',
   // The packet, its ipset reader and the trace's result types.
   'core/iptables/trace/packet.ts',
 ];

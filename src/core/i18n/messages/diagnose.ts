@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /**
  * Texts of the diagnosis (`src/core/diagnose`): verdict summaries, evidence sentences, next steps and the report's

@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /**
  * Explanations of iptables dumps: tables, chains, options, modules, targets, marks, probabilities, rule

@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /** ipvs texts. Keys are namespaced `ipvs.*`; every key exists in both languages (a unit test checks). */
 export const ipvsMessages: MessageBundle = {

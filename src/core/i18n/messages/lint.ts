@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /** Lint findings for iptables dumps (`lint.<code>`); every key exists in both languages (a unit test checks). */
 export const lintMessages: MessageBundle = {

@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /** routes texts. Keys are namespaced `routes.*`; every key exists in both languages (a unit test checks). */
 export const netstateMessages: MessageBundle = {

@@ -2,7 +2,7 @@
  * What the iptables parser says about lines it cannot read as written (`parse.<code>`), English and Simplified
  * Chinese. The parser fills the English text; the faces show the person's language from the same key and params.
  */
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 export const parseMessages: MessageBundle = {
   en: {

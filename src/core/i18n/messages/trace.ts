@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /**
  * trace texts. Keys are namespaced `trace.*`; every key exists in both languages (a unit test checks).

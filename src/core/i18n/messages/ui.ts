@@ -1,4 +1,4 @@
-import type { MessageBundle } from '../catalog';
+import type { MessageBundle } from '../lang';
 
 /**
  * Texts of the editor's own surfaces (the Packet Trace view, the Trace Packet command's prompts and
