@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { tracePacket } from '../../../src/core/iptables/trace';
-import { compileSets, inSet, type KnownSet } from '../../../src/core/iptables/trace/ipsets';
-import type { PacketState } from '../../../src/core/iptables/trace/packet';
+import { compileSets, inSet } from '../../../src/core/iptables/trace/ipsets';
+import type { PacketState } from '../../../src/core/iptables/trace/state';
+import type { KnownSet } from '../../../src/core/iptables/trace/types';
 import { parseIp } from '../../../src/core/common/ip';
 
 const set = (name: string, type: string, members: string[], numberOfEntries?: number): KnownSet => ({

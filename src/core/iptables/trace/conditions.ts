@@ -7,7 +7,8 @@ import { ownEntry } from '../../common/own';
 import type { IpFamily } from '../../common/ip';
 import type { Match, OptionArg } from '../dump';
 import { formatProbability, msg } from './message';
-import { addressType, ipText, type PacketState, type TraceEnv } from './packet';
+import { addressType, ipText, type TraceEnv } from './packet';
+import type { PacketState } from './state';
 import type { TraceMessage } from './types';
 import { inSet } from './ipsets';
 import {

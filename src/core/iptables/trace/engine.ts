@@ -23,7 +23,8 @@ import {
   type Stage,
 } from './hooks';
 import { formatMark, formatProbability, givenCode, msg, renderTraceMessage } from './message';
-import { addressType, ipText, isForThisNode, preparePacket, type PacketState, type TraceEnv } from './packet';
+import { addressType, ipText, isForThisNode, preparePacket, type TraceEnv } from './packet';
+import type { PacketState } from './state';
 import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';
 import type {
   Packet,

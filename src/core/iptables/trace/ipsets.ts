@@ -4,16 +4,8 @@
  * a packet in a listed member is in the set; one in none of them is out only when the listing was complete.
  */
 import { cidrContains, parseCidr, type IpFamily } from '../../common/ip';
-import type { PacketState } from './packet';
-
-/** A set as `ipset list` shows it (the network parser's `IpSet` fits). */
-export interface KnownSet {
-  name: string;
-  type?: string;
-  /** `Number of entries:` as printed; more than the members listed means the paste was cut. */
-  numberOfEntries?: number;
-  members: readonly { elements: readonly string[] }[];
-}
+import type { PacketState } from './state';
+import type { KnownSet } from './types';
 
 type ElementTest = (s: PacketState, field: 'src' | 'dst', family: IpFamily) => boolean | undefined;
 

@@ -1,16 +1,12 @@
 /**
- * The packet as the tracer sees it while it walks: addresses as numbers, NAT and conntrack facts, marks.
- * One `PacketState` per path; forks copy it.
+ * The caller's packet checked and turned into what the tracer walks with (`PacketState`, `state.ts`), and the
+ * facts every path of one trace shares (`TraceEnv`): the family, the hook, the node's addresses, the ipsets given.
  */
 import { formatIp, isValidPort, parseIp, type IpFamily } from '../../common/ip';
-import { msg } from './message';
 import type { CompiledSet } from './ipsets';
+import { msg } from './message';
+import type { PacketState } from './state';
 import type { Packet, TraceHook, TraceMessage, TraceProto } from './types';
-
-export interface Endpoint {
-  ip: string;
-  port?: number;
-}
 
 /** Facts shared by every path of one trace. */
 export interface TraceEnv {
@@ -21,31 +17,6 @@ export interface TraceEnv {
   firstLocalAddress?: string;
   /** ipsets whose members were given (TraceOptions.ipsets), by name. */
   sets?: Map<string, CompiledSet>;
-}
-
-export interface PacketState {
-  src: bigint;
-  dst: bigint;
-  sport?: number;
-  dport: number;
-  proto: TraceProto;
-  /** Before any NAT: conntrack's original tuple. */
-  origSrc: bigint;
-  origDst: bigint;
-  origDport: number;
-  /** `undefined`: not known (rules naming one fork); `''`: the packet has none at this point. */
-  inIface?: string;
-  outIface?: string;
-  mark: number;
-  ctmark: number;
-  dnatDone: boolean;
-  snatDone: boolean;
-  untracked: boolean;
-  /** REDIRECT sends the packet to the node itself whatever its address. */
-  redirectedLocal: boolean;
-  dnat: Endpoint | null;
-  snat: Endpoint | null;
-  masquerade: boolean;
 }
 
 const PROTOS: readonly TraceProto[] = ['tcp', 'udp', 'sctp', 'icmp'];

@@ -4,7 +4,6 @@
  * switches language later can re-render them with `renderTraceMessage` without tracing again.
  */
 import type { Lang } from '../../i18n/catalog';
-import type { KnownSet } from './ipsets';
 
 export type TraceProto = 'tcp' | 'udp' | 'sctp' | 'icmp';
 export type TraceHook = 'prerouting' | 'output';
@@ -150,4 +149,13 @@ export interface TraceOptions {
   now?: () => number;
   /** Members of ipsets (an `ipset list` pasted with the dump): `-m set` is decided by them instead of assumed. */
   ipsets?: readonly KnownSet[];
+}
+
+/** A set as `ipset list` shows it (the network parser's `IpSet` fits). */
+export interface KnownSet {
+  name: string;
+  type?: string;
+  /** `Number of entries:` as printed; more than the members listed means the paste was cut. */
+  numberOfEntries?: number;
+  members: readonly { elements: readonly string[] }[];
 }
