@@ -18,6 +18,11 @@ const corePatterns = [
   { group: ['**/cluster', '**/cluster/*', '**/server/*', '**/extension/*', '**/cli/*'], message: 'src/core is the bottom layer: it imports none of the faces' },
 ];
 
+const coreDynamicLoads = ["CallExpression[callee.name='require']", 'ImportExpression'].map((selector) => ({
+  selector,
+  message: 'src/core imports statically (import ... from), so that the layering rules see what it loads',
+}));
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.test-results/**'] },
   js.configs.recommended,
@@ -30,6 +35,13 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
-  { files: ['src/core/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: coreForbidden, patterns: corePatterns }] } },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: coreForbidden, patterns: corePatterns }],
+      // require() and import() would load what the import rules above cannot see.
+      'no-restricted-syntax': ['error', ...coreDynamicLoads],
+    },
+  },
   { files: ['src/cluster/**/*.ts', 'src/server/**/*.ts', 'src/cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly] }] } },
 );
