@@ -1,6 +1,6 @@
 /**
  * Splits pasted text into lines, keeping original offsets, and strips what people paste around a dump:
- * CR, leading indentation, shell prompts, log-style prefixes. Parsers work on `content` and add `offset`
+ * CR, leading indentation, log-style prefixes (shell prompts are read in commandLines.ts). Parsers work on `content` and add `offset`
  * to every column so positions still point into the original line.
  */
 import { isBlankCode } from './chars';
@@ -34,22 +34,6 @@ export function splitLines(text: string): string[] {
     if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
   }
   return lines;
-}
-
-/** Matches a shell prompt ending in `#` or `$` followed by a command, e.g. `root@node:~# iptables-save`. */
-const PROMPT = /^(?:\[[^\]]*\]|[\w.@:~/-]*[\w~\]/)])\s*[#$](?:\s+(?=\S)|$)/;
-
-/** A shell prompt line: `user@host:~$ cmd`, `[root@h ~]# cmd`, `$ cmd`. Returns the command or undefined. */
-export function promptCommand(content: string): string | undefined {
-  const bare = /^[$]\s+(\S.*)$/.exec(content);
-  if (bare) return bare[1];
-  if (content === '$') return '';
-  const m = PROMPT.exec(content);
-  // user@host, [user@host dir], host:dir, a bare path prompt (`/ #` in busybox, `~ $`), or a shell's own
-  // (`sh-4.4#` in `oc debug node`, `bash-5.1#` in a container).
-  if (m && /[@\]]|^[\w.-]+:|^[/~]|^[a-z]*sh-\d+(?:\.\d+)*\s*[#$]/.test(content.slice(0, m[0].length)))
-    return content.slice(m[0].length).trim();
-  return undefined;
 }
 
 export function toSourceLines(text: string): SourceLine[] {

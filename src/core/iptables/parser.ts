@@ -7,7 +7,8 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
 import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
-import { LineIndex, promptCommand, type SourceLine } from '../common/lines';
+import { commandOfTools, promptCommand, readHashPrompt } from '../common/commandLines';
+import { LineIndex, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import type { NftBaseChain } from '../nft/objects';
@@ -50,7 +51,8 @@ function familyOfTool(message: string): 'ip' | 'ip6' {
 }
 const TOOL_MESSAGE =
   /^(?:ip6?tables(?:-\w+)?(?:\s+v[\d.]+(?:\s*\([\w-]+\))?)?:|iptables-restore:|Bad argument|Try `iptables)/;
-const BARE_COMMAND = /^(?:sudo\s+)?(?:ip6?tables(?:-legacy|-nft)?(?:-save|-restore)?|xtables-\S+|nft)\b/;
+/** Tools whose command lines say which table and listing follow (`iptables-legacy-save`, `xtables-nft-multi`, `nft`). */
+const isIptablesCommand = commandOfTools(['ip6?tables\\b\\S*', 'xtables-\\S+', 'nft\\b\\S*']);
 /** A command that prints rules (`-S`, `-L`, `-save`): only such a `#` line is a prompt, not `# iptables rules for ...`. */
 const LISTS_RULES = /-save\b|\s-[a-zA-Z]*[SL]\b|\s--list(?:-rules)?\b/;
 const DIFF_HUNK = /^\d+(?:,\d+)?[acd]\d+(?:,\d+)?$/;
@@ -352,7 +354,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       else diagnostics.push(problem('tool-message', 'info', lineSpan(sl.line, sl.raw), { text: c }));
       continue;
     }
-    const command = promptCommand(c) ?? (BARE_COMMAND.test(c) ? c : undefined);
+    const command = promptCommand(c) ?? (isIptablesCommand(c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
       continue;
@@ -360,8 +362,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (c.startsWith('#')) {
       // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside
       // a `*table` block a `#` line is a comment of the restore input, whatever it holds.
-      const hashed = ctx.table ? undefined : /^#\s+(\S.*)$/.exec(c);
-      if (hashed && BARE_COMMAND.test(hashed[1]) && LISTS_RULES.test(hashed[1])) noteCommand(hashed[1]);
+      const hashed = ctx.table
+        ? undefined
+        : readHashPrompt(c, (cmd) => isIptablesCommand(cmd) && LISTS_RULES.test(cmd));
+      if (hashed) noteCommand(hashed.command);
       handleCommentLine(sl, dump, tokens);
       continue;
     }
@@ -907,7 +911,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (content === 'COMMIT' || content === '}' || content === '--' || ELISION.test(content)) return false;
     if (
       TOOL_MESSAGE.test(content) ||
-      BARE_COMMAND.test(content) ||
+      isIptablesCommand(content) ||
       NFT_LINE.test(content) ||
       LISTING_COLUMNS.test(content)
     )

@@ -5,6 +5,7 @@
  * for the collector to copy. Nothing is cached except the tokens of a rule an editor asked for (`tokens`, kept
  * by the store); `readTokens` and `matches` build fresh objects each time.
  */
+import { isWhiteCode } from '../common/chars';
 import type { Span } from '../common/diagnostics';
 import { wordValue, type RuleBody } from './ruleReader';
 import { collapseSpaces } from './words';
@@ -236,7 +237,7 @@ export class StoredRule implements Rule {
     if (!this.multiLine) return this.contentEnd;
     const s = this.store;
     let end = s.lineStart[this.line + 1] - this.base;
-    while (end > 0 && /\s/.test(s.text[this.base + end - 1])) end--;
+    while (end > 0 && isWhiteCode(s.text.charCodeAt(this.base + end - 1))) end--;
     return end;
   }
 

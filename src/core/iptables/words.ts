@@ -4,6 +4,7 @@
  * `scanWord` holds these rules once; `splitWords` builds word objects for short lines, and the rule store
  * (ruleReader.ts) keeps word positions only.
  */
+import { isBlankCode } from '../common/chars';
 import type { Span } from '../common/diagnostics';
 export interface Word {
   /** Value with quotes removed and escapes resolved. */
@@ -32,7 +33,7 @@ export const lastWord = { flags: 0, unclosedQuoteAt: -1 };
 
 /** What ends a word: blanks and line breaks (a range over several lines: a rule a hard wrap broke). */
 export function isWordBreakCode(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
+  return isBlankCode(c) || c === 10 || c === 13;
 }
 
 /**

@@ -4,7 +4,8 @@
  * with shell prompts, comments, indentation, `...` elisions and cut lines. It never throws: what it cannot read
  * becomes a diagnostic with a stable `ipvs-*` code.
  */
-import { promptCommand, toSourceLines, type SourceLine } from '../common/lines';
+import { promptCommand, readHashPrompt } from '../common/commandLines';
+import { toSourceLines, type SourceLine } from '../common/lines';
 import type { Lang } from '../i18n/catalog';
 import { findIpvsadm, type IpvsadmCommand } from './command';
 import { layoutOfColumnHeader, TIMEOUT_COLUMNS } from './columns';
@@ -57,10 +58,12 @@ function overallFormat(seen: Set<IpvsLayout>, hasHeader: boolean): IpvsFormat {
 
 /** `# ipvsadm -Ln` in docs is a root prompt, not a comment. */
 function rootPromptCommand(content: string): string | undefined {
-  if (!content.startsWith('#')) return undefined;
-  const rest = content.slice(1).trim();
-  const first = rest.split(/\s+/).slice(0, 2);
-  return first.some((w) => /(^|\/)ipvsadm(-save)?$/.test(w)) ? rest : undefined;
+  return readHashPrompt(content, (command) =>
+    command
+      .split(/\s+/)
+      .slice(0, 2)
+      .some((w) => /(^|\/)ipvsadm(-save)?$/.test(w)),
+  )?.command;
 }
 
 function parseLine(ctx: ParseContext, sl: SourceLine): void {

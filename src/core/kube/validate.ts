@@ -2,6 +2,7 @@
  * Checks on names and numbers taken from cluster objects. Whatever passes here is later written into
  * iptables rules and comments, so the character sets are those the Kubernetes API itself enforces.
  */
+import { isDigitCode } from '../common/chars';
 import { isValidPort, parseCidr, parseIp } from '../common/ip';
 import type { Protocol } from './types';
 
@@ -45,7 +46,7 @@ function isIPv4Text(s: string): boolean {
       parts++;
       value = 0;
       digits = 0;
-    } else if (c >= 48 && c <= 57 && digits < 3) {
+    } else if (isDigitCode(c) && digits < 3) {
       value = value * 10 + (c - 48);
       digits++;
     } else return false;

@@ -2,7 +2,7 @@
  * Shell command lines in a paste (`root@node:~# ip route`, `$ sudo conntrack -L | grep x`, a bare `ip addr show`)
  * and what output they announce. Only the words are read; nothing is ever run.
  */
-import { promptCommand } from '../common/lines';
+import { commandOfTools, readShellCommand } from '../common/commandLines';
 import { tableName } from './ipRoute';
 import type { NetworkFormat } from './types';
 
@@ -21,12 +21,18 @@ export interface CommandInfo {
   destination?: string;
 }
 
-/** A prompt with nothing after it: `root@node:~#`, `ubuntu@vm1:~$`, `[root@kh1 ~]#`, `sh-4.4#`. */
-const EMPTY_PROMPT = /^(?:\[[^\]]*\]|[\w.-]+@[\w.-]+(?::\S*)?|[\w.-]+:\S*|[a-z]*sh-\d+(?:\.\d+)*)\s*[#$]$/;
-
-/** A command typed without a prompt: `ip addr show dev x`, `sudo ipset list`, `host1 sudo ip r`. */
-const BARE_COMMAND =
-  /^(?:(?:[\w.-]+\s+)?sudo\s+(?:-\S+\s+)*)?(?:ip|route|netstat|conntrack|ipset|nsenter|kubectl|crictl|docker)(?=\s|$)(?:\s+\S+)*$/;
+/** Tools a command typed without a prompt may run: `ip addr show dev x`, `sudo ipset list`, `host1 sudo ip r`. */
+const isNetworkCommand = commandOfTools([
+  'ip',
+  'route',
+  'netstat',
+  'conntrack',
+  'ipset',
+  'nsenter',
+  'kubectl',
+  'crictl',
+  'docker',
+]);
 
 const CONNTRACK_STDERR = /^conntrack v\S+ \(conntrack-tools\)/;
 
@@ -39,21 +45,8 @@ const TOOLS = new Set(['ip', 'route', 'netstat', 'conntrack', 'ipset', 'cat']);
 export function readCommandLine(content: string): CommandInfo | undefined {
   // conntrack's own stderr line (`conntrack v1.4.4 (conntrack-tools): ...`) starts like a command but is output.
   if (CONNTRACK_STDERR.test(content)) return undefined;
-  if (EMPTY_PROMPT.test(content)) return { command: '', column: content.length };
-  const afterPrompt = promptCommand(content);
-  if (afterPrompt !== undefined) {
-    const column = content.lastIndexOf(afterPrompt);
-    return { command: afterPrompt, column: Math.max(0, column), ...describeCommand(afterPrompt) };
-  }
-  if (BARE_COMMAND.test(content)) {
-    return { command: content, column: 0, ...describeCommand(content) };
-  }
-  // A root prompt reduced to `#` (as many docs print it): `# ip route`.
-  const hashed = /^#\s+(\S.*)$/.exec(content);
-  if (hashed && BARE_COMMAND.test(hashed[1])) {
-    return { command: hashed[1], column: content.length - hashed[1].length, ...describeCommand(hashed[1]) };
-  }
-  return undefined;
+  const line = readShellCommand(content, isNetworkCommand);
+  return line && { ...line, ...describeCommand(line.command) };
 }
 
 /** Finds the tool that produced the output (looking through sudo, nsenter, `ip netns exec`, kubectl exec, ...). */

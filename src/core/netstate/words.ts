@@ -1,4 +1,5 @@
 /** Whitespace-separated words with their positions, the unit every network-output parser works on. */
+import { isWhiteCode } from '../common/chars';
 import type { Span } from '../common/diagnostics';
 
 export interface Word {
@@ -18,17 +19,15 @@ export interface Segment {
   column: number;
 }
 
-// Non-breaking spaces come with pastes from web pages; treat them as blanks.
-const BLANK = /[\s\u00a0]/;
-
 export function splitWords(seg: Segment): Word[] {
   const out: Word[] = [];
   const s = seg.text;
   let i = 0;
   while (i < s.length) {
-    while (i < s.length && BLANK.test(s[i])) i++;
+    // Non-breaking spaces come with pastes from web pages: white space too.
+    while (i < s.length && isWhiteCode(s.charCodeAt(i))) i++;
     const start = i;
-    while (i < s.length && !BLANK.test(s[i])) i++;
+    while (i < s.length && !isWhiteCode(s.charCodeAt(i))) i++;
     if (i > start) out.push({ text: s.slice(start, i), line: seg.line, column: seg.column + start });
   }
   return out;
@@ -56,8 +55,8 @@ export function innerSpan(w: Word, skip: number, length = w.text.length - skip):
 export function makeSegment(line: number, raw: string, start = 0, end = raw.length): Segment {
   let a = start;
   let b = end;
-  while (a < b && BLANK.test(raw[a])) a++;
-  while (b > a && BLANK.test(raw[b - 1])) b--;
+  while (a < b && isWhiteCode(raw.charCodeAt(a))) a++;
+  while (b > a && isWhiteCode(raw.charCodeAt(b - 1))) b--;
   return { line, text: raw.slice(a, b), column: a };
 }
 
