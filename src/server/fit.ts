@@ -5,7 +5,9 @@
  * answer of the current version it changes nothing unless a feature has a bug, and then it says so (`fitted`).
  */
 import type { FoldingRange, Position, Range } from 'vscode-languageserver';
+import { countedEn } from '../core/i18n/english';
 import type { LineIndex } from './lineIndex';
+import { ListTargetsRequest, TracePacketRequest } from './protocol';
 
 export interface Fitted<T> {
   value: T;
@@ -40,7 +42,7 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
       };
     case 'textDocument/foldingRange':
       return { value: fitFolds(value as FoldingRange[], lines, note), changes };
-    case 'kubePacketPath/tracePacket': {
+    case TracePacketRequest.method: {
       const r = value as { paths?: { steps?: { line: number }[] }[]; matchedLines?: number[] };
       const inside = (l: number) => l >= 0 && l < lines.lineCount;
       for (const p of r.paths ?? []) {
@@ -57,7 +59,7 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
       }
       return { value: r, changes };
     }
-    case 'kubePacketPath/listTargets':
+    case ListTargetsRequest.method:
       for (const t of value as { line: number }[]) {
         if (t.line < lines.lineCount) continue;
         t.line = lines.lineCount - 1;
@@ -159,6 +161,6 @@ function fitFolds(folds: FoldingRange[], lines: LineIndex, note: (what: string) 
     out.push(f);
     open.push(f);
   }
-  if (out.length !== folds.length) note(`${folds.length - out.length} folding range(s)`);
+  if (out.length !== folds.length) note(countedEn(folds.length - out.length, 'folding range'));
   return out;
 }

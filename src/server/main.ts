@@ -16,6 +16,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { certaintyOf, detectDump } from '../core/detect';
 import { normalizeLang, type Lang } from '../core/i18n/catalog';
+import { countedEn } from '../core/i18n/english';
 import { DUMP_LANGUAGE_IDS } from '../core/languages';
 import { AnalysisCache, DEFAULT_BUDGETS, REQUEST_CANCELLED, WORKER_ARG, type Budgets } from './analysisCache';
 import { fitResponse } from './fit';
@@ -61,7 +62,7 @@ export function startServer(connection: Connection): void {
       void connection.sendDiagnostics({ uri, version, diagnostics: diagnostics as never });
       const m = process.memoryUsage();
       connection.console.log(
-        `analysed ${uri} v${version}: ${diagnostics.length} diagnostic(s) in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`,
+        `analysed ${uri} v${version}: ${countedEn(diagnostics.length, 'diagnostic')} in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`,
       );
     },
     refreshed: () => {
@@ -222,11 +223,11 @@ export function startServer(connection: Connection): void {
   );
   connection.onRequest(TracePacketRequest, async (p, token) => {
     if (!documents.get(p.uri)) throw new ResponseError(-32602, `document ${p.uri} is not open`);
-    const r = await ask('kubePacketPath/tracePacket', p.uri, p, null, token);
+    const r = await ask(TracePacketRequest.method, p.uri, p, null, token);
     if (!r) throw new ResponseError(-32803, `no analysis of ${p.uri} to trace in`);
     return r as never;
   });
-  connection.onRequest(ListTargetsRequest, (p, token) => ask('kubePacketPath/listTargets', p.uri, p, [], token));
+  connection.onRequest(ListTargetsRequest, (p, token) => ask(ListTargetsRequest.method, p.uri, p, [], token));
   // Cheap (the detector reads the first lines only): answered here, not by a worker, for any text.
   connection.onRequest(DetectLanguageRequest, (p) => {
     if (typeof p?.text !== 'string') throw new ResponseError(-32602, 'detectLanguage needs { text: string }');

@@ -160,6 +160,9 @@ test('lint exits 1 on errors, 0 when clean; --json lists diagnostics 1-based', (
     j.diagnostics.map((d: { line: number; column: number; code: string }) => [d.line, d.column, d.code]),
     [[3, 13, 'undefined-chain']],
   );
+  // The text form ends with counts in plural forms, in the language asked for.
+  assert.match(kpp('lint', bad).stdout, /^1 error, 0 warnings, 0 notes$/m);
+  assert.match(kpp('lint', bad, '--lang', 'zh-CN').stdout, /^1 个错误，0 个警告，0 个提示$/m);
 });
 
 test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes and positions', () => {
@@ -325,7 +328,7 @@ test('parse text shows multipath next hops and other tables, and says how many r
     /^route 172\.16\.0\.0\/16 nexthops via 10\.0\.0\.7 dev eth0 weight 1, via 10\.0\.0\.8 dev eth1 weight 2 \(line 1\)$/m,
   );
   assert.match(out, /^route 10\.9\.0\.0\/16 via 10\.0\.0\.9 dev eth0 table 100 \(line 2\)$/m);
-  assert.match(out, /^\.\.\. 12 more route\(s\): --json lists them all$/m);
+  assert.match(out, /^\.\.\. 12 more routes: --json lists them all$/m);
   assert.equal(JSON.parse(kpp('parse', f, '--json').stdout).routes.length, 62);
 });
 
@@ -415,7 +418,7 @@ test('parse text lists interfaces with their addresses and ipsets with their fir
   );
   assert.match(
     kpp('parse', sets).stdout,
-    /^ipset KUBE-CLUSTER-IP hash:ip,port, 7 member\(s\): 10\.96\.0\.1,tcp:443 10\.96\.0\.2,tcp:443 10\.96\.0\.3,tcp:443 10\.96\.0\.4,tcp:443 10\.96\.0\.5,tcp:443 \.\.\. 2 more \(9 entries said, 7 pasted\) \(line 1\)$/m,
+    /^ipset KUBE-CLUSTER-IP hash:ip,port, 7 members: 10\.96\.0\.1,tcp:443 10\.96\.0\.2,tcp:443 10\.96\.0\.3,tcp:443 10\.96\.0\.4,tcp:443 10\.96\.0\.5,tcp:443 \.\.\. 2 more \(9 entries said, 7 pasted\) \(line 1\)$/m,
   );
 });
 

@@ -2,20 +2,25 @@
 import { analyzeText, diagnosticsOf } from '../../core/analyze';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
+import { tn, t } from '../../core/i18n/catalog';
 import { langOption } from '../lang';
 
 export function runLint(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
-  const findings = diagnosticsOf(analyzeText(readInput(file)), langOption(args));
+  const lang = langOption(args);
+  const findings = diagnosticsOf(analyzeText(readInput(file)), lang);
   if (args.flags.has('json')) printJson({ diagnostics: findings.map(diagnosticJson) });
   else {
     for (const d of findings) process.stdout.write(`${formatDiagnostic(file ?? '-', d)}\n`);
     const errors = findings.filter((d) => d.severity === 'error').length;
     const warnings = findings.filter((d) => d.severity === 'warning').length;
-    process.stdout.write(
-      `${errors} error(s), ${warnings} warning(s), ${findings.length - errors - warnings} note(s)\n`,
-    );
+    const summary = t(lang, 'lint.summary', {
+      errors: tn(lang, 'lint.summary.errors', errors),
+      warnings: tn(lang, 'lint.summary.warnings', warnings),
+      notes: tn(lang, 'lint.summary.notes', findings.length - errors - warnings),
+    });
+    process.stdout.write(`${summary}\n`);
   }
   return findings.some((d) => d.severity === 'error') ? 1 : 0;
 }

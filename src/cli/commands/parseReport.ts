@@ -1,6 +1,7 @@
 /** The readable (non-JSON) output of `kpp parse`: one line per Service, endpoint, virtual service, route, flow, ... */
 import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
+import { countedEn } from '../../core/i18n/english';
 import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
 import { routeDestinationText } from '../../core/netstate/explain';
 import type { ParseJson } from './parseJson';
@@ -95,7 +96,7 @@ export function parseReport(result: ParseJson, a: Analysis): string {
     );
   }
   if (routes.length > ROUTES_SHOWN)
-    lines.push(`... ${routes.length - ROUTES_SHOWN} more route(s): --json lists them all`);
+    lines.push(`... ${countedEn(routes.length - ROUTES_SHOWN, 'more route', 'more routes')}: --json lists them all`);
   const flows = a.network?.conntrack ?? [];
   for (const c of flows.slice(0, ROUTES_SHOWN)) {
     const o = c.original;
@@ -111,7 +112,9 @@ export function parseReport(result: ParseJson, a: Analysis): string {
     );
   }
   if (flows.length > ROUTES_SHOWN)
-    lines.push(`... ${flows.length - ROUTES_SHOWN} more conntrack entr(ies): --json lists them all`);
+    lines.push(
+      `... ${countedEn(flows.length - ROUTES_SHOWN, 'more conntrack entry', 'more conntrack entries')}: --json lists them all`,
+    );
   for (const i of a.network?.interfaces ?? []) {
     const state = [i.state && `state ${i.state}`, i.mtu !== undefined && `mtu ${i.mtu}`].filter(Boolean).join(', ');
     const addresses = i.addresses.map((x) => `${x.address}/${x.prefixLength}`).join(', ') || 'no addresses';
@@ -128,7 +131,7 @@ export function parseReport(result: ParseJson, a: Analysis): string {
         ? ` (${set.numberOfEntries} entries said, ${set.members.length} pasted)`
         : '';
     lines.push(
-      `ipset ${set.name}${set.type ? ` ${set.type}` : ''}, ${set.members.length} member(s):${shown.length ? ` ${shown.join(' ')}${more}` : ''}${cut} (line ${set.line + 1})`,
+      `ipset ${set.name}${set.type ? ` ${set.type}` : ''}, ${countedEn(set.members.length, 'member')}:${shown.length ? ` ${shown.join(' ')}${more}` : ''}${cut} (line ${set.line + 1})`,
     );
   }
   if (result.routes)

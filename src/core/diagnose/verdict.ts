@@ -517,7 +517,7 @@ function addApiEvidence(x: Texts, input: DiagnoseInput): void {
     .map((e) => `${endpointKey(e.ip, e.port)}${e.ready ? '' : ` (${x.t('diagnose.word.not-ready')})`}`)
     .join(', ');
   x.add('api', 'diagnose.ev.api-endpoints', {
-    total: input.endpoints.length,
+    count: input.endpoints.length,
     port: portLabel,
     ready: input.endpoints.filter((e) => e.ready).length,
     list: input.endpoints.length > 6 ? `${list}, …` : list,
@@ -543,7 +543,7 @@ function addEndpointEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts, o
   for (const c of f.endpointConnects) if (!onlyFailed || c.outcome !== 'connected') addConnectEvidence(x, c);
   const failed = f.endpointConnects.filter((c) => c.outcome !== 'connected').length;
   if (f.endpointConnects.length)
-    x.add('connect-endpoint', 'diagnose.ev.connect-summary', { failed, total: f.endpointConnects.length });
+    x.add('connect-endpoint', 'diagnose.ev.connect-summary', { failed, count: f.endpointConnects.length });
   const distinct = new Set(input.endpoints.map((e) => endpointKey(e.ip, e.port))).size;
   if (distinct > MAX_ENDPOINT_CHECKS && f.endpointConnects.length >= MAX_ENDPOINT_CHECKS) {
     x.add('connect-endpoint', 'diagnose.ev.endpoint-cap', {
@@ -669,14 +669,14 @@ function addCounterEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts): v
     x.add(
       'node-rules',
       'diagnose.ev.counter',
-      { node, chain: e.counter.chain, line: e.counter.line, target: f.target, before: e.before, after: e.after },
+      { node, chain: e.counter.chain, line: e.counter.line, target: f.target, count: e.before, after: e.after },
       { line: e.counter.line, before: e.before, after: e.after, output: e.counter.rule },
     );
   } else {
     x.add(
       'node-rules',
       'diagnose.ev.counter-one',
-      { node, chain: e.counter.chain, line: e.counter.line, target: f.target, packets: e.after ?? e.before ?? 0 },
+      { node, chain: e.counter.chain, line: e.counter.line, target: f.target, count: e.after ?? e.before ?? 0 },
       { line: e.counter.line, output: e.counter.rule },
     );
   }
@@ -791,7 +791,7 @@ function bypassSummary(x: Texts, f: ReturnType<typeof gatherFacts>): string {
   const rule = x.t(`diagnose.rule.${f.counters.rule}`);
   if (f.counters.state === 'still') return head + x.t('diagnose.summary.tail.still', { rule, target: f.target });
   if (f.counters.state === 'moved')
-    return head + x.t('diagnose.summary.tail.moved', { rule, target: f.target, delta: f.counters.entry?.delta ?? 0 });
+    return head + x.t('diagnose.summary.tail.moved', { rule, target: f.target, count: f.counters.entry?.delta ?? 0 });
   return head + x.t('diagnose.summary.tail.unknown');
 }
 
@@ -985,7 +985,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
         x.t('diagnose.summary.backend-unreachable', {
           target: f.target,
           failed: failed.length,
-          total: failed.length + answered.length,
+          count: failed.length + answered.length,
         }),
         x,
         nextSteps(x, 'backend-unreachable', 2, names),

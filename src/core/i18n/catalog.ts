@@ -48,14 +48,29 @@ export function normalizeLang(locale: string | undefined): Lang {
   return 'en';
 }
 
+/** English counts one thing apart from the rest; Chinese has no plural forms and reads `other`. */
+function pluralForm(lang: Lang, count: number): 'one' | 'other' {
+  return lang === 'en' && count === 1 ? 'one' : 'other';
+}
+
+/**
+ * The template of `key` in `lang`. A text kept as counted forms (`<key>.one` / `<key>.other`) is picked by a numeric
+ * `count`, so the generic message paths (lint findings, parse problems, trace messages) count without knowing it;
+ * without a count it reads `other`.
+ */
+function template(lang: Lang, key: string, count: unknown): string | undefined {
+  const form = typeof count === 'number' ? pluralForm(lang, count) : 'other';
+  return ownEntry(catalogs[lang], key) ?? ownEntry(catalogs[lang], `${key}.${form}`);
+}
+
 /**
  * Looks up `key` and fills `{name}` placeholders. Falls back to English, then to the key itself,
  * so a missing text never breaks a hover.
  */
 export function t(lang: Lang, key: string, params?: Record<string, string | number>): string {
-  const template = ownEntry(catalogs[lang], key) ?? ownEntry(catalogs.en, key) ?? key;
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+  const text = template(lang, key, params?.count) ?? template('en', key, params?.count) ?? key;
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 }
@@ -65,10 +80,9 @@ export function t(lang: Lang, key: string, params?: Record<string, string | numb
  * and reads `<key>.other`. `{count}` is filled in.
  */
 export function tn(lang: Lang, key: string, count: number, params: Record<string, string | number> = {}): string {
-  const form = lang === 'en' && count === 1 ? 'one' : 'other';
-  return t(lang, `${key}.${form}`, { ...params, count });
+  return t(lang, key, { ...params, count });
 }
 
 export function hasKey(key: string): boolean {
-  return ownEntry(catalogs.en, key) !== undefined;
+  return ownEntry(catalogs.en, key) !== undefined || ownEntry(catalogs.en, `${key}.other`) !== undefined;
 }

@@ -419,22 +419,19 @@ export function explainMark(model: IptablesModel, value: string, lang: Lang): st
     )
       readers.push(r.line + 1);
   }
+  const set = markLines(lang, 'set', setters);
+  const read = markLines(lang, 'read', readers);
   if (flippers.length)
-    parts.push(
-      t(lang, 'iptables.mark.users-flipped', {
-        setters: listLines(setters),
-        flippers: listLines(flippers),
-        readers: listLines(readers),
-      }),
-    );
-  else if (setters.length || readers.length)
-    parts.push(t(lang, 'iptables.mark.users', { setters: listLines(setters), readers: listLines(readers) }));
+    parts.push(t(lang, 'iptables.mark.users-flipped', { set, flipped: markLines(lang, 'flipped', flippers), read }));
+  else if (setters.length || readers.length) parts.push(t(lang, 'iptables.mark.users', { set, read }));
   return parts.join(' ');
 }
 
-function listLines(lines: number[]): string {
-  if (lines.length === 0) return '—';
-  return lines.length > 8 ? `${lines.slice(0, 8).join(', ')}, …` : lines.join(', ');
+/** "Set on lines 4, 9" / "read on line 12": counted by the lines listed; no rule at all says so. */
+function markLines(lang: Lang, role: 'set' | 'flipped' | 'read', lines: number[]): string {
+  if (lines.length === 0) return t(lang, `iptables.mark.${role}.none`);
+  const listed = lines.length > 8 ? `${lines.slice(0, 8).join(', ')}, …` : lines.join(', ');
+  return tn(lang, `iptables.mark.${role}`, lines.length, { lines: listed });
 }
 
 /** "rule k of n: 1/(n-k+1) of what is left, 1/n overall" for rules of a statistic ladder. */

@@ -41,7 +41,7 @@ export function documentSymbols(a: Analysis, lines: LineLengths, lang: Lang = 'e
   // Both only in a session paste, in the editor's order of sections.
   return [
     ...(a.iptables ? iptablesSymbols(a.iptables, lines, lang) : []),
-    ...(a.ipvs ? ipvsSymbols(a.ipvs, lines) : []),
+    ...(a.ipvs ? ipvsSymbols(a.ipvs, lines, lang) : []),
   ];
 }
 
@@ -212,13 +212,13 @@ function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: 
   };
 }
 
-function ipvsSymbols(dump: IpvsDump, lines: LineLengths): DocumentSymbol[] {
+function ipvsSymbols(dump: IpvsDump, lines: LineLengths, lang: Lang): DocumentSymbol[] {
   return dump.services.map((s) => {
     const last = s.realServers.length ? s.realServers[s.realServers.length - 1].line : s.line;
     const sel = toRange(s.span);
     return {
       name: serviceLabel(s),
-      detail: `${s.scheduler ?? ''} · ${s.realServers.length} real server(s)`,
+      detail: `${s.scheduler ?? ''} · ${tn(lang, 'outline.real-servers', s.realServers.length)}`,
       kind: SymbolKind.Class,
       range: holding(spanRange(lines, s.line, last), sel),
       selectionRange: sel,

@@ -107,7 +107,7 @@ describe('seed case: a second interface takes the ClusterIP to another gateway',
     });
     const v = both(input).en;
     assert.equal(v.code, 'pod-route-bypasses-node');
-    assert.match(v.summary, /counted 4 packet\(s\) during the probe/);
+    assert.match(v.summary, /counted 4 packets during the probe/);
   });
 
   test('the /proc fallback (no ip): /proc/net/route and fib_trie decide the same', () => {
@@ -370,7 +370,9 @@ describe('node rules', () => {
       });
       const v = both(input).en;
       assert.equal(v.code, 'backend-unreachable', v.summary);
-      assert.ok(v.summary.includes(`${p.endpoints.length} of ${p.endpoints.length} endpoint(s)`), v.summary);
+      const probed =
+        p.endpoints.length === 1 ? 'the only endpoint' : `${p.endpoints.length} of ${p.endpoints.length} endpoints`;
+      assert.ok(v.summary.includes(`but ${probed} probed also fail`), v.summary);
       assert.ok(v.evidence.some((e) => e.source.startsWith('connect-endpoint:') && e.argv?.[0] === 'curl'));
     }
   });
@@ -492,7 +494,8 @@ describe('API verdicts', () => {
       });
       const v = both(input).en;
       assert.equal(v.code, 'endpoints-not-ready');
-      assert.ok(v.summary.includes(`has ${p.endpoints.length} endpoint(s)`));
+      const has = p.endpoints.length === 1 ? 'has 1 endpoint for' : `has ${p.endpoints.length} endpoints for`;
+      assert.ok(v.summary.includes(has), v.summary);
       assert.ok(
         v.evidence.some((e) => e.source.startsWith('connect-endpoint:') && /connected/.test(e.text)),
         'the pods answer on their own IPs',

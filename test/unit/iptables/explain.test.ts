@@ -76,7 +76,7 @@ test('hover on a mark says who sets and who reads it', () => {
   const setLine = lines.findIndex((l) => l.includes('--or-mark')) + 1;
   const readLine = lines.findIndex((l) => l.includes('! --mark')) + 1;
   assert.match(h.markdown, /masquerade bit/);
-  assert.match(h.markdown, new RegExp(`Set on line\\(s\\) ${setLine}; read on line\\(s\\) ${readLine}`));
+  assert.match(h.markdown, new RegExp(`Set on line ${setLine}; read on line ${readLine}\\.`));
 });
 
 test('hover on builtin chains and the header', () => {
@@ -121,10 +121,8 @@ test('MARK sentences say what the operation does to the bits', () => {
       'clear bits 0xf0 of the mark, then flip bits 0x1.',
     ],
   );
-  assert.match(
-    explainMark(x, '0x4000/0x0', 'en'),
-    /Set on line\(s\) 2; flipped \(cleared\) on line\(s\) 4; read on line\(s\) 3\./,
-  );
+  assert.match(explainMark(x, '0x4000/0x0', 'en'), /Set on line 2; flipped \(cleared\) on line 4; read on line 3\./);
+  assert.match(explainMark(x, '0x4000/0x0', 'zh-CN'), /设置于第 2 行；翻转（清除）于第 4 行；读取于第 3 行。/);
   assert.match(explainRule(m, m.dump.rules[0], 'zh-CN'), /翻转/);
 });
 

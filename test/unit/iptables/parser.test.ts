@@ -657,7 +657,7 @@ test('a paste cut off mid-table is traced with a warning that says so, not as a 
     hints.join('\n'),
   );
   assert.ok(
-    hints.some((h) => /1 error\(s\) \(first at line 8: This quote is never closed/.test(h)),
+    hints.some((h) => /1 error \(at line 8: This quote is never closed/.test(h)),
     hints.join('\n'),
   );
   assert.ok(traceHints(buildModel(d), p, tracePacket(d, p), 'zh-CN').some((h) => /没有以 COMMIT 结束/.test(h)));

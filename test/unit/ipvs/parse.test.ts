@@ -469,7 +469,10 @@ describe('ipvsadm -S (save / restore) format', () => {
       ].join('\n'),
     );
     assert.deepEqual(cleared.services, []);
-    assert.match(explainIpvsLine(cleared, 3)?.markdown ?? '', /Clears the whole table: the 2 virtual service\(s\)/);
+    assert.match(
+      explainIpvsLine(cleared, 3)?.markdown ?? '',
+      /Clears the whole table: the 2 virtual services added above leave it/,
+    );
     // -e and -E change what is there; after a delete (or never added) ipvsadm stops and adds nothing.
     const edits = parseIpvs(
       [

@@ -58,7 +58,7 @@ test('conntrack, interfaces and ipsets explain what they show', () => {
     'Name: KUBE-CLUSTER-IP\nType: hash:ip,port\nRevision: 5\nHeader: family inet hashsize 1024 maxelem 65536\nSize in memory: 600\nReferences: 2\nNumber of entries: 3\nMembers:\n10.96.0.1,tcp:443\n';
   assert.match(
     explain(sets, 0)!,
-    /ipset KUBE-CLUSTER-IP \(hash:ip,port\) with 1 member\(s\)\. Service ClusterIP and port pairs.*It says 3 entries but 1 were pasted/,
+    /ipset KUBE-CLUSTER-IP \(hash:ip,port\) with 1 member\. Service ClusterIP and port pairs.*It says 3 entries but 1 were pasted/,
   );
   assert.match(explain(sets, 8, 'zh-CN')!, /是 KUBE-CLUSTER-IP 的成员/);
   assert.equal(explain(sets, 2), undefined, 'a header detail line has nothing to add');

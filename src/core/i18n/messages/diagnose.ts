@@ -28,8 +28,10 @@ export const diagnoseMessages: MessageBundle = {
       'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
     'diagnose.summary.no-local-endpoints':
       'Service {service} has internalTrafficPolicy Local and no ready endpoint for port {port} on node {node}: kube-proxy there drops connections to {target} from this pod.',
-    'diagnose.summary.endpoints-not-ready':
-      'Service {service} has {count} endpoint(s) for port {port} and none is ready: kube-proxy sends no traffic to {target}.',
+    'diagnose.summary.endpoints-not-ready.one':
+      'Service {service} has 1 endpoint for port {port} and it is not ready: kube-proxy sends no traffic to {target}.',
+    'diagnose.summary.endpoints-not-ready.other':
+      'Service {service} has {count} endpoints for port {port} and none is ready: kube-proxy sends no traffic to {target}.',
     'diagnose.summary.bypass.gateway': "The pod's route to {dst} goes via {gateway} on {dev}, which is not this node",
     'diagnose.summary.bypass.gateway-kind':
       "The pod's route to {dst} goes via {gateway} on {dev}, a {kind} interface on the network beside the node, and {gateway} is not this node",
@@ -43,8 +45,10 @@ export const diagnoseMessages: MessageBundle = {
       "The probe to {dst} never reached the node, although the pod's route does not say where it went",
     'diagnose.summary.tail.still':
       "; the node's {rule} for {target} counted 0 packets during the probe: kube-proxy's rules never saw it.",
-    'diagnose.summary.tail.moved':
-      "; the node's {rule} for {target} counted {delta} packet(s) during the probe, which other clients can explain: kube-proxy's rules do not see this pod's packets.",
+    'diagnose.summary.tail.moved.one':
+      "; the node's {rule} for {target} counted 1 packet during the probe, which another client can explain: kube-proxy's rules do not see this pod's packets.",
+    'diagnose.summary.tail.moved.other':
+      "; the node's {rule} for {target} counted {count} packets during the probe, which other clients can explain: kube-proxy's rules do not see this pod's packets.",
     'diagnose.summary.tail.unknown': ": kube-proxy's rules on the node never see the packet.",
     'diagnose.summary.dnat-missing': "The node's rules do not DNAT {target}: {missing}.",
     'diagnose.missing.no-entry':
@@ -52,8 +56,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.missing.no-map-element':
       "kube-proxy's `service-ips` map has no element for it (kube-proxy would send it to {expected})",
     'diagnose.missing.no-chain': 'KUBE-SERVICES jumps to {chain}, which the dump does not contain',
-    'diagnose.missing.reject':
-      'they still treat it as a Service without endpoints (line {line}), while the API lists {count} ready endpoint(s)',
+    'diagnose.missing.reject.one':
+      'they still treat it as a Service without endpoints (line {line}), while the API lists 1 ready endpoint',
+    'diagnose.missing.reject.other':
+      'they still treat it as a Service without endpoints (line {line}), while the API lists {count} ready endpoints',
     'diagnose.missing.stale': 'they send it to {stale}, which the API does not list (it lists {expected})',
     'diagnose.missing.no-dnat':
       'no path of the trace is DNATed (verdicts: {verdicts}), while kube-proxy would send it to {expected}',
@@ -61,8 +67,10 @@ export const diagnoseMessages: MessageBundle = {
       'IPVS has no virtual service for it (kube-proxy would add one with real servers {expected})',
     'diagnose.missing.ipvs-no-real-servers':
       'its IPVS virtual service has no real servers, while the API lists {expected}',
-    'diagnose.summary.backend-unreachable':
-      '{target} is DNATed on the node, but {failed} of {total} endpoint(s) probed also fail when connected to directly: the backends do not accept connections.',
+    'diagnose.summary.backend-unreachable.one':
+      '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly: the backend does not accept connections.',
+    'diagnose.summary.backend-unreachable.other':
+      '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly: the backends do not accept connections.',
     'diagnose.summary.dns-failure': '{target} answers, but {name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-failure.not-checkable': '{name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-mismatch': '{target} answers, but {name} resolves to {addresses}, not to the ClusterIP {ip}.',
@@ -103,14 +111,16 @@ export const diagnoseMessages: MessageBundle = {
 
     // Evidence.
     'diagnose.ev.exec': 'Exec into the pod failed: {message} (status {status}).',
-    'diagnose.ev.api-endpoints': 'The API lists {total} endpoint(s) for port {port}, {ready} ready: {list}.',
+    'diagnose.ev.api-endpoints.one': 'The API lists 1 endpoint for port {port}, {ready} ready: {list}.',
+    'diagnose.ev.api-endpoints.other': 'The API lists {count} endpoints for port {port}, {ready} ready: {list}.',
     'diagnose.ev.api-no-endpoints': 'The API lists no endpoint for port {port} of {service}.',
     'diagnose.ev.api-endpoints-unknown': "The Service's endpoints could not be read from the API.",
     'diagnose.ev.tools': 'Tools found in the container: {tools}.',
     'diagnose.ev.tools-none': 'The tool probe found none of the tools it looks for.',
     'diagnose.ev.tools-failed': 'The tool probe failed ({why}): nothing is known about the container.',
     'diagnose.ev.connect': '{tool} to {target}: {outcome} (exit {code}, {ms} ms).',
-    'diagnose.ev.connect-summary': '{failed} of {total} direct endpoint connect(s) failed.',
+    'diagnose.ev.connect-summary.one': 'The only direct connect to an endpoint failed.',
+    'diagnose.ev.connect-summary.other': '{failed} of {count} direct connects to endpoints failed.',
     'diagnose.ev.endpoint-cap':
       'Only {probed} of {total} endpoints were probed directly (the plan probes at most {cap}).',
     'diagnose.ev.not-checkable': '{proto} port {port}: a TCP connect says nothing about it, so it was not probed.',
@@ -143,8 +153,10 @@ export const diagnoseMessages: MessageBundle = {
       "The pod's own address {podIP} is on {primary}, but the route to {dst} leaves on {dev}, another interface.",
     'diagnose.ev.neighbour': 'Neighbour entry of the pod for {gateway} on {dev}: {lladdr} ({state}).',
     'diagnose.ev.counter':
-      'Node {node}, {chain} line {line} ({target}): {before} packet(s) before the probe, {after} after.',
-    'diagnose.ev.counter-one': 'Node {node}, {chain} line {line} ({target}): {packets} packet(s) in the only capture.',
+      'Node {node}, {chain} line {line} ({target}): {count} packets before the probe, {after} after.',
+    'diagnose.ev.counter-one.one': 'Node {node}, {chain} line {line} ({target}): 1 packet in the only capture.',
+    'diagnose.ev.counter-one.other':
+      'Node {node}, {chain} line {line} ({target}): {count} packets in the only capture.',
     'diagnose.ev.counter-no-rule': "Node {node}'s dump has no rule for {target} with counters.",
     'diagnose.ev.counter-no-counters':
       "Node {node}'s rules for {target} carry no packet counters (`iptables-save` needs `-c`; kube-proxy's nftables mode keeps none).",
@@ -269,7 +281,7 @@ export const diagnoseMessages: MessageBundle = {
       'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
     'diagnose.summary.no-local-endpoints':
       'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
-    'diagnose.summary.endpoints-not-ready':
+    'diagnose.summary.endpoints-not-ready.other':
       'Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：kube-proxy 不会把发往 {target} 的流量转给它们。',
     'diagnose.summary.bypass.gateway': 'Pod 到 {dst} 的路由经 {dev} 上的 {gateway} 转发，而该网关不是本节点',
     'diagnose.summary.bypass.gateway-kind':
@@ -281,22 +293,23 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.bypass.counters-only': '到 {dst} 的探测从未到达节点，虽然 Pod 的路由无法说明它去了哪里',
     'diagnose.summary.tail.still':
       '；节点上 {target} 的 {rule}在探测期间计数为 0 个包：kube-proxy 的规则根本没有看到它。',
-    'diagnose.summary.tail.moved':
-      '；节点上 {target} 的 {rule}在探测期间增加了 {delta} 个包，这可能来自其他客户端：kube-proxy 的规则看不到这个 Pod 的数据包。',
+    'diagnose.summary.tail.moved.other':
+      '；节点上 {target} 的 {rule}在探测期间增加了 {count} 个包，这可能来自其他客户端：kube-proxy 的规则看不到这个 Pod 的数据包。',
     'diagnose.summary.tail.unknown': '：节点上 kube-proxy 的规则永远看不到这个数据包。',
     'diagnose.summary.dnat-missing': '节点的规则没有对 {target} 做 DNAT：{missing}。',
     'diagnose.missing.no-entry': '没有针对它的 KUBE-SERVICES 规则（kube-proxy 本应写一条跳转到 {chain} 的规则）',
     'diagnose.missing.no-map-element':
       'kube-proxy 的 `service-ips` 映射中没有它的元素（kube-proxy 本应把它转发到 {expected}）',
     'diagnose.missing.no-chain': 'KUBE-SERVICES 跳转到 {chain}，但转储中没有这个链',
-    'diagnose.missing.reject': '规则仍把它当作没有端点的 Service（第 {line} 行），而 API 列出了 {count} 个就绪端点',
+    'diagnose.missing.reject.other':
+      '规则仍把它当作没有端点的 Service（第 {line} 行），而 API 列出了 {count} 个就绪端点',
     'diagnose.missing.stale': '规则把它转发到 {stale}，而 API 中没有这些端点（API 列出的是 {expected}）',
     'diagnose.missing.no-dnat':
       '追踪的所有路径都没有 DNAT（结果：{verdicts}），而 kube-proxy 本应把它转发到 {expected}',
     'diagnose.missing.ipvs-no-service': 'IPVS 中没有它的虚拟服务（kube-proxy 本应添加一个，真实服务器为 {expected}）',
     'diagnose.missing.ipvs-no-real-servers': '它的 IPVS 虚拟服务没有真实服务器，而 API 列出的是 {expected}',
-    'diagnose.summary.backend-unreachable':
-      '{target} 在节点上被 DNAT 了，但探测的 {total} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
+    'diagnose.summary.backend-unreachable.other':
+      '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
     'diagnose.summary.dns-failure': '{target} 有响应，但在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-failure.not-checkable': '在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-mismatch': '{target} 有响应，但 {name} 解析为 {addresses}，而不是 ClusterIP {ip}。',
@@ -334,14 +347,14 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.outcome.not-run': '未运行',
 
     'diagnose.ev.exec': '进入 Pod 执行命令失败：{message}（状态 {status}）。',
-    'diagnose.ev.api-endpoints': 'API 为端口 {port} 列出了 {total} 个端点，其中 {ready} 个就绪：{list}。',
+    'diagnose.ev.api-endpoints.other': 'API 为端口 {port} 列出了 {count} 个端点，其中 {ready} 个就绪：{list}。',
     'diagnose.ev.api-no-endpoints': 'API 没有为 {service} 的端口 {port} 列出任何端点。',
     'diagnose.ev.api-endpoints-unknown': '无法从 API 读取该 Service 的端点。',
     'diagnose.ev.tools': '容器中找到的工具：{tools}。',
     'diagnose.ev.tools-none': '工具探测没有找到任何它要找的工具。',
     'diagnose.ev.tools-failed': '工具探测失败（{why}）：对容器一无所知。',
     'diagnose.ev.connect': '用 {tool} 连接 {target}：{outcome}（退出码 {code}，{ms} 毫秒）。',
-    'diagnose.ev.connect-summary': '{total} 次直接连接端点中有 {failed} 次失败。',
+    'diagnose.ev.connect-summary.other': '{count} 次直接连接端点中有 {failed} 次失败。',
     'diagnose.ev.endpoint-cap': '只直接探测了 {total} 个端点中的 {probed} 个（计划最多探测 {cap} 个）。',
     'diagnose.ev.not-checkable': '{proto} 端口 {port}：TCP 连接无法说明它的情况，因此没有探测。',
     'diagnose.ev.route-get': 'Pod 的内核把 {dst} 经 {dev} 上的 {gateway} 转发（源地址 {src}）。',
@@ -368,8 +381,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.second-interface':
       'Pod 自己的地址 {podIP} 在 {primary} 上，但到 {dst} 的路由从另一个接口 {dev} 发出。',
     'diagnose.ev.neighbour': 'Pod 中 {dev} 上 {gateway} 的邻居表项：{lladdr}（{state}）。',
-    'diagnose.ev.counter': '节点 {node}，{chain} 第 {line} 行（{target}）：探测前 {before} 个包，探测后 {after} 个包。',
-    'diagnose.ev.counter-one': '节点 {node}，{chain} 第 {line} 行（{target}）：唯一一次采集中为 {packets} 个包。',
+    'diagnose.ev.counter': '节点 {node}，{chain} 第 {line} 行（{target}）：探测前 {count} 个包，探测后 {after} 个包。',
+    'diagnose.ev.counter-one.other': '节点 {node}，{chain} 第 {line} 行（{target}）：唯一一次采集中为 {count} 个包。',
     'diagnose.ev.counter-no-rule': '节点 {node} 的转储中没有带计数器的 {target} 规则。',
     'diagnose.ev.counter-no-counters':
       '节点 {node} 上 {target} 的规则没有包计数器（`iptables-save` 需要 `-c`；kube-proxy 的 nftables 模式不保留计数器）。',

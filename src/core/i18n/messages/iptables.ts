@@ -217,10 +217,17 @@ export const iptablesMessages: MessageBundle = {
       "0x4000 is kube-proxy's masquerade bit: set by KUBE-MARK-MASQ, read by KUBE-POSTROUTING (SNAT) and KUBE-FORWARD.",
     'iptables.mark.drop': '0x8000 is the drop bit: set by KUBE-MARK-DROP, read by KUBE-FIREWALL.',
     'iptables.mark.masq-ascii': '0x4d415351 is "MASQ" in ASCII: the masquerade mark of very early kube-proxy releases.',
-    'iptables.mark.users': 'Set on line(s) {setters}; read on line(s) {readers}.',
+    'iptables.mark.users': '{set}; {read}.',
     'iptables.mark.effect': 'Here: {effect}.',
-    'iptables.mark.users-flipped':
-      'Set on line(s) {setters}; flipped (cleared) on line(s) {flippers}; read on line(s) {readers}.',
+    'iptables.mark.users-flipped': '{set}; {flipped}; {read}.',
+    'iptables.mark.set.one': 'Set on line {lines}',
+    'iptables.mark.set.other': 'Set on lines {lines}',
+    'iptables.mark.set.none': 'Set by no rule of the dump',
+    'iptables.mark.flipped.one': 'flipped (cleared) on line {lines}',
+    'iptables.mark.flipped.other': 'flipped (cleared) on lines {lines}',
+    'iptables.mark.read.one': 'read on line {lines}',
+    'iptables.mark.read.other': 'read on lines {lines}',
+    'iptables.mark.read.none': 'read by no rule of the dump',
     // Probability
     'iptables.probability':
       'Rule {k} of {n} in this ladder: takes **{p}** of what is left ({fraction} = 1/{left}), which is **{share}** of all new connections (1/{n}).',
@@ -505,9 +512,14 @@ export const iptablesMessages: MessageBundle = {
       '0x4000 是 kube-proxy 的伪装位：由 KUBE-MARK-MASQ 设置，由 KUBE-POSTROUTING（SNAT）和 KUBE-FORWARD 读取。',
     'iptables.mark.drop': '0x8000 是丢弃位：由 KUBE-MARK-DROP 设置，由 KUBE-FIREWALL 读取。',
     'iptables.mark.masq-ascii': '0x4d415351 是 ASCII 的 "MASQ"：早期 kube-proxy 使用的伪装标记。',
-    'iptables.mark.users': '设置于第 {setters} 行；读取于第 {readers} 行。',
+    'iptables.mark.users': '{set}；{read}。',
     'iptables.mark.effect': '在这里即：{effect}。',
-    'iptables.mark.users-flipped': '设置于第 {setters} 行；翻转（清除）于第 {flippers} 行；读取于第 {readers} 行。',
+    'iptables.mark.users-flipped': '{set}；{flipped}；{read}。',
+    'iptables.mark.set.other': '设置于第 {lines} 行',
+    'iptables.mark.set.none': '转储中没有规则设置它',
+    'iptables.mark.flipped.other': '翻转（清除）于第 {lines} 行',
+    'iptables.mark.read.other': '读取于第 {lines} 行',
+    'iptables.mark.read.none': '转储中没有规则读取它',
     'iptables.probability':
       '这个阶梯中的第 {k}/{n} 条规则：取剩余连接的 **{p}**（{fraction} = 1/{left}），即全部新连接的 **{share}**（1/{n}）。',
     'iptables.probability.off':

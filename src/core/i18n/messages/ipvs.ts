@@ -303,8 +303,9 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.line.removedService': 'Virtual service {service}',
     'ipvs.line.removedServer': 'Real server {server} of {service}',
     'ipvs.line.removedLater': '{what} is taken out again on line {line}: the table this input leaves does not have it.',
-    'ipvs.line.clear':
-      'Clears the whole table: the {count} virtual service(s) added above leave it, with their real servers.',
+    'ipvs.line.clear.one': 'Clears the whole table: the virtual service added above leaves it, with its real servers.',
+    'ipvs.line.clear.other':
+      'Clears the whole table: the {count} virtual services added above leave it, with their real servers.',
     'ipvs.line.foreign': 'Output of another command; skipped.',
     'ipvs.sep.list': ', ',
     'ipvs.resolve.portZero': 'Matched through the port-0 (all ports) persistent service {service}.',
@@ -604,7 +605,8 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.line.removedService': '虚拟服务 {service}',
     'ipvs.line.removedServer': '{service} 的真实服务器 {server}',
     'ipvs.line.removedLater': '{what} 在第 {line} 行又被移除：此输入最终得到的表中没有它。',
-    'ipvs.line.clear': '清空整个表：上方添加的 {count} 个虚拟服务及其真实服务器都被移除。',
+    'ipvs.line.clear.one': '清空整个表：上方添加的虚拟服务及其真实服务器都被移除。',
+    'ipvs.line.clear.other': '清空整个表：上方添加的 {count} 个虚拟服务及其真实服务器都被移除。',
     'ipvs.line.foreign': '其他命令的输出；已跳过。',
     'ipvs.sep.list': '，',
     'ipvs.resolve.portZero': '通过端口为 0（所有端口）的持久化服务 {service} 匹配。',

@@ -22,8 +22,18 @@ export const lintMessages: MessageBundle = {
     'lint.unknown-option': 'Option {option} is not one that {module} understands.',
     'lint.hash-mismatch':
       '{chain} is not the name kube-proxy derives for {service} ({protocol}): the comment and the chain disagree, so the rule may be stale or hand-written.',
-    'lint.nodeports-not-last':
-      'The KUBE-NODEPORTS jump must be the last rule of KUBE-SERVICES; {count} rule(s) after it are matched after NodePort capture.',
+    // `kpp lint`'s last line.
+    'lint.summary': '{errors}, {warnings}, {notes}',
+    'lint.summary.errors.one': '1 error',
+    'lint.summary.errors.other': '{count} errors',
+    'lint.summary.warnings.one': '1 warning',
+    'lint.summary.warnings.other': '{count} warnings',
+    'lint.summary.notes.one': '1 note',
+    'lint.summary.notes.other': '{count} notes',
+    'lint.nodeports-not-last.one':
+      'The KUBE-NODEPORTS jump must be the last rule of KUBE-SERVICES; 1 rule after it is matched after NodePort capture.',
+    'lint.nodeports-not-last.other':
+      'The KUBE-NODEPORTS jump must be the last rule of KUBE-SERVICES; {count} rules after it are matched after NodePort capture.',
     'lint.legacy-nft-split':
       'Rules exist in the other iptables backend ({text}): this dump shows only one of them, and kube-proxy may be writing to the other.',
   },
@@ -44,7 +54,11 @@ export const lintMessages: MessageBundle = {
     'lint.unknown-option': '{module} 不认识选项 {option}。',
     'lint.hash-mismatch':
       '{chain} 不是 kube-proxy 为 {service}（{protocol}）生成的链名：注释与链名不一致，规则可能已过期或是手工编写的。',
-    'lint.nodeports-not-last':
+    'lint.summary': '{errors}，{warnings}，{notes}',
+    'lint.summary.errors.other': '{count} 个错误',
+    'lint.summary.warnings.other': '{count} 个警告',
+    'lint.summary.notes.other': '{count} 个提示',
+    'lint.nodeports-not-last.other':
       '跳转到 KUBE-NODEPORTS 的规则必须是 KUBE-SERVICES 的最后一条；它后面还有 {count} 条规则，会在 NodePort 捕获之后才被匹配。',
     'lint.legacy-nft-split':
       '另一个 iptables 后端中也有规则（{text}）：这份转储只包含其中一个后端，kube-proxy 可能正在写入另一个。',

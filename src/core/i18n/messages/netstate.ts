@@ -158,7 +158,8 @@ export const netstateMessages: MessageBundle = {
       'But {interface} is administratively down (no UP flag): nothing is sent or received on it, and {network} is not reachable through it until `ip link set {interface} up`.',
     'routes.explain.address.no-carrier':
       'But {interface} has no carrier (its link is down): {network} is not reachable through it until the link comes back (cable, peer veth or the other end of the tunnel).',
-    'routes.explain.set': 'ipset {name} ({type}) with {count} member(s).',
+    'routes.explain.set.one': 'ipset {name} ({type}) with {count} member.',
+    'routes.explain.set.other': 'ipset {name} ({type}) with {count} members.',
     'routes.explain.set.cut': 'It says {said} entries but {pasted} were pasted: the list was cut.',
     'routes.explain.set-member':
       '`{member}` is a member of {set}: rules with `-m set --match-set {set}` match packets whose fields equal it.',
@@ -308,7 +309,8 @@ export const netstateMessages: MessageBundle = {
       '但 {interface} 已被管理性关闭（没有 UP 标志）：它不收发任何数据包，执行 `ip link set {interface} up` 之前无法经它到达 {network}。',
     'routes.explain.address.no-carrier':
       '但 {interface} 没有载波（链路断开）：链路恢复（网线、对端 veth 或隧道另一端）之前无法经它到达 {network}。',
-    'routes.explain.set': 'ipset {name}（{type}），共 {count} 个成员。',
+    'routes.explain.set.one': 'ipset {name}（{type}），共 {count} 个成员。',
+    'routes.explain.set.other': 'ipset {name}（{type}），共 {count} 个成员。',
     'routes.explain.set.cut': '它声明有 {said} 个条目，但只粘贴了 {pasted} 个：列表被截断了。',
     'routes.explain.set-member':
       '`{member}` 是 {set} 的成员：带 `-m set --match-set {set}` 的规则匹配字段与它相同的数据包。',

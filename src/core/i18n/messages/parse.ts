@@ -66,8 +66,10 @@ export const parseMessages: MessageBundle = {
     'parse.missing-policy': '-P {chain} needs a policy (ACCEPT or DROP).',
     'parse.delete-no-match':
       '-D finds no rule like this in {chain}: iptables-restore would stop here ("does a matching rule exist in that chain?").',
-    'parse.rule-number-out-of-range':
-      '{chain} has {count} rule(s) at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
+    'parse.rule-number-out-of-range.one':
+      '{chain} has 1 rule at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
+    'parse.rule-number-out-of-range.other':
+      '{chain} has {count} rules at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
     'parse.hash-prefixed-paste': 'Every line is prefixed with "#" (a pasted log); the prefix is ignored.',
     'parse.wrapped-line-joined':
       'This line goes on with the rule of line {line} (the paste wrapped it): it is read as part of that rule.',
@@ -75,6 +77,12 @@ export const parseMessages: MessageBundle = {
       'This line is the rest of line {line}, which a terminal folded at its width ({width} columns).',
     'parse.log-prefixed-paste':
       'The lines carry log prefixes (a timestamp, `host program[pid]:` or `[pod/...]`): a pasted log. The prefixes are ignored and the output behind them is read.',
+    'parse.quoted-paste':
+      'The lines are quoted (`{mark}` before each, as a chat, a mail or code quotes them): the quote marks are ignored and the output behind them is read.',
+    'parse.kube-proxy-log':
+      'A kube-proxy log: the iptables-restore input it logged here is read as the dump (its lines are those of the log); the other log lines are ignored.',
+    'parse.kube-proxy-log.several':
+      'A kube-proxy log of {count} syncs: the last iptables-restore input it logged, here, is read as the dump (its lines are those of the log); the other log lines are ignored.',
     'parse.grep-numbered-paste':
       'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
     'parse.diff-paste': 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.',
@@ -137,13 +145,19 @@ export const parseMessages: MessageBundle = {
     'parse.missing-policy': '-P {chain} 需要一个策略（ACCEPT 或 DROP）。',
     'parse.delete-no-match':
       '-D 在 {chain} 中找不到这样的规则：iptables-restore 会在此处停止（“该链中是否存在匹配的规则？”）。',
-    'parse.rule-number-out-of-range':
+    'parse.rule-number-out-of-range.other':
       '此时 {chain} 只有 {count} 条规则：没有第 {position} 条规则可以{command}；iptables-restore 会在此处停止。',
     'parse.hash-prefixed-paste': '每一行都以 "#" 开头（粘贴的日志）；已忽略这个前缀。',
     'parse.wrapped-line-joined': '这一行接续第 {line} 行的规则（粘贴时被折行）：已作为该规则的一部分读取。',
     'parse.wrapped-line-joined.folded': '这一行是第 {line} 行的剩余部分：终端在 {width} 列处把它折行了。',
     'parse.log-prefixed-paste':
       '这些行带有日志前缀（时间戳、`主机 程序[pid]:` 或 `[pod/...]`）：这是粘贴的日志。已忽略这些前缀，读取其后的输出。',
+    'parse.quoted-paste':
+      '每一行前都有引用标记（`{mark}`，聊天、邮件或代码中的引用）：已忽略这些引用标记，读取其后的输出。',
+    'parse.kube-proxy-log':
+      '这是 kube-proxy 的日志：将它在此处记录的 iptables-restore 输入作为转储读取（位置仍按日志的行计）；其他日志行已忽略。',
+    'parse.kube-proxy-log.several':
+      '这是 kube-proxy 记录了 {count} 次同步的日志：将它最后一次（此处）记录的 iptables-restore 输入作为转储读取（位置仍按日志的行计）；其他日志行已忽略。',
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.diff-paste': '这是 diff 输出；读取标记为 ">" 的行（较新的转储），跳过 "<" 一侧。',
     'parse.listing-text-unmapped': '此列表中的 "{text}" 无法对应到匹配条件；追踪器把这条规则视为不确定。',

@@ -16,13 +16,13 @@ export const traceMessages: MessageBundle = {
       'The node addresses (localAddresses) were not given: only loopback destinations count as local, and addrtype LOCAL tests fork.',
     // A limit stopped the trace early (TraceResult.truncated).
     'trace.truncated.paths':
-      'The trace stopped forking at {limit} paths: {paths} path(s) with probability {p} in total end as UNKNOWN where they would have split.',
+      'The trace stopped forking at {limit} paths: where they would have split, the paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
     'trace.truncated.evaluations':
-      'The trace stopped after {limit} rule evaluations: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
+      'The trace stopped after {limit} rule evaluations: the unfinished paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
     'trace.truncated.steps':
-      'The trace stopped after {limit} steps: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
+      'The trace stopped after {limit} steps: the unfinished paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
     'trace.truncated.time':
-      'The trace stopped after {limit} ms: {paths} unfinished path(s) with probability {p} in total end as UNKNOWN.',
+      'The trace stopped after {limit} ms: the unfinished paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
     'trace.hint.service-port-mismatch':
       '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
@@ -38,8 +38,10 @@ export const traceMessages: MessageBundle = {
       'Table {table} (line {line}) ends without COMMIT: the paste may be cut off, so rules after its last line are missing from this trace (and iptables-restore would not apply the table at all).',
     'trace.hint.missing-commit.next':
       'Table {table} (line {line}) has no COMMIT before the next table: a piece of the paste may be missing there.',
-    'trace.hint.parse-errors':
-      'The dump has {count} error(s) (first at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
+    'trace.hint.parse-errors.one':
+      'The dump has 1 error (at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
+    'trace.hint.parse-errors.other':
+      'The dump has {count} errors (first at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
     'trace.warn.undefined-chain':
       'Jump to chain {target} at {where}, which the dump does not contain (a partial paste?): that path ends as UNKNOWN.',
     'trace.warn.loop': 'Chain nesting deeper than {depth} at {chain}: the rules loop; the path stops as UNKNOWN.',
@@ -154,7 +156,7 @@ export const traceMessages: MessageBundle = {
       '表 {table}（第 {line} 行）没有以 COMMIT 结束：粘贴内容可能被截断，其最后一行之后的规则不在此跟踪中（iptables-restore 也根本不会应用该表）。',
     'trace.hint.missing-commit.next':
       '表 {table}（第 {line} 行）在下一个表之前没有 COMMIT：粘贴内容在那里可能缺了一段。',
-    'trace.hint.parse-errors':
+    'trace.hint.parse-errors.other':
       '转储中有 {count} 个错误（第一个在第 {line} 行：{message}）：跟踪在那里读到的内容可能不完整或有误。',
     'trace.hint.listing-without-interfaces':
       '该列表（第 {line} 行）未加 -v 打印：匹配网卡的规则在这里看起来无条件，所以结论可能来自并不适用于此数据包的规则。请粘贴 `iptables -L -n -v` 以确认。',

@@ -69,6 +69,8 @@ export const uiMessages: MessageBundle = {
     'outline.services.count.other': '{count} Services',
     'outline.endpoints.one': '1 endpoint',
     'outline.endpoints.other': '{count} endpoints',
+    'outline.real-servers.one': '1 real server',
+    'outline.real-servers.other': '{count} real servers',
     'outline.no-endpoints': 'no endpoints',
   },
   'zh-CN': {
@@ -122,6 +124,7 @@ export const uiMessages: MessageBundle = {
     'outline.services': 'Services',
     'outline.services.count.other': '{count} 个 Service',
     'outline.endpoints.other': '{count} 个端点',
+    'outline.real-servers.other': '{count} 个真实服务器',
     'outline.no-endpoints': '没有端点',
   },
 };
