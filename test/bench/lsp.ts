@@ -4,7 +4,7 @@
  * viewport ranges), hover and
  * definition latency at positions spread over the document, and the server's memory from /proc.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
   createProtocolConnection,
   DefinitionRequest,
@@ -19,6 +19,7 @@ import {
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
+  type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import { treeMemory } from './engine';
@@ -91,13 +92,20 @@ async function latencies(
   };
 }
 
-export async function runLsp(
-  serverJs: string,
-  text: string,
-  hoverPositions: EditorPosition[],
-  definitionPositions: EditorPosition[],
-  opts: { timeoutMs: number; semanticRuns: number; nodeArgs?: string[] },
-): Promise<LspResult> {
+/** A language server started over stdio and initialized, as an editor starts it. */
+interface ServerSession {
+  child: ChildProcess;
+  connection: ProtocolConnection;
+  /** The promise, bounded by the session's timeout and by the server's exit. */
+  guard<T>(p: Promise<T>, what: string): Promise<T>;
+  serverLog: string[];
+  /** Opens a document and waits for its first diagnostics: the time between, and how many. */
+  open(uri: string, text: string): Promise<{ ms: number; diagnostics: number }>;
+  /** Shutdown and exit; a server that does not go is killed. */
+  close(): Promise<void>;
+}
+
+async function startServer(serverJs: string, opts: { timeoutMs: number; nodeArgs?: string[] }): Promise<ServerSession> {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), serverJs, '--stdio'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -126,6 +134,30 @@ export async function runLsp(
     firstDiagnostics = undefined;
   });
   connection.listen();
+  const close = async () => {
+    const gone = new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
+    try {
+      await withTimeout(connection.sendRequest(ShutdownRequest.type), 5000, 'shutdown');
+      await connection.sendNotification(ExitNotification.type);
+      // A server run with --cpu-prof writes its profile while exiting: give it time before any kill.
+      await withTimeout(gone, 30_000, 'server exit');
+    } catch {
+      // Already gone or stuck: the kill below ends it.
+    }
+    connection.dispose();
+    if (child.exitCode === null) child.kill();
+  };
+  const open = async (uri: string, text: string) => {
+    const diagnostics = new Promise<PublishDiagnosticsParams>((resolve) => (firstDiagnostics = resolve));
+    const opened = performance.now();
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'iptables', version: 1, text },
+    });
+    const published = await guard(diagnostics, 'first publishDiagnostics');
+    return { ms: performance.now() - opened, diagnostics: published.diagnostics.length };
+  };
   try {
     await guard(
       connection.sendRequest(InitializeRequest.type, {
@@ -137,15 +169,55 @@ export async function runLsp(
       'initialize',
     );
     await connection.sendNotification(InitializedNotification.type, {});
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { child, connection, guard, serverLog, open, close };
+}
 
+/**
+ * One editor session as a person has it: a fresh server opens the dump (the time to its first diagnostics), the
+ * editor asks for the document's colours (semantic tokens) and a few hovers and definitions, and the server's peak
+ * memory (its worker processes included) is read.
+ */
+export async function openOnce(
+  serverJs: string,
+  text: string,
+  positions: EditorPosition[],
+  timeoutMs: number,
+): Promise<{ openToDiagnosticsMs: number; peakRss: number }> {
+  const server = await startServer(serverJs, { timeoutMs });
+  try {
+    const uri = 'file:///bench/kube-proxy.iptables';
+    const { ms } = await server.open(uri, text);
+    await server.guard(
+      server.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }),
+      'semantic tokens',
+    );
+    for (const p of positions) {
+      const at = { textDocument: { uri }, position: { line: p.line, character: p.character } };
+      await server.guard(server.connection.sendRequest(HoverRequest.type, at), 'hover');
+      await server.guard(server.connection.sendRequest(DefinitionRequest.type, at), 'definition');
+    }
+    return { openToDiagnosticsMs: ms, peakRss: (server.child.pid && treeMemory(server.child.pid)?.hwm) || NaN };
+  } finally {
+    await server.close();
+  }
+}
+
+export async function runLsp(
+  serverJs: string,
+  text: string,
+  hoverPositions: EditorPosition[],
+  definitionPositions: EditorPosition[],
+  opts: { timeoutMs: number; semanticRuns: number; nodeArgs?: string[] },
+): Promise<LspResult> {
+  const server = await startServer(serverJs, opts);
+  const { child, connection, guard, serverLog } = server;
+  try {
     const uri = 'file:///bench/kube-proxy-10k.iptables';
-    const diagnostics = new Promise<PublishDiagnosticsParams>((resolve) => (firstDiagnostics = resolve));
-    const opened = performance.now();
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri, languageId: 'iptables', version: 1, text },
-    });
-    const published = await guard(diagnostics, 'first publishDiagnostics');
-    const openToDiagnosticsMs = performance.now() - opened;
+    const opened = await server.open(uri, text);
 
     const tokenTimes: number[] = [];
     let tokens = 0;
@@ -189,8 +261,8 @@ export async function runLsp(
     // The server and its analysis workers (child processes).
     const memory = child.pid ? treeMemory(child.pid) : undefined;
     return {
-      openToDiagnosticsMs,
-      diagnostics: published.diagnostics.length,
+      openToDiagnosticsMs: opened.ms,
+      diagnostics: opened.diagnostics,
       semanticTokens: { wallMs: tokenTimes, medianMs: median(tokenTimes), tokens, declined },
       semanticRange: {
         lines: viewport,
@@ -205,18 +277,6 @@ export async function runLsp(
       serverLog: serverLog.slice(0, 20),
     };
   } finally {
-    const gone = new Promise<void>((resolve) =>
-      child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
-    );
-    try {
-      await withTimeout(connection.sendRequest(ShutdownRequest.type), 5000, 'shutdown');
-      await connection.sendNotification(ExitNotification.type);
-      // A server run with --cpu-prof writes its profile while exiting: give it time before any kill.
-      await withTimeout(gone, 30_000, 'server exit');
-    } catch {
-      // Already gone or stuck: the kill below ends it.
-    }
-    connection.dispose();
-    if (child.exitCode === null) child.kill();
+    await server.close();
   }
 }

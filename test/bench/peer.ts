@@ -50,7 +50,8 @@ function childrenPageFaults(): number | undefined {
 
 interface Runner {
   describe: string;
-  run(args: string[]): { status: number | null; stderr: string };
+  /** What goes before the command to run it in the namespace. */
+  prefix: string[];
   cleanup(): void;
 }
 
@@ -59,16 +60,8 @@ function namespaceRunner(): Runner | string {
   const unshare = process.env.KPP_BENCH_NETNS === 'ip' ? undefined : which('unshare');
   if (unshare) {
     const probe = spawnSync(unshare, ['--net', '--', 'true'], { encoding: 'utf8' });
-    if (probe.status === 0) {
-      return {
-        describe: 'unshare --net',
-        run: (args) => {
-          const r = spawnSync(unshare, ['--net', '--', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-          return { status: r.status, stderr: r.stderr ?? String(r.error ?? '') };
-        },
-        cleanup: () => undefined,
-      };
-    }
+    if (probe.status === 0)
+      return { describe: 'unshare --net', prefix: [unshare, '--net', '--'], cleanup: () => undefined };
   }
   const ip = which('ip');
   if (!ip) return 'neither a working `unshare --net` nor `ip netns` is available';
@@ -77,26 +70,43 @@ function namespaceRunner(): Runner | string {
   if (add.status !== 0) return `could not create network namespace ${ns}: ${add.stderr.trim()}`;
   return {
     describe: `ip netns exec ${ns}`,
-    run: (args) => {
-      const r = spawnSync(ip, ['netns', 'exec', ns, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-      return { status: r.status, stderr: r.stderr ?? String(r.error ?? '') };
-    },
+    prefix: [ip, 'netns', 'exec', ns],
     cleanup: () => {
       spawnSync(ip, ['netns', 'delete', ns], { encoding: 'utf8' });
     },
   };
 }
 
-export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: number }): PeerResult {
-  if (process.platform !== 'linux') return { ran: false, skippedBecause: 'not Linux' };
+/** The peer's command line for a dump (`unshare --net -- iptables-restore --test FILE`), or why it cannot run. */
+export interface PeerCommand {
+  describe: string;
+  version?: string;
+  argv(dumpPath: string): string[];
+  cleanup(): void;
+}
+
+export function peerCommand(): PeerCommand | { skippedBecause: string; version?: string } {
+  if (process.platform !== 'linux') return { skippedBecause: 'not Linux' };
   if (!process.getuid || process.getuid() !== 0)
-    return { ran: false, skippedBecause: 'not root (network namespaces and iptables-restore need root)' };
+    return { skippedBecause: 'not root (network namespaces and iptables-restore need root)' };
   const restore = which('iptables-restore');
-  if (!restore) return { ran: false, skippedBecause: 'iptables-restore is not installed (apt-get install iptables)' };
+  if (!restore) return { skippedBecause: 'iptables-restore is not installed (apt-get install iptables)' };
   const version = spawnSync(restore, ['--version'], { encoding: 'utf8' }).stdout?.trim();
   const runner = namespaceRunner();
-  if (typeof runner === 'string') return { ran: false, skippedBecause: runner, version };
-  const args = [restore, '--test', dumpPath];
+  if (typeof runner === 'string') return { skippedBecause: runner, version };
+  return {
+    describe: `${runner.describe} ${restore} --test`,
+    version,
+    argv: (dumpPath) => [...runner.prefix, restore, '--test', dumpPath],
+    cleanup: () => runner.cleanup(),
+  };
+}
+
+export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: number }): PeerResult {
+  const peer = peerCommand();
+  if (!('argv' in peer)) return { ran: false, ...peer };
+  const { version } = peer;
+  const args = peer.argv(dumpPath);
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
   const pageFaults: number[] = [];
@@ -109,14 +119,14 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
       const c0 = childrenCpuMs();
       const f0 = childrenPageFaults();
       const t0 = performance.now();
-      const r = runner.run(args);
+      const r = spawnSync(args[0], args.slice(1), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       const wall = performance.now() - t0;
       const c1 = childrenCpuMs();
       const f1 = childrenPageFaults();
       if (r.status !== 0) {
         return {
           ran: false,
-          skippedBecause: `iptables-restore --test failed (exit ${r.status}): ${r.stderr.trim().slice(0, 300)}`,
+          skippedBecause: `iptables-restore --test failed (exit ${r.status}): ${(r.stderr ?? String(r.error)).trim().slice(0, 300)}`,
           version,
         };
       }
@@ -130,7 +140,7 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
       }
     }
   } finally {
-    runner.cleanup();
+    peer.cleanup();
   }
   const measured = wallMs.length > 0;
   if (!measured && warmup) {
@@ -140,7 +150,7 @@ export function runPeer(dumpPath: string, opts: { maxRuns: number; budgetMs: num
   }
   return {
     ran: true,
-    command: `${runner.describe} ${args.join(' ')}`,
+    command: args.join(' '),
     version,
     wallMs,
     cpuMs,
