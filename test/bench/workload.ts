@@ -12,12 +12,14 @@ import { serviceKey, type ServiceInfo } from '../../src/core/kube/types';
 export const NODE_IP = '192.168.0.10';
 
 export function clusterOptions(services: number, endpointsPerService: number): SyntheticOptions {
-  // A realistic mix: a fifth NodePorts, some LoadBalancers with Local policy, affinity and external IPs.
+  // A realistic mix: a fifth NodePorts, some LoadBalancers with Local policy, affinity and external IPs. The NodePort
+  // range holds 2,768 ports: past 10,000 Services, there are as many NodePort and LoadBalancer Services as at 10,000.
+  const spread = Math.max(1, services / 10_000);
   return {
     services,
     endpointsPerService,
-    nodePortEvery: 5,
-    loadBalancerEvery: 50,
+    nodePortEvery: Math.ceil(5 * spread),
+    loadBalancerEvery: Math.ceil(50 * spread),
     localPolicyEvery: 4,
     affinityEvery: 100,
     externalIPEvery: 200,
