@@ -12,6 +12,9 @@ export type DumpLanguageId = (typeof LANGUAGE_OF_KIND)[keyof typeof LANGUAGE_OF_
 /** Every language the language server serves. */
 export const DUMP_LANGUAGE_IDS: readonly DumpLanguageId[] = Object.values(LANGUAGE_OF_KIND);
 
+/** The languages a packet can be traced in: the rules dumps (network state is read, not traced). */
+export const TRACE_LANGUAGE_IDS: readonly DumpLanguageId[] = [LANGUAGE_OF_KIND.iptables, LANGUAGE_OF_KIND.ipvs];
+
 /** The dump kind of an editor language, undefined for any other language. */
 export function kindOfLanguage(languageId: string): keyof typeof LANGUAGE_OF_KIND | undefined {
   for (const [kind, id] of Object.entries(LANGUAGE_OF_KIND))

@@ -15,11 +15,6 @@ import { DUMP_LANGUAGE_IDS } from '../core/languages';
 import { CONFIG_SECTION, readSettings } from './config';
 import { TraceView } from './traceView';
 
-/** The dump languages a packet can be traced in. */
-export const DUMP_LANGUAGES = ['iptables', 'ipvs'] as const;
-/** Every language the server serves: the dumps and Linux network state (`netstate`). */
-export const SERVED_LANGUAGES = DUMP_LANGUAGE_IDS;
-
 export class Ctx implements vscode.Disposable {
   readonly output: vscode.LogOutputChannel;
   readonly traceView: TraceView;
@@ -59,7 +54,7 @@ export class Ctx implements vscode.Disposable {
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: SERVED_LANGUAGES.flatMap((language) => [
+      documentSelector: DUMP_LANGUAGE_IDS.flatMap((language) => [
         { language, scheme: 'file' },
         { language, scheme: 'untitled' },
         { language, scheme: 'vscode-remote' },

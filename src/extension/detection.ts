@@ -9,7 +9,7 @@
  * when the document opens after a reload, without asking the server.
  */
 import * as vscode from 'vscode';
-import { DETECTION_SAMPLE_LINES, DUMP_LANGUAGE_IDS } from '../core/languages';
+import { DETECTION_SAMPLE_LINES, DUMP_LANGUAGE_IDS, LANGUAGE_OF_KIND } from '../core/languages';
 import type { DetectLanguageResult } from '../server/protocol';
 import { CONFIG_SECTION } from './config';
 
@@ -32,11 +32,11 @@ export function detectMode(): DetectMode {
 /** The name a person knows the language by (the first alias in package.json). */
 export function languageName(id: string): string {
   switch (id) {
-    case 'iptables':
+    case LANGUAGE_OF_KIND.iptables:
       return vscode.l10n.t('iptables dump');
-    case 'ipvs':
+    case LANGUAGE_OF_KIND.ipvs:
       return vscode.l10n.t('IPVS dump');
-    case 'netstate':
+    case LANGUAGE_OF_KIND.network:
       return vscode.l10n.t('Linux network state');
     default:
       return id;

@@ -6,8 +6,9 @@ import * as vscode from 'vscode';
 import { ClusterStatusBar } from './cluster/statusBar';
 import { CLUSTER_VIEW_ID, ClusterTree } from './cluster/tree';
 import { registerCommands } from './commands';
-import { Ctx, SERVED_LANGUAGES } from './ctx';
+import { Ctx } from './ctx';
 import { LanguageDetection } from './detection';
+import { kindOfLanguage } from '../core/languages';
 import { DetectLanguageRequest } from '../server/protocol';
 
 let ctx: Ctx | undefined;
@@ -30,7 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KubePa
   );
   c.push(detection);
   registerCommands(c, detection);
-  const isDump = (d: vscode.TextDocument) => (SERVED_LANGUAGES as readonly string[]).includes(d.languageId);
+  const isDump = (d: vscode.TextDocument) => kindOfLanguage(d.languageId) !== undefined;
   const startIfDump = (d: vscode.TextDocument) => {
     if (isDump(d) && !c.isRunning)
       void c

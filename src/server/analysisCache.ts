@@ -24,6 +24,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
+import { TracePacketRequest } from './protocol';
 import type { FromWorker, ToWorker } from './worker';
 
 export interface Budgets {
@@ -37,7 +38,7 @@ export interface Budgets {
 
 export const DEFAULT_BUDGETS: Budgets = {
   requestMs: 10_000,
-  perMethod: { 'kubePacketPath/tracePacket': 30_000, 'workspace/symbol': 20_000 },
+  perMethod: { [TracePacketRequest.method]: 30_000, 'workspace/symbol': 20_000 },
   analysisMs: 120_000,
 };
 

@@ -128,3 +128,27 @@ export interface DetectLanguageResult {
 export const DetectLanguageRequest = new RequestType<DetectLanguageParams, DetectLanguageResult, void>(
   'kubePacketPath/detectLanguage',
 );
+
+/**
+ * The commands the extension contributes (package.json `contributes.commands`), by what they do: the extension
+ * registers every one, the server's code lenses invoke two. test/unit/server/contributes.test.ts holds them equal.
+ */
+export const COMMANDS = {
+  detectLanguage: 'kubePacketPath.detectLanguage',
+  tracePacket: 'kubePacketPath.tracePacket',
+  showServerOutput: 'kubePacketPath.showServerOutput',
+  showReferences: 'kubePacketPath.showReferences',
+  diagnoseService: 'kubePacketPath.diagnoseService',
+  diagnoseFromPod: 'kubePacketPath.diagnoseFromPod',
+  diagnoseFromHere: 'kubePacketPath.diagnoseFromHere',
+  switchContext: 'kubePacketPath.switchContext',
+  switchNamespace: 'kubePacketPath.switchNamespace',
+  captureNodeRules: 'kubePacketPath.captureNodeRules',
+  traceInNodeRules: 'kubePacketPath.traceInNodeRules',
+  copyClusterIP: 'kubePacketPath.copyClusterIP',
+  copyReport: 'kubePacketPath.copyReport',
+  refreshCluster: 'kubePacketPath.cluster.refresh',
+  filterCluster: 'kubePacketPath.cluster.filter',
+} as const;
+
+export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -17,6 +17,7 @@ import { documentSymbols, foldingRanges, workspaceSymbols } from './features/sym
 import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
 import { fitResponse } from './fit';
 import { LineIndex } from './lineIndex';
+import { ListTargetsRequest, TracePacketRequest } from './protocol';
 
 export type ToWorker =
   | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang }
@@ -65,8 +66,8 @@ export const HANDLERS: Record<string, Handler> = {
     prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
   'callHierarchy/incomingCalls': (d, p) => incomingCalls(d.analysis, d.uri, p.item, d.lines),
   'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
-  'kubePacketPath/tracePacket': (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
-  'kubePacketPath/listTargets': (d) => listTargets(d.analysis),
+  [TracePacketRequest.method]: (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
+  [ListTargetsRequest.method]: (d) => listTargets(d.analysis),
   diagnostics: (d, _p, lang) => diagnosticsOf(d.analysis, lang).map((x) => toLspDiagnostic(x, d.uri)),
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,6 +1,7 @@
 /** The status-bar item that names the kube context and namespace the sidebar shows; a click switches context. */
 import * as vscode from 'vscode';
 import { ALL_NAMESPACES } from '../../cluster';
+import { COMMANDS } from '../../server/protocol';
 import type { ClusterState } from './state';
 
 export class ClusterStatusBar implements vscode.Disposable {
@@ -13,7 +14,7 @@ export class ClusterStatusBar implements vscode.Disposable {
 
   constructor(private readonly state: ClusterState) {
     this.item.name = vscode.l10n.t('Kube Packet Path: kube context');
-    this.item.command = 'kubePacketPath.switchContext';
+    this.item.command = COMMANDS.switchContext;
     this.subscription = state.onDidChange(() => this.update());
     this.update();
   }

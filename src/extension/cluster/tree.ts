@@ -13,6 +13,7 @@ import {
   type ServicePortSpec,
 } from '../../core/kube/types';
 import { ALL_NAMESPACES, type ClusterError } from '../../cluster';
+import { COMMANDS } from '../../server/protocol';
 import type { ClusterState, Section } from './state';
 
 export const CLUSTER_VIEW_ID = 'kubePacketPath.cluster';
@@ -138,7 +139,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         if (row.retry) {
           item.contextValue = 'retry';
           item.description = vscode.l10n.t('Retry');
-          item.command = { command: 'kubePacketPath.cluster.refresh', title: vscode.l10n.t('Retry') };
+          item.command = { command: COMMANDS.refreshCluster, title: vscode.l10n.t('Retry') };
         }
         return item;
       }

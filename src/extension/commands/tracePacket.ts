@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { isIp, splitHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
+import { TRACE_LANGUAGE_IDS } from '../../core/languages';
 import {
   ListTargetsRequest,
   TracePacketRequest,
@@ -16,7 +17,7 @@ import {
   type TracePacketResult,
 } from '../../server/protocol';
 import { CONFIG_SECTION, uiLang } from '../config';
-import { DUMP_LANGUAGES, type Ctx } from '../ctx';
+import type { Ctx } from '../ctx';
 import { TRACE_VIEW_ID } from '../traceView';
 
 export interface TraceArgs {
@@ -107,7 +108,7 @@ export function tracePacketCommand(ctx: Ctx) {
     const doc = args.uri
       ? await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri))
       : vscode.window.activeTextEditor?.document;
-    if (!doc || !(DUMP_LANGUAGES as readonly string[]).includes(doc.languageId)) {
+    if (!doc || !(TRACE_LANGUAGE_IDS as readonly string[]).includes(doc.languageId)) {
       void vscode.window.showWarningMessage(t(lang, 'ui.trace.open-dump'));
       return undefined;
     }

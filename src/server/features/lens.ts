@@ -7,10 +7,7 @@ import { kubeChainKind } from '../../core/iptables/chainHashes';
 import { toRange } from '../convert';
 import { joinHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
-
-/** Command ids the lenses invoke; the extension registers them. */
-export const TRACE_COMMAND = 'kubePacketPath.tracePacket';
-export const REFERENCES_COMMAND = 'kubePacketPath.showReferences';
+import { COMMANDS } from '../protocol';
 
 /** Above this many rules only the Service lenses are produced (counter lenses would flood the editor). */
 const COUNTER_LENS_LIMIT = 5000;
@@ -51,7 +48,7 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
     range,
     command: {
       title: t(lang, 'lens.trace', { service: to.service }),
-      command: TRACE_COMMAND,
+      command: COMMANDS.tracePacket,
       arguments: [{ uri, dst: joinHostPort(to.dst, to.dport), proto: to.proto }],
     },
   });
@@ -83,7 +80,7 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
             shares: shareText,
             references: tn(lang, 'lens.references', refs),
           }),
-          command: REFERENCES_COMMAND,
+          command: COMMANDS.showReferences,
           arguments: [uri, chain.declSpan.line, chain.declSpan.column],
         },
       });

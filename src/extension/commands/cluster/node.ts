@@ -5,6 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { captureFiles, captureNode, openNodeAccess, type ClusterSession } from '../../../cluster';
+import { LANGUAGE_OF_KIND } from '../../../core/languages';
+import { COMMANDS } from '../../../server/protocol';
 import { readSettings } from '../../config';
 import type { Ctx } from '../../ctx';
 import { asClusterError } from '../../cluster/state';
@@ -52,8 +54,9 @@ async function capture(ctx: Ctx, session: ClusterSession, node: string): Promise
           result.files.push(uri);
           if (f.rules && !result.rules) {
             let doc = await vscode.workspace.openTextDocument(uri);
-            if (doc.languageId !== 'iptables' && doc.languageId !== 'ipvs')
-              doc = await vscode.languages.setTextDocumentLanguage(doc, f.name.endsWith('.ipvs') ? 'ipvs' : 'iptables');
+            const { iptables, ipvs } = LANGUAGE_OF_KIND;
+            if (doc.languageId !== iptables && doc.languageId !== ipvs)
+              doc = await vscode.languages.setTextDocumentLanguage(doc, f.name.endsWith('.ipvs') ? ipvs : iptables);
             result.rules = doc;
           }
         }
@@ -126,7 +129,7 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
       const dst = arg.service.clusterIP.includes(':')
         ? `[${arg.service.clusterIP}]:${port?.port ?? 80}`
         : `${arg.service.clusterIP}:${port?.port ?? 80}`;
-      return vscode.commands.executeCommand('kubePacketPath.tracePacket', {
+      return vscode.commands.executeCommand(COMMANDS.tracePacket, {
         uri: result.rules.uri.toString(),
         dst,
         ...(port ? { proto: port.protocol.toLowerCase() } : {}),
