@@ -17,6 +17,7 @@ const lazyClientNode = {
   external: ['@kubernetes/client-node'],
   define: { KPP_CLIENT_NODE_BUNDLE: JSON.stringify(CLIENT_NODE) },
 };
+const CLI_CLUSTER = 'cli-cluster.js';
 const entries = [
   {
     in: 'src/extension/main.ts',
@@ -25,7 +26,22 @@ const entries = [
     define: lazyClientNode.define,
   },
   { in: 'src/server/main.ts', out: 'dist/server.js', external: [] },
-  { in: 'src/cli/main.ts', out: 'dist/cli.js', external: lazyClientNode.external, define: lazyClientNode.define },
+  // The CLI: the dump commands in dist/cli.js, the cluster commands in a bundle it reads only when one runs (a dump
+  // command's start-up is mostly compiling its bundle). Neither uses import.meta.url, so neither gets its banner.
+  {
+    in: 'src/cli/main.ts',
+    out: 'dist/cli.js',
+    external: lazyClientNode.external,
+    define: { ...lazyClientNode.define, KPP_CLI_CLUSTER_BUNDLE: JSON.stringify(CLI_CLUSTER) },
+    importMetaUrl: false,
+  },
+  {
+    in: 'src/cli/clusterCommands.ts',
+    out: `dist/${CLI_CLUSTER}`,
+    external: lazyClientNode.external,
+    define: lazyClientNode.define,
+    importMetaUrl: false,
+  },
   { in: 'scripts/client-node-entry.mjs', out: `dist/${CLIENT_NODE}`, external: [] },
 ];
 const started = Date.now();
@@ -47,8 +63,12 @@ for (const e of entries) {
     minify: production,
     logLevel: 'warning',
     // client-node's ESM uses import.meta.url in a few places; give it a CommonJS equivalent.
-    define: { 'import.meta.url': 'importMetaUrl', ...e.define },
-    banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+    ...(e.importMetaUrl === false
+      ? { define: e.define }
+      : {
+          define: { 'import.meta.url': 'importMetaUrl', ...e.define },
+          banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+        }),
   });
 }
 console.log(`build: done in ${Date.now() - started} ms`);

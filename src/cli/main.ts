@@ -2,15 +2,14 @@
  * `kpp`: the engine headless. Exit codes: 0 fine, 1 findings (lint errors), 2 usage or unreadable input
  * (one line on stderr, never a stack trace).
  */
-import { UsageError } from './args';
-import { runCapture } from './commands/capture';
-import { runDiagnose } from './commands/diagnose';
+import { join } from 'node:path';
+import type * as ClusterCommands from './clusterCommands';
 import { runExplain } from './commands/explain';
 import { runGenerate } from './commands/generate';
 import { runLint } from './commands/lint';
 import { runParse } from './commands/parse';
-import { runServices } from './commands/services';
 import { runTrace } from './commands/trace';
+import { runCommand, type Command } from './run';
 import { ownEntry } from '../core/common/own';
 
 const USAGE = `kpp: Kube Packet Path on the command line
@@ -34,15 +33,30 @@ debug container / debug pod (removed afterwards) when a pod has no tools or a no
 exit codes: 0 fine, 1 findings (lint errors; diagnose: a verdict other than ok), 2 usage, unreadable input or
 cluster errors`;
 
-const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
+/** Set by scripts/build.mjs in the CLI bundle: the file name of the cluster commands' bundle beside it. */
+declare const KPP_CLI_CLUSTER_BUNDLE: string | undefined;
+
+/** Bundled, the cluster commands are a file of their own, read only when one runs; from source, the module. */
+function clusterCommands(): typeof ClusterCommands {
+  return typeof KPP_CLI_CLUSTER_BUNDLE === 'string'
+    ? require(join(__dirname, KPP_CLI_CLUSTER_BUNDLE))
+    : require(join(__dirname, 'clusterCommands'));
+}
+
+const cluster =
+  (name: ClusterCommands.ClusterCommand): Command =>
+  (argv) =>
+    clusterCommands().runClusterCommand(name, argv);
+
+const COMMANDS: Record<string, Command> = {
   parse: runParse,
   trace: runTrace,
   explain: runExplain,
   lint: runLint,
   generate: runGenerate,
-  services: runServices,
-  diagnose: runDiagnose,
-  capture: runCapture,
+  services: cluster('services'),
+  diagnose: cluster('diagnose'),
+  capture: cluster('capture'),
 };
 
 export function main(argv: string[]): number | Promise<number> {
@@ -65,21 +79,7 @@ export function main(argv: string[]): number | Promise<number> {
     process.stderr.write(`kpp: unknown command "${command}" (try kpp --help)\n`);
     return 2;
   }
-  const fail = (e: unknown): number => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kpp ${command}: ${e.message}\n`);
-      return 2;
-    }
-    // Never a stack trace: one line that says what failed.
-    process.stderr.write(`kpp ${command}: internal error: ${(e as Error).message ?? String(e)}\n`);
-    return 2;
-  };
-  try {
-    const result = run(rest);
-    return typeof result === 'number' ? result : result.catch(fail);
-  } catch (e) {
-    return fail(e);
-  }
+  return runCommand(command, run, rest);
 }
 
 declare const KPP_VERSION: string | undefined;
