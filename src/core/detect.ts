@@ -72,11 +72,12 @@ export function detectDump(fullText: string): Detection {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '' && !/^\s*(?:\.{2,}|--)\s*$/.test(l));
   if (lines.length === 0) return { kind: 'unknown', confidence: 0 };
+  const iptables = Math.max(share(lines.map(withoutGrepLineNumber), IPTABLES_LINE), hashPrefixedShare(lines));
+  // Every line an iptables line: no family can score more, and a tie goes to iptables (listed first), so the other
+  // readers (the costliest part of a detection) are not asked.
+  if (iptables === 1) return { kind: 'iptables', confidence: 1, languageId: LANGUAGE_OF_KIND.iptables };
   const scores: { kind: DumpKind; score: number }[] = [
-    {
-      kind: 'iptables',
-      score: Math.max(share(lines.map(withoutGrepLineNumber), IPTABLES_LINE), hashPrefixedShare(lines)),
-    },
+    { kind: 'iptables', score: iptables },
     { kind: 'ipvs', score: looksLikeIpvs(text) },
     { kind: 'nft', score: share(lines, NFT_LINE) },
   ];
