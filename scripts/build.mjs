@@ -1,8 +1,8 @@
 // Bundles the entry points with esbuild. CommonJS output: VS Code's extension host loads CommonJS, and
 // @kubernetes/client-node (ESM-only) becomes a CommonJS bundle of its own (dist/client-node.js).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -10,9 +10,14 @@ const production = process.argv.includes('--production');
 // `--outdir DIR`: write the bundles there instead of dist/ (scripts/package.mjs builds the VSIX's into a staging folder).
 const outArg = process.argv.indexOf('--outdir');
 const outDir = outArg > 0 ? process.argv[outArg + 1] : undefined;
+// `--metafile`: also write what each bundle holds and why (esbuild's metafile) beside it, as BUNDLE.meta.json.
+const withMetafile = process.argv.includes('--metafile');
 // client-node (its KubeConfig, scripts/client-node-entry.mjs) is loaded by src/cluster/clientNode.ts on the first
 // cluster command: bundled into the CLI it tripled the start-up time of every `kpp` command, cluster or not.
 const CLIENT_NODE = 'client-node.js';
+// The dump engine's part of the cluster flows (src/core/diagnose/engine.ts), which the extension loads only when a
+// Diagnose or a capture runs (src/cluster/dumpEngine.ts): activating the extension then loads no parser.
+const DUMP_ENGINE = 'dump-engine.js';
 const lazyClientNode = {
   external: ['@kubernetes/client-node'],
   define: { KPP_CLIENT_NODE_BUNDLE: JSON.stringify(CLIENT_NODE) },
@@ -23,8 +28,9 @@ const entries = [
     in: 'src/extension/main.ts',
     out: 'dist/extension.js',
     external: ['vscode', ...lazyClientNode.external],
-    define: lazyClientNode.define,
+    define: { ...lazyClientNode.define, KPP_DUMP_ENGINE_BUNDLE: JSON.stringify(DUMP_ENGINE) },
   },
+  { in: 'src/core/diagnose/engine.ts', out: `dist/${DUMP_ENGINE}`, external: [] },
   { in: 'src/server/main.ts', out: 'dist/server.js', external: [] },
   // The CLI: the dump commands in dist/cli.js, the cluster commands in a bundle it reads only when one runs (a dump
   // command's start-up is mostly compiling its bundle). Neither uses import.meta.url, so neither gets its banner.
@@ -50,10 +56,11 @@ for (const e of entries) {
     console.log(`build: skipping ${e.in} (not present yet)`);
     continue;
   }
-  await build({
+  const outfile = outDir ? join(outDir, e.out.replace(/^dist\//, '')) : e.out;
+  const result = await build({
     absWorkingDir: root,
     entryPoints: [e.in],
-    outfile: outDir ? join(outDir, e.out.replace(/^dist\//, '')) : e.out,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -62,6 +69,7 @@ for (const e of entries) {
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
+    metafile: withMetafile,
     // client-node's ESM uses import.meta.url in a few places; give it a CommonJS equivalent.
     ...(e.importMetaUrl === false
       ? { define: e.define }
@@ -70,5 +78,6 @@ for (const e of entries) {
           banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
         }),
   });
+  if (withMetafile) writeFileSync(`${resolve(root, outfile)}.meta.json`, JSON.stringify(result.metafile));
 }
 console.log(`build: done in ${Date.now() - started} ms`);

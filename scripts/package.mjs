@@ -53,6 +53,7 @@ const REQUIRED = [
   'extension/dist/extension.js',
   'extension/dist/server.js',
   'extension/dist/client-node.js',
+  'extension/dist/dump-engine.js',
   'extension/LICENSE.txt',
   'extension/readme.md',
   'extension/changelog.md',
@@ -89,7 +90,7 @@ function main() {
     delete staged.files;
     delete staged.bin;
     fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
-    for (const name of ['extension.js', 'server.js', 'client-node.js', 'cli.js']) {
+    for (const name of ['extension.js', 'dump-engine.js', 'server.js', 'client-node.js', 'cli.js']) {
       const file = path.join(stage, 'dist', name);
       if (fs.existsSync(file)) say(`bundle dist/${name}: ${kb(fs.statSync(file).size)} (minified)`);
     }

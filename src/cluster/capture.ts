@@ -4,9 +4,10 @@
  * `nodeCaptureChecks` / `nodeRulesCheck` of core/diagnose: `iptables-save -c`, `ipvsadm -Ln --stats` or
  * `nft list ruleset`, `ip -o addr`, `ip route`.
  */
-import { nodeCaptureChecks, nodeModeOf, nodeRulesCheck, type ProxyMode } from '../core/diagnose/node';
+import { nodeCaptureChecks, nodeRulesCheck, type ProxyMode } from '../core/diagnose/node';
 import type { CheckResult, CheckSpec } from '../core/diagnose/types';
 import { createNodeDebugPod, type DebugHandle, type DebugOptions } from './debug';
+import { dumpEngine } from './dumpEngine';
 import { ClusterError, isClusterError } from './errors';
 import type { CallOptions } from './http';
 import type { ClusterSession, KubeObject } from './session';
@@ -183,7 +184,7 @@ export interface NodeCapture {
 export async function captureNode(access: NodeAccess, opts: CallOptions = {}): Promise<NodeCapture> {
   const specs = nodeCaptureChecks(undefined, opts.timeoutMs ?? 30_000);
   const results = await Promise.all(specs.map((s) => access.run(s, opts)));
-  const { mode, dump } = nodeModeOf(results);
+  const { mode, dump } = dumpEngine().nodeModeOf(results);
   return {
     node: access.node,
     via: access.via,

@@ -5,16 +5,16 @@
  * again; and hands everything to the pure verdict (core/diagnose). Whatever it created is removed in `finally`.
  */
 import { setMaxListeners } from 'node:events';
-import { hasConnectTool, planChecks, readTools, toolProbeCheck, classifyCheck } from '../core/diagnose/plan';
-import { ruleCounters, type ProxyMode } from '../core/diagnose/node';
+import { hasConnectTool, planChecks, readTools, toolProbeCheck } from '../core/diagnose/plan';
+import type { ProxyMode } from '../core/diagnose/node';
 import type { CheckResult, CheckSpec, DiagnoseInput, DiagnoseReport, NodeEvidence } from '../core/diagnose/types';
-import { decideVerdict } from '../core/diagnose/verdict';
 import type { Lang } from '../core/i18n/catalog';
 import { normaliseCluster } from '../core/kube/objects';
 import { isSubdomainName } from '../core/kube/validate';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
 import { serviceKey } from '../core/kube/types';
 import { captureNode, captureRules, openNodeAccess, type NodeAccess } from './capture';
+import { dumpEngine } from './dumpEngine';
 import { addDebugContainer, DEFAULT_DEBUG_IMAGE, type DebugHandle } from './debug';
 import { cancelledError, ClusterError, isClusterError } from './errors';
 import type { ClusterSession, KubeObject } from './session';
@@ -235,7 +235,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       ...(opts.clusterDomain ? { clusterDomain: opts.clusterDomain } : {}),
       ...input,
     };
-    const verdict = decideVerdict(full, lang);
+    const verdict = dumpEngine().decideVerdict(full, lang);
     return {
       service: { namespace: ns, name: svcName, clusterIP: service.clusterIP, port: port.port, protocol: port.protocol },
       source: {
@@ -262,7 +262,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
           timeoutMs: spec.timeoutMs, // already holds slack over the in-pod tool's own limit
           ...(signal ? { signal } : {}),
         });
-        return classifyCheck(spec, {
+        return dumpEngine().classifyCheck(spec, {
           id: spec.id,
           kind: spec.kind,
           argv: spec.argv,
@@ -291,7 +291,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         return await exec(spec, where);
       } catch (e) {
         if (!isClusterError(e) || isFatal(e) || e.code === 'exec-forbidden') throw e;
-        return classifyCheck(spec, {
+        return dumpEngine().classifyCheck(spec, {
           id: spec.id,
           kind: spec.kind,
           argv: spec.argv,
@@ -441,8 +441,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
           name: nodeEvidence.name,
           ...(nodeEvidence.via ? { via: nodeEvidence.via } : {}),
           counters: {
-            before: nodeEvidence.before ? ruleCounters(nodeEvidence.before, service, port) : [],
-            after: nodeEvidence.after ? ruleCounters(nodeEvidence.after, service, port) : [],
+            before: nodeEvidence.before ? dumpEngine().ruleCounters(nodeEvidence.before, service, port) : [],
+            after: nodeEvidence.after ? dumpEngine().ruleCounters(nodeEvidence.after, service, port) : [],
           },
           ...(nodeEvidence.error ? { error: nodeEvidence.error } : {}),
         }

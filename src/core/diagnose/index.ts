@@ -4,7 +4,6 @@ export {
   toolProbeCheck,
   readTools,
   planChecks,
-  classifyCheck,
   connectOutcome,
   resolvedAddresses,
   hasConnectTool,
@@ -20,18 +19,17 @@ export {
   BASH_CONNECT_SCRIPT,
   type ConnectOutcome,
 } from './plan';
+export { classifyCheck } from './classify';
 export {
   nodeCaptureChecks,
   nodeRulesCheck,
-  nodeModeOf,
-  ruleCounters,
   compareCounters,
-  serviceEntryRules,
   serviceClusterIPs,
   NODE_RULE_CHECK_IDS,
   type ProxyMode,
   type CounterChange,
 } from './node';
+export { nodeModeOf, ruleCounters, serviceEntryRules } from './nodeDumps';
 export {
   decideVerdict,
   gatherFacts,

@@ -8,7 +8,6 @@
  * plan (its check is not run) rather than quoted.
  */
 import { formatIp, joinHostPort, parseIp } from '../common/ip';
-import { parseIpRouteGet } from '../netstate';
 import type { EndpointInfo } from '../kube/types';
 import { isNamespaceName, isPortNumber, isServiceName, isSubdomainName } from '../kube/validate';
 import type { CheckKind, CheckResult, CheckSpec, PlanRequest, ToolSet } from './types';
@@ -211,7 +210,7 @@ export type ConnectOutcome = 'connected' | 'refused' | 'unreachable' | 'timeout'
 /** curl exit codes that come after the TCP handshake succeeded (empty reply, TLS, receive errors, HTTP errors). */
 const CURL_AFTER_CONNECT = new Set([8, 16, 18, 22, 35, 47, 51, 52, 53, 54, 55, 56, 58, 59, 60, 61, 80, 92, 95]);
 
-type RawResult = Omit<CheckResult, 'ok'> & { ok?: boolean };
+export type RawResult = Omit<CheckResult, 'ok'> & { ok?: boolean };
 
 function messageOutcome(text: string): ConnectOutcome | undefined {
   const s = text.toLowerCase();
@@ -320,47 +319,4 @@ export function resolvedAddresses(r: Pick<CheckResult, 'argv' | 'stdout' | 'exit
     if (ip && !out.includes(ip)) out.push(ip);
   }
   return out;
-}
-
-/**
- * The result with `ok` set: connected (connect checks), resolved (dns), a route found (route checks), the command
- * succeeded (the rest). `kind` and `target` are copied from the spec.
- */
-export function classifyCheck(spec: CheckSpec, raw: RawResult): CheckResult {
-  let ok: boolean;
-  switch (spec.kind) {
-    case 'tools':
-      ok = raw.exitCode === 0 && raw.stdout.trim() !== '';
-      break;
-    case 'connect-clusterip':
-    case 'connect-endpoint':
-      ok = connectOutcome({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }) === 'connected';
-      break;
-    case 'dns':
-      // busybox nslookup may exit 1 after printing the A answer (the AAAA query found nothing): addresses decide.
-      ok = resolvedAddresses({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }).length > 0;
-      break;
-    case 'route-clusterip':
-    case 'route-endpoint': {
-      const got = raw.exitCode === 0 ? parseIpRouteGet(raw.stdout).routeGets[0] : undefined;
-      ok = !!got && !got.error && (got.type === 'unicast' || got.type === 'local');
-      break;
-    }
-    default:
-      ok = raw.exitCode === 0;
-  }
-  const result: CheckResult = {
-    id: raw.id,
-    argv: raw.argv,
-    exitCode: raw.exitCode,
-    durationMs: raw.durationMs,
-    ok,
-    stdout: raw.stdout,
-    stderr: raw.stderr,
-    kind: raw.kind ?? spec.kind,
-  };
-  if (raw.error !== undefined) result.error = raw.error;
-  const target = raw.target ?? spec.target;
-  if (target !== undefined) result.target = target;
-  return result;
 }

@@ -34,7 +34,8 @@ import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
 import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
 import { parseIpAddr } from '../netstate';
-import { compareCounters, ruleCountersOf, serviceClusterIPs, serviceEntryRules, type CounterChange } from './node';
+import { compareCounters, serviceClusterIPs, type CounterChange } from './node';
+import { ruleCountersOf, serviceEntryRules } from './nodeDumps';
 import {
   connectOutcome,
   hasConnectTool,

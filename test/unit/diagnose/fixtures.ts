@@ -5,7 +5,8 @@
  * variants) so nothing in the verdict can lean on one set of addresses.
  */
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
-import { classifyCheck, planChecks, readTools, toolProbeCheck } from '../../../src/core/diagnose/plan';
+import { classifyCheck } from '../../../src/core/diagnose/classify';
+import { planChecks, readTools, toolProbeCheck } from '../../../src/core/diagnose/plan';
 import type { CheckResult, CheckSpec, DiagnoseInput, NodeEvidence, ToolSet } from '../../../src/core/diagnose/types';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../../../src/core/kube/types';
 

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  compareCounters,
-  nodeCaptureChecks,
-  nodeModeOf,
-  nodeRulesCheck,
-  ruleCounters,
-} from '../../../src/core/diagnose/node';
+import { compareCounters, nodeCaptureChecks, nodeRulesCheck } from '../../../src/core/diagnose/node';
+import { nodeModeOf, ruleCounters } from '../../../src/core/diagnose/nodeDumps';
 import type { CheckResult } from '../../../src/core/diagnose/types';
 import { endpoints, nodeDump, PLAN_A, PLAN_B, service, servicePort } from './fixtures';
 

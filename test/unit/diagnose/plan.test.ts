@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { classifyCheck } from '../../../src/core/diagnose/classify';
 import {
   BASH_CONNECT_SCRIPT,
-  classifyCheck,
   connectOutcome,
   emptyToolSet,
   MAX_ENDPOINT_CHECKS,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ruleCounters } from '../../../src/core/diagnose/node';
+import { ruleCounters } from '../../../src/core/diagnose/nodeDumps';
 import { reportMarkdown, shellQuote } from '../../../src/core/diagnose/report';
 import type { DiagnoseInput, DiagnoseReport } from '../../../src/core/diagnose/types';
 import { decideVerdict } from '../../../src/core/diagnose/verdict';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decideVerdict, gatherFacts } from '../../../src/core/diagnose/verdict';
-import { toolProbeCheck, classifyCheck } from '../../../src/core/diagnose/plan';
+import { classifyCheck } from '../../../src/core/diagnose/classify';
+import { toolProbeCheck } from '../../../src/core/diagnose/plan';
 import { VERDICT_CODES, type DiagnoseInput } from '../../../src/core/diagnose/types';
 import { catalogs } from '../../../src/core/i18n/catalog';
 import {
