@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { t, tn, type Lang } from '../core/i18n/catalog';
 import { joinHostPort } from '../core/common/ip';
+import { formatPreciseShare, formatShare } from '../core/common/shares';
 import type { TracePacketResult, TracePathResult, TraceStepResult } from '../server/protocol';
 import { uiLang } from './config';
 import { foldSteps, type FoldedStep } from '../core/iptables/trace/fold';
@@ -275,7 +276,7 @@ function shortChain(chain: string): string {
 
 /** `33.3% DNAT 10.244.1.11:6443` with the endpoint chain as description; everything in the tooltip. */
 export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean): vscode.TreeItem {
-  const pct = `${Number((p.probability * 100).toFixed(1))}%`;
+  const pct = formatShare(p.probability);
   const to = p.dnat
     ? joinHostPort(p.dnat.ip, p.dnat.port ?? undefined)
     : p.forward
@@ -298,7 +299,7 @@ export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean):
     .join(' · ');
   item.tooltip = [
     t(lang, alternatives ? 'ui.trace.share' : 'ui.trace.share.all', {
-      p: `${Number((p.probability * 100).toFixed(4))}%`,
+      p: formatPreciseShare(p.probability),
     }),
     t(lang, 'ui.trace.verdict', { verdict: p.verdict }),
     p.dnat

@@ -263,6 +263,14 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
   });
   const t = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
   assert.equal(t.paths.length, 2);
+  // Steps name the virtual service as every face does; a share is a JSON probability like an iptables path's.
+  assert.deepEqual(
+    t.paths[0].steps.map((s: { chain: string; line: number; rule: string }) => [s.chain, s.line, s.rule]),
+    [
+      ['TCP 172.16.0.1:443', 1, 'TCP 172.16.0.1:443'],
+      ['TCP 172.16.0.1:443', 2, '-> 10.0.1.11:6443 Masq'],
+    ],
+  );
   // Masq is LVS-NAT: the destination is rewritten, the source is not (that would be iptables' MASQUERADE).
   assert.deepEqual(
     t.paths.map((p: { masquerade: boolean }) => p.masquerade),
@@ -278,7 +286,30 @@ test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real
   );
   assert.match(
     kpp('trace', dr, '--src', '10.244.1.5', '--dst', '10.96.0.9:80').stdout,
-    /100\.0% -> 10\.244\.2\.9:80 \(Route: destination stays 10\.96\.0\.9:80\)/,
+    /^ {2}100% -> 10\.244\.2\.9:80 \(Route: destination stays 10\.96\.0\.9:80\)/m,
+  );
+});
+
+test('trace of an IPVS dump prints shares as the editor does and JSON probabilities as for iptables paths', () => {
+  const f = join(dir, 'wrr.ipvs');
+  writeFileSync(
+    f,
+    'TCP  10.96.0.5:80 wrr\n  -> 10.244.1.1:80   Masq    1      0          0\n  -> 10.244.1.2:80   Masq    2      0          0\n' +
+      'TCP  10.96.0.6:80 wrr\n  -> 10.244.2.1:80   Masq    1      0          0\n  -> 10.244.2.2:80   Masq    399    0          0\n',
+  );
+  const j = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '10.96.0.5:80', '--json').stdout);
+  assert.deepEqual(
+    j.paths.map((p: { probability: number }) => p.probability),
+    [0.333333333333, 0.666666666667],
+  );
+  assert.match(
+    kpp('trace', f, '--src', '10.244.1.5', '--dst', '10.96.0.5:80').stdout,
+    /^ {2}33\.3% -> 10\.244\.1\.1:80/m,
+  );
+  // One in 400: two decimals below 1%, not 0.3%.
+  assert.match(
+    kpp('trace', f, '--src', '10.244.1.5', '--dst', '10.96.0.6:80').stdout,
+    /^ {2}0\.25% -> 10\.244\.2\.1:80/m,
   );
 });
 
@@ -306,7 +337,7 @@ test('IPv6 Services, endpoints and real servers print as [address]:port', () => 
   assert.match(kpp('parse', ipvs).stdout, /virtual TCP \[fd00::10\]:80 rr\n {2}-> \[fd00:1::5\]:8080 Masq/);
   assert.match(
     kpp('trace', ipvs, '--src', 'fd00:2::1', '--dst', '[fd00::10]:80').stdout,
-    /100\.0% -> \[fd00:1::5\]:8080/,
+    /^ {2}100% -> \[fd00:1::5\]:8080/m,
   );
 });
 
@@ -442,7 +473,10 @@ test('a pasted terminal session: parse reports its sections, explain and trace u
   assert.match(kpp('explain', f, '--line', '4').stdout, /KUBE-SVC-NPX46M4PTMTKRN6Y/);
   assert.match(kpp('explain', f, '--line', '9').stdout, /10\.244\.0\.5/);
   // The IPVS VIP goes to IPVS; the ClusterIP only the iptables rules know goes through them.
-  assert.match(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.10:53').stdout, /100\.0% -> 10\.244\.0\.5:53/);
+  assert.match(
+    kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.10:53').stdout,
+    /^ {2}100% -> 10\.244\.0\.5:53/m,
+  );
   const viaRules = JSON.parse(kpp('trace', f, '--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json').stdout);
   assert.deepEqual(
     viaRules.paths.map((p: { dnat: unknown }) => p.dnat),

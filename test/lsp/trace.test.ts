@@ -146,6 +146,49 @@ test('the answer comes in the language asked for (a view that follows a language
   assert.match(zh.summary, /2 条路径/);
 });
 
+test('a packet the CLI would refuse is refused with the same reason, naming the request fields', async () => {
+  const refused = async (params: Partial<Parameters<typeof s.connection.sendRequest>[1]>) => {
+    const e = await s.connection
+      .sendRequest(TracePacketRequest, { uri: URI, src: '10.244.0.9', dst: '10.96.0.20:80', ...params })
+      .then(
+        () => undefined,
+        (x: { code: number; message: string }) => x,
+      );
+    return e && [e.code, e.message];
+  };
+  assert.deepEqual(await refused({ dst: '[fd00::1]:80' }), [-32602, 'src and dst must be both IPv4 or both IPv6']);
+  assert.deepEqual(await refused({ dst: '10.96.0.20:70000' }), [
+    -32602,
+    'dst: "10.96.0.20:70000" is not IP:PORT (use [v6]:PORT for IPv6)',
+  ]);
+  assert.deepEqual(await refused({ proto: 'icmp' as 'tcp' }), [-32602, 'proto must be one of tcp, udp, sctp']);
+  // As on the command line, the protocol may come in capitals.
+  const r = await s.connection.sendRequest(TracePacketRequest, {
+    uri: URI,
+    src: '10.244.0.9',
+    dst: '10.96.0.20:80',
+    proto: 'TCP' as 'tcp',
+    localAddresses: ['192.168.0.5'],
+  });
+  assert.equal(r.paths.length, 2);
+});
+
+test('an IPVS paste without the virtual service says so in the language asked for', async () => {
+  const uri = 'file:///work/trace-miss.ipvs';
+  await s.open(uri, 'ipvs', 'TCP  10.96.0.5:80 rr\n  -> 10.244.1.1:80   Masq    1      0          0\n');
+  const miss = (lang: 'en' | 'zh-CN') =>
+    s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.0.9', dst: '10.96.0.6:80', lang });
+  assert.equal((await miss('en')).summary, 'No virtual service for TCP 10.96.0.6:80 in this dump.');
+  assert.equal((await miss('zh-CN')).summary, '此转储中没有 TCP 10.96.0.6:80 的虚拟服务。');
+});
+
+test('a text with neither rules nor chain policies is not traced to a made-up ACCEPT, as on the command line', async () => {
+  const uri = 'file:///work/trace-notes.iptables';
+  await s.open(uri, 'iptables', 'notes about the node\nnothing from iptables-save here\n');
+  const r = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.0.9', dst: '10.96.0.6:80' });
+  assert.deepEqual([r.summary, r.paths.length], ['No iptables rules or IPVS services in this document', 0]);
+});
+
 test('code lenses in Chinese, counted without "(s)" in English', async () => {
   const zh = await startSession({ locale: 'zh-cn' });
   try {

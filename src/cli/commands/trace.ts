@@ -3,19 +3,25 @@
  * real servers in an ipvsadm dump) and prints the paths: JSON with `--json`, a readable tree otherwise.
  */
 import { analyzeText } from '../../core/analyze';
-import { isIp, parseIp, splitHostPort, joinHostPort } from '../../core/common/ip';
-import { tracePacket, formatTraceTree } from '../../core/iptables/trace';
-import { traceHints } from '../../core/iptables/traceHints';
-import { nodeAddressesFromPaste } from '../../core/nodeAddresses';
+import { joinHostPort } from '../../core/common/ip';
+import { formatShare, roundProbability } from '../../core/common/shares';
+import { formatTraceTree } from '../../core/iptables/trace';
 import type { Packet, TraceResult, TraceStep } from '../../core/iptables/trace/types';
-import { explainNoVirtual, resolveVirtual } from '../../core/ipvs/resolve';
-import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
+import type { IpvsTracePath, IpvsTraceStep } from '../../core/ipvs/tracePaths';
+import { traceAnalysis } from '../../core/traceAnalysis';
+import { checkTracePacket, type TraceInputNames } from '../../core/tracePacketInput';
 import { parseArgs, UsageError } from '../args';
 import { printJson, readInput } from '../io';
 import { langOption } from '../lang';
 
-const PROTOS = ['tcp', 'udp', 'sctp'] as const;
-const HOOKS = ['prerouting', 'output'] as const;
+/** The options that set each field of the packet, as the messages name them. */
+const OPTION_NAMES: TraceInputNames = {
+  src: '--src',
+  dst: '--dst',
+  proto: '--proto',
+  hook: '--hook',
+  localAddresses: '--local-ip',
+};
 
 export interface TraceStepJson {
   table: string;
@@ -51,46 +57,35 @@ export interface TraceJson {
   warnings?: string[];
 }
 
-function stepJson(s: TraceStep): TraceStepJson {
+function stepJson(s: TraceStep | IpvsTraceStep): TraceStepJson {
+  const skipped = 'skipped' in s ? s.skipped : undefined;
   const out: TraceStepJson = { table: s.table, chain: s.chain, line: s.line >= 0 ? s.line + 1 : null, rule: s.rule };
-  if (s.skipped) out.skipped = { count: s.skipped.count, lastLine: s.skipped.lastLine + 1 };
+  if (skipped) out.skipped = { count: skipped.count, lastLine: skipped.lastLine + 1 };
   return out;
 }
 
-export function packetFromArgs(args: ReturnType<typeof parseArgs>): Packet {
-  const src = args.options.get('src');
-  const dst = args.options.get('dst');
-  if (!src) throw new UsageError('--src IP is required');
-  if (!dst) throw new UsageError('--dst IP:PORT is required');
-  if (!isIp(src)) throw new UsageError(`--src: "${src}" is not an IP address`);
-  const hp = splitHostPort(dst);
-  if (!hp || !isIp(hp.host) || hp.port === undefined || hp.port > 65535)
-    throw new UsageError(`--dst: "${dst}" is not IP:PORT (use [v6]:PORT for IPv6)`);
-  if (parseIp(src)!.family !== parseIp(hp.host)!.family)
-    throw new UsageError('--src and --dst must be both IPv4 or both IPv6');
-  const proto = (args.options.get('proto') ?? 'tcp').toLowerCase();
-  if (!(PROTOS as readonly string[]).includes(proto))
-    throw new UsageError(`--proto must be one of ${PROTOS.join(', ')}`);
-  const hook = (args.options.get('hook') ?? 'prerouting').toLowerCase();
-  if (!(HOOKS as readonly string[]).includes(hook)) throw new UsageError(`--hook must be one of ${HOOKS.join(', ')}`);
+export function packetFromArgs(args: ReturnType<typeof parseArgs>) {
   const local = args.options.get('local-ip');
-  const localAddresses = local
-    ? local
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : undefined;
-  for (const a of localAddresses ?? []) if (!isIp(a)) throw new UsageError(`--local-ip: "${a}" is not an IP address`);
-  const inIface = args.options.get('in-iface');
-  return {
-    src,
-    dst: hp.host,
-    dport: hp.port,
-    proto: proto as Packet['proto'],
-    hook: hook as Packet['hook'],
-    ...(inIface ? { inIface } : {}),
-    ...(localAddresses ? { localAddresses } : {}),
-  };
+  const checked = checkTracePacket(
+    {
+      src: args.options.get('src'),
+      dst: args.options.get('dst'),
+      proto: args.options.get('proto'),
+      hook: args.options.get('hook'),
+      inIface: args.options.get('in-iface'),
+      ...(local
+        ? {
+            localAddresses: local
+              .split(',')
+              .map((x) => x.trim())
+              .filter(Boolean),
+          }
+        : {}),
+    },
+    OPTION_NAMES,
+  );
+  if (!checked.ok) throw new UsageError(checked.message);
+  return checked.packet;
 }
 
 export function traceJson(result: TraceResult): TraceJson {
@@ -98,7 +93,7 @@ export function traceJson(result: TraceResult): TraceJson {
   const t = result.truncated;
   return {
     paths: result.paths.map((p) => ({
-      probability: Math.round(p.probability * 1e12) / 1e12,
+      probability: roundProbability(p.probability),
       verdict: p.verdict,
       dnat: p.dnat ? { ip: p.dnat.ip, port: p.dnat.port ?? null } : null,
       masquerade: p.masquerade,
@@ -121,7 +116,7 @@ export function traceJson(result: TraceResult): TraceJson {
             reason: t.reason,
             limit: t.limit,
             paths: t.paths,
-            probability: Math.round(t.probability * 1e12) / 1e12,
+            probability: roundProbability(t.probability),
             message: t.message,
           },
         }
@@ -134,80 +129,46 @@ export function runTrace(argv: string[]): number {
   const args = parseArgs(argv, ['src', 'dst', 'proto', 'hook', 'in-iface', 'local-ip', 'lang'], ['json']);
   const packet = packetFromArgs(args);
   const lang = langOption(args);
+  const json = args.flags.has('json');
   const a = analyzeText(readInput(args.positionals[0]));
-  // A paste with both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the VIPs it holds.
-  const hasRules = !!a.iptables && a.iptables.dump.rules.length > 0;
-  if (a.ipvs && (!hasRules || resolveVirtual(a.ipvs, virtualQuery(packet), lang)))
-    return traceIpvs(a.ipvs, packet, lang, args.flags.has('json'));
-  // Policies alone decide too (`:FORWARD DROP` and no rules): a dump with either can be traced.
-  const hasPolicies =
-    !!a.iptables &&
-    a.iptables.dump.tables.some((t) => [...t.chains.values()].some((c) => c.policy !== undefined && c.policy !== '-'));
-  if (!a.iptables || (!hasRules && !hasPolicies)) {
-    const what = a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind;
-    throw new UsageError(
-      `trace needs an iptables or ipvsadm dump with rules or chain policies; this input is ${what === 'unknown' ? 'not one' : what}`,
-    );
+  const answer = traceAnalysis(a, packet, lang);
+  switch (answer.engine) {
+    case 'none':
+      throw new UsageError(
+        `trace needs an iptables or ipvsadm dump with rules or chain policies; this input is ${answer.input === 'unknown' ? 'not one' : answer.input}`,
+      );
+    case 'iptables':
+      if (json) printJson(traceJson(answer.result));
+      else process.stdout.write(`${formatTraceTree(answer.result, lang)}\n`);
+      return 0;
+    case 'ipvs':
+      if (!answer.resolution) {
+        if (json) printJson({ paths: [], warnings: [answer.message] });
+        else process.stdout.write(`${answer.message}\n`);
+      } else if (json) printJson({ paths: answer.paths.map(ipvsPathJson), explanation: answer.resolution.explanation });
+      else {
+        process.stdout.write(`${answer.resolution.explanation}\n`);
+        for (const p of answer.paths) process.stdout.write(`${ipvsPathLine(p, packet)}\n`);
+      }
+      return 0;
   }
-  // Without --local-ip, an `ip addr` section of the same paste tells which addresses are the node's.
-  const pasted = packet.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
-  const result = tracePacket(a.iptables.dump, pasted ? { ...packet, localAddresses: pasted } : packet, {
-    lang,
-    ipsets: a.network?.ipsets,
-  });
-  result.warnings.push(...traceHints(a.iptables, packet, result, lang));
-  if (args.flags.has('json')) printJson(traceJson(result));
-  else process.stdout.write(`${formatTraceTree(result, lang)}\n`);
-  return 0;
-}
-
-function virtualQuery(packet: Packet) {
-  return { ip: packet.dst, port: packet.dport, protocol: packet.proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' };
 }
 
 /** IPVS has no chains to walk: the VIP's real servers are the paths, weighted by the scheduler. */
-function traceIpvs(
-  dump: NonNullable<ReturnType<typeof analyzeText>['ipvs']>,
-  packet: Packet,
-  lang: ReturnType<typeof langOption>,
-  json: boolean,
-): number {
-  const query = virtualQuery(packet);
-  const r = resolveVirtual(dump, query, lang);
-  if (!r) {
-    if (json) printJson({ paths: [], warnings: [explainNoVirtual(query, lang)] });
-    else process.stdout.write(`${explainNoVirtual(query, lang)}\n`);
-    return 0;
-  }
-  const label =
-    `${r.service.protocol} ${r.service.address ?? ''}:${r.service.port ?? ''} ${r.service.scheduler ?? ''}`.trim();
-  const paths = ipvsTracePaths(r).map((p) => ({
-    probability: p.probability,
+function ipvsPathJson(p: IpvsTracePath) {
+  return {
+    probability: roundProbability(p.probability),
     verdict: 'ACCEPT',
     dnat: p.dnat,
     realServer: p.realServer,
     ...(p.forward ? { forward: p.forward } : {}),
     // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
     masquerade: false,
-    steps: [
-      { table: 'ipvs', chain: label, line: p.serviceLine + 1, rule: label },
-      {
-        table: 'ipvs',
-        chain: label,
-        line: p.realServerLine + 1,
-        rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim(),
-      },
-    ],
-  }));
-  if (json) printJson({ paths, explanation: r.explanation });
-  else {
-    process.stdout.write(`${r.explanation}\n`);
-    for (const p of paths) {
-      const how = p.dnat ? '' : ` (${p.forward}: destination stays ${joinHostPort(packet.dst, packet.dport)})`;
-      process.stdout.write(
-        `  ${(p.probability * 100).toFixed(1)}% -> ${joinHostPort(p.realServer.ip, p.realServer.port)}${how} (line ${p.steps[1].line})\n`,
-      );
-    }
-  }
-  return 0;
+    steps: p.steps.map(stepJson),
+  };
+}
+
+function ipvsPathLine(p: IpvsTracePath, packet: Packet): string {
+  const how = p.dnat ? '' : ` (${p.forward}: destination stays ${joinHostPort(packet.dst, packet.dport)})`;
+  return `  ${formatShare(p.probability)} -> ${joinHostPort(p.realServer.ip, p.realServer.port)}${how} (line ${p.realServerLine + 1})`;
 }

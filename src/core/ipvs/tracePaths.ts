@@ -2,10 +2,24 @@
  * The paths of a packet to an IPVS virtual service: one per real server that can take new connections
  * (weight above 0, not overloaded), weighted by the scheduler's share. Only LVS-NAT (Masq) rewrites the
  * destination; direct routing (Route) hands the packet to the real server by MAC and a tunnel encapsulates it,
- * both with the VIP still the destination, and Local delivers it on this host. Both faces print these.
+ * both with the VIP still the destination, and Local delivers it on this host. Every face prints these, steps
+ * included (IPVS has no chains: the virtual service's line, then the real server's).
  */
+import { joinHostPort } from '../common/ip';
+import { serviceLabel } from './identity';
 import type { VirtualResolution } from './resolve';
 import type { ForwardMethod } from './types';
+
+export interface IpvsTraceStep {
+  table: 'ipvs';
+  /** The virtual service (`TCP 10.96.0.1:443`), in place of a chain. */
+  chain: string;
+  /** 0-based. */
+  line: number;
+  rule: string;
+  /** `match` the virtual service, then `nat` (Masq rewrites the destination) or `forward` (it does not). */
+  action: 'match' | 'nat' | 'forward';
+}
 
 export interface IpvsTracePath {
   probability: number;
@@ -17,10 +31,12 @@ export interface IpvsTracePath {
   /** 0-based lines of the virtual service and the real server. */
   serviceLine: number;
   realServerLine: number;
+  steps: [IpvsTraceStep, IpvsTraceStep];
 }
 
 export function ipvsTracePaths(r: VirtualResolution): IpvsTracePath[] {
   const usable = r.realServers.filter((e) => !e.draining && e.overloaded !== 'yes');
+  const label = serviceLabel(r.service);
   return usable.map((e) => {
     const rs = e.realServer;
     const to = { ip: rs.address, port: rs.port };
@@ -32,6 +48,16 @@ export function ipvsTracePaths(r: VirtualResolution): IpvsTracePath[] {
       ...(rs.forward ? { forward: rs.forward } : {}),
       serviceLine: r.service.line,
       realServerLine: rs.line,
+      steps: [
+        { table: 'ipvs', chain: label, line: r.service.line, rule: label, action: 'match' },
+        {
+          table: 'ipvs',
+          chain: label,
+          line: rs.line,
+          rule: `-> ${joinHostPort(rs.address, rs.port)} ${rs.forward ?? ''}`.trim(),
+          action: rewrites ? 'nat' : 'forward',
+        },
+      ],
     };
   });
 }

@@ -1,90 +1,60 @@
 /** The tracer behind the custom requests: trace a packet through the open dump, list trace destinations. */
 import type { Analysis } from '../../core/analyze';
-import { isIp, splitHostPort, joinHostPort } from '../../core/common/ip';
+import { joinHostPort } from '../../core/common/ip';
 import type { Lang } from '../../core/i18n/catalog';
-import { distinctSteps, renderTraceMessage, tracePacket } from '../../core/iptables/trace';
-import { noEndpointsSummary, traceHints } from '../../core/iptables/traceHints';
+import { distinctSteps, renderTraceMessage } from '../../core/iptables/trace';
+import { noEndpointsSummary } from '../../core/iptables/traceHints';
 import { tn } from '../../core/i18n/catalog';
-import { nodeAddressesFromPaste } from '../../core/nodeAddresses';
 import { serviceLabel } from '../../core/ipvs/identity';
-import { resolveVirtual } from '../../core/ipvs/resolve';
-import { ipvsTracePaths } from '../../core/ipvs/tracePaths';
+import { traceAnalysis } from '../../core/traceAnalysis';
+import { checkTracePacket, type TraceInputNames } from '../../core/tracePacketInput';
 import type { TraceStep } from '../../core/iptables/trace';
 import type { ServiceTarget, TracePacketParams, TracePacketResult, TraceStepResult } from '../protocol';
 
 export class TraceInputError extends Error {}
 
+/** The request's fields, as its error messages name them. */
+const PARAM_NAMES: TraceInputNames = {
+  src: 'src',
+  dst: 'dst',
+  proto: 'proto',
+  hook: 'hook',
+  localAddresses: 'localAddresses',
+};
+
 export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang: Lang): TracePacketResult {
   const lang: Lang = p.lang === 'en' || p.lang === 'zh-CN' ? p.lang : serverLang;
-  if (!isIp(p.src)) throw new TraceInputError(`"${p.src}" is not an IP address`);
-  const hp = splitHostPort(p.dst);
-  if (!hp || !isIp(hp.host) || hp.port === undefined) throw new TraceInputError(`"${p.dst}" is not IP:PORT`);
-  const proto = p.proto ?? 'tcp';
-  const query = { ip: hp.host, port: hp.port, protocol: proto.toUpperCase() as 'TCP' | 'UDP' | 'SCTP' };
-  // A session paste may hold both: IPVS answers for the VIPs it holds, the rules for the rest.
-  if (a.ipvs && (!a.iptables?.dump.rules.length || resolveVirtual(a.ipvs, query, lang))) {
-    const r = resolveVirtual(a.ipvs, query, lang);
-    if (!r)
-      return {
-        summary: `No IPVS virtual service for ${proto.toUpperCase()} ${p.dst}`,
-        paths: [],
-        warnings: [],
-        matchedLines: [],
-      };
-    const paths = ipvsTracePaths(r);
-    const label = serviceLabel(r.service);
-    return {
-      summary: r.explanation,
-      paths: paths.map((p) => ({
-        probability: p.probability,
-        verdict: 'ACCEPT',
-        dnat: p.dnat,
-        ...(!p.dnat && p.forward ? { forward: { ...p.realServer, method: p.forward } } : {}),
-        // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
-        masquerade: false,
-        steps: [
-          { table: 'ipvs', chain: label, line: p.serviceLine, rule: label, action: 'match' },
-          {
-            table: 'ipvs',
-            chain: label,
-            line: p.realServerLine,
-            rule: `-> ${joinHostPort(p.realServer.ip, p.realServer.port)} ${p.forward ?? ''}`.trim(),
-            action: p.dnat ? 'nat' : 'forward',
-          },
-        ],
-        assumptions: [],
-      })),
-      warnings: [],
-      matchedLines: [r.service.line, ...paths.map((p) => p.realServerLine)],
-    };
-  }
-  if (!a.iptables)
+  const checked = checkTracePacket(p, PARAM_NAMES);
+  if (!checked.ok) throw new TraceInputError(checked.message);
+  const answer = traceAnalysis(a, checked.packet, lang);
+  if (answer.engine === 'none')
     return {
       summary: 'No iptables rules or IPVS services in this document',
       paths: [],
       warnings: [],
       matchedLines: [],
     };
-  const dump = a.iptables.dump;
-  // The node's addresses: the caller's, else an `ip addr` section of the same paste.
-  const pasted = p.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
-  const localAddresses = p.localAddresses ?? pasted;
-  const result = tracePacket(
-    dump,
-    {
-      src: p.src,
-      dst: hp.host,
-      dport: hp.port,
-      proto,
-      hook: p.hook ?? 'prerouting',
-      ...(p.inIface ? { inIface: p.inIface } : {}),
-      ...(localAddresses ? { localAddresses } : {}),
-    },
-    { lang, ipsets: a.network?.ipsets },
-  );
-  const packet = { src: p.src, dst: hp.host, dport: hp.port, proto, hook: p.hook ?? 'prerouting' } as const;
-  result.warnings.push(...traceHints(a.iptables, packet, result, lang));
-  const empty = noEndpointsSummary(a.iptables, packet, result, lang);
+  if (answer.engine === 'ipvs') {
+    if (!answer.resolution) return { summary: answer.message, paths: [], warnings: [], matchedLines: [] };
+    const { resolution, paths } = answer;
+    return {
+      summary: resolution.explanation,
+      paths: paths.map((x) => ({
+        probability: x.probability,
+        verdict: 'ACCEPT',
+        dnat: x.dnat,
+        ...(!x.dnat && x.forward ? { forward: { ...x.realServer, method: x.forward } } : {}),
+        // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
+        masquerade: false,
+        steps: x.steps,
+        assumptions: [],
+      })),
+      warnings: [],
+      matchedLines: [resolution.service.line, ...paths.map((x) => x.realServerLine)],
+    };
+  }
+  const { packet, result, nodeAddresses } = answer;
+  const empty = noEndpointsSummary(answer.model, packet, result, lang);
   const dnats = new Set(result.paths.map((x) => (x.dnat ? joinHostPort(x.dnat.ip, x.dnat.port) : x.verdict)));
   const stepResult = (s: TraceStep): TraceStepResult => ({
     table: s.table,
@@ -100,8 +70,8 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
     summary:
       empty ??
       tn(lang, 'trace.summary', result.paths.length, {
-        proto: proto.toUpperCase(),
-        src: p.src,
+        proto: packet.proto.toUpperCase(),
+        src: packet.src,
         dst: p.dst,
         targets: summariseTargets([...dnats]),
       }),
@@ -121,8 +91,8 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
         ...(sep ? { endpointChain: sep } : {}),
       };
     }),
-    ...(localAddresses ? { localAddresses: { addresses: localAddresses, from: pasted ? 'paste' : 'request' } } : {}),
-    ...(!localAddresses &&
+    ...(nodeAddresses ? { localAddresses: nodeAddresses } : {}),
+    ...(!nodeAddresses &&
     result.paths.some((x) => x.givenMessages.some((m) => m.code === 'assume.local' || m.code === 'assume.not-local'))
       ? { needsLocalAddresses: true }
       : {}),

@@ -6,7 +6,8 @@
 import { ownEntry } from '../../common/own';
 import type { IpFamily } from '../../common/ip';
 import type { Match, OptionArg } from '../dump';
-import { formatProbability, msg } from './message';
+import { formatProbability } from '../../common/shares';
+import { msg } from './message';
 import { addressType, ipText, type TraceEnv } from './packet';
 import type { PacketState } from './state';
 import type { TraceMessage } from './types';

@@ -22,7 +22,8 @@ import {
   stagesWithBaseChains,
   type Stage,
 } from './hooks';
-import { formatMark, formatProbability, givenCode, msg, renderTraceMessage } from './message';
+import { formatProbability } from '../../common/shares';
+import { formatMark, givenCode, msg, renderTraceMessage } from './message';
 import { addressType, ipText, isForThisNode, preparePacket, type TraceEnv } from './packet';
 import type { PacketState } from './state';
 import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';

@@ -4,7 +4,8 @@
  * printed 1-based. The output is linear in the size of the tree.
  */
 import { t, tn, type Lang } from '../../i18n/catalog';
-import { formatMark, formatProbability } from './message';
+import { formatProbability } from '../../common/shares';
+import { formatMark } from './message';
 import type { TracePath, TraceResult, TraceStep } from './types';
 import { joinHostPort } from '../../common/ip';
 

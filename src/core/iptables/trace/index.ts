@@ -13,7 +13,7 @@
  */
 export { tracePacket } from './engine';
 export { formatTraceTree } from './format';
-export { renderTraceMessage, formatProbability } from './message';
+export { renderTraceMessage } from './message';
 export { distinctSteps } from './steps';
 export type {
   Packet,

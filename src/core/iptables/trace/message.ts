@@ -20,12 +20,6 @@ export function renderTraceMessage(message: TraceMessage, lang: Lang): string {
   return t(lang, `trace.${message.code}`, message.params);
 }
 
-/** Probabilities as people read them: at most 6 significant decimals, no trailing zeros. */
-export function formatProbability(p: number): string {
-  if (p === 0 || p === 1) return String(p);
-  return String(Number(p.toPrecision(6)));
-}
-
 export function formatMark(mark: number): string {
   return `0x${(mark >>> 0).toString(16)}`;
 }

@@ -1,0 +1,66 @@
+/**
+ * One trace entry for every face (`kpp trace`, the language server's trace request, hence the extension's view):
+ * given an analysed paste (`analyze.ts`) and a checked packet (`tracePacketInput.ts`), the engine that answers
+ * for it. A paste may hold both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the virtual
+ * services it holds, the iptables rules for the rest. The faces only shape the answer (JSON, a tree, a view).
+ */
+import type { Analysis } from './analyze';
+import type { Lang } from './i18n/catalog';
+import type { IptablesModel } from './iptables/model';
+import { tracePacket } from './iptables/trace';
+import type { Packet, TraceResult } from './iptables/trace/types';
+import { traceHints } from './iptables/traceHints';
+import { explainNoVirtual, resolveVirtual, type VirtualQuery, type VirtualResolution } from './ipvs/resolve';
+import { ipvsTracePaths, type IpvsTracePath } from './ipvs/tracePaths';
+import { nodeAddressesFromPaste } from './nodeAddresses';
+import type { TraceProtocol } from './tracePacketInput';
+
+export type TraceAnswer =
+  /** The virtual service's real servers are the paths. */
+  | { engine: 'ipvs'; packet: Packet; resolution: VirtualResolution; paths: IpvsTracePath[] }
+  /** An IPVS paste without a virtual service for the packet, said in the caller's language. */
+  | { engine: 'ipvs'; packet: Packet; resolution: undefined; message: string }
+  | {
+      engine: 'iptables';
+      packet: Packet;
+      model: IptablesModel;
+      /** Its warnings include what the trace alone does not say (`traceHints`). */
+      result: TraceResult;
+      /** The node's addresses the trace used: the caller's, else an `ip addr` section of the same paste. */
+      nodeAddresses?: { addresses: string[]; from: 'request' | 'paste' };
+    }
+  /**
+   * Nothing to walk: neither IPVS virtual services nor iptables rules or chain policies (a policy alone decides,
+   * `:FORWARD DROP` and no rules; with neither, any verdict would be made up). `input` names what the text is.
+   */
+  | { engine: 'none'; input: string };
+
+export function traceAnalysis(a: Analysis, packet: Packet & { proto: TraceProtocol }, lang: Lang): TraceAnswer {
+  const protocol = packet.proto.toUpperCase() as Uppercase<TraceProtocol>;
+  const query: VirtualQuery = { ip: packet.dst, port: packet.dport, protocol };
+  const hasRules = !!a.iptables && a.iptables.dump.rules.length > 0;
+  if (a.ipvs) {
+    const resolution = resolveVirtual(a.ipvs, query, lang);
+    if (resolution) return { engine: 'ipvs', packet, resolution, paths: ipvsTracePaths(resolution) };
+    if (!hasRules) return { engine: 'ipvs', packet, resolution, message: explainNoVirtual(query, lang) };
+  }
+  const hasPolicies =
+    !!a.iptables &&
+    a.iptables.dump.tables.some((t) => [...t.chains.values()].some((c) => c.policy !== undefined && c.policy !== '-'));
+  if (!a.iptables || (!hasRules && !hasPolicies))
+    return { engine: 'none', input: a.network ? (a.network.formats?.[0] ?? 'network state') : a.detection.kind };
+  const pasted = packet.localAddresses ? undefined : nodeAddressesFromPaste(a.network);
+  const result = tracePacket(a.iptables.dump, pasted ? { ...packet, localAddresses: pasted } : packet, {
+    lang,
+    ipsets: a.network?.ipsets,
+  });
+  result.warnings.push(...traceHints(a.iptables, packet, result, lang));
+  const addresses = packet.localAddresses ?? pasted;
+  return {
+    engine: 'iptables',
+    packet,
+    model: a.iptables,
+    result,
+    ...(addresses ? { nodeAddresses: { addresses, from: pasted ? 'paste' : 'request' } } : {}),
+  };
+}
