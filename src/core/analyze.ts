@@ -4,7 +4,8 @@
  */
 import type { Diagnostic } from './common/diagnostics';
 import { normalizeLineBreaks } from './common/lines';
-import { blankLogPrefixes, logPrefixLength } from './common/logPrefix';
+import type { PastePositions } from './common/pastePositions';
+import { unwrapPaste, type UnwrappedPaste } from './common/pasteWrappers';
 import { detectDump, type Detection, type DumpKind } from './detect';
 import { t, type Lang } from './i18n/catalog';
 import { explainAt, type Explanation } from './iptables/explain';
@@ -27,32 +28,61 @@ export interface Analysis {
   network?: NetworkState;
   /** A pasted session with outputs of several tools: which lines each engine read. */
   session?: readonly SessionSection[];
+  /**
+   * The engines' lines are not the text's (a kube-proxy log line carried the dump with its line breaks escaped):
+   * every position the engines give or take crosses this map at the faces.
+   */
+  positions?: PastePositions;
 }
 
 /** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
 export function analyzeText(text: string, kind?: DumpKind): Analysis {
   // Every engine below counts lines as the editor does (a lone CR ends a line too).
   const input = normalizeLineBreaks(text);
-  const logged = blankLogPrefixes(input);
-  if (!logged) return analyzeOutput(input, kind);
-  // A log paste: the engines read what is behind the prefixes, and the dump says why its lines are indented.
-  const a = analyzeOutput(logged.text, kind);
-  const note = logPrefixNote(logged.firstLine, input);
+  const paste = unwrapPaste(input);
+  if (!paste) return analyzeOutput(input, kind);
+  // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
+  const a = analyzeOutput(paste.text, kind);
   const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
-  dumpDiagnostics?.unshift(note);
+  dumpDiagnostics?.unshift(...pasteNotes(paste));
+  if (paste.kubeProxy?.positions) a.positions = paste.kubeProxy.positions;
   return a;
 }
 
-function logPrefixNote(line: number, text: string): Diagnostic {
-  const raw = text.split('\n', line + 1)[line] ?? '';
-  const length = logPrefixLength(raw);
-  return {
-    span: { line, column: 0, length },
-    severity: 'info',
-    code: 'log-prefixed-paste',
-    message: t('en', 'parse.log-prefixed-paste'),
-    messageKey: 'parse.log-prefixed-paste',
-  };
+function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
+  const notes: Diagnostic[] = [];
+  const note = (
+    code: string,
+    line: number,
+    column: number,
+    length: number,
+    key: string,
+    params?: Record<string, string | number>,
+  ) =>
+    notes.push({
+      span: { line, column, length },
+      severity: 'info',
+      code,
+      message: t('en', key, params),
+      messageKey: key,
+      ...(params ? { params } : {}),
+    });
+  const { quote, log, kubeProxy } = paste;
+  if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
+  if (log) note('log-prefixed-paste', log.line, 0, log.length, 'parse.log-prefixed-paste');
+  if (kubeProxy) {
+    const { line, column, length } = kubeProxy.header;
+    const several = kubeProxy.inputs > 1;
+    note(
+      'kube-proxy-log',
+      line,
+      column,
+      length,
+      several ? 'parse.kube-proxy-log.several' : 'parse.kube-proxy-log',
+      several ? { count: kubeProxy.inputs } : undefined,
+    );
+  }
+  return notes;
 }
 
 function analyzeOutput(text: string, kind?: DumpKind): Analysis {

@@ -3,7 +3,7 @@
  * conntrack, ipset), nft syntax, or unknown. Each family scores the share of lines it recognises; the best wins.
  */
 import { normalizeLineBreaks } from './common/lines';
-import { blankLogPrefixes } from './common/logPrefix';
+import { unwrapPaste } from './common/pasteWrappers';
 import { looksLikeIpvs } from './ipvs/detect';
 import { DETECTION_SAMPLE_LINES, LANGUAGE_OF_KIND, type DumpLanguageId } from './languages';
 import { detectNetworkFormat } from './netstate/detect';
@@ -65,8 +65,10 @@ const SAMPLE_LINES = DETECTION_SAMPLE_LINES;
 
 export function detectDump(fullText: string): Detection {
   const head = normalizeLineBreaks(headLines(fullText, SAMPLE_LINES));
-  // A log paste is what its lines say behind their prefixes.
-  const text = blankLogPrefixes(head)?.text ?? head;
+  // A quoted or logged paste is what its lines say behind the quote marks and prefixes (a kube-proxy log: the
+  // restore input it logged, whose lines may all be on one line of the log).
+  const unwrapped = unwrapPaste(head)?.text;
+  const text = unwrapped === undefined ? head : headLines(unwrapped, SAMPLE_LINES);
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trimEnd())

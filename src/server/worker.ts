@@ -17,6 +17,7 @@ import { documentSymbols, foldingRanges, workspaceSymbols } from './features/sym
 import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
 import { fitResponse } from './fit';
 import { LineIndex } from './lineIndex';
+import { paramsToEngine, resultToDocument } from './pasteMapping';
 import { ListTargetsRequest, TracePacketRequest } from './protocol';
 
 export type ToWorker =
@@ -39,7 +40,10 @@ export function kindForLanguage(languageId: string): DumpKind | undefined {
 export interface Held {
   uri: string;
   analysis: Analysis;
+  /** The lines the engines read (the document's own unless a kube-proxy log carried them escaped). */
   lines: LineIndex;
+  /** The document's lines, when they differ from the engines'. */
+  documentLines?: LineIndex;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -87,13 +91,16 @@ export function runWorker(): void {
       const started = Date.now();
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
+        const analysis = analyzeText(m.text, kindForLanguage(m.languageId));
         const doc: Held = {
           uri: m.uri,
-          analysis: analyzeText(m.text, kindForLanguage(m.languageId)),
-          lines: LineIndex.of(m.text),
+          analysis,
+          lines: LineIndex.of(analysis.positions?.engineText ?? m.text),
+          ...(analysis.positions ? { documentLines: LineIndex.of(m.text) } : {}),
         };
         held.set(m.uri, doc);
-        const diagnostics = HANDLERS.diagnostics(doc, undefined, m.lang) as unknown[];
+        const found = HANDLERS.diagnostics(doc, undefined, m.lang);
+        const diagnostics = resultToDocument('diagnostics', found, analysis.positions) as unknown[];
         post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
       } catch (e) {
         post({ kind: 'analysisFailed', uri: m.uri, version: m.version, message: (e as Error).stack ?? String(e) });
@@ -114,7 +121,9 @@ export function runWorker(): void {
     try {
       // Fitted into the text this analysis read: the answer is right for that version; the server fits it again
       // into a newer text if the document changed since.
-      const fitted = fitResponse(m.method, handler(doc, m.params, m.lang) ?? null, doc.lines);
+      const map = doc.analysis.positions;
+      const answer = resultToDocument(m.method, handler(doc, paramsToEngine(m.params, map), m.lang), map);
+      const fitted = fitResponse(m.method, answer ?? null, doc.documentLines ?? doc.lines);
       post({
         kind: 'result',
         id: m.id,

@@ -1,6 +1,7 @@
 /** `kpp explain FILE --line N [--column C] [--lang en|zh-CN]`: the hover text for a position, as Markdown. */
 import { analyzeText, explainLine } from '../../core/analyze';
 import { normalizeLineBreaks } from '../../core/common/lines';
+import { enginePosition } from '../../core/documentPositions';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
 import { langOption } from '../lang';
@@ -26,9 +27,11 @@ export function runExplain(argv: string[]): number {
   const a = analyzeText(text);
   // Without --column: the whole rule (its sentence) on a rule line, otherwise the line's first token.
   const firstCol = lines[line].length - lines[line].trimStart().length + 1;
-  const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(line);
-  const column = wholeRule ? -1 : positiveInt('column', args.options.get('column'), firstCol) - 1;
-  const result = explainLine(a, line, column, lang);
+  const asked = positiveInt('column', args.options.get('column'), firstCol) - 1;
+  // The engines' position of the one asked (a kube-proxy log carries the dump's lines on one line of its own).
+  const at = enginePosition(a, line, asked);
+  const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(at.line);
+  const result = explainLine(a, at.line, wholeRule ? -1 : at.column, lang);
   process.stdout.write(
     `${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`,
   );

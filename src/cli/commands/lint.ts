@@ -1,5 +1,6 @@
 /** `kpp lint FILE [--json] [--lang en|zh-CN]`: parse diagnostics plus lint findings; exit 1 when any is an error. */
 import { analyzeText, diagnosticsOf } from '../../core/analyze';
+import { documentDiagnostic } from '../../core/documentPositions';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
 import { tn, t } from '../../core/i18n/catalog';
@@ -9,7 +10,8 @@ export function runLint(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
   const lang = langOption(args);
-  const findings = diagnosticsOf(analyzeText(readInput(file)), lang);
+  const a = analyzeText(readInput(file));
+  const findings = diagnosticsOf(a, lang).map((d) => documentDiagnostic(a, d));
   if (args.flags.has('json')) printJson({ diagnostics: findings.map(diagnosticJson) });
   else {
     for (const d of findings) process.stdout.write(`${formatDiagnostic(file ?? '-', d)}\n`);

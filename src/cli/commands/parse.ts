@@ -1,5 +1,6 @@
 /** `kpp parse FILE [--json]`: what the dump is, its counts, its Services and endpoints, and parse diagnostics. */
 import { analyzeText, localizeDiagnostic } from '../../core/analyze';
+import { documentDiagnostic } from '../../core/documentPositions';
 import { parseArgs } from '../args';
 import { formatDiagnostic, printJson, readInput } from '../io';
 import { langOption } from '../lang';
@@ -18,7 +19,8 @@ export function runParse(argv: string[]): number {
   }
   process.stdout.write(parseReport(result, a));
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
-    for (const d of list ?? []) process.stderr.write(`${formatDiagnostic(file ?? '-', localizeDiagnostic(d, lang))}\n`);
+    for (const d of list ?? [])
+      process.stderr.write(`${formatDiagnostic(file ?? '-', localizeDiagnostic(documentDiagnostic(a, d), lang))}\n`);
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 import { localizeDiagnostic, type Analysis } from '../../core/analyze';
 import type { Lang } from '../../core/i18n/catalog';
 import type { Diagnostic } from '../../core/common/diagnostics';
+import { documentDiagnostic } from '../../core/documentPositions';
 import { ipvsToJson } from '../../core/ipvs/json';
 import type { KubeService } from '../../core/iptables/kubeView';
 import { diagnosticJson } from '../io';
@@ -115,6 +116,6 @@ export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
   }
   out.diagnostics = diagnostics
     .sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column)
-    .map((d) => diagnosticJson(localizeDiagnostic(d, lang)));
+    .map((d) => diagnosticJson(localizeDiagnostic(documentDiagnostic(a, d), lang)));
   return out;
 }

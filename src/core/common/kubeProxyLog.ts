@@ -1,0 +1,253 @@
+/**
+ * kube-proxy logs the whole iptables-restore input it is about to apply (`-v=5` in 1.21-1.26, `-v=9` since), and
+ * people paste that log. Four forms exist, by version and logging format:
+ * - klog `Infof` (up to 1.20): `I1206 10:00:01.123456  1 proxier.go:1456] Restoring iptables rules: *filter` and the
+ *   input's remaining lines as they are (`Syncing iptables rules: ` in the oldest releases);
+ * - klog structured, a string with klog 2.60 and later: `"Restoring iptables" rules=<`, the input's lines behind a
+ *   tab each, and ` >` on a line of its own;
+ * - klog structured, a string before klog 2.60 or a byte slice (`%+q`) since: `"Restoring iptables" rules="*filter\n
+ *   :KUBE-SERVICES - [0:0]\n..."`, the whole input on the log line with Go's escapes;
+ * - JSON logging (`--logging-format=json`) of a string: `{"ts":...,"msg":"Restoring iptables","rules":"*filter\n..."}`.
+ * The input is what the engines read: the last one logged, with every other log line blanked. The first two keep
+ * their lines (only the log's own text is blanked); the escaped forms are unescaped into lines of their own, and
+ * `positions` says where each of those lines is in the log.
+ */
+import { PastePositionsBuilder, type PastePositions } from './pastePositions';
+
+export interface LoggedRestoreInput {
+  /** The text the engines read. */
+  text: string;
+  /** The log text that announced the input read (0-based, in the lines of `text`): where a note about it goes. */
+  header: { line: number; column: number; length: number };
+  /** Log lines that carried an input (the last is read). */
+  inputs: number;
+  /** Where the lines of `text` are in the log, when an escaped input was unescaped into lines. */
+  positions?: PastePositions;
+}
+
+/** A klog header: severity, date, time, thread id, `file:line]`. */
+const KLOG_HEADER = /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}\s+\d+ [^\s:\]]+:\d+\] /;
+const RAW_INPUT = /^(?:Restoring|Syncing) iptables rules: /;
+/** The start of a restore input: a table header or a rule, at its start or after one of its line breaks. */
+const LOOKS_LIKE_INPUT = /(?:^|\n)(?:\*(?:filter|nat|mangle|raw|security)\b|:KUBE-|-A KUBE-)/;
+/** Lines looked at for a log's first klog or JSON line; a dump is decided without reading further. */
+const SAMPLE_LINES = 400;
+
+type Form = 'raw' | 'lines' | 'quoted' | 'json';
+
+interface Found {
+  form: Form;
+  line: number;
+  /** Offset of the line's first character, of its log text, and of the input's first character. */
+  lineStart: number;
+  headerAt: number;
+  inputAt: number;
+  /** Log lines that carried an input. */
+  inputs: number;
+}
+
+/** The restore input a kube-proxy log carries, or undefined when the text is no such log. */
+export function readKubeProxyLog(text: string): LoggedRestoreInput | undefined {
+  const found = lastInput(text);
+  if (!found) return undefined;
+  return found.form === 'quoted' || found.form === 'json' ? unescapeInput(text, found) : keepLines(text, found);
+}
+
+function lastInput(text: string): Found | undefined {
+  let last: Found | undefined;
+  let inputs = 0;
+  let logLines = 0;
+  let at = 0;
+  for (let line = 0; at <= text.length; line++) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    let headerAt = at;
+    while (headerAt < end && (text.charCodeAt(headerAt) === 32 || text.charCodeAt(headerAt) === 9)) headerAt++;
+    const head = text.slice(headerAt, Math.min(end, headerAt + 200));
+    const klog = KLOG_HEADER.exec(head);
+    const json = !klog && head.startsWith('{"');
+    if (klog || json) logLines++;
+    else if (line >= SAMPLE_LINES && logLines === 0) return undefined;
+    const found = klog
+      ? klogInput(text, headerAt, end, klog[0].length)
+      : json
+        ? jsonInput(text, headerAt, end)
+        : undefined;
+    if (found) {
+      inputs++;
+      last = { ...found, line, lineStart: at, headerAt, inputs: 0 };
+    }
+    at = end + 1;
+  }
+  if (last) last.inputs = inputs;
+  return last;
+}
+
+function klogInput(text: string, headerAt: number, end: number, headerLength: number) {
+  const message = headerAt + headerLength;
+  const raw = RAW_INPUT.exec(text.slice(message, Math.min(end, message + 40)));
+  if (raw) {
+    const inputAt = message + raw[0].length;
+    return looksLikeInput(text, inputAt, Math.min(text.length, inputAt + 4000))
+      ? { form: 'raw' as const, inputAt }
+      : undefined;
+  }
+  const line = text.slice(message, end);
+  if (line.endsWith(' rules=<')) {
+    const inputAt = end + 1;
+    return looksLikeInput(text, inputAt, Math.min(text.length, inputAt + 4000))
+      ? { form: 'lines' as const, inputAt }
+      : undefined;
+  }
+  const key = line.indexOf(' rules="');
+  if (key < 0) return undefined;
+  const inputAt = message + key + ' rules="'.length;
+  return looksLikeEscapedInput(text, inputAt, end) ? { form: 'quoted' as const, inputAt } : undefined;
+}
+
+function jsonInput(text: string, headerAt: number, end: number) {
+  const key = text.indexOf('"rules":"', headerAt);
+  if (key < 0 || key >= end) return undefined;
+  const inputAt = key + '"rules":"'.length;
+  return looksLikeEscapedInput(text, inputAt, end) ? { form: 'json' as const, inputAt } : undefined;
+}
+
+function looksLikeInput(text: string, from: number, to: number): boolean {
+  return LOOKS_LIKE_INPUT.test(text.slice(from, to).replace(/\n[ \t]+/g, '\n'));
+}
+
+function looksLikeEscapedInput(text: string, from: number, end: number): boolean {
+  return LOOKS_LIKE_INPUT.test(text.slice(from, Math.min(end, from + 4000)).replace(/\\n/g, '\n'));
+}
+
+/** The raw and tabbed forms: the input keeps its lines; the log text around it is blanked. */
+function keepLines(text: string, found: Found): LoggedRestoreInput {
+  const lines = text.split('\n');
+  const first = found.form === 'raw' ? found.line : found.line + 1;
+  let last = first;
+  while (last + 1 < lines.length && !endsInput(found.form, lines[last + 1])) last++;
+  const column = found.form === 'raw' ? found.inputAt - found.lineStart : 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (i === first && found.form === 'raw') lines[i] = ' '.repeat(column) + lines[i].slice(column);
+    else if (i < first || i > last) lines[i] = blank(lines[i]);
+  }
+  const headerColumn = found.headerAt - found.lineStart;
+  const headerEnd = found.form === 'raw' ? column : text.indexOf('\n', found.lineStart) - found.lineStart;
+  return {
+    text: lines.join('\n'),
+    header: { line: found.line, column: headerColumn, length: headerEnd - headerColumn },
+    inputs: found.inputs,
+  };
+}
+
+/** Where the input ends: at the next log line (raw), or at klog's ` >` (tabbed). */
+function endsInput(form: Form, line: string): boolean {
+  const c = line.trim();
+  if (form === 'lines') return c === '>' || KLOG_HEADER.test(c);
+  return KLOG_HEADER.test(c) || c.startsWith('{"');
+}
+
+/** A line's characters as blanks (a tab stays a tab), so that nothing of it is read but its length holds. */
+function blank(line: string): string {
+  return line.replace(/[^\t]/g, ' ');
+}
+
+/** Go's and JSON's escapes, each read as one character. */
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  "'": "'",
+  // A carriage return or a control character in the input would end or break an engine line: a blank holds its place.
+  r: ' ',
+  a: ' ',
+  b: ' ',
+  f: ' ',
+  v: ' ',
+};
+const HEX_WIDTH: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/** The escaped forms: the input unescaped into lines, each mapped to where it is on the log line. */
+function unescapeInput(text: string, found: Found): LoggedRestoreInput {
+  const map = new PastePositionsBuilder();
+  const out: string[] = [];
+  let at = 0;
+  let line = 0;
+  // Log lines before the input's: blank lines in their places.
+  for (; line < found.line; line++) {
+    const nl = text.indexOf('\n', at);
+    map.line(at);
+    out.push('\n');
+    at = nl + 1;
+  }
+  const lineEnd = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
+  const column = found.inputAt - found.lineStart;
+  // The input's first line begins behind the log text before it, blanked.
+  map.line(at);
+  out.push(' '.repeat(column));
+  let engineColumn = column;
+  let i = found.inputAt;
+  // The first quote not behind a backslash closes the input; the next quote is looked for again only once an
+  // escape has consumed it (an input of 25 MB is one line).
+  let quote = -1;
+  while (i < lineEnd) {
+    if (quote < i) {
+      const q = text.indexOf('"', i);
+      quote = q < 0 || q > lineEnd ? lineEnd : q;
+    }
+    const backslash = text.indexOf('\\', i);
+    const stop = backslash < 0 || backslash > quote ? quote : backslash;
+    if (stop > i) {
+      out.push(text.slice(i, stop));
+      engineColumn += stop - i;
+      i = stop;
+    }
+    if (i >= lineEnd) break;
+    if (text.charCodeAt(i) === 34) {
+      // The closing quote: the rest of the log line (its other fields) is blanked.
+      out.push(blank(text.slice(i, lineEnd)));
+      i = lineEnd;
+      break;
+    }
+    const kind = text[i + 1] ?? '';
+    if (kind === 'n') {
+      out.push('\n');
+      i += 2;
+      map.line(i);
+      engineColumn = 0;
+      continue;
+    }
+    const hex = HEX_WIDTH[kind];
+    let width = 2;
+    let char = SIMPLE_ESCAPES[kind] ?? kind;
+    if (hex && /^[0-9a-fA-F]+$/.test(text.slice(i + 2, i + 2 + hex)) && i + 2 + hex <= lineEnd) {
+      width = 2 + hex;
+      const code = parseInt(text.slice(i + 2, i + 2 + hex), 16);
+      // One character for one escape: a code point beyond 16 bits (two UTF-16 units) is held by a blank.
+      char = code > 0xffff || code < 32 ? ' ' : String.fromCharCode(code);
+    }
+    if (char === '') char = ' ';
+    map.escape(engineColumn, width - 1);
+    out.push(char);
+    engineColumn++;
+    i += width;
+  }
+  // Log lines after the input's: blank lines in their places.
+  at = lineEnd + 1;
+  for (line = found.line + 1; at <= text.length; line++) {
+    const nl = text.indexOf('\n', at);
+    map.line(at);
+    out.push('\n');
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  const unescaped = out.join('');
+  return {
+    text: unescaped,
+    header: { line: found.line, column: found.headerAt - found.lineStart, length: found.inputAt - found.headerAt },
+    inputs: found.inputs,
+    positions: map.build(text, unescaped),
+  };
+}

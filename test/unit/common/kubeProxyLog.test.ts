@@ -1,0 +1,216 @@
+/**
+ * kube-proxy logs the iptables-restore input it applies (`"Restoring iptables" rules=...`), and people paste that
+ * log into tickets. The input must read as the dump it is, in each form kube-proxy's versions and logging formats
+ * write it, with every position pointing into the log as pasted.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText, diagnosticsOf, type Analysis } from '../../../src/core/analyze';
+import type { Span } from '../../../src/core/common/diagnostics';
+import { certaintyOf, detectDump } from '../../../src/core/detect';
+import { documentDiagnostic, documentTrace } from '../../../src/core/documentPositions';
+import { tracePacket } from '../../../src/core/iptables/trace';
+import { corpusFiles, CORPUS_MISSING } from '../../helpers/corpus';
+import { kubeProxyDump } from '../trace/helpers';
+
+/** One line as kube-proxy 1.28 logs it at -v=9 (klog, a byte slice printed with %+q), written out by hand. */
+const V9_LINE =
+  'I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules="*filter\\n:KUBE-SERVICES - [0:0]\\n' +
+  ':KUBE-FORWARD - [0:0]\\n-A KUBE-FORWARD -m conntrack --ctstate INVALID -j DROP\\nCOMMIT\\n*nat\\n' +
+  ':KUBE-SERVICES - [0:0]\\n:KUBE-SVC-NPX46M4PTMTKRN6Y - [0:0]\\n:KUBE-SEP-V2PECCYPB6X2GSCW - [0:0]\\n' +
+  '-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment \\"default/kubernetes:https cluster IP\\" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y\\n' +
+  '-A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment \\"default/kubernetes:https -> 172.18.0.2:6443\\" -j KUBE-SEP-V2PECCYPB6X2GSCW\\n' +
+  '-A KUBE-SEP-V2PECCYPB6X2GSCW -p tcp -m comment --comment \\"default/kubernetes:https\\" -m tcp -j DNAT --to-destination 172.18.0.2:6443\\n' +
+  'COMMIT\\n"';
+const V9_LOG = [
+  'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"',
+  'I1206 10:00:01.118802       1 proxier.go:1507] "Reloading service iptables data" numServices=1 numEndpoints=1 numFilterChains=2 numFilterRules=1 numNATChains=3 numNATRules=3',
+  V9_LINE,
+  'I1206 10:00:01.140211       1 proxier.go:826] "SyncProxyRules complete" elapsed="39.1ms"',
+  '',
+].join('\n');
+
+/** The text of a span: the engine's lines are the log's unless `positions` maps them. */
+function spanText(a: Analysis, text: string, s: Span): string {
+  const d = documentDiagnostic(a, { span: s, severity: 'info', code: '', message: '' }).span;
+  return text.split('\n')[d.line].slice(d.column, d.column + d.length);
+}
+
+test('a klog line carrying the restore input escaped is read as the dump, every position inside the log line', () => {
+  assert.equal(certaintyOf(detectDump(V9_LOG)), 'sure');
+  const a = analyzeText(V9_LOG);
+  assert.equal(a.detection.kind, 'iptables');
+  const dump = a.iptables!.dump;
+  assert.deepEqual(
+    dump.tables.map((t) => [t.name, t.chains.size]),
+    [
+      ['filter', 2],
+      ['nat', 3],
+    ],
+  );
+  const [svc] = a.iptables!.kube.services;
+  assert.equal(svc.name, 'default/kubernetes:https');
+  assert.equal(svc.hashVerified, true);
+  assert.deepEqual(
+    svc.endpoints.map((e) => `${e.ip}:${e.port}`),
+    ['172.18.0.2:6443'],
+  );
+  // The note that says what was read and the lint findings are all on the log line that carried the input.
+  const found = diagnosticsOf(a, 'en').map((d) => documentDiagnostic(a, d));
+  assert.deepEqual(
+    dump.diagnostics.map((d) => d.code),
+    ['kube-proxy-log'],
+  );
+  assert.ok(found.every((d) => d.span.line === 2 && d.severity !== 'error'));
+  // Each rule's span is its text in the log line, escapes and all.
+  for (const r of dump.rules) assert.ok(V9_LINE.includes(spanText(a, V9_LOG, r.span)), r.text);
+  assert.equal(
+    spanText(a, V9_LOG, dump.rules[1].span),
+    '-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment \\"default/kubernetes:https cluster IP\\" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
+  );
+  // A trace's steps are on the log line too.
+  const traced = tracePacket(dump, { src: '10.244.1.5', dst: '10.96.0.1', dport: 443, proto: 'tcp', hook: 'output' });
+  const steps = documentTrace(a, traced).paths[0].steps;
+  assert.ok(steps.length >= 3);
+  for (const s of steps) if (s.line >= 0) assert.equal(s.line, 2, s.rule);
+  assert.equal(traced.paths[0].dnat?.ip, '172.18.0.2');
+});
+
+test('every position of the escaped form maps into the log and back', () => {
+  const a = analyzeText(V9_LOG);
+  const map = a.positions!;
+  const engineLines = map.engineText.split('\n');
+  for (let line = 0; line < engineLines.length; line++)
+    for (let column = 0; column <= engineLines[line].length; column++) {
+      const there = map.toOriginal(line, column);
+      assert.deepEqual(map.toEngine(there.line, there.column), { line, column }, `${line}:${column}`);
+    }
+});
+
+const SERVICES = [
+  {
+    ns: 'kube-system',
+    name: 'kube-dns',
+    clusterIP: '10.96.0.10',
+    port: 53,
+    endpoints: ['10.244.0.3:53', '10.244.1.7:53'],
+  },
+  { ns: 'shop', name: 'cart', clusterIP: '10.96.14.20', port: 80, endpoints: ['10.244.2.12:8080'] },
+  { ns: 'shop', name: 'checkout', clusterIP: '10.96.14.30', port: 80, endpoints: [] },
+];
+
+const before = 'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"';
+const after = 'I1206 10:00:01.140211       1 proxier.go:826] "SyncProxyRules complete" elapsed="39.1ms"';
+/** The forms kube-proxy's releases log the input in (Go's quoting of ASCII text is JSON's). */
+const FORMS: [string, (dump: string) => string, (line: string) => string][] = [
+  [
+    'klog Infof (<= 1.20)',
+    (d) => [before, `I1206 10:00:01.123456       1 proxier.go:1456] Restoring iptables rules: ${d}`, after].join('\n'),
+    (l) => l,
+  ],
+  [
+    'klog structured, multi-line (klog >= 2.60)',
+    (d) =>
+      [
+        before,
+        'I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=<',
+        ...d
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => `\t${l}`),
+        ' >',
+        after,
+      ].join('\n'),
+    (l) => l,
+  ],
+  [
+    'klog structured, quoted (-v=9)',
+    (d) =>
+      [
+        before,
+        `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(d)}`,
+        after,
+      ].join('\n'),
+    (l) => JSON.stringify(l).slice(1, -1),
+  ],
+  [
+    'JSON logging',
+    (d) =>
+      [
+        JSON.stringify({
+          ts: 1765015201101.234,
+          caller: 'iptables/proxier.go:805',
+          msg: 'Syncing iptables rules',
+          v: 2,
+        }),
+        JSON.stringify({
+          ts: 1765015201123.456,
+          caller: 'iptables/proxier.go:1538',
+          msg: 'Restoring iptables',
+          v: 5,
+          rules: d,
+        }),
+      ].join('\n'),
+    (l) => JSON.stringify(l).slice(1, -1),
+  ],
+];
+
+/** What a dump reads as, spans as the text they cover (escaped as `escape` writes them). */
+function reading(text: string, escape: (line: string) => string = (l) => l) {
+  const a = analyzeText(text);
+  const dump = a.iptables!.dump;
+  return {
+    tables: dump.tables.map((t) => [t.name, t.chains.size]),
+    rules: dump.rules.map((r) => [r.chain, r.target?.name, escape(spanText(a, text, r.span))]),
+    services: a.iptables!.kube.services.map((s) => [s.name, s.hashVerified, s.endpoints.map((e) => e.ip)]),
+    diagnostics: diagnosticsOf(a, 'en')
+      .filter((d) => d.code !== 'kube-proxy-log')
+      .map((d) => [d.code, escape(spanText(a, text, d.span))]),
+  };
+}
+
+test('the input reads the same in each form kube-proxy logs it, as the dump itself reads', () => {
+  const dump = kubeProxyDump(SERVICES);
+  for (const [form, wrap, escape] of FORMS) {
+    const plain = reading(dump, escape);
+    const logged = wrap(dump);
+    assert.deepEqual(reading(logged), plain, form);
+    assert.equal(detectDump(logged).kind, 'iptables', form);
+  }
+});
+
+test('of several syncs logged, the last input is read and the note says how many', () => {
+  const first = kubeProxyDump(SERVICES.slice(0, 1));
+  const last = kubeProxyDump(SERVICES);
+  const quoted = FORMS[2][1];
+  const text = `${quoted(first)}\n${quoted(last)}`;
+  const a = analyzeText(text);
+  assert.equal(a.iptables!.kube.services.length, SERVICES.length);
+  const note = diagnosticsOf(a, 'en')
+    .map((d) => documentDiagnostic(a, d))
+    .find((d) => d.code === 'kube-proxy-log')!;
+  assert.equal(note.span.line, 4);
+  assert.equal(note.params?.count, 2);
+});
+
+test('an input cut off with the log line (no COMMIT, no closing quote) still counts in its table', () => {
+  const dump = kubeProxyDump(SERVICES);
+  const cut = dump.slice(0, dump.indexOf('-A KUBE-SEP-') + 30);
+  const text = `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(cut).slice(0, -1)}`;
+  const a = analyzeText(text);
+  const nat = a.iptables!.dump.tables.find((t) => t.name === 'nat')!;
+  assert.ok(nat.chains.size > 5);
+  assert.ok(a.iptables!.dump.rules.every((r) => r.line > 0));
+  const codes = diagnosticsOf(a, 'en').map((d) => documentDiagnostic(a, d));
+  assert.ok(codes.some((d) => d.code === 'missing-commit' && d.params?.table === 'nat' && d.span.line === 0));
+});
+
+test('every corpus save dump reads the same logged by kube-proxy (quoted and JSON)', (t) => {
+  const files = corpusFiles('iptables').filter((f) => /^\*\w+\s*$/m.test(f.text) && f.text.length < 200_000);
+  if (files.length === 0) return t.skip(CORPUS_MISSING);
+  for (const f of files) {
+    const text = f.text.replace(/\r\n?/g, '\n');
+    for (const [form, wrap, escape] of [FORMS[2], FORMS[3]])
+      assert.deepEqual(reading(wrap(text)), reading(text, escape), `${f.name} ${form}`);
+  }
+});
