@@ -7,12 +7,17 @@
 //
 // --quick: two generated sizes and a quarter of the corpus; --only: the inputs whose label matches (e.g. samples);
 // --jobs: commands run at once (each runs both CLIs); --out: report.txt and every difference in full as JSON;
-// --drop-worktrees: remove the two build worktrees afterwards (otherwise they are reused by the next run).
+// --drop-worktrees: remove the two build worktrees afterwards (otherwise they are reused by the next run);
+// --spawn: one `node dist/cli.js` process per command, as a user runs it (several times slower). By default each
+// build's CLI runs in one worker process that calls the bundle's main() (what bin/kpp.js calls) on a fresh copy of
+// the bundle for every command, capturing what it writes.
 // BASE and HEAD are commits (HEAD by default: the last commit, not the working tree's edits). A difference is
 // printed so that it can be judged; `--rules FILE` names intended text changes (a JSON list of
 // { "name", "pattern", "flags", "replace" }): both outputs are rewritten with them and a difference they remove is
 // reported as intended under the rule's name instead of as a change. Exit code 1 when a difference remains.
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -40,9 +45,12 @@ function parseCli(argv) {
     else if (a === '--show') opts.show = Number(argv[++i]);
     else if (a === '--only') opts.only = new RegExp(argv[++i]);
     else if (a === '--drop-worktrees') opts.drop = true;
+    else if (a === '--spawn') opts.spawn = true;
+    else if (a === '--serve') opts.serve = argv[++i];
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else opts.commits.push(a);
   }
+  if (opts.serve) return opts;
   if (opts.commits.length < 1 || opts.commits.length > 2) {
     throw new Error(
       'usage: node scripts/compare-outputs.mjs BASE [HEAD] [--rules FILE] [--jobs N] [--quick] [--out DIR]',
@@ -275,12 +283,12 @@ function usageCommands(file) {
 // ---------------------------------------------------------------------------------------------------------------
 // Running and comparing
 
-function run(cli, args, cwd) {
+const CLI_ENV = { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '', LANGUAGE: '', NO_COLOR: '1' };
+
+/** `node CLI ARGS` in its own process: stdout, stderr and exit code. */
+function spawnRun(cli, args, cwd) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd,
-      env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '', LANGUAGE: '', NO_COLOR: '1' },
-    });
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env: CLI_ENV });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -295,15 +303,67 @@ function run(cli, args, cwd) {
   });
 }
 
-async function pool(items, jobs, work) {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, jobs) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i], i);
-    }
+/** A worker process (this script with --serve CLI) that runs commands one after another: see serve(). */
+function worker(cli, cwd) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', cli], {
+    cwd,
+    env: CLI_ENV,
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  await Promise.all(workers);
+  const waiting = new Map();
+  let next = 0;
+  createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+    const answer = JSON.parse(line);
+    waiting.get(answer.id)(answer);
+    waiting.delete(answer.id);
+  });
+  return {
+    run: (args) =>
+      new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ id, args })}\n`);
+      }),
+    close: () => child.stdin.end(),
+  };
+}
+
+/**
+ * Worker side: each command line (JSON) runs the CLI bundle's main() on a fresh copy of the bundle (no state
+ * carried from one command to the next), with stdout and stderr captured; the answer is one JSON line.
+ */
+async function serve(cli) {
+  const require = createRequire(import.meta.url);
+  const write = process.stdout.write.bind(process.stdout);
+  const writeErr = process.stderr.write;
+  const answer = (obj) => new Promise((resolve) => write(`${JSON.stringify(obj)}\n`, resolve));
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    const { id, args } = JSON.parse(line);
+    const captured = { stdout: '', stderr: '' };
+    const capture = (key) => (chunk, encoding, done) => {
+      captured[key] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const cb = typeof encoding === 'function' ? encoding : done;
+      if (cb) process.nextTick(cb);
+      return true;
+    };
+    const listeners = process.stdout.listeners('error');
+    delete require.cache[require.resolve(cli)];
+    process.stdout.write = capture('stdout');
+    process.stderr.write = capture('stderr');
+    let code;
+    try {
+      const { main } = require(cli);
+      code = main(args);
+      if (typeof code !== 'number') code = await code;
+    } catch (e) {
+      code = `threw: ${e?.message ?? e}`;
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = writeErr;
+      for (const l of process.stdout.listeners('error')) if (!listeners.includes(l)) process.stdout.off('error', l);
+    }
+    await answer({ id, stdout: captured.stdout, stderr: captured.stderr, code });
+  }
 }
 
 function loadRules(file) {
@@ -358,6 +418,7 @@ function compare(base, head, rules) {
 
 async function main() {
   const opts = parseCli(process.argv.slice(2));
+  if (opts.serve) return serve(opts.serve);
   const rules = loadRules(opts.rules);
   const [base, head] = opts.commits.map(builtCli);
   const work = join(tmpdir(), 'kpp-compare', `inputs-${process.pid}`);
@@ -396,7 +457,7 @@ async function main() {
   const commands = [];
   for (const c of clusters) {
     for (const v of generateVariants) commands.push({ input: c.label, args: ['generate', c.file, ...v] });
-    const r = await run(
+    const r = await spawnRun(
       base.cli,
       ['generate', c.file, '--cluster-cidr', '10.244.0.0/16', '--node-name', 'node-a'],
       work,
@@ -426,12 +487,27 @@ async function main() {
   const started = Date.now();
   const results = new Array(commands.length);
   let done = 0;
-  await pool(commands, opts.jobs, async (c, i) => {
-    const [a, b] = await Promise.all([run(base.cli, c.args, work), run(head.cli, c.args, work)]);
-    results[i] = { ...c, parts: compare(a, b, rules) };
-    if (++done % 200 === 0)
-      console.log(`  ${done}/${commands.length} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  });
+  // In-process by default: a worker per build and per job, each running its commands one after another.
+  const pairs = Array.from({ length: Math.max(1, opts.jobs) }, () =>
+    opts.spawn
+      ? [base, head].map((b) => ({ run: (args) => spawnRun(b.cli, args, work), close() {} }))
+      : [base, head].map((b) => worker(b.cli, work)),
+  );
+  let nextCommand = 0;
+  await Promise.all(
+    pairs.map(async ([a, b]) => {
+      while (nextCommand < commands.length) {
+        const i = nextCommand++;
+        const c = commands[i];
+        const [x, y] = await Promise.all([a.run(c.args), b.run(c.args)]);
+        results[i] = { ...c, parts: compare(x, y, rules) };
+        if (++done % 200 === 0)
+          console.log(`  ${done}/${commands.length} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      }
+      a.close();
+      b.close();
+    }),
+  );
 
   // Report: each differing command with its first differing lines, then the figures.
   const shorten = (args) =>
