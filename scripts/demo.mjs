@@ -47,7 +47,6 @@ function newestSource() {
     'syntaxes',
     'language-configuration',
     'media',
-    'l10n',
     'package.json',
     'package.nls.json',
     'README.md',

@@ -32,7 +32,6 @@ const SHIPPED = [
   'syntaxes',
   'language-configuration',
   'media',
-  'l10n',
 ];
 /** Nothing in the VSIX may match these. */
 const FORBIDDEN = [
@@ -60,7 +59,6 @@ const REQUIRED = [
   'extension/media/icon.png',
   'extension/package.nls.json',
   'extension/package.nls.zh-cn.json',
-  'extension/l10n/bundle.l10n.zh-cn.json',
   'extension/syntaxes/iptables.tmLanguage.json',
   'extension/syntaxes/ipvs.tmLanguage.json',
 ];

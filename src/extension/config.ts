@@ -32,9 +32,19 @@ export function readSettings(): Settings {
   };
 }
 
-/** The language of reports and cluster messages: the setting, or VS Code's display language. */
+/**
+ * The language of everything the extension itself shows (notifications, pickers, the Cluster view, reports, the
+ * Packet Trace view): the setting, or VS Code's display language. The one place the extension decides it.
+ */
 export function uiLang(): Lang {
   const l = readSettings().language;
   if (l !== 'auto') return l;
   return vscode.env.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+/** Calls `listener` when `kubePacketPath.language` changes, so texts on screen can be drawn again. */
+export function onDidChangeUiLang(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(`${CONFIG_SECTION}.language`)) listener();
+  });
 }

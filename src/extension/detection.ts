@@ -9,9 +9,10 @@
  * when the document opens after a reload, without asking the server.
  */
 import * as vscode from 'vscode';
+import { t } from '../core/i18n/catalog';
 import { DETECTION_SAMPLE_LINES, DUMP_LANGUAGE_IDS, LANGUAGE_OF_KIND } from '../core/languages';
 import type { DetectLanguageResult } from '../server/protocol';
-import { CONFIG_SECTION } from './config';
+import { CONFIG_SECTION, uiLang } from './config';
 
 export type DetectMode = 'always' | 'ask' | 'never';
 
@@ -33,11 +34,11 @@ export function detectMode(): DetectMode {
 export function languageName(id: string): string {
   switch (id) {
     case LANGUAGE_OF_KIND.iptables:
-      return vscode.l10n.t('iptables dump');
+      return t(uiLang(), 'ui.language.iptables');
     case LANGUAGE_OF_KIND.ipvs:
-      return vscode.l10n.t('IPVS dump');
+      return t(uiLang(), 'ui.language.ipvs');
     case LANGUAGE_OF_KIND.network:
-      return vscode.l10n.t('Linux network state');
+      return t(uiLang(), 'ui.language.netstate');
     default:
       return id;
   }
@@ -66,14 +67,10 @@ export type Offer = (
 /** Asks in a notification; the answer is remembered (dismissing it is no answer). */
 export const notificationOffer: Offer = async (doc, languageId) => {
   const name = languageName(languageId);
-  const open = vscode.l10n.t('Open as {0}', name);
-  const keep = vscode.l10n.t('Keep as plain text');
+  const open = t(uiLang(), 'ui.detect.open', { name });
+  const keep = t(uiLang(), 'ui.detect.keep');
   const file = doc.uri.scheme === 'untitled' ? doc.uri.path : vscode.workspace.asRelativePath(doc.uri);
-  const answer = await vscode.window.showInformationMessage(
-    vscode.l10n.t('{0} looks like {1}. Open it as {1}?', file, name),
-    open,
-    keep,
-  );
+  const answer = await vscode.window.showInformationMessage(t(uiLang(), 'ui.detect.offer', { file, name }), open, keep);
   return answer === open ? 'accepted' : answer === keep ? 'declined' : undefined;
 };
 

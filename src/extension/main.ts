@@ -3,6 +3,8 @@
  * commands; all knowledge lives in the server and `src/core`.
  */
 import * as vscode from 'vscode';
+import { uiLang } from './config';
+import { t } from '../core/i18n/catalog';
 import { ClusterStatusBar } from './cluster/statusBar';
 import { CLUSTER_VIEW_ID, ClusterTree } from './cluster/tree';
 import { registerCommands } from './commands';
@@ -38,9 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KubePa
         .languageClient()
         .catch(
           (e: Error) =>
-            void vscode.window.showErrorMessage(
-              vscode.l10n.t('Kube Packet Path: the language server did not start: {0}', e.message),
-            ),
+            void vscode.window.showErrorMessage(t(uiLang(), 'ui.server.not-started', { message: e.message })),
         );
   };
   c.push(vscode.workspace.onDidOpenTextDocument(startIfDump));

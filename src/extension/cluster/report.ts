@@ -3,6 +3,8 @@
  * last one can be copied as Markdown for a ticket.
  */
 import * as vscode from 'vscode';
+import { uiLang } from '../config';
+import { t } from '../../core/i18n/catalog';
 import type { DiagnoseReport } from '../../core/diagnose/types';
 import { reportMarkdown } from '../../core/diagnose/report';
 import type { Lang } from '../../core/i18n/catalog';
@@ -24,9 +26,7 @@ export class Reports {
 
   async copy(): Promise<boolean> {
     if (!this.last) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('No diagnosis report yet: run "Diagnose Service..." first.'),
-      );
+      void vscode.window.showInformationMessage(t(uiLang(), 'ui.report.none'));
       return false;
     }
     await vscode.env.clipboard.writeText(this.last);

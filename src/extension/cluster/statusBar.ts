@@ -1,5 +1,7 @@
 /** The status-bar item that names the kube context and namespace the sidebar shows; a click switches context. */
 import * as vscode from 'vscode';
+import { onDidChangeUiLang, uiLang } from '../config';
+import { t } from '../../core/i18n/catalog';
 import { ALL_NAMESPACES } from '../../cluster';
 import { COMMANDS } from '../../server/protocol';
 import type { ClusterState } from './state';
@@ -13,27 +15,30 @@ export class ClusterStatusBar implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly state: ClusterState) {
-    this.item.name = vscode.l10n.t('Kube Packet Path: kube context');
     this.item.command = COMMANDS.switchContext;
-    this.subscription = state.onDidChange(() => this.update());
+    this.subscription = vscode.Disposable.from(
+      state.onDidChange(() => this.update()),
+      onDidChangeUiLang(() => this.update()),
+    );
     this.update();
   }
 
   update(): void {
+    this.item.name = t(uiLang(), 'ui.status.name');
     const s = this.state.current;
     if (!s && !this.state.errors.get('session')) {
       this.item.hide();
       return;
     }
     const ns =
-      this.state.namespaceScope === ALL_NAMESPACES ? vscode.l10n.t('all namespaces') : this.state.namespaceScope;
+      this.state.namespaceScope === ALL_NAMESPACES
+        ? t(uiLang(), 'ui.cluster.all-namespaces')
+        : this.state.namespaceScope;
     const error = this.state.errors.get('session');
     this.item.text = error
-      ? `$(error) ${vscode.l10n.t('no kube context')}`
+      ? `$(error) ${t(uiLang(), 'ui.status.no-context')}`
       : `$(server-environment) ${s?.context} · ${ns}`;
-    this.item.tooltip = error
-      ? error.oneLine()
-      : vscode.l10n.t('Kube context of Kube Packet Path (click to switch; your kubeconfig is not changed)');
+    this.item.tooltip = error ? error.oneLine() : t(uiLang(), 'ui.status.tooltip');
     this.item.show();
   }
 

@@ -4,6 +4,8 @@
  * watches keep. A failure is a row of its own, where it happened, with Retry.
  */
 import * as vscode from 'vscode';
+import { onDidChangeUiLang, uiLang } from '../config';
+import { t } from '../../core/i18n/catalog';
 import { joinHostPort } from '../../core/common/ip';
 import {
   serviceKey,
@@ -49,7 +51,8 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly state: ClusterState) {
-    this.subscription = state.onDidChange(() => this.changed.fire(undefined));
+    const redraw = () => this.changed.fire(undefined);
+    this.subscription = vscode.Disposable.from(state.onDidChange(redraw), onDidChangeUiLang(redraw));
   }
 
   getChildren(row?: ClusterRow): ClusterRow[] {
@@ -57,7 +60,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
     if (!row) {
       const sessionError = s.errors.get('session');
       if (sessionError) return [errorRow('session', sessionError)];
-      if (!s.current) return [{ kind: 'message', id: 'connecting', text: vscode.l10n.t('Reading the kubeconfig...') }];
+      if (!s.current) return [{ kind: 'message', id: 'connecting', text: t(uiLang(), 'ui.cluster.connecting') }];
       return [{ kind: 'context' }];
     }
     switch (row.kind) {
@@ -68,10 +71,10 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         const endpointError = s.errors.get('endpoints');
         if (endpointError) rows.push(errorRow('endpoints', endpointError));
         if (!serviceError && !s.synced.has('services'))
-          rows.push({ kind: 'message', id: 'loading', text: vscode.l10n.t('Loading Services...') });
+          rows.push({ kind: 'message', id: 'loading', text: t(uiLang(), 'ui.cluster.loading') });
         for (const namespace of s.namespaces()) rows.push({ kind: 'namespace', namespace });
         if (s.synced.has('services') && s.services.size === 0 && !serviceError)
-          rows.push({ kind: 'message', id: 'empty', text: vscode.l10n.t('No Services in this scope') });
+          rows.push({ kind: 'message', id: 'empty', text: t(uiLang(), 'ui.cluster.empty') });
         rows.push({ kind: 'nodes' });
         return rows;
       }
@@ -86,7 +89,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
             {
               kind: 'message',
               id: `none:${row.service.namespace}/${row.service.name}:${row.port.name}`,
-              text: vscode.l10n.t('No endpoints'),
+              text: t(uiLang(), 'ui.cluster.no-endpoints'),
             },
           ];
         return endpoints.map((endpoint): ClusterRow => ({
@@ -121,8 +124,8 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         const session = s.current;
         const item = new vscode.TreeItem(session?.context ?? '', vscode.TreeItemCollapsibleState.Expanded);
         item.id = `context:${session?.context ?? ''}`;
-        const scope = s.namespaceScope === ALL_NAMESPACES ? vscode.l10n.t('all namespaces') : s.namespaceScope;
-        item.description = s.filter ? `${scope} · ${vscode.l10n.t('filter: {0}', s.filter)}` : scope;
+        const scope = s.namespaceScope === ALL_NAMESPACES ? t(uiLang(), 'ui.cluster.all-namespaces') : s.namespaceScope;
+        item.description = s.filter ? `${scope} · ${t(uiLang(), 'ui.cluster.filter', { filter: s.filter })}` : scope;
         item.tooltip = session ? `${session.context}\n${session.info.server}\n${session.info.user}` : undefined;
         item.iconPath = new vscode.ThemeIcon('server-environment');
         item.contextValue = 'context';
@@ -138,8 +141,8 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         );
         if (row.retry) {
           item.contextValue = 'retry';
-          item.description = vscode.l10n.t('Retry');
-          item.command = { command: COMMANDS.refreshCluster, title: vscode.l10n.t('Retry') };
+          item.description = t(uiLang(), 'ui.cluster.retry');
+          item.command = { command: COMMANDS.refreshCluster, title: t(uiLang(), 'ui.cluster.retry') };
         }
         return item;
       }
@@ -161,12 +164,9 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
           : new vscode.ThemeIcon('symbol-interface');
         const tip = new vscode.MarkdownString(
-          `**${svc.namespace}/${svc.name}** (${svc.type})\n\n${vscode.l10n.t('ClusterIP: {0}', svc.clusterIPs.join(', ') || svc.clusterIP || '-')}\n\n${svc.ports.map((p) => `- ${p.name || '-'} ${portText(p)} → ${p.targetPort ?? p.port}${p.nodePort ? ` (NodePort ${p.nodePort})` : ''}`).join('\n')}`,
+          `**${svc.namespace}/${svc.name}** (${svc.type})\n\n${t(uiLang(), 'ui.cluster.cluster-ip', { ips: svc.clusterIPs.join(', ') || svc.clusterIP || '-' })}\n\n${svc.ports.map((p) => `- ${p.name || '-'} ${portText(p)} → ${p.targetPort ?? p.port}${p.nodePort ? ` (NodePort ${p.nodePort})` : ''}`).join('\n')}`,
         );
-        if (warn)
-          tip.appendMarkdown(
-            `\n\n$(warning) ${vscode.l10n.t('No endpoint is ready: connections to this Service fail.')}`,
-          );
+        if (warn) tip.appendMarkdown(`\n\n$(warning) ${t(uiLang(), 'ui.cluster.none-ready')}`);
         tip.supportThemeIcons = true;
         item.tooltip = tip;
         item.contextValue = svc.clusterIP && svc.clusterIP !== 'None' ? 'service.clusterIP' : 'service';
@@ -186,12 +186,12 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         const item = new vscode.TreeItem(joinHostPort(e.ip, e.port), none);
         item.id = `ep:${row.service.namespace}/${row.service.name}:${row.port.name}:${e.ip}:${e.port}`;
         const condition = e.terminating
-          ? vscode.l10n.t('terminating')
+          ? t(uiLang(), 'ui.cluster.endpoint.terminating')
           : e.ready
-            ? vscode.l10n.t('ready')
+            ? t(uiLang(), 'ui.cluster.endpoint.ready')
             : e.serving
-              ? vscode.l10n.t('serving, not ready')
-              : vscode.l10n.t('not ready');
+              ? t(uiLang(), 'ui.cluster.endpoint.serving')
+              : t(uiLang(), 'ui.cluster.endpoint.not-ready');
         item.description = [condition, e.pod, e.nodeName].filter(Boolean).join(' · ');
         item.tooltip = `${joinHostPort(e.ip, e.port)} ${e.protocol}\nready: ${e.ready} serving: ${e.serving} terminating: ${e.terminating}${e.pod ? `\npod: ${row.service.namespace}/${e.pod}` : ''}${e.nodeName ? `\nnode: ${e.nodeName}` : ''}`;
         item.iconPath = new vscode.ThemeIcon(
@@ -202,7 +202,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         return item;
       }
       case 'nodes': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Nodes'), collapsed);
+        const item = new vscode.TreeItem(t(uiLang(), 'ui.cluster.nodes'), collapsed);
         item.id = 'nodes';
         item.description = s.synced.has('nodes') ? String(s.nodes.size) : '';
         item.iconPath = new vscode.ThemeIcon('vm');
@@ -214,7 +214,7 @@ export class ClusterTree implements vscode.TreeDataProvider<ClusterRow>, vscode.
         item.id = `node:${n.name}`;
         const proxy = s.kubeProxyPods?.get(n.name);
         item.description = [n.internalIPs.join(','), n.podCIDRs.join(','), proxy].filter(Boolean).join(' · ');
-        item.tooltip = `${n.name}\nInternalIP: ${n.internalIPs.join(', ') || '-'}\n${vscode.l10n.t('pod CIDR: {0}', n.podCIDRs.join(', ') || '-')}\nkube-proxy: ${proxy ?? '-'}`;
+        item.tooltip = `${n.name}\nInternalIP: ${n.internalIPs.join(', ') || '-'}\n${t(uiLang(), 'ui.cluster.pod-cidr', { cidrs: n.podCIDRs.join(', ') || '-' })}\nkube-proxy: ${proxy ?? '-'}`;
         item.iconPath = new vscode.ThemeIcon('server');
         item.contextValue = 'node';
         return item;

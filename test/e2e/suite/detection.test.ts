@@ -147,4 +147,32 @@ suite('dump detection', () => {
     await closeWithoutSaving(doc);
     await waitFor('the choice to be forgotten', () => api.detection.choiceOf(doc.uri) === undefined);
   });
+
+  test('the offer notification is in Simplified Chinese when kubePacketPath.language is zh-CN, whatever the display language', async () => {
+    // The offer's own code against the real configuration; the notification is caught as it is shown.
+    const shown: string[][] = [];
+    const window = vscode.window as { showInformationMessage: (...args: string[]) => Thenable<string | undefined> };
+    const real = window.showInformationMessage;
+    window.showInformationMessage = async (...args: string[]) => (shown.push(args), undefined);
+    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: IPTABLES_SAVE });
+    const detected = { kind: 'iptables', confidence: 'high' } as unknown as Parameters<typeof notificationOffer>[2];
+    try {
+      await setting().update('language', 'zh-CN', vscode.ConfigurationTarget.Global);
+      await notificationOffer(doc, 'iptables', detected);
+      await setting().update('language', 'en', vscode.ConfigurationTarget.Global);
+      await notificationOffer(doc, 'iptables', detected);
+    } finally {
+      window.showInformationMessage = real;
+      await setting().update('language', undefined, vscode.ConfigurationTarget.Global);
+    }
+    log(`display language ${vscode.env.language}; offers: ${JSON.stringify(shown)}`);
+    assert.deepEqual(shown, [
+      [`${doc.uri.path} 看起来是iptables 转储。要以iptables 转储打开吗？`, '以iptables 转储打开', '保持为纯文本'],
+      [
+        `${doc.uri.path} looks like iptables dump. Open it as iptables dump?`,
+        'Open as iptables dump',
+        'Keep as plain text',
+      ],
+    ]);
+  });
 });

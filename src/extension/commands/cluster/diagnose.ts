@@ -5,6 +5,7 @@
  * `{ namespace, service, port?, from?, container? }` and get the report back.
  */
 import * as vscode from 'vscode';
+import { t } from '../../../core/i18n/catalog';
 import type { DiagnoseReport } from '../../../core/diagnose/types';
 import { diagnoseService } from '../../../cluster';
 import { readSettings, uiLang } from '../../config';
@@ -69,7 +70,7 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
       const report = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: vscode.l10n.t('Diagnosing {0}/{1} from pod {2}', namespace, service, want.from),
+          title: t(uiLang(), 'ui.diagnose.progress', { namespace, service, pod: want.from }),
           cancellable: true,
         },
         (progress, token) => {
@@ -95,7 +96,7 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
       );
       ctx.output.info(`diagnose ${namespace}/${service} from ${want.from}: ${report.verdict.code}`);
       await ctx.reports.show(report, lang);
-      const copy = vscode.l10n.t('Copy as Markdown');
+      const copy = t(uiLang(), 'ui.diagnose.copy');
       void vscode.window
         .showInformationMessage(report.verdict.summary, copy)
         .then((choice) => (choice === copy ? ctx.reports.copy() : undefined));
@@ -103,7 +104,7 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
     } catch (e) {
       const err = asClusterError(e);
       if (err.code !== 'cancelled')
-        void vscode.window.showErrorMessage(vscode.l10n.t('Diagnose failed: {0}', err.oneLine()));
+        void vscode.window.showErrorMessage(t(uiLang(), 'ui.diagnose.failed', { message: err.oneLine() }));
       return undefined;
     }
   };

@@ -4,10 +4,11 @@
  * the language server reads them. "Trace in Node Rules...": the same capture, then a trace to the Service.
  */
 import * as vscode from 'vscode';
+import { t } from '../../../core/i18n/catalog';
 import { captureFiles, captureNode, openNodeAccess, type ClusterSession } from '../../../cluster';
 import { LANGUAGE_OF_KIND } from '../../../core/languages';
 import { COMMANDS } from '../../../server/protocol';
-import { readSettings } from '../../config';
+import { readSettings, uiLang } from '../../config';
 import type { Ctx } from '../../ctx';
 import { asClusterError } from '../../cluster/state';
 import type { ClusterRow } from '../../cluster/tree';
@@ -24,7 +25,7 @@ async function capture(ctx: Ctx, session: ClusterSession, node: string): Promise
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: vscode.l10n.t('Capturing the rules of node {0}', node),
+      title: t(uiLang(), 'ui.capture.progress', { node }),
       cancellable: true,
     },
     async (progress, token) => {
@@ -89,15 +90,12 @@ export function captureNodeRulesCommand(ctx: Ctx) {
       if (!node) return undefined;
       const result = await capture(ctx, session, node);
       if (result.rules) await vscode.window.showTextDocument(result.rules, { preview: false });
-      else
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t('No rules dump could be read on node {0} (via {1}).', node, result.via),
-        );
+      else void vscode.window.showWarningMessage(t(uiLang(), 'ui.capture.no-rules', { node, via: result.via }));
       return result;
     } catch (e) {
       const err = asClusterError(e);
       if (err.code !== 'cancelled')
-        void vscode.window.showErrorMessage(vscode.l10n.t('Capture failed: {0}', err.oneLine()));
+        void vscode.window.showErrorMessage(t(uiLang(), 'ui.capture.failed', { message: err.oneLine() }));
       return undefined;
     }
   };
@@ -108,9 +106,7 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
   return async (arg?: ClusterRow): Promise<unknown> => {
     if (!requireTrust()) return undefined;
     if (!arg || arg.kind !== 'service' || !arg.service.clusterIP || arg.service.clusterIP === 'None') {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('Choose a Service with a ClusterIP in the Cluster view.'),
-      );
+      void vscode.window.showInformationMessage(t(uiLang(), 'ui.capture.no-cluster-ip'));
       return undefined;
     }
     try {
@@ -119,9 +115,7 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
       if (!node) return undefined;
       const result = await capture(ctx, session, node);
       if (!result.rules) {
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t('No rules dump could be read on node {0} (via {1}).', node, result.via),
-        );
+        void vscode.window.showWarningMessage(t(uiLang(), 'ui.capture.no-rules', { node, via: result.via }));
         return undefined;
       }
       await vscode.window.showTextDocument(result.rules, { preview: false });
@@ -137,7 +131,7 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
     } catch (e) {
       const err = asClusterError(e);
       if (err.code !== 'cancelled')
-        void vscode.window.showErrorMessage(vscode.l10n.t('Capture failed: {0}', err.oneLine()));
+        void vscode.window.showErrorMessage(t(uiLang(), 'ui.capture.failed', { message: err.oneLine() }));
       return undefined;
     }
   };

@@ -1,5 +1,7 @@
 /** Quick picks the cluster commands share: a Service of the tree's scope, a pod of a namespace, a node. */
 import * as vscode from 'vscode';
+import { uiLang } from '../../config';
+import { t } from '../../../core/i18n/catalog';
 import type { NodeInfo, PodInfo, ServiceInfo } from '../../../core/kube/types';
 import type { ClusterSession } from '../../../cluster';
 import type { ClusterState } from '../../cluster/state';
@@ -23,11 +25,9 @@ export async function pickService(
       service: s,
     })),
     {
-      title: vscode.l10n.t('Diagnose Service: which Service?'),
+      title: t(uiLang(), 'ui.pick.service'),
       matchOnDescription: true,
-      placeHolder: services.length
-        ? undefined
-        : vscode.l10n.t('No Services loaded yet: open the Cluster view, or check its error rows'),
+      placeHolder: services.length ? undefined : t(uiLang(), 'ui.pick.service.none'),
     },
   );
   return picked?.service;
@@ -40,7 +40,7 @@ export async function pickPort(service: ServiceInfo): Promise<string | undefined
       label: `${p.name ? `${p.name} ` : ''}${p.port}/${p.protocol}`,
       port: p.name || String(p.port),
     })),
-    { title: vscode.l10n.t('Diagnose Service: which port?') },
+    { title: t(uiLang(), 'ui.pick.port') },
   );
   return picked?.port;
 }
@@ -56,8 +56,8 @@ export async function pickSourcePod(session: ClusterSession, namespace: string):
       pod: p,
     })),
     {
-      title: vscode.l10n.t('Diagnose Service: from which pod? (the checks run inside it)'),
-      placeHolder: pods.length ? undefined : vscode.l10n.t('No running pod in {0}', namespace),
+      title: t(uiLang(), 'ui.pick.pod'),
+      placeHolder: pods.length ? undefined : t(uiLang(), 'ui.pick.pod.none', { namespace }),
     },
   );
   return picked?.pod;
@@ -69,16 +69,16 @@ export async function pickNode(state: ClusterState, session: ClusterSession): Pr
     nodes
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((n) => ({ label: n.name, description: `${n.internalIPs.join(',')} · ${n.podCIDRs.join(',')}`, node: n })),
-    { title: vscode.l10n.t('Which node?') },
+    { title: t(uiLang(), 'ui.pick.node') },
   );
   return picked?.node;
 }
 
 /** Asks before anything is created in the cluster (a debug container or pod). */
 export async function confirmCreate(what: string): Promise<boolean> {
-  const create = vscode.l10n.t('Create');
+  const create = t(uiLang(), 'ui.pick.create');
   const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Kube Packet Path needs to create {0}. It is removed afterwards. Create it?', what),
+    t(uiLang(), 'ui.pick.create.confirm', { what }),
     { modal: true },
     create,
   );
@@ -88,10 +88,6 @@ export async function confirmCreate(what: string): Promise<boolean> {
 /** Exec and pod creation are refused in an untrusted workspace; says so and returns false there. */
 export function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window.showWarningMessage(
-    vscode.l10n.t(
-      'Running commands in cluster pods is disabled in an untrusted workspace. Trust this workspace to run checks (Workspaces: Manage Workspace Trust).',
-    ),
-  );
+  void vscode.window.showWarningMessage(t(uiLang(), 'ui.pick.untrusted'));
   return false;
 }

@@ -1,5 +1,7 @@
 /** Which context and namespace the sidebar shows (the extension's own choice; the kubeconfig is not rewritten). */
 import * as vscode from 'vscode';
+import { uiLang } from '../../config';
+import { t } from '../../../core/i18n/catalog';
 import { ALL_NAMESPACES } from '../../../cluster';
 import type { Ctx } from '../../ctx';
 import { asClusterError } from '../../cluster/state';
@@ -19,8 +21,8 @@ export function switchContextCommand(ctx: Ctx) {
         return undefined;
       }
       const picked = await vscode.window.showQuickPick(
-        contexts.map((c) => ({ label: c, description: c === current ? vscode.l10n.t('current') : undefined })),
-        { title: vscode.l10n.t('Switch Context (Kube Packet Path only; your kubeconfig is not changed)') },
+        contexts.map((c) => ({ label: c, description: c === current ? t(uiLang(), 'ui.scope.current') : undefined })),
+        { title: t(uiLang(), 'ui.scope.context.title') },
       );
       if (!picked) return undefined;
       context = picked.label;
@@ -47,9 +49,9 @@ export function switchNamespaceCommand(ctx: Ctx) {
       } catch {
         // Listing namespaces is often forbidden; the Services seen and free text still work.
       }
-      const all = vscode.l10n.t('All namespaces');
+      const all = t(uiLang(), 'ui.scope.all-namespaces');
       const quick = vscode.window.createQuickPick();
-      quick.title = vscode.l10n.t('Switch Namespace (or type one)');
+      quick.title = t(uiLang(), 'ui.scope.namespace.title');
       quick.items = [{ label: all, description: '*' }, ...[...known].sort().map((label) => ({ label }))];
       namespace = await new Promise<string | undefined>((resolve) => {
         quick.onDidAccept(() => {
@@ -77,9 +79,9 @@ export function filterServicesCommand(ctx: Ctx) {
     const value =
       text ??
       (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter Services by name'),
+        title: t(uiLang(), 'ui.scope.filter.title'),
         value: ctx.cluster.filter,
-        prompt: vscode.l10n.t('Part of a Service name; empty shows all'),
+        prompt: t(uiLang(), 'ui.scope.filter.prompt'),
       }));
     if (value !== undefined) ctx.cluster.setFilter(value);
   };
