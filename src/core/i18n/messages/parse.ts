@@ -18,9 +18,10 @@ export const parseMessages: MessageBundle = {
     'parse.wrapped-word-joined':
       '"{before}" and "{after}" are separated by a wide gap, as a terminal wrap leaves them; read as "{joined}".',
     'parse.unterminated-quote': 'This quote is never closed; the rest of the line is read as one value.',
-    'parse.missing-commit': 'Table {table} ends without COMMIT; iptables-restore would not apply it.',
+    'parse.missing-commit':
+      "The text ends before table {table}'s COMMIT (the paste was cut off?): its chains and rules are read as table {table}'s, but iptables-restore would not apply it.",
     'parse.missing-commit.next':
-      'Table {table} has no COMMIT before the next table starts; iptables-restore would reject it.',
+      "Table {table} has no COMMIT before the next table starts (the paste cut its end off?): its chains and rules are read as table {table}'s, but iptables-restore would reject it.",
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
     'parse.duplicate-chain-declaration': 'Chain {chain} is declared twice in table {table}.',
     'parse.undeclared-chain':
@@ -101,8 +102,10 @@ export const parseMessages: MessageBundle = {
     'parse.dangling-negation': '"!" 后面必须跟一个选项。',
     'parse.wrapped-word-joined': '"{before}" 和 "{after}" 之间隔着很宽的空白，像是终端换行留下的；按 "{joined}" 读取。',
     'parse.unterminated-quote': '这个引号没有闭合；本行余下部分按一个值读取。',
-    'parse.missing-commit': '表 {table} 没有以 COMMIT 结束；iptables-restore 不会应用它。',
-    'parse.missing-commit.next': '表 {table} 在下一个表开始之前没有 COMMIT；iptables-restore 会拒绝它。',
+    'parse.missing-commit':
+      '文本在表 {table} 的 COMMIT 之前就结束了（粘贴被截断？）：其链和规则仍作为表 {table} 的内容读取，但 iptables-restore 不会应用它。',
+    'parse.missing-commit.next':
+      '表 {table} 在下一个表开始之前没有 COMMIT（这部分粘贴被截断？）：其链和规则仍作为表 {table} 的内容读取，但 iptables-restore 会拒绝它。',
     'parse.commit-without-table': 'COMMIT 之前没有 *table 表头。',
     'parse.duplicate-chain-declaration': '链 {chain} 在表 {table} 中声明了两次。',
     'parse.undeclared-chain':
