@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { which } from '../helpers/which';
 import { openOnce } from './lsp';
@@ -35,6 +36,8 @@ export const QUICK_SIZES = [500, 2000];
 
 export interface Sample {
   wallMs: number;
+  /** User + system time (10 ms ticks): on a loaded machine it varies less than the wall time. NaN when unknown. */
+  cpuMs: number;
   /** Peak resident set in bytes; NaN when it could not be read. */
   peakRss: number;
 }
@@ -60,30 +63,36 @@ async function alternate(contenders: Contender[], runs: number): Promise<Series>
 
 const wallOf = (s: Sample[]) => median(s.map((x) => x.wallMs));
 const rssOf = (s: Sample[]) => median(s.map((x) => x.peakRss));
+const cpuOf = (s: Sample[]) => median(s.map((x) => x.cpuMs));
 
-/** GNU time, when it is there and writes `%M` (peak RSS in KB) to a file. */
+/** What GNU time writes of a process: peak RSS in KB, user and system seconds. */
+const TIME_FORMAT = '%M %U %S';
+
+/** GNU time, when it is there and writes TIME_FORMAT to a file. */
 function gnuTime(scratch: string): string | undefined {
   const time = existsSync('/usr/bin/time') ? '/usr/bin/time' : which('time');
   if (!time) return undefined;
-  const r = spawnSync(time, ['-f', '%M', '-o', scratch, 'true']);
-  const ok = r.status === 0 && existsSync(scratch) && /^\d+\s*$/.test(readFileSync(scratch, 'utf8'));
+  const r = spawnSync(time, ['-f', TIME_FORMAT, '-o', scratch, 'true']);
+  const ok = r.status === 0 && existsSync(scratch) && /^\d+ [\d.]+ [\d.]+\s*$/.test(readFileSync(scratch, 'utf8'));
   rmSync(scratch, { force: true });
   return ok ? time : undefined;
 }
 
-/** Runs a command to its end (output discarded, as `> /dev/null`): its wall time and peak RSS. */
+/** Runs a command to its end (output discarded, as `> /dev/null`): its wall and CPU time and peak RSS. */
 function processRunner(scratchDir: string): (argv: string[]) => Sample {
   const scratch = join(scratchDir, 'time.out');
   const time = gnuTime(scratch);
   return (argv) => {
-    const full = time ? [time, '-f', '%M', '-o', scratch, ...argv] : argv;
+    const full = time ? [time, '-f', TIME_FORMAT, '-o', scratch, ...argv] : argv;
     const t0 = performance.now();
     const r = spawnSync(full[0], full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * MB });
     const wallMs = performance.now() - t0;
     if (r.status !== 0)
       throw new Error(`${argv.join(' ')} failed (${r.status ?? r.signal}): ${String(r.stderr).trim().slice(0, 300)}`);
-    const kb = time ? Number(readFileSync(scratch, 'utf8').trim().split('\n').pop()) : NaN;
-    return { wallMs, peakRss: kb * 1024 };
+    const [kb, user, system] = time
+      ? readFileSync(scratch, 'utf8').trim().split('\n').pop()!.split(' ').map(Number)
+      : [NaN, NaN, NaN];
+    return { wallMs, cpuMs: (user + system) * 1000, peakRss: kb * 1024 };
   };
 }
 
@@ -190,7 +199,7 @@ async function serverTargets(input: TargetsInput, runProcess: (argv: string[]) =
   const session = (text: string) => async (): Promise<Sample> => {
     const positions = editorPositions(text, 4);
     const r = await openOnce(serverJs, text, positions, timeoutMs);
-    return { wallMs: r.openToDiagnosticsMs, peakRss: r.peakRss };
+    return { wallMs: r.openToDiagnosticsMs, cpuMs: NaN, peakRss: r.peakRss };
   };
   const bigText = input.big.text;
   const s = await alternate(
@@ -220,9 +229,10 @@ async function serverTargets(input: TargetsInput, runProcess: (argv: string[]) =
 }
 
 function sizeLine(r: SizeResult): string {
-  const both = (x: Sample[]) => `${formatMs(wallOf(x))} ${formatMb(rssOf(x))}`;
+  const both = (x: Sample[]) => `${formatMs(wallOf(x))} (CPU ${formatMs(cpuOf(x))}) ${formatMb(rssOf(x))}`;
   return (
-    `${r.services} Services (${r.lines} lines, ${(r.bytes / MB).toFixed(1)} MB): node -e 0 ${formatMs(wallOf(r.node))}; ` +
+    `${r.services} Services (${r.lines} lines, ${(r.bytes / MB).toFixed(1)} MB; load average ${loadavg()[0].toFixed(1)}): ` +
+    `node -e 0 ${formatMs(wallOf(r.node))} (CPU ${formatMs(cpuOf(r.node))}); ` +
     `trace ${both(r.trace)}; parse --json ${both(r.parse)}; peer ${r.peer ? both(r.peer) : 'skipped'}`
   );
 }
@@ -232,6 +242,8 @@ export function targetFigures(r: TargetsResult | undefined): Figure[] {
   if (!r) return [];
   const T = TARGETS_28;
   const ratio = (ours: number, peer: number) => `${(ours / peer).toFixed(2)} (${formatMs(ours)} / ${formatMs(peer)})`;
+  const cpuRatio = (ours: Sample[], peer: Sample[]) =>
+    `CPU ${(cpuOf(ours) / cpuOf(peer)).toFixed(2)} (${formatMs(cpuOf(ours))} / ${formatMs(cpuOf(peer))})`;
   const figures: Figure[] = [info('whole processes (#28)', `median of ${r.runs} alternating runs each`)];
   const big = r.sizes.find((s) => s.services === r.bigServices);
   if (big) {
@@ -243,14 +255,14 @@ export function targetFigures(r: TargetsResult | undefined): Figure[] {
         `kpp trace ${r.bigServices}x5 / peer`,
         peer && trace / peer,
         T.traceRatio,
-        () => ratio(trace, peer!),
+        () => `${ratio(trace, peer!)}; ${cpuRatio(big.trace, big.peer!)}`,
         `< ${T.traceRatio}`,
       ),
       against(
         `kpp parse ${r.bigServices}x5 --json / peer`,
         peer && parse / peer,
         T.parseRatio,
-        () => ratio(parse, peer!),
+        () => `${ratio(parse, peer!)}; ${cpuRatio(big.parse, big.peer!)}`,
         `< ${T.parseRatio}`,
       ),
       against(
@@ -273,7 +285,8 @@ export function targetFigures(r: TargetsResult | undefined): Figure[] {
           `kpp ${what} ${T.smallServices}x5`,
           wallOf(samples),
           T.smallMs,
-          (v) => `${formatMs(v)} (peer ${small.peer ? formatMs(wallOf(small.peer)) : '-'})`,
+          (v) =>
+            `${formatMs(v)} (peer ${small.peer ? formatMs(wallOf(small.peer)) : '-'}; CPU ${formatMs(cpuOf(samples))})`,
           `< ${T.smallMs} ms`,
         ),
       );
