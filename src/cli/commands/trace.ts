@@ -3,6 +3,7 @@
  * real servers in an ipvsadm dump) and prints the paths: JSON with `--json`, a readable tree otherwise.
  */
 import { analyzeText } from '../../core/analyze';
+import { documentTrace } from '../../core/documentPositions';
 import { joinHostPort } from '../../core/common/ip';
 import { formatShare, roundProbability } from '../../core/common/shares';
 import { formatTraceTree } from '../../core/iptables/trace';
@@ -132,6 +133,8 @@ export function runTrace(argv: string[]): number {
   const json = args.flags.has('json');
   const a = analyzeText(readInput(args.positionals[0]));
   const answer = traceAnalysis(a, packet, lang);
+  // Step lines as the text has them (a kube-proxy log carries the dump on one of its lines).
+  if (answer.engine === 'iptables') documentTrace(a, answer.result);
   switch (answer.engine) {
     case 'none':
       throw new UsageError(

@@ -1,0 +1,65 @@
+/**
+ * `kpp` on a kube-proxy log whose line carries the whole restore input escaped: parse, lint, trace and explain
+ * report and take positions in the log as the person has it (1-based lines and columns of the log file).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { repoRoot } from '../helpers/corpus';
+import { kubeProxyDump } from '../unit/trace/helpers';
+
+const cli = join(repoRoot(), 'bin', 'kpp.js');
+const dir = mkdtempSync(join(tmpdir(), 'kpp-cli-log-'));
+const DUMP = kubeProxyDump([
+  {
+    ns: 'kube-system',
+    name: 'kube-dns',
+    clusterIP: '10.96.0.10',
+    port: 53,
+    endpoints: ['10.244.0.3:53', '10.244.1.7:53'],
+  },
+]);
+// The second line of the log (1-based line 2) carries the input, as klog prints a byte slice (%+q).
+const LOG_LINE = `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(DUMP)}`;
+const LOG = [
+  'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"',
+  LOG_LINE,
+  'I1206 10:00:01.140211       1 proxier.go:826] "SyncProxyRules complete" elapsed="39.1ms"',
+  '',
+].join('\n');
+const file = join(dir, 'kube-proxy.log');
+writeFileSync(file, LOG);
+
+function kpp(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, LC_ALL: '' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('kpp parse and lint put every diagnostic on the log line, at its column there', () => {
+  const parsed = JSON.parse(kpp('parse', file, '--json').stdout);
+  assert.equal(parsed.services[0].name, 'kube-system/kube-dns:p');
+  assert.deepEqual(
+    parsed.diagnostics.map((d: { line: number; column: number; code: string }) => [d.line, d.column, d.code]),
+    [[2, 1, 'kube-proxy-log']],
+  );
+  const linted = JSON.parse(kpp('lint', file, '--json').stdout);
+  for (const d of linted.diagnostics) assert.equal(d.line, 2, d.code);
+});
+
+test('kpp trace gives the log line for every step, and kpp explain reads the column asked on it', () => {
+  const r = kpp('trace', file, '--src', '10.244.1.5', '--dst', '10.96.0.10:53', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as {
+    paths: { steps: { line: number | null }[] }[];
+    sharedSteps?: { line: number | null }[];
+  };
+  const steps = [...(out.sharedSteps ?? []), ...out.paths.flatMap((p) => p.steps)];
+  assert.ok(steps.length > 3);
+  for (const s of steps) if (s.line !== null) assert.equal(s.line, 2);
+  const column = LOG_LINE.indexOf('-j KUBE-SVC-') + 4;
+  const explained = kpp('explain', file, '--line', '2', '--column', String(column)).stdout;
+  assert.match(explained, /kube-system\/kube-dns/);
+});
