@@ -4,12 +4,14 @@
  */
 import {
   createConnection,
+  DocumentSymbolRequest,
   ProposedFeatures,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
   type Connection,
+  type Disposable,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -43,6 +45,21 @@ export function startServer(connection: Connection): void {
   let canPullConfiguration = false;
   let budgets: Budgets = DEFAULT_BUDGETS;
   const refreshable = { semanticTokens: false, codeLens: false, inlayHint: false };
+  /**
+   * The outline has no refresh request: where the client lets the server register its symbol provider itself, a
+   * language change registers it anew, and the editor asks for the symbols again at once.
+   */
+  let symbolsRegisteredByServer = false;
+  let symbolsRegistration: Promise<Disposable | undefined> = Promise.resolve(undefined);
+  let symbolsLang: Lang | undefined;
+  const registerSymbols = () => {
+    if (symbolsLang === lang()) return;
+    symbolsLang = lang();
+    symbolsRegistration = symbolsRegistration.then(async (previous) => {
+      previous?.dispose();
+      return connection.client.register(DocumentSymbolRequest.type, { documentSelector: null }).catch(() => undefined);
+    });
+  };
 
   const lang = (): Lang => (settings.language === 'auto' ? normalizeLang(locale) : settings.language);
 
@@ -151,13 +168,14 @@ export function startServer(connection: Connection): void {
     refreshable.semanticTokens = !!ws?.semanticTokens?.refreshSupport;
     refreshable.codeLens = !!ws?.codeLens?.refreshSupport;
     refreshable.inlayHint = !!ws?.inlayHint?.refreshSupport;
+    symbolsRegisteredByServer = !!params.capabilities.textDocument?.documentSymbol?.dynamicRegistration;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
-        documentSymbolProvider: true,
+        documentSymbolProvider: !symbolsRegisteredByServer,
         workspaceSymbolProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
@@ -170,13 +188,14 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
-    void refreshSettings();
+    void refreshSettings().then(() => symbolsRegisteredByServer && registerSymbols());
   });
 
   connection.onDidChangeConfiguration((change) => {
     const s = (change.settings as { kubePacketPath?: Partial<ServerSettings> } | undefined)?.kubePacketPath;
     if (s?.language) settings = { language: s.language };
     void refreshSettings().then(() => {
+      if (symbolsRegisteredByServer) registerSymbols();
       for (const uri of cache.uris())
         void cache.republish(uri).catch((e) => connection.console.error(`diagnostics of ${uri} failed: ${String(e)}`));
       // Lenses are texts too: asked for again in the new language.

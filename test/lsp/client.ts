@@ -39,6 +39,8 @@ export interface LspSession {
   logs: string[];
   /** What the client answers to `workspace/configuration` (section kubePacketPath). */
   settings: { language: string };
+  /** `client/registerCapability` and `client/unregisterCapability` requests received, as `register <method>` lines. */
+  registrations: string[];
   capabilities: InitializeResult['capabilities'];
   /** The document as the client holds it (after the didOpen/didChange notifications sent so far). */
   text(uri: string): string | undefined;
@@ -61,6 +63,8 @@ export interface SessionOptions {
   requestTimeoutMs?: number;
   /** Receives the problems of an invalid answer instead of rejecting the request with them. */
   onInvalid?: (method: string, problems: Problem[]) => void;
+  /** Lets the server register its document symbol provider itself, as VS Code does. */
+  documentSymbolDynamicRegistration?: boolean;
 }
 
 export class InvalidResponseError extends Error {
@@ -180,6 +184,17 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
   });
   const settings = { language: 'auto' };
   connection.onRequest('workspace/configuration', () => [settings]);
+  const registrations: string[] = [];
+  const ids = new Map<string, string>();
+  connection.onRequest('client/registerCapability', (p: { registrations: { id: string; method: string }[] }) => {
+    for (const r of p.registrations) {
+      ids.set(r.id, r.method);
+      registrations.push(`register ${r.method}`);
+    }
+  });
+  connection.onRequest('client/unregisterCapability', (p: { unregisterations: { id: string; method: string }[] }) => {
+    for (const r of p.unregisterations) registrations.push(`unregister ${ids.get(r.id) ?? r.method}`);
+  });
   const refreshes: string[] = [];
   for (const m of ['workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh'])
     connection.onRequest(m, () => void refreshes.push(m));
@@ -188,6 +203,9 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
     processId: process.pid,
     rootUri: null,
     capabilities: {
+      ...(options.documentSymbolDynamicRegistration
+        ? { textDocument: { documentSymbol: { dynamicRegistration: true, hierarchicalDocumentSymbolSupport: true } } }
+        : {}),
       workspace: {
         configuration: true,
         semanticTokens: { refreshSupport: true },
@@ -216,6 +234,7 @@ export async function startSession(options: SessionOptions = {}): Promise<LspSes
     stderr: () => stderr,
     logs,
     settings,
+    registrations,
     capabilities: init.capabilities,
     text: (uri) => documents.get(uri)?.getText(),
     waitDiagnostics,
