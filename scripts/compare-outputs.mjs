@@ -174,6 +174,7 @@ function packetsFor(text, limit) {
     [new RegExp(String.raw`ip daddr (${V4})\s+(tcp|udp|sctp) dport (\d+)`), (m) => add(m[1], m[3], m[2])],
     [new RegExp(String.raw`(${V4}) \. (tcp|udp|sctp) \. (\d+)`), (m) => add(m[1], m[3], m[2])],
     [new RegExp(String.raw`^(TCP|UDP|SCTP)\s+(${V4}):(\d+)`), (m) => add(m[2], m[3], m[1].toLowerCase())],
+    [/^(TCP|UDP|SCTP)\s+(\[[0-9a-fA-F:.]+\]):(\d+)/, (m) => add(m[2], m[3], m[1].toLowerCase())],
   ];
   for (const line of text.split('\n')) {
     for (const [re, take] of patterns) {
@@ -185,7 +186,14 @@ function packetsFor(text, limit) {
   const nodePort = /KUBE-NODEPORTS .*?-p (tcp|udp)\b.*?--dport (\d+)/.exec(text);
   const packets = found
     .slice(0, limit)
-    .map((p) => ['--src', '10.244.1.5', '--dst', `${p.dst}:${p.port}`, '--proto', p.proto]);
+    .map((p) => [
+      '--src',
+      p.dst.startsWith('[') ? 'fd00:10:244::5' : '10.244.1.5',
+      '--dst',
+      `${p.dst}:${p.port}`,
+      '--proto',
+      p.proto,
+    ]);
   if (nodePort) {
     packets.push([
       '--src',
