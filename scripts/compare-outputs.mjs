@@ -18,7 +18,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -593,6 +602,7 @@ async function main() {
     );
     console.log(`full outputs of every difference: ${join(opts.out, 'differences.json')}`);
   }
+  rmSync(work, { recursive: true, force: true });
   if (opts.drop) for (const b of [base, head]) git('worktree', 'remove', '--force', b.dir);
   else console.log(`builds kept for the next run in ${dirname(base.dir)} (--drop-worktrees removes them)`);
   process.exitCode = changed > 0 ? 1 : 0;
