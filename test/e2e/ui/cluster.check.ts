@@ -2,7 +2,7 @@
 // rows, a namespace expanded to its Services (run.mjs sets KPP_E2E_LAB when the lab is up).
 import * as assert from 'node:assert/strict';
 import type { UiCheck } from './check';
-import { settle, SIDE_BAR_WIDTH, widenSideBar } from './workbench';
+import { setEnumSetting, settle, SIDE_BAR_WIDTH, widenSideBar } from './workbench';
 
 export const checks: UiCheck[] = [
   {
@@ -57,7 +57,25 @@ export const checks: UiCheck[] = [
       );
       log(`web: ${opened.filter((t) => /web-\d|8080/.test(t)).join(' | ')}`);
       await screenshot('cluster-tree', { x: 0, y: 0, width: 600, height: 320 });
+      // The same rows in Simplified Chinese as soon as kubePacketPath.language says so (the tree redraws).
+      await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+      let zh: string[];
+      try {
+        zh = await settle(
+          async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+          (texts) => texts.some((t) => /就绪 · web-\d/.test(t)),
+          30_000,
+        );
+        log(`web in zh-CN: ${zh.filter((t) => /web-\d/.test(t)).join(' | ')}`);
+        await screenshot('cluster-tree-zh-CN', { x: 0, y: 0, width: 600, height: 320 });
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+      }
       await widenSideBar(page, SIDE_BAR_WIDTH);
+      assert.ok(
+        zh.some((t) => /就绪 · web-\d/.test(t)),
+        `a ready endpoint in Chinese among: ${zh.join(' | ')}`,
+      );
       assert.ok(
         services.some((t) => /^web\s*ClusterIP \S+ 80\/TCP/.test(t)),
         `web row among: ${services.join(' | ')}`,

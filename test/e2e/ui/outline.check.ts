@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
-import { foldView, openFile, runCommand, settle, sideBarRows } from './workbench';
+import { foldView, openFile, runCommand, setEnumSetting, settle, sideBarRows } from './workbench';
 
 export const checks: UiCheck[] = [
   {
@@ -50,6 +50,38 @@ export const checks: UiCheck[] = [
       assert.ok(
         expanded.some((t) => t.includes('default/kubernetes')),
         `default/kubernetes among: ${expanded.join(' | ')}`,
+      );
+    },
+  },
+  {
+    name: 'the Outline view of an unchanged dump turns Chinese when kubePacketPath.language changes, and back',
+    async run({ page, screenshot, log }) {
+      // VS Code keeps an outline until the text or the symbol providers change; the document is not touched here, so
+      // only the server registering its provider anew on the language change can make the outline ask again.
+      const services = (pattern: RegExp) =>
+        settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((t) => pattern.test(t)),
+          30_000,
+        );
+      await services(/2 Services/);
+      await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+      let zh: string[];
+      try {
+        zh = await services(/2 个 Service/);
+        log(`outline in zh-CN: ${zh.slice(0, 8).join(' | ')}`);
+        await screenshot('outline-zh-CN', { x: 0, y: 0, width: 900, height: 380 });
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+      }
+      assert.ok(
+        zh.some((t) => /2 个 Service/.test(t)),
+        zh.join(' | '),
+      );
+      const en = await services(/2 Services/);
+      assert.ok(
+        en.some((t) => /2 Services/.test(t)),
+        `back in English: ${en.join(' | ')}`,
       );
     },
   },
