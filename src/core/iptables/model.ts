@@ -158,9 +158,13 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     return (rule.endLine ?? rule.line) === rule.line ? rule.tokens : rule.tokens.filter((t) => t.span.line === line);
   };
 
+  // The kube view is built on its first read: a trace that DNATs never asks for it, parse --json and lint do.
+  let kube: KubeProxyView | undefined;
   const model: IptablesModel = {
     dump,
-    kube: undefined as unknown as KubeProxyView,
+    get kube(): KubeProxyView {
+      return (kube ??= buildKubeView(model));
+    },
     chain: chainOf,
     chainsNamed: (name) => {
       const out: Chain[] = [];
@@ -190,6 +194,5 @@ export function buildModel(dump: IptablesDump): IptablesModel {
       return found;
     },
   };
-  model.kube = buildKubeView(model);
   return model;
 }

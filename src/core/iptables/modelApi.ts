@@ -13,7 +13,8 @@ export interface ChainRef {
 
 export interface IptablesModel {
   dump: IptablesDump;
-  kube: KubeProxyView;
+  /** Built when first read (a trace that reaches a DNAT never asks). */
+  readonly kube: KubeProxyView;
   chain(table: string, name: string): Chain | undefined;
   /** Chains with this name in any table (nat and filter both have KUBE-SERVICES). */
   chainsNamed(name: string): Chain[];
