@@ -69,7 +69,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
     });
   const { quote, log, kubeProxy } = paste;
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
-  if (log) note('log-prefixed-paste', log.line, 0, log.length, 'parse.log-prefixed-paste');
+  if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');
   if (kubeProxy) {
     const { line, column, length } = kubeProxy.header;
     const several = kubeProxy.inputs > 1;

@@ -41,26 +41,40 @@ export function logPrefixLength(line: string): number {
 
 export interface BlankedLogPrefixes {
   text: string;
-  /** 0-based line of the first prefix blanked. */
+  /** 0-based line of the first prefix blanked, and where the prefix is on it. */
   firstLine: number;
+  column: number;
+  length: number;
 }
 
-/** The text with its log prefixes blanked, when most non-blank lines of its head carry one; else undefined. */
-export function blankLogPrefixes(text: string): BlankedLogPrefixes | undefined {
-  if (!headIsLogged(text)) return undefined;
+/**
+ * The text with its log prefixes blanked, when most non-blank lines of its head carry one; else undefined.
+ * `afterBlanks`: a prefix may follow blanks (quote marks blanked before it: a log quoted in a chat).
+ */
+export function blankLogPrefixes(text: string, afterBlanks = false): BlankedLogPrefixes | undefined {
+  if (!headIsLogged(text, afterBlanks)) return undefined;
   const lines = text.split('\n');
   let firstLine = -1;
+  let column = 0;
+  let length = 0;
   for (let i = 0; i < lines.length; i++) {
-    const n = logPrefixLength(lines[i]);
+    const at = afterBlanks ? leadingBlanks(lines[i]) : 0;
+    const n = logPrefixLength(at ? lines[i].slice(at) : lines[i]);
     if (n === 0) continue;
-    if (firstLine < 0) firstLine = i;
-    lines[i] = ' '.repeat(n) + lines[i].slice(n);
+    if (firstLine < 0) [firstLine, column, length] = [i, at, n];
+    lines[i] = lines[i].slice(0, at) + ' '.repeat(n) + lines[i].slice(at + n);
   }
-  return { text: lines.join('\n'), firstLine };
+  return { text: lines.join('\n'), firstLine, column, length };
+}
+
+function leadingBlanks(line: string): number {
+  let at = 0;
+  while (line.charCodeAt(at) === 32) at++;
+  return at;
 }
 
 /** Whether at least 60% of the non-blank lines of the text's head (and two or more) carry a log prefix. */
-function headIsLogged(text: string): boolean {
+function headIsLogged(text: string, afterBlanks: boolean): boolean {
   let nonBlank = 0;
   let prefixed = 0;
   let at = 0;
@@ -70,7 +84,7 @@ function headIsLogged(text: string): boolean {
     at = nl < 0 ? text.length + 1 : nl + 1;
     if (line.trim() === '') continue;
     nonBlank++;
-    if (logPrefixLength(line) > 0) prefixed++;
+    if (logPrefixLength(afterBlanks ? line.slice(leadingBlanks(line)) : line) > 0) prefixed++;
     // Ten lines without a prefix: not a log (a dump is decided without reading its 400 lines).
     else if (nonBlank >= 10 && prefixed === 0) return false;
   }

@@ -4,15 +4,15 @@
  * input. Every face (the detector, the engines) reads the same unwrapped text.
  */
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
-import { blankLogPrefixes, logPrefixLength } from './logPrefix';
+import { blankLogPrefixes } from './logPrefix';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
 
 export interface UnwrappedPaste {
   /** The text the engines read. */
   text: string;
   quote?: BlankedQuoteMarks;
-  /** The first line with a log prefix and the prefix's length there. */
-  log?: { line: number; length: number };
+  /** The first line with a log prefix and where the prefix is on it. */
+  log?: { line: number; column: number; length: number };
   kubeProxy?: LoggedRestoreInput;
 }
 
@@ -20,14 +20,12 @@ export interface UnwrappedPaste {
 export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const quote = blankQuoteMarks(text);
   const quoted = quote?.text ?? text;
-  const blanked = blankLogPrefixes(quoted);
+  // A log quoted in a chat: its prefixes follow the blanked quote marks.
+  const blanked = blankLogPrefixes(quoted, !!quote);
   const logged = blanked?.text ?? quoted;
   const kubeProxy = readKubeProxyLog(logged);
   if (!quote && !blanked && !kubeProxy) return undefined;
-  const log = blanked && {
-    line: blanked.firstLine,
-    length: logPrefixLength(quoted.split('\n', blanked.firstLine + 1)[blanked.firstLine] ?? ''),
-  };
+  const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,
     ...(quote ? { quote } : {}),
