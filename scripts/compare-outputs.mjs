@@ -15,6 +15,7 @@
 // printed so that it can be judged; `--rules FILE` names intended text changes (a JSON list of
 // { "name", "pattern", "flags", "replace" }): both outputs are rewritten with them and a difference they remove is
 // reported as intended under the rule's name instead of as a change. Exit code 1 when a difference remains.
+// compare-outputs-intended-2840057.json lists the changes made on purpose since 2840057, each with its commit.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
