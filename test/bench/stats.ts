@@ -21,8 +21,9 @@ export const MB = 1024 * 1024;
 
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '-';
-  if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
-  if (ms >= 100) return `${Math.round(ms)} ms`;
+  const size = Math.abs(ms);
+  if (size >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (size >= 100) return `${Math.round(ms)} ms`;
   return `${ms.toFixed(2)} ms`;
 }
 
