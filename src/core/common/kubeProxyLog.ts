@@ -106,9 +106,10 @@ function klogInput(text: string, headerAt: number, end: number, headerLength: nu
 }
 
 function jsonInput(text: string, headerAt: number, end: number) {
-  const key = text.indexOf('"rules":"', headerAt);
-  if (key < 0 || key >= end) return undefined;
-  const inputAt = key + '"rules":"'.length;
+  // Looked for in this line only: a search past its end would read the rest of a long log for every line.
+  const key = text.slice(headerAt, end).indexOf('"rules":"');
+  if (key < 0) return undefined;
+  const inputAt = headerAt + key + '"rules":"'.length;
   return looksLikeEscapedInput(text, inputAt, end) ? { form: 'json' as const, inputAt } : undefined;
 }
 
