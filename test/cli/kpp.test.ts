@@ -331,7 +331,7 @@ test('IPv6 Services, endpoints and real servers print as [address]:port', () => 
   );
   const text = kpp('parse', ipt).stdout;
   assert.match(text, /udp \[fd00:10:96::a\]:53 -> KUBE-SVC-X/);
-  assert.match(text, /endpoint \[fd00:10:244:1::5\]:53 100\.0% via KUBE-SEP-Y/);
+  assert.match(text, /endpoint \[fd00:10:244:1::5\]:53 100% via KUBE-SEP-Y/);
   const ipvs = join(dir, 'v6.ipvs');
   writeFileSync(ipvs, 'TCP  [fd00::10]:80 rr\n  -> [fd00:1::5]:8080            Masq    1      0          0\n');
   assert.match(kpp('parse', ipvs).stdout, /virtual TCP \[fd00::10\]:80 rr\n {2}-> \[fd00:1::5\]:8080 Masq/);

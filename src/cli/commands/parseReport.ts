@@ -1,6 +1,7 @@
 /** The readable (non-JSON) output of `kpp parse`: one line per Service, endpoint, virtual service, route, flow, ... */
 import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
+import { formatShare } from '../../core/common/shares';
 import { countedEn } from '../../core/i18n/english';
 import type { IpvsRates, IpvsStats } from '../../core/ipvs/types';
 import { routeDestinationText } from '../../core/netstate/explain';
@@ -23,7 +24,7 @@ export function parseReport(result: ParseJson, a: Analysis): string {
     lines.push(`service ${s.name || '(unnamed)'} ${s.protocol ?? ''} ${addr}${np} -> ${s.chain ?? '-'}${verified}`);
     for (const e of s.endpoints)
       lines.push(
-        `  endpoint ${joinHostPort(e.ip, e.port ?? '?')} ${e.share == null ? 'share unknown (partial ladder)' : `${(e.share * 100).toFixed(1)}%`} via ${e.chain}`,
+        `  endpoint ${joinHostPort(e.ip, e.port ?? '?')} ${e.share == null ? 'share unknown (partial ladder)' : formatShare(e.share)} via ${e.chain}`,
       );
   }
   if (result.ipvs) {

@@ -25,6 +25,7 @@
  */
 import { analyzeText, type Analysis } from '../analyze';
 import { cidrContains, joinHostPort, parseCidr, parseIp } from '../common/ip';
+import { formatShare } from '../common/shares';
 import { generateIptablesRestore } from '../iptables/generate';
 import { buildModel, type IptablesModel } from '../iptables/model';
 import { parseIptables } from '../iptables/parser';
@@ -125,10 +126,6 @@ function outputOf(r: CheckResult): string {
 
 function ran(r: CheckResult | undefined): r is CheckResult {
   return !!r && (r.exitCode !== null || r.error === 'timeout');
-}
-
-function share(p: number): string {
-  return `${Math.round(p * 1000) / 10}%`;
 }
 
 function inAnyCidr(ip: string, cidrs: readonly string[]): string | undefined {
@@ -700,7 +697,7 @@ function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof g
       target: f.target,
       node,
       dnat: tr.dnat.map((d) => d.target).join(', '),
-      share: tr.dnat.map((d) => share(d.share)).join(', '),
+      share: tr.dnat.map((d) => formatShare(d.share)).join(', '),
     });
   } else if (tr.state === 'none')
     x.add('trace', 'diagnose.ev.trace-none', { src, target: f.target, node, verdicts: tr.verdicts.join(', ') || '—' });

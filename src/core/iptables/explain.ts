@@ -21,6 +21,7 @@ import {
   type Token,
 } from './dump';
 import { joinHostPort } from '../common/ip';
+import { formatShare } from '../common/shares';
 import { truncate } from '../common/text';
 
 export interface Explanation {
@@ -476,13 +477,6 @@ function isLadderTail(r: Rule, chain: Chain): boolean {
 function probabilityOf(r: Rule): number | undefined {
   const v = r.matches.find((m) => m.module === 'statistic')?.options.find((o) => o.name === 'probability')?.values[0];
   return v === undefined ? undefined : Number(v);
-}
-
-/** A share as a percentage; `?` when the paste cannot tell it (see KubeEndpoint.share). */
-export function formatShare(share: number | undefined): string {
-  if (share === undefined) return '?';
-  const pct = share * 100;
-  return `${Number(pct.toFixed(pct < 1 ? 2 : 1))}%`;
 }
 
 /** One sentence for a rule, with kube-proxy's patterns recognised first and a generic sentence otherwise. */

@@ -1,7 +1,8 @@
 /** Whole-sentence descriptions of virtual services and real servers, shared by explain and resolve. */
 import { parseIPv4 } from '../common/ip';
 import { t, type Lang } from '../i18n/catalog';
-import { distribute, formatShare, overloadOf, type Distribution, type ShareEntry } from './distribution';
+import { formatShare } from '../common/shares';
+import { distribute, overloadOf, type Distribution, type ShareEntry } from './distribution';
 import { realServerLabel, serviceLabel } from './identity';
 import { isKnownScheduler, NODE_PORT_RANGE } from './schedulers';
 import type { IpvsStats, RealServer, VirtualService } from './types';

@@ -95,10 +95,3 @@ export function distribute(service: VirtualService): Distribution {
   const draining = service.realServers.filter((r) => r.weight === 0).length;
   return { policy, entries, active: active.length, draining };
 }
-
-/** `33%`, `12.5%`: whole percent from 10% up, one decimal below. */
-export function formatShare(share: number): string {
-  const pct = share * 100;
-  if (pct >= 10 || pct === 0) return `${Math.round(pct)}%`;
-  return `${Math.round(pct * 10) / 10}%`;
-}

@@ -3,7 +3,7 @@ export type * from './types';
 export { parseIpvs, type ParseIpvsOptions } from './parse';
 export { ipvsToJson, type IpvsJson, type IpvsJsonService, type IpvsJsonRealServer } from './json';
 export { resolveVirtual, findVirtual, explainNoVirtual, type VirtualQuery, type VirtualResolution } from './resolve';
-export { distribute, formatShare, overloadOf, type Distribution, type ShareEntry } from './distribution';
+export { distribute, overloadOf, type Distribution, type ShareEntry } from './distribution';
 export { ipvsTracePaths, type IpvsTracePath } from './tracePaths';
 export { explainIpvsAt, explainIpvsLine, type IpvsExplanation } from './explain';
 export { describeService, describeRealServer } from './describe';

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { isIp, splitHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
+import { parseTraceDestination } from '../../core/tracePacketInput';
 import { TRACE_LANGUAGE_IDS } from '../../core/languages';
 import {
   ListTargetsRequest,
@@ -39,9 +40,9 @@ function validateIp(v: string): string | undefined {
   return isIp(v.trim()) ? undefined : t(uiLang(), 'ui.trace.source.invalid');
 }
 
+/** As the server checks it (a port in range too), so what the box takes is traced and not refused. */
 function validateDestination(v: string): string | undefined {
-  const hp = splitHostPort(v.trim());
-  return hp && isIp(hp.host) && hp.port !== undefined ? undefined : t(uiLang(), 'ui.trace.destination.invalid');
+  return parseTraceDestination(v.trim()) ? undefined : t(uiLang(), 'ui.trace.destination.invalid');
 }
 
 function validateAddresses(v: string): string | undefined {

@@ -2,7 +2,7 @@
 import type { CodeLens, InlayHint } from 'vscode-languageserver';
 import { InlayHintKind } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
-import { formatShare } from '../../core/iptables/explain';
+import { formatShare } from '../../core/common/shares';
 import { kubeChainKind } from '../../core/iptables/chainHashes';
 import { toRange } from '../convert';
 import { joinHostPort } from '../../core/common/ip';

@@ -15,7 +15,7 @@ import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';
 import { toRange } from '../convert';
 import type { LineIndex } from '../lineIndex';
 import { joinHostPort } from '../../core/common/ip';
-import { formatShare } from '../../core/iptables/explain';
+import { formatShare } from '../../core/common/shares';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
 
 /** The lengths of the document's lines: ranges that cover whole lines end where the line really ends. */

@@ -27,7 +27,7 @@ describe('explain: virtual service lines', () => {
   it('says scheduler, share per server and kube-ipvs0 binding, in English', () => {
     assert.equal(
       explainIpvsLine(dump, 0, 'en')?.markdown,
-      'TCP 10.96.0.1:443, round robin over 3 real servers (33% each), bound by kube-proxy to kube-ipvs0.',
+      'TCP 10.96.0.1:443, round robin over 3 real servers (33.3% each), bound by kube-proxy to kube-ipvs0.',
     );
     assert.deepEqual(explainIpvsLine(dump, 0)?.span, { line: 0, column: 0, length: 21 });
   });
@@ -37,7 +37,7 @@ describe('explain: virtual service lines', () => {
     assert.match(zh, CJK);
     assert.match(
       zh,
-      /^TCP 10\.96\.0\.1:443：轮询（rr），在 3 个真实服务器之间分配（各占 33%），由 kube-proxy 绑定到 kube-ipvs0。$/,
+      /^TCP 10\.96\.0\.1:443：轮询（rr），在 3 个真实服务器之间分配（各占 33.3%），由 kube-proxy 绑定到 kube-ipvs0。$/,
     );
   });
 
@@ -62,7 +62,7 @@ describe('explain: virtual service lines', () => {
   it('a real-server line gives forwarding, weight, connections and share', () => {
     assert.equal(
       explainIpvsLine(dump, 1)?.markdown,
-      'Real server 172.18.0.2:6443 of TCP 10.96.0.1:443: NAT (Masq), weight 1, 0 active and 0 inactive connections, expected share 33% of new connections.',
+      'Real server 172.18.0.2:6443 of TCP 10.96.0.1:443: NAT (Masq), weight 1, 0 active and 0 inactive connections, expected share 33.3% of new connections.',
     );
     assert.match(explainIpvsLine(dump, 6)!.markdown, /weight 0, draining/);
   });
