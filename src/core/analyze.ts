@@ -42,7 +42,8 @@ export function analyzeText(text: string, kind?: DumpKind): Analysis {
   const paste = unwrapPaste(input);
   if (!paste) return analyzeOutput(input, kind);
   // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
-  const a = analyzeOutput(paste.text, kind);
+  // kube-proxy logged an iptables-restore input: iptables, however many log lines came before it.
+  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined));
   const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
   dumpDiagnostics?.unshift(...pasteNotes(paste));
   if (paste.kubeProxy?.positions) a.positions = paste.kubeProxy.positions;

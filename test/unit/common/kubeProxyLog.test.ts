@@ -193,6 +193,17 @@ test('of several syncs logged, the last input is read and the note says how many
   assert.equal(note.params?.count, 2);
 });
 
+test('a long log: the input logged after hundreds of other lines is still read as an iptables dump', () => {
+  const chatter = Array.from(
+    { length: 600 },
+    (_, i) =>
+      `I1206 09:${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000000       1 config.go:${300 + (i % 7)}] "Calling handler.OnEndpointSliceUpdate"`,
+  );
+  const a = analyzeText([...chatter, V9_LINE, ''].join('\n'));
+  assert.equal(a.detection.kind, 'iptables');
+  assert.equal(a.iptables!.kube.services[0].name, 'default/kubernetes:https');
+});
+
 test('an input cut off with the log line (no COMMIT, no closing quote) still counts in its table', () => {
   const dump = kubeProxyDump(SERVICES);
   const cut = dump.slice(0, dump.indexOf('-A KUBE-SEP-') + 30);
