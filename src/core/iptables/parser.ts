@@ -15,7 +15,7 @@ import type { NftBaseChain } from '../nft/objects';
 import { isNftTableStart, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
-import { readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
+import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
 import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
@@ -722,7 +722,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     lastChainWordLength = store.wordLen[first + 1];
     const chain = store.nameOf(chainId);
     const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
-    const table = tableFor(chain, body.targetName, body.comment);
+    // Only text without a `*table` header may need the comment to tell the table.
+    const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
     const init = ruleInit;
     init.line = li;
     init.base = base;

@@ -160,9 +160,11 @@ export interface RuleBody {
   /** Name id of the target name, -1 without one. */
   targetNameId: number;
   targetGoto: boolean;
-  comment: string | undefined;
-  /** Name id of the comment, -1 without one. */
-  commentId: number;
+  /**
+   * Word of the comment's value, -1 without one. Its name is interned when first asked (`commentValue` reads it
+   * now): a trace reads a handful of a big dump's 100k+ comments.
+   */
+  commentWord: number;
   counters: Counters | undefined;
   /** Option and module rows of this rule: [optFirst, optEnd), [modFirst, modEnd). */
   optFirst: number;
@@ -176,8 +178,7 @@ const body: RuleBody = {
   targetName: undefined,
   targetNameId: -1,
   targetGoto: false,
-  comment: undefined,
-  commentId: -1,
+  commentWord: -1,
   counters: undefined,
   optFirst: 0,
   optEnd: 0,
@@ -221,8 +222,7 @@ export function readRuleBody(
   body.targetName = undefined;
   body.targetNameId = -1;
   body.targetGoto = false;
-  body.comment = undefined;
-  body.commentId = -1;
+  body.commentWord = -1;
   body.counters = undefined;
   body.optFirst = store.optCount;
   body.modFirst = store.modCount;
@@ -368,10 +368,7 @@ export function readRuleBody(
       );
     }
     store.addOption(info.canonical, writtenId, w, neg, firstValue, count, owner);
-    if (isComment && count > 0) {
-      body.commentId = valueId(store, firstValue, base);
-      body.comment = names.names[body.commentId];
-    }
+    if (isComment && count > 0) body.commentWord = firstValue;
     i = j;
   }
   if (pendingBang >= 0) {
@@ -380,6 +377,11 @@ export function readRuleBody(
   body.optEnd = store.optCount;
   body.modEnd = store.modCount;
   return body;
+}
+
+/** The value of the comment `readRuleBody` found, or undefined. */
+export function commentValue(store: RuleStore, body: RuleBody, base: number): string | undefined {
+  return body.commentWord < 0 ? undefined : wordValue(store, body.commentWord, base);
 }
 
 /** Interned value of a word: plain words and simple `"..."` need no copy of their own. */

@@ -181,6 +181,7 @@ const RULE_COLUMNS = {
   ruleChain: 'i32',
   rulePosition: 'i32',
   ruleComment: 'i32',
+  ruleCommentWord: 'i32',
   ruleTargetName: 'i32',
   rulePackets: 'f64',
   ruleBytes: 'f64',
@@ -244,7 +245,8 @@ export class RuleStore {
   ruleTable!: Int32Array<ArrayBuffer>; // index in tableNames
   ruleChain!: Int32Array<ArrayBuffer>; // name ids; -1 for none (position, comment, target name)
   rulePosition!: Int32Array<ArrayBuffer>;
-  ruleComment!: Int32Array<ArrayBuffer>;
+  ruleComment!: Int32Array<ArrayBuffer>; // COMMENT_UNREAD until the comment's word is first read
+  ruleCommentWord!: Int32Array<ArrayBuffer>;
   ruleTargetName!: Int32Array<ArrayBuffer>;
   rulePackets!: Float64Array<ArrayBuffer>; // counters (byte counts pass 2^31), read when HAS_COUNTERS
   ruleBytes!: Float64Array<ArrayBuffer>;

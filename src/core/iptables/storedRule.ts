@@ -7,7 +7,7 @@
  */
 import { isWhiteCode } from '../common/chars';
 import type { Span } from '../common/diagnostics';
-import { wordValue, type RuleBody } from './ruleReader';
+import { valueId, wordValue, type RuleBody } from './ruleReader';
 import { collapseSpaces } from './words';
 import { IMPLICIT, KIND, OWNER_GENERIC, OWNER_TARGET, SPANS_LINES, TOKEN_KINDS, type RuleStore } from './ruleStore';
 import type { Counters, Match, OptionArg, Rule, Target, Token } from './dump';
@@ -46,6 +46,8 @@ export const ANY_MODULE = -1;
 export const GENERIC_OPTIONS = -3;
 const RENAMED = 32; // an `-E` changed its chain or target name: compare by the names, not the words written
 const MULTI_LINE = 64; // written over several lines (a hard-wrapped paste)
+/** `ruleComment` of a rule whose comment (word `ruleCommentWord`) is not interned yet. */
+const COMMENT_UNREAD = -2;
 
 export class StoredRule implements Rule {
   private readonly slot: number;
@@ -74,7 +76,8 @@ export class StoredRule implements Rule {
     store.ruleTable[k] = init.table;
     store.ruleChain[k] = init.chain;
     store.rulePosition[k] = init.position ?? -1;
-    store.ruleComment[k] = body.commentId;
+    store.ruleComment[k] = body.commentWord < 0 ? -1 : COMMENT_UNREAD;
+    store.ruleCommentWord[k] = body.commentWord;
     store.ruleTargetName[k] = body.targetNameId;
     const counters = init.counters ?? body.counters;
     if (counters) {
@@ -118,7 +121,7 @@ export class StoredRule implements Rule {
   }
 
   get comment(): string | undefined {
-    const id = this.store.ruleComment[this.slot];
+    const id = this.commentNameId;
     return id < 0 ? undefined : this.store.names.names[id];
   }
 
@@ -143,7 +146,10 @@ export class StoredRule implements Rule {
   }
 
   get commentNameId(): number {
-    return this.store.ruleComment[this.slot];
+    const s = this.store;
+    const k = this.slot;
+    if (s.ruleComment[k] === COMMENT_UNREAD) s.ruleComment[k] = valueId(s, s.ruleCommentWord[k], s.ruleBase[k]);
+    return s.ruleComment[k];
   }
 
   get targetName(): string | undefined {

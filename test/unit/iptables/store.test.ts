@@ -126,6 +126,15 @@ function checkRule(rule: Rule, where: string, ids: DumpNames): void {
     }
   }
   assert.equal(ruleTargetName(rule), rule.target?.name, `${where}: ruleTargetName`);
+  // The comment is read from its word when first asked: the last `--comment` with a value, wherever it stands
+  // (options of an earlier, repeated -j are nobody's: rules with one target only).
+  if (rule.tokens.filter((t) => t.kind === 'target').length <= 1) {
+    const comments = [...matches.flatMap((m) => m.options), ...(rule.target?.options ?? [])].filter(
+      (o) => o.name === 'comment' && o.values.length > 0,
+    );
+    comments.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
+    assert.equal(rule.comment, comments.at(-1)?.values[0], `${where}: comment`);
+  }
   for (const module of modules)
     if (module !== '')
       assert.equal(
