@@ -791,7 +791,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   function foldsInto(line: number, next: number): boolean {
     if (!startsAsRest(next)) return false;
     const width = lines.rawEnd[line] - lines.start[line];
-    if (width < MIN_FOLD_WIDTH || width !== foldWidth() || !mayContinue(next, true)) return false;
+    // The paste's fold width is a pass over every line: asked last, a dump whose rule blocks end at a COMMIT or a
+    // declaration (nothing that may continue a rule) never needs it.
+    if (width < MIN_FOLD_WIDTH || !mayContinue(next, true) || width !== foldWidth()) return false;
     // A sentence after a rule is prose, even in a folded paste (a rest has options, quotes, or fewer words).
     return !SENTENCE.test(lines.content(next));
   }
