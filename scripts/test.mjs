@@ -1,7 +1,7 @@
 // `npm test`: builds, type-checks, lints, then runs every suite (unit, lsp, lab, e2e) and prints one closing line
 // `N passed, N failed, N skipped` over all of them. `npm test -- unit lsp` runs only the named suites.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +32,24 @@ function step(label, cmd, args) {
   const r = run(label, cmd, args);
   if (r.status !== 0) problems.push(`${label} failed (exit ${r.status ?? r.signal})`);
   return r.status === 0;
+}
+
+/**
+ * tsc never deletes what it compiled before: a test whose source was renamed or removed would still run from out/.
+ * Compiled files with no source beside them in the tree are removed before the suites run.
+ */
+function removeStaleCompiled() {
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (/\.js(\.map)?$/.test(e.name)) {
+        const source = join(root, path.slice(join(root, 'out').length + 1)).replace(/\.js(\.map)?$/, '');
+        if (!['.ts', '.mts', '.tsx'].some((ext) => existsSync(source + ext))) rmSync(path);
+      }
+    }
+  };
+  if (existsSync(join(root, 'out'))) walk(join(root, 'out'));
 }
 
 function nodeSuite(name, extraArgs = []) {
@@ -65,6 +83,7 @@ if (
   step('build', process.execPath, ['scripts/build.mjs']) &&
   step('typecheck+compile', npx, ['tsc', '-p', 'tsconfig.json'])
 ) {
+  removeStaleCompiled();
   step('eslint', npx, ['eslint', '--max-warnings=0', 'src', 'test', 'scripts']);
   // Formatting is Prettier's, with the project's .prettierrc.json: a file that differs fails the run.
   step('prettier', npx, ['prettier', '--check', '--log-level', 'warn', 'src', 'test', 'scripts']);
