@@ -1,17 +1,27 @@
 /**
  * The per-dump index the tracer walks: tables by name, chains compiled lazily into conditions and targets,
  * and for long chains a destination index so a trace looks at the handful of rules that can match instead of
- * scanning thousands (KUBE-SERVICES of a big cluster). Cached per dump object in a WeakMap.
+ * scanning thousands (KUBE-SERVICES of a big cluster). A chain's index reads only each rule's `-d` from the rule
+ * store; a rule is compiled when a trace reaches it. Cached per dump object in a WeakMap.
  */
 import type { IpFamily } from '../../common/ip';
 import type { NftObject } from '../../nft/objects';
-import { displayRuleText, isBuiltinChain, type Chain, type Match, type Table, type Target } from '../dump';
+import {
+  displayRuleText,
+  forEachOptionName,
+  isBuiltinChain,
+  type Chain,
+  type Match,
+  type Rule,
+  type Table,
+  type Target,
+} from '../dump';
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
 import { msg } from './message';
 import { compileTarget, type CompiledTarget } from './targets';
 import type { TraceMessage } from './types';
-import { singleHost } from './values';
+import { parseAddressList, singleHost, type AddressBlock } from './values';
 
 export interface CompiledRule {
   table: string;
@@ -39,7 +49,8 @@ export interface CompiledChain {
   line: number;
   /** Line the policy step points at: the last `-P`, else the declaration. */
   policyLine: number;
-  rules: CompiledRule[];
+  /** The rule at `position` in the chain, compiled when first asked. */
+  rule(position: number): CompiledRule;
   /** Positions of the rules that can match a packet to `dst`, in chain order. */
   candidates(dst: bigint): readonly number[];
 }
@@ -117,15 +128,17 @@ function compileRule(
 }
 
 function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readonly NftObject[]): CompiledChain {
-  const rules: CompiledRule[] = [];
-  const hosts: (bigint | undefined)[] = [];
-  for (const r of c.rules) {
-    const info: GenericInfo = {};
-    const cr = compileRule(table, c.name, r.line, displayRuleText(r), r.matches, r.target, family, info, objects);
-    cr.ruleId = r.id;
-    rules.push(cr);
-    hosts.push(info.dstHost && !info.dstNegated ? singleHost(info.dstHost) : undefined);
-  }
+  const compiled: CompiledRule[] = [];
+  const rule = (position: number): CompiledRule => {
+    let cr = compiled[position];
+    if (!cr) {
+      const r = c.rules[position];
+      cr = compileRule(table, c.name, r.line, displayRuleText(r), r.matches, r.target, family, {}, objects);
+      cr.ruleId = r.id;
+      compiled[position] = cr;
+    }
+    return cr;
+  };
   const line = c.declSpan?.line ?? c.rules[0]?.line ?? table.line ?? -1;
   return {
     table: table.name,
@@ -135,9 +148,28 @@ function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readon
     implied: false,
     line,
     policyLine: c.policyLine ?? line,
-    rules,
-    candidates: candidateLookup(hosts),
+    rule,
+    candidates: candidateLookup(c.rules),
   };
+}
+
+/**
+ * The single host a rule's destination must be, as its compiled conditions see it (`GenericInfo`): the last
+ * generic `-d` whose value parses, when it is not negated and is one /32 or /128. Read from the rule store
+ * without building the rule's matches.
+ */
+function destinationHost(r: Rule): bigint | undefined {
+  let blocks: AddressBlock[] | undefined;
+  let negated = false;
+  forEachOptionName(r, (module, name, option) => {
+    if (module !== '' || name !== 'destination') return;
+    const o = option();
+    const parsed = parseAddressList(o.values[0] ?? '');
+    if (!parsed) return;
+    blocks = parsed;
+    negated = o.negated;
+  });
+  return blocks && !negated ? singleHost(blocks) : undefined;
 }
 
 /** kube-proxy writes its restore input without the builtin chains; its jumps into them are added separately. */
@@ -166,7 +198,7 @@ function compileImplied(table: Table, name: string, family: IpFamily): CompiledC
     }),
     line: -1,
     policyLine: -1,
-    rules,
+    rule: (position) => rules[position],
     candidates: () => all,
   };
 }
@@ -184,9 +216,10 @@ function syntheticMatch(module: string, name: string, written: string, value: st
  * Rules with a single-host `-d` go into buckets by that host; the rest apply to every destination. A lookup merges
  * the bucket with the rest in chain order and remembers the result for the next trace to the same address.
  */
-function candidateLookup(hosts: (bigint | undefined)[]): (dst: bigint) => readonly number[] {
-  const all = hosts.map((_, i) => i);
-  if (hosts.length < INDEX_MIN_RULES) return () => all;
+function candidateLookup(rules: readonly Rule[]): (dst: bigint) => readonly number[] {
+  const all = rules.map((_, i) => i);
+  if (rules.length < INDEX_MIN_RULES) return () => all;
+  const hosts = rules.map(destinationHost);
   const byHost = new Map<bigint, number[]>();
   const anyHost: number[] = [];
   hosts.forEach((h, i) => {

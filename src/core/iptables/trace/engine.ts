@@ -431,7 +431,7 @@ function walk(run: Run, w: Walker): void {
       cut(run, w, stop.reason, stop.limit);
       return;
     }
-    const rule = frame.chain.rules[frame.candidates[frame.pos++]];
+    const rule = frame.chain.rule(frame.candidates[frame.pos++]);
     run.evaluations++;
     const outcome = evaluate(run, w, rule);
     if (outcome === 'no-match') continue;
