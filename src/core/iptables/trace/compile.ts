@@ -128,18 +128,20 @@ function compileRule(
 }
 
 function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readonly NftObject[]): CompiledChain {
+  // The index and the rules compiled later read the same list.
+  const chainRules = c.rules;
   const compiled: CompiledRule[] = [];
   const rule = (position: number): CompiledRule => {
     let cr = compiled[position];
     if (!cr) {
-      const r = c.rules[position];
+      const r = chainRules[position];
       cr = compileRule(table, c.name, r.line, displayRuleText(r), r.matches, r.target, family, {}, objects);
       cr.ruleId = r.id;
       compiled[position] = cr;
     }
     return cr;
   };
-  const line = c.declSpan?.line ?? c.rules[0]?.line ?? table.line ?? -1;
+  const line = c.declSpan?.line ?? chainRules[0]?.line ?? table.line ?? -1;
   return {
     table: table.name,
     name: c.name,
@@ -149,7 +151,7 @@ function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readon
     line,
     policyLine: c.policyLine ?? line,
     rule,
-    candidates: candidateLookup(c.rules),
+    candidates: candidateLookup(chainRules),
   };
 }
 
