@@ -1,11 +1,12 @@
 /** File reading and output helpers for the CLI: the only place the CLI touches the file system. */
+import { isAscii } from 'node:buffer';
 import { readFileSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../core/common/diagnostics';
 import { UsageError } from './args';
 
 export function readInput(path: string | undefined): string {
   if (!path) throw new UsageError('missing FILE argument');
-  if (path === '-') return readFileSync(0, 'utf8');
+  if (path === '-') return text(readFileSync(0));
   let size: number;
   try {
     size = statSync(path).size;
@@ -16,10 +17,18 @@ export function readInput(path: string | undefined): string {
   }
   if (size > 512 * 1024 * 1024) throw new UsageError(`${path} is larger than 512 MB`);
   try {
-    return readFileSync(path, 'utf8');
+    return text(readFileSync(path));
   } catch (e) {
     throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * The bytes as UTF-8 text. Dumps are mostly plain ASCII, whose text is a copy of the bytes: taken as such it costs
+ * half of decoding them as UTF-8 (20 ms of a 23 MB dump), with the same string.
+ */
+function text(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** Diagnostics as the CLI prints them: 1-based line and column. */
