@@ -15,7 +15,7 @@ else {
 /**
  * dist/cli.js, compiled with V8's code cache kept beside it (dist/cli.js.v8-cache) where that folder is writable:
  * compiling the bundle and the functions a command runs is a large part of a small dump's answer. The cache names
- * the Node and the bundle (size, time) it was made for; on any mismatch, or when V8 refuses it, the bundle is
+ * the Node and the bundle (size, content hash) it was made for; on any mismatch, or when V8 refuses it, the bundle is
  * compiled as usual and the cache written again when the command ends.
  */
 function loadCli() {
@@ -29,7 +29,10 @@ function loadCli() {
   try {
     const stat = fs.statSync(file);
     source = fs.readFileSync(file, 'utf8');
-    key = Buffer.from(`kpp ${process.version} ${process.arch} ${stat.size} ${stat.mtimeMs}\n`);
+    // The content's hash, not only size and time: V8 checks only the source's length, and installs that set fixed
+    // times (npm, reproducible tarballs) would otherwise run an old release's code after an update of equal size.
+    const hash = require('node:crypto').createHash('sha256').update(source).digest('hex');
+    key = Buffer.from(`kpp ${process.version} ${process.arch} ${stat.size} ${hash}\n`);
   } catch {
     return require(file);
   }
