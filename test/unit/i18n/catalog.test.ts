@@ -127,3 +127,15 @@ test('hovers count in English plural forms: "4 rules; jumped to from 2 places", 
   assert.doesNotMatch(decl('en'), /\(s\)/);
   assert.match(decl('zh-CN'), /共 2 条规则；有 2 处跳转到这里。/);
 });
+
+test('an English text that counts a noun by {count} has counted forms, so a count of 1 reads "1 packet"', () => {
+  const countsANoun = /\{count\} [a-z]+s\b/;
+  const uncounted = Object.entries(catalogs.en)
+    .filter(([key, v]) => !/\.(one|other)$/.test(key) && countsANoun.test(v))
+    .map(([key]) => key);
+  assert.deepEqual(uncounted, []);
+  assert.match(
+    t('en', 'diagnose.ev.counter', { node: 'n', chain: 'c', line: 1, target: 't', count: 1, after: 3 }),
+    /: 1 packet before the probe, 3 after\./,
+  );
+});

@@ -152,7 +152,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.second-interface':
       "The pod's own address {podIP} is on {primary}, but the route to {dst} leaves on {dev}, another interface.",
     'diagnose.ev.neighbour': 'Neighbour entry of the pod for {gateway} on {dev}: {lladdr} ({state}).',
-    'diagnose.ev.counter':
+    'diagnose.ev.counter.one': 'Node {node}, {chain} line {line} ({target}): 1 packet before the probe, {after} after.',
+    'diagnose.ev.counter.other':
       'Node {node}, {chain} line {line} ({target}): {count} packets before the probe, {after} after.',
     'diagnose.ev.counter-one.one': 'Node {node}, {chain} line {line} ({target}): 1 packet in the only capture.',
     'diagnose.ev.counter-one.other':
@@ -381,7 +382,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.second-interface':
       'Pod 自己的地址 {podIP} 在 {primary} 上，但到 {dst} 的路由从另一个接口 {dev} 发出。',
     'diagnose.ev.neighbour': 'Pod 中 {dev} 上 {gateway} 的邻居表项：{lladdr}（{state}）。',
-    'diagnose.ev.counter': '节点 {node}，{chain} 第 {line} 行（{target}）：探测前 {count} 个包，探测后 {after} 个包。',
+    'diagnose.ev.counter.other':
+      '节点 {node}，{chain} 第 {line} 行（{target}）：探测前 {count} 个包，探测后 {after} 个包。',
     'diagnose.ev.counter-one.other': '节点 {node}，{chain} 第 {line} 行（{target}）：唯一一次采集中为 {count} 个包。',
     'diagnose.ev.counter-no-rule': '节点 {node} 的转储中没有带计数器的 {target} 规则。',
     'diagnose.ev.counter-no-counters':

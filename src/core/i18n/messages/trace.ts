@@ -82,7 +82,9 @@ export const traceMessages: MessageBundle = {
     // Notes on steps.
     'trace.note.random-taken': 'statistic random: taken with probability {p}',
     'trace.note.random-not-taken': 'statistic random: not taken (probability {p})',
-    'trace.note.random-not-taken-run':
+    'trace.note.random-not-taken-run.one':
+      'statistic random: the rule on lines {from}-{to} not taken (probability {p})',
+    'trace.note.random-not-taken-run.other':
       'statistic random: none of {count} rules (lines {from}-{to}) taken (probability {p})',
     'trace.note.implied-jump': 'implied: kube-proxy adds this jump outside its rule set',
     'trace.note.nat-skipped': 'untracked connection: the nat table is not consulted',
@@ -195,7 +197,8 @@ export const traceMessages: MessageBundle = {
     'trace.assume.redirect-address': 'REDIRECT 会改写为入接口的地址，但该地址未知：保留原目的地址',
     'trace.note.random-taken': 'statistic random：以概率 {p} 命中',
     'trace.note.random-not-taken': 'statistic random：未命中（概率 {p}）',
-    'trace.note.random-not-taken-run': 'statistic random：{count} 条规则（第 {from}-{to} 行）均未命中（概率 {p}）',
+    'trace.note.random-not-taken-run.other':
+      'statistic random：{count} 条规则（第 {from}-{to} 行）均未命中（概率 {p}）',
     'trace.note.implied-jump': '隐含：kube-proxy 在其规则集之外添加此跳转',
     'trace.note.nat-skipped': '连接未被跟踪：不经过 nat 表',
     'trace.note.chain-end': '链结束：返回调用者',
