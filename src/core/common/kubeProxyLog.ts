@@ -212,7 +212,13 @@ function unescapeInput(text: string, found: Found): LoggedRestoreInput {
       i = lineEnd;
       break;
     }
-    const kind = text[i + 1] ?? '';
+    if (i + 1 >= lineEnd) {
+      // A line cut right after a backslash: the backslash is itself (reading past the line end would eat its break).
+      out.push('\\');
+      i = lineEnd;
+      break;
+    }
+    const kind = text[i + 1];
     if (kind === 'n') {
       out.push('\n');
       i += 2;

@@ -225,3 +225,17 @@ test('every corpus save dump reads the same logged by kube-proxy (quoted and JSO
       assert.deepEqual(reading(wrap(text)), reading(text, escape), `${f.name} ${form}`);
   }
 });
+
+test('a log line cut right after a backslash keeps every later line where the log has it', () => {
+  const cut = V9_LINE.slice(0, V9_LINE.indexOf('\\n:KUBE-FORWARD') + 1); // ends in the backslash of an escape
+  const log = [cut, 'I1206 10:00:02.000001       1 proxier.go:826] "SyncProxyRules complete"', ''].join('\n');
+  const map = analyzeText(log).positions!;
+  const engineLines = map.engineText.split('\n');
+  // The cut input is two engine lines (`*filter`, `:KUBE-SERVICES ...`) of the log's first; the next log lines follow.
+  assert.equal(engineLines.length, 4);
+  assert.deepEqual(
+    engineLines.map((_, line) => map.toOriginal(line, 0).line),
+    [0, 0, 1, 2],
+  );
+  assert.match(engineLines[1], /^:KUBE-SERVICES - \[0:0\]\\$/);
+});
