@@ -7,6 +7,7 @@
  * Kubernetes cannot remove an ephemeral container from a pod: it stays listed in the pod's spec, terminated.
  */
 import { randomBytes } from 'node:crypto';
+import { t, type Lang } from '../core/i18n/catalog';
 import { ClusterError, isClusterError } from './errors';
 import type { CallOptions } from './http';
 import type { ClusterSession, KubeObject } from './session';
@@ -18,9 +19,27 @@ export const DEFAULT_DEBUG_LIFETIME_S = 600;
 /** Label on every pod this product creates, for `kubectl get pods -l app.kubernetes.io/managed-by=kube-packet-path`. */
 export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'kube-packet-path' };
 
+/** What is about to be created in the cluster, for the person to confirm (each face says it in its language). */
+export type PlannedCreation =
+  | { kind: 'ephemeral-container'; image: string; namespace: string; pod: string; lifetimeSeconds: number }
+  | { kind: 'debug-pod'; image: string; namespace: string; node: string };
+
+/** The planned creation as a phrase of `lang` ("add an ephemeral debug container (image ...) to pod ns/name; ..."). */
+export function describeCreation(lang: Lang, c: PlannedCreation): string {
+  return c.kind === 'ephemeral-container'
+    ? t(lang, 'cluster.create.ephemeral-container', {
+        image: c.image,
+        pod: `${c.namespace}/${c.pod}`,
+        lifetime: c.lifetimeSeconds,
+      })
+    : t(lang, 'cluster.create.debug-pod', { image: c.image, node: c.node, namespace: c.namespace });
+}
+
+/** Asked before anything is created; false or absent: nothing is created (ClusterError `not-confirmed`). */
+export type ConfirmCreation = (creation: PlannedCreation) => Promise<boolean>;
+
 export interface DebugOptions extends CallOptions {
-  /** Asked before anything is created; false or absent: nothing is created (ClusterError `not-confirmed`). */
-  confirm?: (what: string) => Promise<boolean>;
+  confirm?: ConfirmCreation;
   image?: string;
   lifetimeSeconds?: number;
   /** How long to wait for the container/pod to run (default 90 s: an image pull). */
@@ -41,9 +60,10 @@ function suffix(): string {
   return randomBytes(3).toString('hex');
 }
 
-async function confirmed(opts: DebugOptions, what: string): Promise<void> {
-  const yes = opts.confirm ? await opts.confirm(what) : false;
+async function confirmed(opts: DebugOptions, creation: PlannedCreation): Promise<void> {
+  const yes = opts.confirm ? await opts.confirm(creation) : false;
   if (!yes) {
+    const what = describeCreation('en', creation);
     throw new ClusterError('not-confirmed', `not confirmed: ${what}`, 'confirm the prompt, or pass --yes to the CLI');
   }
 }
@@ -76,10 +96,7 @@ export async function addDebugContainer(
   checkPodName(pod);
   const image = checkImage(opts.image ?? DEFAULT_DEBUG_IMAGE);
   const lifetime = Math.max(30, Math.round(opts.lifetimeSeconds ?? DEFAULT_DEBUG_LIFETIME_S));
-  await confirmed(
-    opts,
-    `add an ephemeral debug container (image ${image}) to pod ${namespace}/${pod}; it shares the pod's network and ends by itself after ${lifetime} s`,
-  );
+  await confirmed(opts, { kind: 'ephemeral-container', image, namespace, pod, lifetimeSeconds: lifetime });
   const name = `kpp-debug-${suffix()}`;
   await session.addEphemeralContainer(
     namespace,
@@ -127,10 +144,7 @@ export async function createNodeDebugPod(
   const namespace = checkNamespace(opts.namespace ?? session.namespace);
   const image = checkImage(opts.image ?? DEFAULT_DEBUG_IMAGE);
   const lifetime = Math.max(30, Math.round(opts.lifetimeSeconds ?? DEFAULT_DEBUG_LIFETIME_S));
-  await confirmed(
-    opts,
-    `create a privileged hostNetwork debug pod (image ${image}) on node ${node} in namespace ${namespace}, deleted when done`,
-  );
+  await confirmed(opts, { kind: 'debug-pod', image, namespace, node });
   const base = `kpp-node-debug-${node}`.slice(0, 50).replace(/[.-]+$/, '');
   const name = `${base}-${suffix()}`;
   const body: KubeObject = {

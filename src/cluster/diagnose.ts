@@ -15,7 +15,7 @@ import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } fr
 import { serviceKey } from '../core/kube/types';
 import { captureNode, captureRules, openNodeAccess, type NodeAccess } from './capture';
 import { dumpEngine } from './dumpEngine';
-import { addDebugContainer, DEFAULT_DEBUG_IMAGE, type DebugHandle } from './debug';
+import { addDebugContainer, DEFAULT_DEBUG_IMAGE, type ConfirmCreation, type DebugHandle } from './debug';
 import { cancelledError, ClusterError, isClusterError } from './errors';
 import type { ClusterSession, KubeObject } from './session';
 import { checkContainerName, checkNamespace, checkPodName, checkServiceName } from './validate';
@@ -34,7 +34,7 @@ export interface DiagnoseOptions {
   timeoutMs?: number;
   lang?: Lang;
   /** Asked before a debug container or debug pod is created; absent: nothing is created. */
-  confirm?: (what: string) => Promise<boolean>;
+  confirm?: ConfirmCreation;
   debugImage?: string;
   /** Read the node's rules before and after the probes (default true). */
   nodeEvidence?: boolean;

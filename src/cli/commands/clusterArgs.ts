@@ -3,7 +3,14 @@
  * session, confirmation (`--yes`, or a y/N question on a terminal), and errors as one line (exit 2).
  */
 import * as readline from 'node:readline';
-import { ClusterSession, isClusterError, type ClusterError } from '../../cluster';
+import {
+  ClusterSession,
+  describeCreation,
+  isClusterError,
+  type ClusterError,
+  type ConfirmCreation,
+} from '../../cluster';
+import type { Lang } from '../../core/i18n/catalog';
 import { UsageError } from '../args';
 
 /** `-n NS`, `-nNS`, `-n=NS` -> `--namespace NS`; `-A` -> `--all-namespaces`; anything else untouched. */
@@ -62,8 +69,9 @@ export async function openSession(opts: {
 }
 
 /** `--yes`: always; else a y/N question when both stdin and stderr are terminals; else no. */
-export function confirmer(yes: boolean): (what: string) => Promise<boolean> {
-  return async (what: string) => {
+export function confirmer(yes: boolean, lang: Lang = 'en'): ConfirmCreation {
+  return async (creation) => {
+    const what = describeCreation(lang, creation);
     if (yes) return true;
     if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr });

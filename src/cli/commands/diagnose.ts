@@ -76,7 +76,7 @@ export async function runDiagnose(argv: string[]): Promise<number> {
         ...(args.options.has('container') ? { container: args.options.get('container') } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
         lang,
-        confirm: confirmer(args.flags.has('yes')),
+        confirm: confirmer(args.flags.has('yes'), lang),
         debugImage: args.options.get('image') ?? DEFAULT_DEBUG_IMAGE,
         nodeEvidence: !args.flags.has('no-node'),
         signal: ctl.signal,

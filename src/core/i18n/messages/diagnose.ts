@@ -158,6 +158,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.counter-one.one': 'Node {node}, {chain} line {line} ({target}): 1 packet in the only capture.',
     'diagnose.ev.counter-one.other':
       'Node {node}, {chain} line {line} ({target}): {count} packets in the only capture.',
+    'cluster.create.ephemeral-container':
+      "add an ephemeral debug container (image {image}) to pod {pod}; it shares the pod's network and ends by itself after {lifetime} s",
+    'cluster.create.debug-pod':
+      'create a privileged hostNetwork debug pod (image {image}) on node {node} in namespace {namespace}, deleted when done',
     'diagnose.ev.counter-no-rule': "Node {node}'s dump has no rule for {target} with counters.",
     'diagnose.ev.counter-no-counters':
       "Node {node}'s rules for {target} carry no packet counters (`iptables-save` needs `-c`; kube-proxy's nftables mode keeps none).",
@@ -385,6 +389,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.counter.other':
       '节点 {node}，{chain} 第 {line} 行（{target}）：探测前 {count} 个包，探测后 {after} 个包。',
     'diagnose.ev.counter-one.other': '节点 {node}，{chain} 第 {line} 行（{target}）：唯一一次采集中为 {count} 个包。',
+    'cluster.create.ephemeral-container':
+      '向 Pod {pod} 添加一个临时调试容器（镜像 {image}）；它共享该 Pod 的网络，并在 {lifetime} 秒后自行结束',
+    'cluster.create.debug-pod':
+      '在节点 {node} 上（命名空间 {namespace}）创建一个特权 hostNetwork 调试 Pod（镜像 {image}），用完即删除',
     'diagnose.ev.counter-no-rule': '节点 {node} 的转储中没有带计数器的 {target} 规则。',
     'diagnose.ev.counter-no-counters':
       '节点 {node} 上 {target} 的规则没有包计数器（`iptables-save` 需要 `-c`；kube-proxy 的 nftables 模式不保留计数器）。',

@@ -107,7 +107,7 @@ export const uiMessages: MessageBundle = {
     'ui.pick.pod.none': 'No running pod in {namespace}',
     'ui.pick.node': 'Which node?',
     'ui.pick.create': 'Create',
-    'ui.pick.create.confirm': 'Kube Packet Path needs to create {what}. It is removed afterwards. Create it?',
+    'ui.pick.create.confirm': 'Kube Packet Path is about to {what}. Go ahead?',
     'ui.pick.untrusted':
       'Running commands in cluster pods is disabled in an untrusted workspace. Trust this workspace to run checks (Workspaces: Manage Workspace Trust).',
     'ui.scope.current': 'current',
@@ -215,7 +215,7 @@ export const uiMessages: MessageBundle = {
     'ui.pick.pod.none': '{namespace} 中没有运行中的 Pod',
     'ui.pick.node': '哪个节点？',
     'ui.pick.create': '创建',
-    'ui.pick.create.confirm': 'Kube Packet Path 需要创建{what}。用完后会删除。要创建吗？',
+    'ui.pick.create.confirm': 'Kube Packet Path 将要{what}。继续吗？',
     'ui.pick.untrusted':
       '在不受信任的工作区中禁止在集群 Pod 内运行命令。请信任此工作区后再运行检查（工作区：管理工作区信任）。',
     'ui.scope.current': '当前',

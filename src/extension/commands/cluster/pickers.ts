@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { uiLang } from '../../config';
 import { t } from '../../../core/i18n/catalog';
 import type { NodeInfo, PodInfo, ServiceInfo } from '../../../core/kube/types';
-import type { ClusterSession } from '../../../cluster';
+import { describeCreation, type ClusterSession, type PlannedCreation } from '../../../cluster';
 import type { ClusterState } from '../../cluster/state';
 
 export async function pickService(
@@ -75,10 +75,10 @@ export async function pickNode(state: ClusterState, session: ClusterSession): Pr
 }
 
 /** Asks before anything is created in the cluster (a debug container or pod). */
-export async function confirmCreate(what: string): Promise<boolean> {
+export async function confirmCreate(creation: PlannedCreation): Promise<boolean> {
   const create = t(uiLang(), 'ui.pick.create');
   const answer = await vscode.window.showWarningMessage(
-    t(uiLang(), 'ui.pick.create.confirm', { what }),
+    t(uiLang(), 'ui.pick.create.confirm', { what: describeCreation(uiLang(), creation) }),
     { modal: true },
     create,
   );
