@@ -3,6 +3,7 @@
  * conntrack, ipset), nft syntax, or unknown. Each family scores the share of lines it recognises; the best wins.
  */
 import { normalizeLineBreaks } from './common/lines';
+import { looksLikeKubeProxyLog, readKubeProxyLog } from './common/kubeProxyLog';
 import { unwrapPaste } from './common/pasteWrappers';
 import { looksLikeIpvs } from './ipvs/detect';
 import { DETECTION_SAMPLE_LINES, LANGUAGE_OF_KIND, type DumpLanguageId } from './languages';
@@ -68,6 +69,11 @@ export function detectDump(fullText: string): Detection {
   // A quoted or logged paste is what its lines say behind the quote marks and prefixes (a kube-proxy log: the
   // restore input it logged, whose lines may all be on one line of the log).
   const unwrapped = unwrapPaste(head)?.text;
+  // A kube-proxy log whose restore input comes after the head: given the whole text, the input decides.
+  if (unwrapped === undefined && fullText.length > head.length && looksLikeKubeProxyLog(head)) {
+    if (readKubeProxyLog(normalizeLineBreaks(fullText)))
+      return { kind: 'iptables', confidence: 1, languageId: LANGUAGE_OF_KIND.iptables };
+  }
   const text = unwrapped === undefined ? head : headLines(unwrapped, SAMPLE_LINES);
   const lines = text
     .split(/\r?\n/)

@@ -9,6 +9,7 @@
  * when the document opens after a reload, without asking the server.
  */
 import * as vscode from 'vscode';
+import { looksLikeKubeProxyLog } from '../core/common/kubeProxyLog';
 import { t } from '../core/i18n/catalog';
 import { DETECTION_SAMPLE_LINES, DUMP_LANGUAGE_IDS, LANGUAGE_OF_KIND } from '../core/languages';
 import type { DetectLanguageResult } from '../server/protocol';
@@ -24,6 +25,8 @@ const PASTE_MIN_CHARS = 20;
 const PASTE_SETTLE_MS = 300;
 /** The head sent to the server is cut here too: a 25 MB one-line paste is decided by its start. */
 const HEAD_MAX_CHARS = 200_000;
+/** A kube-proxy log is sent whole up to this size (a day of -v=9 syncs of a small cluster). */
+const LOG_MAX_CHARS = 16_000_000;
 
 export function detectMode(): DetectMode {
   const v = vscode.workspace.getConfiguration(CONFIG_SECTION).get<string>('detectLanguage', 'always');
@@ -44,10 +47,17 @@ export function languageName(id: string): string {
   }
 }
 
-/** The first lines of a document, as much as the detector reads. */
+/**
+ * The first lines of a document, as much as the detector reads; the whole of a kube-proxy log (up to
+ * LOG_MAX_CHARS), whose restore input may come after hundreds of log lines.
+ */
 export function headOf(doc: vscode.TextDocument): string {
   const last = Math.min(doc.lineCount, DETECTION_SAMPLE_LINES) - 1;
   const text = doc.getText(new vscode.Range(0, 0, last, doc.lineAt(last).text.length));
+  if (doc.lineCount > DETECTION_SAMPLE_LINES && looksLikeKubeProxyLog(text)) {
+    const all = doc.getText();
+    if (all.length <= LOG_MAX_CHARS) return all;
+  }
   return text.length > HEAD_MAX_CHARS ? text.slice(0, HEAD_MAX_CHARS) : text;
 }
 

@@ -53,6 +53,20 @@ export function readKubeProxyLog(text: string): LoggedRestoreInput | undefined {
   return found.form === 'quoted' || found.form === 'json' ? unescapeInput(text, found) : keepLines(text, found);
 }
 
+/**
+ * Whether a text's head is a klog or JSON log, one that may carry a restore input further down than a detector reads
+ * (kube-proxy logs hundreds of lines between syncs).
+ */
+export function looksLikeKubeProxyLog(head: string): boolean {
+  let lines = 0;
+  for (const line of head.split('\n', SAMPLE_LINES)) {
+    const start = line.trimStart();
+    if (KLOG_HEADER.test(start) || (start.startsWith('{"') && start.includes('"msg":'))) return true;
+    if (start !== '' && ++lines >= 20) return false;
+  }
+  return false;
+}
+
 function lastInput(text: string): Found | undefined {
   let last: Found | undefined;
   let inputs = 0;

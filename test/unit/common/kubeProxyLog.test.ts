@@ -199,9 +199,13 @@ test('a long log: the input logged after hundreds of other lines is still read a
     (_, i) =>
       `I1206 09:${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000000       1 config.go:${300 + (i % 7)}] "Calling handler.OnEndpointSliceUpdate"`,
   );
-  const a = analyzeText([...chatter, V9_LINE, ''].join('\n'));
+  const log = [...chatter, V9_LINE, ''].join('\n');
+  const a = analyzeText(log);
   assert.equal(a.detection.kind, 'iptables');
   assert.equal(a.iptables!.kube.services[0].name, 'default/kubernetes:https');
+  // The editor's detector (a server request on plain text) decides it too, and only from the whole text.
+  assert.equal(detectDump(log).kind, 'iptables');
+  assert.equal(detectDump(chatter.join('\n')).kind, 'unknown');
 });
 
 test('an input cut off with the log line (no COMMIT, no closing quote) still counts in its table', () => {
