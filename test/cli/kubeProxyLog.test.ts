@@ -63,3 +63,10 @@ test('kpp trace gives the log line for every step, and kpp explain reads the col
   const explained = kpp('explain', file, '--line', '2', '--column', String(column)).stdout;
   assert.match(explained, /kube-system\/kube-dns/);
 });
+
+test('kpp explain without --column on the log line explains the first rule it carries, not the blanked log text', () => {
+  const r = kpp('explain', file, '--line', '2');
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /Nothing to explain/);
+  assert.match(r.stdout, /In chain \*\*\S+\*\*/);
+});

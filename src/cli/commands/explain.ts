@@ -1,6 +1,8 @@
 /** `kpp explain FILE --line N [--column C] [--lang en|zh-CN]`: the hover text for a position, as Markdown. */
-import { analyzeText, explainLine } from '../../core/analyze';
+import { analyzeText, explainLine, type Analysis } from '../../core/analyze';
 import { normalizeLineBreaks } from '../../core/common/lines';
+import type { TextPosition } from '../../core/common/pastePositions';
+import { unwrapPaste } from '../../core/common/pasteWrappers';
 import { enginePosition } from '../../core/documentPositions';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
@@ -15,6 +17,24 @@ function positiveInt(name: string, v: string | undefined, fallback?: number): nu
   return Number(v);
 }
 
+/**
+ * Without --column: the first thing the engines read on the line, past quote marks and log text they blank: a rule
+ * (explained whole), else the first token. A kube-proxy log line holds several of the engines' lines: the first of
+ * them with a rule, else with anything.
+ */
+function firstThingOn(a: Analysis, text: string, line: number): TextPosition {
+  const engineText = a.positions?.engineText ?? unwrapPaste(text)?.text ?? text;
+  const engineLines = engineText.split('\n');
+  const first = enginePosition(a, line, 0).line;
+  let last = first;
+  while (a.positions && last + 1 < engineLines.length && a.positions.toOriginal(last + 1, 0).line === line) last++;
+  const candidates = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const chosen =
+    candidates.find((l) => a.iptables?.ruleAtLine(l)) ?? candidates.find((l) => engineLines[l]?.trim()) ?? first;
+  const content = engineLines[chosen] ?? '';
+  return { line: chosen, column: content.length - content.trimStart().length };
+}
+
 export function runExplain(argv: string[]): number {
   const args = parseArgs(argv, ['line', 'column', 'lang'], []);
   const lang = langOption(args);
@@ -25,11 +45,10 @@ export function runExplain(argv: string[]): number {
   const count = text.endsWith('\n') ? lines.length - 1 : lines.length;
   if (line >= count) throw new UsageError(`--line ${line + 1} is past the end of the file (${count} lines)`);
   const a = analyzeText(text);
-  // Without --column: the whole rule (its sentence) on a rule line, otherwise the line's first token.
-  const firstCol = lines[line].length - lines[line].trimStart().length + 1;
-  const asked = positiveInt('column', args.options.get('column'), firstCol) - 1;
-  // The engines' position of the one asked (a kube-proxy log carries the dump's lines on one line of its own).
-  const at = enginePosition(a, line, asked);
+  const at = args.options.has('column')
+    ? // The engines' position of the one asked (a kube-proxy log carries the dump's lines on one line of its own).
+      enginePosition(a, line, positiveInt('column', args.options.get('column')) - 1)
+    : firstThingOn(a, text, line);
   const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(at.line);
   const result = explainLine(a, at.line, wholeRule ? -1 : at.column, lang);
   process.stdout.write(
