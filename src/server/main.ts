@@ -57,7 +57,13 @@ export function startServer(connection: Connection): void {
     symbolsLang = lang();
     symbolsRegistration = symbolsRegistration.then(async (previous) => {
       previous?.dispose();
-      return connection.client.register(DocumentSymbolRequest.type, { documentSelector: null }).catch(() => undefined);
+      return connection.client.register(DocumentSymbolRequest.type, { documentSelector: null }).catch((e: unknown) => {
+        // The client refused a registration it offered: no outline until the next language change registers again.
+        connection.console.error(
+          `outline: registering document symbols failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+        return undefined;
+      });
     });
   };
 
