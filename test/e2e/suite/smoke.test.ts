@@ -19,7 +19,7 @@ suite('smoke', () => {
       const dist = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(extension.extensionUri, 'dist')))
         .map(([name]) => name)
         .sort();
-      assert.deepEqual(dist, ['client-node.js', 'extension.js', 'server.js']);
+      assert.deepEqual(dist, ['client-node.js', 'dump-engine.js', 'extension.js', 'server.js']);
     } else
       assert.ok(!extension.extensionUri.path.includes('/extensions/'), `loaded from ${extension.extensionUri.path}`);
   });
