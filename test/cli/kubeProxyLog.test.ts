@@ -9,27 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../helpers/corpus';
+import { KUBE_DNS, klogRestoreLine, klogSync } from '../helpers/kubeProxyLogs';
 import { kubeProxyDump } from '../unit/trace/helpers';
 
 const cli = join(repoRoot(), 'bin', 'kpp.js');
 const dir = mkdtempSync(join(tmpdir(), 'kpp-cli-log-'));
-const DUMP = kubeProxyDump([
-  {
-    ns: 'kube-system',
-    name: 'kube-dns',
-    clusterIP: '10.96.0.10',
-    port: 53,
-    endpoints: ['10.244.0.3:53', '10.244.1.7:53'],
-  },
-]);
-// The second line of the log (1-based line 2) carries the input, as klog prints a byte slice (%+q).
-const LOG_LINE = `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(DUMP)}`;
-const LOG = [
-  'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"',
-  LOG_LINE,
-  'I1206 10:00:01.140211       1 proxier.go:826] "SyncProxyRules complete" elapsed="39.1ms"',
-  '',
-].join('\n');
+const DUMP = kubeProxyDump([KUBE_DNS]);
+// The second line of the log (1-based line 2) carries the input.
+const LOG_LINE = klogRestoreLine(DUMP);
+const LOG = klogSync(LOG_LINE);
 const file = join(dir, 'kube-proxy.log');
 writeFileSync(file, LOG);
 

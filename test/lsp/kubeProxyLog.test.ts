@@ -19,27 +19,13 @@ import {
   type Range,
 } from 'vscode-languageserver-protocol/node';
 import { TracePacketRequest } from '../../src/server/protocol';
+import { CART, KUBE_DNS, klogRestoreLine, klogSync } from '../helpers/kubeProxyLogs';
 import { kubeProxyDump } from '../unit/trace/helpers';
 import { startSession, type LspSession } from './client';
 
-const DUMP = kubeProxyDump([
-  {
-    ns: 'kube-system',
-    name: 'kube-dns',
-    clusterIP: '10.96.0.10',
-    port: 53,
-    endpoints: ['10.244.0.3:53', '10.244.1.7:53'],
-  },
-  { ns: 'shop', name: 'cart', clusterIP: '10.96.14.20', port: 80, endpoints: ['10.244.2.12:8080'] },
-]);
-// klog prints the input (a byte slice) with %+q; Go's quoting of ASCII text is JSON's.
-const LOG_LINE = `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(DUMP)}`;
-const TEXT = [
-  'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"',
-  LOG_LINE,
-  'I1206 10:00:01.140211       1 proxier.go:826] "SyncProxyRules complete" elapsed="39.1ms"',
-  '',
-].join('\n');
+const DUMP = kubeProxyDump([KUBE_DNS, CART]);
+const LOG_LINE = klogRestoreLine(DUMP);
+const TEXT = klogSync(LOG_LINE);
 const LINE = 1;
 const URI = 'file:///work/kube-proxy-v9.log';
 let s: LspSession;

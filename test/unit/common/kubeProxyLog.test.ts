@@ -11,6 +11,7 @@ import { certaintyOf, detectDump } from '../../../src/core/detect';
 import { documentDiagnostic, documentTrace } from '../../../src/core/documentPositions';
 import { tracePacket } from '../../../src/core/iptables/trace';
 import { corpusFiles, CORPUS_MISSING } from '../../helpers/corpus';
+import { CART, KUBE_DNS } from '../../helpers/kubeProxyLogs';
 import { kubeProxyDump } from '../trace/helpers';
 
 /** One line as kube-proxy 1.28 logs it at -v=9 (klog, a byte slice printed with %+q), written out by hand. */
@@ -87,17 +88,7 @@ test('every position of the escaped form maps into the log and back', () => {
     }
 });
 
-const SERVICES = [
-  {
-    ns: 'kube-system',
-    name: 'kube-dns',
-    clusterIP: '10.96.0.10',
-    port: 53,
-    endpoints: ['10.244.0.3:53', '10.244.1.7:53'],
-  },
-  { ns: 'shop', name: 'cart', clusterIP: '10.96.14.20', port: 80, endpoints: ['10.244.2.12:8080'] },
-  { ns: 'shop', name: 'checkout', clusterIP: '10.96.14.30', port: 80, endpoints: [] },
-];
+const SERVICES = [KUBE_DNS, CART, { ns: 'shop', name: 'checkout', clusterIP: '10.96.14.30', port: 80, endpoints: [] }];
 
 const before = 'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"';
 const after = 'I1206 10:00:01.140211       1 proxier.go:826] "SyncProxyRules complete" elapsed="39.1ms"';
