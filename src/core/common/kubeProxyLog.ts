@@ -12,6 +12,7 @@
  * their lines (only the log's own text is blanked); the escaped forms are unescaped into lines of their own, and
  * `positions` says where each of those lines is in the log.
  */
+import { isBlankCode } from './chars';
 import { PastePositionsBuilder, type PastePositions } from './pastePositions';
 
 export interface LoggedRestoreInput {
@@ -76,7 +77,7 @@ function lastInput(text: string): Found | undefined {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 ? text.length : nl;
     let headerAt = at;
-    while (headerAt < end && (text.charCodeAt(headerAt) === 32 || text.charCodeAt(headerAt) === 9)) headerAt++;
+    while (headerAt < end && isBlankCode(text.charCodeAt(headerAt))) headerAt++;
     const head = text.slice(headerAt, Math.min(end, headerAt + 200));
     const klog = KLOG_HEADER.exec(head);
     const json = !klog && head.startsWith('{"');

@@ -35,6 +35,7 @@ import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
 import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
 import { parseIpAddr } from '../netstate';
+import { isWhiteCode } from '../common/chars';
 import { compareCounters, serviceClusterIPs, type CounterChange } from './node';
 import { ruleCountersOf, serviceEntryRules } from './nodeDumps';
 import {
@@ -643,7 +644,7 @@ function linkBlock(text: string, dev: string): string {
   const start = lines.findIndex((l) => new RegExp(`^\\d+:\\s+${dev.replace(/[^\w.-]/g, '')}[@:]`).test(l));
   if (start < 0) return '';
   let end = start + 1;
-  while (end < lines.length && /^\s/.test(lines[end])) end++;
+  while (end < lines.length && isWhiteCode(lines[end].charCodeAt(0))) end++;
   return lines.slice(start, end).join('\n');
 }
 

@@ -175,7 +175,7 @@ function startsLikeRule(text: string, at: number): boolean {
   const c1 = text.charCodeAt(at + 1);
   const c2 = text.charCodeAt(at + 2);
   return (
-    ((c1 === 65 || c1 === 73) && (c2 === 32 || c2 === 9)) ||
+    ((c1 === 65 || c1 === 73) && isBlankCode(c2)) ||
     text.startsWith('--append ', at) ||
     text.startsWith('--insert ', at)
   );
@@ -1283,7 +1283,7 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
       for (let i = 0; i < lines.count; i++) {
         if (cs[i] === ce[i] || text.charCodeAt(cs[i]) !== 35) continue;
         let at = cs[i] + 1;
-        while (at < ce[i] && /\s/.test(text[at])) at++;
+        while (at < ce[i] && isWhiteCode(text.charCodeAt(at))) at++;
         cs[i] = at;
       }
       diagnostics.push(problem('hash-prefixed-paste', 'info', firstSpan()));
