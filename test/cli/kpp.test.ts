@@ -53,6 +53,11 @@ function walkOf(j: TraceOut, i: number): StepJson[] {
   return [...head.reverse(), ...j.paths[i].steps];
 }
 
+/** `--json` diagnostics as `[line, column, code, message]` rows, for comparing several at once. */
+function diagnosticRows(ds: { line: number; column: number; code: string; message: string }[]) {
+  return ds.map((d) => [d.line, d.column, d.code, d.message]);
+}
+
 test('parse --json follows the contract', () => {
   const r = kpp('parse', seedFile, '--json');
   assert.equal(r.code, 0, r.stderr);
@@ -174,26 +179,10 @@ test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes
     en.map((d: { code: string; message: string }) => [d.code, d.message]),
     [['missing-option-value', '--dport expects a value.']],
   );
-  assert.deepEqual(
-    zh.map((d: { line: number; column: number; code: string; message: string }) => [
-      d.line,
-      d.column,
-      d.code,
-      d.message,
-    ]),
-    [[3, 17, 'missing-option-value', '--dport 需要一个值。']],
-  );
+  assert.deepEqual(diagnosticRows(zh), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
   // parse --json and parse's text say them in the language asked for, with the same codes and positions.
   const parsed = JSON.parse(kpp('parse', broken, '--json', '--lang', 'zh-CN').stdout).diagnostics;
-  assert.deepEqual(
-    parsed.map((d: { line: number; column: number; code: string; message: string }) => [
-      d.line,
-      d.column,
-      d.code,
-      d.message,
-    ]),
-    [[3, 17, 'missing-option-value', '--dport 需要一个值。']],
-  );
+  assert.deepEqual(diagnosticRows(parsed), [[3, 17, 'missing-option-value', '--dport 需要一个值。']]);
   assert.match(kpp('parse', broken, '--lang', 'zh-CN').stderr, /missing-option-value: --dport 需要一个值。/);
   assert.equal(JSON.parse(kpp('parse', broken, '--json').stdout).diagnostics[0].message, '--dport expects a value.');
 });
