@@ -62,6 +62,21 @@ suite('dump detection', () => {
     await closeWithoutSaving(doc);
   });
 
+  test('a kube-proxy log whose restore input comes after 500 log lines switches to iptables', async () => {
+    await setting().update('detectLanguage', 'always', vscode.ConfigurationTarget.Global);
+    const chatter = Array.from(
+      { length: 500 },
+      (_, i) =>
+        `I1206 09:${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000000       1 config.go:300] "Calling handler.OnEndpointSliceUpdate"`,
+    );
+    const input = IPTABLES_SAVE.slice(IPTABLES_SAVE.indexOf('*nat'));
+    const restore = `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(input)}`;
+    const doc = await pasteIntoUntitled([...chatter, restore, ''].join('\n'));
+    const outcome = await waitFor('the log to be detected', () => api.detection.outcomes.get(doc.uri.toString()));
+    assert.deepEqual(outcome, { kind: 'switched', languageId: 'iptables' });
+    await closeWithoutSaving(doc);
+  });
+
   test('with ask, the same paste is offered, not switched; accepting switches and remembers', async () => {
     await setting().update('detectLanguage', 'ask', vscode.ConfigurationTarget.Global);
     const asked: string[] = [];
