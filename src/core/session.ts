@@ -66,16 +66,11 @@ function commandOf(content: string): string | undefined {
   return c === '' ? undefined : readShellCommand(c, isSessionCommand)?.command;
 }
 
-/** Offsets where each line of `text` starts (a 25 MB dump is scanned without splitting it into strings). */
+/** Offsets where each line of `text` starts: only a session paste needs them. */
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
   return starts;
-}
-
-function lineAt(text: string, starts: readonly number[], i: number): string {
-  const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length;
-  return text.slice(starts[i], end);
 }
 
 /**
@@ -90,26 +85,38 @@ function mayBeCommand(text: string, at: number): boolean {
 }
 
 /**
+ * The lines that announce a kind of output, with the number of lines. Every analysis of a 25 MB dump asks, and
+ * nearly all of its lines start like dump lines: those are stepped over by their line breaks, no offsets kept.
+ */
+function announcements(text: string): { starts: { line: number; kind: SessionKind | 'other' }[]; count: number } {
+  const starts: { line: number; kind: SessionKind | 'other' }[] = [];
+  let line = 0;
+  for (let at = 0; ; line++) {
+    const nl = text.indexOf('\n', at);
+    if (mayBeCommand(text, at)) {
+      const content = text.slice(at, nl < 0 ? text.length : nl);
+      const kind = announcedKind(content) ?? bannerKind(content);
+      // A banner under the command that printed it starts a section of the same kind: the two merge below.
+      if (kind !== undefined) starts.push({ line, kind });
+    }
+    // A final newline ends the last line; it does not start another.
+    if (nl < 0 || nl + 1 === text.length) break;
+    at = nl + 1;
+  }
+  return { starts, count: line + 1 };
+}
+
+/**
  * The sections of a session paste, or undefined when the text is not one: fewer than two kinds of output
  * announced, so one engine reads it all as before. Sections no command names (text before the first prompt,
  * `cat` output) are told by their content, and otherwise go to the kind with the most lines.
  */
 export function splitSession(text: string): SessionSection[] | undefined {
-  const lineStart = lineStarts(text);
-  // A final newline ends the last line; it does not start another.
-  if (lineStart.length > 1 && lineStart[lineStart.length - 1] === text.length) lineStart.pop();
-  const count = lineStart.length;
-  const starts: { line: number; kind: SessionKind | 'other' }[] = [];
-  for (let i = 0; i < count; i++) {
-    if (!mayBeCommand(text, lineStart[i])) continue;
-    const line = lineAt(text, lineStart, i);
-    const kind = announcedKind(line) ?? bannerKind(line);
-    // A banner under the command that printed it starts a section of the same kind: the two merge below.
-    if (kind !== undefined) starts.push({ line: i, kind });
-  }
+  const { starts, count } = announcements(text);
   const announced = new Set(starts.map((s) => s.kind).filter((k) => k !== 'other'));
   if (announced.size < 2) return undefined;
   if (starts[0].line > 0) starts.unshift({ line: 0, kind: 'other' });
+  const lineStart = lineStarts(text);
 
   const raw = starts.map((s, i) => ({ kind: s.kind, firstLine: s.line, endLine: starts[i + 1]?.line ?? count }));
   for (const s of raw) {

@@ -55,6 +55,13 @@ test('a session paste is read by each engine on its own lines, positions unchang
   );
 });
 
+test('the last section ends at the last line, with or without a final line break, CRLF or LF', () => {
+  const sections = splitSession(SESSION);
+  assert.deepEqual(splitSession(SESSION.replace(/\n$/, '')), sections);
+  assert.deepEqual(splitSession(SESSION.replace(/\n/g, '\r\n')), sections);
+  assert.deepEqual(splitSession(`${SESSION}\n`)?.at(-1), { kind: 'network', firstLine: 10, endLine: 14 });
+});
+
 test('RHEL-style `[root@host ~]#` and shell `sh-4.4#` prompts start sections as well (a `[p:b]` counter line does not)', () => {
   for (const prompt of ['[root@node-1 ~]# ', 'sh-4.4# ', 'bash-5.1$ ']) {
     const text = SESSION.replace(/^(?:root@node-1:~# |\$ )/gm, prompt);
