@@ -60,15 +60,22 @@ export class LineIndex {
     // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
     const text = normalizeLineBreaks(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
     this.text = text;
-    let count = 1;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
-    this.count = count;
-    this.start = new Int32Array(count);
-    this.rawEnd = new Int32Array(count);
-    this.contentStart = new Int32Array(count);
-    this.contentEnd = new Int32Array(count);
-    let from = 0;
-    for (let line = 0; line < count; line++) {
+    // One pass over the line breaks into columns sized from the text (a dump's line is ~100 characters); a text of
+    // shorter lines grows them. The room past the last line is never written, so it takes no memory pages.
+    let room = (text.length >> 5) + 16;
+    let start = new Int32Array(room);
+    let rawEnd = new Int32Array(room);
+    let contentStart = new Int32Array(room);
+    let contentEnd = new Int32Array(room);
+    let line = 0;
+    for (let from = 0; ; line++) {
+      if (line === room) {
+        room *= 2;
+        start = grown(start, room);
+        rawEnd = grown(rawEnd, room);
+        contentStart = grown(contentStart, room);
+        contentEnd = grown(contentEnd, room);
+      }
       const nl = text.indexOf('\n', from);
       let end = nl < 0 ? text.length : nl;
       if (end > from && text.charCodeAt(end - 1) === 13) end--;
@@ -76,12 +83,18 @@ export class LineIndex {
       while (cs < end && isBlankCode(text.charCodeAt(cs))) cs++;
       let ce = end;
       while (ce > cs && isBlankCode(text.charCodeAt(ce - 1))) ce--;
-      this.start[line] = from;
-      this.rawEnd[line] = end;
-      this.contentStart[line] = cs;
-      this.contentEnd[line] = ce;
+      start[line] = from;
+      rawEnd[line] = end;
+      contentStart[line] = cs;
+      contentEnd[line] = ce;
+      if (nl < 0) break;
       from = nl + 1;
     }
+    this.count = line + 1;
+    this.start = start.subarray(0, this.count);
+    this.rawEnd = rawEnd.subarray(0, this.count);
+    this.contentStart = contentStart.subarray(0, this.count);
+    this.contentEnd = contentEnd.subarray(0, this.count);
   }
 
   raw(line: number): string {
@@ -102,4 +115,10 @@ export class LineIndex {
     for (let i = 0; i < this.count; i++) out[i] = this.line(i);
     return out;
   }
+}
+
+function grown(column: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(size);
+  out.set(column);
+  return out;
 }

@@ -32,7 +32,11 @@ test('line index agrees with the plain reading on any text', () => {
       fc.array(fc.constantFrom('a', ' ', '\t', '\r', '\n', '-A', '\ufeff', 'é'), { maxLength: 60 }),
       (parts) => {
         const text = parts.join('');
-        assert.deepEqual(new LineIndex(text).all(), reference(text));
+        const index = new LineIndex(text);
+        assert.deepEqual(index.all(), reference(text));
+        // Readers take the number of lines from the columns' length (the rule store's positions).
+        for (const column of [index.start, index.rawEnd, index.contentStart, index.contentEnd])
+          assert.equal(column.length, index.count);
       },
     ),
     { numRuns: 500 },
