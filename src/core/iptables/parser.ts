@@ -1257,16 +1257,35 @@ const GREP_NUMBERED = /^(\d+[:-])(?:-[AIDRNPXFCZ]\s|--\w|:\S+\s|\*\w+$|COMMIT$|#
 function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   const text = lines.text;
   const { contentStart: cs, contentEnd: ce } = lines;
+  // One pass counts the lines each kind of paste starts with: most dumps are none of them and are left at that.
   let nonBlank = 0;
   let firstNonBlank = -1;
   let hashCandidates = 0;
+  /** Lines starting with a digit (a `grep -n` number, a diff hunk) and with `< ` or `> ` (diff sides). */
+  let digitStarts = 0;
+  let sides = 0;
   for (let i = 0; i < lines.count; i++) {
-    if (cs[i] === ce[i]) continue;
+    const at = cs[i];
+    if (at === ce[i]) continue;
     nonBlank++;
     if (firstNonBlank < 0) firstNonBlank = i;
-    if (text.charCodeAt(cs[i]) === 35) hashCandidates++;
+    const c0 = text.charCodeAt(at);
+    if (c0 === 35) hashCandidates++;
+    else if (isDigitCode(c0)) digitStarts++;
+    else if ((c0 === 60 || c0 === 62) && at + 1 < ce[i] && text.charCodeAt(at + 1) === 32) sides++;
   }
   if (nonBlank === 0) return;
+  /** The digit and diff-side counts again, after an unwrapping moved where lines start. */
+  const recount = () => {
+    digitStarts = 0;
+    sides = 0;
+    for (let i = 0; i < lines.count; i++) {
+      if (cs[i] === ce[i]) continue;
+      const c0 = text.charCodeAt(cs[i]);
+      if (isDigitCode(c0)) digitStarts++;
+      else if ((c0 === 60 || c0 === 62) && cs[i] + 1 < ce[i] && text.charCodeAt(cs[i] + 1) === 32) sides++;
+    }
+  };
   const firstSpan = () => lineSpan(firstNonBlank, lines.raw(firstNonBlank));
   // Every line behind "# " (a test log): unwrap when most lines are iptables text behind the hash.
   if (hashCandidates >= 3 && hashCandidates / nonBlank > 0.6) {
@@ -1287,31 +1306,27 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
         cs[i] = at;
       }
       diagnostics.push(problem('hash-prefixed-paste', 'info', firstSpan()));
+      recount();
     }
   }
   // `iptables-save | grep -n ...`: every line behind `N:` (a match) or `N-` (context); unwrap when most are.
   let numbered = 0;
-  for (let i = 0; i < lines.count; i++) {
-    if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && GREP_NUMBERED.test(lines.content(i))) numbered++;
-  }
+  // Only lines that start with a digit can be numbered: without enough of those the pattern need not run.
+  if (digitStarts >= 3 && digitStarts / nonBlank > 0.6)
+    for (let i = 0; i < lines.count; i++) {
+      if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && GREP_NUMBERED.test(lines.content(i))) numbered++;
+    }
   if (numbered >= 3 && numbered / nonBlank > 0.6) {
     for (let i = 0; i < lines.count; i++) {
       const m = cs[i] === ce[i] ? null : GREP_NUMBERED.exec(lines.content(i));
       if (m) cs[i] += m[1].length;
     }
     diagnostics.push(problem('grep-numbered-paste', 'info', firstSpan()));
+    recount();
   }
   // `diff before after` output: keep the "after" side (`>`), skip the "before" side and hunk markers.
   // Looked for after the hash unwrapping (a log may hold a diff). Cheap character tests first: most dumps have neither.
-  let hunkCandidates = 0;
-  let sides = 0;
-  for (let i = 0; i < lines.count; i++) {
-    if (cs[i] === ce[i]) continue;
-    const c0 = text.charCodeAt(cs[i]);
-    if (isDigitCode(c0)) hunkCandidates++;
-    else if ((c0 === 60 || c0 === 62) && cs[i] + 1 < ce[i] && text.charCodeAt(cs[i] + 1) === 32) sides++;
-  }
-  if (hunkCandidates > 0 && sides > 0) {
+  if (digitStarts > 0 && sides > 0) {
     let hunks = false;
     for (let i = 0; i < lines.count && !hunks; i++)
       if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && DIFF_HUNK.test(lines.content(i))) hunks = true;
