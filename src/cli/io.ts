@@ -49,3 +49,9 @@ export function formatDiagnostic(file: string, d: Diagnostic): string {
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/** JSON made elsewhere as UTF-8 (the bytes `JSON.stringify(value, null, 2)` would give), printed as `printJson` prints. */
+export function printJsonBytes(json: Buffer): void {
+  process.stdout.write(json);
+  process.stdout.write('\n');
+}

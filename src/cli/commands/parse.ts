@@ -2,9 +2,9 @@
 import { analyzeText, localizeDiagnostic } from '../../core/analyze';
 import { documentDiagnostic } from '../../core/documentPositions';
 import { parseArgs } from '../args';
-import { formatDiagnostic, printJson, readInput } from '../io';
+import { formatDiagnostic, printJsonBytes, readInput } from '../io';
 import { langOption } from '../lang';
-import { parseResultJson } from './parseJson';
+import { parseResultJson, parseResultJsonBytes } from './parseJson';
 import { parseReport } from './parseReport';
 
 export function runParse(argv: string[]): number {
@@ -12,12 +12,11 @@ export function runParse(argv: string[]): number {
   const file = args.positionals[0];
   const lang = langOption(args);
   const a = analyzeText(readInput(file));
-  const result = parseResultJson(a, lang);
   if (args.flags.has('json')) {
-    printJson(result);
+    printJsonBytes(parseResultJsonBytes(a, lang));
     return 0;
   }
-  process.stdout.write(parseReport(result, a));
+  process.stdout.write(parseReport(parseResultJson(a, lang), a));
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
     for (const d of list ?? [])
       process.stderr.write(`${formatDiagnostic(file ?? '-', localizeDiagnostic(documentDiagnostic(a, d), lang))}\n`);

@@ -6,6 +6,7 @@ import { documentDiagnostic } from '../../core/documentPositions';
 import { ipvsToJson } from '../../core/ipvs/json';
 import type { KubeService } from '../../core/iptables/kubeView';
 import { diagnosticJson } from '../io';
+import { JsonBytes } from '../jsonBytes';
 
 export interface ParseJson {
   format: string;
@@ -66,6 +67,122 @@ function round(n: number): number {
 }
 
 export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
+  const out = parseResult(a, lang);
+  if (a.iptables) out.services = a.iptables.kube.services.map(serviceJson);
+  return out;
+}
+
+/**
+ * `JSON.stringify(parseResultJson(a, lang), null, 2)` as UTF-8, the same bytes, with the Services written straight
+ * from the view: a big dump's 10,000 Services and 50,000 endpoints would otherwise become objects, then a string,
+ * then bytes, only to be printed.
+ */
+export function parseResultJsonBytes(a: Analysis, lang: Lang = 'en'): Buffer {
+  const out = parseResult(a, lang);
+  const services = a.iptables?.kube.services ?? [];
+  let endpoints = 0;
+  for (const s of services) endpoints += s.endpoints.length;
+  const json = new JsonBytes(4096 + services.length * 400 + endpoints * 150);
+  const fields = out as unknown as Record<string, unknown>;
+  let first = true;
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    json.ascii(first ? '{\n  ' : ',\n  ');
+    first = false;
+    json.string(key);
+    json.ascii(': ');
+    if (key === 'services') writeServices(json, services);
+    // A value one level down: JSON.stringify's own lines, each indented once more (strings hold no line breaks).
+    else json.text(JSON.stringify(value, null, 2).replace(/\n/g, '\n  '));
+  }
+  json.ascii('\n}');
+  return json.result();
+}
+
+/** The Services as `serviceJson` objects print at the second level of the answer. */
+function writeServices(json: JsonBytes, services: readonly KubeService[]): void {
+  if (services.length === 0) return json.ascii('[]');
+  json.ascii('[');
+  for (let i = 0; i < services.length; i++) {
+    json.ascii(i ? ',\n    {' : '\n    {');
+    writeService(json, services[i]);
+    json.ascii('\n    }');
+  }
+  json.ascii('\n  ]');
+}
+
+/** The fields of `serviceJson(s)`, in its order, one a line. */
+function writeService(json: JsonBytes, s: KubeService): void {
+  json.ascii('\n      "name": ');
+  json.string(s.name);
+  json.ascii(',\n      "protocol": ');
+  json.stringOrNull(s.protocol);
+  json.ascii(',\n      "clusterIP": ');
+  json.stringOrNull(s.clusterIP);
+  json.ascii(',\n      "port": ');
+  json.number(s.port);
+  if (s.nodePort !== undefined) {
+    json.ascii(',\n      "nodePort": ');
+    json.number(s.nodePort);
+  }
+  if (s.externalIPs.length) {
+    json.ascii(',\n      "externalIPs": ');
+    writeStrings(json, s.externalIPs);
+  }
+  if (s.loadBalancerIPs.length) {
+    json.ascii(',\n      "loadBalancerIPs": ');
+    writeStrings(json, s.loadBalancerIPs);
+  }
+  if (s.trafficPolicy) {
+    json.ascii(',\n      "trafficPolicy": ');
+    json.string(s.trafficPolicy);
+  }
+  if (s.sessionAffinitySeconds !== undefined) {
+    json.ascii(',\n      "sessionAffinitySeconds": ');
+    json.number(s.sessionAffinitySeconds);
+  }
+  if (s.noEndpoints) json.ascii(',\n      "noEndpoints": true');
+  json.ascii(',\n      "chain": ');
+  json.stringOrNull(s.chain);
+  json.ascii(
+    s.hashVerified === null
+      ? ',\n      "hashVerified": null'
+      : s.hashVerified
+        ? ',\n      "hashVerified": true'
+        : ',\n      "hashVerified": false',
+  );
+  json.ascii(',\n      "endpoints": ');
+  const endpoints = s.endpoints;
+  if (endpoints.length === 0) return json.ascii('[]');
+  json.ascii('[');
+  for (let i = 0; i < endpoints.length; i++) {
+    const e = endpoints[i];
+    json.ascii(i ? ',\n        {\n          "ip": ' : '\n        {\n          "ip": ');
+    json.string(e.ip);
+    json.ascii(',\n          "port": ');
+    json.number(e.port);
+    json.ascii(',\n          "chain": ');
+    json.string(e.chain);
+    json.ascii(',\n          "share": ');
+    json.number(e.share === undefined ? undefined : round(e.share));
+    json.ascii('\n        }');
+  }
+  json.ascii('\n      ]');
+}
+
+/** A list of strings at the third level of the answer. */
+function writeStrings(json: JsonBytes, values: readonly string[]): void {
+  json.ascii('[');
+  for (let i = 0; i < values.length; i++) {
+    json.ascii(i ? ',\n        ' : '\n        ');
+    json.string(values[i]);
+  }
+  json.ascii('\n      ]');
+}
+
+/** Everything but the Services, which the caller adds (as objects or as text). */
+function parseResult(a: Analysis, lang: Lang): ParseJson {
   const diagnostics: Diagnostic[] = [];
   const out: ParseJson = {
     format: 'unknown',
@@ -91,7 +208,8 @@ export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
       chains: d.tables.reduce((n, t) => n + t.chains.size, 0),
       rules,
     };
-    out.services = a.iptables.kube.services.map(serviceJson);
+    // The kube view is read here, before the diagnostics are gathered, as it always was.
+    void a.iptables.kube;
     for (const x of d.diagnostics) diagnostics.push(x);
   }
   if (a.ipvs) {

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText } from '../../../src/core/analyze';
+import { generateIptablesRestore } from '../../../src/core/iptables/generate';
+import { normaliseCluster } from '../../../src/core/kube/objects';
+import { syntheticCluster } from '../../../src/core/kube/synthetic';
+import { parseResultJson, parseResultJsonBytes } from '../../../src/cli/commands/parseJson';
+import { NFT_RULESET, seedDump, SESSION_PASTE } from '../../helpers/dumps';
+
+/** The bytes `kpp parse --json` prints must be those of JSON.stringify over the answer's objects. */
+function assertSameBytes(text: string): void {
+  for (const lang of ['en', 'zh-CN'] as const) {
+    const want = JSON.stringify(parseResultJson(analyzeText(text), lang), null, 2);
+    const got = parseResultJsonBytes(analyzeText(text), lang).toString('utf8');
+    assert.equal(got, want);
+  }
+}
+
+test('parse --json bytes: a generated cluster (node ports, external and load-balancer IPs, Local policy, affinity)', () => {
+  const snapshot = normaliseCluster(
+    syntheticCluster({
+      services: 40,
+      endpointsPerService: 3,
+      portsPerService: 2,
+      nodePortEvery: 3,
+      loadBalancerEvery: 5,
+      localPolicyEvery: 2,
+      affinityEvery: 4,
+      externalIPEvery: 6,
+      notReadyOneIn: 7,
+    }),
+  );
+  const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;
+  const json = parseResultJsonBytes(analyzeText(text)).toString('utf8');
+  // Every optional field of a Service is in the answer at least once.
+  for (const key of ['nodePort', 'externalIPs', 'loadBalancerIPs', 'trafficPolicy', 'sessionAffinitySeconds'])
+    assert.match(json, new RegExp(`"${key}": `));
+  assertSameBytes(text);
+});
+
+test('parse --json bytes: the seed dump, a session paste, an nft ruleset, no dump at all', () => {
+  for (const text of [seedDump().text, SESSION_PASTE, NFT_RULESET, '', 'hello\n']) assertSameBytes(text);
+});
+
+test('parse --json bytes: escapes, non-ASCII names, a port range (NaN port), a partial ladder', () => {
+  const svc = 'KUBE-SVC-AAAAAAAAAAAAAAAA';
+  const text = [
+    '*nat',
+    ':KUBE-SERVICES - [0:0]',
+    `:${svc} - [0:0]`,
+    ':KUBE-SEP-BBBBBBBBBBBBBBBB - [0:0]',
+    `-A KUBE-SERVICES -d 10.0.0.1/32 -p tcp -m comment --comment "ns/wéb:\\"q\\" cluster IP" -m tcp --dport 80:90 -j ${svc}`,
+    `-A KUBE-SERVICES -d 10.0.0.2/32 -p udp -m comment --comment "ns/tab\\there cluster IP" -m udp --dport 53 -j ${svc}`,
+    '-A KUBE-SERVICES -d 10.0.0.3/32 -p tcp -m comment --comment "ns/empty:p has no endpoints" -m tcp --dport 81 -j REJECT',
+    `-A ${svc} -m comment --comment "ns/wéb -> 10.1.0.1:80" -m statistic --mode random --probability 0.5 -j KUBE-SEP-BBBBBBBBBBBBBBBB`,
+    '-A KUBE-SEP-BBBBBBBBBBBBBBBB -p tcp -m tcp -j DNAT --to-destination [fd00::1]:8080',
+    'COMMIT',
+    '',
+  ].join('\n');
+  const json = parseResultJsonBytes(analyzeText(text)).toString('utf8');
+  for (const field of [
+    '"port": null',
+    '"noEndpoints": true',
+    '"share": null',
+    '"hashVerified": false',
+    '\\"q\\"',
+    '\\t',
+  ])
+    assert.ok(json.includes(field), field);
+  assertSameBytes(text);
+});
