@@ -9,6 +9,9 @@
  *   worker; when the new one is complete it serves, and the old worker ends once its last answer is sent.
  * - Small documents share one worker, which holds the analysis of each (their analyses take milliseconds; a
  *   process each would cost 60 MB apiece).
+ * - The first worker starts when the editor is ready, before the first document comes: that document's analysis
+ *   does not wait for a process to start.
+ * - A big text goes to its worker in parts, each written once the pipe took the previous one.
  * - Workers are child processes, not threads: an ended worker gives all its memory back to the system. Threads
  *   of one process were tried first; the allocator kept what ended threads had used, and the server grew by
  *   half after a few edits of a 23 MB dump.
@@ -48,6 +51,8 @@ export const REQUEST_FAILED = -32803;
 
 /** From this many characters a document is analysed in a worker of its own; below, in the shared one. */
 const BIG_DOCUMENT_CHARS = 1_000_000;
+/** A big text goes to its worker in parts of this many characters. */
+export const TEXT_PART_CHARS = 1 << 20;
 
 let fullGc: (() => void) | undefined;
 /**
@@ -102,6 +107,12 @@ interface Pending {
 /** The argument that makes the server's bundle run as a worker (see main.ts). */
 export const WORKER_ARG = '--kpp-analysis-worker';
 
+/**
+ * A young generation of 4 MB semi-spaces instead of V8's 16: a parse allocates many short-lived objects, and the
+ * larger nursery only added its size to the worker's peak (about 20 MB on a 23 MB dump) without making it faster.
+ */
+const WORKER_EXEC_ARGV = ['--max-semi-space-size=4'];
+
 type Analysed = Extract<FromWorker, { kind: 'analysed' | 'analysisFailed' }>;
 
 /** One worker process holding the analyses of one big document or of all small ones. */
@@ -117,14 +128,15 @@ class Host {
 
   constructor(
     file: string,
-    readonly shared: boolean,
+    /** Holds the small documents' analyses; a spare decides when it is given its first document. */
+    public shared: boolean,
     error: (message: string) => void,
   ) {
-    // `advanced`: structured clone, so a 40 MB text goes over as one string, not as JSON.
+    // `advanced`: structured clone, so a text goes over as strings, not as JSON.
     this.child = fork(file, [WORKER_ARG], {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      execArgv: [],
+      execArgv: WORKER_EXEC_ARGV,
     });
     let stderr = '';
     this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
@@ -156,11 +168,38 @@ class Host {
     });
   }
 
+  /** Messages not written yet: they wait while a big text goes over part by part, and keep their order. */
+  private readonly outbox: ToWorker[] = [];
+  private writing = false;
+
   send(m: ToWorker): void {
-    if (this.dead || !this.child.connected) return;
-    this.child.send(m, (e) => {
-      if (e && !this.dead) this.terminate();
-    });
+    if (this.dead) return;
+    if (m.kind === 'analyse' && m.text.length >= 2 * TEXT_PART_CHARS) {
+      // The text in parts, the last one with the analyse message: one serialised copy of the whole text (and its
+      // concatenation, on both sides) cost the server and the worker a transient 50-70 MB each on a 23 MB dump.
+      const { text } = m;
+      let at = 0;
+      for (; text.length - at > TEXT_PART_CHARS; at += TEXT_PART_CHARS)
+        this.outbox.push({ kind: 'textPart', part: text.slice(at, at + TEXT_PART_CHARS) });
+      this.outbox.push({ ...m, text: text.slice(at) });
+    } else this.outbox.push(m);
+    if (!this.writing) this.write();
+  }
+
+  private write(): void {
+    this.writing = true;
+    for (let m = this.outbox.shift(); m; m = this.outbox.shift()) {
+      if (this.dead || !this.child.connected) break;
+      const part = m.kind === 'textPart';
+      this.child.send(m, (e) => {
+        if (e && !this.dead) this.terminate();
+        // A part's next once the pipe took it: one part at a time is in memory as its serialised copy.
+        else if (part) this.write();
+      });
+      if (part) return;
+    }
+    this.outbox.length = 0;
+    this.writing = false;
   }
 
   request(
@@ -236,6 +275,8 @@ interface Entry {
 export class AnalysisCache {
   private readonly entries = new Map<string, Entry>();
   private shared?: Host;
+  /** A worker started before any document needed one: the first document's analysis does not wait for its start. */
+  private spare?: Host;
 
   constructor(private readonly hooks: CacheHooks) {}
 
@@ -326,6 +367,7 @@ export class AnalysisCache {
       this.schedule(e.uri, 0);
     }
     if (this.shared === host) this.shared = undefined;
+    if (this.spare === host) this.spare = undefined;
     // Analyses it was running: failed (the previous analysis of each keeps answering, if it lives elsewhere).
     for (const [uri, done] of [...host.analysed]) {
       host.analysed.delete(uri);
@@ -333,10 +375,24 @@ export class AnalysisCache {
     }
   }
 
+  /**
+   * Starts a worker ahead of the first document (a worker's start, about 0.1 s, would otherwise be waited for by
+   * the first analysis). Once that worker is taken, the next ones start when needed: a spare kept at all times
+   * would be a whole process of memory.
+   */
+  prepare(): void {
+    if (!this.spare && !this.shared && this.entries.size === 0) this.spare = this.newHost(false);
+  }
+
   private hostFor(chars: number): Host {
-    if (chars >= BIG_DOCUMENT_CHARS) return this.newHost(false);
-    if (!this.shared || this.shared.dead) this.shared = this.newHost(true);
-    return this.shared;
+    const big = chars >= BIG_DOCUMENT_CHARS;
+    if (!big && this.shared && !this.shared.dead) return this.shared;
+    const spare = this.spare && !this.spare.dead ? this.spare : undefined;
+    this.spare = undefined;
+    const host = spare ?? this.newHost(!big);
+    host.shared = !big;
+    if (!big) this.shared = host;
+    return host;
   }
 
   private newHost(shared: boolean): Host {

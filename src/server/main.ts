@@ -194,6 +194,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    cache.prepare();
     void refreshSettings().then(() => symbolsRegisteredByServer && registerSymbols());
   });
 

@@ -21,6 +21,8 @@ import { paramsToEngine, resultToDocument } from './pasteMapping';
 import { ListTargetsRequest, TracePacketRequest } from './protocol';
 
 export type ToWorker =
+  /** A big text comes in parts: the parts sent before its `analyse` message, whose `text` is the last part. */
+  | { kind: 'textPart'; part: string }
   | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang }
   | { kind: 'request'; id: number; uri: string; method: string; params: unknown; lang: Lang }
   | { kind: 'drop'; uri: string };
@@ -79,24 +81,33 @@ export const HANDLERS: Record<string, Handler> = {
 export function runWorker(): void {
   /** The analysis of each document this worker holds (one big document, or the small ones). */
   const held = new Map<string, Held>();
+  /** The parts of the text whose `analyse` message comes next (the server sends nothing between them). */
+  let parts: string[] = [];
   const post = (m: FromWorker) => process.send!(m);
   // The server went away: so does the worker.
   process.on('disconnect', () => process.exit(0));
   process.on('message', (m: ToWorker) => {
+    if (m.kind === 'textPart') {
+      parts.push(m.part);
+      return;
+    }
     if (m.kind === 'drop') {
       held.delete(m.uri);
       return;
     }
     if (m.kind === 'analyse') {
       const started = Date.now();
+      // join: one flat string (one byte per character when every part is), not a rope of the parts.
+      const text = parts.length ? (parts.push(m.text), parts.join('')) : m.text;
+      parts = [];
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
-        const analysis = analyzeText(m.text, kindForLanguage(m.languageId));
+        const analysis = analyzeText(text, kindForLanguage(m.languageId));
         const doc: Held = {
           uri: m.uri,
           analysis,
-          lines: LineIndex.of(analysis.positions?.engineText ?? m.text),
-          ...(analysis.positions ? { documentLines: LineIndex.of(m.text) } : {}),
+          lines: LineIndex.of(analysis.positions?.engineText ?? text),
+          ...(analysis.positions ? { documentLines: LineIndex.of(text) } : {}),
         };
         held.set(m.uri, doc);
         const found = HANDLERS.diagnostics(doc, undefined, m.lang);

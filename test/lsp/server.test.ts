@@ -18,6 +18,7 @@ import {
   type Hover,
   type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
+import { TEXT_PART_CHARS } from '../../src/server/analysisCache';
 import { FULL_TOKENS_MAX_LINES, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../src/server/features/semanticTokens';
 import { generateIptablesRestore } from '../../src/core/iptables/generate';
 import { normaliseCluster } from '../../src/core/kube/objects';
@@ -341,6 +342,43 @@ test('a document above the full-request limit is coloured by ranges only', async
   });
   assert.ok(decodeTokens(range!.data, lines).some((t) => t.text === seed.svcChain && t.mods.includes('kubeService')));
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
+test('a dump of millions of characters reaches its worker in parts, whole: answers after the parts are on their lines', async () => {
+  const uri = 'file:///work/parts.iptables';
+  // Comments between the declarations and the rules, two-byte text with an emoji whose halves straddle the first
+  // boundary between parts: a part lost, doubled or joined with anything between would move the rules.
+  const filler = (i: number) => `# 😀 filler ${String(i).padStart(7, '0')} ${'-'.repeat(40)}`;
+  const lineLength = filler(0).length + 1;
+  const firstRule = seed.lineOf('-A PREROUTING');
+  const before = seed.lines.slice(0, firstRule).join('\n').length + 1;
+  // The emoji's first half is the last character of the first part.
+  const pad = (((TEXT_PART_CHARS - 1 - 2 - before - 3) % lineLength) + lineLength) % lineLength;
+  const fillers = ['# ' + 'x'.repeat(pad), ...Array.from({ length: 60_000 }, (_, i) => filler(i))];
+  const lines = [...seed.lines.slice(0, firstRule), ...fillers, ...seed.lines.slice(firstRule)];
+  const text = lines.join('\n');
+  assert.ok(text.length > 3 * TEXT_PART_CHARS);
+  assert.equal(text.charCodeAt(TEXT_PART_CHARS - 1), '😀'.charCodeAt(0));
+  await s.open(uri, 'iptables', text);
+  try {
+    const jump = firstRule + fillers.length + seed.lineOf('-A KUBE-SERVICES -d') - firstRule;
+    const character = lines[jump].indexOf(seed.svcChain) + 1;
+    const h = await s.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position: { line: jump, character },
+    });
+    assert.match(hoverText(h), /load-balancing chain of Service \*\*default\/kubernetes:https\*\*/);
+    assert.deepEqual(h!.range!.start, { line: jump, character: character - 1 });
+    const def = await s.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri },
+      position: { line: jump, character },
+    });
+    const loc = Array.isArray(def) ? def[0] : def;
+    assert.ok(loc && 'range' in loc);
+    assert.equal(loc.range.start.line, seed.lineOf(`:${seed.svcChain}`));
+  } finally {
+    await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
 });
 
 test('trace request: three DNAT paths of 1/3 each, with lines to highlight', async () => {
