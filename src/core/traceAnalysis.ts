@@ -9,7 +9,7 @@ import type { Lang } from './i18n/catalog';
 import type { IptablesModel } from './iptables/model';
 import { tracePacket } from './iptables/trace';
 import type { Packet, TraceResult } from './iptables/trace/types';
-import { traceHints } from './iptables/traceHints';
+import { traceHints, type TextLine } from './iptables/traceHints';
 import { explainNoVirtual, resolveVirtual, type VirtualQuery, type VirtualResolution } from './ipvs/resolve';
 import { ipvsTracePaths, type IpvsTracePath } from './ipvs/tracePaths';
 import { nodeAddressesFromPaste } from './nodeAddresses';
@@ -35,6 +35,12 @@ export type TraceAnswer =
    */
   | { engine: 'none'; input: string };
 
+/** How the hints name a line of the text (see `TextLine`). */
+export function textLineOf(a: Analysis): TextLine | undefined {
+  const positions = a.positions;
+  return positions ? (line) => positions.lineToOriginal(line) : undefined;
+}
+
 export function traceAnalysis(a: Analysis, packet: Packet & { proto: TraceProtocol }, lang: Lang): TraceAnswer {
   const protocol = packet.proto.toUpperCase() as Uppercase<TraceProtocol>;
   const query: VirtualQuery = { ip: packet.dst, port: packet.dport, protocol };
@@ -54,7 +60,7 @@ export function traceAnalysis(a: Analysis, packet: Packet & { proto: TraceProtoc
     lang,
     ipsets: a.network?.ipsets,
   });
-  result.warnings.push(...traceHints(a.iptables, packet, result, lang));
+  result.warnings.push(...traceHints(a.iptables, packet, result, lang, textLineOf(a)));
   const addresses = packet.localAddresses ?? pasted;
   return {
     engine: 'iptables',

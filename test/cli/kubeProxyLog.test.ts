@@ -58,3 +58,18 @@ test('kpp explain without --column on the log line explains the first rule it ca
   assert.doesNotMatch(r.stdout, /Nothing to explain/);
   assert.match(r.stdout, /In chain \*\*\S+\*\*/);
 });
+
+test('kpp trace hints quote the log line, not the line inside the escaped input', () => {
+  // A Service without endpoints (kube-proxy's REJECT) and a rule with an error: both hints name a line.
+  const empty = { ...KUBE_DNS, name: 'empty', clusterIP: '10.96.0.99', endpoints: [] };
+  const broken = `${kubeProxyDump([KUBE_DNS, empty]).replace(/\nCOMMIT\n/, '\n-A KUBE-SERVICES -m\nCOMMIT\n')}`;
+  const logFile = join(dir, 'kube-proxy-hints.log');
+  writeFileSync(logFile, klogSync(klogRestoreLine(broken)));
+  const r = kpp('trace', logFile, '--src', '10.244.1.5', '--dst', '10.96.0.99:53', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const warnings = (JSON.parse(r.stdout) as { warnings: string[] }).warnings;
+  const noEndpoints = warnings.find((w) => /has no endpoints/.test(w));
+  const errors = warnings.find((w) => /The dump has 1 error/.test(w));
+  assert.match(noEndpoints ?? '', /line 2,/);
+  assert.match(errors ?? '', /at line 2:/);
+});

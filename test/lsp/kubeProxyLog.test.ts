@@ -107,3 +107,15 @@ test("a trace's steps and matched lines are the log line", async () => {
   assert.deepEqual(r.matchedLines, [LINE]);
   assert.deepEqual(r.paths.map((p) => p.dnat?.ip).sort(), ['10.244.0.3', '10.244.1.7']);
 });
+
+test("a trace's summary and warnings quote the log line (1-based), not a line of the escaped input", async () => {
+  const empty = { ...KUBE_DNS, name: 'empty', clusterIP: '10.96.0.99', endpoints: [] };
+  const uri = 'file:///work/kube-proxy-empty.log';
+  await s.open(uri, 'iptables', klogSync(klogRestoreLine(kubeProxyDump([KUBE_DNS, empty]))));
+  const r = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.1.5', dst: '10.96.0.99:53' });
+  assert.match(r.summary, /has no endpoints: kube-proxy rejects the connection \(filter\/KUBE-SERVICES line 2,/);
+  assert.ok(
+    r.warnings.some((w) => /has no endpoints.*line 2,/.test(w)),
+    r.warnings.join('\n'),
+  );
+});

@@ -11,7 +11,21 @@ import { optionValue, ruleTargetName, targetOptionValue } from './dump';
 import { distinctSteps } from './trace/steps';
 import type { Packet, TraceResult } from './trace/types';
 
-export function traceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
+/**
+ * The text's 0-based line of an engine line: the same line, unless the engines read a dump a kube-proxy log
+ * carried on one line (`Analysis.positions`). The lines the hints quote are the text's, as a person looks them up.
+ */
+export type TextLine = (engineLine: number) => number;
+
+const sameLine: TextLine = (line) => line;
+
+export function traceHints(
+  model: IptablesModel,
+  packet: Packet,
+  result: TraceResult,
+  lang: Lang,
+  textLine: TextLine = sameLine,
+): string[] {
   // Rules the dump could not show still act on the packet, DNAT or not.
   const hidden = model.dump.diagnostics
     .filter(
@@ -20,27 +34,29 @@ export function traceHints(model: IptablesModel, packet: Packet, result: TraceRe
         d.code === 'nft-base-chain-not-traced' ||
         (d.code === 'listing-without-interfaces' && all.findIndex((x) => x.code === d.code) === i),
     )
-    .map((d) => t(lang, `trace.hint.${d.code}`, { table: '?', ...d.params, line: d.span.line + 1 }));
-  return [...hidden, ...incompleteHints(model, lang), ...serviceHints(model, packet, result, lang)];
+    .map((d) => t(lang, `trace.hint.${d.code}`, { table: '?', ...d.params, line: textLine(d.span.line) + 1 }));
+  return [...hidden, ...incompleteHints(model, lang, textLine), ...serviceHints(model, packet, result, lang, textLine)];
 }
 
 /**
  * A paste cut off mid-table (no COMMIT, a quote never closed) traces like a complete dump that simply has no
  * more rules: say what the trace could not read, so a verdict from a chain's policy is not taken at its word.
  */
-function incompleteHints(model: IptablesModel, lang: Lang): string[] {
+function incompleteHints(model: IptablesModel, lang: Lang, textLine: TextLine): string[] {
   const out: string[] = [];
   const diagnostics = model.dump.diagnostics;
   for (const d of diagnostics) {
     if (d.code !== 'missing-commit') continue;
     const variant = d.messageKey?.endsWith('.next') ? 'trace.hint.missing-commit.next' : 'trace.hint.missing-commit';
-    out.push(t(lang, variant, { table: String(d.params?.table ?? '?'), line: d.span.line + 1 }));
+    out.push(t(lang, variant, { table: String(d.params?.table ?? '?'), line: textLine(d.span.line) + 1 }));
   }
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     const first = errors[0];
     const message = first.messageKey ? t(lang, first.messageKey, first.params) : first.message;
-    out.push(t(lang, 'trace.hint.parse-errors', { count: errors.length, line: first.span.line + 1, message }));
+    out.push(
+      t(lang, 'trace.hint.parse-errors', { count: errors.length, line: textLine(first.span.line) + 1, message }),
+    );
   }
   return out;
 }
@@ -54,9 +70,10 @@ export function noEndpointsSummary(
   packet: Packet,
   result: TraceResult,
   lang: Lang,
+  textLine: TextLine = sameLine,
 ): string | undefined {
   if (result.paths.some((p) => p.dnat)) return undefined;
-  return noEndpointsReject(model, result, lang) ?? emptyService(model, packet, lang);
+  return noEndpointsReject(model, result, lang, textLine) ?? emptyService(model, packet, lang);
 }
 
 function emptyService(model: IptablesModel, packet: Packet, lang: Lang): string | undefined {
@@ -72,15 +89,21 @@ function emptyService(model: IptablesModel, packet: Packet, lang: Lang): string 
     : undefined;
 }
 
-function serviceHints(model: IptablesModel, packet: Packet, result: TraceResult, lang: Lang): string[] {
+function serviceHints(
+  model: IptablesModel,
+  packet: Packet,
+  result: TraceResult,
+  lang: Lang,
+  textLine: TextLine,
+): string[] {
   if (result.paths.some((p) => p.dnat)) return [];
-  const blocked = firewallBlock(model, result);
+  const blocked = firewallBlock(model, result, textLine);
   if (blocked)
     return [
       t(lang, 'trace.hint.lb-source-blocked', { ...blocked, dst: `${packet.dst}:${packet.dport}`, src: packet.src }),
     ];
   // A Service port without endpoints: kube-proxy's REJECT answers; the port and protocol were right.
-  const noEndpoints = noEndpointsSummary(model, packet, result, lang);
+  const noEndpoints = noEndpointsSummary(model, packet, result, lang, textLine);
   if (noEndpoints) return [noEndpoints];
   const matching = model.kube.services.filter(
     (s) => s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst),
@@ -104,7 +127,12 @@ const NO_ENDPOINTS = / has no endpoints$/;
  * The path ended at kube-proxy's REJECT for a Service port without endpoints (`"ns/name:port has no endpoints"`
  * in filter KUBE-SERVICES / KUBE-EXTERNAL-SERVICES): the port and protocol were right, the Service is empty.
  */
-function noEndpointsReject(model: IptablesModel, result: TraceResult, lang: Lang): string | undefined {
+function noEndpointsReject(
+  model: IptablesModel,
+  result: TraceResult,
+  lang: Lang,
+  textLine: TextLine,
+): string | undefined {
   for (const step of distinctSteps(result)) {
     if (step.action !== 'terminal') continue;
     const rule = step.ruleId !== undefined ? model.dump.rules[step.ruleId] : undefined;
@@ -114,7 +142,7 @@ function noEndpointsReject(model: IptablesModel, result: TraceResult, lang: Lang
     return t(lang, 'trace.hint.no-endpoints', {
       service,
       chain: `${rule.table}/${rule.chain}`,
-      line: rule.line + 1,
+      line: textLine(rule.line) + 1,
       with: how,
     });
   }
@@ -128,6 +156,7 @@ function noEndpointsReject(model: IptablesModel, result: TraceResult, lang: Lang
 function firewallBlock(
   model: IptablesModel,
   result: TraceResult,
+  textLine: TextLine,
 ): { chain: string; line: number; service: string; ranges: string } | undefined {
   for (const step of distinctSteps(result)) {
     const rule = step.ruleId !== undefined ? model.dump.rules[step.ruleId] : undefined;
@@ -144,7 +173,7 @@ function firewallBlock(
       .map((r) => optionValue(r, 'source'))
       .filter((s): s is string => s !== undefined);
     const service = model.kube.serviceByChain.get(chain)?.name || '?';
-    return { chain, line: rule.line + 1, service, ranges: ranges.length ? ranges.join(', ') : '—' };
+    return { chain, line: textLine(rule.line) + 1, service, ranges: ranges.length ? ranges.join(', ') : '—' };
   }
   return undefined;
 }

@@ -6,7 +6,7 @@ import { distinctSteps, renderTraceMessage } from '../../core/iptables/trace';
 import { noEndpointsSummary } from '../../core/iptables/traceHints';
 import { tn } from '../../core/i18n/catalog';
 import { serviceLabel } from '../../core/ipvs/identity';
-import { traceAnalysis } from '../../core/traceAnalysis';
+import { textLineOf, traceAnalysis } from '../../core/traceAnalysis';
 import { checkTracePacket, type TraceInputNames } from '../../core/tracePacketInput';
 import type { TraceStep } from '../../core/iptables/trace';
 import type { ServiceTarget, TracePacketParams, TracePacketResult, TraceStepResult } from '../protocol';
@@ -54,7 +54,7 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
     };
   }
   const { packet, result, nodeAddresses } = answer;
-  const empty = noEndpointsSummary(answer.model, packet, result, lang);
+  const empty = noEndpointsSummary(answer.model, packet, result, lang, textLineOf(a));
   const dnats = new Set(result.paths.map((x) => (x.dnat ? joinHostPort(x.dnat.ip, x.dnat.port) : x.verdict)));
   const stepResult = (s: TraceStep): TraceStepResult => ({
     table: s.table,
