@@ -29,6 +29,7 @@ import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
 import { TracePacketRequest } from './protocol';
 import type { FromWorker, ToWorker } from './worker';
+import { WORKER_ARG } from './workerArg';
 
 export interface Budgets {
   /** Default budget of a request, from the moment it is handed to the worker holding the analysis. */
@@ -103,9 +104,6 @@ interface Pending {
   reject: (e: unknown) => void;
   timer: NodeJS.Timeout;
 }
-
-/** The argument that makes the server's bundle run as a worker (see main.ts). */
-export const WORKER_ARG = '--kpp-analysis-worker';
 
 /**
  * A young generation of 4 MB semi-spaces instead of V8's 16: a parse allocates many short-lived objects, and the
