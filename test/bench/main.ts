@@ -9,7 +9,8 @@
  * --no-soak, --fuzz-docs N (300: the LSP fuzzer of the tests, longer), --soak-edits N (10 edits of the dump),
  * --no-cluster (skip the lab figures of the cluster half: listing 5,000 Services, the seed verdict; root only),
  * --runs N (5: alternating runs of each whole-process figure), --targets-only (only the figures of issue #28:
- * whole processes against the peer, the server's open, memory, hover and definition),
+ * whole processes against the peer, the server's open, memory, hover and definition), --only-server (those of the
+ * language server alone: no kpp processes),
  * --quick (for development: 2,000 Services, sizes 500 and 2,000, 3 runs, no soak, no cluster).
  * The engine phase runs in a child process of this same script (`--phase engine`).
  */
@@ -53,6 +54,8 @@ interface Options {
   sizes: number[];
   /** The in-process engine phase and its peer runs (off with --targets-only). */
   engine: boolean;
+  /** The whole `kpp` processes against the peer (off with --only-server). */
+  processes: boolean;
   phase?: string;
   input?: string;
   result?: string;
@@ -72,12 +75,15 @@ function parseArgs(argv: string[], root: string): Options {
     runs: 5,
     sizes: SIZES,
     engine: true,
+    processes: true,
     out: join(root, '.test-results', 'bench.json'),
   };
   // --quick first, so that options given with it win.
   if (argv.includes('--quick'))
     Object.assign(o, { services: 2000, sizes: QUICK_SIZES, runs: 3, soak: false, cluster: false });
   if (argv.includes('--targets-only')) Object.assign(o, { engine: false, soak: false, cluster: false });
+  if (argv.includes('--only-server'))
+    Object.assign(o, { engine: false, soak: false, cluster: false, processes: false });
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -96,7 +102,7 @@ function parseArgs(argv: string[], root: string): Options {
     else if (a === '--fuzz-docs') o.fuzzDocs = Number(next());
     else if (a === '--soak-edits') o.soakEdits = Number(next());
     else if (a === '--runs') o.runs = Number(next());
-    else if (a === '--quick' || a === '--targets-only') continue;
+    else if (a === '--quick' || a === '--targets-only' || a === '--only-server') continue;
     else if (a === '--phase') o.phase = next();
     else if (a === '--input') o.input = next();
     else if (a === '--result') o.result = next();
@@ -310,6 +316,7 @@ async function main(): Promise<number> {
       bigPath: dumpPath,
       endpoints: o.endpoints,
       sizes: o.sizes,
+      processes: o.processes,
       runs: o.runs,
       peer: 'argv' in peerCmd ? peerCmd : undefined,
       lsp: o.lsp,

@@ -135,6 +135,8 @@ export interface TargetsInput {
   bigPath: string;
   endpoints: number;
   sizes: number[];
+  /** The `kpp` processes at each size and on the big dump; false measures the language server alone. */
+  processes?: boolean;
   runs: number;
   peer?: PeerCommand;
   lsp: boolean;
@@ -158,7 +160,8 @@ export async function runTargets(input: TargetsInput): Promise<TargetsResult> {
     sizes: [],
   };
   if (!result.timeTool) log('GNU time (/usr/bin/time) is missing: peak RSS of processes is not measured');
-  const dumps = [...new Set([...input.sizes, input.bigServices])].sort((a, b) => a - b);
+  const dumps =
+    input.processes === false ? [] : [...new Set([...input.sizes, input.bigServices])].sort((a, b) => a - b);
   for (const services of dumps) {
     const own = services === input.bigServices;
     const w = own ? input.big : buildWorkload(services, input.endpoints, 1);
