@@ -14,7 +14,10 @@ const COUNTER_LINE = 3;
 const COUNTER_COLUMN = 4;
 const COUNTER_LENGTH = 5;
 const POLICY_LINE = 6;
-const INT_COLUMNS = 7;
+const NAME_ID = 7;
+/** Index in `tables`, shifted left one bit; the low bit says the chain is built in. */
+const TABLE_BUILTIN = 8;
+const INT_COLUMNS = 9;
 
 /** The numbers of every chain of one dump, by row. */
 export class ChainColumns {
@@ -22,8 +25,11 @@ export class ChainColumns {
   /** Packets and bytes (byte counts pass 2^31). */
   counts = new Float64Array(2 * 1024);
   rows = 0;
+  /** Table names rows refer to by index (a dump has a handful). */
+  readonly tables: string[] = [];
+  private lastTable = -1;
 
-  addRow(): number {
+  addRow(table: string, nameId: number, builtin: boolean): number {
     const k = this.rows++;
     if ((k + 1) * INT_COLUMNS > this.ints.length) {
       const ints = new Int32Array(this.ints.length * 2);
@@ -33,26 +39,67 @@ export class ChainColumns {
       counts.set(this.counts);
       this.counts = counts;
     }
-    this.ints[k * INT_COLUMNS + DECL_LINE] = -1;
-    this.ints[k * INT_COLUMNS + COUNTER_LINE] = -1;
-    this.ints[k * INT_COLUMNS + POLICY_LINE] = -1;
+    const at = k * INT_COLUMNS;
+    this.ints[at + DECL_LINE] = -1;
+    this.ints[at + COUNTER_LINE] = -1;
+    this.ints[at + POLICY_LINE] = -1;
+    this.ints[at + NAME_ID] = nameId;
+    this.ints[at + TABLE_BUILTIN] = (this.tableIndex(table) << 1) | (builtin ? 1 : 0);
     return k;
+  }
+
+  private tableIndex(name: string): number {
+    // Chains come table by table: the last table asked is nearly always the one.
+    if (this.lastTable >= 0 && this.tables[this.lastTable] === name) return this.lastTable;
+    let i = this.tables.indexOf(name);
+    if (i < 0) i = this.tables.push(name) - 1;
+    return (this.lastTable = i);
   }
 }
 
+/**
+ * A chain of the parser. Its numbers (and table, name id, built-in flag) are a row of the columns, so the record
+ * is five fields for the collector to copy; its rule list is made when first asked for, as most chains get theirs
+ * whole once their block is read (the parser's `settleFillingChain`).
+ */
 export class ChainRecord implements Chain {
   policy: string | undefined = undefined;
-  rules: Rule[] = [];
+  private list: Rule[] | undefined = undefined;
   private readonly row: number;
 
   constructor(
     private readonly columns: ChainColumns,
-    readonly table: string,
+    table: string,
     public name: string, // `-E` renames
-    public nameId: number,
-    readonly builtin: boolean,
+    nameId: number,
+    builtin: boolean,
   ) {
-    this.row = columns.addRow();
+    this.row = columns.addRow(table, nameId, builtin);
+  }
+
+  get table(): string {
+    return this.columns.tables[this.int(TABLE_BUILTIN) >> 1];
+  }
+
+  get builtin(): boolean {
+    return (this.int(TABLE_BUILTIN) & 1) === 1;
+  }
+
+  get nameId(): number {
+    return this.int(NAME_ID);
+  }
+
+  /** `-E` renames. */
+  set nameId(id: number) {
+    this.columns.ints[this.row * INT_COLUMNS + NAME_ID] = id;
+  }
+
+  get rules(): Rule[] {
+    return (this.list ??= []);
+  }
+
+  set rules(rules: Rule[]) {
+    this.list = rules;
   }
 
   private int(column: number): number {

@@ -284,7 +284,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     return chainsById;
   };
   const newChain = (table: Table, name: string, nameId: number): Chain => {
-    const c = new ChainRecord(chainColumns, table.name, name, nameId, isBuiltinChain(table.name, name));
+    // No built-in name is longer than POSTROUTING: a kube-proxy chain (`KUBE-SEP-...`) is no built-in one.
+    const builtin = name.length <= 11 && isBuiltinChain(table.name, name);
+    const c = new ChainRecord(chainColumns, table.name, name, nameId, builtin);
     table.chains.set(name, c);
     idsOf(table)[nameId] = c;
     return c;
@@ -1212,20 +1214,23 @@ function declarationFound(
   return declared;
 }
 
+/** Characters outside ASCII may be other white space: the pattern decides those lines. */
+function isDeclarationWordCode(c: number): boolean {
+  return c > 32 && c < 127;
+}
+
 /**
  * `:NAME POLICY` with optional ` [p:b]`, read by characters (the common shape of every declaration). The
  * result is valid until the next call.
  */
 function declarationAt(text: string, cs: number, ce: number): Declaration | undefined {
-  // Characters outside ASCII may be other white space: the pattern decides those lines.
-  const word = (c: number) => c > 32 && c < 127;
   let i = cs + 1;
-  while (i < ce && word(text.charCodeAt(i))) i++;
+  while (i < ce && isDeclarationWordCode(text.charCodeAt(i))) i++;
   const nameEnd = i;
   if (nameEnd === cs + 1 || i >= ce || !isBlankCode(text.charCodeAt(i))) return undefined;
   while (i < ce && isBlankCode(text.charCodeAt(i))) i++;
   const p0 = i;
-  while (i < ce && word(text.charCodeAt(i))) i++;
+  while (i < ce && isDeclarationWordCode(text.charCodeAt(i))) i++;
   if (i === p0 || (i < ce && !isBlankCode(text.charCodeAt(i)))) return undefined;
   const policy = text.slice(p0, i);
   if (i === ce) return declarationFound(nameEnd - cs, policy, -1);
