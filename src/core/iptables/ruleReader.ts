@@ -89,7 +89,7 @@ export function scanWords(
     // A terminal folded the line at its width: the first word of the next line is the rest of the last one.
     if (fold.glueFirst && start === from && prev >= 0) {
       const col = store.wordCol[prev];
-      store.wordLen[prev] = end - base - col;
+      store.setWordLength(prev, end - base - col);
       const joined =
         (store.wordFlags[prev] | flags | SPANS_LINES | FOLDED | UNQUOTE) & ~(BANG | OPTION_LIKE | NEGATIVE_NUMBER);
       // Its shape (an option? a `!`?) is that of the whole word, as if the line had not been folded.
@@ -144,7 +144,7 @@ function joinWrapped(
   const after = wordValue(store, piece, base);
   store.wordCount--; // the piece was only read for its value
   const col = store.wordCol[prev];
-  store.wordLen[prev] = end - col;
+  store.setWordLength(prev, end - col);
   const joined = (store.wordFlags[prev] & (QUOTED | UNQUOTE)) | JOINED | (flags & UNQUOTE);
   store.wordFlags[prev] = joined | shapeFlags(store.text, base + col, base + end, joined);
   diagnostics.push(

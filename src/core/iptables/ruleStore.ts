@@ -60,9 +60,17 @@ export class NameTable {
   readonly names: string[] = [];
   // Hashes live beside the slots in typed arrays: FNV hashes do not fit a small integer, and a JS array of them
   // would hold a heap number per name.
-  private slots = new Int32Array(1024).fill(-1);
-  private slotHashes = new Int32Array(1024);
+  private slots: Int32Array;
+  private slotHashes: Int32Array;
   private readonly found = new Map<string, number>();
+
+  /** `expected`: about how many names will come, so a big dump's table is not rebuilt as it fills. */
+  constructor(expected = 0) {
+    let size = 1024;
+    while (size < expected * 2 && size < 1 << 22) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.slotHashes = new Int32Array(size);
+  }
 
   idOf(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
@@ -144,12 +152,23 @@ interface OptionNameInfo {
   generic: boolean;
 }
 
-type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
-type ColumnType = 'i32' | 'u8' | 'f64';
+type Column = Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
+type ColumnType = 'i32' | 'u16' | 'u8' | 'f64';
 /** The columns of one kind of row, each with its element type: one list per kind for allocating, growing, trimming. */
 type Columns<K extends string> = Readonly<Record<K, ColumnType>>;
 
-const WORD_COLUMNS = { wordCol: 'i32', wordLen: 'i32', wordFlags: 'u8', wordKind: 'u8' } as const;
+/**
+ * A word's column and length fit 16 bits unless its line is longer than 65,535 characters: words are stored
+ * narrow (2 million words of a big dump: 8 MB less memory to fill) and widened the moment one does not fit.
+ */
+const WORD_COLUMNS: Columns<'wordCol' | 'wordLen' | 'wordFlags' | 'wordKind'> = {
+  wordCol: 'u16',
+  wordLen: 'u16',
+  wordFlags: 'u8',
+  wordKind: 'u8',
+};
+const WIDE_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'i32', wordLen: 'i32' };
+const NARROW_MAX = 0xffff;
 const OPTION_COLUMNS = {
   optName: 'i32',
   optWritten: 'i32',
@@ -192,21 +211,26 @@ type ColumnName =
   keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
 
 function newColumn(type: ColumnType, size: number): Column {
+  if (type === 'u16') return new Uint16Array(size);
   return type === 'i32' ? new Int32Array(size) : type === 'u8' ? new Uint8Array(size) : new Float64Array(size);
 }
 
+/** Token kind of a word until the body reader says otherwise. */
+const VALUE_KIND = KIND.value;
+
 export class RuleStore {
-  readonly names = new NameTable();
+  readonly names: NameTable;
   /** Name ids the body reader compares against on every option. */
   readonly commentId: number;
   readonly protocolId: number;
 
   // Words: column (in the original line), raw length, flags, token kind.
-  wordCol!: Int32Array<ArrayBuffer>;
-  wordLen!: Int32Array<ArrayBuffer>;
+  wordCol!: Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
+  wordLen!: Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
   wordFlags!: Uint8Array<ArrayBuffer>;
   wordKind!: Uint8Array<ArrayBuffer>;
   wordCount = 0;
+  private wordColumns = WORD_COLUMNS;
 
   // Options: canonical name id, written name id, option word, `!` word (-1), first value word, value count, owner.
   optName!: Int32Array<ArrayBuffer>;
@@ -267,11 +291,13 @@ export class RuleStore {
 
   /** `text` is the whole dump: word columns count from their line's start offset in it. */
   constructor(readonly text: string) {
+    // kube-proxy dumps name a chain (declared, jumped to, and its rules' chain) per ~400 characters.
+    this.names = new NameTable(text.length / 400);
     this.commentId = this.names.idOf('comment', 0, 7);
     this.protocolId = this.names.idOf('protocol', 0, 8);
     // Sized from the text (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module per
     // ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
-    this.allocate(WORD_COLUMNS, Math.max(4096, Math.ceil(text.length / 10)));
+    this.allocate(this.wordColumns, Math.max(4096, Math.ceil(text.length / 10)));
     this.allocate(OPTION_COLUMNS, Math.max(1024, Math.ceil(text.length / 48)));
     this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(text.length / 80)));
     this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(text.length / 125)));
@@ -391,12 +417,25 @@ export class RuleStore {
   /** Appends one word; returns its index. */
   addWord(col: number, len: number, flags: number): number {
     const k = this.wordCount++;
-    if (k >= this.wordCol.length) this.resize(WORD_COLUMNS, k * 2, k);
+    if (k >= this.wordCol.length) this.resize(this.wordColumns, k * 2, k);
+    if (col > NARROW_MAX || len > NARROW_MAX || col < 0) this.widenWords();
     this.wordCol[k] = col;
     this.wordLen[k] = len;
     this.wordFlags[k] = flags;
-    this.wordKind[k] = KIND.value;
+    this.wordKind[k] = VALUE_KIND;
     return k;
+  }
+
+  /** A word's length grown over a wrap or a fold (the word goes on in the text after it). */
+  setWordLength(k: number, len: number): void {
+    if (len > NARROW_MAX) this.widenWords();
+    this.wordLen[k] = len;
+  }
+
+  private widenWords(): void {
+    if (this.wordColumns === WIDE_WORD_COLUMNS) return;
+    this.wordColumns = WIDE_WORD_COLUMNS;
+    this.resize(WIDE_WORD_COLUMNS, this.wordCol.length, this.wordCount);
   }
 
   addOption(
@@ -441,7 +480,7 @@ export class RuleStore {
    */
   trim(): void {
     const wasteful = (used: number, capacity: number) => capacity > 4096 && used < capacity * 0.75;
-    if (wasteful(this.wordCount, this.wordCol.length)) this.resize(WORD_COLUMNS, this.wordCount, this.wordCount);
+    if (wasteful(this.wordCount, this.wordCol.length)) this.resize(this.wordColumns, this.wordCount, this.wordCount);
     if (wasteful(this.optCount, this.optName.length)) this.resize(OPTION_COLUMNS, this.optCount, this.optCount);
     if (wasteful(this.modCount, this.modName.length)) this.resize(MODULE_COLUMNS, this.modCount, this.modCount);
     if (wasteful(this.ruleCount, this.ruleLine.length)) this.resize(RULE_COLUMNS, this.ruleCount, this.ruleCount);

@@ -211,6 +211,33 @@ test('store fast paths agree with the built matches on hand-written edge cases',
   assert.equal(wrapped.target?.name, 'KUBE-POSTROUTING');
 });
 
+test('words past column 65,535 or longer than 65,535 characters keep their spans, as do the words before them', () => {
+  const long = 'c'.repeat(70_000);
+  const lines = [
+    '-A X -s 10.0.0.1 -j ACCEPT',
+    `-A X -m comment --comment "${long}" -s 10.0.0.2 -j DROP`,
+    '-A X -d 10.0.0.3 -j RETURN',
+  ];
+  const dump = parseIptables(lines.join('\n'));
+  const at = (span: { line: number; column: number; length: number }) =>
+    lines[span.line].slice(span.column, span.column + span.length);
+  assert.deepEqual(
+    dump.rules.map((r) => [r.target?.name, at(r.target!.span), at(r.chainSpan)]),
+    [
+      ['ACCEPT', 'ACCEPT', 'X'],
+      ['DROP', 'DROP', 'X'],
+      ['RETURN', 'RETURN', 'X'],
+    ],
+  );
+  const wide = dump.rules[1];
+  assert.equal(wide.comment, long);
+  const source = findOption(wide, 'source')!;
+  assert.deepEqual([at(source.span), source.values, at(source.valueSpans[0])], ['-s', ['10.0.0.2'], '10.0.0.2']);
+  assert.equal(at(findOption(wide, 'comment')!.valueSpans[0]), `"${long}"`);
+  assert.equal(at(findOption(dump.rules[0], 'source')!.valueSpans[0]), '10.0.0.1');
+  assert.equal(wide.text, lines[1].slice(3));
+});
+
 test('store fast paths agree with the built matches on every corpus file', (t) => {
   const files = corpusFiles('iptables');
   if (files.length === 0)
