@@ -170,6 +170,15 @@ test('lint exits 1 on errors, 0 when clean; --json lists diagnostics 1-based', (
   assert.match(kpp('lint', bad, '--lang', 'zh-CN').stdout, /^1 个错误，0 个警告，0 个提示$/m);
 });
 
+test('lint exits 0 on a paste cut inside its last rule: the cut is warned about, not counted as an error', () => {
+  const cut = join(dir, 'cut.iptables');
+  writeFileSync(cut, '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport');
+  const r = kpp('lint', cut);
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /cut\.iptables:3:1: info cut-rule: The text ends inside this rule/);
+  assert.match(r.stdout, /^0 errors, 2 warnings, 1 note$/m);
+});
+
 test('lint --lang zh-CN gives parse problems in Chinese too, with the same codes and positions', () => {
   const broken = join(dir, 'broken.iptables');
   writeFileSync(broken, '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport\nCOMMIT\n');

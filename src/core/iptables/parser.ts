@@ -484,6 +484,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const lastTable = ctx.table;
   if (lastTable && lastTable.commitLine === undefined && lastTable.span) {
     diagnostics.push(problem('missing-commit', 'warning', lastTable.span, { table: lastTable.name }));
+    noteCutRule();
   }
 
   // Final ids and per-chain indexes. Rules arrive in line order; only -I within listings could disturb it.
@@ -541,6 +542,24 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     nftRules += nft.rules.length;
     if (nft.objects.length) (dump.nftObjects ??= []).push(...nft.objects);
     return block.nextLine;
+  }
+
+  /**
+   * The text ends inside a table and inside its last rule (`--comment "default/kub`, `--dport`): what the rule
+   * lacks is the paste's cut, not an error of the dump. Its errors become warnings, with a note saying why.
+   */
+  function noteCutRule(): void {
+    let last = lines.count - 1;
+    while (last >= 0 && lines.contentStart[last] === lines.contentEnd[last]) last--;
+    const rule = dump.rules[dump.rules.length - 1];
+    if (!rule || (rule.endLine ?? rule.line) !== last) return;
+    let cut = false;
+    for (const d of diagnostics)
+      if (d.severity === 'error' && d.span.line === last && CUT_RULE_ERRORS.has(d.code)) {
+        d.severity = 'warning';
+        cut = true;
+      }
+    if (cut) diagnostics.push(problem('cut-rule', 'info', lineSpan(last, lines.raw(last))));
   }
 
   /** A command line of the paste: it sets the table and listing mode of the output after it. */
@@ -1555,6 +1574,15 @@ export function inferTable(chain: string, target: string | undefined, comment: s
     return 'nat';
   return 'filter';
 }
+
+/** What a rule cut off by the end of the text lacks: a closing quote, an option's value, a module or target name. */
+const CUT_RULE_ERRORS = new Set([
+  'unterminated-quote',
+  'missing-option-value',
+  'missing-module-name',
+  'missing-target',
+  'dangling-negation',
+]);
 
 function decideFormat(sawHeader: boolean, listingRules: number, sMode: boolean, dump: IptablesDump): IptablesFormat {
   if (sawHeader) return 'iptables-save';

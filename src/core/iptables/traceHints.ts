@@ -50,6 +50,8 @@ function incompleteHints(model: IptablesModel, lang: Lang, textLine: TextLine): 
     const variant = d.messageKey?.endsWith('.next') ? 'trace.hint.missing-commit.next' : 'trace.hint.missing-commit';
     out.push(t(lang, variant, { table: String(d.params?.table ?? '?'), line: textLine(d.span.line) + 1 }));
   }
+  const cut = diagnostics.find((d) => d.code === 'cut-rule');
+  if (cut) out.push(t(lang, 'trace.hint.cut-rule', { line: textLine(cut.span.line) + 1 }));
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     const first = errors[0];

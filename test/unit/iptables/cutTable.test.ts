@@ -102,3 +102,34 @@ test('behind quote marks and in kube-proxy log lines, the cut table counts the s
   assert.equal(d.span.line, 0);
   assert.equal(logged.slice(d.span.column, d.span.column + d.span.length), '*nat');
 });
+
+test("the rule the paste's end cut in two says so: its problems are warnings, not errors of the dump", () => {
+  // The parser's own (lint adds its view of `--to-destina` as an unknown option).
+  const problems = (text: string) =>
+    analyzeText(text)
+      .iptables!.dump.diagnostics.filter((d) => d.span.line === text.split('\n').length - 1 || d.code === 'cut-rule')
+      .map((d) => [d.code, d.severity])
+      .sort();
+  // `--to-destina` without its value, at the very end of the text.
+  assert.deepEqual(problems(TICKET), [
+    ['cut-rule', 'info'],
+    ['missing-option-value', 'warning'],
+  ]);
+  // A quote the end cut open.
+  const openQuote = TICKET.slice(0, TICKET.lastIndexOf('"default/kubernetes:https"') + 12);
+  assert.deepEqual(problems(openQuote), [
+    ['cut-rule', 'info'],
+    ['unterminated-quote', 'warning'],
+  ]);
+  // The same rule before the table's COMMIT was written so: an error.
+  assert.deepEqual(problems(`${TICKET}\nCOMMIT`).slice(0, 1), []);
+  assert.deepEqual(
+    analyzeText(`${TICKET}\nCOMMIT`)
+      .iptables!.dump.diagnostics.filter((d) => d.code === 'missing-option-value')
+      .map((d) => d.severity),
+    ['error'],
+  );
+  // Cut between two rules: nothing is cut in two.
+  assert.deepEqual(problems(TICKET.slice(0, TICKET.lastIndexOf('\n-A KUBE-SEP'))), []);
+  assert.match(diagnosticsOf(analyzeText(TICKET), 'zh-CN').find((d) => d.code === 'cut-rule')!.message, /粘贴被截断/);
+});

@@ -38,6 +38,8 @@ export const traceMessages: MessageBundle = {
       'Table {table} (line {line}) ends without COMMIT: the paste may be cut off, so rules after its last line are missing from this trace (and iptables-restore would not apply the table at all).',
     'trace.hint.missing-commit.next':
       'Table {table} (line {line}) has no COMMIT before the next table: a piece of the paste may be missing there.',
+    'trace.hint.cut-rule':
+      'The paste ends inside the rule at line {line}: the trace reads what is left of it, which may match where the whole rule would not.',
     'trace.hint.parse-errors.one':
       'The dump has 1 error (at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
     'trace.hint.parse-errors.other':
@@ -158,6 +160,8 @@ export const traceMessages: MessageBundle = {
       '表 {table}（第 {line} 行）没有以 COMMIT 结束：粘贴内容可能被截断，其最后一行之后的规则不在此跟踪中（iptables-restore 也根本不会应用该表）。',
     'trace.hint.missing-commit.next':
       '表 {table}（第 {line} 行）在下一个表之前没有 COMMIT：粘贴内容在那里可能缺了一段。',
+    'trace.hint.cut-rule':
+      '粘贴在第 {line} 行的规则中间结束：跟踪读取它剩下的部分，这部分可能匹配到完整规则不会匹配的数据包。',
     'trace.hint.parse-errors.other':
       '转储中有 {count} 个错误（第一个在第 {line} 行：{message}）：跟踪在那里读到的内容可能不完整或有误。',
     'trace.hint.listing-without-interfaces':
