@@ -11,13 +11,14 @@ export const ENDPOINT_CHAIN_PREFIX = 'KUBE-SEP-';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
-/** RFC 4648 base32 (with the standard alphabet), enough for the first 16 characters. */
-function base32(bytes: Uint8Array): string {
+/** RFC 4648 base32 (with the standard alphabet) of the first `length` bytes, enough for the first 16 characters. */
+function base32(bytes: Uint8Array, length: number): string {
   let out = '';
   let buffer = 0;
   let bits = 0;
-  for (const b of bytes) {
-    buffer = (buffer << 8) | b;
+  // An indexed loop over the bytes, not a subarray and its iterator: 10,000 Services of a big dump are hashed.
+  for (let i = 0; i < length; i++) {
+    buffer = (buffer << 8) | bytes[i];
     bits += 8;
     while (bits >= 5) {
       out += BASE32[(buffer >>> (bits - 5)) & 31];
@@ -35,7 +36,7 @@ const HASH_LENGTH = 16;
 /** The 16-character hash kube-proxy appends to a chain prefix. */
 export function chainHash(...parts: string[]): string {
   // 16 base32 characters carry 80 bits: only the digest's first 10 bytes are needed.
-  return base32(sha256(parts.join('')).subarray(0, 10));
+  return base32(sha256(parts.length === 2 ? parts[0] + parts[1] : parts.join('')), 10);
 }
 
 /** `ns/name:port` (or `ns/name` when the port has no name), as kube-proxy's ServicePortName.String(). */
@@ -56,10 +57,9 @@ export function endpointChainName(spn: string, protocol: string, endpoint: strin
  * modern `ns/name:port` / `ns/name`, and old releases' `ns/name:` for an unnamed port.
  */
 export function spnCandidates(spn: string): string[] {
-  const out = [spn];
-  if (spn.endsWith(':')) out.push(spn.slice(0, -1));
-  else if (!/:[^/]*$/.test(spn)) out.push(`${spn}:`);
-  return out;
+  if (spn.endsWith(':')) return [spn, spn.slice(0, -1)];
+  // A port name is a colon after the last slash.
+  return spn.lastIndexOf(':') > spn.lastIndexOf('/') ? [spn] : [spn, `${spn}:`];
 }
 
 /** Whether `chain` is the name kube-proxy derives for the service port `spn` (any known form, any protocol given). */
@@ -72,14 +72,33 @@ export function verifyServiceChain(chain: string, spn: string, protocol: string)
  * XLB chains share one hash: it is computed once per form of `spn`, not once per chain.
  */
 export function verifyServiceChains(chains: readonly string[], spn: string, protocol: string): boolean {
-  const candidates = spnCandidates(spn);
-  const hashes: string[] = [];
-  const proto = protocol.toLowerCase();
-  return chains.every((chain) => {
-    const prefix = SERVICE_CHAIN_PREFIXES.find((p) => chain.startsWith(p));
-    if (!prefix || chain.length !== prefix.length + HASH_LENGTH) return false;
-    return candidates.some((s, i) => chain.endsWith((hashes[i] ??= chainHash(s, proto))));
-  });
+  let candidates: string[] | undefined;
+  let hashes: string[] | undefined;
+  let proto = '';
+  for (let c = 0; c < chains.length; c++) {
+    const chain = chains[c];
+    const prefixLength = serviceChainPrefixLength(chain);
+    if (prefixLength === 0 || chain.length !== prefixLength + HASH_LENGTH) return false;
+    if (!candidates || !hashes) {
+      candidates = spnCandidates(spn);
+      hashes = [];
+      proto = protocol.toLowerCase();
+    }
+    let matched = false;
+    for (let i = 0; i < candidates.length && !matched; i++)
+      matched = chain.endsWith((hashes[i] ??= chainHash(candidates[i], proto)));
+    if (!matched) return false;
+  }
+  return true;
+}
+
+/** The length of the SERVICE_CHAIN_PREFIXES prefix `chain` starts with, 0 for none. */
+function serviceChainPrefixLength(chain: string): number {
+  const kind = kubeChainKind(chain);
+  if (kind === 'firewall') return 'KUBE-FW-'.length;
+  return kind === 'service' || kind === 'service-local' || kind === 'external' || kind === 'external-local'
+    ? 'KUBE-SVC-'.length
+    : 0;
 }
 
 export function verifyEndpointChain(chain: string, spn: string, protocol: string, endpoint: string): boolean {
@@ -160,7 +179,7 @@ export function nftKubeChain(name: string): NftKubeChain | undefined {
     protocol,
     portName,
     spn: servicePortName(namespace, service, portName),
-    hashVerified: base32(sha256(rest).subarray(0, 5)) === m[2],
+    hashVerified: base32(sha256(rest), 5) === m[2],
   };
   if (ip !== undefined)
     chain.endpoint = { ip: ip.split('.').length === 4 ? ip : ip.replace(/\./g, ':'), port: Number(port) };

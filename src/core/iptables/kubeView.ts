@@ -37,7 +37,8 @@ function splitSpn(spn: string): { namespace: string; service: string; portName: 
 
 function stripHostPrefix(cidr: string | undefined): string | undefined {
   if (!cidr) return undefined;
-  return cidr.replace(/\/(?:32|128)$/, '');
+  // endsWith, not a pattern: asked of every entry rule.
+  return cidr.endsWith('/32') ? cidr.slice(0, -3) : cidr.endsWith('/128') ? cidr.slice(0, -4) : cidr;
 }
 
 function parseProbability(p: string | undefined): number | undefined {
@@ -110,7 +111,7 @@ export function chainLadder(
   probability: (rule: Rule) => number | undefined = probabilityOf,
 ): { steps: LadderStep[]; whole: boolean } {
   const rows = new LadderRows();
-  const whole = rows.read(chain, probability);
+  const whole = rows.read(chain, probability, isLadderStep);
   const steps: LadderStep[] = [];
   for (let i = 0; i < rows.count; i++) {
     const p = rows.probabilities[i];
@@ -132,16 +133,19 @@ class LadderRows {
   readonly shares: number[] = [];
   count = 0;
 
-  /** Reads the ladder of `chain` (see chainLadder); returns `whole`. */
-  read(chain: Chain, probability: (rule: Rule) => number | undefined): boolean {
+  /** Reads the ladder of `chain` (see chainLadder) whose steps are the rules `isStep` says; returns `whole`. */
+  read(
+    chain: Chain,
+    probability: (rule: Rule) => number | undefined,
+    isStep: (rule: Rule) => boolean = isLadderStep,
+  ): boolean {
     this.count = 0;
     let remaining = 1;
     const rules = chain.rules;
     // Indexed loops: the view walks 100k+ rules, and a for-of allocates an iterator result per rule until optimized.
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
-      const target = ruleTargetName(rule);
-      if (target === undefined || kubeChainKind(target) !== 'endpoint' || ruleHasModule(rule, 'recent')) continue;
+      if (!isStep(rule)) continue;
       const p = probability(rule);
       const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
       remaining -= share;
@@ -160,11 +164,51 @@ class LadderRows {
   }
 }
 
+/** A rule of a ladder: a jump to an endpoint chain that is not a `recent` affinity check. */
+function isLadderStep(rule: Rule): boolean {
+  const target = ruleTargetName(rule);
+  return target !== undefined && kubeChainKind(target) === 'endpoint' && !ruleHasModule(rule, 'recent');
+}
+
+/** The kinds `kubeChainKind` answers, by code (0: not read yet). */
+const KINDS: readonly KubeChainKind[] = [
+  undefined,
+  undefined,
+  'service',
+  'service-local',
+  'external',
+  'firewall',
+  'external-local',
+  'endpoint',
+  'kube-fixed',
+];
+
+/** `kubeChainKind` by name id, each name read once: the view asks 200k+ times about 60k names of a big dump. */
+class KindsById {
+  private codes: Uint8Array;
+
+  constructor(private readonly names: DumpNames) {
+    this.codes = new Uint8Array(names.count);
+  }
+
+  /** The kind of the name with this id (undefined for -1, no name). */
+  of(id: number): KubeChainKind {
+    if (id < 0) return undefined;
+    // Names added after the view began (rules outside the store) are read each time.
+    if (id >= this.codes.length) return kubeChainKind(this.names.nameOf(id));
+    let code = this.codes[id];
+    if (code === 0) this.codes[id] = code = KINDS.indexOf(kubeChainKind(this.names.nameOf(id)), 1);
+    return KINDS[code];
+  }
+}
+
 export function buildKubeView(model: IptablesModel): KubeProxyView {
   const { dump } = model;
   const names = DumpNames.of(dump);
   const options = new ServiceRuleOptions(names);
+  const kinds = new KindsById(names);
   const numbers = new EndpointNumbers();
+  const members = new ServiceMembers();
   // A Service's comment repeats on its rules: read each distinct one once (null: read, not a Service's).
   const comments: (ServiceComment | null | undefined)[] = new Array(names.count);
   const parseComment = (rule: Rule): ServiceComment | undefined => {
@@ -180,24 +224,17 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     names,
     (e) => e,
   );
-  const hints: VersionHint[] = [];
-  const hinted = new Set<string>();
-  const hint = (code: string, line: number) => {
-    if (hinted.has(code)) return;
-    hinted.add(code);
-    hints.push({ code, line });
-  };
 
   const serviceFor = (spn: string, chain?: string): ServiceRecord => {
     const keyName = spn || `chain:${chain}`;
     let s = services.get(keyName);
-    if (!s) services.set(keyName, (s = new ServiceRecord(spn)));
+    if (!s) services.set(keyName, (s = new ServiceRecord(spn, members)));
     return s;
   };
   const attachChain = (s: ServiceRecord, chainId: number, kind: KubeChainKind) => {
     if (!kind || kind === 'endpoint' || kind === 'kube-fixed') return;
     const chain = names.nameOf(chainId);
-    if (!s.chains.some((c) => c.name === chain)) s.chains.push({ kind, name: chain });
+    s.addChain(kind, chain);
     if (kind === 'service' || (kind === 'service-local' && !s.chain)) s.chain = chain;
     if (kind === 'service-local' || kind === 'external-local') s.trafficPolicy = 'Local';
     serviceByChain.setId(chainId, s);
@@ -218,9 +255,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     if (!inNodePorts && chainId !== servicesId && chainId !== externalServicesId) continue;
     const targetId = names.ruleTarget(r);
     if (targetId === markMasqId || targetId === nodePortsId) continue;
-    const target = targetId < 0 ? '' : names.nameOf(targetId);
     const info = parseComment(r);
-    const targetKind = kubeChainKind(target);
+    const targetKind = kinds.of(targetId);
     const isServiceJump =
       targetKind === 'service' ||
       targetKind === 'service-local' ||
@@ -230,7 +266,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     const kind = info?.kind;
     const isNoEndpoints = kind === 'has no endpoints' || kind === 'has no local endpoints';
     if (!isServiceJump && !isNoEndpoints) continue;
-    const s = serviceFor(info?.spn ?? '', target);
+    const s = serviceFor(info?.spn ?? '', targetId < 0 ? '' : names.nameOf(targetId));
     s.addLine(r.line);
     if (isServiceJump) attachChain(s, targetId, targetKind);
     if (s.protocol === undefined) {
@@ -258,17 +294,10 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     }
   }
 
-  // Every chain's kube-proxy role, read once: the passes below and the version hints go by it.
-  const kubeChains: Chain[] = [];
-  const kubeKinds: KubeChainKind[] = [];
-  for (const t of dump.tables) {
-    t.chains.forEach((chain) => {
-      const kind = kubeChainKind(chain.name);
-      if (!kind) return;
-      kubeChains.push(chain);
-      kubeKinds.push(kind);
-    });
-  }
+  // Every chain's kube-proxy role, read once: the passes below go by it.
+  const kindOfChain = (chain: Chain): KubeChainKind =>
+    chain.nameId !== undefined ? kinds.of(chain.nameId) : kubeChainKind(chain.name);
+  const { chains: kubeChains, kinds: kubeKinds } = kubeChainsOf(dump, kindOfChain);
   const spnOfRules = (chain: Chain): string => {
     for (let i = 0; i < chain.rules.length; i++) {
       const spn = parseComment(chain.rules[i])?.spn;
@@ -282,6 +311,10 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const laddered: EndpointRecord[] = [];
   const ladder = new LadderRows();
   const probability = (rule: Rule) => options.probability(rule);
+  const isStep = (rule: Rule) =>
+    kinds.of(names.ruleTarget(rule)) === 'endpoint' && !names.hasModule(rule, recentId, 'recent');
+  /** The endpoints one ladder adds to its Service's list (added at once: one array of the right size). */
+  const listedNow: EndpointRecord[] = [];
   for (let i = 0; i < kubeChains.length; i++) {
     const kind = kubeKinds[i];
     if (kind !== 'service' && kind !== 'service-local') continue;
@@ -307,10 +340,11 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         if (dport && !svc.port) svc.port = Number(dport);
       }
     }
-    const whole = ladder.read(chain, probability);
+    const whole = ladder.read(chain, probability, isStep);
     if (ladder.count === 0) continue;
     // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
     const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
+    let listedCount = 0;
     for (let k = 0; k < ladder.count; k++) {
       const r = ladder.rules[k];
       const p = ladder.probabilities[k];
@@ -325,13 +359,18 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         Number.isNaN(p) ? undefined : p,
       );
       laddered.push(endpoint);
-      const listed = listsEndpoints && !listsChain(svc.endpoints, sep);
-      if (listed) svc.endpoints.push(endpoint.listed());
+      const listed =
+        listsEndpoints &&
+        !listsChain(svc.endpoints, svc.endpoints.length, sep) &&
+        !listsChain(listedNow, listedCount, sep);
+      if (listed) listedNow[listedCount++] = endpoint.listed();
       // The Service's own list wins over an SVL chain's copy read earlier: the DNAT address goes to it.
       const known = endpointByChain.getId(sepId);
       if (!known || (listed && !known.isListed)) endpointByChain.setId(sepId, endpoint);
     }
+    if (listedCount > 0) svc.addEndpoints(listedNow, listedCount);
   }
+  listedNow.length = 0;
 
   // 3. Endpoint chains: DNAT targets give the address; also endpoint chains no service chain reached.
   for (let i = 0; i < kubeChains.length; i++) {
@@ -344,7 +383,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       if (!spn) continue;
       const s = serviceFor(spn);
       endpoint = new EndpointRecord(numbers, s, chain.name, undefined);
-      s.endpoints.push(endpoint.listed());
+      s.addEndpoint(endpoint.listed());
       // The ladder rule that picks this endpoint is not in the paste: the shares of the rest are not known either.
       for (const e of s.endpoints) e.share = undefined;
       endpointByChain.setId(chainId, endpoint);
@@ -379,29 +418,107 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     s.compact();
   }
 
-  // 5. Marks and version hints.
+  // 5. Marks; version hints when first read (only the outline's hovers and lint show them), unless the mode needs
+  // them now: IPVS-mode chains tell a dump without Services.
   let masqueradeMark: string | undefined;
   let dropMark: string | undefined;
-  for (const name of ['KUBE-MARK-MASQ', 'KUBE-MARK-DROP']) {
+  readMarks(model, (chain, mark) => {
+    if (chain === 'KUBE-MARK-MASQ') masqueradeMark = mark;
+    else dropMark = mark;
+  });
+  const anyService = services.size > 0 || kubeKinds.includes('service');
+  const readHints = () => versionHints(model, names, kindOfChain, endpointByChain);
+  let hints = anyService ? undefined : readHints();
+
+  // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
+  const nft = dump.format === 'nft' ? readNftablesModeView(dump) : undefined;
+  const nftServices = nft?.services.length ? nft : undefined;
+  const list: KubeService[] = [...services.values(), ...(nftServices?.services ?? [])].sort((a, b) =>
+    (a.name || a.chain || '').localeCompare(b.name || b.chain || ''),
+  );
+  const mode =
+    hints?.some((h) => h.code === 'ipvs-mode') && !anyService
+      ? 'ipvs'
+      : anyService
+        ? 'iptables'
+        : nftServices
+          ? 'nftables'
+          : 'none';
+  return {
+    mode,
+    services: list,
+    serviceByChain: nftServices ? new Map([...serviceByChain, ...nftServices.serviceByChain]) : serviceByChain,
+    endpointByChain: nftServices ? new Map([...endpointByChain, ...nftServices.endpointByChain]) : endpointByChain,
+    ...(masqueradeMark ? { masqueradeMark } : {}),
+    ...(dropMark ? { dropMark } : {}),
+    get versionHints(): VersionHint[] {
+      return (hints ??= readHints());
+    },
+  };
+}
+
+/** The chains of the dump kube-proxy names, with their kinds, in table and declaration order. */
+function kubeChainsOf(
+  dump: IptablesModel['dump'],
+  kindOf: (chain: Chain) => KubeChainKind,
+): { chains: Chain[]; kinds: KubeChainKind[] } {
+  const chains: Chain[] = [];
+  const kinds: KubeChainKind[] = [];
+  for (const t of dump.tables) {
+    t.chains.forEach((chain) => {
+      const kind = kindOf(chain);
+      if (!kind) return;
+      chains.push(chain);
+      kinds.push(kind);
+    });
+  }
+  return { chains, kinds };
+}
+
+/** Each MARK rule of KUBE-MARK-MASQ and KUBE-MARK-DROP: the mark it sets (without a mask) and how. */
+function readMarks(
+  model: IptablesModel,
+  visit: (chain: 'KUBE-MARK-MASQ' | 'KUBE-MARK-DROP', mark: string, option: string, line: number) => void,
+): void {
+  for (const name of ['KUBE-MARK-MASQ', 'KUBE-MARK-DROP'] as const) {
     for (const c of model.chainsNamed(name)) {
       for (const r of c.rules) {
         if (r.target?.name !== 'MARK') continue;
         const o = r.target.options.find((x) => /^(?:set-xmark|set-mark|or-mark)$/.test(x.name));
         const v = o?.values[0]?.split('/')[0];
         if (!v) continue;
-        if (name === 'KUBE-MARK-MASQ') masqueradeMark = v;
-        else dropMark = v;
-        if (name === 'KUBE-MARK-DROP') hint('mark-drop', r.line);
-        if (o?.name === 'or-mark') hint('or-mark', r.line);
-        if (/^0x4d415351$/i.test(v)) hint('masq-ascii-mark', r.line);
+        visit(name, v, o!.name, r.line);
       }
     }
   }
-  let anyService = services.size > 0;
+}
+
+/** What tells the kube-proxy version (or mode) that wrote the dump, each kind once, at its first line. */
+function versionHints(
+  model: IptablesModel,
+  names: DumpNames,
+  kindOf: (chain: Chain) => KubeChainKind,
+  endpointByChain: ReadonlyMap<string, unknown>,
+): VersionHint[] {
+  const { dump } = model;
+  const options = new ServiceRuleOptions(names);
+  const hints: VersionHint[] = [];
+  const hinted = new Set<string>();
+  const hint = (code: string, line: number) => {
+    if (hinted.has(code)) return;
+    hinted.add(code);
+    hints.push({ code, line });
+  };
+  readMarks(model, (chain, mark, option, line) => {
+    if (chain === 'KUBE-MARK-DROP') hint('mark-drop', line);
+    if (option === 'or-mark') hint('or-mark', line);
+    if (/^0x4d415351$/i.test(mark)) hint('masq-ascii-mark', line);
+  });
   let sepWithoutComments = false;
-  for (let i = 0; i < kubeChains.length; i++) {
-    const c = kubeChains[i];
-    const kind = kubeKinds[i];
+  const { chains, kinds } = kubeChainsOf(dump, kindOf);
+  for (let i = 0; i < chains.length; i++) {
+    const c = chains[i];
+    const kind = kinds[i];
     if (kind === 'endpoint') {
       // Large clusters' kube-proxy leaves comments out: an endpoint chain of the view with none on its rules.
       if (
@@ -413,10 +530,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
         sepWithoutComments = true;
       continue;
     }
-    if (kind === 'service') {
-      anyService = true;
-      continue;
-    }
+    if (kind === 'service') continue;
     const line = c.declSpan?.line ?? c.rules[0]?.line ?? 0;
     if (kind === 'external-local') hint('xlb-chains', line);
     else if (kind === 'external' || kind === 'service-local') hint('ext-chains', line);
@@ -428,6 +542,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const setModuleId = names.id('set');
   // Ladders repeat a handful of probabilities: each distinct text is read once.
   const eraByText = new Map<string, ReturnType<typeof probabilityEra> | null>();
+  const allRules = dump.rules;
   for (let k = 0; k < allRules.length; k++) {
     const r = allRules[k];
     if (names.hasModule(r, statisticId, 'statistic')) {
@@ -446,24 +561,57 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       hint('ipvs-mode', r.line);
   }
   if (sepWithoutComments) hint('comments-elided', 0);
+  return hints;
+}
 
-  // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
-  const nft = dump.format === 'nft' ? readNftablesModeView(dump) : undefined;
-  const nftServices = nft?.services.length ? nft : undefined;
-  const list: KubeService[] = [...services.values(), ...(nftServices?.services ?? [])].sort((a, b) =>
-    (a.name || a.chain || '').localeCompare(b.name || b.chain || ''),
-  );
-  const mode =
-    hinted.has('ipvs-mode') && !anyService ? 'ipvs' : anyService ? 'iptables' : nftServices ? 'nftables' : 'none';
-  return {
-    mode,
-    services: list,
-    serviceByChain: nftServices ? new Map([...serviceByChain, ...nftServices.serviceByChain]) : serviceByChain,
-    endpointByChain: nftServices ? new Map([...endpointByChain, ...nftServices.endpointByChain]) : endpointByChain,
-    ...(masqueradeMark ? { masqueradeMark } : {}),
-    ...(dropMark ? { dropMark } : {}),
-    versionHints: hints,
-  };
+/**
+ * The entry rule lines and member chains of every Service of a view, as lists threaded through shared columns:
+ * a 10k-Service dump would otherwise keep 20,000 small arrays (each pushed-to one with room for 17) only for the
+ * `lines` that the outline and the tracer ask of a few.
+ */
+class ServiceMembers {
+  private entryLines: Int32Array = new Int32Array(1024);
+  private nextEntry: Int32Array = new Int32Array(1024);
+  private entryCount = 0;
+  private readonly chains: Chain[] = [];
+  private nextChain: Int32Array = new Int32Array(1024);
+
+  /** Adds an entry line in front of the list whose first item is `first`; returns the new first. */
+  addLine(first: number, line: number): number {
+    const k = this.entryCount++;
+    if (k === this.entryLines.length) {
+      this.entryLines = grown(this.entryLines);
+      this.nextEntry = grown(this.nextEntry);
+    }
+    this.entryLines[k] = line;
+    this.nextEntry[k] = first;
+    return k;
+  }
+
+  /** Adds a chain in front of the list whose first item is `first`; returns the new first. */
+  addChain(first: number, chain: Chain): number {
+    const k = this.chains.push(chain) - 1;
+    if (k === this.nextChain.length) this.nextChain = grown(this.nextChain);
+    this.nextChain[k] = first;
+    return k;
+  }
+
+  /** Every line of the two lists: the entry lines and the lines of each chain's rules. */
+  lines(firstEntry: number, firstChain: number): number[] {
+    const all: number[] = [];
+    for (let k = firstEntry; k >= 0; k = this.nextEntry[k]) all.push(this.entryLines[k]);
+    for (let k = firstChain; k >= 0; k = this.nextChain[k]) {
+      const rules = this.chains[k].rules;
+      for (let i = 0; i < rules.length; i++) all.push(rules[i].line);
+    }
+    return all;
+  }
+}
+
+function grown(column: Int32Array): Int32Array {
+  const next = new Int32Array(column.length * 2);
+  next.set(column);
+  return next;
 }
 
 /**
@@ -487,13 +635,19 @@ class ServiceRecord implements KubeService {
   endpoints: KubeEndpoint[] = [];
   noEndpoints = false;
   noLocalEndpoints = false;
-  private entryLines: number[] = [];
-  private memberChains: Chain[] = [];
+  /** First items of this Service's lists in `members` (-1: none). */
+  private firstEntry = -1;
+  private firstChain = -1;
+  /** `endpoints` was pushed to (it has room to give back). */
+  private endpointsGrown = false;
   private gathered: number[] | undefined = undefined;
   /** `hashVerified` once computed (undefined: not yet). */
   private verified: boolean | null | undefined = undefined;
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    private readonly members: ServiceMembers,
+  ) {
     if (name) {
       const { namespace, service, portName } = splitSpn(name);
       this.namespace = namespace;
@@ -503,25 +657,39 @@ class ServiceRecord implements KubeService {
   }
 
   addLine(line: number): void {
-    this.entryLines.push(line);
+    this.firstEntry = this.members.addLine(this.firstEntry, line);
     this.gathered = undefined;
-  }
-
-  /**
-   * Gives back the room arrays keep for growth once the view is built: a pushed-to array holds 17 slots, and a
-   * 10k-Service view's 40k small arrays would keep 6 MB of them for the collector to copy.
-   */
-  compact(): void {
-    this.endpoints = this.endpoints.slice();
-    this.chains = this.chains.slice();
-    this.entryLines = this.entryLines.slice();
-    this.memberChains = this.memberChains.slice();
   }
 
   /** Every rule of `chain` belongs to this Service. */
   addChainLines(chain: Chain): void {
-    this.memberChains.push(chain);
+    this.firstChain = this.members.addChain(this.firstChain, chain);
     this.gathered = undefined;
+  }
+
+  /** A chain of this Service (once per name), in a list of its exact size. */
+  addChain(kind: string, name: string): void {
+    const chains = this.chains;
+    for (let i = 0; i < chains.length; i++) if (chains[i].name === name) return;
+    // concat, not a spread: a spread walks the iterator protocol, slow in code not optimized yet.
+    this.chains = chains.length === 0 ? [{ kind, name }] : chains.concat([{ kind, name }]);
+  }
+
+  /** The first `count` of `endpoints`, after the ones listed before. */
+  addEndpoints(endpoints: readonly KubeEndpoint[], count: number): void {
+    const added = endpoints.slice(0, count);
+    this.endpoints = this.endpoints.length === 0 ? added : this.endpoints.concat(added);
+  }
+
+  addEndpoint(endpoint: KubeEndpoint): void {
+    this.endpoints.push(endpoint);
+    this.endpointsGrown = true;
+  }
+
+  /** Gives back the room a pushed-to array keeps for growth once the view is built (17 slots for a few). */
+  compact(): void {
+    if (this.endpointsGrown) this.endpoints = this.endpoints.slice();
+    this.endpointsGrown = false;
   }
 
   /**
@@ -544,16 +712,20 @@ class ServiceRecord implements KubeService {
   }
 
   get lines(): number[] {
-    if (!this.gathered) {
-      const all = [...this.entryLines];
-      for (const c of this.memberChains) for (const r of c.rules) all.push(r.line);
-      this.gathered = sortedUnique(all);
-    }
+    if (!this.gathered) this.gathered = sortedUnique(this.members.lines(this.firstEntry, this.firstChain));
     return this.gathered;
   }
 
   toJSON(): KubeService {
-    const { gathered: _g, entryLines: _e, memberChains: _m, verified: _v, ...fields } = this;
+    const {
+      gathered: _g,
+      firstEntry: _e,
+      firstChain: _c,
+      endpointsGrown: _n,
+      members: _m,
+      verified: _v,
+      ...fields
+    } = this;
     return { ...fields, hashVerified: this.hashVerified, lines: this.lines };
   }
 }
@@ -670,9 +842,9 @@ function verifyEndpoint(s: KubeService, e: KubeEndpoint): boolean | null {
   return forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
 }
 
-/** Whether an endpoint of the list has this chain. */
-function listsChain(endpoints: readonly KubeEndpoint[], chain: string): boolean {
-  for (const e of endpoints) if (e.chain === chain) return true;
+/** Whether one of the first `count` endpoints of the list has this chain. */
+function listsChain(endpoints: readonly KubeEndpoint[], count: number, chain: string): boolean {
+  for (let i = 0; i < count; i++) if (endpoints[i].chain === chain) return true;
   return false;
 }
 

@@ -106,6 +106,25 @@ test('version hints: KUBE-XLB, KUBE-PROXY-FIREWALL, or-mark', () => {
   assert.equal(m.kube.masqueradeMark, '0x4000');
 });
 
+test('version hints of a dump with Services: read when asked, the same as when the mode needs them', () => {
+  const text = dumpFor('default/web:http', '172.16.5.5', 80, ['10.244.1.2:8080', '10.244.1.3:8080', '10.244.2.2:8080']);
+  const ipvsChains = '*nat\n:KUBE-NODE-PORT - [0:0]\n:KUBE-LOAD-BALANCER - [0:0]\nCOMMIT\n';
+  const m = buildModel(parseIptables(`${text}\n${ipvsChains}`));
+  assert.equal(m.kube.mode, 'iptables');
+  // Three endpoints: a ladder of 1/3 (ten decimals) and 1/2; IPVS chains beside them.
+  assert.deepEqual(
+    m.kube.versionHints.map((h) => h.code),
+    ['ipvs-mode', 'ten-decimal-probability'],
+  );
+  assert.equal(m.kube.versionHints, m.kube.versionHints);
+  const ipvs = buildModel(parseIptables(ipvsChains));
+  assert.equal(ipvs.kube.mode, 'ipvs');
+  assert.deepEqual(
+    ipvs.kube.versionHints.map((h) => [h.code, h.line]),
+    [['ipvs-mode', 1]],
+  );
+});
+
 test('an SVL chain declared before its SVC chain: the listed endpoint is verified, the SVL copy is not', () => {
   const spn = 'default/a';
   const svc = serviceChainName('KUBE-SVC-', spn, 'tcp');
