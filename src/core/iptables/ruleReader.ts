@@ -230,6 +230,7 @@ export function readRuleBody(
   let inTarget = false;
   let pendingBang = -1;
   let protocol: string | undefined;
+  let protocolId = -1;
 
   let i = first;
   while (i < end) {
@@ -355,12 +356,16 @@ export function readRuleBody(
     if (inTarget) owner = OWNER_TARGET;
     else if (info.generic) {
       owner = OWNER_GENERIC;
-      if (info.canonical === store.protocolId && count > 0) protocol = wordValue(store, firstValue, base).toLowerCase();
+      // Interned: the same few protocols on every rule are neither copied out of the line nor hashed again.
+      if (info.canonical === store.protocolId && count > 0) {
+        protocolId = store.lowerCaseId(valueId(store, firstValue, base));
+        protocol = names.names[protocolId];
+      }
     } else if (current !== OWNER_GENERIC && !(protocol && belongsToProtocol(store, current, info.canonical, protocol)))
       owner = current;
     else if (protocol && IMPLICIT_PROTOCOL_MODULES.has(protocol)) {
       // `--dport` right after `-p tcp` without `-m tcp`: iptables loads the protocol's module implicitly.
-      owner = implicitModule(store, body.modFirst, names.idOf(protocol, 0, protocol.length));
+      owner = implicitModule(store, body.modFirst, protocolId);
     } else {
       owner = OWNER_GENERIC;
       diagnostics.push(

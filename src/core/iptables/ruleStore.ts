@@ -287,7 +287,15 @@ export class RuleStore {
   lineContentEnd: Int32Array = new Int32Array(0);
   lineRawEnd: Int32Array = new Int32Array(0);
 
-  private nameInfo: (OptionNameInfo | undefined)[] = [];
+  /**
+   * Option names met so far, and by written name id their index + 1 there (0: not yet). Ids of names first
+   * written after 60,000 chain declarations are that large: an array indexed by them directly would be a
+   * dictionary the body reader looks up on every option.
+   */
+  private readonly optionInfos: OptionNameInfo[] = [];
+  private optionSlots = new Int32Array(256);
+  /** By name id, the id of the name in lower case + 1 (0: not asked yet). */
+  private lowerSlots = new Int32Array(256);
 
   /** `text` is the whole dump: word columns count from their line's start offset in it. */
   constructor(readonly text: string) {
@@ -388,29 +396,48 @@ export class RuleStore {
     return i >= 0 ? i : this.tableNames.push(name) - 1;
   }
 
-  optionInfo(writtenId: number): OptionNameInfo {
-    let info = this.nameInfo[writtenId];
-    if (!info) {
-      const written = this.names.names[writtenId];
-      const canonicalName = canonicalOptionName(written);
-      const role =
-        canonicalName === 'match' || canonicalName === 'm'
-          ? NameRole.Match
-          : canonicalName === 'jump' || canonicalName === 'j'
-            ? NameRole.Jump
-            : canonicalName === 'goto' || canonicalName === 'g'
-              ? NameRole.Goto
-              : canonicalName === 'set-counters' || written === '-c'
-                ? NameRole.Counters
-                : NameRole.Regular;
-      info = {
-        canonical: this.names.idOf(canonicalName, 0, canonicalName.length),
-        arity: optionArity(canonicalName),
-        role,
-        generic: GENERIC_CANONICAL.has(canonicalName),
-      };
-      this.nameInfo[writtenId] = info;
+  /** The id of a name in lower case (`-p TCP` reads as tcp), remembered by the name's id. */
+  lowerCaseId(id: number): number {
+    if (id < this.lowerSlots.length && this.lowerSlots[id] > 0) return this.lowerSlots[id] - 1;
+    const name = this.names.names[id];
+    const lower = name.toLowerCase();
+    const lowerId = lower === name ? id : this.names.idOf(lower, 0, lower.length);
+    if (id >= this.lowerSlots.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.lowerSlots.length * 2));
+      grown.set(this.lowerSlots);
+      this.lowerSlots = grown;
     }
+    this.lowerSlots[id] = lowerId + 1;
+    return lowerId;
+  }
+
+  optionInfo(writtenId: number): OptionNameInfo {
+    const slot = writtenId < this.optionSlots.length ? this.optionSlots[writtenId] : 0;
+    if (slot > 0) return this.optionInfos[slot - 1];
+    const written = this.names.names[writtenId];
+    const canonicalName = canonicalOptionName(written);
+    const role =
+      canonicalName === 'match' || canonicalName === 'm'
+        ? NameRole.Match
+        : canonicalName === 'jump' || canonicalName === 'j'
+          ? NameRole.Jump
+          : canonicalName === 'goto' || canonicalName === 'g'
+            ? NameRole.Goto
+            : canonicalName === 'set-counters' || written === '-c'
+              ? NameRole.Counters
+              : NameRole.Regular;
+    const info: OptionNameInfo = {
+      canonical: this.names.idOf(canonicalName, 0, canonicalName.length),
+      arity: optionArity(canonicalName),
+      role,
+      generic: GENERIC_CANONICAL.has(canonicalName),
+    };
+    if (writtenId >= this.optionSlots.length) {
+      const grown = new Int32Array(Math.max(writtenId + 1, this.optionSlots.length * 2));
+      grown.set(this.optionSlots);
+      this.optionSlots = grown;
+    }
+    this.optionSlots[writtenId] = this.optionInfos.push(info);
     return info;
   }
 

@@ -72,6 +72,16 @@ test('target options, old-style negation and implicit protocol modules', () => {
   assert.equal(dport.negated, true);
   assert.deepEqual(dport.values, ['22']);
   assert.equal(targetOption(mark, 'set-xmark')!.values[0], '0x4000/0x4000');
+  // The protocol's module is named in lower case, however `-p` wrote it; a later `-m state` option stays its own.
+  const upper = parseIptables('-A INPUT -p TCP -m state --state NEW --dport 22 -j ACCEPT\n').rules[0];
+  assert.deepEqual(
+    upper.matches.map((m) => [m.module, m.options.map((o) => o.name)]),
+    [
+      ['', ['protocol']],
+      ['state', ['state']],
+      ['tcp', ['dport']],
+    ],
+  );
 });
 
 test('iptables -S with a prompt naming the table, and -P/-N lines', () => {
