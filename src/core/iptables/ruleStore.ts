@@ -181,8 +181,6 @@ const OPTION_COLUMNS = {
 const MODULE_COLUMNS = { modName: 'i32', modWord: 'i32' } as const;
 const RULE_COLUMNS = {
   ruleLine: 'i32',
-  ruleBase: 'i32',
-  ruleContentStart: 'i32',
   ruleContentEnd: 'i32',
   ruleFirstWord: 'i32',
   ruleEndWord: 'i32',
@@ -248,15 +246,15 @@ export class RuleStore {
   modCount = 0;
 
   // Rules, by slot (parse order): where the line and its rows are. Kept here rather than as fields of each
-  // rule object so the collector has 16 fewer fields per rule to copy and scan.
-  ruleLine!: Int32Array<ArrayBuffer>;
-  ruleBase!: Int32Array<ArrayBuffer>; // offset of the line in the text
-  ruleContentStart!: Int32Array<ArrayBuffer>; // columns of the content: [start, end)
-  ruleContentEnd!: Int32Array<ArrayBuffer>;
+  // rule object so the collector has 16 fewer fields per rule to copy and scan. Columns whose usual value is
+  // "none" store value + 1, so that the zeros of fresh memory say "none" and most rules never write them (a
+  // page of a column is filled only when a rule writes to it): ruleId, ruleIndex, rulePosition, ruleComment.
+  ruleLine!: Int32Array<ArrayBuffer>; // where the line starts and its content begins are the line index's
+  ruleContentEnd!: Int32Array<ArrayBuffer>; // column of the content's end, [start, end)
   ruleFirstWord!: Int32Array<ArrayBuffer>; // words [first, end); the body starts at first + ruleBodyOffset
   ruleEndWord!: Int32Array<ArrayBuffer>;
   ruleBodyOffset!: Uint8Array<ArrayBuffer>;
-  rulePrefixLength!: Int32Array<ArrayBuffer>; // `[p:b]` prefix, 0 without one
+  rulePrefixLength!: Int32Array<ArrayBuffer>; // `[p:b]` prefix, 0 (not written) without one
   ruleOptFirst!: Int32Array<ArrayBuffer>;
   ruleOptEnd!: Int32Array<ArrayBuffer>;
   ruleModFirst!: Int32Array<ArrayBuffer>;
@@ -264,12 +262,12 @@ export class RuleStore {
   ruleTargetWord!: Int32Array<ArrayBuffer>; // -1 without a target
   ruleFlags!: Uint8Array<ArrayBuffer>; // HAS_COUNTERS | GOTO | command index
   // The rule's scalar facts, so a rule object is two fields (the collector copies and scans every one of 100k+):
-  ruleId!: Int32Array<ArrayBuffer>; // index in the dump's rules
-  ruleIndex!: Int32Array<ArrayBuffer>; // index in its chain
+  ruleId!: Int32Array<ArrayBuffer>; // index in the dump's rules + 1
+  ruleIndex!: Int32Array<ArrayBuffer>; // index in its chain + 1
   ruleTable!: Int32Array<ArrayBuffer>; // index in tableNames
-  ruleChain!: Int32Array<ArrayBuffer>; // name ids; -1 for none (position, comment, target name)
-  rulePosition!: Int32Array<ArrayBuffer>;
-  ruleComment!: Int32Array<ArrayBuffer>; // COMMENT_UNREAD until the comment's word is first read
+  ruleChain!: Int32Array<ArrayBuffer>; // name ids; -1 for none (target name)
+  rulePosition!: Int32Array<ArrayBuffer>; // + 1
+  ruleComment!: Int32Array<ArrayBuffer>; // name id + 1, 0 until the comment's word is first read
   ruleCommentWord!: Int32Array<ArrayBuffer>;
   ruleTargetName!: Int32Array<ArrayBuffer>;
   rulePackets!: Float64Array<ArrayBuffer>; // counters (byte counts pass 2^31), read when HAS_COUNTERS
@@ -277,6 +275,11 @@ export class RuleStore {
   ruleCounterColumn!: Int32Array<ArrayBuffer>;
   ruleCounterLength!: Int32Array<ArrayBuffer>;
   ruleCount = 0;
+  /**
+   * Where rules start whose line offsets are not the line index's (none from the parser, which reads each rule
+   * from its line's content): by slot, the line's offset in the text and the content's column.
+   */
+  readonly ruleOrigins = new Map<number, { base: number; contentStart: number }>();
   /** Table names rules refer to by index (a dump has a handful). */
   readonly tableNames: string[] = [];
   /** Tokens of the rules an editor asked for, by rule slot. */
@@ -384,6 +387,19 @@ export class RuleStore {
   /** `joinedText` of word k (at text offset `at`), read as its flags say the line breaks in it are. */
   wordAcrossLines(k: number, at: number): string {
     return this.joinedText(at, at + this.wordLen[k], this.wordFlags[k] & FOLDED ? '' : ' ');
+  }
+
+  /** Offset in the text of the line rule slot k starts on: word columns count from it. */
+  ruleBase(k: number): number {
+    const origin = this.ruleOrigins.size > 0 ? this.ruleOrigins.get(k) : undefined;
+    return origin ? origin.base : this.lineStart[this.ruleLine[k]];
+  }
+
+  /** Column of the start of rule slot k's content (after a `#`, `N:` or `> ` prefix and indentation). */
+  ruleContentStart(k: number): number {
+    const origin = this.ruleOrigins.size > 0 ? this.ruleOrigins.get(k) : undefined;
+    const line = this.ruleLine[k];
+    return origin ? origin.contentStart : this.lineContentStart[line] - this.lineStart[line];
   }
 
   nameOf(id: number): string {

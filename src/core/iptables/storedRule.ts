@@ -46,8 +46,6 @@ export const ANY_MODULE = -1;
 export const GENERIC_OPTIONS = -3;
 const RENAMED = 32; // an `-E` changed its chain or target name: compare by the names, not the words written
 const MULTI_LINE = 64; // written over several lines (a hard-wrapped paste)
-/** `ruleComment` of a rule whose comment (word `ruleCommentWord`) is not interned yet. */
-const COMMENT_UNREAD = -2;
 
 export class StoredRule implements Rule {
   private readonly slot: number;
@@ -59,24 +57,21 @@ export class StoredRule implements Rule {
   ) {
     const k = (this.slot = store.addRuleSlot());
     store.ruleLine[k] = init.line;
-    store.ruleBase[k] = init.base;
-    store.ruleContentStart[k] = init.contentStart;
+    if (init.base !== store.lineStart[init.line] || init.contentStart !== store.lineContentStart[init.line] - init.base)
+      store.ruleOrigins.set(k, { base: init.base, contentStart: init.contentStart });
     store.ruleContentEnd[k] = init.contentEnd;
     store.ruleFirstWord[k] = init.first;
     store.ruleEndWord[k] = init.end;
     store.ruleBodyOffset[k] = init.bodyFirst - init.first;
-    store.rulePrefixLength[k] = init.prefixLength;
+    if (init.prefixLength !== 0) store.rulePrefixLength[k] = init.prefixLength;
     store.ruleOptFirst[k] = body.optFirst;
     store.ruleOptEnd[k] = body.optEnd;
     store.ruleModFirst[k] = body.modFirst;
     store.ruleModEnd[k] = body.modEnd;
     store.ruleTargetWord[k] = body.targetWord;
-    store.ruleId[k] = -1;
-    store.ruleIndex[k] = -1;
     store.ruleTable[k] = init.table;
     store.ruleChain[k] = init.chain;
-    store.rulePosition[k] = init.position ?? -1;
-    store.ruleComment[k] = body.commentWord < 0 ? -1 : COMMENT_UNREAD;
+    if (init.position !== undefined) store.rulePosition[k] = init.position + 1;
     store.ruleCommentWord[k] = body.commentWord;
     store.ruleTargetName[k] = body.targetNameId;
     const counters = init.counters ?? body.counters;
@@ -94,17 +89,17 @@ export class StoredRule implements Rule {
   }
 
   get id(): number {
-    return this.store.ruleId[this.slot];
+    return this.store.ruleId[this.slot] - 1;
   }
   set id(id: number) {
-    this.store.ruleId[this.slot] = id;
+    this.store.ruleId[this.slot] = id + 1;
   }
 
   get index(): number {
-    return this.store.ruleIndex[this.slot];
+    return this.store.ruleIndex[this.slot] - 1;
   }
   set index(index: number) {
-    this.store.ruleIndex[this.slot] = index;
+    this.store.ruleIndex[this.slot] = index + 1;
   }
 
   get table(): string {
@@ -117,7 +112,7 @@ export class StoredRule implements Rule {
 
   get position(): number | undefined {
     const p = this.store.rulePosition[this.slot];
-    return p < 0 ? undefined : p;
+    return p === 0 ? undefined : p - 1;
   }
 
   get comment(): string | undefined {
@@ -148,8 +143,12 @@ export class StoredRule implements Rule {
   get commentNameId(): number {
     const s = this.store;
     const k = this.slot;
-    if (s.ruleComment[k] === COMMENT_UNREAD) s.ruleComment[k] = valueId(s, s.ruleCommentWord[k], s.ruleBase[k]);
-    return s.ruleComment[k];
+    if (s.ruleComment[k] === 0) {
+      const word = s.ruleCommentWord[k];
+      if (word < 0) return -1;
+      s.ruleComment[k] = valueId(s, word, s.ruleBase(k)) + 1;
+    }
+    return s.ruleComment[k] - 1;
   }
 
   get targetName(): string | undefined {
@@ -163,7 +162,7 @@ export class StoredRule implements Rule {
     const k = this.slot;
     if (!(s.ruleFlags[k] & HAS_COUNTERS)) return undefined;
     // `-c P B` on a continuation line of a hard-wrapped rule: its column counts from the rule's first line.
-    const at = s.positionOf(s.ruleLine[k], s.ruleBase[k] + s.ruleCounterColumn[k]);
+    const at = s.positionOf(s.ruleLine[k], s.ruleBase(k) + s.ruleCounterColumn[k]);
     return { packets: s.rulePackets[k], bytes: s.ruleBytes[k], span: { ...at, length: s.ruleCounterLength[k] } };
   }
 
@@ -176,10 +175,10 @@ export class StoredRule implements Rule {
   }
 
   private get base(): number {
-    return this.store.ruleBase[this.slot];
+    return this.store.ruleBase(this.slot);
   }
   private get contentStart(): number {
-    return this.store.ruleContentStart[this.slot];
+    return this.store.ruleContentStart(this.slot);
   }
   private get contentEnd(): number {
     return this.store.ruleContentEnd[this.slot];
