@@ -3,6 +3,7 @@
  * alike) and the reader of kube-proxy's rule comments. The views themselves are built in iptables/kubeView.ts and
  * nft/kubeView.ts; both read these.
  */
+import { isDigitCode, isWhiteCode } from '../common/chars';
 
 export interface KubeEndpoint {
   ip: string;
@@ -75,18 +76,59 @@ export interface KubeProxyView {
   versionHints: VersionHint[];
 }
 
-const SVC_COMMENT =
-  /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|has no endpoints|has no local endpoints|health check node port))?$/;
-const ARROW_COMMENT = /^(\S+?\/\S+?)\s+->\s+(\S+)$/;
+/** What kube-proxy writes after the service port name in an entry rule's comment. */
+const SERVICE_COMMENT_KINDS: ReadonlySet<string> = new Set([
+  'cluster IP',
+  'external IP',
+  'loadbalancer IP',
+  'has no endpoints',
+  'has no local endpoints',
+  'health check node port',
+]);
 
 /** A comment split into the service port name and the rest (`ns/svc:p80 cluster IP` -> spn, kind). */
 export type ServiceComment = { spn: string; kind?: string; endpoint?: string };
 
+/**
+ * `ns/name:port` alone, `ns/name:port KIND` (one of SERVICE_COMMENT_KINDS) or a ladder's `ns/name:port -> ip:port`;
+ * the first word needs a slash with a character on each side, and outside a ladder's comment a namespace and a
+ * name that start as Kubernetes names do. Read by characters: the view reads 10,000+ comments of a big dump, and the
+ * patterns this replaces (kept in the unit test as the reference) backtracked over each word.
+ */
 export function parseServiceComment(comment: string | undefined): ServiceComment | undefined {
   if (!comment) return undefined;
-  const arrow = ARROW_COMMENT.exec(comment);
-  if (arrow) return { spn: arrow[1], endpoint: arrow[2] };
-  const m = SVC_COMMENT.exec(comment);
-  if (!m || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[a-z0-9]/.test(m[1])) return undefined;
-  return { spn: m[1], ...(m[2] ? { kind: m[2] } : {}) };
+  const n = comment.length;
+  let end = 0;
+  while (end < n && !isWhiteCode(comment.charCodeAt(end))) end++;
+  const slash = comment.indexOf('/', 1);
+  if (slash < 0 || slash > end - 2) return undefined;
+  const spn = comment.slice(0, end);
+  if (end === n) return isServicePortName(spn) ? { spn } : undefined;
+  let at = end;
+  while (at < n && isWhiteCode(comment.charCodeAt(at))) at++;
+  if (comment.charCodeAt(at) === 45 && comment.charCodeAt(at + 1) === 62) {
+    // `-> ip:port`: blanks after the arrow, then one word to the end.
+    let from = at + 2;
+    while (from < n && isWhiteCode(comment.charCodeAt(from))) from++;
+    let to = from;
+    while (to < n && !isWhiteCode(comment.charCodeAt(to))) to++;
+    if (from > at + 2 && from < n && to === n) return { spn, endpoint: comment.slice(from) };
+  }
+  const kind = comment.slice(at);
+  return SERVICE_COMMENT_KINDS.has(kind) && isServicePortName(spn) ? { spn, kind } : undefined;
+}
+
+/** `ns/n...`: a namespace of lower-case letters, digits, `-` and `.` (starting and ending alphanumeric), `/`, a name. */
+function isServicePortName(spn: string): boolean {
+  const slash = spn.indexOf('/');
+  if (slash < 1 || !isLowerAlnumCode(spn.charCodeAt(0)) || !isLowerAlnumCode(spn.charCodeAt(slash - 1))) return false;
+  for (let i = 1; i < slash; i++) {
+    const c = spn.charCodeAt(i);
+    if (!isLowerAlnumCode(c) && c !== 45 && c !== 46) return false;
+  }
+  return isLowerAlnumCode(spn.charCodeAt(slash + 1));
+}
+
+function isLowerAlnumCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || isDigitCode(c);
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildModel } from '../../../src/core/iptables/model';
 import { endpointChainName, serviceChainName } from '../../../src/core/iptables/chainHashes';
 import { parseIptables } from '../../../src/core/iptables/parser';
-import { probabilityEra } from '../../../src/core/iptables/kubeView';
+import { parseServiceComment, probabilityEra } from '../../../src/core/iptables/kubeView';
 
 function dumpFor(
   spn: string,
@@ -212,4 +212,72 @@ test("an endpoint's hash check: true for its own chain, false for a chain of ano
     [lone.chain, lone.ip, lone.hashVerified, lone.share, lone.probability],
     [good, '', null, 1, undefined],
   );
+});
+
+/** The patterns kube-proxy's comments were read with: the reader by characters must answer as they do. */
+function commentByPatterns(comment: string | undefined) {
+  if (!comment) return undefined;
+  const arrow = /^(\S+?\/\S+?)\s+->\s+(\S+)$/.exec(comment);
+  if (arrow) return { spn: arrow[1], endpoint: arrow[2] };
+  const m =
+    /^(\S+?\/\S+?)(?:\s+(cluster IP|external IP|loadbalancer IP|has no endpoints|has no local endpoints|health check node port))?$/.exec(
+      comment,
+    );
+  if (!m || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[a-z0-9]/.test(m[1])) return undefined;
+  return { spn: m[1], ...(m[2] ? { kind: m[2] } : {}) };
+}
+
+test('service comments read by characters as the patterns read them (kube-proxy shapes, 40,000 random ones)', () => {
+  const known = [
+    'ns/svc:p80 cluster IP',
+    'kube-system/kube-dns:dns-tcp',
+    'default/kubernetes:https -> 10.0.1.11:6443',
+    'a/b',
+    'a/b  ->\t10.0.0.1:80',
+    'a/b -> 10.0.0.1:80 x',
+    'a/b ->10.0.0.1:80',
+    'ns/svc has no local endpoints',
+    'ns/svc has  no endpoints',
+    'Ns/svc cluster IP',
+    'ns-/svc',
+    '/ns/svc',
+    'ns/',
+    'ns//svc',
+    'ns/svc\u00a0cluster IP',
+    'kubernetes service portals',
+    'masquerade LOCAL traffic for ns-0/svc-0:p0 external destinations',
+    '',
+    undefined,
+  ];
+  for (const c of known) assert.deepEqual(parseServiceComment(c), commentByPatterns(c), JSON.stringify(c));
+  // Pieces that move the patterns' decisions: slashes, blanks of every kind, the arrow, the kinds' words.
+  const pieces = ['a', 'z', '0', '-', '.', '/', ':', 'A', ' ', '  ', '\t', '\u00a0', '\u2028', '->', '>', 'cluster IP'];
+  const words = [
+    'external IP',
+    'loadbalancer IP',
+    'has no endpoints',
+    'health check node port',
+    'ns/svc:p',
+    '1.2.3.4:5',
+  ];
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  for (let i = 0; i < 20000; i++) {
+    let c = '';
+    const length = 1 + random(9);
+    for (let k = 0; k < length; k++) c += random(5) === 0 ? words[random(words.length)] : pieces[random(pieces.length)];
+    assert.deepEqual(parseServiceComment(c), commentByPatterns(c), JSON.stringify(c));
+  }
+  // And shaped as kube-proxy writes them, a piece at a time going wrong: a first word, blanks, an arrow or a kind.
+  const firsts = ['ns/svc:p', 'n.s/a', 'n-/a', 'a/B', 'ns/', '/a', 'a//b', 'A/b', 'ns/svc:p/x', 'a-b.c/d-e'];
+  const blanks = ['', ' ', '  ', '\t', '\u00a0', ' \n'];
+  const tails = ['cluster IP', 'cluster  IP', 'has no local endpoints', 'IP', '10.0.0.1:80', '10.0.0.1 :80', ''];
+  for (let i = 0; i < 20000; i++) {
+    const arrow = random(2) === 0 ? `->${blanks[random(blanks.length)]}` : '';
+    const c = `${firsts[random(firsts.length)]}${blanks[random(blanks.length)]}${arrow}${tails[random(tails.length)]}`;
+    assert.deepEqual(parseServiceComment(c), commentByPatterns(c), JSON.stringify(c));
+  }
 });
