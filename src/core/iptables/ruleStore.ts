@@ -58,31 +58,31 @@ export const enum NameRole {
  */
 export class NameTable {
   readonly names: string[] = [];
-  // Hashes live beside the slots in typed arrays: FNV hashes do not fit a small integer, and a JS array of them
-  // would hold a heap number per name.
+  /**
+   * Open addressing in one typed array: slot i is [2i] the name's id (-1 empty) and [2i + 1] its FNV hash, side
+   * by side so a probe reads one cache line (a big dump's table is 1 MB, and most names looked up are cold).
+   */
   private slots: Int32Array;
-  private slotHashes: Int32Array;
   private readonly found = new Map<string, number>();
 
   /** `expected`: about how many names will come, so a big dump's table is not rebuilt as it fills. */
   constructor(expected = 0) {
     let size = 1024;
     while (size < expected * 2 && size < 1 << 22) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.slotHashes = new Int32Array(size);
+    this.slots = emptySlots(size);
   }
 
   idOf(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
     for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
     const slots = this.slots;
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     let slot = h & mask;
     const len = end - start;
     for (;;) {
-      const id = slots[slot];
+      const id = slots[2 * slot];
       if (id < 0) break;
-      if (this.slotHashes[slot] === h) {
+      if (slots[2 * slot + 1] === h) {
         const s = this.names[id];
         // startsWith compares in native code: names are compared on every word that is interned.
         if (s.length === len && text.startsWith(s, start)) return id;
@@ -91,9 +91,9 @@ export class NameTable {
     }
     const id = this.names.length;
     this.names.push(text.slice(start, end));
-    slots[slot] = id;
-    this.slotHashes[slot] = h;
-    if (this.names.length * 2 > slots.length) this.rehash();
+    slots[2 * slot] = id;
+    slots[2 * slot + 1] = h;
+    if (this.names.length > slots.length >> 2) this.rehash();
     return id;
   }
 
@@ -112,11 +112,12 @@ export class NameTable {
   private lookUp(s: string): number {
     let h = 0x811c9dc5;
     for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const id = this.slots[slot];
+      const id = slots[2 * slot];
       if (id < 0) return -1;
-      if (this.slotHashes[slot] === h && this.names[id] === s) return id;
+      if (slots[2 * slot + 1] === h && this.names[id] === s) return id;
     }
   }
 
@@ -126,22 +127,26 @@ export class NameTable {
   }
 
   private rehash(): void {
-    const size = this.slots.length * 2;
-    const slots = new Int32Array(size).fill(-1);
-    const slotHashes = new Int32Array(size);
+    const old = this.slots;
+    const size = old.length; // twice the slots: the pairs take two entries each
+    const slots = emptySlots(size);
     const mask = size - 1;
-    for (let old = 0; old < this.slots.length; old++) {
-      const id = this.slots[old];
+    for (let at = 0; at < old.length; at += 2) {
+      const id = old[at];
       if (id < 0) continue;
-      const h = this.slotHashes[old];
+      const h = old[at + 1];
       let slot = h & mask;
-      while (slots[slot] >= 0) slot = (slot + 1) & mask;
-      slots[slot] = id;
-      slotHashes[slot] = h;
+      while (slots[2 * slot] >= 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = id;
+      slots[2 * slot + 1] = h;
     }
     this.slots = slots;
-    this.slotHashes = slotHashes;
   }
+}
+
+/** `size` empty name slots (id -1; an empty slot's hash is never read). */
+function emptySlots(size: number): Int32Array {
+  return new Int32Array(2 * size).fill(-1);
 }
 
 /** Per name id: canonical option name id, arity, role, whether it is a generic option. Filled lazily. */
