@@ -11,6 +11,8 @@ import { IMPLICIT_PROTOCOL_MODULES, knownModuleOptions } from './options';
 import { problem } from './problems';
 import {
   BANG,
+  FNV_START,
+  fnvStep,
   FOLDED,
   IMPLICIT,
   JOINED,
@@ -399,15 +401,18 @@ export function valueId(store: RuleStore, k: number, base: number): number {
   if (!(flags & (JOINED | SPANS_LINES)) && n >= 2) {
     const q = raw.charCodeAt(at);
     if ((q === 34 || q === 39) && raw.charCodeAt(at + n - 1) === q) {
+      // One pass both hashes the inside and makes sure it holds no quote or escape (every Service comment).
       let simple = true;
+      let h = FNV_START;
       for (let i = at + 1; i < at + n - 1; i++) {
         const c = raw.charCodeAt(i);
         if (c === 34 || c === 39 || c === 92) {
           simple = false;
           break;
         }
+        h = fnvStep(h, c);
       }
-      if (simple) return store.names.idOf(raw, at + 1, at + n - 1);
+      if (simple) return store.names.idOfHashed(raw, at + 1, at + n - 1, h);
     }
   }
   const v = wordValue(store, k, base);

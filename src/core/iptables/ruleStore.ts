@@ -56,6 +56,12 @@ export const enum NameRole {
  * Strings interned by their characters: looking a name up in the line text allocates nothing unless the name is
  * new. Chain, module, option and target names repeat on almost every rule.
  */
+/** The names' hash (FNV-1a, 32 bits): FNV_START, then `fnvStep` with each character. */
+export const FNV_START = 0x811c9dc5;
+export function fnvStep(h: number, c: number): number {
+  return Math.imul(h ^ c, 16777619);
+}
+
 export class NameTable {
   readonly names: string[] = [];
   /**
@@ -73,8 +79,13 @@ export class NameTable {
   }
 
   idOf(text: string, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    let h = FNV_START;
+    for (let i = start; i < end; i++) h = fnvStep(h, text.charCodeAt(i));
+    return this.idOfHashed(text, start, end, h);
+  }
+
+  /** `idOf` for a caller that hashed text[start, end) already (`fnvStep` from FNV_START over its characters). */
+  idOfHashed(text: string, start: number, end: number, h: number): number {
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
     let slot = h & mask;
@@ -110,8 +121,8 @@ export class NameTable {
   }
 
   private lookUp(s: string): number {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+    let h = FNV_START;
+    for (let i = 0; i < s.length; i++) h = fnvStep(h, s.charCodeAt(i));
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
