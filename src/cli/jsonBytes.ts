@@ -22,23 +22,41 @@ export class JsonBytes {
     this.at = at;
   }
 
-  /** A string as a JSON literal. */
+  /** Bytes made once (`JsonBytes.piece`): the keys and indentation an answer repeats 100,000 times. */
+  piece(piece: Uint8Array): void {
+    if (this.at + piece.length > this.bytes.length) this.grow(piece.length);
+    this.bytes.set(piece, this.at);
+    this.at += piece.length;
+  }
+
+  /** ASCII text as bytes, for `piece`. */
+  static piece(text: string): Uint8Array {
+    return Buffer.from(text, 'latin1');
+  }
+
+  /** A string literal. */
   string(value: string): void {
+    this.ascii('"');
+    this.stringContent(value);
+    this.ascii('"');
+  }
+
+  /** A string literal without its quotes (between pieces that hold them). */
+  stringContent(value: string): void {
     const n = value.length;
-    if (this.at + n + 2 > this.bytes.length) this.grow(n + 2);
+    if (this.at + n > this.bytes.length) this.grow(n);
     const bytes = this.bytes;
     let at = this.at;
-    bytes[at++] = 34;
     for (let i = 0; i < n; i++) {
       const c = value.charCodeAt(i);
       // Control characters, `"` and `\` are escaped; above ASCII, UTF-8 takes more than a byte.
       if (c < 32 || c === 34 || c === 92 || c > 126) {
-        this.text(JSON.stringify(value));
+        const literal = JSON.stringify(value);
+        this.text(literal.slice(1, literal.length - 1));
         return;
       }
       bytes[at++] = c;
     }
-    bytes[at++] = 34;
     this.at = at;
   }
 
@@ -50,7 +68,21 @@ export class JsonBytes {
 
   /** A number as JSON prints it: `null` when absent, NaN or infinite. */
   number(value: number | null | undefined): void {
-    this.ascii(value != null && Number.isFinite(value) ? String(value) : 'null');
+    if (value == null || !Number.isFinite(value)) return this.ascii('null');
+    // Ports and counts, digit by digit: String() would make a string of each.
+    if (value >= 0 && value < 2147483648 && value === Math.floor(value)) {
+      let digits = 1;
+      for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+      if (this.at + digits > this.bytes.length) this.grow(digits);
+      let rest = value;
+      for (let i = this.at + digits - 1; i >= this.at; i--) {
+        this.bytes[i] = 48 + (rest % 10);
+        rest = Math.floor(rest / 10);
+      }
+      this.at += digits;
+      return;
+    }
+    this.ascii(String(value));
   }
 
   /** Any text (JSON already), encoded as UTF-8. */
