@@ -23,10 +23,9 @@
  * - A cancelled request is answered at once (RequestCancelled) and its late result dropped.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
+import { collectGarbage } from './gc';
 import { TracePacketRequest } from './protocol';
 import type { FromWorker, ToWorker } from './worker';
 import { WORKER_ARG } from './workerArg';
@@ -54,24 +53,6 @@ export const REQUEST_FAILED = -32803;
 const BIG_DOCUMENT_CHARS = 1_000_000;
 /** A big text goes to its worker in parts of this many characters. */
 export const TEXT_PART_CHARS = 1 << 20;
-
-let fullGc: (() => void) | undefined;
-/**
- * A full collection of the server's own heap, once a big document's old version is no longer needed: the texts of
- * its versions and the answers relayed are garbage, but V8 lets old-generation garbage grow to hundreds of MB
- * before it collects on its own (the server's RSS grew 1.5x over ten edits of a 23 MB dump without this).
- */
-function collectGarbage(): void {
-  try {
-    if (!fullGc) {
-      setFlagsFromString('--expose-gc');
-      fullGc = runInNewContext('gc') as () => void;
-    }
-    fullGc();
-  } catch {
-    // Not available: V8 collects when it decides to.
-  }
-}
 
 export interface DocumentState {
   version: number;
@@ -409,6 +390,9 @@ export class AnalysisCache {
     if (!doc) return;
     e.again = false;
     const text = doc.text();
+    // What the text came in (the message's JSON, an older version's text) is garbage: collected before the text
+    // is serialised part by part, not left under the parts' buffers.
+    if (text.length >= BIG_DOCUMENT_CHARS) collectGarbage();
     const host = this.hostFor(text.length);
     e.analysing = host;
     const started = Date.now();
@@ -449,6 +433,8 @@ export class AnalysisCache {
       e.servingVersion = m.version;
       if (old && old !== host) this.release(old, e.uri);
       this.hooks.publish(e.uri, m.version, m.diagnostics, Date.now() - started);
+      // The texts of the document's older versions and the answers relayed are garbage now (the server's RSS grew
+      // 1.5x over ten edits of a 23 MB dump without this).
       if (text.length >= BIG_DOCUMENT_CHARS) setImmediate(collectGarbage);
       for (const w of e.waiting.splice(0)) w(host);
       if (e.staleServed) {

@@ -7,6 +7,7 @@ import {
   DocumentSymbolRequest,
   ProposedFeatures,
   ResponseError,
+  StreamMessageWriter,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -15,6 +16,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
+import { format } from 'node:util';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { certaintyOf, detectDump } from '../core/detect';
 import { normalizeLang, type Lang } from '../core/i18n/catalog';
@@ -25,6 +27,7 @@ import { fitResponse } from './fit';
 import { LEGEND } from './features/semanticTokens';
 import { LineIndex } from './lineIndex';
 import { DetectLanguageRequest, ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
+import { StdioMessageReader } from './stdioReader';
 
 /** Re-parse and publish diagnostics this long after the last keystroke. */
 const DIAGNOSTICS_DEBOUNCE_MS = 200;
@@ -271,8 +274,39 @@ export function startServer(connection: Connection): void {
 
 /** Serves the client over the transport its command line names (--stdio, --node-ipc, ...). */
 export function serve(): void {
-  const connection = createConnection(ProposedFeatures.all);
+  const connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
   // Last line of defence: log and keep serving.
   process.on('uncaughtException', (e) => connection.console.error(`uncaught: ${e.stack ?? String(e)}`));
   startServer(connection);
+}
+
+/**
+ * A connection over stdin and stdout that reads big messages with fewer copies (stdioReader.ts), and does what
+ * vscode-languageserver does for a --stdio it sets up itself: stdout carries the protocol only (console output
+ * goes to the client's log), and the server ends with its input.
+ */
+function stdioConnection(): Connection {
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StdioMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  const to =
+    (send: (message: string) => void) =>
+    (...args: unknown[]) =>
+      send(format(...args));
+  console.log = console.info = console.debug = to((m) => connection.console.log(m));
+  console.warn = to((m) => connection.console.warn(m));
+  console.error = to((m) => connection.console.error(m));
+  let shutdown = false;
+  connection.onShutdown(() => {
+    shutdown = true;
+  });
+  const end = () => {
+    connection.dispose();
+    process.exit(shutdown ? 0 : 1);
+  };
+  process.stdin.on('end', end);
+  process.stdin.on('close', end);
+  return connection;
 }

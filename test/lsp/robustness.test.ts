@@ -1,6 +1,7 @@
 // Issue #29: never hang, never answer what the editor must reject. Every answer here also goes through the
 // client's validator (test/lsp/validate.ts); these are the cases the fuzz+soak run found, kept as regressions.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   CallHierarchyIncomingCallsRequest,
@@ -13,6 +14,7 @@ import {
   HoverRequest,
   ResponseError,
   SemanticTokensRangeRequest,
+  ShutdownRequest,
   WorkspaceSymbolRequest,
   type DocumentSymbol,
   type MarkupContent,
@@ -227,5 +229,49 @@ test('answers given while an edit is being analysed fit the text as it is now', 
     );
   } finally {
     await s.close();
+  }
+});
+
+/** The processes `pid` started that are still running (from /proc). */
+function childProcesses(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('the server and its worker end when their input closes: exit code 1 without a shutdown request, 0 after one', async () => {
+  for (const shutdown of [false, true]) {
+    const s = await startSession();
+    try {
+      await s.open('file:///work/ending.iptables', 'iptables', seed.text);
+      const workers = childProcesses(s.process.pid!);
+      assert.equal(workers.length, 1, 'one worker holds the document');
+      if (shutdown) await s.connection.sendRequest(ShutdownRequest.type);
+      const exited = new Promise<number | null | 'running'>((resolve) => {
+        s.process.once('exit', (code) => resolve(code));
+        setTimeout(() => resolve('running'), 10_000).unref();
+      });
+      s.process.stdin!.end();
+      assert.equal(await exited, shutdown ? 0 : 1);
+      for (let waited = 0; workers.some(running) && waited < 5000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(workers.filter(running), [], 'the worker ended with the server');
+    } finally {
+      s.connection.dispose();
+      if (s.process.exitCode === null) s.process.kill();
+    }
   }
 });
