@@ -16,6 +16,7 @@ import { semanticTokens, semanticTokensIn } from './features/semanticTokens';
 import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
 import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
 import { fitResponse } from './fit';
+import { collectGarbage } from './gc';
 import { LineIndex } from './lineIndex';
 import { paramsToEngine, resultToDocument } from './pasteMapping';
 import { ListTargetsRequest, TracePacketRequest } from './protocol';
@@ -98,8 +99,11 @@ export function runWorker(): void {
     if (m.kind === 'analyse') {
       const started = Date.now();
       // join: one flat string (one byte per character when every part is), not a rope of the parts.
-      const text = parts.length ? (parts.push(m.text), parts.join('')) : m.text;
+      const joined = parts.length > 0;
+      const text = joined ? (parts.push(m.text), parts.join('')) : m.text;
       parts = [];
+      // The parts are garbage: gone before the analysis, not under it at the worker's peak.
+      if (joined) collectGarbage();
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
         const analysis = analyzeText(text, kindForLanguage(m.languageId));
