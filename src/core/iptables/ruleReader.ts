@@ -75,6 +75,7 @@ export function scanWords(
   // Scanning on from an earlier line: a quote a hard wrap left open goes on over the line break.
   const multiLine = ruleLine !== line && from < lines.start[line];
   let unterminatedQuoteAt = -1;
+  const glueFirst = fold.glueFirst;
   // The loop of `forEachWord`, written out: a closure per line was the parse's largest allocation.
   let i = from;
   while (i < n) {
@@ -83,13 +84,23 @@ export function scanWords(
       continue;
     }
     const start = i;
-    const end = (i = scanWord(text, start, n));
-    // The store's QUOTED and UNQUOTE are the word flags' bits.
-    const flags = lastWord.flags;
-    if (lastWord.unclosedQuoteAt >= 0 && unterminatedQuoteAt < 0) unterminatedQuoteAt = lastWord.unclosedQuoteAt - base;
+    // Nearly every word is plain (no quote, backslash or other character below `(`): read here, as scanWord
+    // would, and only the others by scanWord.
+    let end = start;
+    let c = 0;
+    while (end < n && (c = text.charCodeAt(end)) > 39 && c !== 92) end++;
+    let flags = 0;
+    if (end < n && !isWordBreakCode(c)) {
+      end = scanWord(text, start, n);
+      // The store's QUOTED and UNQUOTE are the word flags' bits.
+      flags = lastWord.flags;
+      if (lastWord.unclosedQuoteAt >= 0 && unterminatedQuoteAt < 0)
+        unterminatedQuoteAt = lastWord.unclosedQuoteAt - base;
+    }
+    i = end;
     const prev = store.wordCount - 1;
     // A terminal folded the line at its width: the first word of the next line is the rest of the last one.
-    if (fold.glueFirst && start === from && prev >= 0) {
+    if (glueFirst && start === from && prev >= 0) {
       const col = store.wordCol[prev];
       store.setWordLength(prev, end - base - col);
       const joined =
