@@ -35,6 +35,27 @@ describe('trace: the destination index of a long chain', () => {
     assert.deepEqual(verdicts('-d 10.9.0.1,10.2.2.2'), ['DROP']);
     assert.deepEqual(verdicts('! -d 10.9.0.1'), ['DROP']);
     assert.deepEqual(verdicts('! -d 10.9.0.1/32'), ['DROP']);
+    assert.deepEqual(verdicts('-d 10.2.2.2/032'), ['DROP']);
+  });
+
+  it('reads a host the way the compiled rule does: no leading zeros, IPv6 hosts by their value', () => {
+    // 010.2.2.2 is no address the rule can match (its condition does not parse): the rule is not the packet's.
+    assert.deepEqual(verdicts('-d 010.2.2.2'), verdicts('-d 010.2.2.2 -m comment --comment same'));
+    const fillers = Array.from({ length: 40 }, (_, i) => `-A FORWARD -d fd00::${i + 1}/128 -j ACCEPT`);
+    const v6 = (rule: string) =>
+      trace(
+        saveText({
+          filter: {
+            policies: { INPUT: 'ACCEPT', FORWARD: 'ACCEPT', OUTPUT: 'ACCEPT' },
+            chains: [],
+            rules: [...fillers, `-A FORWARD ${rule} -j DROP`],
+          },
+        }),
+        TCP('fd00::1:1', 'fd00::2:2', 80),
+      ).paths.map((p) => p.verdict);
+    assert.deepEqual(v6('-d fd00::2:2'), ['DROP']);
+    assert.deepEqual(v6('-d fd00::2:2/128'), ['DROP']);
+    assert.deepEqual(v6('-d fd00::2:3'), ['ACCEPT']);
   });
 
   it('skips the rules for other hosts and reports only the rule that matched', () => {

@@ -21,7 +21,7 @@ import { impliedJumps } from './hooks';
 import { msg } from './message';
 import { compileTarget, type CompiledTarget } from './targets';
 import type { TraceMessage } from './types';
-import { parseAddressList, singleHost, type AddressBlock } from './values';
+import { parseAddressList, singleHost } from './values';
 
 export interface CompiledRule {
   table: string;
@@ -157,22 +157,57 @@ function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readon
 
 /**
  * The single host a rule's destination must be, as its compiled conditions see it (`GenericInfo`): the last
- * generic `-d` whose value parses, when it is not negated and is one /32 or /128. Read from the rule store
- * without building the rule's matches.
+ * generic `-d` whose value parses, when it is not negated and is one /32 or /128; as a `hostKey`. Read from the
+ * rule store without building the rule's matches.
  */
-function destinationHost(r: Rule): bigint | undefined {
-  let blocks: AddressBlock[] | undefined;
+function destinationHost(r: Rule): number | bigint | undefined {
+  let value: string | undefined;
   let negated = false;
   forEachOptionName(r, (module, name, option) => {
     if (module !== '' || name !== 'destination') return;
     const o = option();
-    const parsed = parseAddressList(o.values[0] ?? '');
-    if (!parsed) return;
-    blocks = parsed;
+    const text = o.values[0] ?? '';
+    if (plainIPv4Host(text) < 0 && !parseAddressList(text)) return;
+    value = text;
     negated = o.negated;
   });
-  return blocks && !negated ? singleHost(blocks) : undefined;
+  if (value === undefined || negated) return undefined;
+  // kube-proxy's Service addresses, thousands in one chain: read as a number without a bigint on the way.
+  const v4 = plainIPv4Host(value);
+  if (v4 >= 0) return v4;
+  const host = singleHost(parseAddressList(value)!);
+  return host === undefined ? undefined : hostKey(host);
 }
+
+/** `a.b.c.d` or `a.b.c.d/32` as parseIPv4 reads it (no leading zeros), as a number; -1 for anything else. */
+function plainIPv4Host(text: string): number {
+  const end = text.length > 3 && text.endsWith('/32') ? text.length - 3 : text.length;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let k = 0; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return -1;
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return -1;
+    } else if (c === 46 && digits > 0 && dots < 3) {
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+      dots++;
+    } else return -1;
+  }
+  return dots === 3 && digits > 0 ? value * 256 + part : -1;
+}
+
+/** A host address as a Map key: a number below 2^53 (every IPv4 one), which a Map hashes far faster than a bigint. */
+function hostKey(value: bigint): number | bigint {
+  return value <= MAX_SAFE_HOST ? Number(value) : value;
+}
+
+const MAX_SAFE_HOST = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** kube-proxy writes its restore input without the builtin chains; its jumps into them are added separately. */
 function compileImplied(table: Table, name: string, family: IpFamily): CompiledChain | undefined {
@@ -222,7 +257,7 @@ function candidateLookup(rules: readonly Rule[]): (dst: bigint) => readonly numb
   const all = rules.map((_, i) => i);
   if (rules.length < INDEX_MIN_RULES) return () => all;
   const hosts = rules.map(destinationHost);
-  const byHost = new Map<bigint, number[]>();
+  const byHost = new Map<number | bigint, number[]>();
   const anyHost: number[] = [];
   hosts.forEach((h, i) => {
     if (h === undefined) anyHost.push(i);
@@ -233,11 +268,12 @@ function candidateLookup(rules: readonly Rule[]): (dst: bigint) => readonly numb
     }
   });
   if (anyHost.length === hosts.length) return () => all;
-  const merged = new Map<bigint, readonly number[]>();
+  const merged = new Map<number | bigint, readonly number[]>();
   return (dst) => {
-    const hit = merged.get(dst);
+    const key = hostKey(dst);
+    const hit = merged.get(key);
     if (hit) return hit;
-    const bucket = byHost.get(dst);
+    const bucket = byHost.get(key);
     if (!bucket) return anyHost;
     const out: number[] = [];
     let i = 0;
@@ -246,7 +282,7 @@ function candidateLookup(rules: readonly Rule[]): (dst: bigint) => readonly numb
       if (j >= anyHost.length || (i < bucket.length && bucket[i] < anyHost[j])) out.push(bucket[i++]);
       else out.push(anyHost[j++]);
     }
-    merged.set(dst, out);
+    merged.set(key, out);
     return out;
   };
 }
