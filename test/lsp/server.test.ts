@@ -359,9 +359,7 @@ test('a dump of millions of characters reaches its worker in parts, whole: answe
   const text = lines.join('\n');
   assert.ok(text.length > 3 * TEXT_PART_CHARS);
   assert.equal(text.charCodeAt(TEXT_PART_CHARS - 1), '😀'.charCodeAt(0));
-  await s.open(uri, 'iptables', text);
-  try {
-    const jump = firstRule + fillers.length + seed.lineOf('-A KUBE-SERVICES -d') - firstRule;
+  const ask = async (jump: number) => {
     const character = lines[jump].indexOf(seed.svcChain) + 1;
     const h = await s.connection.sendRequest(HoverRequest.type, {
       textDocument: { uri },
@@ -376,6 +374,15 @@ test('a dump of millions of characters reaches its worker in parts, whole: answe
     const loc = Array.isArray(def) ? def[0] : def;
     assert.ok(loc && 'range' in loc);
     assert.equal(loc.range.start.line, seed.lineOf(`:${seed.svcChain}`));
+  };
+  await s.open(uri, 'iptables', text);
+  try {
+    await ask(firstRule + fillers.length + seed.lineOf('-A KUBE-SERVICES -d') - firstRule);
+    // An edit: the new version goes over in parts again, to a worker of its own.
+    fillers.push(filler(fillers.length));
+    lines.splice(firstRule, 0, fillers[fillers.length - 1]);
+    await s.change(uri, 2, lines.join('\n'));
+    await ask(firstRule + fillers.length + seed.lineOf('-A KUBE-SERVICES -d') - firstRule);
   } finally {
     await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
