@@ -62,6 +62,9 @@ export function fnvStep(h: number, c: number): number {
   return Math.imul(h ^ c, 16777619);
 }
 
+/** Longest name the name table finds by its packed characters (see `shortSlots`). */
+const SHORT_NAME_MAX = 11;
+
 export class NameTable {
   readonly names: string[] = [];
   /**
@@ -70,6 +73,14 @@ export class NameTable {
    */
   private slots: Int32Array;
   private readonly found = new Map<string, number>();
+  /**
+   * Names of up to SHORT_NAME_MAX characters below 256, keyed by those characters packed into three integers
+   * (length and 3 characters, 4, 4): slot i is [4i .. 4i + 2] the key (-1: empty) and [4i + 3] the id. A key
+   * equal is the name equal, so the options and modules on every rule are found without comparing strings (a
+   * native `startsWith` per word was the body reader's largest cost). The names are in `slots` as well.
+   */
+  private shortSlots = new Int32Array(4 * 256).fill(-1);
+  private shortCount = 0;
 
   /** `expected`: about how many names will come, so a big dump's table is not rebuilt as it fills. */
   constructor(expected = 0) {
@@ -79,6 +90,46 @@ export class NameTable {
   }
 
   idOf(text: string, start: number, end: number): number {
+    const len = end - start;
+    if (len > 0 && len <= SHORT_NAME_MAX) {
+      // Option, module and most target names: found by their characters as numbers, no string compared.
+      let k1 = len << 24;
+      let k2 = 0;
+      let k3 = 0;
+      let h = FNV_START;
+      let narrow = true;
+      for (let j = 0; j < len; j++) {
+        const c = text.charCodeAt(start + j);
+        if (c > 255) {
+          narrow = false;
+          break;
+        }
+        h = fnvStep(h, c);
+        if (j < 3) k1 |= c << (16 - 8 * j);
+        else if (j < 7) k2 |= c << (24 - 8 * (j - 3));
+        else k3 |= c << (24 - 8 * (j - 7));
+      }
+      if (narrow) {
+        const short = this.shortSlots;
+        const mask = (short.length >> 2) - 1;
+        let slot = shortHash(k1, k2, k3) & mask;
+        for (;;) {
+          const at = slot << 2;
+          const known = short[at];
+          if (known === -1) break;
+          if (known === k1 && short[at + 1] === k2 && short[at + 2] === k3) return short[at + 3];
+          slot = (slot + 1) & mask;
+        }
+        const id = this.idOfHashed(text, start, end, h);
+        const at = slot << 2;
+        short[at] = k1;
+        short[at + 1] = k2;
+        short[at + 2] = k3;
+        short[at + 3] = id;
+        if (++this.shortCount * 2 > short.length >> 2) this.rehashShort();
+        return id;
+      }
+    }
     let h = FNV_START;
     for (let i = start; i < end; i++) h = fnvStep(h, text.charCodeAt(i));
     return this.idOfHashed(text, start, end, h);
@@ -137,6 +188,20 @@ export class NameTable {
     return this.names[this.idOf(s, 0, s.length)];
   }
 
+  private rehashShort(): void {
+    const old = this.shortSlots;
+    const short = new Int32Array(old.length * 2).fill(-1);
+    const mask = (short.length >> 2) - 1;
+    for (let at = 0; at < old.length; at += 4) {
+      const k1 = old[at];
+      if (k1 === -1) continue;
+      let slot = shortHash(k1, old[at + 1], old[at + 2]) & mask;
+      while (short[slot << 2] !== -1) slot = (slot + 1) & mask;
+      short.set(old.subarray(at, at + 4), slot << 2);
+    }
+    this.shortSlots = short;
+  }
+
   private rehash(): void {
     const old = this.slots;
     const size = old.length; // twice the slots: the pairs take two entries each
@@ -153,6 +218,12 @@ export class NameTable {
     }
     this.slots = slots;
   }
+}
+
+/** Where a packed short name's probe starts (mixed so names differing in one character spread). */
+function shortHash(k1: number, k2: number, k3: number): number {
+  const mixed = Math.imul(k1 ^ Math.imul(k2, 0x9e3779b1) ^ Math.imul(k3, 0x85ebca6b), 0xc2b2ae35);
+  return mixed ^ (mixed >>> 16);
 }
 
 /** `size` empty name slots (id -1; an empty slot's hash is never read). */

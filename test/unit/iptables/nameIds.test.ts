@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { buildModel } from '../../../src/core/iptables/model';
 import { DumpNames, NameKeyedMap } from '../../../src/core/iptables/nameIdTable';
 import { parseIptables } from '../../../src/core/iptables/parser';
+import { NameTable } from '../../../src/core/iptables/ruleStore';
 import { SERVICE_CHAIN_LISTING } from '../../helpers/dumps';
 
 test('a name-keyed map reads as a ReadonlyMap by name, in insertion order', () => {
@@ -76,4 +78,59 @@ test('a listing (rules outside the rule store) gives the kube view by names adde
   assert.equal(entry?.endpoint, s.endpoints[0]);
   assert.equal(entry?.endpoint.dnatLine, 11);
   assert.deepEqual([...m.kube.endpointByChain.keys()], ['KUBE-SEP-1', 'KUBE-SEP-2']);
+});
+
+test('the name table gives one id per distinct name, short or long, in any characters, read from text or given', () => {
+  fc.assert(
+    fc.property(
+      // Non-empty: an empty name's hash is no 32-bit integer and never matches its slot, so each ask adds it again.
+      fc.array(
+        fc.array(fc.constantFrom('a', 'b', '-', 'K', 'é', 'ÿ', 'Ā', '中', ' '), { minLength: 1, maxLength: 14 }),
+        {
+          maxLength: 40,
+        },
+      ),
+      (parts) => {
+        const words = parts.map((p) => p.join(''));
+        const text = `#${words.join('|')}#`;
+        const table = new NameTable(1);
+        const ids = new Map<string, number>();
+        let at = 1;
+        for (const w of words) {
+          // Each word once from the text, once as a string of its own: both are the same name.
+          const id = table.idOf(text, at, at + w.length);
+          assert.equal(table.names[id], w);
+          assert.equal(table.idOf(w, 0, w.length), id);
+          assert.equal(table.find(w), id);
+          if (ids.has(w)) assert.equal(id, ids.get(w));
+          else assert.ok(![...ids.values()].includes(id), `${JSON.stringify(w)} took another name's id`);
+          ids.set(w, id);
+          at += w.length + 1;
+        }
+        assert.equal(table.names.length, ids.size);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('names that differ in one character, at any position, are different names', () => {
+  const table = new NameTable();
+  const names = new Set<string>();
+  for (let len = 1; len <= 13; len++) {
+    const base = 'KUBE-SEP-ABCDE'.slice(0, len);
+    names.add(base);
+    for (let at = 0; at < len; at++)
+      for (const c of ['z', 'é', 'Ā']) names.add(base.slice(0, at) + c + base.slice(at + 1));
+  }
+  const ids = [...names].map((n) => table.idOf(` ${n} `, 1, n.length + 1));
+  assert.equal(new Set(ids).size, names.size);
+  assert.deepEqual(
+    ids.map((id) => table.names[id]),
+    [...names],
+  );
+  assert.deepEqual(
+    [...names].map((n) => table.idOf(n, 0, n.length)),
+    ids,
+  );
 });
