@@ -42,3 +42,18 @@ test('line index agrees with the plain reading on any text', () => {
     { numRuns: 500 },
   );
 });
+
+test('line index of a long text whose sampled stretches hold longer lines than the rest keeps every line', () => {
+  // The columns are sized from eight 4K windows spread over the text; here those hold no line break at all.
+  const length = 140_000;
+  const chars: string[] = [];
+  for (let i = 0; i < length; i++) chars.push(i % 2 ? '\n' : 'a');
+  for (let w = 0; w < 8; w++) {
+    const from = Math.floor((w * (length - 4096)) / 7);
+    for (let i = from; i < from + 4096; i++) chars[i] = 'x';
+  }
+  const text = chars.join('');
+  const index = new LineIndex(text);
+  assert.deepEqual(index.all(), reference(text));
+  assert.equal(index.start.length, index.count);
+});
