@@ -11,8 +11,9 @@ import { NFT_RULESET, seedDump, SESSION_PASTE } from '../../helpers/dumps';
 function assertSameBytes(text: string): void {
   for (const lang of ['en', 'zh-CN'] as const) {
     const want = JSON.stringify(parseResultJson(analyzeText(text), lang), null, 2);
-    const got = parseResultJsonBytes(analyzeText(text), lang).toString('utf8');
-    assert.equal(got, want);
+    // Both ways of printing: through objects (small answers) and the byte writer (large ones).
+    for (const objectsUpTo of [Infinity, 0])
+      assert.equal(parseResultJsonBytes(analyzeText(text), lang, objectsUpTo).toString('utf8'), want);
   }
 }
 
@@ -31,7 +32,7 @@ test('parse --json bytes: a generated cluster (node ports, external and load-bal
     }),
   );
   const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;
-  const json = parseResultJsonBytes(analyzeText(text)).toString('utf8');
+  const json = parseResultJsonBytes(analyzeText(text), 'en', 0).toString('utf8');
   // Every optional field of a Service is in the answer at least once.
   for (const key of ['nodePort', 'externalIPs', 'loadBalancerIPs', 'trafficPolicy', 'sessionAffinitySeconds'])
     assert.match(json, new RegExp(`"${key}": `));
@@ -57,7 +58,7 @@ test('parse --json bytes: escapes, non-ASCII names, a port range (NaN port), a p
     'COMMIT',
     '',
   ].join('\n');
-  const json = parseResultJsonBytes(analyzeText(text)).toString('utf8');
+  const json = parseResultJsonBytes(analyzeText(text), 'en', 0).toString('utf8');
   for (const field of [
     '"port": null',
     '"noEndpoints": true',
