@@ -11,7 +11,7 @@ import { JsonBytes } from '../jsonBytes';
 export interface ParseJson {
   format: string;
   counts: { tables: number; chains: number; rules: number };
-  services: ReturnType<typeof serviceJson>[];
+  services: ServiceJson[];
   ipvs?: ReturnType<typeof ipvsToJson>;
   routes?: unknown[];
   routeGets?: unknown[];
@@ -24,27 +24,46 @@ export interface ParseJson {
   sections?: { kind: string; firstLine: number; lastLine: number }[];
 }
 
-export function serviceJson(s: KubeService) {
-  return {
+/** A Service as `kpp parse --json` prints it. */
+export interface ServiceJson {
+  name: string;
+  protocol: string | null;
+  clusterIP: string | null;
+  port: number | null;
+  nodePort?: number;
+  externalIPs?: string[];
+  loadBalancerIPs?: string[];
+  trafficPolicy?: string;
+  sessionAffinitySeconds?: number;
+  noEndpoints?: true;
+  chain: string | null;
+  hashVerified: boolean | null;
+  endpoints: { ip: string; port: number | null; chain: string; share: number | null }[];
+}
+
+export function serviceJson(s: KubeService): ServiceJson {
+  // Fields assigned in the printed order, the optional ones only when present (no spread of a literal per field).
+  const out = {
     name: s.name,
     protocol: s.protocol ?? null,
     clusterIP: s.clusterIP ?? null,
     port: s.port ?? null,
-    ...(s.nodePort !== undefined ? { nodePort: s.nodePort } : {}),
-    ...(s.externalIPs.length ? { externalIPs: s.externalIPs } : {}),
-    ...(s.loadBalancerIPs.length ? { loadBalancerIPs: s.loadBalancerIPs } : {}),
-    ...(s.trafficPolicy ? { trafficPolicy: s.trafficPolicy } : {}),
-    ...(s.sessionAffinitySeconds !== undefined ? { sessionAffinitySeconds: s.sessionAffinitySeconds } : {}),
-    ...(s.noEndpoints ? { noEndpoints: true } : {}),
-    chain: s.chain ?? null,
-    hashVerified: s.hashVerified,
-    endpoints: s.endpoints.map((e) => ({
-      ip: e.ip,
-      port: e.port ?? null,
-      chain: e.chain,
-      share: e.share === undefined ? null : round(e.share),
-    })),
-  };
+  } as ServiceJson;
+  if (s.nodePort !== undefined) out.nodePort = s.nodePort;
+  if (s.externalIPs.length) out.externalIPs = s.externalIPs;
+  if (s.loadBalancerIPs.length) out.loadBalancerIPs = s.loadBalancerIPs;
+  if (s.trafficPolicy) out.trafficPolicy = s.trafficPolicy;
+  if (s.sessionAffinitySeconds !== undefined) out.sessionAffinitySeconds = s.sessionAffinitySeconds;
+  if (s.noEndpoints) out.noEndpoints = true;
+  out.chain = s.chain ?? null;
+  out.hashVerified = s.hashVerified;
+  out.endpoints = s.endpoints.map((e) => ({
+    ip: e.ip,
+    port: e.port ?? null,
+    chain: e.chain,
+    share: e.share === undefined ? null : round(e.share),
+  }));
+  return out;
 }
 
 /** Engine records as the CLI prints them: positions dropped except `line`, which becomes 1-based. */
