@@ -576,11 +576,13 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (!d) return false;
     const base = lines.start[li];
     const cs = lines.contentStart[li];
+    const known = store.names.names.length;
     const nameId =
       d.nameEnd >= 0 ? store.names.idOf(src, cs + 1, cs + d.nameEnd) : store.names.idOf(d.name!, 0, d.name!.length);
     const name = store.nameOf(nameId);
     const table = ctx.table ?? tableFor(name, undefined, undefined);
-    const chain = chainById(table, nameId) as ChainRecord;
+    // A name the dump never wrote before is no chain yet (most of a save dump's declarations): none to look up.
+    const chain = (nameId >= known ? newChain(table, name, nameId) : chainById(table, nameId)) as ChainRecord;
     const column = cs - base + 1;
     if (chain.declared && !reopened.has(table.name)) {
       const nameSpan: Span = { line: li, column, length: name.length };
