@@ -107,7 +107,7 @@ class Host {
 
   constructor(
     file: string,
-    /** Holds the small documents' analyses; a spare decides when it is given its first document. */
+    /** Holds the small documents' analyses (a spare's role is set when it is given its first document). */
     public shared: boolean,
     error: (message: string) => void,
   ) {
