@@ -9,8 +9,8 @@
  *   worker; when the new one is complete it serves, and the old worker ends once its last answer is sent.
  * - Small documents share one worker, which holds the analysis of each (their analyses take milliseconds; a
  *   process each would cost 60 MB apiece).
- * - The first worker starts when the editor is ready, before the first document comes: that document's analysis
- *   does not wait for a process to start.
+ * - The first worker starts when the editor is ready, before the first document comes, and a big document's next
+ *   one when an edit comes, during the wait before it is read: an analysis does not wait for a process to start.
  * - A big text goes to its worker in parts, each written once the pipe took the previous one.
  * - Workers are child processes, not threads: an ended worker gives all its memory back to the system. Threads
  *   of one process were tried first; the allocator kept what ended threads had used, and the server grew by
@@ -272,6 +272,10 @@ export class AnalysisCache {
       e.timer = undefined;
       this.analyse(e);
     }, delay);
+    // A big document's next analysis runs in a new worker: it starts during the wait, not after it (unless an
+    // analysis is running: the next one waits for it, and a worker started now would idle beside two others).
+    const big = (this.hooks.current(uri)?.text().length ?? 0) >= BIG_DOCUMENT_CHARS;
+    if (delay > 0 && big && !e.analysing && !(this.spare && !this.spare.dead)) this.spare = this.newHost(false);
   }
 
   /** Closes a document: its analyses are dropped (its own workers end), waiting requests get no analysis. */
