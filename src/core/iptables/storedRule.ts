@@ -443,6 +443,23 @@ export class StoredRule implements Rule {
     }
   }
 
+  /**
+   * The first value ('' without one) and negation of the last generic option `name` (canonical) whose value
+   * `accept`s: `forEachOptionName` keeping the last match, without a closure and an option object per option
+   * (the trace reads every KUBE-SERVICES rule's `-d`).
+   */
+  lastGenericOption(name: string, accept: (value: string) => boolean): { value: string; negated: boolean } | undefined {
+    const s = this.store;
+    const id = s.names.find(name);
+    if (id < 0) return undefined;
+    for (let k = this.optEnd - 1, first = this.optFirst; k >= first; k--) {
+      if (s.optOwner[k] !== OWNER_GENERIC || s.optName[k] !== id) continue;
+      const value = s.optValueCount[k] === 0 ? '' : this.wordValue(s.optValue[k]);
+      if (accept(value)) return { value, negated: s.optNeg[k] >= 0 };
+    }
+    return undefined;
+  }
+
   forEachModuleName(visit: (module: string, explicit: boolean) => void): void {
     const s = this.store;
     for (let m = this.modFirst, end = this.modEnd; m < end; m++)

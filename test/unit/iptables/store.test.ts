@@ -18,6 +18,7 @@ import {
   ruleTargetName,
   targetOptionValue,
 } from '../../../src/core/iptables/dump';
+import { StoredRule } from '../../../src/core/iptables/storedRule';
 import { corpusFiles } from '../../helpers/corpus';
 
 const EDGE = [
@@ -35,6 +36,7 @@ const EDGE = [
   '-A INPUT stray word -j ACCEPT',
   '-A MY -d 1.2.3.4/32 -j KUBE-POSTROUTI                         NG',
   '-A MY -s -5 -j ACCEPT',
+  '-A MY -d 10.0.0.1 ! -d 10.0.0.2/32 -d x.y -j ACCEPT',
   '-A MY -p tcp --dport 1 -p udp --sport 2 -m tcp --dport 3',
   '-A MY -p tcp --sport 1 -p udp --dport 2 -p tcp --dport 3 -j ACCEPT',
   '-A MY -m tcp --dport 8080:8090 -m recent --rcheck --seconds 10800 --reap --name KUBE-SEP-ABC --rsource -j ACCEPT',
@@ -155,6 +157,23 @@ function checkRule(rule: Rule, where: string, ids: DumpNames): void {
     .sort((a, b) => a.o.span.line - b.o.span.line || a.o.span.column - b.o.span.column)
     .map((x) => `${x.m}:${x.o.name}`);
   assert.deepEqual(visited, expected, `${where}: forEachOptionName`);
+
+  // The last generic option of a name whose value passes a test, as the trace reads each rule's `-d`.
+  if (rule instanceof StoredRule)
+    for (const name of names)
+      for (const [label, accept] of [
+        ['any', () => true],
+        ['digit first', (v: string) => /^[0-9]/.test(v)],
+      ] as const) {
+        const last = (matches.find((m) => m.module === '')?.options ?? [])
+          .filter((o) => o.name === name && accept(o.values[0] ?? ''))
+          .at(-1);
+        assert.deepEqual(
+          rule.lastGenericOption(name, accept),
+          last && { value: last.values[0] ?? '', negated: last.negated },
+          `${where}: lastGenericOption(${name}, ${label})`,
+        );
+      }
 
   const mods: string[] = [];
   forEachModuleName(rule, (module, explicit) => mods.push(`${module}:${explicit}`));

@@ -16,6 +16,7 @@ import {
   type Table,
   type Target,
 } from '../dump';
+import { StoredRule } from '../storedRule';
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
 import { msg } from './message';
@@ -163,20 +164,29 @@ function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readon
 function destinationHost(r: Rule): number | bigint | undefined {
   let value: string | undefined;
   let negated = false;
-  forEachOptionName(r, (module, name, option) => {
-    if (module !== '' || name !== 'destination') return;
-    const o = option();
-    const text = o.values[0] ?? '';
-    if (plainIPv4Host(text) < 0 && !parseAddressList(text)) return;
-    value = text;
-    negated = o.negated;
-  });
+  if (r instanceof StoredRule) {
+    const last = r.lastGenericOption('destination', isAddressList);
+    value = last?.value;
+    negated = last?.negated ?? false;
+  } else
+    forEachOptionName(r, (module, name, option) => {
+      if (module !== '' || name !== 'destination') return;
+      const o = option();
+      const text = o.values[0] ?? '';
+      if (!isAddressList(text)) return;
+      value = text;
+      negated = o.negated;
+    });
   if (value === undefined || negated) return undefined;
   // kube-proxy's Service addresses, thousands in one chain: read as a number without a bigint on the way.
   const v4 = plainIPv4Host(value);
   if (v4 >= 0) return v4;
   const host = singleHost(parseAddressList(value)!);
   return host === undefined ? undefined : hostKey(host);
+}
+
+function isAddressList(text: string): boolean {
+  return plainIPv4Host(text) >= 0 || parseAddressList(text) !== undefined;
 }
 
 /** `a.b.c.d` or `a.b.c.d/32` as parseIPv4 reads it (no leading zeros), as a number; -1 for anything else. */
