@@ -284,9 +284,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     return chainsById;
   };
   const newChain = (table: Table, name: string, nameId: number): Chain => {
-    // No built-in name is longer than POSTROUTING: a kube-proxy chain (`KUBE-SEP-...`) is no built-in one.
-    const builtin = name.length <= 11 && isBuiltinChain(table.name, name);
-    const c = new ChainRecord(chainColumns, table.name, name, nameId, builtin);
+    const c = new ChainRecord(chainColumns, table.name, name, nameId, isBuiltinChain(table.name, name));
     table.chains.set(name, c);
     idsOf(table)[nameId] = c;
     return c;
@@ -553,9 +551,16 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     while (last >= 0 && lines.contentStart[last] === lines.contentEnd[last]) last--;
     const rule = dump.rules[dump.rules.length - 1];
     if (!rule || (rule.endLine ?? rule.line) !== last) return;
+    // Only a problem where the text stops is the cut's: `--dport -j ACCEPT` lacks a value mid-line, as written.
+    const end = lines.contentEnd[last] - lines.start[last];
     let cut = false;
     for (const d of diagnostics)
-      if (d.severity === 'error' && d.span.line === last && CUT_RULE_ERRORS.has(d.code)) {
+      if (
+        d.severity === 'error' &&
+        d.span.line === last &&
+        CUT_RULE_ERRORS.has(d.code) &&
+        (d.code === 'unterminated-quote' || d.span.column + d.span.length === end)
+      ) {
         d.severity = 'warning';
         cut = true;
       }

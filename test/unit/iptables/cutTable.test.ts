@@ -129,6 +129,24 @@ test("the rule the paste's end cut in two says so: its problems are warnings, no
       .map((d) => d.severity),
     ['error'],
   );
+  // A problem mid-line was written so, even when the text then ends: an error, and no note.
+  for (const rule of ['-A INPUT -p tcp --dport -j ACCEPT', '-A INPUT -m -j ACCEPT', '-A INPUT -p tcp ! -j ACCEPT'])
+    assert.deepEqual(
+      analyzeText(`*filter\n:INPUT ACCEPT [0:0]\n${rule}\n`)
+        .iptables!.dump.diagnostics.filter((d) => d.span.line === 2)
+        .map((d) => [d.code, d.severity]),
+      [
+        [
+          rule.includes('!')
+            ? 'dangling-negation'
+            : rule.includes('-m -j')
+              ? 'missing-module-name'
+              : 'missing-option-value',
+          'error',
+        ],
+      ],
+      rule,
+    );
   // Cut between two rules: nothing is cut in two.
   assert.deepEqual(problems(TICKET.slice(0, TICKET.lastIndexOf('\n-A KUBE-SEP'))), []);
   assert.match(diagnosticsOf(analyzeText(TICKET), 'zh-CN').find((d) => d.code === 'cut-rule')!.message, /粘贴被截断/);
