@@ -203,10 +203,12 @@ export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {
 /** Targets built into iptables (not chain names). */
 export const STANDARD_TARGETS = new Set(['ACCEPT', 'DROP', 'RETURN', 'QUEUE', 'NFQUEUE']);
 
+const HOOK_CHAINS: readonly string[] = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'];
+/** No built-in chain name is longer: most chains of a big dump (`KUBE-SEP-...`) are told apart by length alone. */
+const LONGEST_BUILTIN = Math.max(...HOOK_CHAINS.map((n) => n.length));
+
 export function isBuiltinChain(table: string, chain: string): boolean {
-  return (ownEntry(BUILTIN_CHAINS, table) ?? ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']).includes(
-    chain,
-  );
+  return chain.length <= LONGEST_BUILTIN && (ownEntry(BUILTIN_CHAINS, table) ?? HOOK_CHAINS).includes(chain);
 }
 
 /** First option of a given name in any match of the rule (generic options first, then modules in order). */
