@@ -53,11 +53,10 @@ export const enum NameRole {
 }
 
 /**
- * Strings interned by their characters: looking a name up in the line text allocates nothing unless the name is
- * new. Chain, module, option and target names repeat on almost every rule.
+ * The names' hash (FNV-1a, 32 bits): FNV_START, then `fnvStep` with each character. As a 32-bit integer, like every
+ * step's result: the empty name's hash is the start itself and must equal what its slot keeps.
  */
-/** The names' hash (FNV-1a, 32 bits): FNV_START, then `fnvStep` with each character. */
-export const FNV_START = 0x811c9dc5;
+export const FNV_START = 0x811c9dc5 | 0;
 export function fnvStep(h: number, c: number): number {
   return Math.imul(h ^ c, 16777619);
 }
@@ -65,6 +64,10 @@ export function fnvStep(h: number, c: number): number {
 /** Longest name the name table finds by its packed characters (see `shortSlots`). */
 const SHORT_NAME_MAX = 11;
 
+/**
+ * Strings interned by their characters: looking a name up in the line text allocates nothing unless the name is
+ * new. Chain, module, option and target names repeat on almost every rule.
+ */
 export class NameTable {
   readonly names: string[] = [];
   /**
