@@ -196,9 +196,13 @@ class KindsById {
     if (id < 0) return undefined;
     // Names added after the view began (rules outside the store) are read each time.
     if (id >= this.codes.length) return kubeChainKind(this.names.nameOf(id));
-    let code = this.codes[id];
-    if (code === 0) this.codes[id] = code = KINDS.indexOf(kubeChainKind(this.names.nameOf(id)), 1);
-    return KINDS[code];
+    const code = this.codes[id];
+    if (code !== 0) return KINDS[code];
+    const kind = kubeChainKind(this.names.nameOf(id));
+    // A kind missing from KINDS is answered every time instead of cached as a wrong code.
+    const found = KINDS.indexOf(kind, 1);
+    if (found > 0) this.codes[id] = found;
+    return kind;
   }
 }
 
