@@ -256,6 +256,8 @@ export class AnalysisCache {
   private shared?: Host;
   /** A worker started before any document needed one: the first document's analysis does not wait for its start. */
   private spare?: Host;
+  /** The document whose edit `spare` was started for: closed within the wait, it ends its spare too. */
+  private spareFor?: string;
 
   constructor(private readonly hooks: CacheHooks) {}
 
@@ -275,7 +277,10 @@ export class AnalysisCache {
     // A big document's next analysis runs in a new worker: it starts during the wait, not after it (unless an
     // analysis is running: the next one waits for it, and a worker started now would idle beside two others).
     const big = (this.hooks.current(uri)?.text().length ?? 0) >= BIG_DOCUMENT_CHARS;
-    if (delay > 0 && big && !e.analysing && !(this.spare && !this.spare.dead)) this.spare = this.newHost(false);
+    if (delay > 0 && big && !e.analysing && !(this.spare && !this.spare.dead)) {
+      this.spare = this.newHost(false);
+      this.spareFor = uri;
+    }
   }
 
   /** Closes a document: its analyses are dropped (its own workers end), waiting requests get no analysis. */
@@ -288,6 +293,10 @@ export class AnalysisCache {
     e.stopAnalysis?.();
     for (const h of new Set([e.serving, e.analysing])) if (h) this.release(h, uri);
     for (const w of e.waiting.splice(0)) w(undefined);
+    if (this.spareFor === uri && this.spare) {
+      this.spare.terminate();
+      this.spare = undefined;
+    }
   }
 
   uris(): string[] {
@@ -372,6 +381,7 @@ export class AnalysisCache {
     if (!big && this.shared && !this.shared.dead) return this.shared;
     const spare = this.spare && !this.spare.dead ? this.spare : undefined;
     this.spare = undefined;
+    this.spareFor = undefined;
     const host = spare ?? this.newHost(!big);
     host.shared = !big;
     if (!big) this.shared = host;

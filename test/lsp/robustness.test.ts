@@ -9,6 +9,7 @@ import {
   CallHierarchyPrepareRequest,
   CancellationTokenSource,
   DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
   DocumentSymbolRequest,
   FoldingRangeRequest,
   HoverRequest,
@@ -273,5 +274,26 @@ test('the server and its worker end when their input closes: exit code 1 without
       s.connection.dispose();
       if (s.process.exitCode === null) s.process.kill();
     }
+  }
+});
+
+test('a big document closed within the wait after an edit leaves no worker running', async () => {
+  const s = await startSession();
+  try {
+    const uri = 'file:///work/big-then-closed.iptables';
+    // Over a million characters: its next analysis gets a worker of its own, started during the wait.
+    const big = `${seed.text}${`# ${'x'.repeat(98)}\n`.repeat(11_000)}`;
+    await s.open(uri, 'iptables', big);
+    s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: `${big}# edited\n` }],
+    });
+    s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    const pid = s.process.pid!;
+    for (let waited = 0; childProcesses(pid).length > 0 && waited < 5000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(childProcesses(pid), [], 'no worker is left for a closed document');
+  } finally {
+    await s.close();
   }
 });
