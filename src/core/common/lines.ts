@@ -3,6 +3,7 @@
  * CR, leading indentation, log-style prefixes (shell prompts are read in commandLines.ts). Parsers work on `content` and add `offset`
  * to every column so positions still point into the original line.
  */
+import { grownColumn } from './columns';
 import { isBlankCode } from './chars';
 
 export interface SourceLine {
@@ -72,10 +73,10 @@ export class LineIndex {
     for (let from = 0; ; line++) {
       if (line === room) {
         room = Math.ceil(room * 1.5);
-        start = grown(start, room);
-        rawEnd = grown(rawEnd, room);
-        contentStart = grown(contentStart, room);
-        contentEnd = grown(contentEnd, room);
+        start = grownColumn(start, room);
+        rawEnd = grownColumn(rawEnd, room);
+        contentStart = grownColumn(contentStart, room);
+        contentEnd = grownColumn(contentEnd, room);
       }
       const nl = text.indexOf('\n', from);
       let end = nl < 0 ? text.length : nl;
@@ -137,10 +138,4 @@ function estimatedLines(text: string): number {
     for (let at = text.indexOf('\n', from); at >= 0 && at < from + WIDTH; at = text.indexOf('\n', at + 1)) breaks++;
   }
   return Math.ceil(((breaks * text.length) / (WINDOWS * WIDTH)) * 1.25) + 16;
-}
-
-function grown(column: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(size);
-  out.set(column);
-  return out;
 }

@@ -3,6 +3,7 @@
  * probability ladder's effective shares, the masquerade mark, and hints about the kube-proxy version.
  * Derived from chain names, comments and DNAT targets; chain hashes are recomputed to verify comments.
  */
+import { grownColumn } from '../common/columns';
 import { isDigitCode } from '../common/chars';
 import { joinHostPort } from '../common/ip';
 import { readNftablesModeView } from '../nft/kubeView';
@@ -584,8 +585,8 @@ class ServiceMembers {
   addLine(first: number, line: number): number {
     const k = this.entryCount++;
     if (k === this.entryLines.length) {
-      this.entryLines = grown(this.entryLines);
-      this.nextEntry = grown(this.nextEntry);
+      this.entryLines = grownColumn(this.entryLines, k * 2);
+      this.nextEntry = grownColumn(this.nextEntry, k * 2);
     }
     this.entryLines[k] = line;
     this.nextEntry[k] = first;
@@ -595,7 +596,7 @@ class ServiceMembers {
   /** Adds a chain in front of the list whose first item is `first`; returns the new first. */
   addChain(first: number, chain: Chain): number {
     const k = this.chains.push(chain) - 1;
-    if (k === this.nextChain.length) this.nextChain = grown(this.nextChain);
+    if (k === this.nextChain.length) this.nextChain = grownColumn(this.nextChain, k * 2);
     this.nextChain[k] = first;
     return k;
   }
@@ -610,12 +611,6 @@ class ServiceMembers {
     }
     return all;
   }
-}
-
-function grown(column: Int32Array): Int32Array {
-  const next = new Int32Array(column.length * 2);
-  next.set(column);
-  return next;
 }
 
 /**
@@ -823,11 +818,7 @@ class EndpointNumbers {
 
   addRow(share: number | undefined, probability: number | undefined): number {
     const k = this.rows++;
-    if (2 * k + 2 > this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
+    if (2 * k + 2 > this.values.length) this.values = grownColumn(this.values, this.values.length * 2);
     this.values[2 * k] = share ?? NaN;
     this.values[2 * k + 1] = probability ?? NaN;
     return k;

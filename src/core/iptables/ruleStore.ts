@@ -4,6 +4,7 @@
  * of the parse time went to the garbage collector. Here words, options and modules are rows of typed arrays,
  * names are interned once, and rules (storedRule.ts) build option objects and tokens only when asked.
  */
+import { grownColumn } from '../common/columns';
 import { canonicalOptionName, GENERIC_CANONICAL, optionArity } from './options';
 import type { Span } from '../common/diagnostics';
 import type { Token, TokenKind } from './tokens';
@@ -508,11 +509,8 @@ export class RuleStore {
     const name = this.names.names[id];
     const lower = name.toLowerCase();
     const lowerId = lower === name ? id : this.names.idOf(lower, 0, lower.length);
-    if (id >= this.lowerSlots.length) {
-      const grown = new Int32Array(Math.max(id + 1, this.lowerSlots.length * 2));
-      grown.set(this.lowerSlots);
-      this.lowerSlots = grown;
-    }
+    if (id >= this.lowerSlots.length)
+      this.lowerSlots = grownColumn(this.lowerSlots, Math.max(id + 1, this.lowerSlots.length * 2));
     this.lowerSlots[id] = lowerId + 1;
     return lowerId;
   }
@@ -538,11 +536,8 @@ export class RuleStore {
       role,
       generic: GENERIC_CANONICAL.has(canonicalName),
     };
-    if (writtenId >= this.optionSlots.length) {
-      const grown = new Int32Array(Math.max(writtenId + 1, this.optionSlots.length * 2));
-      grown.set(this.optionSlots);
-      this.optionSlots = grown;
-    }
+    if (writtenId >= this.optionSlots.length)
+      this.optionSlots = grownColumn(this.optionSlots, Math.max(writtenId + 1, this.optionSlots.length * 2));
     this.optionSlots[writtenId] = this.optionInfos.push(info);
     return info;
   }
