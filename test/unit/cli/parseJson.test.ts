@@ -4,8 +4,9 @@ import { analyzeText } from '../../../src/core/analyze';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
-import { parseResultJson, parseResultJsonBytes } from '../../../src/cli/commands/parseJson';
+import { parseResultJson, parseResultJsonBytes, type ServiceJson } from '../../../src/cli/commands/parseJson';
 import { NFT_RULESET, seedDump, SESSION_PASTE } from '../../helpers/dumps';
+import { kubeProxyDump } from '../trace/helpers';
 
 /** The bytes `kpp parse --json` prints must be those of JSON.stringify over the answer's objects. */
 function assertSameBytes(text: string): void {
@@ -33,9 +34,28 @@ test('parse --json bytes: a generated cluster (node ports, external and load-bal
   );
   const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;
   const json = parseResultJsonBytes(analyzeText(text), 'en', 0).toString('utf8');
-  // Every optional field of a Service is in the answer at least once.
-  for (const key of ['nodePort', 'externalIPs', 'loadBalancerIPs', 'trafficPolicy', 'sessionAffinitySeconds'])
-    assert.match(json, new RegExp(`"${key}": `));
+  // Every field of a Service is in the answer at least once: a field added to ServiceJson must be listed here
+  // (tsc says so), and then the byte writer must write it for these bytes to pass.
+  const SERVICE_KEYS = {
+    name: true,
+    protocol: true,
+    clusterIP: true,
+    port: true,
+    nodePort: true,
+    externalIPs: true,
+    loadBalancerIPs: true,
+    trafficPolicy: true,
+    sessionAffinitySeconds: true,
+    noEndpoints: true,
+    chain: true,
+    hashVerified: true,
+    endpoints: true,
+  } satisfies Record<keyof ServiceJson, true>;
+  // A Service without endpoints (kube-proxy's REJECT) too.
+  const empty = kubeProxyDump([{ ns: 'shop', name: 'empty', clusterIP: '10.96.0.99', port: 80, endpoints: [] }]);
+  const both = json + parseResultJsonBytes(analyzeText(empty), 'en', 0).toString('utf8');
+  for (const key of Object.keys(SERVICE_KEYS)) assert.match(both, new RegExp(`\n      "${key}": `), key);
+  assertSameBytes(empty);
   assertSameBytes(text);
 });
 
