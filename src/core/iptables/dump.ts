@@ -100,6 +100,7 @@ export interface Rule {
   forEachModuleName?(visit: (module: string, explicit: boolean) => void): void;
   moduleOption?(module: string, name: string): OptionArg | undefined;
   optionValue?(name: string, module?: string, evenNegated?: boolean): string | undefined;
+  lastGenericOption?(name: string, accept: (value: string) => boolean): { value: string; negated: boolean } | undefined;
   targetOptionValue?(name: string): string | undefined;
   /** `optionValue` by ids of the dump's `names` (see nameIds.ts `OptionQuery`). */
   optionValueById?(id: number, moduleId: number, evenNegated?: boolean): string | undefined;
@@ -219,6 +220,26 @@ export function findOption(rule: Rule, name: string, module?: string): OptionArg
     for (const o of m.options) if (o.name === name) return o;
   }
   return undefined;
+}
+
+/**
+ * The first value ('' without one) and negation of the rule's last generic option `name` (canonical) whose value
+ * `accept`s; undefined when none does.
+ */
+export function lastGenericOption(
+  rule: Rule,
+  name: string,
+  accept: (value: string) => boolean,
+): { value: string; negated: boolean } | undefined {
+  if (rule.lastGenericOption) return rule.lastGenericOption(name, accept);
+  let last: { value: string; negated: boolean } | undefined;
+  forEachOptionName(rule, (module, optionName, option) => {
+    if (module !== '' || optionName !== name) return;
+    const o = option();
+    const value = o.values[0] ?? '';
+    if (accept(value)) last = { value, negated: o.negated };
+  });
+  return last;
 }
 
 /** The first value of `findOption(rule, name, module)`; undefined for a negated option unless `evenNegated`. */

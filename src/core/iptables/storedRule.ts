@@ -443,11 +443,7 @@ export class StoredRule implements Rule {
     }
   }
 
-  /**
-   * The first value ('' without one) and negation of the last generic option `name` (canonical) whose value
-   * `accept`s: `forEachOptionName` keeping the last match, without a closure and an option object per option
-   * (the trace reads every KUBE-SERVICES rule's `-d`).
-   */
+  /** See dump.ts `lastGenericOption`: read backwards from the rows (the trace reads every KUBE-SERVICES rule's `-d`). */
   lastGenericOption(name: string, accept: (value: string) => boolean): { value: string; negated: boolean } | undefined {
     const s = this.store;
     const id = s.names.find(name);

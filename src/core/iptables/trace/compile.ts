@@ -8,15 +8,14 @@ import type { IpFamily } from '../../common/ip';
 import type { NftObject } from '../../nft/objects';
 import {
   displayRuleText,
-  forEachOptionName,
   isBuiltinChain,
+  lastGenericOption,
   type Chain,
   type Match,
   type Rule,
   type Table,
   type Target,
 } from '../dump';
-import { StoredRule } from '../storedRule';
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
 import { msg } from './message';
@@ -162,22 +161,9 @@ function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readon
  * rule store without building the rule's matches.
  */
 function destinationHost(r: Rule): number | bigint | undefined {
-  let value: string | undefined;
-  let negated = false;
-  if (r instanceof StoredRule) {
-    const last = r.lastGenericOption('destination', isAddressList);
-    value = last?.value;
-    negated = last?.negated ?? false;
-  } else
-    forEachOptionName(r, (module, name, option) => {
-      if (module !== '' || name !== 'destination') return;
-      const o = option();
-      const text = o.values[0] ?? '';
-      if (!isAddressList(text)) return;
-      value = text;
-      negated = o.negated;
-    });
-  if (value === undefined || negated) return undefined;
+  const last = lastGenericOption(r, 'destination', isAddressList);
+  if (!last || last.negated) return undefined;
+  const value = last.value;
   // kube-proxy's Service addresses, thousands in one chain: read as a number without a bigint on the way.
   const v4 = plainIPv4Host(value);
   if (v4 >= 0) return v4;
