@@ -3,7 +3,8 @@
  * weigh on it: the first parse+model is the cold run whose memory is recorded (VmHWM, heap before each GC),
  * further runs give the median time, and the last run's dump is traced.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { childProcesses } from '../helpers/processes';
+import { readFileSync } from 'node:fs';
 import { buildModel, type IptablesModel } from '../../src/core/iptables/model';
 import { parseIptables } from '../../src/core/iptables/parser';
 import { tracePacket, type TraceResult } from '../../src/core/iptables/trace';
@@ -87,7 +88,7 @@ export function treeMemory(pid: number): { rss: number; hwm: number; processes: 
   let rss = own.rss;
   let hwm = own.hwm;
   let processes = 1;
-  for (const child of childPids(pid)) {
+  for (const child of childProcesses(pid)) {
     const m = treeMemory(child);
     if (!m) continue;
     rss += m.rss;
@@ -95,16 +96,6 @@ export function treeMemory(pid: number): { rss: number; hwm: number; processes: 
     processes += m.processes;
   }
   return { rss, hwm, processes };
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
-    );
-  } catch {
-    return [];
-  }
 }
 
 function timedParseModel(text: string): { times: RunTimes; dump: IptablesDump; model: IptablesModel } {

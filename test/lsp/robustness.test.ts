@@ -1,7 +1,6 @@
 // Issue #29: never hang, never answer what the editor must reject. Every answer here also goes through the
 // client's validator (test/lsp/validate.ts); these are the cases the fuzz+soak run found, kept as regressions.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   CallHierarchyIncomingCallsRequest,
@@ -24,6 +23,7 @@ import { generateIptablesRestore } from '../../src/core/iptables/generate';
 import { normaliseCluster } from '../../src/core/kube/objects';
 import { syntheticCluster } from '../../src/core/kube/synthetic';
 import { seedDump } from '../helpers/dumps';
+import { childProcesses } from '../helpers/processes';
 import { startSession } from './client';
 
 const seed = seedDump();
@@ -232,17 +232,6 @@ test('answers given while an edit is being analysed fit the text as it is now', 
     await s.close();
   }
 });
-
-/** The processes `pid` started that are still running (from /proc). */
-function childProcesses(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
-    );
-  } catch {
-    return [];
-  }
-}
 
 const running = (pid: number) => {
   try {
