@@ -1285,38 +1285,42 @@ function declarationByPattern(content: string): Declaration | undefined {
 /** A `grep -n` line number before iptables text (group 1 is the prefix). */
 const GREP_NUMBERED = /^(\d+[:-])(?:-[AIDRNPXFCZ]\s|--\w|:\S+\s|\*\w+$|COMMIT$|#|\[\d+:\d+\])/;
 
+/**
+ * How the text's non-blank lines start: `#` (a hash-prefixed test log), a digit (a `grep -n` number, a diff hunk),
+ * `< ` or `> ` (diff sides).
+ */
+function lineStarts(lines: LineIndex): {
+  nonBlank: number;
+  firstNonBlank: number;
+  hashCandidates: number;
+  digits: number;
+  sides: number;
+} {
+  const text = lines.text;
+  const { contentStart: cs, contentEnd: ce } = lines;
+  const out = { nonBlank: 0, firstNonBlank: -1, hashCandidates: 0, digits: 0, sides: 0 };
+  for (let i = 0; i < lines.count; i++) {
+    const at = cs[i];
+    if (at === ce[i]) continue;
+    out.nonBlank++;
+    if (out.firstNonBlank < 0) out.firstNonBlank = i;
+    const c0 = text.charCodeAt(at);
+    if (c0 === 35) out.hashCandidates++;
+    else if (isDigitCode(c0)) out.digits++;
+    else if ((c0 === 60 || c0 === 62) && at + 1 < ce[i] && text.charCodeAt(at + 1) === 32) out.sides++;
+  }
+  return out;
+}
+
 function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   const text = lines.text;
   const { contentStart: cs, contentEnd: ce } = lines;
   // One pass counts the lines each kind of paste starts with: most dumps are none of them and are left at that.
-  let nonBlank = 0;
-  let firstNonBlank = -1;
-  let hashCandidates = 0;
-  /** Lines starting with a digit (a `grep -n` number, a diff hunk) and with `< ` or `> ` (diff sides). */
-  let digitStarts = 0;
-  let sides = 0;
-  for (let i = 0; i < lines.count; i++) {
-    const at = cs[i];
-    if (at === ce[i]) continue;
-    nonBlank++;
-    if (firstNonBlank < 0) firstNonBlank = i;
-    const c0 = text.charCodeAt(at);
-    if (c0 === 35) hashCandidates++;
-    else if (isDigitCode(c0)) digitStarts++;
-    else if ((c0 === 60 || c0 === 62) && at + 1 < ce[i] && text.charCodeAt(at + 1) === 32) sides++;
-  }
+  let starts = lineStarts(lines);
+  const { nonBlank, firstNonBlank, hashCandidates } = starts;
   if (nonBlank === 0) return;
-  /** The digit and diff-side counts again, after an unwrapping moved where lines start. */
-  const recount = () => {
-    digitStarts = 0;
-    sides = 0;
-    for (let i = 0; i < lines.count; i++) {
-      if (cs[i] === ce[i]) continue;
-      const c0 = text.charCodeAt(cs[i]);
-      if (isDigitCode(c0)) digitStarts++;
-      else if ((c0 === 60 || c0 === 62) && cs[i] + 1 < ce[i] && text.charCodeAt(cs[i] + 1) === 32) sides++;
-    }
-  };
+  /** The counts again, after an unwrapping moved where lines start. */
+  const recount = () => (starts = lineStarts(lines));
   const firstSpan = () => lineSpan(firstNonBlank, lines.raw(firstNonBlank));
   // Every line behind "# " (a test log): unwrap when most lines are iptables text behind the hash.
   if (hashCandidates >= 3 && hashCandidates / nonBlank > 0.6) {
@@ -1343,7 +1347,7 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   // `iptables-save | grep -n ...`: every line behind `N:` (a match) or `N-` (context); unwrap when most are.
   let numbered = 0;
   // Only lines that start with a digit can be numbered: without enough of those the pattern need not run.
-  if (digitStarts >= 3 && digitStarts / nonBlank > 0.6)
+  if (starts.digits >= 3 && starts.digits / nonBlank > 0.6)
     for (let i = 0; i < lines.count; i++) {
       if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && GREP_NUMBERED.test(lines.content(i))) numbered++;
     }
@@ -1357,7 +1361,7 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   }
   // `diff before after` output: keep the "after" side (`>`), skip the "before" side and hunk markers.
   // Looked for after the hash unwrapping (a log may hold a diff). Cheap character tests first: most dumps have neither.
-  if (digitStarts > 0 && sides > 0) {
+  if (starts.digits > 0 && starts.sides > 0) {
     let hunks = false;
     for (let i = 0; i < lines.count && !hunks; i++)
       if (cs[i] !== ce[i] && isDigitCode(text.charCodeAt(cs[i])) && DIFF_HUNK.test(lines.content(i))) hunks = true;
