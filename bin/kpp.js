@@ -15,8 +15,8 @@ else {
 /**
  * dist/cli.js, compiled with V8's code cache kept beside it (dist/cli.js.v8-cache) where that folder is writable:
  * compiling the bundle and the functions a command runs is a large part of a small dump's answer. The cache names
- * the Node and the bundle (size, content hash) it was made for; on any mismatch, or when V8 refuses it, the bundle is
- * compiled as usual and the cache written again when the command ends.
+ * the Node it was made for and holds a copy of the bundle it was made from; on any difference, or when V8 refuses
+ * it, the bundle is compiled as usual and the cache written again when the command ends.
  */
 function loadCli() {
   const fs = require('node:fs');
@@ -24,27 +24,27 @@ function loadCli() {
   const vm = require('node:vm');
   const Module = require('node:module');
   const file = path.join(__dirname, '..', 'dist', 'cli.js');
-  let source;
-  let key;
+  let bundle;
   try {
-    const stat = fs.statSync(file);
-    source = fs.readFileSync(file, 'utf8');
-    // The content's hash, not only size and time: V8 checks only the source's length, and installs that set fixed
-    // times (npm, reproducible tarballs) would otherwise run an old release's code after an update of equal size.
-    const hash = require('node:crypto').createHash('sha256').update(source).digest('hex');
-    key = Buffer.from(`kpp ${process.version} ${process.arch} ${stat.size} ${hash}\n`);
+    bundle = fs.readFileSync(file);
   } catch {
     return require(file);
   }
+  // The bundle's bytes themselves, not its size and time: V8 checks only the source's length, and installs that set
+  // fixed times (npm, reproducible tarballs) would otherwise run an old release's code after an update of equal
+  // size. Comparing a copy costs less than hashing it (node:crypto alone takes milliseconds to load).
+  const key = Buffer.from(`kpp ${process.version} ${process.arch} ${bundle.length}\n`);
   const cacheFile = `${file}.v8-cache`;
   let cachedData;
   try {
     const cache = fs.readFileSync(cacheFile);
-    if (cache.subarray(0, key.length).equals(key)) cachedData = cache.subarray(key.length);
+    const start = key.length + bundle.length;
+    if (cache.subarray(0, key.length).equals(key) && cache.subarray(key.length, start).equals(bundle))
+      cachedData = cache.subarray(start);
   } catch {
     // No cache yet.
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const script = new vm.Script(Module.wrap(bundle.toString('utf8')), { filename: file, cachedData });
   const cli = new Module(file, module);
   cli.filename = file;
   require.cache[file] = cli;
@@ -54,7 +54,7 @@ function loadCli() {
     process.once('exit', () => {
       const partial = `${cacheFile}.${process.pid}`;
       try {
-        fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
+        fs.writeFileSync(partial, Buffer.concat([key, bundle, script.createCachedData()]));
         fs.renameSync(partial, cacheFile);
       } catch {
         // A read-only install: every run compiles, as without the cache.
