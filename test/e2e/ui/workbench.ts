@@ -26,9 +26,11 @@ export async function openFile(page: Page, fileName: string): Promise<void> {
     await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS / 3 }).catch(() => undefined);
   }
   await input.fill(fileName);
+  // The row is clicked: Enter takes the first row, which until the filter applies is the most recent editor (a
+  // file opened by the check before, not this one).
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
   await row.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-  await page.keyboard.press('Enter');
+  await row.click();
   await activeTab(page, fileName).waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   await activeEditor(page)
     .locator('.view-lines .view-line')
@@ -190,4 +192,19 @@ export async function foldView(page: Page, title: string): Promise<void> {
   const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
   if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true')
     await header.click({ position: { x: 12, y: 10 } });
+}
+
+/** Trace Packet... from the palette: a source IP, then a Service picked from the dump by its name (row `row`). */
+export async function traceFromPalette(page: Page, src: string, serviceName: string, row: RegExp): Promise<void> {
+  await runCommand(page, 'Kube Packet Path: Trace Packet...');
+  await answerQuickInput(page, src);
+  // The picker finds the Service by its name, not only by its address; the row is clicked (Enter could take the
+  // first row while the filter is still being applied).
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(serviceName);
+  const hit = page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first();
+  await hit.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForTimeout(300);
+  await hit.click();
 }
