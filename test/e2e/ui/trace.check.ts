@@ -6,20 +6,23 @@ import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
 import {
-  answerQuickInput,
+  closeAllEditors,
   foldView,
   openFile,
-  runCommand,
   setEnumSetting,
   settle,
   sideBarRows,
   SIDE_BAR_WIDTH,
+  statusBarLanguage,
+  traceFromPalette,
   widenSideBar,
 } from './workbench';
 import type { Page } from 'playwright-core';
 
 /** shop/checkout (no endpoints) and shop/cart (3 endpoints). */
 const SHOP = 'shop-no-endpoints.iptables';
+/** The same dump as kube-proxy logged it at -v=9 (saved as text): the whole restore input escaped on line 2. */
+const SHOP_LOG = 'kube-proxy-v9.txt';
 
 /** Path rows whose label the side bar cuts (text wider than its box). */
 async function cutPathRows(page: Page): Promise<string[]> {
@@ -34,20 +37,6 @@ async function cutPathRows(page: Page): Promise<string[]> {
 async function pathHighlightedLines(page: Page): Promise<number> {
   return page.evaluate(`[...document.querySelectorAll('.editor-group-container.active .view-overlays > div > div')]
     .filter((d) => /rgba?\\((46, 125, 50|165, 214, 167)/.test(getComputedStyle(d).backgroundColor)).length`);
-}
-
-async function traceFromPalette(page: Page, src: string, serviceName: string, row: RegExp): Promise<void> {
-  await runCommand(page, 'Kube Packet Path: Trace Packet...');
-  await answerQuickInput(page, src);
-  // The picker finds the Service by its name, not only by its address; the row is clicked (Enter could take the
-  // first row while the filter is still being applied).
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 30_000 });
-  await input.fill(serviceName);
-  const hit = page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first();
-  await hit.waitFor({ state: 'visible', timeout: 30_000 });
-  await page.waitForTimeout(300);
-  await hit.click();
 }
 
 export const checks: UiCheck[] = [
@@ -149,6 +138,60 @@ export const checks: UiCheck[] = [
       await traceFromPalette(page, '10.244.0.9', 'shop/checkout', /shop\/checkout:p/);
       await page.waitForTimeout(2_000);
       assert.equal(await input.isVisible(), false, 'no second question');
+    },
+  },
+  {
+    name: "a kube-proxy log carrying the dump on one line: the trace's summary names the log's line, in both languages",
+    async run({ page, screenshot, log }) {
+      await openFile(page, SHOP_LOG);
+      await settle(
+        () => statusBarLanguage(page),
+        (l) => l === 'iptables dump',
+        60_000,
+      );
+      await traceFromPalette(page, '10.244.0.9', 'shop/checkout', /shop\/checkout:p/);
+      const question = page.locator('.quick-input-widget', { hasText: 'addresses of this node' });
+      await question.waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Enter');
+      // The view still shows the trace of the dump itself (its line 17) until this one replaces it.
+      const rows = await settle(
+        () => sideBarRows(page),
+        (texts) => texts.some((t) => /has no endpoints: kube-proxy rejects the connection \(\S+ line 2,/.test(t)),
+        30_000,
+      );
+      const said = rows.find((t) => /has no endpoints/.test(t)) ?? '';
+      log(`summary: ${said}`);
+      await widenSideBar(page);
+      try {
+        await page.waitForTimeout(500);
+        await screenshot('trace-kube-proxy-log', { x: 0, y: 30, width: 1000, height: 560 });
+        // Line 2 of the log holds the whole input; line 17 is a line of the escaped dump, nowhere in the log.
+        assert.match(said, /filter\/KUBE-SERVICES line 2,/);
+        await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+        const zh = await settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((t) => t.includes('没有端点')),
+          30_000,
+        );
+        const saidZh = zh.find((t) => t.includes('没有端点')) ?? '';
+        log(`summary (zh-CN): ${saidZh}`);
+        await screenshot('trace-kube-proxy-log-zh-CN', { x: 0, y: 30, width: 1000, height: 560 });
+        assert.match(saidZh, /第 2 行/);
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        // The trace on screen is made again in English: wait for it, so that the next check starts from rest.
+        await settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((t) => /has no endpoints: kube-proxy rejects/.test(t)),
+          30_000,
+        );
+        await widenSideBar(page, SIDE_BAR_WIDTH);
+        // Off the sash and the tabs (a tab's tooltip can cover what the next check clicks), and no editors left.
+        await page.mouse.move(900, 500);
+        await page.keyboard.press('Escape');
+        await closeAllEditors(page);
+      }
     },
   },
 ];
