@@ -11,6 +11,8 @@ import { runParse } from './commands/parse';
 import { runTrace } from './commands/trace';
 import { runCommand, type Command } from './run';
 import { ownEntry } from '../core/common/own';
+import { assumeDefaultLocaleKeepsRootOrder } from '../core/common/textOrder';
+import { defaultLocaleKeepsRootOrder } from './defaultLocale';
 
 const USAGE = `kpp: Kube Packet Path on the command line
 
@@ -61,6 +63,7 @@ const COMMANDS: Record<string, Command> = {
 
 export function main(argv: string[]): number | Promise<number> {
   if (require.main !== module) quietOnClosedPipe();
+  assumeDefaultLocaleKeepsRootOrder(defaultLocaleKeepsRootOrder(process.env, process.execArgv));
   const [command, ...rest] = argv;
   if (!command) {
     process.stderr.write('kpp: missing command (try kpp --help)\n');

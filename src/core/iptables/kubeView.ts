@@ -6,6 +6,7 @@
 import { grownColumn } from '../common/columns';
 import { isDigitCode } from '../common/chars';
 import { joinHostPort } from '../common/ip';
+import { sortByName } from '../common/textOrder';
 import { readNftablesModeView } from '../nft/kubeView';
 import type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
 import { parseServiceComment, type ServiceComment } from './kubeServices';
@@ -438,9 +439,7 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
   const nft = dump.format === 'nft' ? readNftablesModeView(dump) : undefined;
   const nftServices = nft?.services.length ? nft : undefined;
-  const list: KubeService[] = [...services.values(), ...(nftServices?.services ?? [])].sort((a, b) =>
-    (a.name || a.chain || '').localeCompare(b.name || b.chain || ''),
-  );
+  const list: KubeService[] = sortByName([...services.values(), ...(nftServices?.services ?? [])], serviceSortName);
   const mode =
     hints?.some((h) => h.code === 'ipvs-mode') && !anyService
       ? 'ipvs'
@@ -460,6 +459,11 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       return (hints ??= readHints());
     },
   };
+}
+
+/** A Service's place in the view's list: its name, else its chain's. */
+function serviceSortName(s: KubeService): string {
+  return s.name || s.chain || '';
 }
 
 /** The chains of the dump kube-proxy names, with their kinds, in table and declaration order. */
