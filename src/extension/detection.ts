@@ -1,7 +1,9 @@
 /**
  * Recognises dumps where people keep them: a plain-text document (an untitled editor, a `.txt` file, a ticket
  * attachment, a paste) whose first lines are an iptables, IPVS or network-state dump is switched to that language
- * when the engine is sure, and offered when it only may be (setting `kubePacketPath.detectLanguage`).
+ * when the engine is sure, and offered when it only may be (setting `kubePacketPath.detectLanguage`). A saved log
+ * file (VS Code's Log language: `kubectl logs kube-proxy-... > kube-proxy.log`) is switched or offered only when the
+ * engine is sure: most logs are only logs, and a person opening one should not be asked about it.
  *
  * The language server decides (`kubePacketPath/detectLanguage`, the engine's detector on the first lines): this
  * bundle does not carry the engine. The choice made for a document (switched by us, accepted or declined offer,
@@ -20,6 +22,9 @@ export type DetectMode = 'always' | 'ask' | 'never';
 /** workspaceState key: `{ [uri]: languageId }`, `plaintext` for a document whose offer was declined. */
 export const CHOICES_KEY = 'kubePacketPath.languageChoices';
 const PLAIN_TEXT = 'plaintext';
+/** VS Code's language of `.log` files, and of Output channels too (which are not files, and are left alone). */
+const LOG = 'log';
+const SAVED_LOG_SCHEMES = new Set(['file', 'vscode-remote', 'untitled']);
 /** A paste, not typing: an insert at least this long that holds a line break. */
 const PASTE_MIN_CHARS = 20;
 const PASTE_SETTLE_MS = 300;
@@ -27,6 +32,11 @@ const PASTE_SETTLE_MS = 300;
 const HEAD_MAX_CHARS = 200_000;
 /** A kube-proxy log is sent whole up to this size (a day of -v=9 syncs of a small cluster). */
 const LOG_MAX_CHARS = 16_000_000;
+
+/** A document whose language is what VS Code guessed from its name, and whose text may be a dump. */
+function mayHoldDump(doc: vscode.TextDocument): boolean {
+  return doc.languageId === PLAIN_TEXT || (doc.languageId === LOG && SAVED_LOG_SCHEMES.has(doc.uri.scheme));
+}
 
 export function detectMode(): DetectMode {
   const v = vscode.workspace.getConfiguration(CONFIG_SECTION).get<string>('detectLanguage', 'always');
@@ -191,11 +201,17 @@ export class LanguageDetection implements vscode.Disposable {
   /** Decides what to do with a plain-text document: the remembered choice, else the detector's answer and the setting. */
   async consider(doc: vscode.TextDocument, why: 'opened' | 'pasted'): Promise<Outcome | undefined> {
     const uri = doc.uri.toString();
-    if (doc.isClosed || doc.languageId !== PLAIN_TEXT) return undefined;
+    if (doc.isClosed || !mayHoldDump(doc)) return undefined;
     const remembered = this.choiceOf(uri);
     if (remembered) {
-      // An untitled name comes back for a new, empty editor: only restored text takes the old choice.
-      if (remembered === PLAIN_TEXT || (doc.uri.scheme === 'untitled' && doc.getText().trim() === '')) return undefined;
+      // `plaintext` is a declined offer (a log stays a log). An untitled name comes back for a new, empty editor:
+      // only restored text takes the old choice.
+      if (
+        remembered === PLAIN_TEXT ||
+        remembered === doc.languageId ||
+        (doc.uri.scheme === 'untitled' && doc.getText().trim() === '')
+      )
+        return undefined;
       await this.switchTo(doc, remembered);
       return this.done(uri, { kind: 'remembered', languageId: remembered });
     }
@@ -210,8 +226,8 @@ export class LanguageDetection implements vscode.Disposable {
       this.log(`detecting the language of ${uri} failed: ${(e as Error).message}`);
       return undefined;
     }
-    if (doc.isClosed || doc.languageId !== PLAIN_TEXT || this.choiceOf(uri)) return undefined;
-    if (!found.languageId || found.certainty === 'no')
+    if (doc.isClosed || !mayHoldDump(doc) || this.choiceOf(uri)) return undefined;
+    if (!found.languageId || found.certainty === 'no' || (doc.languageId === LOG && found.certainty !== 'sure'))
       return this.done(uri, { kind: 'left', reason: `${why}: ${found.kind} (${found.confidence.toFixed(2)})` });
     const languageId = found.languageId;
     if (mode === 'always' && found.certainty === 'sure') {
@@ -227,7 +243,7 @@ export class LanguageDetection implements vscode.Disposable {
     const answer = await pending;
     if (answer === 'accepted') {
       const now = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-      if (now && now.languageId === PLAIN_TEXT) await this.switchTo(now, languageId);
+      if (now && mayHoldDump(now)) await this.switchTo(now, languageId);
       await this.remember(uri, languageId);
     } else if (answer === 'declined') await this.remember(uri, PLAIN_TEXT);
     this.outcomes.set(uri, { kind: 'offered', languageId, answer: answer ?? 'dismissed' });

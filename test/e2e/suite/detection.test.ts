@@ -2,6 +2,9 @@
 // language server's detector and switched (setting `always`, the default) or offered (`ask`), and the choice is
 // remembered per document in workspaceState.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KubePacketPathApi } from '../../../src/extension/main';
 import { CHOICES_KEY, notificationOffer, type Outcome } from '../../../src/extension/detection';
@@ -75,6 +78,39 @@ suite('dump detection', () => {
     const outcome = await waitFor('the log to be detected', () => api.detection.outcomes.get(doc.uri.toString()));
     assert.deepEqual(outcome, { kind: 'switched', languageId: 'iptables' });
     await closeWithoutSaving(doc);
+  });
+
+  test('a kube-proxy log saved as .log (VS Code reads it as Log) switches to iptables; an ordinary .log stays Log', async () => {
+    await setting().update('detectLanguage', 'always', vscode.ConfigurationTarget.Global);
+    assert.ok((await vscode.languages.getLanguages()).includes('log'), "VS Code's Log language is there");
+    const dir = mkdtempSync(join(tmpdir(), 'kpp-log-'));
+    try {
+      const input = IPTABLES_SAVE.slice(IPTABLES_SAVE.indexOf('*nat'));
+      const proxyLog = join(dir, 'kube-proxy.log');
+      writeFileSync(
+        proxyLog,
+        [
+          'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"',
+          `I1206 10:00:01.123456       1 proxier.go:1538] "Restoring iptables" rules=${JSON.stringify(input)}`,
+          '',
+        ].join('\n'),
+      );
+      const appLog = join(dir, 'app.log');
+      writeFileSync(appLog, '2026-12-06T10:00:01Z INFO listening on :8080\n2026-12-06T10:00:02Z WARN slow request\n');
+      for (const [file, languageId] of [
+        [proxyLog, 'iptables'],
+        [appLog, 'log'],
+      ]) {
+        const uri = vscode.Uri.file(file);
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+        const outcome = await waitFor(`${file} to be looked at`, () => api.detection.outcomes.get(uri.toString()));
+        log(`${file}: ${JSON.stringify(outcome)}`);
+        await waitFor(`${file} to be ${languageId}`, () => current(uri)?.languageId === languageId);
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('with ask, the same paste is offered, not switched; accepting switches and remembers', async () => {

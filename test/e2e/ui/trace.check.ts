@@ -21,8 +21,11 @@ import type { Page } from 'playwright-core';
 
 /** shop/checkout (no endpoints) and shop/cart (3 endpoints). */
 const SHOP = 'shop-no-endpoints.iptables';
-/** The same dump as kube-proxy logged it at -v=9 (saved as text): the whole restore input escaped on line 2. */
-const SHOP_LOG = 'kube-proxy-v9.txt';
+/**
+ * The same dump as kube-proxy logged it at -v=9, saved as a .log (VS Code's Log language until it is detected): the
+ * whole restore input escaped on line 2.
+ */
+const SHOP_LOG = 'kube-proxy-v9.log';
 
 /** Path rows whose label the side bar cuts (text wider than its box). */
 async function cutPathRows(page: Page): Promise<string[]> {
