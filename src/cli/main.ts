@@ -11,6 +11,7 @@ import { runParse } from './commands/parse';
 import { runTrace } from './commands/trace';
 import { runCommand, type Command } from './run';
 import { ownEntry } from '../core/common/own';
+import { useNativeSha256, type Sha256 } from '../core/common/sha256';
 import { assumeDefaultLocaleKeepsRootOrder } from '../core/common/textOrder';
 import { defaultLocaleKeepsRootOrder } from './defaultLocale';
 
@@ -64,6 +65,7 @@ const COMMANDS: Record<string, Command> = {
 export function main(argv: string[]): number | Promise<number> {
   if (require.main !== module) quietOnClosedPipe();
   assumeDefaultLocaleKeepsRootOrder(defaultLocaleKeepsRootOrder(process.env, process.execArgv));
+  useNativeSha256(oneShotSha256);
   const [command, ...rest] = argv;
   if (!command) {
     process.stderr.write('kpp: missing command (try kpp --help)\n');
@@ -87,6 +89,14 @@ export function main(argv: string[]): number | Promise<number> {
 
 declare const KPP_VERSION: string | undefined;
 const VERSION = typeof KPP_VERSION === 'string' ? KPP_VERSION : '0.1.0';
+
+/** node:crypto's one-shot `hash` (Node 20.12 and later), loaded when a chain name is first verified. */
+export function oneShotSha256(): Sha256 | undefined {
+  const { hash } = require('node:crypto') as {
+    hash?: (algorithm: string, data: string, outputEncoding: 'buffer') => Buffer;
+  };
+  return hash ? (text) => hash('sha256', text, 'buffer') : undefined;
+}
 
 /** A reader that closed the pipe (`kpp ... | head`) is not an error worth a stack trace. */
 function quietOnClosedPipe(): void {

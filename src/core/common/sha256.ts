@@ -1,8 +1,26 @@
 /**
- * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, in plain TypeScript. kube-proxy names chains by hashing
- * short strings, and a big dump needs tens of thousands of those hashes: a native call per hash costs more
- * than the hashing itself. Buffers are reused, so a call allocates only its 32-byte result.
+ * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes. kube-proxy names chains by hashing short strings, and a big dump
+ * needs tens of thousands of those hashes. A face that has a one-shot native hash (node:crypto's `hash`, about
+ * 1 µs a call) may give it: code that has not warmed up yet takes 20 µs a hash here, 10 ms for the 500 Services of
+ * a small dump. Without one, or where the runtime has none, it is computed in plain TypeScript; buffers are reused,
+ * so a call allocates only its 32-byte result.
  */
+export type Sha256 = (text: string) => Uint8Array;
+
+/** What gives the native hash, asked at the first hash (loading it costs milliseconds a command may not need). */
+let nativeSha256: (() => Sha256 | undefined) | undefined;
+/** The hash in use once the first was asked. */
+let chosen: Sha256 | undefined;
+
+export function useNativeSha256(load: () => Sha256 | undefined): void {
+  nativeSha256 = load;
+  chosen = undefined;
+}
+
+export function sha256(text: string): Uint8Array {
+  return (chosen ??= nativeSha256?.() ?? sha256InScript)(text);
+}
+
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -66,7 +84,7 @@ function load(s: string): number {
   return n;
 }
 
-export function sha256(s: string): Uint8Array {
+function sha256InScript(s: string): Uint8Array {
   const n = load(s);
   for (let i = 0; i < 8; i++) h[i] = H0[i];
   for (let off = 0; off < n; off += 64) {
