@@ -47,7 +47,8 @@ export function sortByName<T>(items: T[], key: (item: T) => string): T[] {
   return items.sort((a, b) => key(a).localeCompare(key(b)));
 }
 
-export function inRootOrderAlphabet(text: string): boolean {
+/** Whether every character of `text` is in ROOT_ORDER_ALPHABET. */
+function inRootOrderAlphabet(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 128 || PRIMARY[c] === 0) return false;

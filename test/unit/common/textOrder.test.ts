@@ -9,7 +9,6 @@ import {
   ROOT_ORDER_ALPHABET,
   assumeDefaultLocaleKeepsRootOrder,
   compareInRootOrder,
-  inRootOrderAlphabet,
   sortByName,
 } from '../../../src/core/common/textOrder';
 import { defaultLocaleKeepsRootOrder } from '../../../src/cli/defaultLocale';
@@ -87,16 +86,15 @@ test('a locale that orders these names otherwise is not in the list (the check c
 test('sortByName sorts as localeCompare, also with names outside the alphabet', () => {
   const byLocale = (list: string[]) => [...list].sort((a, b) => a.localeCompare(b));
   const list = names(500);
-  const withOthers = [...list, 'ns/café:p', 'ns/a b', 'ns/x+y'];
+  const withOthers = [...list, 'ns/café:p', 'ns/a b', 'ns/x+y', `ns/${'a'.repeat(5000)}`];
   try {
     for (const keeps of [true, false]) {
       assumeDefaultLocaleKeepsRootOrder(keeps);
+      // Equal names keep their order, as in a stable sort by localeCompare.
+      const items = [...list, ...list.slice(0, 50)].map((name, i) => ({ name, i }));
       assert.deepEqual(
-        sortByName(
-          list.map((name) => ({ name })),
-          (x) => x.name,
-        ).map((x) => x.name),
-        byLocale(list),
+        sortByName([...items], (x) => x.name),
+        [...items].sort((a, b) => a.name.localeCompare(b.name)),
       );
       assert.deepEqual(
         sortByName([...withOthers], (x) => x),
@@ -106,8 +104,6 @@ test('sortByName sorts as localeCompare, also with names outside the alphabet', 
   } finally {
     assumeDefaultLocaleKeepsRootOrder(false);
   }
-  assert.equal(inRootOrderAlphabet('ns/svc-1:p_2.x'), true);
-  assert.equal(inRootOrderAlphabet('ns/café'), false);
 });
 
 test('the default locale read from the environment as ICU reads it', () => {
