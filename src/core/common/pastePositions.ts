@@ -6,6 +6,7 @@
  * the original) stood for one. Positions cross between the two at the faces: the engine's line and column become
  * an offset, and the offset the original's line and column, and back.
  */
+import { grownColumn } from './columns';
 
 export interface TextPosition {
   line: number;
@@ -14,32 +15,43 @@ export interface TextPosition {
 
 /** Builds the map line by line, in order. */
 export class PastePositionsBuilder {
-  private readonly starts: number[] = [];
-  private readonly escapeFirst: number[] = [];
-  private readonly escapeColumns: number[] = [];
-  private readonly escapeExtras: number[] = [];
+  // Typed and grown by doubling: a base64 input has an escape every third character (millions on a big dump).
+  private starts = new Int32Array(64);
+  private escapeFirst = new Int32Array(64);
+  private escapeColumns = new Int32Array(64);
+  private escapeExtras = new Int32Array(64);
+  private lines = 0;
+  private escapes = 0;
 
   /** The next engine line starts at `offset` of the original text. */
   line(offset: number): void {
-    this.starts.push(offset);
-    this.escapeFirst.push(this.escapeColumns.length);
+    if (this.lines + 1 >= this.starts.length) {
+      this.starts = grownColumn(this.starts, this.starts.length * 2);
+      this.escapeFirst = grownColumn(this.escapeFirst, this.escapeFirst.length * 2);
+    }
+    this.starts[this.lines] = offset;
+    this.escapeFirst[this.lines++] = this.escapes;
   }
 
   /** On the current line, the character at `column` stood for `1 + extra` characters of the original. */
   escape(column: number, extra: number): void {
-    this.escapeColumns.push(column);
-    this.escapeExtras.push(extra);
+    if (this.escapes === this.escapeColumns.length) {
+      this.escapeColumns = grownColumn(this.escapeColumns, this.escapes * 2);
+      this.escapeExtras = grownColumn(this.escapeExtras, this.escapes * 2);
+    }
+    this.escapeColumns[this.escapes] = column;
+    this.escapeExtras[this.escapes++] = extra;
   }
 
   build(original: string, engineText: string): PastePositions {
-    this.escapeFirst.push(this.escapeColumns.length);
+    this.escapeFirst[this.lines] = this.escapes;
     return new PastePositions(
       engineText,
       lineStarts(original),
-      Int32Array.from(this.starts),
-      Int32Array.from(this.escapeFirst),
-      Int32Array.from(this.escapeColumns),
-      Int32Array.from(this.escapeExtras),
+      this.starts.slice(0, this.lines),
+      this.escapeFirst.slice(0, this.lines + 1),
+      this.escapeColumns.slice(0, this.escapes),
+      this.escapeExtras.slice(0, this.escapes),
     );
   }
 }
