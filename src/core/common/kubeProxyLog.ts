@@ -7,10 +7,11 @@
  *   tab each, and ` >` on a line of its own;
  * - klog structured, a string before klog 2.60 or a byte slice (`%+q`) since: `"Restoring iptables" rules="*filter\n
  *   :KUBE-SERVICES - [0:0]\n..."`, the whole input on the log line with Go's escapes;
- * - JSON logging (`--logging-format=json`) of a string: `{"ts":...,"msg":"Restoring iptables","rules":"*filter\n..."}`.
+ * - JSON logging (`--logging-format=json`) of a string: `{"ts":...,"msg":"Restoring iptables","rules":"*filter\n..."}`;
+ * - JSON logging of a byte slice (zap writes bytes in base64): `"rules":"KmZpbHRlcgo6S1VCRS1TRVJWSUNFUy..."`.
  * The input is what the engines read: the last one logged, with every other log line blanked. The first two keep
- * their lines (only the log's own text is blanked); the escaped forms are unescaped into lines of their own, and
- * `positions` says where each of those lines is in the log.
+ * their lines (only the log's own text is blanked); the escaped and base64 forms are decoded into lines of their
+ * own, and `positions` says where each of those lines is in the log.
  */
 import { isBlankCode } from './chars';
 import { PastePositionsBuilder, type PastePositions } from './pastePositions';
@@ -34,7 +35,7 @@ const LOOKS_LIKE_INPUT = /(?:^|\n)(?:\*(?:filter|nat|mangle|raw|security)\b|:KUB
 /** Lines looked at for a log's first klog or JSON line; a dump is decided without reading further. */
 const SAMPLE_LINES = 400;
 
-type Form = 'raw' | 'lines' | 'quoted' | 'json';
+type Form = 'raw' | 'lines' | 'quoted' | 'json' | 'base64';
 
 interface Found {
   form: Form;
@@ -51,6 +52,7 @@ interface Found {
 export function readKubeProxyLog(text: string): LoggedRestoreInput | undefined {
   const found = lastInput(text);
   if (!found) return undefined;
+  if (found.form === 'base64') return decodeBase64Input(text, found);
   return found.form === 'quoted' || found.form === 'json' ? unescapeInput(text, found) : keepLines(text, found);
 }
 
@@ -125,7 +127,8 @@ function jsonInput(text: string, headerAt: number, end: number) {
   const key = text.slice(headerAt, end).indexOf('"rules":"');
   if (key < 0) return undefined;
   const inputAt = headerAt + key + '"rules":"'.length;
-  return looksLikeEscapedInput(text, inputAt, end) ? { form: 'json' as const, inputAt } : undefined;
+  if (looksLikeEscapedInput(text, inputAt, end)) return { form: 'json' as const, inputAt };
+  return looksLikeBase64Input(text, inputAt, end) ? { form: 'base64' as const, inputAt } : undefined;
 }
 
 function looksLikeInput(text: string, from: number, to: number): boolean {
@@ -134,6 +137,21 @@ function looksLikeInput(text: string, from: number, to: number): boolean {
 
 function looksLikeEscapedInput(text: string, from: number, end: number): boolean {
   return LOOKS_LIKE_INPUT.test(text.slice(from, Math.min(end, from + 4000)).replace(/\\n/g, '\n'));
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The value's start decodes (whole groups of four) to what a restore input starts with. */
+function looksLikeBase64Input(text: string, from: number, end: number): boolean {
+  const quote = text.indexOf('"', from);
+  const to = Math.min(quote < 0 || quote > end ? end : quote, from + 4000);
+  const head = text.slice(from, from + (to - from - ((to - from) % 4)));
+  if (head.length < 8 || !BASE64.test(head)) return false;
+  try {
+    return LOOKS_LIKE_INPUT.test(atob(head));
+  } catch {
+    return false;
+  }
 }
 
 /** The raw and tabbed forms: the input keeps its lines; the log text around it is blanked. */
@@ -271,5 +289,95 @@ function unescapeInput(text: string, found: Found): LoggedRestoreInput {
     header: { line: found.line, column: found.headerAt - found.lineStart, length: found.inputAt - found.headerAt },
     inputs: found.inputs,
     positions: map.build(text, unescaped),
+  };
+}
+
+/**
+ * The base64 form: the input decoded (UTF-8) into lines, each mapped to where its bytes are in the log line. Three
+ * bytes are four characters there: a character stands for the characters from its first byte's to the next one's.
+ */
+function decodeBase64Input(text: string, found: Found): LoggedRestoreInput {
+  const lineEnd = text.indexOf('\n', found.inputAt) < 0 ? text.length : text.indexOf('\n', found.inputAt);
+  const quote = text.indexOf('"', found.inputAt);
+  const valueEnd = quote < 0 || quote > lineEnd ? lineEnd : quote;
+  // Whole groups of four of the value's base64 (a log line cut off mid-value ends sooner).
+  const usable = /^[A-Za-z0-9+/]*(?:={1,2})?/.exec(text.slice(found.inputAt, valueEnd))![0];
+  let bytes = '';
+  try {
+    bytes = atob(usable.slice(0, usable.length - (usable.length % 4)));
+  } catch {
+    // Padding inside the value: nothing is read, and the note still says where the input was.
+  }
+  /** Where byte b of the input begins in the log. */
+  const at = (b: number) => found.inputAt + Math.floor(b / 3) * 4 + (b % 3);
+  const map = new PastePositionsBuilder();
+  const out: string[] = [];
+  let offset = 0;
+  for (let line = 0; line < found.line; line++) {
+    map.line(offset);
+    out.push('\n');
+    offset = text.indexOf('\n', offset) + 1;
+  }
+  map.line(offset);
+  out.push(' '.repeat(found.inputAt - found.lineStart));
+  let column = found.inputAt - found.lineStart;
+  let run = 0; // the first byte of the plain ASCII run not yet copied
+  const flush = (b: number) => {
+    if (b > run) out.push(bytes.slice(run, b));
+  };
+  for (let b = 0; b < bytes.length;) {
+    const c = bytes.charCodeAt(b);
+    if (c === 10) {
+      flush(b);
+      out.push('\n');
+      b++;
+      run = b;
+      map.line(at(b));
+      column = 0;
+      continue;
+    }
+    let width = 1;
+    let char: string | undefined;
+    if (c >= 0x80) {
+      width = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+      let code = width === 1 ? -1 : c & (0xff >> (width + 1));
+      for (let k = 1; k < width; k++) {
+        const next = bytes.charCodeAt(b + k);
+        if (!(next >= 0x80 && next < 0xc0)) {
+          width = 1;
+          code = -1;
+          break;
+        }
+        code = (code << 6) | (next & 0x3f);
+      }
+      // One character for one sequence: outside 16 bits, broken or a control character, a blank holds its place.
+      char = code < 0x80 || code > 0xffff || (code >= 0xd800 && code < 0xe000) ? ' ' : String.fromCharCode(code);
+    } else if (c < 32 && c !== 9) char = ' ';
+    const extra = at(b + width) - at(b) - 1;
+    if (char !== undefined) {
+      flush(b);
+      out.push(char);
+      run = b + width;
+    }
+    if (extra > 0) map.escape(column, extra);
+    column++;
+    b += width;
+  }
+  flush(bytes.length);
+  // The rest of the log line (its other fields) is blanked, then the log lines after it.
+  out.push(blank(text.slice(at(bytes.length), lineEnd)));
+  for (let next = lineEnd + 1; next <= text.length;) {
+    const nl = text.indexOf('\n', next);
+    map.line(next);
+    out.push('\n');
+    if (nl < 0) break;
+    next = nl + 1;
+  }
+  const decoded = out.join('');
+  return {
+    text: decoded,
+    header: { line: found.line, column: found.headerAt - found.lineStart, length: found.inputAt - found.headerAt },
+    inputs: found.inputs,
+    positions: map.build(text, decoded),
   };
 }

@@ -234,3 +234,82 @@ test('a log line cut right after a backslash keeps every later line where the lo
   );
   assert.match(engineLines[1], /^:KUBE-SERVICES - \[0:0\]\\$/);
 });
+
+/** One JSON log line as zap writes a byte slice: the input in base64. */
+function base64Line(dump: string): string {
+  return JSON.stringify({
+    ts: 1765015201123.456,
+    caller: 'iptables/proxier.go:1538',
+    msg: 'Restoring iptables',
+    v: 9,
+    rules: Buffer.from(dump, 'utf8').toString('base64'),
+  });
+}
+
+/** What a dump reads as, without the span texts (base64 cannot be compared with the text it encodes). */
+function readingWithoutSpans(text: string) {
+  const r = reading(text);
+  return {
+    ...r,
+    rules: r.rules.map(([chain, target]) => [chain, target]),
+    diagnostics: r.diagnostics.map(([code]) => code),
+  };
+}
+
+test('JSON logging of the input as bytes (base64, as zap writes them) reads as the dump, every position in the log line', () => {
+  // A comment beyond ASCII: its UTF-8 bytes are one character each, and the positions after it stay right.
+  const dump = kubeProxyDump(SERVICES).replace(
+    '-A KUBE-FORWARD',
+    '-A KUBE-FORWARD -m comment --comment "转发 ✓ déjà" -j ACCEPT\n-A KUBE-FORWARD',
+  );
+  assert.notEqual(dump, kubeProxyDump(SERVICES));
+  const line = base64Line(dump);
+  const log = [before, line, after, ''].join('\n');
+  assert.equal(certaintyOf(detectDump(log)), 'sure');
+  assert.deepEqual(readingWithoutSpans(log), readingWithoutSpans(dump));
+  const a = analyzeText(log);
+  assert.ok(a.iptables!.dump.rules.some((r) => r.comment === '转发 ✓ déjà'));
+  // Each rule's span starts at its first byte's place in the base64: decoded from that group of four on, it is there.
+  const value = line.indexOf('"rules":"') + '"rules":"'.length;
+  for (const r of a.iptables!.dump.rules) {
+    const span = documentDiagnostic(a, { span: r.span, severity: 'info', code: '', message: '' }).span;
+    assert.equal(span.line, 1, r.text);
+    const inValue = span.column - value;
+    const group = inValue - (inValue % 4);
+    const decoded = Buffer.from(line.slice(value + group, value + group + 4 * r.text.length + 8), 'base64');
+    assert.ok(decoded.toString('utf8').includes(r.text), r.text);
+  }
+  const map = a.positions!;
+  const engineLines = map.engineText.split('\n');
+  for (let l = 0; l < engineLines.length; l++)
+    for (let column = 0; column <= engineLines[l].length; column++) {
+      const there = map.toOriginal(l, column);
+      assert.deepEqual(map.toEngine(there.line, there.column), { line: l, column }, `${l}:${column}`);
+    }
+  // The log's other lines stay where they are, blank to the engines.
+  assert.equal(map.toOriginal(engineLines.length - 2, 0).line, 2);
+});
+
+test('a base64 input cut off with the log line still reads what it has, and a value that is no input is no dump', () => {
+  const dump = kubeProxyDump(SERVICES);
+  const line = base64Line(dump);
+  const cut = line.slice(0, Math.floor(line.length * 0.6) + 1);
+  const a = analyzeText(cut);
+  assert.equal(a.detection.kind, 'iptables');
+  assert.ok(a.iptables!.dump.rules.length > 3);
+  assert.ok(diagnosticsOf(a, 'en').some((d) => d.code === 'missing-commit'));
+  const other = JSON.stringify({
+    msg: 'Restoring iptables',
+    rules: Buffer.from('hello world, no rules').toString('base64'),
+  });
+  assert.notEqual(detectDump(other).kind, 'iptables');
+});
+
+test('every corpus save dump reads the same logged by kube-proxy as base64 JSON', (t) => {
+  const files = corpusFiles('iptables').filter((f) => /^\*\w+\s*$/m.test(f.text) && f.text.length < 200_000);
+  if (files.length === 0) return t.skip(CORPUS_MISSING);
+  for (const f of files) {
+    const text = f.text.replace(/\r\n?/g, '\n');
+    assert.deepEqual(readingWithoutSpans(base64Line(text)), readingWithoutSpans(text), f.name);
+  }
+});
