@@ -4,7 +4,7 @@
  * one comes, joins them into one buffer, decodes that to a string and parses it: on a 23 MB didOpen, four copies
  * of the text were alive at once (chunks, body, JSON, the parsed text), 95 MB at the server's peak. Here each
  * chunk is copied into a buffer of the announced length as it comes, and that buffer is let go (and collected)
- * once decoded, before the JSON is parsed: two copies at most.
+ * once decoded, before the JSON is parsed: two copies at most (the body as text and the parsed text).
  */
 import { AbstractMessageReader, Disposable, type DataCallback, type Message } from 'vscode-languageserver/node';
 import { collectGarbage } from './gc';
@@ -66,18 +66,37 @@ export class StdioMessageReader extends AbstractMessageReader {
           this.deliver(body.toString('utf8'), callback);
           continue;
         }
-        this.body = length >= BIG_MESSAGE_BYTES ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
-        this.filled = 0;
+        this.startBody(length);
       }
-      const n = data.copy(this.body, this.filled, 0, Math.min(data.length, this.body.length - this.filled));
-      // The chunks copied so far are garbage, but outside V8's heap: without a collection now and then they all
-      // stay until the end of the message.
-      const every = (bytes: number) => Math.floor(bytes / YOUNG_GC_BYTES);
-      if (this.body.length >= BIG_MESSAGE_BYTES && every(this.filled + n) > every(this.filled)) collectGarbage(true);
-      this.filled += n;
+      const n = this.fill(data);
       data = data.subarray(n);
-      if (this.filled === this.body.length) this.deliver(this.decodeBody(), callback);
+      if (this.filled === this.bodyLength) this.deliver(this.decodeBody(), callback);
     }
+  }
+
+  /**
+   * The body's buffer is handled in frames of its own (this one, `fill`, `decodeBody`): an interpreted frame keeps
+   * every value it loaded until it returns, and `read`'s would keep the body alive under the JSON's parse.
+   */
+  private startBody(length: number): void {
+    this.body = length >= BIG_MESSAGE_BYTES ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
+    this.filled = 0;
+  }
+
+  /** Copies what `data` has of the body; how many bytes it took. */
+  private fill(data: Buffer): number {
+    const body = this.body!;
+    const n = data.copy(body, this.filled, 0, Math.min(data.length, body.length - this.filled));
+    // The chunks copied so far are garbage, but outside V8's heap: without a collection now and then they all
+    // stay until the end of the message.
+    const every = (bytes: number) => Math.floor(bytes / YOUNG_GC_BYTES);
+    if (body.length >= BIG_MESSAGE_BYTES && every(this.filled + n) > every(this.filled)) collectGarbage(true);
+    this.filled += n;
+    return n;
+  }
+
+  private get bodyLength(): number {
+    return this.body?.length ?? -1;
   }
 
   /** The body read, as text; the buffer is let go here, so that no frame still holds it when it is collected. */

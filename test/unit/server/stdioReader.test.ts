@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import type { Message } from 'vscode-languageserver/node';
@@ -71,4 +72,24 @@ test('a header without Content-Length and a body that is not JSON are errors, no
   const broken = await read(Buffer.concat([Buffer.from('Content-Length: 3\r\n\r\n{x}'), frame({ id: 4 })]), [5]);
   assert.deepEqual(broken.messages, [{ id: 4 }]);
   assert.equal(broken.errors.length, 1);
+});
+
+test("a big message's body buffer is let go before the message is delivered: not a third copy under the parse", () => {
+  // Chunks made as they are fed, from a string: the only buffer of the body's size is the reader's own.
+  const text = Array.from({ length: 400_000 }, (_, i) => `-A KUBE-SVC-${i} -j KUBE-SEP-${i}`).join('\n');
+  const json = JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { text } } });
+  const input = new EventEmitter() as unknown as NodeJS.ReadableStream;
+  const reader = new StdioMessageReader(input);
+  let buffersAtDelivery = -1;
+  let delivered: Message | undefined;
+  reader.listen((m) => {
+    buffersAtDelivery = process.memoryUsage().arrayBuffers;
+    delivered = m;
+  });
+  input.emit('data', Buffer.from(`Content-Length: ${json.length}\r\n\r\n`, 'ascii'));
+  for (let at = 0; at < json.length; at += 65_536)
+    input.emit('data', Buffer.from(json.slice(at, at + 65_536), 'latin1'));
+  assert.ok(json.length > 12 << 20);
+  assert.equal((delivered as unknown as { params: { textDocument: { text: string } } }).params.textDocument.text, text);
+  assert.ok(buffersAtDelivery < json.length / 2, `${buffersAtDelivery} bytes of buffers still held at delivery`);
 });
