@@ -30,13 +30,43 @@ function base32(bytes: Uint8Array, length: number): string {
   return out;
 }
 
+const BASE32_CODES = Array.from(BASE32, (c) => c.charCodeAt(0));
+
+/** base32 of the first 10 bytes (80 bits, 16 characters), made as one string instead of 16 appended ones. */
+function base32Of80Bits(b: Uint8Array): string {
+  const c = BASE32_CODES;
+  // Two groups of 5 bytes, 8 characters each; 40 bits do not fit an int, so each group is split 20/20.
+  const high1 = (b[0] << 12) | (b[1] << 4) | (b[2] >>> 4);
+  const low1 = ((b[2] & 15) << 16) | (b[3] << 8) | b[4];
+  const high2 = (b[5] << 12) | (b[6] << 4) | (b[7] >>> 4);
+  const low2 = ((b[7] & 15) << 16) | (b[8] << 8) | b[9];
+  return String.fromCharCode(
+    c[high1 >>> 15],
+    c[(high1 >>> 10) & 31],
+    c[(high1 >>> 5) & 31],
+    c[high1 & 31],
+    c[low1 >>> 15],
+    c[(low1 >>> 10) & 31],
+    c[(low1 >>> 5) & 31],
+    c[low1 & 31],
+    c[high2 >>> 15],
+    c[(high2 >>> 10) & 31],
+    c[(high2 >>> 5) & 31],
+    c[high2 & 31],
+    c[low2 >>> 15],
+    c[(low2 >>> 10) & 31],
+    c[(low2 >>> 5) & 31],
+    c[low2 & 31],
+  );
+}
+
 /** Length of the hash kube-proxy appends to a chain prefix. */
 const HASH_LENGTH = 16;
 
 /** The 16-character hash kube-proxy appends to a chain prefix. */
 export function chainHash(...parts: string[]): string {
   // 16 base32 characters carry 80 bits: only the digest's first 10 bytes are needed.
-  return base32(sha256(parts.length === 2 ? parts[0] + parts[1] : parts.join('')), 10);
+  return base32Of80Bits(sha256(parts.length === 2 ? parts[0] + parts[1] : parts.join('')));
 }
 
 /** `ns/name:port` (or `ns/name` when the port has no name), as kube-proxy's ServicePortName.String(). */
@@ -72,24 +102,42 @@ export function verifyServiceChain(chain: string, spn: string, protocol: string)
  * XLB chains share one hash: it is computed once per form of `spn`, not once per chain.
  */
 export function verifyServiceChains(chains: readonly string[], spn: string, protocol: string): boolean {
-  let candidates: string[] | undefined;
-  let hashes: string[] | undefined;
+  return verifyNamedServiceChains(
+    chains.map((name) => ({ name })),
+    spn,
+    protocol,
+  );
+}
+
+/**
+ * `verifyServiceChains` of the chains' names, without a list of them (asked for each of 10,000 Services): the
+ * forms of `spnCandidates` and their hashes are made only as far as a chain needs them.
+ */
+export function verifyNamedServiceChains(chains: readonly { name: string }[], spn: string, protocol: string): boolean {
+  let hash = '';
+  let otherHash = '';
   let proto = '';
   for (let c = 0; c < chains.length; c++) {
-    const chain = chains[c];
+    const chain = chains[c].name;
     const prefixLength = serviceChainPrefixLength(chain);
     if (prefixLength === 0 || chain.length !== prefixLength + HASH_LENGTH) return false;
-    if (!candidates || !hashes) {
-      candidates = spnCandidates(spn);
-      hashes = [];
+    if (c === 0) {
       proto = protocol.toLowerCase();
+      hash = chainHash(spn, proto);
     }
-    let matched = false;
-    for (let i = 0; i < candidates.length && !matched; i++)
-      matched = chain.endsWith((hashes[i] ??= chainHash(candidates[i], proto)));
-    if (!matched) return false;
+    if (chain.endsWith(hash)) continue;
+    const other = otherSpnForm(spn);
+    if (other === undefined) return false;
+    if (!otherHash) otherHash = chainHash(other, proto);
+    if (!chain.endsWith(otherHash)) return false;
   }
   return true;
+}
+
+/** The second form `spnCandidates` gives, if any. */
+function otherSpnForm(spn: string): string | undefined {
+  if (spn.endsWith(':')) return spn.slice(0, -1);
+  return spn.lastIndexOf(':') > spn.lastIndexOf('/') ? undefined : `${spn}:`;
 }
 
 /** The length of the SERVICE_CHAIN_PREFIXES prefix `chain` starts with, 0 for none. */

@@ -12,7 +12,7 @@ import type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHi
 import { parseServiceComment, type ServiceComment } from './kubeServices';
 import type { IptablesModel } from './modelApi';
 import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIdTable';
-import { kubeChainKind, verifyEndpointChain, verifyServiceChains, type KubeChainKind } from './chainHashes';
+import { kubeChainKind, verifyEndpointChain, verifyNamedServiceChains, type KubeChainKind } from './chainHashes';
 import {
   firstModuleOption,
   optionValue,
@@ -702,14 +702,11 @@ class ServiceRecord implements KubeService {
    */
   get hashVerified(): boolean | null {
     if (this.verified === undefined) {
-      const own = this.name && this.protocol ? this.chains.filter((c) => c.kind !== 'kube-fixed') : [];
-      this.verified = own.length
-        ? verifyServiceChains(
-            own.map((c) => c.name),
-            this.name,
-            this.protocol!,
-          )
-        : null;
+      // `chains` holds no kube-fixed chain: attachChain keeps only a Service's own.
+      this.verified =
+        this.name && this.protocol && this.chains.length
+          ? verifyNamedServiceChains(this.chains, this.name, this.protocol)
+          : null;
     }
     return this.verified;
   }
