@@ -149,9 +149,12 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
 
   function lintChainRules(chain: Chain): void {
     const rules = chain.rules;
-    // Chains are short (a few rules each in a kube-proxy dump): compare them pairwise; long ones through a map.
-    const seen = rules.length > 16 ? new Map<string, Rule>() : undefined;
-    const texts: string[] = [];
+    // Rules with the same text have the same target: a rule is compared with the earlier ones of its target only,
+    // and a rule's text is read when a second rule of its target comes (in a kube-proxy dump, almost never).
+    // A target with many rules (long chains) finds them through a map of their texts instead.
+    const byTarget = new Map<string | undefined, { rules: number[]; byText?: Map<string, number> }>();
+    const texts: (string | undefined)[] = [];
+    const textOf = (i: number) => (texts[i] ??= ruleComparableText(rules[i]));
     let terminalAt: Rule | undefined;
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
@@ -160,20 +163,31 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
           { span: terminalAt.span, message: 'unconditional rule' },
         ]);
       }
-      const normalized = ruleComparableText(r);
+      const name = ruleTargetName(r);
+      const group = byTarget.get(name);
       let dup: Rule | undefined;
-      if (seen) {
-        dup = seen.get(normalized);
-        if (!dup) seen.set(normalized, r);
-      } else {
-        for (let j = 0; j < i && !dup; j++)
-          if (texts[j].length === normalized.length && texts[j] === normalized) dup = rules[j];
-        texts.push(normalized);
+      if (!group) byTarget.set(name, { rules: [i] });
+      else {
+        const normalized = textOf(i);
+        if (!group.byText && group.rules.length >= 16) {
+          group.byText = new Map();
+          for (const e of group.rules) if (!group.byText.has(textOf(e))) group.byText.set(textOf(e), e);
+        }
+        if (group.byText) {
+          const first = group.byText.get(normalized);
+          if (first === undefined) group.byText.set(normalized, i);
+          else dup = rules[first];
+        } else {
+          for (let e = 0; e < group.rules.length && !dup; e++) {
+            const other = textOf(group.rules[e]);
+            if (other.length === normalized.length && other === normalized) dup = rules[group.rules[e]];
+          }
+          group.rules.push(i);
+        }
       }
       if (dup)
         add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
       if (!terminalAt) {
-        const name = ruleTargetName(r);
         if (name !== undefined && (TERMINAL.has(name) || r.target!.kind === 'goto') && isUnconditional(r))
           terminalAt = r;
       }
@@ -216,9 +230,12 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
 
   function lintKubeServices(): void {
     for (const s of model.kube.services) {
-      const anchorLine = s.lines[0];
-      const anchor = anchorLine !== undefined ? model.ruleAtLine(anchorLine)?.span : undefined;
-      if (s.noEndpoints && anchor) add('service-no-endpoints', 'warning', anchor, { service: s.name || '?' });
+      // A Service's lines are gathered when asked for: only for the one diagnostic that points at them.
+      if (s.noEndpoints) {
+        const anchorLine = s.lines[0];
+        const anchor = anchorLine !== undefined ? model.ruleAtLine(anchorLine)?.span : undefined;
+        if (anchor) add('service-no-endpoints', 'warning', anchor, { service: s.name || '?' });
+      }
       if (complete && s.chain && s.endpoints.length === 0 && !s.noEndpoints) {
         const chain = model.chainsNamed(s.chain)[0];
         const span = chain?.declSpan ?? chain?.rules[0]?.span;

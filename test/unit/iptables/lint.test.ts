@@ -148,6 +148,24 @@ test('duplicate rules: tabs and space runs collapse, other differences stay', ()
   );
 });
 
+test('duplicate rules in a long chain: each points at the first copy, whatever the targets around it', () => {
+  // Many rules of one target (found through a map), others of other targets or none, `--jump` for `-j`.
+  const targets = [' -j ACCEPT', ' -j DROP', '', ' --jump ACCEPT', ' -j ACCEPT'];
+  const rules = Array.from({ length: 90 }, (_, i) => `-A X -s 10.0.${i % 11}.0/24${targets[i % 5]}`);
+  const dump = ['*filter', ':X - [0:0]', ...rules, 'COMMIT'];
+  const expected: [number, number][] = [];
+  rules.forEach((r, i) => {
+    const first = rules.indexOf(r);
+    if (first < i) expected.push([i + 2, first + 2]);
+  });
+  assert.ok(expected.length > 20);
+  const dups = lint(dump.join('\n')).filter((d) => d.code === 'duplicate-rule');
+  assert.deepEqual(
+    dups.map((d) => [d.span.line, d.related?.[0].span.line]),
+    expected,
+  );
+});
+
 test('unreferenced chains are found in a small table of a dump whose big table stays quiet', () => {
   const nat = [
     '*nat',
