@@ -39,7 +39,17 @@ function merge(lang: Lang): Messages {
   return out;
 }
 
-export const catalogs: Readonly<Record<Lang, Messages>> = { en: merge('en'), 'zh-CN': merge('zh-CN') };
+const merged: Partial<Record<Lang, Messages>> = {};
+
+/** Each language's catalog, merged when first read: an English command never needs the Chinese one. */
+export const catalogs: Readonly<Record<Lang, Messages>> = {
+  get en() {
+    return (merged.en ??= merge('en'));
+  },
+  get 'zh-CN'() {
+    return (merged['zh-CN'] ??= merge('zh-CN'));
+  },
+};
 
 /** Maps a VS Code / LSP locale (`zh-cn`, `zh-Hans`, `en-US`, ...) to a catalog language. */
 export function normalizeLang(locale: string | undefined): Lang {
