@@ -1,9 +1,10 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a quote
- * of a chat or a mail outermost, then a log collector's prefixes, then kube-proxy's own log of its iptables-restore
- * input. Every face (the detector, the engines) reads the same unwrapped text.
+ * of a chat or a mail outermost, then line numbers (`cat -n`), then a log collector's prefixes, then kube-proxy's
+ * own log of its iptables-restore input. Every face (the detector, the engines) reads the same unwrapped text.
  */
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
+import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
 
@@ -11,6 +12,7 @@ export interface UnwrappedPaste {
   /** The text the engines read. */
   text: string;
   quote?: BlankedQuoteMarks;
+  numbers?: Omit<BlankedLineNumbers, 'text'>;
   /** The first line with a log prefix and where the prefix is on it. */
   log?: { line: number; column: number; length: number };
   kubeProxy?: LoggedRestoreInput;
@@ -20,15 +22,18 @@ export interface UnwrappedPaste {
 export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const quote = blankQuoteMarks(text);
   const quoted = quote?.text ?? text;
-  // A log quoted in a chat: its prefixes follow the blanked quote marks.
-  const blanked = blankLogPrefixes(quoted, !!quote);
-  const logged = blanked?.text ?? quoted;
+  const numbered = blankLineNumbers(quoted);
+  const unnumbered = numbered?.text ?? quoted;
+  // A log quoted in a chat or numbered: its prefixes follow the blanks.
+  const blanked = blankLogPrefixes(unnumbered, !!quote || !!numbered);
+  const logged = blanked?.text ?? unnumbered;
   const kubeProxy = readKubeProxyLog(logged);
-  if (!quote && !blanked && !kubeProxy) return undefined;
+  if (!quote && !numbered && !blanked && !kubeProxy) return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,
     ...(quote ? { quote } : {}),
+    ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
     ...(log ? { log } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),
   };

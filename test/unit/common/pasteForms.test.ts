@@ -1,6 +1,7 @@
 /**
  * The same output pasted in the forms people paste it must read the same: Windows line ends, indentation by
- * spaces or a tab, a byte order mark, trailing blanks, and every line behind `# ` for iptables text.
+ * spaces or a tab, a byte order mark, trailing blanks, line numbers (`cat -n`, `nl`), and every line behind `# `
+ * for iptables text.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -26,6 +27,24 @@ const FORMS: [string, (text: string) => string][] = [
         .join('\n'),
   ],
   ['byte order mark', (t) => `\ufeff${t}`],
+  [
+    'cat -n',
+    (t) =>
+      t
+        .split('\n')
+        .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+        .join('\n'),
+  ],
+  [
+    'nl (blank lines not numbered)',
+    (t) => {
+      let n = 0;
+      return t
+        .split('\n')
+        .map((l) => (l.trim() === '' ? l : `${String(++n).padStart(6)}\t${l}`))
+        .join('\n');
+    },
+  ],
   [
     'trailing blanks',
     (t) =>
