@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { LineIndex } from '../../../src/server/lineIndex';
+
+const lengths = (text: string) => {
+  const index = LineIndex.of(text);
+  return Array.from({ length: index.lineCount }, (_, line) => index.lineLength(line));
+};
+
+test('lines end at \\n, \\r\\n and a lone \\r, as the editor counts them', () => {
+  assert.deepEqual(lengths(''), [0]);
+  assert.deepEqual(lengths('abc'), [3]);
+  assert.deepEqual(lengths('a\nbc\n'), [1, 2, 0]);
+  assert.deepEqual(lengths('a\r\nbc\rdef\n\r\n\r'), [1, 2, 3, 0, 0, 0]);
+  assert.deepEqual(lengths('\r\r\n\n'), [0, 0, 0, 0]);
+});
+
+test('positions are clamped into the lines, never between the halves of a surrogate pair', () => {
+  const index = LineIndex.of('a😀b\r\nxy');
+  assert.deepEqual(index.endOf(0), { line: 0, character: 4 });
+  assert.deepEqual(index.clamp({ line: 0, character: 2 }), { line: 0, character: 1 });
+  assert.deepEqual(index.clamp({ line: 1, character: 9 }), { line: 1, character: 2 });
+  assert.deepEqual(index.clamp({ line: 5, character: 0 }), { line: 1, character: 2 });
+});
