@@ -1,5 +1,6 @@
 /** Conversions between engine spans and LSP ranges/diagnostics. */
-import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type Range } from 'vscode-languageserver';
+import type { Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
+import { DiagnosticSeverity } from './lspConstants';
 import type { Diagnostic, Severity, Span } from '../core/common/diagnostics';
 
 export function toRange(s: Span): Range {

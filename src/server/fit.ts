@@ -7,7 +7,7 @@
 import type { FoldingRange, Position, Range } from 'vscode-languageserver';
 import { countedEn } from '../core/i18n/english';
 import type { LineIndex } from './lineIndex';
-import { ListTargetsRequest, TracePacketRequest } from './protocol';
+import { METHODS } from './protocolNames';
 
 export interface Fitted<T> {
   value: T;
@@ -42,7 +42,7 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
       };
     case 'textDocument/foldingRange':
       return { value: fitFolds(value as FoldingRange[], lines, note), changes };
-    case TracePacketRequest.method: {
+    case METHODS.tracePacket: {
       const r = value as { paths?: { steps?: { line: number }[] }[]; matchedLines?: number[] };
       const inside = (l: number) => l >= 0 && l < lines.lineCount;
       for (const p of r.paths ?? []) {
@@ -59,7 +59,7 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
       }
       return { value: r, changes };
     }
-    case ListTargetsRequest.method:
+    case METHODS.listTargets:
       for (const t of value as { line: number }[]) {
         if (t.line < lines.lineCount) continue;
         t.line = lines.lineCount - 1;

@@ -3,6 +3,9 @@
  * Lines in these messages are 0-based (LSP style).
  */
 import { RequestType } from 'vscode-languageserver-protocol';
+import { METHODS } from './protocolNames';
+
+export { COMMANDS, type CommandId } from './protocolNames';
 
 export interface TracePacketParams {
   uri: string;
@@ -80,9 +83,7 @@ export interface TracePacketResult {
   needsLocalAddresses?: boolean;
 }
 
-export const TracePacketRequest = new RequestType<TracePacketParams, TracePacketResult, void>(
-  'kubePacketPath/tracePacket',
-);
+export const TracePacketRequest = new RequestType<TracePacketParams, TracePacketResult, void>(METHODS.tracePacket);
 
 export interface ServiceTarget {
   name: string;
@@ -99,9 +100,7 @@ export interface ListTargetsParams {
 }
 
 /** The Services (or IPVS virtual services) found in a dump, offered as trace destinations. */
-export const ListTargetsRequest = new RequestType<ListTargetsParams, ServiceTarget[], void>(
-  'kubePacketPath/listTargets',
-);
+export const ListTargetsRequest = new RequestType<ListTargetsParams, ServiceTarget[], void>(METHODS.listTargets);
 
 /** Settings the server reads (section `kubePacketPath`). */
 export interface ServerSettings {
@@ -126,29 +125,5 @@ export interface DetectLanguageResult {
 
 /** What a text is, decided by the engine's detector on its first lines (any text; the document need not be open). */
 export const DetectLanguageRequest = new RequestType<DetectLanguageParams, DetectLanguageResult, void>(
-  'kubePacketPath/detectLanguage',
+  METHODS.detectLanguage,
 );
-
-/**
- * The commands the extension contributes (package.json `contributes.commands`), by what they do: the extension
- * registers every one, the server's code lenses invoke two. test/unit/server/contributes.test.ts holds them equal.
- */
-export const COMMANDS = {
-  detectLanguage: 'kubePacketPath.detectLanguage',
-  tracePacket: 'kubePacketPath.tracePacket',
-  showServerOutput: 'kubePacketPath.showServerOutput',
-  showReferences: 'kubePacketPath.showReferences',
-  diagnoseService: 'kubePacketPath.diagnoseService',
-  diagnoseFromPod: 'kubePacketPath.diagnoseFromPod',
-  diagnoseFromHere: 'kubePacketPath.diagnoseFromHere',
-  switchContext: 'kubePacketPath.switchContext',
-  switchNamespace: 'kubePacketPath.switchNamespace',
-  captureNodeRules: 'kubePacketPath.captureNodeRules',
-  traceInNodeRules: 'kubePacketPath.traceInNodeRules',
-  copyClusterIP: 'kubePacketPath.copyClusterIP',
-  copyReport: 'kubePacketPath.copyReport',
-  refreshCluster: 'kubePacketPath.cluster.refresh',
-  filterCluster: 'kubePacketPath.cluster.filter',
-} as const;
-
-export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

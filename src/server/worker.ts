@@ -19,7 +19,7 @@ import { fitResponse } from './fit';
 import { collectGarbage } from './gc';
 import { LineIndex } from './lineIndex';
 import { paramsToEngine, resultToDocument } from './pasteMapping';
-import { ListTargetsRequest, TracePacketRequest } from './protocol';
+import { METHODS } from './protocolNames';
 
 export type ToWorker =
   /** A big text comes in parts: the parts sent before its `analyse` message, whose `text` is the last part. */
@@ -89,8 +89,8 @@ export const HANDLERS: Record<string, Handler> = {
     prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
   'callHierarchy/incomingCalls': (d, p) => incomingCalls(d.analysis, d.uri, p.item, d.lines),
   'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
-  [TracePacketRequest.method]: (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
-  [ListTargetsRequest.method]: (d) => listTargets(d.analysis),
+  [METHODS.tracePacket]: (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
+  [METHODS.listTargets]: (d) => listTargets(d.analysis),
   diagnostics: (d, _p, lang) => diagnosticsOf(d.analysis, lang).map((x) => toLspDiagnostic(x, d.uri)),
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */

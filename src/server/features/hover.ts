@@ -1,5 +1,6 @@
 /** Hovers: the explainer's Markdown for the token under the cursor, in the session's language. */
-import { MarkupKind, type Hover } from 'vscode-languageserver';
+import type { Hover } from 'vscode-languageserver';
+import { MarkupKind } from '../lspConstants';
 import { explainLine, type Analysis } from '../../core/analyze';
 import type { Lang } from '../../core/i18n/catalog';
 import { toRange } from '../convert';

@@ -1,13 +1,13 @@
 /** Code lenses (Service chains: endpoints, shares, references; counters; "Trace from a pod...") and inlay hints. */
 import type { CodeLens, InlayHint } from 'vscode-languageserver';
-import { InlayHintKind } from 'vscode-languageserver';
+import { InlayHintKind } from '../lspConstants';
 import type { Analysis } from '../../core/analyze';
 import { formatShare } from '../../core/common/shares';
 import { kubeChainKind } from '../../core/iptables/chainHashes';
 import { toRange } from '../convert';
 import { joinHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
-import { COMMANDS } from '../protocol';
+import { COMMANDS } from '../protocolNames';
 
 /** Above this many rules only the Service lenses are produced (counter lenses would flood the editor). */
 const COUNTER_LENS_LIMIT = 5000;

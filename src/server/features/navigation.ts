@@ -5,7 +5,7 @@ import type {
   CallHierarchyOutgoingCall,
   Location,
 } from 'vscode-languageserver';
-import { SymbolKind } from 'vscode-languageserver';
+import { SymbolKind } from '../lspConstants';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
 import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/dump';

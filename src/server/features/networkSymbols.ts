@@ -2,7 +2,8 @@
  * The outline of network state (`ip route`, `ip route get`, `ip rule`, `ip addr`, `conntrack -L`, `ipset list`):
  * one group per kind of output, each record under it at its line.
  */
-import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
+import type { DocumentSymbol, Range } from 'vscode-languageserver';
+import { SymbolKind } from '../lspConstants';
 import type { Analysis } from '../../core/analyze';
 import { joinHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';

@@ -2,7 +2,7 @@
  * Semantic tokens on top of the TextMate colouring: what only the model knows. Chains are coloured by their
  * resolved kind (a hashed chain that is a Service, an endpoint, a jump to an undefined chain).
  */
-import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
+import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver';
 import type { Analysis } from '../../core/analyze';
 import type { IptablesModel } from '../../core/iptables/model';
 import { kubeChainKind, verifyEndpointChain, verifyServiceChain } from '../../core/iptables/chainHashes';
@@ -70,6 +70,9 @@ export function semanticTokensIn(a: Analysis, range: LineRange): SemanticTokens 
     iptablesTokens(a.iptables, encoder, range);
     return { data: encoder.build() };
   }
+  // The library's builder (it orders what comes out of order) is loaded for the first document that is not
+  // iptables: a worker that colours none does not load the protocol library (see lspConstants.ts).
+  const { SemanticTokensBuilder } = require('vscode-languageserver') as typeof import('vscode-languageserver');
   const builder = new SemanticTokensBuilder();
   if (a.ipvs) {
     for (const tok of ipvsSemanticTokens(a.ipvs)) {

@@ -1,12 +1,6 @@
 /** Document symbols (tables > chains, and a Services tree), workspace symbols, and folding ranges. */
-import {
-  FoldingRangeKind,
-  SymbolKind,
-  type DocumentSymbol,
-  type FoldingRange,
-  type Range,
-  type SymbolInformation,
-} from 'vscode-languageserver';
+import type { DocumentSymbol, FoldingRange, Range, SymbolInformation } from 'vscode-languageserver';
+import { FoldingRangeKind, SymbolKind } from '../lspConstants';
 import type { Analysis } from '../../core/analyze';
 import type { KubeService } from '../../core/iptables/kubeView';
 import type { IptablesModel } from '../../core/iptables/model';
