@@ -14,6 +14,7 @@ import { explainIpvsAt } from './ipvs/explain';
 import { lintIpvs } from './ipvs/lint';
 import { buildModel, type IptablesModel } from './iptables/model';
 import { parseIptables } from './iptables/parser';
+import type { TraceFocus } from './iptables/traceSlice';
 import { parseIpvs } from './ipvs/parse';
 import type { IpvsDump } from './ipvs/types';
 import { explainNetworkAt } from './netstate/explain';
@@ -35,15 +36,18 @@ export interface Analysis {
   positions?: PastePositions;
 }
 
-/** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
-export function analyzeText(text: string, kind?: DumpKind): Analysis {
+/**
+ * `kind` forces a family (e.g. the editor's language id); otherwise the text decides. `traceFocus`: the analysis
+ * is for one trace of this packet only, and may read only the lines it needs (see `traceText`).
+ */
+export function analyzeText(text: string, kind?: DumpKind, traceFocus?: TraceFocus): Analysis {
   // Every engine below counts lines as the editor does (a lone CR ends a line too).
   const input = normalizeLineBreaks(text);
   const paste = unwrapPaste(input);
-  if (!paste) return analyzeOutput(input, kind);
+  if (!paste) return analyzeOutput(input, kind, traceFocus);
   // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
   // kube-proxy logged an iptables-restore input: iptables, however many log lines came before it.
-  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined));
+  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), traceFocus);
   const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
   dumpDiagnostics?.unshift(...pasteNotes(paste));
   if (paste.kubeProxy?.positions) a.positions = paste.kubeProxy.positions;
@@ -87,7 +91,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
   return notes;
 }
 
-function analyzeOutput(text: string, kind?: DumpKind): Analysis {
+function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus): Analysis {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
   // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
   const session = splitSession(text);
@@ -103,7 +107,7 @@ function analyzeOutput(text: string, kind?: DumpKind): Analysis {
       return { detection, network: parseNetworkText(text) };
     default:
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
-      return { detection, iptables: buildModel(parseIptables(text)) };
+      return { detection, iptables: buildModel(parseIptables(text, traceFocus ? { traceFocus } : undefined)) };
   }
 }
 

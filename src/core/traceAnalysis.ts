@@ -4,12 +4,13 @@
  * for it. A paste may hold both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the virtual
  * services it holds, the iptables rules for the rest. The faces only shape the answer (JSON, a tree, a view).
  */
-import type { Analysis } from './analyze';
+import { analyzeText, type Analysis } from './analyze';
 import type { Lang } from './i18n/catalog';
 import type { IptablesModel } from './iptables/model';
 import { tracePacket } from './iptables/trace';
 import type { Packet, TraceResult } from './iptables/trace/types';
 import { traceHints, type TextLine } from './iptables/traceHints';
+import { isTraceSlice } from './iptables/traceSlice';
 import { explainNoVirtual, resolveVirtual, type VirtualQuery, type VirtualResolution } from './ipvs/resolve';
 import { ipvsTracePaths, type IpvsTracePath } from './ipvs/tracePaths';
 import { nodeAddressesFromPaste } from './nodeAddresses';
@@ -39,6 +40,26 @@ export type TraceAnswer =
 export function textLineOf(a: Analysis): TextLine | undefined {
   const positions = a.positions;
   return positions ? (line) => positions.lineToOriginal(line) : undefined;
+}
+
+/**
+ * A trace of a text nothing else is asked about (`kpp trace`): the text is read for this packet only when it can
+ * be (a big dump's trace then reads the chains the packet can enter, not every rule). The hints about a packet no
+ * rule DNATs name the dump's Services and need every rule: such a trace is made again on the whole text, so the
+ * answer is always the whole text's.
+ */
+export function traceText(
+  text: string,
+  packet: Packet & { proto: TraceProtocol },
+  lang: Lang,
+): { analysis: Analysis; answer: TraceAnswer } {
+  const focused = analyzeText(text, undefined, { dst: packet.dst, dport: packet.dport, proto: packet.proto });
+  const answer = traceAnalysis(focused, packet, lang);
+  const sliced = focused.iptables !== undefined && isTraceSlice(focused.iptables.dump);
+  if (!sliced || (answer.engine === 'iptables' && answer.result.paths.some((p) => p.dnat)))
+    return { analysis: focused, answer };
+  const whole = analyzeText(text);
+  return { analysis: whole, answer: traceAnalysis(whole, packet, lang) };
 }
 
 export function traceAnalysis(a: Analysis, packet: Packet & { proto: TraceProtocol }, lang: Lang): TraceAnswer {

@@ -2,14 +2,13 @@
  * `kpp trace FILE --src IP --dst IP:PORT [...]`: follows a packet through an iptables dump (or maps a VIP to its
  * real servers in an ipvsadm dump) and prints the paths: JSON with `--json`, a readable tree otherwise.
  */
-import { analyzeText } from '../../core/analyze';
 import { documentTrace } from '../../core/documentPositions';
 import { joinHostPort } from '../../core/common/ip';
 import { formatShare, roundProbability } from '../../core/common/shares';
 import { formatTraceTree } from '../../core/iptables/trace';
 import type { Packet, TraceResult, TraceStep } from '../../core/iptables/trace/types';
 import type { IpvsTracePath, IpvsTraceStep } from '../../core/ipvs/tracePaths';
-import { traceAnalysis } from '../../core/traceAnalysis';
+import { traceText } from '../../core/traceAnalysis';
 import { checkTracePacket, type TraceInputNames } from '../../core/tracePacketInput';
 import { parseArgs, UsageError } from '../args';
 import { printJson, readInput } from '../io';
@@ -131,8 +130,7 @@ export function runTrace(argv: string[]): number {
   const packet = packetFromArgs(args);
   const lang = langOption(args);
   const json = args.flags.has('json');
-  const a = analyzeText(readInput(args.positionals[0]));
-  const answer = traceAnalysis(a, packet, lang);
+  const { analysis: a, answer } = traceText(readInput(args.positionals[0]), packet, lang);
   // Step lines as the text has them (a kube-proxy log carries the dump on one of its lines).
   if (answer.engine === 'iptables') documentTrace(a, answer.result);
   switch (answer.engine) {

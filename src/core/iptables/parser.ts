@@ -19,6 +19,7 @@ import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } fro
 import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
 import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
+import { markTraceSlice, traceSlice, type TraceFocus } from './traceSlice';
 import {
   forEachOptionName,
   isBuiltinChain,
@@ -192,6 +193,11 @@ interface Context {
 export interface ParseOptions {
   /** Table to assume for headerless text when nothing else tells (default: inferred per rule). */
   defaultTable?: string;
+  /**
+   * Read only the lines a trace of this packet needs, when the text lets that be decided safely (see
+   * traceSlice.ts; `isTraceSlice` then says so): the dump is good for that trace and nothing else.
+   */
+  traceFocus?: TraceFocus;
 }
 
 export function parseIptables(text: string, options: ParseOptions = {}): IptablesDump {
@@ -257,6 +263,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     multiLine: false,
   };
   prepareLines(lines, diagnostics);
+  // A paste prepareLines had to unwrap is no plain dump: it is read whole.
+  const slice = options.traceFocus && diagnostics.length === 0 ? traceSlice(lines, options.traceFocus) : undefined;
+  if (slice) markTraceSlice(dump);
 
   const getTable = (name: string, at?: Span): Table => {
     let t = tables.get(name);
@@ -321,6 +330,12 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   for (let li = 0; li < lines.count; li++) {
     const cs = lines.contentStart[li];
     if (cs === lines.contentEnd[li]) continue;
+    if (slice && slice.skip[li] !== 0) {
+      // The slice knew the line's table: a text it misread (a prompt line that ended the table) is read whole.
+      if (ctx.table?.name !== slice.tables[slice.skip[li] - 1])
+        return parseIptables(text, { ...options, traceFocus: undefined });
+      continue;
+    }
     // The bulk of any dump: `-A CHAIN ...`, `[p:b] -A ...` and `:CHAIN POLICY [p:b]` lines are nothing else
     // (no prompt, comment, header or listing starts so), so they skip the checks below.
     if (startsLikeRule(src, cs) && readRuleLine(li, false)) {

@@ -1,0 +1,822 @@
+/**
+ * The lines a trace of one packet needs, found before the dump is parsed (`ParseOptions.traceFocus`): on a big
+ * kube-proxy dump `kpp trace` then reads the few chains the packet can enter instead of every rule.
+ *
+ * One pass over the lines indexes the text (tables, runs of declarations, runs of rule lines of one chain) and
+ * proves rule lines clean: read by the parser, such a line makes no diagnostic a trace reports (an error, a line
+ * joined to it), because its words are plain and every option has the values it takes. A line not proven so (a
+ * quote, `-c`, a value starting with `-`, a word where an option belongs, ...) is read as always.
+ * From the hook chains, a rule's target chain is followed unless the rule cannot match any form of the packet
+ * (its own, or one a DNAT on the way writes) by protocol, destination or destination port: the tracer decides such
+ * a rule on that condition without looking at its target. Every rule of a chain followed is read, and the
+ * declarations of the chains followed; the other clean rule lines and declarations are not read at all.
+ *
+ * The answer must be the full parse's, so anything this reader does not follow makes it give up (undefined: read
+ * everything): a line that is not iptables-save or restore output, a table without COMMIT or given twice, a rule
+ * it could not prove clean in a chain the packet enters, a jump to a chain neither declared nor with rules, a
+ * target that may change the destination in a way it does not model (REDIRECT, NETMAP, a DNAT range).
+ */
+import type { LineIndex } from '../common/lines';
+import { cidrContains, parseCidr, parseIp, splitHostPort, type IpAddress } from '../common/ip';
+import { isBuiltinChain, STANDARD_TARGETS } from './dump';
+import {
+  canonicalOptionName,
+  EXTENSION_TARGETS,
+  FLAG_OPTIONS,
+  GENERIC_OPTION_NAMES,
+  OPTION_ALIASES,
+  optionArity,
+  TWO_ARG_OPTIONS,
+} from './options';
+import { impliedJumps } from './trace/hooks';
+
+/** The packet of one trace, as far as choosing the rules it can reach goes. */
+export interface TraceFocus {
+  dst: string;
+  dport: number;
+  /** tcp, udp or sctp. */
+  proto: string;
+}
+
+/**
+ * Per line of the text, 0 where the parser must read it; for a line it may skip, 1 + the number of the table
+ * (in `tables`) the line is in: the parser checks it is in that table when it skips the line.
+ */
+export interface TraceSlice {
+  skip: Uint8Array;
+  tables: string[];
+}
+
+/** Dumps parsed for one trace only (`ParseOptions.traceFocus`): the chains such a trace cannot enter lack rules. */
+const slicedDumps = new WeakSet<object>();
+
+export function markTraceSlice(dump: object): void {
+  slicedDumps.add(dump);
+}
+
+/** Whether the dump was read for one trace only: good for that trace, not for its kube view or anything else. */
+export function isTraceSlice(dump: object): boolean {
+  return slicedDumps.has(dump);
+}
+
+/** Targets that neither jump nor change the destination: a rule with one leads nowhere else. */
+const DESTINATION_KEEPING = new Set([
+  ...STANDARD_TARGETS,
+  'SNAT',
+  'MASQUERADE',
+  'MARK',
+  'CONNMARK',
+  'CONNSECMARK',
+  'SECMARK',
+  'LOG',
+  'NFLOG',
+  'ULOG',
+  'REJECT',
+  'CT',
+  'NOTRACK',
+  'CHECKSUM',
+  'TRACE',
+  'TCPMSS',
+  'TOS',
+  'DSCP',
+  'TTL',
+  'HL',
+  'CLASSIFY',
+  'SET',
+  'AUDIT',
+  'IDLETIMER',
+  'LED',
+  'RATEEST',
+  'ECN',
+  'TCPOPTSTRIP',
+  'NOP',
+]);
+
+/** Protocol names whose rules cannot match a packet of another protocol (numbers and `all` are not judged). */
+const PROTOCOL_NAMES = new Set([
+  'tcp',
+  'udp',
+  'sctp',
+  'icmp',
+  'icmpv6',
+  'ipv6-icmp',
+  'udplite',
+  'dccp',
+  'esp',
+  'ah',
+  'gre',
+]);
+/** Modules whose `--dport` is the packet's destination port. */
+const PORT_MODULES = new Set(['tcp', 'udp', 'sctp']);
+
+const HOOK_CHAINS = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'];
+
+/**
+ * A rule line the parser reads without a problem a trace reports, as one pattern (V8 runs it as machine code; a
+ * loop over the characters in JavaScript cost twice as much). Words are separated by one space; a word is plain
+ * (no quote, backslash, `!`, control or non-ASCII character) or a value in double quotes without those inside.
+ * Every option is followed by as many values as the parser gives it (values never start with `-` or `!`), at most
+ * one `-j`/`-g`, no `-c`, and a `!` only right before an option (not `-m`, `-j`) or a value (`--dport ! 80`):
+ * what `readRuleBody` reads without an error. See `optionSpellings` for how each option word is told.
+ */
+function cleanRulesPattern(): RegExp {
+  const { flag, two, match, jump, special } = optionSpellings();
+  const plain = '[(-\\[\\]-~]';
+  const end = '(?=[ \\r\\n]|$)';
+  const value = `(?:[(-,.-\\[\\]-~]${plain}*|"[ !#-&(-\\[\\]-~]*")${end}`;
+  const oneOf = (words: string[]) => `(?:${words.join('|')})${end}`;
+  const option = `(?:-[A-Za-z]|--[A-Za-z0-9])${plain}*${end}`;
+  const regular = `(?!${oneOf(special)})${option}`;
+  const item =
+    `(?: (?:! )?${oneOf(flag)}` +
+    `| (?:! )?${regular} (?:! )?${value}` +
+    `| (?:! )?${oneOf(two)} (?:! )?${value} ${value}` +
+    `| ${oneOf(match)} ${value})`;
+  const body = `${item}*(?: ${oneOf(jump)} ${value}${item}*)?`;
+  // The lines after the first: the same chain (\\1), each line whole.
+  return new RegExp(`-A ([A-Za-z0-9_]${plain}*)${body}(?:\\r?\\n-A \\1${body})*(?=[\\r\\n]|$)`, 'y');
+}
+
+/**
+ * The option words that are not a regular option with one value, sorted by how the parser reads them (the same
+ * names and arities as `RuleStore.optionInfo`): any other option-shaped word takes one value.
+ */
+function optionSpellings(): { flag: string[]; two: string[]; match: string[]; jump: string[]; special: string[] } {
+  const bare = new Set([...FLAG_OPTIONS, ...TWO_ARG_OPTIONS, ...Object.keys(OPTION_ALIASES)]);
+  for (const n of ['m', 'match', 'j', 'jump', 'g', 'goto', 'c']) bare.add(n);
+  const written = new Set(Object.keys(GENERIC_OPTION_NAMES));
+  for (const n of bare) {
+    written.add(`-${n}`);
+    written.add(`--${n}`);
+  }
+  const out = { flag: [] as string[], two: [] as string[], match: [] as string[], jump: [] as string[] };
+  const special: string[] = [];
+  for (const w of written) {
+    if (!/^--?[A-Za-z0-9][A-Za-z0-9-]*$/.test(w)) continue;
+    const canonical = canonicalOptionName(w);
+    const arity = optionArity(canonical);
+    let group: string[] | undefined;
+    if (canonical === 'match' || canonical === 'm') group = out.match;
+    else if (canonical === 'jump' || canonical === 'j' || canonical === 'goto' || canonical === 'g') group = out.jump;
+    else if (canonical === 'set-counters' || w === '-c') group = undefined;
+    else if (arity === 0) group = out.flag;
+    else if (arity === 2) group = out.two;
+    else continue;
+    group?.push(w);
+    special.push(w);
+  }
+  // Longest first: an alternation takes the first spelling that matches.
+  for (const list of [out.flag, out.two, out.match, out.jump, special]) list.sort((a, b) => b.length - a.length);
+  return { ...out, special };
+}
+
+let cleanRules: RegExp | undefined;
+/** A run of declarations, one a line, in the shape `declarationAt` reads. */
+const DECLARATIONS = /:[!-~]+ [!-~]+(?: \[\d+:\d+\])?(?:\r?\n:[!-~]+ [!-~]+(?: \[\d+:\d+\])?)*(?=[\r\n]|$)/y;
+const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)$/;
+/**
+ * The start of a rule line the pattern did not prove clean, whose chain the parser reads as this reader does: a
+ * plain word, then one blank at most (a wide gap would glue the next word to it, as a terminal's wrap).
+ */
+const PLAIN_CHAIN = /-A [A-Za-z0-9_][(-[\]-~]*(?: (?![ \t])|(?=[\r\n]|$))/y;
+
+/** Runs of rule lines of one chain, in line order: a chain's rules are its runs'. */
+class RuleRuns {
+  count = 0;
+  first = new Int32Array(4096);
+  last = new Int32Array(4096);
+  /** Where the chain's name is in the text, and its table's number. */
+  nameAt = new Int32Array(4096);
+  nameLength = new Int32Array(4096);
+  table = new Int32Array(4096);
+  /** 1 when the parser reads the run (its chain is entered, or its lines are needed otherwise). */
+  read = new Uint8Array(4096);
+  /** Runs by a hash of their chain's name: the last run added of each bucket, and per run the one before it. */
+  private buckets: Int32Array;
+  private before = new Int32Array(4096);
+
+  constructor(
+    private readonly text: string,
+    lineCount: number,
+  ) {
+    let size = 1024;
+    while (size * 2 < lineCount) size *= 2;
+    this.buckets = new Int32Array(size).fill(-1);
+  }
+
+  add(first: number, last: number, nameAt: number, nameLength: number, table: number): void {
+    const k = this.count++;
+    if (k === this.first.length) {
+      this.first = grow(this.first);
+      this.last = grow(this.last);
+      this.nameAt = grow(this.nameAt);
+      this.nameLength = grow(this.nameLength);
+      this.table = grow(this.table);
+      this.before = grow(this.before);
+      const read = new Uint8Array(k * 2);
+      read.set(this.read);
+      this.read = read;
+    }
+    this.first[k] = first;
+    this.last[k] = last;
+    this.nameAt[k] = nameAt;
+    this.nameLength[k] = nameLength;
+    this.table[k] = table;
+    const bucket = keyOf(table, nameHash(this.text, nameAt, nameLength)) & (this.buckets.length - 1);
+    this.before[k] = this.buckets[bucket];
+    this.buckets[bucket] = k;
+  }
+
+  name(k: number): string {
+    return this.text.slice(this.nameAt[k], this.nameAt[k] + this.nameLength[k]);
+  }
+
+  /** The runs of chain `name` of table `table`, in line order. */
+  of(table: number, name: string): number[] {
+    const out: number[] = [];
+    const length = name.length;
+    for (
+      let k = this.buckets[keyOf(table, nameHash(name, 0, length)) & (this.buckets.length - 1)];
+      k >= 0;
+      k = this.before[k]
+    ) {
+      if (this.nameLength[k] !== length || this.table[k] !== table) continue;
+      const at = this.nameAt[k];
+      let i = length - 1;
+      while (i >= 0 && this.text.charCodeAt(at + i) === name.charCodeAt(i)) i--;
+      if (i < 0) out.push(k);
+    }
+    return out.reverse();
+  }
+}
+
+interface TextIndex {
+  tables: string[];
+  runs: RuleRuns;
+  /** Runs of declaration lines: first and last line, table number. */
+  declarations: { first: number; last: number; table: number }[];
+  /** Per line: 1 for a rule line proven clean. */
+  clean: Uint8Array;
+}
+
+/**
+ * One pass over the lines: tables, runs of declarations, runs of rule lines of one chain, and which rule lines are
+ * clean. A run of clean lines of one chain is one match of a pattern (V8 runs it as machine code); JavaScript
+ * looks at each run, not at each line.
+ */
+function indexLines(lines: LineIndex): TextIndex | undefined {
+  const text = lines.text;
+  const rules = (cleanRules ??= cleanRulesPattern());
+  const { start, contentStart, contentEnd, count } = lines;
+  const runs = new RuleRuns(text, count);
+  const declarations: TextIndex['declarations'] = [];
+  const tables: string[] = [];
+  const clean = new Uint8Array(count);
+  let table = -1;
+  /** The line before this one, a rule proven clean so far (-1: none): this line decides whether it ends there. */
+  let openRule = -1;
+  for (let li = 0; li < count; li++) {
+    const cs = contentStart[li];
+    const ce = contentEnd[li];
+    const before = openRule;
+    openRule = -1;
+    if (cs === ce) continue;
+    const c0 = text.charCodeAt(cs);
+    if (c0 === 45) {
+      // `-A CHAIN ...`
+      if (text.charCodeAt(cs + 1) !== 65 || text.charCodeAt(cs + 2) !== 32 || table < 0) return undefined;
+      let nameEnd = text.indexOf(' ', cs + 3);
+      if (nameEnd < 0 || nameEnd > ce) nameEnd = ce;
+      let last = li;
+      rules.lastIndex = cs;
+      if (rules.test(text)) {
+        const end = rules.lastIndex;
+        while (last + 1 < count && start[last + 1] <= end) last++;
+        // The pattern reads raw lines: they must be the parser's lines as they are.
+        if (contentEnd[last] !== end) return undefined;
+        clean.fill(1, li, last + 1);
+        openRule = last;
+      } else {
+        PLAIN_CHAIN.lastIndex = cs;
+        if (!PLAIN_CHAIN.test(text)) return undefined;
+      }
+      runs.add(li, last, cs + 3, nameEnd - cs - 3, table);
+      li = last;
+      continue;
+    }
+    // A rule ends where the next line starts a rule, a declaration, a table or its COMMIT, or is blank: a line that
+    // could be its wrapped rest (a comment, anything else) leaves the rule unproven.
+    if (c0 === 58) {
+      DECLARATIONS.lastIndex = cs;
+      if (table < 0 || !DECLARATIONS.test(text)) return undefined;
+      const end = DECLARATIONS.lastIndex;
+      let last = li;
+      while (last + 1 < count && start[last + 1] <= end) last++;
+      if (contentEnd[last] !== end) return undefined;
+      declarations.push({ first: li, last, table });
+      li = last;
+      continue;
+    }
+    if (c0 === 42) {
+      const m = TABLE_HEADER.exec(text.slice(cs, ce));
+      if (!m || table >= 0 || tables.includes(m[1]) || tables.length >= 250) return undefined;
+      table = tables.length;
+      tables.push(m[1]);
+      continue;
+    }
+    if (c0 === 67 && ce - cs === 6 && text.startsWith('COMMIT', cs)) {
+      if (table < 0) return undefined;
+      table = -1;
+      continue;
+    }
+    if (before >= 0) clean[before] = 0;
+    // `# Generated by ...`, `# Completed on ...`: the parser reads comments; anything else is no plain dump.
+    if (c0 !== 35) return undefined;
+  }
+  // A table without its COMMIT: the parser may call its last rule cut.
+  if (table >= 0) return undefined;
+  return { tables, runs, declarations, clean };
+}
+
+/**
+ * Names by table, found by a hash of their characters: a declaration is looked up without a string of its own.
+ * `flags` keeps a few bits per name.
+ */
+class NameSet {
+  readonly names: string[] = [];
+  readonly tables: number[] = [];
+  readonly flags: number[] = [];
+  private slots = new Int32Array(1024);
+
+  /** The name's number, added (with flags 0) when missing. */
+  add(table: number, name: string): number {
+    const found = this.find(table, name, 0, name.length);
+    if (found >= 0) return found;
+    const k = this.names.length;
+    this.names.push(name);
+    this.tables.push(table);
+    this.flags.push(0);
+    if (k * 4 >= this.slots.length) this.rehash();
+    this.put(k);
+    return k;
+  }
+
+  find(table: number, source: string, at: number, length: number): number {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let slot = keyOf(table, nameHash(source, at, length)) & mask; ; slot = (slot + 1) & mask) {
+      const k = slots[slot] - 1;
+      if (k < 0) return -1;
+      const name = this.names[k];
+      if (this.tables[k] !== table || name.length !== length) continue;
+      let i = length - 1;
+      while (i >= 0 && source.charCodeAt(at + i) === name.charCodeAt(i)) i--;
+      if (i < 0) return k;
+    }
+  }
+
+  private put(k: number): void {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let slot = keyOf(this.tables[k], nameHash(this.names[k], 0, this.names[k].length)) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = k + 1;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    for (let k = 0; k < this.names.length; k++) this.put(k);
+  }
+}
+
+function keyOf(table: number, hash: number): number {
+  return (hash ^ Math.imul(table + 1, 0x9e3779b1)) >>> 0;
+}
+
+/** NameSet flags. */
+const NEEDED = 1;
+/** A jump's target the closure took for a chain: some chain must have that name (declared, or with rules). */
+const JUMPED_TO = 2;
+/** A target the closure took for iptables' own (DNAT, ACCEPT, ...): no chain may have that name. */
+const BUILTIN_TARGET = 4;
+const DECLARED = 8;
+/** A chain the closure entered. */
+const ENTERED = 16;
+
+/** Lines a trace of `focus` needs (see the module's comment), or undefined when the whole text must be read. */
+export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | undefined {
+  const dst = parseIp(focus.dst);
+  if (!dst || !Number.isInteger(focus.dport)) return undefined;
+  const index = indexLines(lines);
+  if (!index) return undefined;
+  const text = lines.text;
+  const { runs, clean, tables } = index;
+  const names = new NameSet();
+  // No DNAT the packet can meet: `traceText` wants every rule for the hints of such a trace (they name Services).
+  if (followChains(lines, index, names, dst, focus) !== Followed.ToDnat) return undefined;
+  // The parser takes the dump's address family from its first rule with an address: the rules up to it are read.
+  const familyLine = familyDecidingLine(lines, index);
+  // A rule line read in a chain not entered (not proven clean, or up to that rule): its chain's declaration too.
+  for (let k = 0; k < runs.count; k++)
+    if (!runs.read[k] && (!clean[runs.last[k]] || runs.first[k] <= familyLine))
+      names.flags[names.add(runs.table[k], runs.name(k))] |= NEEDED;
+  const skip = new Uint8Array(lines.count);
+  for (const d of index.declarations)
+    for (let li = d.first; li <= d.last; li++) {
+      const at = lines.contentStart[li] + 1;
+      const length = text.indexOf(' ', at) - at;
+      const k = names.find(d.table, text, at, length);
+      if (k >= 0) {
+        names.flags[k] |= DECLARED;
+        if (names.flags[k] & BUILTIN_TARGET) return undefined;
+      }
+      // Built-in chains (no longer name) are declared with their policy, which the trace reads.
+      if (length > 11 && (k < 0 || !(names.flags[k] & NEEDED))) skip[li] = d.table + 1;
+    }
+  // A chain jumped to that was not declared: its rules make it (the parser reads one to make it as it does), or it
+  // is no chain and the jump is one the closure does not know.
+  for (let k = 0; k < names.names.length; k++) {
+    if (!(names.flags[k] & JUMPED_TO) || names.flags[k] & DECLARED) continue;
+    const own = runs.of(names.tables[k], names.names[k]);
+    if (own.length === 0) return undefined;
+    for (const r of own) runs.read[r] = 1;
+  }
+  for (let k = 0; k < runs.count; k++) {
+    if (runs.read[k]) continue;
+    const mark = runs.table[k] + 1;
+    for (let li = Math.max(runs.first[k], familyLine + 1); li <= runs.last[k]; li++) if (clean[li]) skip[li] = mark;
+  }
+  return { skip, tables };
+}
+
+/**
+ * The line of the first rule the parser takes the dump's address family from (its first `-s` or `-d` with a
+ * value, before the target), or the last rule line when no clean rule is proven to be that one.
+ */
+function familyDecidingLine(lines: LineIndex, index: TextIndex): number {
+  const { runs, clean } = index;
+  for (let k = 0; k < runs.count; k++)
+    for (let li = runs.first[k]; li <= runs.last[k]; li++)
+      if (clean[li] && readRuleWords(lines.text, lines.contentStart[li], lines.contentEnd[li]).address) return li;
+  return runs.count > 0 ? runs.last[runs.count - 1] : -1;
+}
+
+/**
+ * A hash of the name `source[at, at + length)` from its length and a few characters: its last ones (kube-proxy's
+ * 60,000 chain names differ in their hash suffix), its first and middle one. Collisions only cost a comparison.
+ */
+function nameHash(source: string, at: number, length: number): number {
+  if (length === 0) return 0;
+  const end = at + length;
+  let hash = Math.imul(length, 0x9e3779b1) ^ source.charCodeAt(at) ^ (source.charCodeAt(at + (length >> 1)) << 8);
+  for (let i = Math.max(at + 1, end - 4); i < end; i++) hash = Math.imul(hash ^ source.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+function grow(column: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(column.length * 2);
+  grown.set(column);
+  return grown;
+}
+/** What the closure reads of a clean rule line; one record reused for every line. */
+const facts = {
+  /** Offsets into the text of the values (-1: absent). */
+  targetAt: -1,
+  targetEnd: -1,
+  protocolAt: -1,
+  protocolEnd: -1,
+  destinationAt: -1,
+  destinationEnd: -1,
+  dportAt: -1,
+  dportEnd: -1,
+  toDestinationAt: -1,
+  toDestinationEnd: -1,
+  /** A condition negated, given twice, after the target, or a port of a module other than tcp/udp/sctp. */
+  unprunable: false,
+  /** `--to-destination` given more than once (old iptables spread connections over them). */
+  toDestinations: 0,
+  /** A generic `-s`/`-d` with a value before the target (the parser's `decideFamily` takes such a rule). */
+  address: false,
+};
+
+const enum Reading {
+  Other,
+  Match,
+  Jump,
+  Protocol,
+  Destination,
+  Source,
+  DestinationPort,
+  ToDestination,
+}
+
+/** What each option word written in a rule means here (a few spellings in any dump). */
+const readings = new Map<string, Reading>();
+
+function readingOf(word: string): Reading {
+  let reading = readings.get(word);
+  if (reading === undefined) {
+    const canonical = canonicalOptionName(word);
+    reading =
+      canonical === 'm' || canonical === 'match'
+        ? Reading.Match
+        : canonical === 'j' || canonical === 'jump' || canonical === 'g' || canonical === 'goto'
+          ? Reading.Jump
+          : canonical === 'protocol'
+            ? Reading.Protocol
+            : canonical === 'destination'
+              ? Reading.Destination
+              : canonical === 'source'
+                ? Reading.Source
+                : canonical === 'dport'
+                  ? Reading.DestinationPort
+                  : canonical === 'to-destination'
+                    ? Reading.ToDestination
+                    : Reading.Other;
+    if (readings.size < 4096) readings.set(word, reading);
+  }
+  return reading;
+}
+
+/**
+ * Reads the words of a clean rule line [cs, ce) into `facts`. In a clean line words are one space apart, quotes
+ * are around whole values only, and a word starting with `-` is an option (values never do): an option's values
+ * are the words up to the next option, without a `!`.
+ */
+function readRuleWords(text: string, cs: number, ce: number): typeof facts {
+  facts.targetAt = -1;
+  facts.protocolAt = -1;
+  facts.destinationAt = -1;
+  facts.dportAt = -1;
+  facts.toDestinationAt = -1;
+  facts.unprunable = false;
+  facts.toDestinations = 0;
+  facts.address = false;
+  let moduleAt = -1;
+  let moduleEnd = -1;
+  let inTarget = false;
+  let negated = false;
+  let reading = Reading.Other;
+  /** Values read of the current option. */
+  let values = 0;
+  // Past `-A CHAIN `.
+  let i = text.indexOf(' ', cs + 3) + 1;
+  if (i === 0 || i > ce) return facts;
+  while (i < ce) {
+    const c = text.charCodeAt(i);
+    let end: number;
+    if (c === 34) end = text.indexOf('"', i + 1) + 1;
+    else {
+      end = text.indexOf(' ', i);
+      if (end < 0 || end > ce) end = ce;
+    }
+    if (c === 45) {
+      reading = readingOf(text.slice(i, end));
+      values = 0;
+    } else if (c === 33 && end === i + 1) negated = true;
+    else if (values++ === 0) {
+      // An option's first value; quotes left out.
+      const at = c === 34 ? i + 1 : i;
+      const valueEnd = c === 34 ? end - 1 : end;
+      const prunable = !negated && !inTarget;
+      negated = false;
+      switch (reading) {
+        case Reading.Match:
+          moduleAt = at;
+          moduleEnd = valueEnd;
+          break;
+        case Reading.Jump:
+          facts.targetAt = at;
+          facts.targetEnd = valueEnd;
+          inTarget = true;
+          break;
+        case Reading.Protocol:
+          if (facts.protocolAt >= 0 || !prunable) facts.unprunable = true;
+          facts.protocolAt = at;
+          facts.protocolEnd = valueEnd;
+          break;
+        case Reading.Destination:
+          if (facts.destinationAt >= 0 || !prunable) facts.unprunable = true;
+          facts.destinationAt = at;
+          facts.destinationEnd = valueEnd;
+          if (!inTarget && valueEnd > at) facts.address = true;
+          break;
+        case Reading.Source:
+          if (!inTarget && valueEnd > at) facts.address = true;
+          break;
+        case Reading.DestinationPort:
+          if (facts.dportAt >= 0 || !prunable || !portModule(text, moduleAt, moduleEnd, facts)) facts.unprunable = true;
+          facts.dportAt = at;
+          facts.dportEnd = valueEnd;
+          break;
+        case Reading.ToDestination:
+          facts.toDestinations++;
+          facts.toDestinationAt = at;
+          facts.toDestinationEnd = valueEnd;
+          break;
+      }
+    }
+    i = end + 1;
+  }
+  return facts;
+}
+
+/** `--dport` is the packet's destination port: after `-m tcp` (udp, sctp), or after `-p tcp` without a module. */
+function portModule(text: string, moduleAt: number, moduleEnd: number, f: typeof facts): boolean {
+  if (moduleAt >= 0) return PORT_MODULES.has(text.slice(moduleAt, moduleEnd));
+  return f.protocolAt >= 0 && PORT_MODULES.has(text.slice(f.protocolAt, f.protocolEnd));
+}
+
+/** What following the jumps found. */
+const enum Followed {
+  /** A chain entered holds a rule this reader cannot judge. */
+  Unsure,
+  NoDnat,
+  ToDnat,
+}
+
+/**
+ * Follows the jumps a trace of the packet can take from the hook chains, marking the runs of the chains entered
+ * `read` and recording in `names` the chains jumped to and the targets taken for iptables' own. Grows the packet's
+ * possible destinations and ports with the DNAT rules it meets (protocol permitting).
+ */
+function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: IpAddress, focus: TraceFocus): Followed {
+  const { runs, clean, tables } = index;
+  const text = lines.text;
+  /** Chains entered, as numbers in `names` (flag ENTERED). */
+  const queue: number[] = [];
+  const enter = (table: number, name: string, jump = true) => {
+    const k = names.add(table, name);
+    if (jump) names.flags[k] |= JUMPED_TO;
+    if (names.flags[k] & ENTERED) return;
+    names.flags[k] |= ENTERED | NEEDED;
+    queue.push(k);
+  };
+  // Every hook chain, and what kube-proxy's restore input implies they jump to when it leaves them out.
+  for (let k = 0; k < runs.count; k++) {
+    if (runs.nameLength[k] > 11) continue;
+    const table = runs.table[k];
+    const name = runs.name(k);
+    if (isBuiltinChain(tables[table], name) || HOOK_CHAINS.includes(name)) enter(table, name, false);
+  }
+  for (let t = 0; t < tables.length; t++)
+    for (const name of HOOK_CHAINS) for (const j of impliedJumps(tables[t], name)) enter(t, j.target, false);
+  const destinations: IpAddress[] = [dst];
+  /** The IPv4 ones as 32-bit numbers: kube-proxy's 10,000 Service rules are compared without a string each. */
+  const destinations4: number[] = dst.family === 4 ? [Number(dst.value) | 0] : [];
+  const ports = new Set<number>([focus.dport]);
+  /**
+   * Rules skipped for their destination or port, five numbers each: line, table, port (-1: none), IPv4 network and
+   * the bits after its prefix (-1: no IPv4 destination, -2: another destination, read again). Looked at again
+   * when a DNAT adds a destination or port; one skipped for its protocol stays skipped.
+   */
+  let skipped: number[] = [];
+  const skip = (li: number, table: number, f: typeof facts) => {
+    const port = f.dportAt >= 0 ? portAt(text, f.dportAt, f.dportEnd) : -1;
+    let shift = -1;
+    if (f.destinationAt >= 0)
+      shift = ipv4CidrAt(text, f.destinationAt, f.destinationEnd) ? 32 - cidrScratch.prefix : -2;
+    skipped.push(li, table, port, cidrScratch.base, shift);
+  };
+  const mayMatchSkipped = (s: number, from: number[]): boolean => {
+    const shift = from[s + 4];
+    if (shift === -2) return mayMatch(readRuleWords(text, lines.contentStart[from[s]], lines.contentEnd[from[s]]));
+    const port = from[s + 2];
+    if (port >= 0 && !ports.has(port)) return false;
+    const base = from[s + 3];
+    return shift < 0 || shift === 32 || destinations4.some((d) => (d ^ base) >>> shift === 0);
+  };
+  /** How many destinations and ports there were when the skipped rules were last looked at. */
+  let seen = 1;
+  const protocolMismatch = (f: typeof facts): boolean => {
+    if (f.unprunable || f.protocolAt < 0) return false;
+    const protocol = text.slice(f.protocolAt, f.protocolEnd).toLowerCase();
+    return PROTOCOL_NAMES.has(protocol) && protocol !== focus.proto;
+  };
+  const mayMatch = (f: typeof facts): boolean => {
+    if (f.unprunable) return true;
+    if (f.dportAt >= 0) {
+      const port = portAt(text, f.dportAt, f.dportEnd);
+      if (port >= 0 && !ports.has(port)) return false;
+    }
+    if (f.destinationAt >= 0) {
+      if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd)) {
+        const shift = 32 - cidrScratch.prefix;
+        return shift === 32 || destinations4.some((d) => (d ^ cidrScratch.base) >>> shift === 0);
+      }
+      const cidr = parseCidr(text.slice(f.destinationAt, f.destinationEnd));
+      if (cidr && !destinations.some((d) => cidrContains(cidr, d))) return false;
+    }
+    return true;
+  };
+  /** A DNAT rule in a chain entered (one that may match). */
+  let dnat = false;
+  /** Builtin targets met, by table, already checked to be no chain with rules. */
+  const targetsMet = new Set<string>();
+  for (;;) {
+    while (queue.length) {
+      const chain = queue.pop()!;
+      const table = names.tables[chain];
+      for (const r of runs.of(table, names.names[chain])) {
+        runs.read[r] = 1;
+        for (let li = runs.first[r]; li <= runs.last[r]; li++) {
+          if (!clean[li]) return Followed.Unsure;
+          const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li]);
+          // A rule whose protocol, destination or port the packet cannot have does not match, whatever its target
+          // (the tracer decides such a condition before it looks at the target).
+          if (f.targetAt < 0 || protocolMismatch(f)) continue;
+          const target = text.slice(f.targetAt, f.targetEnd);
+          if (!STANDARD_TARGETS.has(target) && !EXTENSION_TARGETS.has(target)) {
+            // A chain (the declarations will tell; no declaration and no rules: a target the closure cannot follow).
+            if (mayMatch(f)) enter(table, target);
+            else skip(li, table, f);
+            continue;
+          }
+          // iptables' own target, unless a chain of that name exists (the declarations will tell).
+          if (!targetsMet.has(`${table} ${target}`)) {
+            if (runs.of(table, target).length > 0) return Followed.Unsure;
+            targetsMet.add(`${table} ${target}`);
+            names.flags[names.add(table, target)] |= BUILTIN_TARGET;
+          }
+          if (target === 'DNAT') {
+            dnat = true;
+            if (f.toDestinations !== 1) return Followed.Unsure;
+            const to = splitHostPort(text.slice(f.toDestinationAt, f.toDestinationEnd));
+            const address = to && parseIp(to.host);
+            if (!address) return Followed.Unsure;
+            if (!destinations.some((d) => d.family === address.family && d.value === address.value)) {
+              destinations.push(address);
+              if (address.family === 4) destinations4.push(Number(address.value) | 0);
+            }
+            if (to.port !== undefined) ports.add(to.port);
+          } else if (!DESTINATION_KEEPING.has(target)) return Followed.Unsure;
+        }
+      }
+    }
+    // A destination or port a DNAT added may make a skipped rule match: look at those again.
+    if (destinations.length + ports.size === seen + 1) return dnat ? Followed.ToDnat : Followed.NoDnat;
+    seen = destinations.length + ports.size - 1;
+    const before = skipped;
+    skipped = [];
+    for (let s = 0; s < before.length; s += 5) {
+      if (!mayMatchSkipped(s, before)) {
+        for (let k = s; k < s + 5; k++) skipped.push(before[k]);
+        continue;
+      }
+      const f = readRuleWords(text, lines.contentStart[before[s]], lines.contentEnd[before[s]]);
+      enter(before[s + 1], text.slice(f.targetAt, f.targetEnd));
+    }
+  }
+}
+
+/** The port written at text[at, end) (one to five digits), or -1 for anything else (a range, a name). */
+function portAt(text: string, at: number, end: number): number {
+  if (end - at < 1 || end - at > 5) return -1;
+  let port = 0;
+  for (let k = at; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return -1;
+    port = port * 10 + (c - 48);
+  }
+  return port;
+}
+
+/** What `ipv4CidrAt` read: the network as a 32-bit number and its prefix length. */
+const cidrScratch = { base: 0, prefix: 32 };
+
+/** Reads `a.b.c.d` or `a.b.c.d/n` at text[at, end) into cidrScratch; false for anything else (IPv6, masks). */
+function ipv4CidrAt(text: string, at: number, end: number): boolean {
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  let k = at;
+  for (; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 48 && c <= 57) {
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return false;
+    } else if (c === 46 && digits > 0 && dots < 3) {
+      value = (value << 8) | part;
+      part = 0;
+      digits = 0;
+      dots++;
+    } else break;
+  }
+  if (dots !== 3 || digits === 0) return false;
+  value = (value << 8) | part;
+  let prefix = 32;
+  if (k < end) {
+    if (text.charCodeAt(k) !== 47 || end - k < 2 || end - k > 3) return false;
+    prefix = 0;
+    for (k++; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c < 48 || c > 57) return false;
+      prefix = prefix * 10 + (c - 48);
+    }
+    if (prefix > 32) return false;
+  }
+  cidrScratch.base = prefix === 0 ? 0 : value & (-1 << (32 - prefix));
+  cidrScratch.prefix = prefix;
+  return true;
+}
