@@ -538,6 +538,25 @@ function readingOf(word: string): Reading {
   return reading;
 }
 
+/** How `-X` reads (the generic and command options of one letter), or -1 to look it up. */
+function shortReading(letter: number): Reading | -1 {
+  switch (letter) {
+    case 109: // m
+      return Reading.Match;
+    case 106: // j
+    case 103: // g
+      return Reading.Jump;
+    case 112: // p
+      return Reading.Protocol;
+    case 100: // d
+      return Reading.Destination;
+    case 115: // s
+      return Reading.Source;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the words of a clean rule line [cs, ce) into `facts`. In a clean line words are one space apart, quotes
  * are around whole values only, and a word starting with `-` is an option (values never do): an option's values
@@ -556,7 +575,7 @@ function readRuleWords(text: string, cs: number, ce: number): typeof facts {
   let moduleEnd = -1;
   let inTarget = false;
   let negated = false;
-  let reading = Reading.Other;
+  let reading: Reading | -1 = Reading.Other;
   /** Values read of the current option. */
   let values = 0;
   // Past `-A CHAIN `.
@@ -571,7 +590,9 @@ function readRuleWords(text: string, cs: number, ce: number): typeof facts {
       if (end < 0 || end > ce) end = ce;
     }
     if (c === 45) {
-      reading = readingOf(text.slice(i, end));
+      reading = end - i === 2 ? shortReading(text.charCodeAt(i + 1)) : -1;
+      // Every kube-proxy rule has a comment; the rest of the spellings are few and looked up once each.
+      if (reading < 0) reading = text.startsWith('--comment ', i) ? Reading.Other : readingOf(text.slice(i, end));
       values = 0;
     } else if (c === 33 && end === i + 1) negated = true;
     else if (values++ === 0) {
