@@ -406,7 +406,7 @@ const ENTERED = 16;
 /** Lines a trace of `focus` needs (see the module's comment), or undefined when the whole text must be read. */
 export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | undefined {
   const dst = parseIp(focus.dst);
-  if (!dst || !Number.isInteger(focus.dport)) return undefined;
+  if (!dst || !Number.isInteger(focus.dport) || !namesDestination(lines.text, focus.dst)) return undefined;
   const index = indexLines(lines);
   if (!index) return undefined;
   const text = lines.text;
@@ -447,6 +447,20 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     for (let li = Math.max(runs.first[k], familyLine + 1); li <= runs.last[k]; li++) if (clean[li]) skip[li] = mark;
   }
   return { skip, tables };
+}
+
+/**
+ * Whether a rule names the address as its destination (`-d 10.96.0.1` or `-d 10.96.0.1/32`): a Service's address
+ * does. A trace to another address (a pod, a node's NodePort) seldom meets a DNAT, and then is traced on every rule
+ * anyway (`traceText`): the text is read whole at once, without an index made for nothing.
+ */
+function namesDestination(text: string, address: string): boolean {
+  const word = `-d ${address}`;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) {
+    const next = text.charCodeAt(at + word.length);
+    if (next === 32 || next === 47 || next === 10 || next === 13 || Number.isNaN(next)) return true;
+  }
+  return false;
 }
 
 /**
