@@ -1,9 +1,9 @@
 /**
  * `kpp trace` reads only the lines a trace needs (core/iptables/traceSlice.ts): its answer must be the whole
  * text's. Checked over generated kube-proxy dumps, the samples, the test dumps, the shared corpus and mutations
- * of each (hostile fragments, broken rule lines), for Services' addresses and others: the trace (JSON, tree, hints
- * in both languages) and the diagnostics a trace reports (every error, and the codes the hints read) are the same
- * as when every line is read; and a kube-proxy dump is in fact read in part.
+ * of each (hostile fragments, broken rule lines), for Services' addresses and others: the trace (JSON and tree,
+ * with its hints) and the diagnostics a trace reports (every error, and the codes the hints read) are the same as
+ * when every line is read; and a kube-proxy dump is in fact read in part.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -25,8 +25,8 @@ import { fuzzSources, mutate, Rng } from '../../helpers/mutate';
 
 const NAMES = { src: '--src', dst: '--dst', proto: '--proto', hook: '--hook', localAddresses: '--local-ip' };
 
-function packetOf(dst: string, proto = 'tcp', src = '10.128.0.5', hook?: string) {
-  const checked = checkTracePacket({ src, dst, proto, ...(hook ? { hook } : {}) }, NAMES);
+function packetOf(dst: string, proto = 'tcp', src = '10.128.0.5') {
+  const checked = checkTracePacket({ src, dst, proto }, NAMES);
   assert.ok(checked.ok, dst);
   return checked.packet;
 }
@@ -108,6 +108,8 @@ test('a generated kube-proxy dump is read in part, and traces as when read whole
   assert.ok(analysis.iptables!.dump.rules.length * 2 < whole.iptables!.dump.rules.length);
   assert.ok(answer.engine === 'iptables' && answer.result.paths.some((p) => p.dnat));
   assert.deepEqual(shown(answer), shown(traceAnalysis(whole, packet, 'en')));
+  // The hints in Chinese too.
+  assert.deepEqual(shown(traceText(text, packet, 'zh-CN').answer), shown(traceAnalysis(whole, packet, 'zh-CN')));
   assert.ok(sameAnswers('generated', text) > 0);
 });
 
