@@ -49,27 +49,63 @@ function jumpsToChain(
   return !EXTENSION_TARGETS.has(target) || chainOf(table, target) !== undefined;
 }
 
-/** Rules by the chain they jump or go to, in dump order (-D/-R/-C lines included, as written). */
-function buildReferences(
-  dump: IptablesDump,
-  chainOf: (table: string, name: string) => Chain | undefined,
-): PerTable<Rule[]> {
-  const refs = new PerTable<Rule[]>();
-  // Rules come chain by chain: keep the current table's map instead of looking it up per rule.
-  let table: string | undefined;
-  let tableRefs = new Map<string, Rule[]>();
-  for (const r of dump.rules) {
-    const target = ruleTargetName(r);
-    if (!target || !jumpsToChain(target, r.table, chainOf)) continue;
-    if (r.table !== table) {
-      table = r.table;
-      tableRefs = refs.table(table);
+/**
+ * Rules by the chain they jump or go to, in dump order (-D/-R/-C lines included, as written): the rules' indexes
+ * in one column grouped by target, and a chain's list made when it is asked for. A list kept per chain was 6 MB of
+ * a 10k-Service dump's worker (60,000 small arrays) for hovers that ask about a few chains.
+ */
+class References {
+  /** Group of each (table, target): its rules are `order[starts[g]]` up to `order[starts[g + 1]]`. */
+  private readonly groups = new PerTable<number>();
+  private readonly starts: Int32Array;
+  private readonly order: Int32Array;
+  /** Rules that name a chain through an nft verdict map, after the plain jumps (see `addVerdictMapReferences`). */
+  readonly viaMaps = new PerTable<Rule[]>();
+
+  constructor(
+    private readonly dump: IptablesDump,
+    chainOf: (table: string, name: string) => Chain | undefined,
+  ) {
+    const rules = dump.rules;
+    const groupOf = new Int32Array(rules.length);
+    const counts: number[] = [];
+    // Rules come chain by chain: keep the current table's map instead of looking it up per rule.
+    let table: string | undefined;
+    let tableGroups = new Map<string, number>();
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
+      const target = ruleTargetName(r);
+      groupOf[i] = -1;
+      if (!target || !jumpsToChain(target, r.table, chainOf)) continue;
+      if (r.table !== table) {
+        table = r.table;
+        tableGroups = this.groups.table(table);
+      }
+      let g = tableGroups.get(target);
+      if (g === undefined) tableGroups.set(target, (g = counts.push(0) - 1));
+      counts[g]++;
+      groupOf[i] = g;
     }
-    const list = tableRefs.get(target);
-    if (list) list.push(r);
-    else tableRefs.set(target, [r]);
+    this.starts = new Int32Array(counts.length + 1);
+    for (let g = 0; g < counts.length; g++) this.starts[g + 1] = this.starts[g] + counts[g];
+    this.order = new Int32Array(this.starts[counts.length]);
+    const next = this.starts.slice(0, counts.length);
+    for (let i = 0; i < rules.length; i++) if (groupOf[i] >= 0) this.order[next[groupOf[i]]++] = i;
   }
-  return refs;
+
+  get(table: string, name: string): Rule[] | undefined {
+    const g = this.groups.get(table, name);
+    const viaMaps = this.viaMaps.get(table, name);
+    if (g === undefined && !viaMaps) return undefined;
+    const out: Rule[] = [];
+    if (g !== undefined)
+      for (let i = this.starts[g]; i < this.starts[g + 1]; i++) out.push(this.dump.rules[this.order[i]]);
+    if (this.dump.format !== 'nft') return out;
+    if (viaMaps) for (const r of viaMaps) out.push(r);
+    // Rules that name a declared chain through a map go after the plain jumps: back in dump order.
+    if (this.dump.tables.some((t) => t.name === table && t.chains.has(name))) out.sort((a, b) => a.line - b.line);
+    return out;
+  }
 }
 
 /**
@@ -77,7 +113,7 @@ function buildReferences(
  * refers to A and B; `map service-ips { ... : goto C }` refers to C from the map. Rules go with the rule
  * references (once per chain they name); map elements are a list of their own, with their positions.
  */
-function addVerdictMapReferences(dump: IptablesDump, refs: PerTable<Rule[]>, elements: PerTable<NftElement[]>): void {
+function addVerdictMapReferences(dump: IptablesDump, refs: References, elements: PerTable<NftElement[]>): void {
   for (const r of dump.rules) {
     if (r.target?.name !== 'VMAP' && r.target?.name !== 'NUMGEN') continue;
     const inline = r.target.options.find((o) => o.name === 'elements')?.values[0];
@@ -85,9 +121,9 @@ function addVerdictMapReferences(dump: IptablesDump, refs: PerTable<Rule[]>, ele
     const named = new Set<string>();
     for (const e of bracedElements(inline)) if (e.chain) named.add(e.chain);
     for (const chain of named) {
-      const list = refs.get(r.table, chain);
+      const list = refs.viaMaps.get(r.table, chain);
       if (list) list.push(r);
-      else refs.set(r.table, chain, [r]);
+      else refs.viaMaps.set(r.table, chain, [r]);
     }
   }
   for (const o of dump.nftObjects ?? []) {
@@ -135,18 +171,13 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   };
   // The jump graph is built on the first question about it: hovers, lenses and navigation need it, parsing and
   // diagnostics of a big dump do not.
-  let refs: PerTable<Rule[]> | undefined;
+  let refs: References | undefined;
   let elementRefs: PerTable<NftElement[]> | undefined;
-  const references = (): PerTable<Rule[]> => {
+  const references = (): References => {
     if (!refs) {
-      refs = buildReferences(dump, chainOf);
+      refs = new References(dump, chainOf);
       elementRefs = new PerTable<NftElement[]>();
-      if (dump.format === 'nft') {
-        addVerdictMapReferences(dump, refs, elementRefs);
-        // Rules that name a chain through a map go after the plain jumps: back in dump order.
-        for (const t of dump.tables)
-          for (const c of t.chains.values()) refs.get(t.name, c.name)?.sort((a, b) => a.line - b.line);
-      }
+      if (dump.format === 'nft') addVerdictMapReferences(dump, refs, elementRefs);
     }
     return refs;
   };
