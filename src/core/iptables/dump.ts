@@ -105,6 +105,8 @@ export interface Rule {
   /** `optionValue` by ids of the dump's `names` (see nameIds.ts `OptionQuery`). */
   optionValueById?(id: number, moduleId: number, evenNegated?: boolean): string | undefined;
   comparableText?(): string;
+  /** `comment`, read without adding it to the dump's `names` (entry rules' comments are read once each). */
+  commentText?(): string | undefined;
   /** Name ids of the chain, target and comment in the dump's `names` (-1 for none); see nameIds.ts. */
   readonly chainNameId?: number;
   readonly targetNameId?: number;

@@ -261,7 +261,8 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     if (!inNodePorts && chainId !== servicesId && chainId !== externalServicesId) continue;
     const targetId = names.ruleTarget(r);
     if (targetId === markMasqId || targetId === nodePortsId) continue;
-    const info = parseComment(r);
+    // Each entry rule has a comment of its own: read as text, not added to the name table for the cache.
+    const info = parseServiceComment(r.commentText ? r.commentText() : r.comment);
     const targetKind = kinds.of(targetId);
     const isServiceJump =
       targetKind === 'service' ||

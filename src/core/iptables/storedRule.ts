@@ -140,6 +140,16 @@ export class StoredRule implements Rule {
     return this.store.ruleTargetName[this.slot];
   }
 
+  /** The comment's text, without adding it to the name table when it is not there yet (see Rule.commentText). */
+  commentText(): string | undefined {
+    const s = this.store;
+    const k = this.slot;
+    const id = s.ruleComment[k];
+    if (id !== 0) return id < 0 ? undefined : s.names.names[id - 1];
+    const word = s.ruleCommentWord[k];
+    return word < 0 ? undefined : wordValue(s, word, s.ruleBase(k));
+  }
+
   get commentNameId(): number {
     const s = this.store;
     const k = this.slot;

@@ -136,7 +136,10 @@ function checkRule(rule: Rule, where: string, ids: DumpNames): void {
       (o) => o.name === 'comment' && o.values.length > 0,
     );
     comments.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
+    // commentText reads the same text before the comment is in the name table (the kube view's entry rules) and after.
+    if (rule.commentText) assert.equal(rule.commentText(), comments.at(-1)?.values[0], `${where}: commentText`);
     assert.equal(rule.comment, comments.at(-1)?.values[0], `${where}: comment`);
+    if (rule.commentText) assert.equal(rule.commentText(), rule.comment, `${where}: commentText once named`);
   }
   for (const module of modules)
     if (module !== '')
