@@ -207,21 +207,9 @@ const HEX_WIDTH: Record<string, number> = { x: 2, u: 4, U: 8 };
 function unescapeInput(text: string, found: Found): LoggedRestoreInput {
   const map = new PastePositionsBuilder();
   const out: string[] = [];
-  let at = 0;
-  let line = 0;
-  // Log lines before the input's: blank lines in their places.
-  for (; line < found.line; line++) {
-    const nl = text.indexOf('\n', at);
-    map.line(at);
-    out.push('\n');
-    at = nl + 1;
-  }
-  const lineEnd = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
-  const column = found.inputAt - found.lineStart;
-  // The input's first line begins behind the log text before it, blanked.
-  map.line(at);
-  out.push(' '.repeat(column));
-  let engineColumn = column;
+  startDecoded(text, found, map, out);
+  const lineEnd = text.indexOf('\n', found.lineStart) < 0 ? text.length : text.indexOf('\n', found.lineStart);
+  let engineColumn = found.inputAt - found.lineStart;
   let i = found.inputAt;
   // The first quote not behind a backslash closes the input; the next quote is looked for again only once an
   // escape has consumed it (an input of 25 MB is one line).
@@ -274,21 +262,41 @@ function unescapeInput(text: string, found: Found): LoggedRestoreInput {
     engineColumn++;
     i += width;
   }
-  // Log lines after the input's: blank lines in their places.
-  at = lineEnd + 1;
-  for (line = found.line + 1; at <= text.length; line++) {
+  return finishDecoded(text, found, lineEnd, map, out);
+}
+
+/** The log's lines before the input's, blank, and the input line's log text before the input, blanked. */
+function startDecoded(text: string, found: Found, map: PastePositionsBuilder, out: string[]): void {
+  for (let at = 0, line = 0; line < found.line; line++) {
+    map.line(at);
+    out.push('\n');
+    at = text.indexOf('\n', at) + 1;
+  }
+  map.line(found.lineStart);
+  out.push(' '.repeat(found.inputAt - found.lineStart));
+}
+
+/** The log's lines after the input's, blank in their places, and what was read. */
+function finishDecoded(
+  text: string,
+  found: Found,
+  lineEnd: number,
+  map: PastePositionsBuilder,
+  out: string[],
+): LoggedRestoreInput {
+  for (let at = lineEnd + 1; at <= text.length;) {
     const nl = text.indexOf('\n', at);
     map.line(at);
     out.push('\n');
     if (nl < 0) break;
     at = nl + 1;
   }
-  const unescaped = out.join('');
+  const decoded = out.join('');
   return {
-    text: unescaped,
+    text: decoded,
     header: { line: found.line, column: found.headerAt - found.lineStart, length: found.inputAt - found.headerAt },
     inputs: found.inputs,
-    positions: map.build(text, unescaped),
+    positions: map.build(text, decoded),
   };
 }
 
@@ -312,14 +320,7 @@ function decodeBase64Input(text: string, found: Found): LoggedRestoreInput {
   const at = (b: number) => found.inputAt + Math.floor(b / 3) * 4 + (b % 3);
   const map = new PastePositionsBuilder();
   const out: string[] = [];
-  let offset = 0;
-  for (let line = 0; line < found.line; line++) {
-    map.line(offset);
-    out.push('\n');
-    offset = text.indexOf('\n', offset) + 1;
-  }
-  map.line(offset);
-  out.push(' '.repeat(found.inputAt - found.lineStart));
+  startDecoded(text, found, map, out);
   let column = found.inputAt - found.lineStart;
   let run = 0; // the first byte of the plain ASCII run not yet copied
   const flush = (b: number) => {
@@ -364,20 +365,7 @@ function decodeBase64Input(text: string, found: Found): LoggedRestoreInput {
     b += width;
   }
   flush(bytes.length);
-  // The rest of the log line (its other fields) is blanked, then the log lines after it.
+  // The rest of the log line (its other fields) is blanked.
   out.push(blank(text.slice(at(bytes.length), lineEnd)));
-  for (let next = lineEnd + 1; next <= text.length;) {
-    const nl = text.indexOf('\n', next);
-    map.line(next);
-    out.push('\n');
-    if (nl < 0) break;
-    next = nl + 1;
-  }
-  const decoded = out.join('');
-  return {
-    text: decoded,
-    header: { line: found.line, column: found.headerAt - found.lineStart, length: found.inputAt - found.headerAt },
-    inputs: found.inputs,
-    positions: map.build(text, decoded),
-  };
+  return finishDecoded(text, found, lineEnd, map, out);
 }

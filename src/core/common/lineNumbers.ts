@@ -5,6 +5,7 @@
  * the output behind them as if it were indented. Numbers followed by blanks are not taken: `iptables -L
  * --line-numbers` writes its own `num` column that way, and the listing reader reads it.
  */
+import { headLines } from './text';
 
 const NUMBERED = /^ *(\d+)\t/;
 
@@ -37,11 +38,7 @@ function headIsNumbered(text: string): boolean {
   let nonBlank = 0;
   let numbered = 0;
   let last = -1;
-  let at = 0;
-  for (let i = 0; i < SAMPLE_LINES && at <= text.length; i++) {
-    const nl = text.indexOf('\n', at);
-    const line = text.slice(at, nl < 0 ? text.length : nl);
-    at = nl < 0 ? text.length + 1 : nl + 1;
+  for (const line of headLines(text, SAMPLE_LINES)) {
     if (line.trim() === '') continue;
     nonBlank++;
     const m = NUMBERED.exec(line);

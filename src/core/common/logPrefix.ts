@@ -4,6 +4,7 @@
  * When most lines of a paste carry one, the prefixes are blanked (replaced by spaces, so every column stays where
  * the editor shows it) and each engine reads the output behind them as if it were indented.
  */
+import { headLines } from './text';
 
 const TIME = String.raw`(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?)`;
 // `Dec  4 10:00:01`, journalctl's `-o short-precise` fraction, `-o short-full` weekday, year and zone.
@@ -77,11 +78,7 @@ function leadingBlanks(line: string): number {
 function headIsLogged(text: string, afterBlanks: boolean): boolean {
   let nonBlank = 0;
   let prefixed = 0;
-  let at = 0;
-  for (let i = 0; i < SAMPLE_LINES && at <= text.length; i++) {
-    const nl = text.indexOf('\n', at);
-    const line = text.slice(at, nl < 0 ? text.length : nl);
-    at = nl < 0 ? text.length + 1 : nl + 1;
+  for (const line of headLines(text, SAMPLE_LINES)) {
     if (line.trim() === '') continue;
     nonBlank++;
     if (logPrefixLength(afterBlanks ? line.slice(leadingBlanks(line)) : line) > 0) prefixed++;

@@ -3,6 +3,7 @@
  * every line. When most lines of a paste's head carry the same mark, the marks are blanked (replaced by spaces, so
  * every column stays where the editor shows it) and each engine reads the output behind them as if it were indented.
  */
+import { headLines } from './text';
 
 export type QuoteMark = '>' | '//' | '#';
 
@@ -56,11 +57,8 @@ function headMark(text: string): QuoteMark | undefined {
   const counts = new Map<QuoteMark, number>();
   let nonBlank = 0;
   let hashedIptables = 0;
-  let at = 0;
-  for (let i = 0; i < SAMPLE_LINES && at <= text.length; i++) {
-    const nl = text.indexOf('\n', at);
-    const line = text.slice(at, nl < 0 ? text.length : nl).replace(/\r$/, '');
-    at = nl < 0 ? text.length + 1 : nl + 1;
+  for (const head of headLines(text, SAMPLE_LINES)) {
+    const line = head.replace(/\r$/, '');
     const content = line.trim();
     if (content === '') continue;
     if (DIFF_HUNK.test(content)) return undefined;
