@@ -17,6 +17,7 @@
  * target that may change the destination in a way it does not model (REDIRECT, NETMAP, a DNAT range).
  */
 import type { LineIndex } from '../common/lines';
+import { grownColumn } from '../common/columns';
 import { cidrContains, parseCidr, parseIp, splitHostPort, type IpAddress } from '../common/ip';
 import { isBuiltinChain, STANDARD_TARGETS } from './dump';
 import {
@@ -91,6 +92,12 @@ const DESTINATION_KEEPING = new Set([
   'TCPOPTSTRIP',
   'NOP',
 ]);
+
+/**
+ * The most destinations a sliced read follows (the packet's, and those DNATs wrote): a Service's endpoints are a
+ * few; a packet that reaches thousands of DNATs (every NodePort) is traced on the whole text.
+ */
+const MAX_DESTINATIONS = 64;
 
 /** Protocol names whose rules cannot match a packet of another protocol (numbers and `all` are not judged). */
 const PROTOCOL_NAMES = new Set([
@@ -207,12 +214,12 @@ class RuleRuns {
   add(first: number, last: number, nameAt: number, nameLength: number, table: number): void {
     const k = this.count++;
     if (k === this.first.length) {
-      this.first = grow(this.first);
-      this.last = grow(this.last);
-      this.nameAt = grow(this.nameAt);
-      this.nameLength = grow(this.nameLength);
-      this.table = grow(this.table);
-      this.before = grow(this.before);
+      this.first = grownColumn(this.first, this.first.length * 2);
+      this.last = grownColumn(this.last, this.last.length * 2);
+      this.nameAt = grownColumn(this.nameAt, this.nameAt.length * 2);
+      this.nameLength = grownColumn(this.nameLength, this.nameLength.length * 2);
+      this.table = grownColumn(this.table, this.table.length * 2);
+      this.before = grownColumn(this.before, this.before.length * 2);
       const read = new Uint8Array(k * 2);
       read.set(this.read);
       this.read = read;
@@ -476,22 +483,15 @@ function familyDecidingLine(lines: LineIndex, index: TextIndex): number {
 }
 
 /**
- * A hash of the name `source[at, at + length)` from its length and a few characters: its last ones (kube-proxy's
- * 60,000 chain names differ in their hash suffix), its first and middle one. Collisions only cost a comparison.
+ * FNV-1a of every character of the name `source[at, at + length)`. A hash of a few characters (length, ends,
+ * middle) let names that differ elsewhere share a bucket, and 20k such chains took 21 s to look up.
  */
 function nameHash(source: string, at: number, length: number): number {
-  if (length === 0) return 0;
-  const end = at + length;
-  let hash = Math.imul(length, 0x9e3779b1) ^ source.charCodeAt(at) ^ (source.charCodeAt(at + (length >> 1)) << 8);
-  for (let i = Math.max(at + 1, end - 4); i < end; i++) hash = Math.imul(hash ^ source.charCodeAt(i), 0x01000193);
+  let hash = 0x811c9dc5;
+  for (let i = at, end = at + length; i < end; i++) hash = Math.imul(hash ^ source.charCodeAt(i), 0x01000193);
   return hash;
 }
 
-function grow(column: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(column.length * 2);
-  grown.set(column);
-  return grown;
-}
 /** What the closure reads of a clean rule line; one record reused for every line. */
 const facts = {
   /** Offsets into the text of the values (-1: absent). */
@@ -780,6 +780,8 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
             const address = to && parseIp(to.host);
             if (!address) return Followed.Unsure;
             if (!destinations.some((d) => d.family === address.family && d.value === address.value)) {
+              // Every rule is compared with each destination: past a few, reading the whole text is cheaper.
+              if (destinations.length === MAX_DESTINATIONS) return Followed.Unsure;
               destinations.push(address);
               if (address.family === 4) destinations4.push(Number(address.value) | 0);
             }
@@ -804,7 +806,10 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   }
 }
 
-/** The port written at text[at, end) (one to five digits), or -1 for anything else (a range, a name). */
+/**
+ * The port written at text[at, end) (one to five digits, at most 65535, as the tracer's parsePort reads it), or -1
+ * for anything else (a range, a name, a number the tracer cannot read and so lets match).
+ */
 function portAt(text: string, at: number, end: number): number {
   if (end - at < 1 || end - at > 5) return -1;
   let port = 0;
@@ -813,13 +818,16 @@ function portAt(text: string, at: number, end: number): number {
     if (c < 48 || c > 57) return -1;
     port = port * 10 + (c - 48);
   }
-  return port;
+  return port > 65535 ? -1 : port;
 }
 
 /** What `ipv4CidrAt` read: the network as a 32-bit number and its prefix length. */
 const cidrScratch = { base: 0, prefix: 32 };
 
-/** Reads `a.b.c.d` or `a.b.c.d/n` at text[at, end) into cidrScratch; false for anything else (IPv6, masks). */
+/**
+ * Reads `a.b.c.d` or `a.b.c.d/n` at text[at, end) into cidrScratch, as the tracer's parseCidr reads it (no leading
+ * zeros); false for anything else (IPv6, masks, an address the tracer cannot read and so lets match).
+ */
 function ipv4CidrAt(text: string, at: number, end: number): boolean {
   let value = 0;
   let part = 0;
@@ -829,6 +837,7 @@ function ipv4CidrAt(text: string, at: number, end: number): boolean {
   for (; k < end; k++) {
     const c = text.charCodeAt(k);
     if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return false;
       part = part * 10 + (c - 48);
       if (++digits > 3 || part > 255) return false;
     } else if (c === 46 && digits > 0 && dots < 3) {

@@ -201,6 +201,9 @@ test('generated dumps with one rule line broken: traces and diagnostics as when 
     (l: string) => `${l} ü`,
     (l: string) => l.replace(/^-A (\S+)(\S\S) /, `-A $1${' '.repeat(22)}$2 `),
     (l: string) => l.replace(/^-A (\S+) /, '-A "$1" '),
+    // Values the slice must not read where the tracer cannot: a leading zero, a port past 65535.
+    (l: string) => l.replace(/-d (\d+\.\d+\.\d+\.)(\d+)/, '-d $10$2'),
+    (l: string) => l.replace(/--dport \d+/, '--dport 99999'),
   ];
   let sliced = 0;
   fc.assert(
@@ -222,6 +225,29 @@ test('generated dumps with one rule line broken: traces and diagnostics as when 
   );
   // Most broken lines are in chains the packet does not enter: those dumps are still read in part.
   assert.ok(sliced > 0);
+});
+
+test('a -d or --dport the tracer cannot read (a leading zero, a port past 65535) may match, as the tracer follows it', () => {
+  for (const [name, unreadable] of [
+    ['leading zero', '-d 10.96.0.02/32'],
+    ['port past 65535', '-d 10.96.0.1/32 -p tcp -m tcp --dport 99999'],
+  ]) {
+    const text = [
+      '*nat',
+      ':PREROUTING ACCEPT [0:0]',
+      ':KUBE-SERVICES - [0:0]',
+      ':KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]',
+      ':KUBE-SVC-BBBBBBBBBBBBBBBB - [0:0]',
+      '-A PREROUTING -j KUBE-SERVICES',
+      `-A KUBE-SERVICES ${unreadable} -j KUBE-SVC-BBBBBBBBBBBBBBBB`,
+      '-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j KUBE-SVC-AAAAAAAAAAAAAAAA',
+      '-A KUBE-SVC-AAAAAAAAAAAAAAAA -p tcp -j DNAT --to-destination 10.0.0.1:6443',
+      '-A KUBE-SVC-BBBBBBBBBBBBBBBB -p tcp -j DNAT --to-destination 10.0.0.2:6443',
+      'COMMIT',
+      '',
+    ].join('\n');
+    sameAnswers(name, text, ['10.96.0.1:443']);
+  }
 });
 
 test('samples and test dumps, whole and mutated: traces and diagnostics as when read whole', () => {
