@@ -88,7 +88,7 @@ export type Offer = (
 export const notificationOffer: Offer = async (doc, languageId) => {
   const name = languageName(languageId);
   const open = t(uiLang(), 'ui.detect.open', { name });
-  const keep = t(uiLang(), 'ui.detect.keep');
+  const keep = t(uiLang(), doc.languageId === LOG ? 'ui.detect.keep-log' : 'ui.detect.keep');
   const file = doc.uri.scheme === 'untitled' ? doc.uri.path : vscode.workspace.asRelativePath(doc.uri);
   const answer = await vscode.window.showInformationMessage(t(uiLang(), 'ui.detect.offer', { file, name }), open, keep);
   return answer === open ? 'accepted' : answer === keep ? 'declined' : undefined;

@@ -113,6 +113,27 @@ suite('dump detection', () => {
     }
   });
 
+  test("a .log's offer keeps it as a log, not as plain text", async () => {
+    await setting().update('detectLanguage', 'never', vscode.ConfigurationTarget.Global);
+    const dir = mkdtempSync(join(tmpdir(), 'kpp-log-'));
+    const shown: string[][] = [];
+    const window = vscode.window as { showInformationMessage: (...args: string[]) => Thenable<string | undefined> };
+    const real = window.showInformationMessage;
+    try {
+      const file = join(dir, 'kube-proxy.log');
+      writeFileSync(file, 'I1206 10:00:01.101234       1 proxier.go:805] "Syncing iptables rules"\n');
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      assert.equal(doc.languageId, 'log');
+      window.showInformationMessage = async (...args: string[]) => (shown.push(args), undefined);
+      const detected = { kind: 'iptables', confidence: 'high' } as unknown as Parameters<typeof notificationOffer>[2];
+      await notificationOffer(doc, 'iptables', detected);
+    } finally {
+      window.showInformationMessage = real;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual(shown[0]?.slice(1), ['Open as iptables dump', 'Keep as a log']);
+  });
+
   test('with ask, the same paste is offered, not switched; accepting switches and remembers', async () => {
     await setting().update('detectLanguage', 'ask', vscode.ConfigurationTarget.Global);
     const asked: string[] = [];
