@@ -67,7 +67,9 @@ function destinations(text: string, limit = 4): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/-d (\d+\.\d+\.\d+\.\d+)(?:\/32)? .*?--dport (\d+)/g)) {
     if (out.size >= limit) break;
-    out.add(`${m[1]}:${m[2]}`);
+    // A mutated value (`10.96.0.01`, port 99999) is no packet `kpp trace` takes.
+    const dst = `${m[1]}:${m[2]}`;
+    if (checkTracePacket({ src: '10.128.0.5', dst, proto: 'tcp' }, NAMES).ok) out.add(dst);
   }
   for (const d of ['10.96.0.1:443', '203.0.113.7:80']) out.add(d);
   return [...out];
