@@ -72,10 +72,11 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
       messageKey: key,
       ...(params ? { params } : {}),
     });
-  const { quote, numbers, log, kubeProxy } = paste;
+  const { quote, numbers, log, typographic, kubeProxy } = paste;
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');
   if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');
+  if (typographic) note('typographic-quotes', typographic.line, typographic.column, 1, 'parse.typographic-quotes');
   if (kubeProxy) {
     const { line, column, length } = kubeProxy.header;
     const several = kubeProxy.inputs > 1;

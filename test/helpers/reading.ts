@@ -5,7 +5,13 @@
  */
 import { analyzeText, diagnosticsOf } from '../../src/core/analyze';
 
-const UNWRAP_NOTES = new Set(['log-prefixed-paste', 'hash-prefixed-paste', 'quoted-paste', 'numbered-paste']);
+const UNWRAP_NOTES = new Set([
+  'log-prefixed-paste',
+  'hash-prefixed-paste',
+  'quoted-paste',
+  'numbered-paste',
+  'typographic-quotes',
+]);
 
 export function readingOf(text: string): string {
   const a = analyzeText(text);

@@ -1,12 +1,14 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a quote
  * of a chat or a mail outermost, then line numbers (`cat -n`), then a log collector's prefixes, then kube-proxy's
- * own log of its iptables-restore input. Every face (the detector, the engines) reads the same unwrapped text.
+ * own log of its iptables-restore input. Typographic quotes on rule lines (a word processor's) are read as straight
+ * ones. Every face (the detector, the engines) reads the same unwrapped text.
  */
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
+import { straightenRuleQuotes } from './typographicQuotes';
 
 export interface UnwrappedPaste {
   /** The text the engines read. */
@@ -16,6 +18,8 @@ export interface UnwrappedPaste {
   /** The first line with a log prefix and where the prefix is on it. */
   log?: { line: number; column: number; length: number };
   kubeProxy?: LoggedRestoreInput;
+  /** The first typographic quote read as a straight one. */
+  typographic?: { line: number; column: number };
 }
 
 /** The paste unwrapped, or undefined when nothing was wrapped around it. */
@@ -26,15 +30,17 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const unnumbered = numbered?.text ?? quoted;
   // A log quoted in a chat or numbered: its prefixes follow the blanks.
   const blanked = blankLogPrefixes(unnumbered, !!quote || !!numbered);
-  const logged = blanked?.text ?? unnumbered;
+  const straightened = straightenRuleQuotes(blanked?.text ?? unnumbered);
+  const logged = straightened?.text ?? blanked?.text ?? unnumbered;
   const kubeProxy = readKubeProxyLog(logged);
-  if (!quote && !numbered && !blanked && !kubeProxy) return undefined;
+  if (!quote && !numbered && !blanked && !straightened && !kubeProxy) return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,
     ...(quote ? { quote } : {}),
     ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
     ...(log ? { log } : {}),
+    ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The same output pasted in the forms people paste it must read the same: Windows line ends, indentation by
- * spaces or a tab, a byte order mark, trailing blanks, line numbers (`cat -n`, `nl`), and every line behind `# `
- * for iptables text.
+ * spaces or a tab, a byte order mark, trailing blanks, line numbers (`cat -n`, `nl`), typographic quotes on rule
+ * lines, and every line behind `# ` for iptables text.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -33,6 +33,14 @@ const FORMS: [string, (text: string) => string][] = [
       t
         .split('\n')
         .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+        .join('\n'),
+  ],
+  [
+    'typographic quotes on rule lines (a word processor)',
+    (t) =>
+      t
+        .split('\n')
+        .map((l) => (/^\s*-[AIRD] /.test(l) ? l.replace(/"/g, (_, at: number) => (at % 2 ? '\u201d' : '\u201c')) : l))
         .join('\n'),
   ],
   [

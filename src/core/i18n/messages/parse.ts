@@ -90,6 +90,8 @@ export const parseMessages: MessageBundle = {
       'A kube-proxy log of {count} syncs: the last iptables-restore input it logged, here, is read as the dump (its lines are those of the log); every other line of the text is ignored (paste other outputs into a document of their own).',
     'parse.grep-numbered-paste':
       'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
+    'parse.typographic-quotes':
+      'Typographic quotes (“ ”) on rule lines are read as the straight quotes iptables writes: the paste went through a word processor, a mail client or a wiki.',
     'parse.numbered-paste':
       'Lines start with line numbers and a tab (`cat -n`, `nl`); the numbers are ignored (positions are lines of this file).',
     'parse.diff-paste': 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.',
@@ -169,6 +171,8 @@ export const parseMessages: MessageBundle = {
     'parse.kube-proxy-log.several.other':
       '这是 kube-proxy 记录了 {count} 次同步的日志：将它最后一次（此处）记录的 iptables-restore 输入作为转储读取（位置仍按日志的行计）；文本中的其他各行都被忽略（其他命令的输出请粘贴到单独的文档中）。',
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
+    'parse.typographic-quotes':
+      '规则行中的排版引号（“ ”）按 iptables 输出的直引号读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
     'parse.numbered-paste': '各行以行号和制表符开头（`cat -n`、`nl`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.diff-paste': '这是 diff 输出；读取标记为 ">" 的行（较新的转储），跳过 "<" 一侧。',
     'parse.listing-text-unmapped': '此列表中的 "{text}" 无法对应到匹配条件；追踪器把这条规则视为不确定。',
