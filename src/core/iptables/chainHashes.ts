@@ -32,31 +32,21 @@ function base32(bytes: Uint8Array, length: number): string {
 
 const BASE32_CODES = Array.from(BASE32, (c) => c.charCodeAt(0));
 
-/** base32 of the first 10 bytes (80 bits, 16 characters), made as one string instead of 16 appended ones. */
-function base32Of80Bits(b: Uint8Array): string {
+/** base32 of the 5 bytes (40 bits) at `at`: 8 characters made as one string instead of 8 appended ones. */
+function base32Of40Bits(b: Uint8Array, at: number): string {
   const c = BASE32_CODES;
-  // Two groups of 5 bytes, 8 characters each; 40 bits do not fit an int, so each group is split 20/20.
-  const high1 = (b[0] << 12) | (b[1] << 4) | (b[2] >>> 4);
-  const low1 = ((b[2] & 15) << 16) | (b[3] << 8) | b[4];
-  const high2 = (b[5] << 12) | (b[6] << 4) | (b[7] >>> 4);
-  const low2 = ((b[7] & 15) << 16) | (b[8] << 8) | b[9];
+  // 40 bits do not fit an int: they are split 20/20.
+  const high = (b[at] << 12) | (b[at + 1] << 4) | (b[at + 2] >>> 4);
+  const low = ((b[at + 2] & 15) << 16) | (b[at + 3] << 8) | b[at + 4];
   return String.fromCharCode(
-    c[high1 >>> 15],
-    c[(high1 >>> 10) & 31],
-    c[(high1 >>> 5) & 31],
-    c[high1 & 31],
-    c[low1 >>> 15],
-    c[(low1 >>> 10) & 31],
-    c[(low1 >>> 5) & 31],
-    c[low1 & 31],
-    c[high2 >>> 15],
-    c[(high2 >>> 10) & 31],
-    c[(high2 >>> 5) & 31],
-    c[high2 & 31],
-    c[low2 >>> 15],
-    c[(low2 >>> 10) & 31],
-    c[(low2 >>> 5) & 31],
-    c[low2 & 31],
+    c[high >>> 15],
+    c[(high >>> 10) & 31],
+    c[(high >>> 5) & 31],
+    c[high & 31],
+    c[low >>> 15],
+    c[(low >>> 10) & 31],
+    c[(low >>> 5) & 31],
+    c[low & 31],
   );
 }
 
@@ -66,7 +56,8 @@ const HASH_LENGTH = 16;
 /** The 16-character hash kube-proxy appends to a chain prefix. */
 export function chainHash(...parts: string[]): string {
   // 16 base32 characters carry 80 bits: only the digest's first 10 bytes are needed.
-  return base32Of80Bits(sha256(parts.length === 2 ? parts[0] + parts[1] : parts.join('')));
+  const digest = sha256(parts.length === 2 ? parts[0] + parts[1] : parts.join(''));
+  return base32Of40Bits(digest, 0) + base32Of40Bits(digest, 5);
 }
 
 /** `ns/name:port` (or `ns/name` when the port has no name), as kube-proxy's ServicePortName.String(). */
@@ -87,9 +78,8 @@ export function endpointChainName(spn: string, protocol: string, endpoint: strin
  * modern `ns/name:port` / `ns/name`, and old releases' `ns/name:` for an unnamed port.
  */
 export function spnCandidates(spn: string): string[] {
-  if (spn.endsWith(':')) return [spn, spn.slice(0, -1)];
-  // A port name is a colon after the last slash.
-  return spn.lastIndexOf(':') > spn.lastIndexOf('/') ? [spn] : [spn, `${spn}:`];
+  const other = otherSpnForm(spn);
+  return other === undefined ? [spn] : [spn, other];
 }
 
 /** Whether `chain` is the name kube-proxy derives for the service port `spn` (any known form, any protocol given). */
@@ -134,9 +124,10 @@ export function verifyNamedServiceChains(chains: readonly { name: string }[], sp
   return true;
 }
 
-/** The second form `spnCandidates` gives, if any. */
+/** The other form kube-proxy may have hashed for `spn`: with or without an unnamed port's trailing colon. */
 function otherSpnForm(spn: string): string | undefined {
   if (spn.endsWith(':')) return spn.slice(0, -1);
+  // A port name is a colon after the last slash.
   return spn.lastIndexOf(':') > spn.lastIndexOf('/') ? undefined : `${spn}:`;
 }
 
