@@ -6,19 +6,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
 import { straightenRuleQuotes } from '../../../src/core/common/typographicQuotes';
+import { seedDump } from '../../helpers/dumps';
 import { readingOf } from '../../helpers/reading';
 
-const SAVE = `*nat
-:PREROUTING ACCEPT [0:0]
-:KUBE-SERVICES - [0:0]
-:KUBE-SVC-NPX46M4PTMTKRN6Y - [0:0]
-:KUBE-SEP-V2PECCYPB6X2GSCW - [0:0]
--A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES
--A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y
--A KUBE-SVC-NPX46M4PTMTKRN6Y -m comment --comment "default/kubernetes:https -> 172.18.0.2:6443" -j KUBE-SEP-V2PECCYPB6X2GSCW
--A KUBE-SEP-V2PECCYPB6X2GSCW -p tcp -m comment --comment default/kubernetes:https -m tcp -j DNAT --to-destination 172.18.0.2:6443
-COMMIT
-`;
+const SAVE = seedDump(['172.18.0.2:6443'], 'default/kubernetes:https', '10.96.0.1').text;
+/** The first rule line with a quote: where the note points. */
+const FIRST_QUOTED = SAVE.split('\n').findIndex((l) => l.startsWith('-A ') && l.includes('"'));
 
 const typographic = (text: string) => text.replace(/ "/g, ' \u201c').replace(/" /g, '\u201d ');
 
@@ -36,7 +29,7 @@ test('a dump with typographic quotes reads as the dump: Service names from the c
   const notes = diagnosticsOf(a, 'en').filter((d) => d.code === 'typographic-quotes');
   assert.deepEqual(
     notes.map((d) => d.span),
-    [{ line: 5, column: SAVE.split('\n')[5].indexOf('"'), length: 1 }],
+    [{ line: FIRST_QUOTED, column: SAVE.split('\n')[FIRST_QUOTED].indexOf('"'), length: 1 }],
   );
   assert.match(diagnosticsOf(a, 'zh-CN').find((d) => d.code === 'typographic-quotes')!.message, /排版引号/);
 });
