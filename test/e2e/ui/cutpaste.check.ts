@@ -1,11 +1,16 @@
-// A paste cut off inside its last rule: the Problems panel says the cut, in English and in Chinese, and the rule's
-// missing value is a warning there, not an error.
+// Pastes as people make them, in the Problems panel and the detection offer, in English and in Chinese: a paste cut
+// off inside its last rule (a warning and a note, not an error), a `cat -n` listing with typographic quotes (two
+// notes, no warnings), and kube-proxy's JSON log of its restore input as base64, saved as a .log.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { UiCheck } from './check';
-import { closeAllEditors, openFile, runCommand, setEnumSetting, settle } from './workbench';
+import { closeAllEditors, openFile, runCommand, setEnumSetting, settle, statusBarLanguage } from './workbench';
 
 const CUT = 'ticket-cut-off.iptables';
+/** `cat -n` of a save dump whose quotes a word processor made typographic. */
+const NUMBERED = 'ticket-numbered.txt';
+/** kube-proxy's JSON log (zap) with the restore input as base64. */
+const JSON_LOG = 'kube-proxy-json.log';
 
 /** The Problems panel's rows (aria labels: severity, message, position) once one passes `accept`. */
 async function problemRows(page: Page, accept: (rows: string[]) => boolean): Promise<string[]> {
@@ -48,6 +53,70 @@ export const checks: UiCheck[] = [
         await closeAllEditors(page);
         await runCommand(page, 'View: Hide Panel');
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+      }
+    },
+  },
+  {
+    name: 'cat -n with typographic quotes reads as the dump: Problems shows the two notes and no warning, in both languages',
+    async run({ page, screenshot, log }) {
+      await openFile(page, NUMBERED);
+      await settle(
+        () => statusBarLanguage(page),
+        (l) => l === 'iptables dump',
+        60_000,
+      );
+      const rows = await problemRows(page, (all) => all.some((r) => r.includes('Typographic quotes')));
+      log(`problems: ${rows.join(' | ')}`);
+      await screenshot('numbered-typographic-problems', page.locator('.markers-panel'));
+      assert.ok(rows.some((r) => r.includes('Lines start with line numbers and a tab')));
+      // The first row is the file's own (`2 problems in file ...`).
+      const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
+      assert.equal(problems.length, 2);
+      assert.ok(
+        problems.every((r) => r.startsWith('Info')),
+        'notes only',
+      );
+      await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+      try {
+        const zh = await problemRows(page, (all) => all.some((r) => r.includes('排版引号')));
+        log(`problems (zh-CN): ${zh.join(' | ')}`);
+        await screenshot('numbered-typographic-problems-zh-CN', page.locator('.markers-panel'));
+        assert.ok(zh.some((r) => r.includes('行号和制表符')));
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await closeAllEditors(page);
+        await runCommand(page, 'View: Hide Panel');
+      }
+    },
+  },
+  {
+    name: "kube-proxy's JSON log of its restore input as base64, saved as .log, reads as the dump on the log's line 2",
+    async run({ page, screenshot, log }) {
+      await openFile(page, JSON_LOG);
+      await settle(
+        () => statusBarLanguage(page),
+        (l) => l === 'iptables dump',
+        60_000,
+      );
+      try {
+        for (const [lang, noted] of [
+          ['auto', /A kube-proxy log/],
+          ['zh-CN', /kube-proxy 的日志/],
+        ] as const) {
+          await setEnumSetting(page, 'kubePacketPath.language', lang);
+          const rows = await problemRows(page, (all) => all.some((r) => noted.test(r)));
+          log(`problems (${lang}): ${rows.join(' | ')}`);
+          await screenshot(
+            lang === 'auto' ? 'base64-log-problems' : 'base64-log-problems-zh-CN',
+            page.locator('.markers-panel'),
+          );
+          // Its Service without endpoints is a warning on the log line that carried the input.
+          assert.ok(rows.some((r) => /^Warning: .*shop\/checkout:p.* at line 2 /.test(r)));
+        }
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await closeAllEditors(page);
+        await runCommand(page, 'View: Hide Panel');
       }
     },
   },
