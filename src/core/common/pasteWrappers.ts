@@ -1,9 +1,10 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a quote
- * of a chat or a mail outermost, then line numbers (`cat -n`), then a log collector's prefixes, then kube-proxy's
- * own log of its iptables-restore input. Typographic quotes on rule lines (a word processor's) are read as straight
+ * of a chat or a mail outermost, then line numbers (`cat -n`), then Markdown's code fences, then a log collector's
+ * prefixes, then kube-proxy's own log of its iptables-restore input. Typographic quotes on rule lines (a word processor's) are read as straight
  * ones. Every face (the detector, the engines) reads the same unwrapped text.
  */
+import { blankCodeFences } from './codeFences';
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
@@ -28,12 +29,15 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const quoted = quote?.text ?? text;
   const numbered = blankLineNumbers(quoted);
   const unnumbered = numbered?.text ?? quoted;
+  // The fences need no note: whoever pasted them knows, and the lines between read as they would without them.
+  const unfenced = blankCodeFences(unnumbered)?.text;
+  const inside = unfenced ?? unnumbered;
   // A log quoted in a chat or numbered: its prefixes follow the blanks.
-  const blanked = blankLogPrefixes(unnumbered, !!quote || !!numbered);
-  const straightened = straightenRuleQuotes(blanked?.text ?? unnumbered);
-  const logged = straightened?.text ?? blanked?.text ?? unnumbered;
+  const blanked = blankLogPrefixes(inside, !!quote || !!numbered);
+  const straightened = straightenRuleQuotes(blanked?.text ?? inside);
+  const logged = straightened?.text ?? blanked?.text ?? inside;
   const kubeProxy = readKubeProxyLog(logged);
-  if (!quote && !numbered && !blanked && !straightened && !kubeProxy) return undefined;
+  if (!quote && !numbered && unfenced === undefined && !blanked && !straightened && !kubeProxy) return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,

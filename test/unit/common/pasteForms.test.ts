@@ -90,3 +90,13 @@ test('an iptables save dump reads the same behind "# " on every line (a test log
       f.name,
     );
 });
+
+test('every corpus file reads inside Markdown code fences (an issue or a wiki) as with blank lines in their place', (t) => {
+  const files = [...corpusFiles('iptables'), ...corpusFiles('ipvs'), ...corpusFiles('routes')];
+  if (files.length === 0) return t.skip(CORPUS_MISSING);
+  for (const f of files) {
+    const plain = readingOf(`\n${f.text}\n`);
+    assert.equal(readingOf(`\`\`\`bash\n${f.text}\n\`\`\``), plain, `${f.name} backticks`);
+    assert.equal(readingOf(`~~~\n${f.text}\n~~~~`), plain, `${f.name} tildes`);
+  }
+});
