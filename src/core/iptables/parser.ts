@@ -265,7 +265,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   prepareLines(lines, diagnostics);
   // A paste prepareLines had to unwrap is no plain dump: it is read whole.
   const slice = options.traceFocus && diagnostics.length === 0 ? traceSlice(lines, options.traceFocus) : undefined;
-  if (slice) markTraceSlice(dump);
+  if (slice) markTraceSlice(dump, slice);
 
   const getTable = (name: string, at?: Span): Table => {
     let t = tables.get(name);
@@ -334,6 +334,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       // The slice knew the line's table: a text it misread (a prompt line that ended the table) is read whole.
       if (ctx.table?.name !== slice.tables[slice.skip[li] - 1])
         return parseIptables(text, { ...options, traceFocus: undefined });
+      if (slice.skipTo[li] > li) li = slice.skipTo[li];
       continue;
     }
     // The bulk of any dump: `-A CHAIN ...`, `[p:b] -A ...` and `:CHAIN POLICY [p:b]` lines are nothing else

@@ -29,6 +29,7 @@ import {
   optionArity,
   TWO_ARG_OPTIONS,
 } from './options';
+import { INDEX_MIN_RULES, plainIPv4HostAt } from './trace/hostIndex';
 import { impliedJumps } from './trace/hooks';
 
 /** The packet of one trace, as far as choosing the rules it can reach goes. */
@@ -45,19 +46,42 @@ export interface TraceFocus {
  */
 export interface TraceSlice {
   skip: Uint8Array;
+  /**
+   * For the first line of some stretches of skipped lines (a chain's rules, one table), the stretch's last line:
+   * the parser goes past them at once. 0 elsewhere.
+   */
+  skipTo: Int32Array;
   tables: string[];
+  /** Chains entered whose rules for other destinations are skipped (`chainKey`): see `unreachedRules`. */
+  trimmed: ReadonlySet<string>;
 }
 
-/** Dumps parsed for one trace only (`ParseOptions.traceFocus`): the chains such a trace cannot enter lack rules. */
-const slicedDumps = new WeakSet<object>();
+/** Dumps parsed for one trace only (`ParseOptions.traceFocus`), with their slice. */
+const slicedDumps = new WeakMap<object, TraceSlice>();
 
-export function markTraceSlice(dump: object): void {
-  slicedDumps.add(dump);
+export function markTraceSlice(dump: object, slice: TraceSlice): void {
+  slicedDumps.set(dump, slice);
 }
 
-/** Whether the dump was read for one trace only: good for that trace, not for its kube view or anything else. */
+/**
+ * Whether the dump was read for one trace only: good for that trace, not for its kube view or anything else.
+ * The chains entered lack rules too: those no walker of that trace looks at.
+ */
 export function isTraceSlice(dump: object): boolean {
   return slicedDumps.has(dump);
+}
+
+/**
+ * The chains of a dump read for one trace that lost rules for destinations the trace does not have: the tracer
+ * indexes them by destination whatever their length (`candidateLookup`), as it indexes them in the whole text.
+ */
+export function trimmedChains(dump: object): ReadonlySet<string> | undefined {
+  return slicedDumps.get(dump)?.trimmed;
+}
+
+/** How `trimmedChains` names a chain. */
+export function chainKey(table: string, chain: string): string {
+  return `${table}\u0000${chain}`;
 }
 
 /** Targets that neither jump nor change the destination: a rule with one leads nowhere else. */
@@ -413,14 +437,15 @@ const ENTERED = 16;
 /** Lines a trace of `focus` needs (see the module's comment), or undefined when the whole text must be read. */
 export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | undefined {
   const dst = parseIp(focus.dst);
-  if (!dst || !Number.isInteger(focus.dport) || !namesDestination(lines.text, focus.dst)) return undefined;
+  if (!dst || !Number.isInteger(focus.dport) || !namesDestination(lines.text, focus.dst, focus.dport)) return undefined;
   const index = indexLines(lines);
   if (!index) return undefined;
   const text = lines.text;
   const { runs, clean, tables } = index;
   const names = new NameSet();
   // No DNAT the packet can meet: `traceText` wants every rule for the hints of such a trace (they name Services).
-  if (followChains(lines, index, names, dst, focus) !== Followed.ToDnat) return undefined;
+  const closure = followChains(lines, index, names, dst, focus);
+  if (closure.followed !== Followed.ToDnat) return undefined;
   // The parser takes the dump's address family from its first rule with an address: the rules up to it are read.
   const familyLine = familyDecidingLine(lines, index);
   // A rule line read in a chain not entered (not proven clean, or up to that rule): its chain's declaration too.
@@ -428,18 +453,26 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     if (!runs.read[k] && (!clean[runs.last[k]] || runs.first[k] <= familyLine))
       names.flags[names.add(runs.table[k], runs.name(k))] |= NEEDED;
   const skip = new Uint8Array(lines.count);
-  for (const d of index.declarations)
-    for (let li = d.first; li <= d.last; li++) {
-      const at = lines.contentStart[li] + 1;
-      const length = text.indexOf(' ', at) - at;
-      const k = names.find(d.table, text, at, length);
+  for (const d of index.declarations) {
+    // Every declaration is skipped but those of names the closure knows and of built-in chains (no longer name:
+    // they are declared with their policy, which the trace reads). One pattern finds those in the run's text.
+    skip.fill(d.table + 1, d.first, d.last + 1);
+    const known: string[] = [];
+    for (let k = 0; k < names.names.length; k++) if (names.tables[k] === d.table) known.push(names.names[k]);
+    const found = new RegExp(`^:(${alternation(known)}|[!-~]{1,11})(?= )`, 'gm');
+    const from = lines.contentStart[d.first];
+    const block = text.slice(from, lines.contentEnd[d.last]);
+    for (let m = found.exec(block); m; m = found.exec(block)) {
+      const li = lineAt(lines, from + m.index);
+      const name = m[1];
+      const k = names.find(d.table, name, 0, name.length);
       if (k >= 0) {
         names.flags[k] |= DECLARED;
         if (names.flags[k] & BUILTIN_TARGET) return undefined;
       }
-      // Built-in chains (no longer name) are declared with their policy, which the trace reads.
-      if (length > 11 && (k < 0 || !(names.flags[k] & NEEDED))) skip[li] = d.table + 1;
+      if (name.length <= 11 || (k >= 0 && names.flags[k] & NEEDED)) skip[li] = 0;
     }
+  }
   // A chain jumped to that was not declared: its rules make it (the parser reads one to make it as it does), or it
   // is no chain and the jump is one the closure does not know.
   for (let k = 0; k < names.names.length; k++) {
@@ -448,24 +481,57 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     if (own.length === 0) return undefined;
     for (const r of own) runs.read[r] = 1;
   }
+  const skipTo = new Int32Array(lines.count);
   for (let k = 0; k < runs.count; k++) {
-    if (runs.read[k]) continue;
+    const first = Math.max(runs.first[k], familyLine + 1);
+    const last = runs.last[k];
+    // A run's lines are clean but maybe its last (`indexLines`), or it is one line.
+    if (runs.read[k] || first > last || !clean[first]) continue;
     const mark = runs.table[k] + 1;
-    for (let li = Math.max(runs.first[k], familyLine + 1); li <= runs.last[k]; li++) if (clean[li]) skip[li] = mark;
+    skip.fill(mark, first, last);
+    if (clean[last]) skip[last] = mark;
+    skipTo[first] = clean[last] ? last : last - 1;
   }
-  return { skip, tables };
+  const trimmed = unreachedRules(closure, tables, skip, familyLine, lines);
+  return { skip, skipTo, tables, trimmed };
+}
+
+/** The names as one alternation of a pattern, with their characters escaped. */
+function alternation(words: readonly string[]): string {
+  return words.map((w) => w.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|') || '(?!)';
+}
+
+/** The line the offset is on. */
+function lineAt(lines: LineIndex, offset: number): number {
+  const start = lines.start;
+  let lo = 0;
+  let hi = lines.count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (start[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
- * Whether a rule names the address as its destination (`-d 10.96.0.1` or `-d 10.96.0.1/32`): a Service's address
- * does. A trace to another address (a pod, a node's NodePort) seldom meets a DNAT, and then is traced on every rule
- * anyway (`traceText`): the text is read whole at once, without an index made for nothing.
+ * Whether a rule names the address as its destination (`-d 10.96.0.1` or `-d 10.96.0.1/32`) and the port as its
+ * destination port, if it names one (`--dport 80`): a Service's rule does. A trace to another address (a pod, a
+ * node's NodePort) or to a port the Service does not have seldom meets a DNAT, and then is traced on every rule
+ * anyway (`traceText`): the text is read whole at once, without an index made for nothing. Only a guess at what
+ * the closure finds: the answer is the whole text's either way.
  */
-function namesDestination(text: string, address: string): boolean {
+function namesDestination(text: string, address: string, port: number): boolean {
   const word = `-d ${address}`;
+  const dport = ` --dport ${port} `;
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) {
     const next = text.charCodeAt(at + word.length);
-    if (next === 32 || next === 47 || next === 10 || next === 13 || Number.isNaN(next)) return true;
+    if (next !== 32 && next !== 47 && next !== 10 && next !== 13 && !Number.isNaN(next)) continue;
+    let lineEnd = text.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = text.length;
+    // The line's words after the address, with a blank at each end (a carriage return is a blank too).
+    const rest = `${text.slice(at + word.length, lineEnd).replace('\r', ' ')} `;
+    if (!rest.includes(' --dport ') || rest.includes(dport)) return true;
   }
   return false;
 }
@@ -476,9 +542,11 @@ function namesDestination(text: string, address: string): boolean {
  */
 function familyDecidingLine(lines: LineIndex, index: TextIndex): number {
   const { runs, clean } = index;
+  const facts = new RuleFacts();
   for (let k = 0; k < runs.count; k++)
     for (let li = runs.first[k]; li <= runs.last[k]; li++)
-      if (clean[li] && readRuleWords(lines.text, lines.contentStart[li], lines.contentEnd[li]).address) return li;
+      if (clean[li] && readRuleWords(lines.text, lines.contentStart[li], lines.contentEnd[li], facts).address)
+        return li;
   return runs.count > 0 ? runs.last[runs.count - 1] : -1;
 }
 
@@ -492,26 +560,28 @@ function nameHash(source: string, at: number, length: number): number {
   return hash;
 }
 
-/** What the closure reads of a clean rule line; one record reused for every line. */
-const facts = {
+/** What the closure reads of a clean rule line (`readRuleWords`); a reader reuses its own record for every line. */
+class RuleFacts {
   /** Offsets into the text of the values (-1: absent). */
-  targetAt: -1,
-  targetEnd: -1,
-  protocolAt: -1,
-  protocolEnd: -1,
-  destinationAt: -1,
-  destinationEnd: -1,
-  dportAt: -1,
-  dportEnd: -1,
-  toDestinationAt: -1,
-  toDestinationEnd: -1,
+  targetAt = -1;
+  targetEnd = -1;
+  protocolAt = -1;
+  protocolEnd = -1;
+  destinationAt = -1;
+  destinationEnd = -1;
+  dportAt = -1;
+  dportEnd = -1;
+  toDestinationAt = -1;
+  toDestinationEnd = -1;
   /** A condition negated, given twice, after the target, or a port of a module other than tcp/udp/sctp. */
-  unprunable: false,
+  unprunable = false;
   /** `--to-destination` given more than once (old iptables spread connections over them). */
-  toDestinations: 0,
+  toDestinations = 0;
   /** A generic `-s`/`-d` with a value before the target (the parser's `decideFamily` takes such a rule). */
-  address: false,
-};
+  address = false;
+  /** The destination's value was written in quotes. */
+  quotedDestination = false;
+}
 
 const enum Reading {
   Other,
@@ -576,7 +646,7 @@ function shortReading(letter: number): Reading | -1 {
  * are around whole values only, and a word starting with `-` is an option (values never do): an option's values
  * are the words up to the next option, without a `!`.
  */
-function readRuleWords(text: string, cs: number, ce: number): typeof facts {
+function readRuleWords(text: string, cs: number, ce: number, facts: RuleFacts): RuleFacts {
   facts.targetAt = -1;
   facts.protocolAt = -1;
   facts.destinationAt = -1;
@@ -585,6 +655,7 @@ function readRuleWords(text: string, cs: number, ce: number): typeof facts {
   facts.unprunable = false;
   facts.toDestinations = 0;
   facts.address = false;
+  facts.quotedDestination = false;
   let moduleAt = -1;
   let moduleEnd = -1;
   let inTarget = false;
@@ -634,6 +705,7 @@ function readRuleWords(text: string, cs: number, ce: number): typeof facts {
           if (facts.destinationAt >= 0 || !prunable) facts.unprunable = true;
           facts.destinationAt = at;
           facts.destinationEnd = valueEnd;
+          facts.quotedDestination = c === 34;
           if (!inTarget && valueEnd > at) facts.address = true;
           break;
         case Reading.Source:
@@ -657,7 +729,7 @@ function readRuleWords(text: string, cs: number, ce: number): typeof facts {
 }
 
 /** `--dport` is the packet's destination port: after `-m tcp` (udp, sctp), or after `-p tcp` without a module. */
-function portModule(text: string, moduleAt: number, moduleEnd: number, f: typeof facts): boolean {
+function portModule(text: string, moduleAt: number, moduleEnd: number, f: RuleFacts): boolean {
   if (moduleAt >= 0) return PORT_MODULES.has(text.slice(moduleAt, moduleEnd));
   return f.protocolAt >= 0 && PORT_MODULES.has(text.slice(f.protocolAt, f.protocolEnd));
 }
@@ -670,12 +742,24 @@ const enum Followed {
   ToDnat,
 }
 
+/** What `followChains` found, beside the chains it marked. */
+interface Closure {
+  followed: Followed;
+  /** The destinations a walker of the trace can have: the packet's, and those the DNATs met write. */
+  destinations: IpAddress[];
+  /**
+   * Rules of chains entered that the tracer's destination index files under one host (`destinationHost`), three
+   * numbers each: line, table, host (as `plainIPv4HostAt` reads it). See `unreachedRules`.
+   */
+  hosted: number[];
+}
+
 /**
  * Follows the jumps a trace of the packet can take from the hook chains, marking the runs of the chains entered
  * `read` and recording in `names` the chains jumped to and the targets taken for iptables' own. Grows the packet's
  * possible destinations and ports with the DNAT rules it meets (protocol permitting).
  */
-function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: IpAddress, focus: TraceFocus): Followed {
+function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: IpAddress, focus: TraceFocus): Closure {
   const { runs, clean, tables } = index;
   const text = lines.text;
   /** Chains entered, as numbers in `names` (flag ENTERED). */
@@ -696,26 +780,33 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   }
   for (let t = 0; t < tables.length; t++)
     for (const name of HOOK_CHAINS) for (const j of impliedJumps(tables[t], name)) enter(t, j.target, false);
-  const destinations: IpAddress[] = [dst];
+  const closure: Closure = { followed: Followed.Unsure, destinations: [dst], hosted: [] };
+  const { destinations, hosted } = closure;
   /** The IPv4 ones as 32-bit numbers: kube-proxy's 10,000 Service rules are compared without a string each. */
   const destinations4: number[] = dst.family === 4 ? [Number(dst.value) | 0] : [];
   const ports = new Set<number>([focus.dport]);
+  const facts = new RuleFacts();
+  const network = new Ipv4Network();
   /**
    * Rules skipped for their destination or port, five numbers each: line, table, port (-1: none), IPv4 network and
    * the bits after its prefix (-1: no IPv4 destination, -2: another destination, read again). Looked at again
    * when a DNAT adds a destination or port; one skipped for its protocol stays skipped.
    */
   let skipped: number[] = [];
-  const skip = (li: number, table: number, f: typeof facts) => {
+  const skip = (li: number, table: number, f: RuleFacts) => {
     const port = f.dportAt >= 0 ? portAt(text, f.dportAt, f.dportEnd) : -1;
     let shift = -1;
-    if (f.destinationAt >= 0)
-      shift = ipv4CidrAt(text, f.destinationAt, f.destinationEnd) ? 32 - cidrScratch.prefix : -2;
-    skipped.push(li, table, port, cidrScratch.base, shift);
+    let base = 0;
+    if (f.destinationAt >= 0) {
+      shift = ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network) ? 32 - network.prefix : -2;
+      base = network.base;
+    }
+    skipped.push(li, table, port, base, shift);
   };
   const mayMatchSkipped = (s: number, from: number[]): boolean => {
     const shift = from[s + 4];
-    if (shift === -2) return mayMatch(readRuleWords(text, lines.contentStart[from[s]], lines.contentEnd[from[s]]));
+    if (shift === -2)
+      return mayMatch(readRuleWords(text, lines.contentStart[from[s]], lines.contentEnd[from[s]], facts));
     const port = from[s + 2];
     if (port >= 0 && !ports.has(port)) return false;
     const base = from[s + 3];
@@ -723,21 +814,22 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   };
   /** How many destinations and ports there were when the skipped rules were last looked at. */
   let seen = 1;
-  const protocolMismatch = (f: typeof facts): boolean => {
+  const protocolMismatch = (f: RuleFacts): boolean => {
     if (f.unprunable || f.protocolAt < 0) return false;
     const protocol = text.slice(f.protocolAt, f.protocolEnd).toLowerCase();
     return PROTOCOL_NAMES.has(protocol) && protocol !== focus.proto;
   };
-  const mayMatch = (f: typeof facts): boolean => {
+  const mayMatch = (f: RuleFacts): boolean => {
     if (f.unprunable) return true;
     if (f.dportAt >= 0) {
       const port = portAt(text, f.dportAt, f.dportEnd);
       if (port >= 0 && !ports.has(port)) return false;
     }
     if (f.destinationAt >= 0) {
-      if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd)) {
-        const shift = 32 - cidrScratch.prefix;
-        return shift === 32 || destinations4.some((d) => (d ^ cidrScratch.base) >>> shift === 0);
+      if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network)) {
+        const shift = 32 - network.prefix;
+        const base = network.base;
+        return shift === 32 || destinations4.some((d) => (d ^ base) >>> shift === 0);
       }
       const cidr = parseCidr(text.slice(f.destinationAt, f.destinationEnd));
       if (cidr && !destinations.some((d) => cidrContains(cidr, d))) return false;
@@ -752,11 +844,20 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
     while (queue.length) {
       const chain = queue.pop()!;
       const table = names.tables[chain];
-      for (const r of runs.of(table, names.names[chain])) {
+      const own = runs.of(table, names.names[chain]);
+      let ruleCount = 0;
+      for (const r of own) ruleCount += runs.last[r] - runs.first[r] + 1;
+      // The tracer looks up a long chain's rules by destination (`candidateLookup`): see `unreachedRules`.
+      const indexed = ruleCount >= INDEX_MIN_RULES;
+      for (const r of own) {
         runs.read[r] = 1;
         for (let li = runs.first[r]; li <= runs.last[r]; li++) {
-          if (!clean[li]) return Followed.Unsure;
-          const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li]);
+          if (!clean[li]) return closure;
+          const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li], facts);
+          if (indexed && !f.unprunable && f.destinationAt >= 0 && !f.quotedDestination) {
+            const host = plainIPv4HostAt(text, f.destinationAt, f.destinationEnd);
+            if (host >= 0) hosted.push(li, table, host);
+          }
           // A rule whose protocol, destination or port the packet cannot have does not match, whatever its target
           // (the tracer decides such a condition before it looks at the target).
           if (f.targetAt < 0 || protocolMismatch(f)) continue;
@@ -769,29 +870,32 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
           }
           // iptables' own target, unless a chain of that name exists (the declarations will tell).
           if (!targetsMet.has(`${table} ${target}`)) {
-            if (runs.of(table, target).length > 0) return Followed.Unsure;
+            if (runs.of(table, target).length > 0) return closure;
             targetsMet.add(`${table} ${target}`);
             names.flags[names.add(table, target)] |= BUILTIN_TARGET;
           }
           if (target === 'DNAT') {
             dnat = true;
-            if (f.toDestinations !== 1) return Followed.Unsure;
+            if (f.toDestinations !== 1) return closure;
             const to = splitHostPort(text.slice(f.toDestinationAt, f.toDestinationEnd));
             const address = to && parseIp(to.host);
-            if (!address) return Followed.Unsure;
+            if (!address) return closure;
             if (!destinations.some((d) => d.family === address.family && d.value === address.value)) {
               // Every rule is compared with each destination: past a few, reading the whole text is cheaper.
-              if (destinations.length === MAX_DESTINATIONS) return Followed.Unsure;
+              if (destinations.length === MAX_DESTINATIONS) return closure;
               destinations.push(address);
               if (address.family === 4) destinations4.push(Number(address.value) | 0);
             }
             if (to.port !== undefined) ports.add(to.port);
-          } else if (!DESTINATION_KEEPING.has(target)) return Followed.Unsure;
+          } else if (!DESTINATION_KEEPING.has(target)) return closure;
         }
       }
     }
     // A destination or port a DNAT added may make a skipped rule match: look at those again.
-    if (destinations.length + ports.size === seen + 1) return dnat ? Followed.ToDnat : Followed.NoDnat;
+    if (destinations.length + ports.size === seen + 1) {
+      closure.followed = dnat ? Followed.ToDnat : Followed.NoDnat;
+      return closure;
+    }
     seen = destinations.length + ports.size - 1;
     const before = skipped;
     skipped = [];
@@ -800,11 +904,45 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
         for (let k = s; k < s + 5; k++) skipped.push(before[k]);
         continue;
       }
-      const f = readRuleWords(text, lines.contentStart[before[s]], lines.contentEnd[before[s]]);
+      const f = readRuleWords(text, lines.contentStart[before[s]], lines.contentEnd[before[s]], facts);
       enter(before[s + 1], text.slice(f.targetAt, f.targetEnd));
     }
   }
 }
+
+/**
+ * The rule lines of chains entered that no walker of the trace looks at: the tracer indexes a chain of
+ * INDEX_MIN_RULES rules or more by each rule's single destination host and, in a chain entered with destination D,
+ * evaluates only the rules filed under D and those under no host. A rule filed under a host no walker has
+ * (kube-proxy's KUBE-SERVICES: one per Service) is neither read nor evaluated; the chains that lost some are
+ * returned (`chainKey`) so that the tracer indexes them whatever their length left (`trimmedChains`), and
+ * looks at exactly the rules the whole text's trace looks at. Lines up to `familyLine` are read anyway.
+ */
+function unreachedRules(
+  closure: Closure,
+  tables: readonly string[],
+  skip: Uint8Array,
+  familyLine: number,
+  lines: LineIndex,
+): Set<string> {
+  const trimmed = new Set<string>();
+  const keys = new Set<number>();
+  // The tracer's key of a host: a number below 2^53 (`hostKey`), IPv6 ones included.
+  for (const d of closure.destinations) if (d.value <= MAX_SAFE_HOST) keys.add(Number(d.value));
+  const hosted = closure.hosted;
+  for (let h = 0; h < hosted.length; h += 3) {
+    const li = hosted[h];
+    if (li <= familyLine || keys.has(hosted[h + 2])) continue;
+    skip[li] = hosted[h + 1] + 1;
+    const table = hosted[h + 1];
+    const cs = lines.contentStart[li] + 3;
+    const name = lines.text.slice(cs, lines.text.indexOf(' ', cs));
+    trimmed.add(chainKey(tables[table], name));
+  }
+  return trimmed;
+}
+
+const MAX_SAFE_HOST = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * The port written at text[at, end) (one to five digits, at most 65535, as the tracer's parsePort reads it), or -1
@@ -822,13 +960,16 @@ function portAt(text: string, at: number, end: number): number {
 }
 
 /** What `ipv4CidrAt` read: the network as a 32-bit number and its prefix length. */
-const cidrScratch = { base: 0, prefix: 32 };
+class Ipv4Network {
+  base = 0;
+  prefix = 32;
+}
 
 /**
- * Reads `a.b.c.d` or `a.b.c.d/n` at text[at, end) into cidrScratch, as the tracer's parseCidr reads it (no leading
+ * Reads `a.b.c.d` or `a.b.c.d/n` at text[at, end) into `into`, as the tracer's parseCidr reads it (no leading
  * zeros); false for anything else (IPv6, masks, an address the tracer cannot read and so lets match).
  */
-function ipv4CidrAt(text: string, at: number, end: number): boolean {
+function ipv4CidrAt(text: string, at: number, end: number, into: Ipv4Network): boolean {
   let value = 0;
   let part = 0;
   let digits = 0;
@@ -860,7 +1001,7 @@ function ipv4CidrAt(text: string, at: number, end: number): boolean {
     }
     if (prefix > 32) return false;
   }
-  cidrScratch.base = prefix === 0 ? 0 : value & (-1 << (32 - prefix));
-  cidrScratch.prefix = prefix;
+  into.base = prefix === 0 ? 0 : value & (-1 << (32 - prefix));
+  into.prefix = prefix;
   return true;
 }

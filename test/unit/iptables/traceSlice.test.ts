@@ -14,6 +14,10 @@ import type { Diagnostic } from '../../../src/core/common/diagnostics';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { formatTraceTree } from '../../../src/core/iptables/trace';
+import { dumpIndex } from '../../../src/core/iptables/trace/compile';
+import { distinctSteps } from '../../../src/core/iptables/trace/steps';
+import type { IptablesDump } from '../../../src/core/iptables/dump';
+import { parseIp } from '../../../src/core/common/ip';
 import { isTraceSlice } from '../../../src/core/iptables/traceSlice';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
@@ -75,6 +79,32 @@ function destinations(text: string, limit = 4): string[] {
   return [...out];
 }
 
+/**
+ * Whether, in every chain the trace entered, the tracer looks at the same rules (by line) in the sliced dump as in
+ * the whole one, for every destination a walker can have there (the packet's and the DNATs'): the rules it looks
+ * at count against its limits, so a slice may leave out only rules the whole text's trace never looks at.
+ */
+function sameCandidates(name: string, part: IptablesDump, full: IptablesDump, answer: TraceAnswer): void {
+  if (answer.engine !== 'iptables') return;
+  const hosts = new Set([answer.packet.dst]);
+  for (const p of answer.result.paths) if (p.dnat) hosts.add(p.dnat.ip);
+  const chains = new Set(distinctSteps(answer.result).map((s) => `${s.table} ${s.chain}`));
+  const partIndex = dumpIndex(part);
+  const fullIndex = dumpIndex(full);
+  for (const key of chains) {
+    const [table, chain] = key.split(' ');
+    const a = partIndex.chain(table, chain);
+    const b = fullIndex.chain(table, chain);
+    assert.equal(!a, !b, `${name}: ${key} in both`);
+    if (!a || !b) continue;
+    for (const host of hosts) {
+      const dst = parseIp(host)!.value;
+      const lines = (c: typeof a) => c.candidates(dst).map((p) => c.rule(p).line);
+      assert.deepEqual(lines(a), lines(b), `${name}: rules of ${key} looked at for ${host}`);
+    }
+  }
+}
+
 /** Whether `kpp trace` gives the whole text's answer for each of the packets, and how many were sliced. */
 function sameAnswers(name: string, text: string, dsts = destinations(text)): number {
   let sliced = 0;
@@ -90,6 +120,7 @@ function sameAnswers(name: string, text: string, dsts = destinations(text)): num
       sliced++;
       assert.deepEqual(traced(part.diagnostics), traced(full.diagnostics), `${name}: diagnostics`);
       assert.equal(part.family, full.family, `${name}: family`);
+      sameCandidates(name, part, full, fast);
     }
   return sliced;
 }
@@ -268,4 +299,88 @@ test('the shared corpus, whole and mutated: traces and diagnostics as when read 
     sameAnswers(f.name, f.text);
     sameAnswers(`${f.name} mutated`, mutate(f.text, rng, 1 + rng.int(3)));
   }
+});
+
+test('rules of a long chain filed under destinations no walker has are not read; the tracer looks at the same rules', () => {
+  // The seed's Service DNATs 172.16.0.1:443 to 10.0.1.1x:6443; filter LONG is entered with those destinations.
+  const long = Array.from({ length: 36 }, (_, i) => `-A LONG -d 10.9.0.${i + 1}/32 -j DROP`);
+  const filter = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':FORWARD ACCEPT [0:0]',
+    ':OUTPUT ACCEPT [0:0]',
+    ':LONG - [0:0]',
+    '-A FORWARD -j LONG',
+    ...long,
+    '-A LONG -d 172.16.0.1/32 -j DROP',
+    '-A LONG -d 10.0.1.12/32 -p tcp -m tcp --dport 6443 -j REJECT --reject-with icmp-port-unreachable',
+    '-A LONG -p udp -j DROP',
+    'COMMIT',
+    '',
+  ].join('\n');
+  const text = seedDump().text + filter;
+  const packet = packetOf('172.16.0.1:443');
+  const { analysis, answer } = traceText(text, packet, 'en');
+  const dump = analysis.iptables!.dump;
+  assert.ok(isTraceSlice(dump));
+  const read = dump.tables
+    .find((t) => t.name === 'filter')!
+    .chains.get('LONG')!
+    .rules.map((r) => r.line);
+  const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.startsWith(needle));
+  // The Service's own address and the endpoint's stay; so does the rule filed under no host.
+  assert.deepEqual(read, [
+    lineOf('-A LONG -d 172.16.0.1/32'),
+    lineOf('-A LONG -d 10.0.1.12/32'),
+    lineOf('-A LONG -p udp'),
+  ]);
+  assert.ok(answer.engine === 'iptables' && answer.result.paths.some((p) => p.verdict === 'REJECT'));
+  // A chain that kept 3 of its 39 rules is still looked up by destination: entered with 10.0.1.11, the tracer
+  // looks at the rule filed under no host only, as in the whole text (not at the Service's or 10.0.1.12's).
+  sameAnswers('long chain', text, ['172.16.0.1:443']);
+});
+
+test('generated dumps of 32 Services or more, a KUBE-SERVICES rule rewritten: as when read whole', () => {
+  const rewrites = [
+    (l: string) => l.replace(/-d (\S+)/, '--destination $1'),
+    (l: string) => l.replace(/-d (\S+)/, '--dst $1'),
+    (l: string) => l.replace(/-d (\d+\.\d+\.\d+\.\d+) /, '-d $1/32 '),
+    (l: string) => l.replace(/-d (\S+)/, '-d "$1"'),
+    (l: string) => l.replace(/-d (\S+)/, '! -d $1'),
+    (l: string) => l.replace(/-d (\S+)/, '-d ! $1'),
+    (l: string) => l.replace(/-d (\S+)/, '-d $1 -d 10.96.0.1'),
+    (l: string) => l.replace(/-d (\S+)/, '-d 10.96.0.1 -d $1'),
+    (l: string) => l.replace(/-d (\d+\.\d+\.\d+\.\d+)/, '-d $1/255.255.255.255'),
+    (l: string) => l.replace(/-d (\d+\.\d+\.\d+\.\d+)/, '-d $1/31'),
+    (l: string) => l.replace(/-d (\d+\.\d+\.\d+\.\d+)/, '-d $1,10.96.0.1'),
+    (l: string) => l.replace(/-d (\d+\.\d+\.\d+\.)(\d+)/, '-d $10$2'),
+    (l: string) => l.replace(/ -d (\S+)(.*)$/, '$2 -d $1'),
+    (l: string) => l.replace(/-d \S+/, '-d 10.96.0.1'),
+    (l: string) => l.replace(/-d \S+/, '-d ::1'),
+    (l: string) => l.replace(/-d \S+ /, ''),
+    (l: string) => l.replace(/-m tcp -p tcp/, '-m udp -p udp'),
+    (l: string) => `${l} "`,
+  ];
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 32, max: 45 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: rewrites.length - 1 }),
+      (services, endpoints, seed, at, how) => {
+        const lines = generated(services, endpoints, seed).split('\n');
+        const rules = lines.map((l, i) => (l.startsWith('-A KUBE-SERVICES -') && l.includes(' -d ') ? i : -1));
+        const candidates = rules.filter((i) => i >= 0);
+        const li = candidates[at % candidates.length];
+        const original = lines[li];
+        lines[li] = rewrites[how](original);
+        const text = lines.join('\n');
+        // The rewritten rule's Service, and the first few of the dump.
+        const own = /-d (\d+\.\d+\.\d+\.\d+)(?:\/32)? .*?--dport (\d+)/.exec(original)!;
+        sameAnswers(`rewrite ${how} at line ${li + 1}`, text, [`${own[1]}:${own[2]}`, ...destinations(text, 2)]);
+      },
+    ),
+    { numRuns: 40 },
+  );
 });

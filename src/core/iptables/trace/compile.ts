@@ -22,6 +22,8 @@ import { msg } from './message';
 import { compileTarget, type CompiledTarget } from './targets';
 import type { TraceMessage } from './types';
 import { parseAddressList, singleHost } from './values';
+import { chainKey, trimmedChains } from '../traceSlice';
+import { INDEX_MIN_RULES, plainIPv4HostAt } from './hostIndex';
 
 export interface CompiledRule {
   table: string;
@@ -55,9 +57,6 @@ export interface CompiledChain {
   candidates(dst: bigint): readonly number[];
 }
 
-/** Chains shorter than this are scanned; the index pays off only for long ones. */
-const INDEX_MIN_RULES = 32;
-
 export interface DumpIndex {
   family: IpFamily;
   duplicateTables: string[];
@@ -86,6 +85,7 @@ function buildIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: read
     else tables.set(t.name, t);
   }
   const compiled = new Map<string, CompiledChain | null>();
+  const trimmed = trimmedChains(dump);
 
   const chain = (tableName: string, name: string): CompiledChain | undefined => {
     const key = `${tableName}\u0000${name}`;
@@ -95,7 +95,7 @@ function buildIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: read
     let result: CompiledChain | undefined;
     if (table) {
       const c = table.chains.get(name);
-      if (c) result = compileChain(table, c, family, dump.nftObjects);
+      if (c) result = compileChain(table, c, family, dump.nftObjects, trimmed?.has(chainKey(tableName, name)));
       else if (isBuiltinChain(tableName, name)) result = compileImplied(table, name, family);
     }
     compiled.set(key, result ?? null);
@@ -127,7 +127,14 @@ function compileRule(
   return { table: table.name, chain: chainName, line, text, conds, target: compiledTarget, problems };
 }
 
-function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readonly NftObject[]): CompiledChain {
+function compileChain(
+  table: Table,
+  c: Chain,
+  family: IpFamily,
+  objects?: readonly NftObject[],
+  /** The chain lost rules no walker looks at (`trimmedChains`): indexed as the whole chain was. */
+  trimmed = false,
+): CompiledChain {
   // The index and the rules compiled later read the same list.
   const chainRules = c.rules;
   const compiled: CompiledRule[] = [];
@@ -151,7 +158,7 @@ function compileChain(table: Table, c: Chain, family: IpFamily, objects?: readon
     line,
     policyLine: c.policyLine ?? line,
     rule,
-    candidates: candidateLookup(chainRules),
+    candidates: candidateLookup(chainRules, trimmed),
   };
 }
 
@@ -175,27 +182,8 @@ function isAddressList(text: string): boolean {
   return plainIPv4Host(text) >= 0 || parseAddressList(text) !== undefined;
 }
 
-/** `a.b.c.d` or `a.b.c.d/32` as parseIPv4 reads it (no leading zeros), as a number; -1 for anything else. */
 function plainIPv4Host(text: string): number {
-  const end = text.length > 3 && text.endsWith('/32') ? text.length - 3 : text.length;
-  let value = 0;
-  let part = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let k = 0; k < end; k++) {
-    const c = text.charCodeAt(k);
-    if (c >= 48 && c <= 57) {
-      if (digits === 1 && part === 0) return -1;
-      part = part * 10 + (c - 48);
-      if (++digits > 3 || part > 255) return -1;
-    } else if (c === 46 && digits > 0 && dots < 3) {
-      value = value * 256 + part;
-      part = 0;
-      digits = 0;
-      dots++;
-    } else return -1;
-  }
-  return dots === 3 && digits > 0 ? value * 256 + part : -1;
+  return plainIPv4HostAt(text, 0, text.length);
 }
 
 /** A host address as a Map key: a number below 2^53 (every IPv4 one), which a Map hashes far faster than a bigint. */
@@ -249,9 +237,9 @@ function syntheticMatch(module: string, name: string, written: string, value: st
  * Rules with a single-host `-d` go into buckets by that host; the rest apply to every destination. A lookup merges
  * the bucket with the rest in chain order and remembers the result for the next trace to the same address.
  */
-function candidateLookup(rules: readonly Rule[]): (dst: bigint) => readonly number[] {
+function candidateLookup(rules: readonly Rule[], trimmed: boolean): (dst: bigint) => readonly number[] {
   const all = rules.map((_, i) => i);
-  if (rules.length < INDEX_MIN_RULES) return () => all;
+  if (rules.length < INDEX_MIN_RULES && !trimmed) return () => all;
   const hosts = rules.map(destinationHost);
   const byHost = new Map<number | bigint, number[]>();
   const anyHost: number[] = [];
