@@ -132,7 +132,7 @@ export async function sideBarRows(page: Page): Promise<string[]> {
 
 /**
  * Sets an enum setting in the Settings editor, as a person would: Preferences: Open User Settings, search for the
- * setting's id, pick `value` in its drop-down, close the editor.
+ * setting by its id, pick `value` in its drop-down, close the editor.
  */
 export async function setEnumSetting(page: Page, id: string, value: string): Promise<void> {
   await runCommand(page, 'Preferences: Open User Settings');
@@ -143,7 +143,9 @@ export async function setEnumSetting(page: Page, id: string, value: string): Pro
   await page.waitForTimeout(1_000);
   await editor.locator('.search-container').first().click();
   await page.keyboard.press('Control+A');
-  await page.keyboard.type(id, { delay: 20 });
+  // `@id:` shows that one setting: a bare id also lists the settings it fuzzily matches, and the first select
+  // may then be another one's (kubePacketPath.language's for kubePacketPath.detectLanguage).
+  await page.keyboard.type(`@id:${id}`, { delay: 20 });
   const select = editor.locator('.settings-body select.monaco-select-box').first();
   await select.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   await select.selectOption(value);
