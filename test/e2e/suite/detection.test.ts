@@ -239,7 +239,7 @@ suite('dump detection', () => {
     }
     log(`display language ${vscode.env.language}; offers: ${JSON.stringify(shown)}`);
     assert.deepEqual(shown, [
-      [`${doc.uri.path} 看起来是iptables 转储。要以iptables 转储打开吗？`, '以iptables 转储打开', '保持为纯文本'],
+      [`${doc.uri.path} 看起来是 iptables 转储。要以 iptables 转储打开吗？`, '以 iptables 转储打开', '保持为纯文本'],
       [
         `${doc.uri.path} looks like iptables dump. Open it as iptables dump?`,
         'Open as iptables dump',

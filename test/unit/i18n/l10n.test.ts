@@ -30,7 +30,7 @@ test("the extension's texts come from the catalog in the language setting, not f
   assert.ok(!existsSync(join(root, 'l10n')), 'no vscode.l10n bundle is left to drift from the catalog');
   assert.equal(
     t('zh-CN', 'ui.detect.offer', { file: 'a.txt', name: t('zh-CN', 'ui.language.iptables') }),
-    'a.txt 看起来是iptables 转储。要以iptables 转储打开吗？',
+    'a.txt 看起来是 iptables 转储。要以 iptables 转储打开吗？',
   );
 });
 

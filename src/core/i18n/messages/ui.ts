@@ -232,10 +232,10 @@ export const uiMessages: MessageBundle = {
     'ui.language.iptables': 'iptables 转储',
     'ui.language.ipvs': 'IPVS 转储',
     'ui.language.netstate': 'Linux 网络状态',
-    'ui.detect.open': '以{name}打开',
+    'ui.detect.open': '以 {name}打开',
     'ui.detect.keep': '保持为纯文本',
     'ui.detect.keep-log': '保持为日志',
-    'ui.detect.offer': '{file} 看起来是{name}。要以{name}打开吗？',
+    'ui.detect.offer': '{file} 看起来是 {name}。要以 {name}打开吗？',
     'ui.server.not-started': 'Kube Packet Path：语言服务器没有启动：{message}',
   },
 };
