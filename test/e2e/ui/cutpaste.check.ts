@@ -1,6 +1,7 @@
 // Pastes as people make them, in the Problems panel and the detection offer, in English and in Chinese: a paste cut
 // off inside its last rule (a warning and a note, not an error), a `cat -n` listing with typographic quotes (two
-// notes, no warnings), and kube-proxy's JSON log of its restore input as base64, saved as a .log.
+// notes, no warnings), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
+// kubePacketPath.detectLanguage `ask` such a log offered in a notification in both languages.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { UiCheck } from './check';
@@ -11,6 +12,9 @@ const CUT = 'ticket-cut-off.iptables';
 const NUMBERED = 'ticket-numbered.txt';
 /** kube-proxy's JSON log (zap) with the restore input as base64. */
 const JSON_LOG = 'kube-proxy-json.log';
+/** kube-proxy logs of other nodes, offered once each (an answer is remembered per file). */
+const OFFERED_LOG = 'kube-proxy-node-b.log';
+const OFFERED_LOG_ZH = 'kube-proxy-node-c.log';
 
 /** The Problems panel's rows (aria labels: severity, message, position) once one passes `accept`. */
 async function problemRows(page: Page, accept: (rows: string[]) => boolean): Promise<string[]> {
@@ -117,6 +121,47 @@ export const checks: UiCheck[] = [
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
         await closeAllEditors(page);
         await runCommand(page, 'View: Hide Panel');
+      }
+    },
+  },
+  {
+    name: 'with detectLanguage ask, a kube-proxy .log is offered: "Keep as a log" keeps it a log; in Chinese, 以…打开 switches it',
+    async run({ page, screenshot, log }) {
+      await setEnumSetting(page, 'kubePacketPath.detectLanguage', 'ask');
+      try {
+        const answer = async (file: string, asked: string, button: string, shot: string) => {
+          await openFile(page, file);
+          await runCommand(page, 'Notifications: Show Notifications');
+          const offer = page.locator('.notifications-center .notification-list-item', { hasText: asked }).first();
+          await offer.waitFor({ state: 'visible', timeout: 60_000 });
+          log(`offer: ${(await offer.innerText()).replace(/\s+/g, ' ')}`);
+          assert.equal(await statusBarLanguage(page), 'Log', 'offered, not switched');
+          await screenshot(shot, page.locator('.notifications-center'));
+          await offer.locator('.monaco-button', { hasText: button }).first().click();
+          await page.keyboard.press('Escape');
+        };
+        await answer(OFFERED_LOG, `${OFFERED_LOG} looks like iptables dump`, 'Keep as a log', 'log-offer');
+        // Declined: it stays a log, also after the server has long answered.
+        await page.waitForTimeout(2_000);
+        assert.equal(await statusBarLanguage(page), 'Log');
+        await closeAllEditors(page);
+        await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+        await answer(
+          OFFERED_LOG_ZH,
+          `${OFFERED_LOG_ZH} 看起来是 iptables 转储`,
+          '以 iptables 转储打开',
+          'log-offer-zh-CN',
+        );
+        const language = await settle(
+          () => statusBarLanguage(page),
+          (l) => l === 'iptables dump',
+          30_000,
+        );
+        assert.equal(language, 'iptables dump');
+      } finally {
+        await closeAllEditors(page);
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await setEnumSetting(page, 'kubePacketPath.detectLanguage', 'always');
       }
     },
   },
