@@ -5,6 +5,10 @@
  * reads the output between the fences as if the paste had none.
  */
 
+import { headLines } from './text';
+
+/** Lines in which a fenced paste opens its first fence. */
+const HEAD_LINES = 400;
 /** A whole line that opens or closes a fence; a backtick fence's info string has no backtick (CommonMark). */
 const FENCE_LINE = /^[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)$/;
 
@@ -15,8 +19,9 @@ export interface BlankedCodeFences {
 }
 
 export function blankCodeFences(text: string): BlankedCodeFences | undefined {
-  // Most pastes have none: two searches of the text decide.
-  if (!text.includes('```') && !text.includes('~~~')) return undefined;
+  // A fenced paste opens a fence in its head (its first line, or after a few lines of prose): most pastes are
+  // decided there, without a search of a big dump's whole text.
+  if (!headLines(text, HEAD_LINES).some((line) => FENCE_LINE.test(line))) return undefined;
   const lines = text.split('\n');
   const blanked: number[] = [];
   for (let i = 0; i < lines.length; i++) {
