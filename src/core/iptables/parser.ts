@@ -128,7 +128,7 @@ const GLOBAL_OPTIONS = new Set([
   '--help',
 ]);
 /** `...` or `…` where a paste left lines out. */
-const ELISION = /^(?:\.{2,}|…+)$/;
+const ELISION = /^(?:\.{2,}|\u2026+)$/;
 const LISTING_COLUMNS = /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/;
 /** Lines a hard-wrapped rule may go on over, after its first. */
 const MAX_CONTINUATION_LINES = 4;
@@ -152,12 +152,12 @@ const CHAIN_COMMANDS = new Set([
 ]);
 
 /** Three or more words of letters and punctuation, none an option, a quote or an address: a sentence. */
-const SENTENCE = /^[A-Za-z][\w'’,]*(?:\s+[\w'’,.!?;()]+){2,}$/;
+const SENTENCE = /^[A-Za-z][\w'\u2019,]*(?:\s+[\w'\u2019,.!?;()]+){2,}$/;
 
 /** A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`). */
 function isProse(content: string): boolean {
-  const prose = content.replace(/^(?:[-*•]|\d{1,2}[.)])\s+/, '');
-  return /^[A-Za-z][\w'’,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
+  const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
+  return /^[A-Za-z][\w'\u2019,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
 }
 
 /** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...). */

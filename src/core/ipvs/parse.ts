@@ -27,7 +27,7 @@ const SERVICE_PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP', 'FWM']);
 const HEADER = /^IP Virtual Server version (\S+) \(size=(\d+)\)/;
 const TIMEOUT = /^Timeout \(tcp tcpfin udp\):/;
 const DAEMON = /^(master|backup) sync daemon\b/;
-const ELLIPSIS = /^(?:\.{2,}|…+|\[\.\.\.\]|\.\.\.\s.*)$/;
+const ELLIPSIS = /^(?:\.{2,}|\u2026+|\[\.\.\.\]|\.\.\.\s.*)$/;
 const IPVS_ERROR = /^(?:Can't initialize ipvs:|Are you sure that IP Virtual Server is built in the kernel)/;
 
 export function parseIpvs(text: string, options: ParseIpvsOptions = {}): IpvsDump {

@@ -73,7 +73,7 @@ export interface NetworkParseDetails {
 }
 
 /** Lines people put in place of cut output: `...`, `…`, `[...]`, `<snip>`, grep's `--`. */
-const ELISION = /^(?:\.{3,}|…+|\[\.{3}\]|\(\.{3}\)|<snip(?:ped)?>|--)$/i;
+const ELISION = /^(?:\.{3,}|\u2026+|\[\.{3}\]|\(\.{3}\)|<snip(?:ped)?>|--)$/i;
 
 interface Section {
   format?: NetworkFormat;
