@@ -1,7 +1,7 @@
 // Bundles the entry points with esbuild. CommonJS output: VS Code's extension host loads CommonJS, and
 // @kubernetes/client-node (ESM-only) becomes a CommonJS bundle of its own (dist/client-node.js).
 import { build } from 'esbuild';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,7 +31,7 @@ const entries = [
     define: { ...lazyClientNode.define, KPP_DUMP_ENGINE_BUNDLE: JSON.stringify(DUMP_ENGINE) },
   },
   { in: 'src/core/diagnose/engine.ts', out: `dist/${DUMP_ENGINE}`, external: [] },
-  { in: 'src/server/main.ts', out: 'dist/server.js', external: [] },
+  { in: 'src/server/main.ts', out: 'dist/server.js', external: [], asciiOnly: true },
   // The CLI: the dump commands in dist/cli.js, the cluster commands in a bundle it reads only when one runs (a dump
   // command's start-up is mostly compiling its bundle). Neither uses import.meta.url, so neither gets its banner.
   {
@@ -40,6 +40,7 @@ const entries = [
     external: lazyClientNode.external,
     define: { ...lazyClientNode.define, KPP_CLI_CLUSTER_BUNDLE: JSON.stringify(CLI_CLUSTER) },
     importMetaUrl: false,
+    asciiOnly: true,
   },
   {
     in: 'src/cli/clusterCommands.ts',
@@ -79,5 +80,20 @@ for (const e of entries) {
         }),
   });
   if (withMetafile) writeFileSync(`${resolve(root, outfile)}.meta.json`, JSON.stringify(result.metafile));
+  if (e.asciiOnly) refuseNonAscii(resolve(root, outfile));
 }
 console.log(`build: done in ${Date.now() - started} ms`);
+
+/**
+ * esbuild escapes non-ASCII in strings but not in regex literals, and one such character makes V8 hold the whole
+ * bundle as a two-byte string on every start of the CLI and the server: write it as \uXXXX in the source.
+ */
+function refuseNonAscii(file) {
+  const text = readFileSync(file, 'utf8');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at < 0) return;
+  const line = text.slice(0, at).split('\n').length;
+  const context = text.slice(Math.max(0, at - 60), at + 20).replace(/\s+/g, ' ');
+  console.error(`build: ${file}:${line} has a non-ASCII character (write it as a \\uXXXX escape in the source): ${context}`);
+  process.exit(1);
+}
