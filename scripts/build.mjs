@@ -94,6 +94,8 @@ function refuseNonAscii(file) {
   if (at < 0) return;
   const line = text.slice(0, at).split('\n').length;
   const context = text.slice(Math.max(0, at - 60), at + 20).replace(/\s+/g, ' ');
-  console.error(`build: ${file}:${line} has a non-ASCII character (write it as a \\uXXXX escape in the source): ${context}`);
+  console.error(
+    `build: ${file}:${line} has a non-ASCII character (write it as a \\uXXXX escape in the source): ${context}`,
+  );
   process.exit(1);
 }
