@@ -46,10 +46,7 @@ export interface TraceFocus {
  */
 export interface TraceSlice {
   skip: Uint8Array;
-  /**
-   * For the first line of some stretches of skipped lines (a chain's rules, one table), the stretch's last line:
-   * the parser goes past them at once. 0 elsewhere.
-   */
+  /** Per line skipped, the last line of the stretch of lines skipped in the same table it is in: the parser goes past them at once. */
   skipTo: Int32Array;
   tables: string[];
   /** Chains entered whose rules for other destinations are skipped (`chainKey`): see `unreachedRules`. */
@@ -481,7 +478,6 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     if (own.length === 0) return undefined;
     for (const r of own) runs.read[r] = 1;
   }
-  const skipTo = new Int32Array(lines.count);
   for (let k = 0; k < runs.count; k++) {
     const first = Math.max(runs.first[k], familyLine + 1);
     const last = runs.last[k];
@@ -490,10 +486,9 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     const mark = runs.table[k] + 1;
     skip.fill(mark, first, last);
     if (clean[last]) skip[last] = mark;
-    skipTo[first] = clean[last] ? last : last - 1;
   }
-  const trimmed = unreachedRules(closure, tables, skip, familyLine, lines);
-  return { skip, skipTo, tables, trimmed };
+  const trimmed = unreachedRules(closure, tables, names, skip, familyLine);
+  return { skip, skipTo: stretchEnds(skip), tables, trimmed };
 }
 
 /** The names as one alternation of a pattern, with their characters escaped. */
@@ -749,7 +744,7 @@ interface Closure {
   destinations: IpAddress[];
   /**
    * Rules of chains entered that the tracer's destination index files under one host (`destinationHost`), three
-   * numbers each: line, table, host (as `plainIPv4HostAt` reads it). See `unreachedRules`.
+   * numbers each: line, chain (its number in `names`), host (as `plainIPv4HostAt` reads it). See `unreachedRules`.
    */
   hosted: number[];
 }
@@ -793,11 +788,14 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
    * when a DNAT adds a destination or port; one skipped for its protocol stays skipped.
    */
   let skipped: number[] = [];
-  const skip = (li: number, table: number, f: RuleFacts) => {
+  const skip = (li: number, table: number, f: RuleFacts, host: number) => {
     const port = f.dportAt >= 0 ? portAt(text, f.dportAt, f.dportEnd) : -1;
     let shift = -1;
     let base = 0;
-    if (f.destinationAt >= 0) {
+    if (host >= 0) {
+      shift = 0;
+      base = host | 0;
+    } else if (f.destinationAt >= 0) {
       shift = ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network) ? 32 - network.prefix : -2;
       base = network.base;
     }
@@ -816,15 +814,19 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   let seen = 1;
   const protocolMismatch = (f: RuleFacts): boolean => {
     if (f.unprunable || f.protocolAt < 0) return false;
+    // kube-proxy writes the packet's protocol as the trace names it: no string for that.
+    if (f.protocolEnd - f.protocolAt === focus.proto.length && text.startsWith(focus.proto, f.protocolAt)) return false;
     const protocol = text.slice(f.protocolAt, f.protocolEnd).toLowerCase();
     return PROTOCOL_NAMES.has(protocol) && protocol !== focus.proto;
   };
-  const mayMatch = (f: RuleFacts): boolean => {
+  /** `host`: the destination as `plainIPv4HostAt` reads it, -1 for none or another form. */
+  const mayMatch = (f: RuleFacts, host = -1): boolean => {
     if (f.unprunable) return true;
     if (f.dportAt >= 0) {
       const port = portAt(text, f.dportAt, f.dportEnd);
       if (port >= 0 && !ports.has(port)) return false;
     }
+    if (host >= 0) return destinations4.includes(host | 0);
     if (f.destinationAt >= 0) {
       if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network)) {
         const shift = 32 - network.prefix;
@@ -854,18 +856,20 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
         for (let li = runs.first[r]; li <= runs.last[r]; li++) {
           if (!clean[li]) return closure;
           const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li], facts);
-          if (indexed && !f.unprunable && f.destinationAt >= 0 && !f.quotedDestination) {
-            const host = plainIPv4HostAt(text, f.destinationAt, f.destinationEnd);
-            if (host >= 0) hosted.push(li, table, host);
-          }
+          // The destination when it is one plain IPv4 host (kube-proxy's Service rules): read once.
+          const host =
+            !f.unprunable && f.destinationAt >= 0 && !f.quotedDestination
+              ? plainIPv4HostAt(text, f.destinationAt, f.destinationEnd)
+              : -1;
+          if (indexed && host >= 0) hosted.push(li, chain, host);
           // A rule whose protocol, destination or port the packet cannot have does not match, whatever its target
           // (the tracer decides such a condition before it looks at the target).
           if (f.targetAt < 0 || protocolMismatch(f)) continue;
           const target = text.slice(f.targetAt, f.targetEnd);
           if (!STANDARD_TARGETS.has(target) && !EXTENSION_TARGETS.has(target)) {
             // A chain (the declarations will tell; no declaration and no rules: a target the closure cannot follow).
-            if (mayMatch(f)) enter(table, target);
-            else skip(li, table, f);
+            if (mayMatch(f, host)) enter(table, target);
+            else skip(li, table, f, host);
             continue;
           }
           // iptables' own target, unless a chain of that name exists (the declarations will tell).
@@ -921,25 +925,40 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
 function unreachedRules(
   closure: Closure,
   tables: readonly string[],
+  names: NameSet,
   skip: Uint8Array,
   familyLine: number,
-  lines: LineIndex,
 ): Set<string> {
   const trimmed = new Set<string>();
   const keys = new Set<number>();
   // The tracer's key of a host: a number below 2^53 (`hostKey`), IPv6 ones included.
   for (const d of closure.destinations) if (d.value <= MAX_SAFE_HOST) keys.add(Number(d.value));
   const hosted = closure.hosted;
+  let chain = -1;
   for (let h = 0; h < hosted.length; h += 3) {
     const li = hosted[h];
     if (li <= familyLine || keys.has(hosted[h + 2])) continue;
-    skip[li] = hosted[h + 1] + 1;
-    const table = hosted[h + 1];
-    const cs = lines.contentStart[li] + 3;
-    const name = lines.text.slice(cs, lines.text.indexOf(' ', cs));
-    trimmed.add(chainKey(tables[table], name));
+    if (hosted[h + 1] !== chain) {
+      chain = hosted[h + 1];
+      trimmed.add(chainKey(tables[names.tables[chain]], names.names[chain]));
+    }
+    skip[li] = names.tables[chain] + 1;
   }
   return trimmed;
+}
+
+/** `TraceSlice.skipTo` of `skip`. */
+function stretchEnds(skip: Uint8Array): Int32Array {
+  const ends = new Int32Array(skip.length);
+  let end = -1;
+  for (let li = skip.length - 1; li >= 0; li--) {
+    if (skip[li] === 0) end = -1;
+    else {
+      if (end < 0 || skip[li] !== skip[li + 1]) end = li;
+      ends[li] = end;
+    }
+  }
+  return ends;
 }
 
 const MAX_SAFE_HOST = BigInt(Number.MAX_SAFE_INTEGER);
