@@ -151,15 +151,18 @@ function cleanRulesPattern(): RegExp {
   const { flag, two, match, jump, special } = optionSpellings();
   const plain = '[(-\\[\\]-~]';
   const end = '(?=[ \\r\\n]|$)';
-  const value = `(?:[(-,.-\\[\\]-~]${plain}*|"[ !#-&(-\\[\\]-~]*")${end}`;
+  // A value or an option word ends where the next item's blank or the line's end must follow: no lookahead (each
+  // one costs on every word).
+  const value = `(?:[(-,.-\\[\\]-~]${plain}*|"[ !#-&(-\\[\\]-~]*")`;
   const oneOf = (words: string[]) => `(?:${words.join('|')})${end}`;
-  const option = `(?:-[A-Za-z]|--[A-Za-z0-9])${plain}*${end}`;
+  const option = `(?:-[A-Za-z]|--[A-Za-z0-9])${plain}*`;
   const regular = `(?!${oneOf(special)})${option}`;
+  // The likeliest first (the language is the same in any order: every line must match whole).
   const item =
-    `(?: (?:! )?${oneOf(flag)}` +
+    `(?: ${oneOf(match)} ${value}` +
     `| (?:! )?${regular} (?:! )?${value}` +
-    `| (?:! )?${oneOf(two)} (?:! )?${value} ${value}` +
-    `| ${oneOf(match)} ${value})`;
+    `| (?:! )?${oneOf(flag)}` +
+    `| (?:! )?${oneOf(two)} (?:! )?${value} ${value})`;
   const body = `${item}*(?: ${oneOf(jump)} ${value}${item}*)?`;
   // The lines after the first: the same chain (\\1), each line whole.
   return new RegExp(`-A ([A-Za-z0-9_]${plain}*)${body}(?:\\r?\\n-A \\1${body})*(?=[\\r\\n]|$)`, 'y');
