@@ -50,7 +50,7 @@ export function analyzeText(text: string, kind?: DumpKind, traceFocus?: TraceFoc
   const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), traceFocus);
   const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
   dumpDiagnostics?.unshift(...pasteNotes(paste));
-  if (paste.kubeProxy?.positions) a.positions = paste.kubeProxy.positions;
+  if (paste.positions) a.positions = paste.positions;
   return a;
 }
 
@@ -72,10 +72,11 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
       messageKey: key,
       ...(params ? { params } : {}),
     });
-  const { quote, numbers, log, typographic, kubeProxy } = paste;
+  const { quote, numbers, log, html, typographic, kubeProxy } = paste;
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');
   if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');
+  if (html) note('html-references', html.line, html.column, 1, 'parse.html-references');
   if (typographic) note('typographic-quotes', typographic.line, typographic.column, 1, 'parse.typographic-quotes');
   if (kubeProxy) {
     const { line, column, length } = kubeProxy.header;

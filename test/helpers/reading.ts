@@ -11,6 +11,7 @@ const UNWRAP_NOTES = new Set([
   'quoted-paste',
   'numbered-paste',
   'typographic-quotes',
+  'html-references',
 ]);
 
 export function readingOf(text: string): string {

@@ -1,13 +1,16 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a quote
  * of a chat or a mail outermost, then line numbers (`cat -n`), then Markdown's code fences, then a log collector's
- * prefixes, then kube-proxy's own log of its iptables-restore input. Typographic quotes on rule lines (a word processor's) are read as straight
- * ones. Every face (the detector, the engines) reads the same unwrapped text.
+ * prefixes, then HTML character references (a page's source), then kube-proxy's own log of its iptables-restore
+ * input. Typographic quotes on rule lines (a word processor's) are read as straight ones. Every face (the detector,
+ * the engines) reads the same unwrapped text.
  */
 import { blankCodeFences } from './codeFences';
+import { readHtmlReferences } from './htmlReferences';
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
+import type { PastePositions } from './pastePositions';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
 import { straightenRuleQuotes } from './typographicQuotes';
 
@@ -19,6 +22,10 @@ export interface UnwrappedPaste {
   /** The first line with a log prefix and where the prefix is on it. */
   log?: { line: number; column: number; length: number };
   kubeProxy?: LoggedRestoreInput;
+  /** Where the engines' lines and columns are in the text, when they are not the text's own. */
+  positions?: PastePositions;
+  /** The first HTML character reference read as its character (engine line and column). */
+  html?: { line: number; column: number };
   /** The first typographic quote read as a straight one. */
   typographic?: { line: number; column: number };
 }
@@ -34,17 +41,23 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const inside = unfenced ?? unnumbered;
   // A log quoted in a chat or numbered: its prefixes follow the blanks.
   const blanked = blankLogPrefixes(inside, !!quote || !!numbered);
-  const straightened = straightenRuleQuotes(blanked?.text ?? inside);
-  const logged = straightened?.text ?? blanked?.text ?? inside;
-  const kubeProxy = readKubeProxyLog(logged);
-  if (!quote && !numbered && unfenced === undefined && !blanked && !straightened && !kubeProxy) return undefined;
+  const unprefixed = blanked?.text ?? inside;
+  const html = readHtmlReferences(unprefixed);
+  const straightened = straightenRuleQuotes(html?.text ?? unprefixed);
+  const logged = straightened?.text ?? html?.text ?? unprefixed;
+  // Its positions would be those of the decoded page, not of the text: a page's source is read as it is.
+  const kubeProxy = html ? undefined : readKubeProxyLog(logged);
+  if (!quote && !numbered && unfenced === undefined && !blanked && !html && !straightened && !kubeProxy)
+    return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,
     ...(quote ? { quote } : {}),
     ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
     ...(log ? { log } : {}),
+    ...(html ? { html: { line: html.line, column: html.column } } : {}),
     ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),
+    ...(kubeProxy?.positions || html ? { positions: kubeProxy?.positions ?? html?.positions } : {}),
   };
 }

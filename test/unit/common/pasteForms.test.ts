@@ -1,7 +1,7 @@
 /**
  * The same output pasted in the forms people paste it must read the same: Windows line ends, indentation by
  * spaces or a tab, a byte order mark, trailing blanks, line numbers (`cat -n`, `nl`), typographic quotes on rule
- * lines, and every line behind `# ` for iptables text.
+ * lines, HTML character references, and every line behind `# ` for iptables text.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -52,6 +52,10 @@ const FORMS: [string, (text: string) => string][] = [
         .map((l) => (l.trim() === '' ? l : `${String(++n).padStart(6)}\t${l}`))
         .join('\n');
     },
+  ],
+  [
+    "HTML references (a page's source)",
+    (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
   ],
   [
     'trailing blanks',
