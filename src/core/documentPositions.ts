@@ -1,8 +1,8 @@
 /**
  * Positions as the person's text has them, for the faces that print or take positions (the CLI; the language
  * server maps whole answers in server/pasteMapping.ts). They differ from the engines' only when a kube-proxy log
- * line carried the dump with its line breaks escaped (`Analysis.positions`); otherwise everything is returned as
- * it is.
+ * line carried the dump with its line breaks escaped, or a page's source its characters as HTML references
+ * (`Analysis.positions`); otherwise everything is returned as it is.
  */
 import type { Analysis } from './analyze';
 import type { Diagnostic, Span } from './common/diagnostics';

@@ -3,7 +3,7 @@
  * kube-proxy log line carries a whole iptables-restore input with its line breaks written as `\n` (and quotes as
  * `\"`), and the engine reads it unescaped, one line per line of the input. Each engine line starts at an offset of
  * the original text and its characters follow it one for one, except where an escape (two or more characters of
- * the original) stood for one. Positions cross between the two at the faces: the engine's line and column become
+ * the original, such as a page's `&quot;`) stood for one. Positions cross between the two at the faces: the engine's line and column become
  * an offset, and the offset the original's line and column, and back.
  */
 import { grownColumn } from './columns';
