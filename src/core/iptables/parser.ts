@@ -499,6 +499,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   if (lastTable && lastTable.commitLine === undefined && lastTable.span) {
     diagnostics.push(problem('missing-commit', 'warning', lastTable.span, { table: lastTable.name }));
     noteCutRule();
+  } else if (!lastTable) {
+    // `iptables -S` output has no COMMIT to miss: a rule the text stops inside is the only sign of the cut.
+    noteCutRule();
   }
 
   // Final ids and per-chain indexes. Rules arrive in line order; only -I within listings could disturb it.

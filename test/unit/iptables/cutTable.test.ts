@@ -151,3 +151,27 @@ test("the rule the paste's end cut in two says so: its problems are warnings, no
   assert.deepEqual(problems(TICKET.slice(0, TICKET.lastIndexOf('\n-A KUBE-SEP'))), []);
   assert.match(diagnosticsOf(analyzeText(TICKET), 'zh-CN').find((d) => d.code === 'cut-rule')!.message, /粘贴被截断/);
 });
+
+test('`iptables -S` output cut inside its last rule says so too, though it has no COMMIT to miss', () => {
+  // The rule lines of TICKET's nat table as `iptables -t nat -S` prints them.
+  const rules = TICKET.slice(TICKET.indexOf('\n-A PREROUTING') + 1);
+  const listing = `-P PREROUTING ACCEPT\n-P OUTPUT ACCEPT\n-N KUBE-SERVICES\n${rules}`;
+  const last = listing.split('\n').length - 1;
+  /** The parser's problems on the text's last line, and its cut-rule notes wherever they are. */
+  const lastLine = (text: string) =>
+    analyzeText(text)
+      .iptables!.dump.diagnostics.filter((d) => d.span.line === text.split('\n').length - 1 || d.code === 'cut-rule')
+      .map((d) => [d.code, d.severity])
+      .sort();
+  assert.deepEqual(lastLine(listing), [
+    ['cut-rule', 'info'],
+    ['missing-option-value', 'warning'],
+  ]);
+  // Behind the shell command that printed it.
+  const session = `$ sudo iptables -t nat -S\n${listing}`;
+  assert.ok(
+    analyzeText(session).iptables!.dump.diagnostics.some((d) => d.code === 'cut-rule' && d.span.line === last + 1),
+  );
+  // Cut between two rules: nothing is cut in two.
+  assert.deepEqual(lastLine(listing.slice(0, listing.lastIndexOf('\n'))), []);
+});
