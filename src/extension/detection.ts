@@ -11,7 +11,7 @@
  * when the document opens after a reload, without asking the server.
  */
 import * as vscode from 'vscode';
-import { looksLikeKubeProxyLog } from '../core/common/kubeProxyLog';
+import { looksLikeKubeProxyLog, mayCarryRestoreInput } from '../core/common/kubeProxyLog';
 import { t } from '../core/i18n/catalog';
 import { DETECTION_SAMPLE_LINES, DUMP_LANGUAGE_IDS, LANGUAGE_OF_KIND } from '../core/languages';
 import type { DetectLanguageResult } from '../server/protocol';
@@ -58,15 +58,15 @@ export function languageName(id: string): string {
 }
 
 /**
- * The first lines of a document, as much as the detector reads; the whole of a kube-proxy log (up to
- * LOG_MAX_CHARS), whose restore input may come after hundreds of log lines.
+ * The first lines of a document, as much as the detector reads; the whole of a klog or JSON log that may carry
+ * kube-proxy's restore input (up to LOG_MAX_CHARS), which may come after hundreds of log lines.
  */
 export function headOf(doc: vscode.TextDocument): string {
   const last = Math.min(doc.lineCount, DETECTION_SAMPLE_LINES) - 1;
   const text = doc.getText(new vscode.Range(0, 0, last, doc.lineAt(last).text.length));
   if (doc.lineCount > DETECTION_SAMPLE_LINES && looksLikeKubeProxyLog(text)) {
     const all = doc.getText();
-    if (all.length <= LOG_MAX_CHARS) return all;
+    if (all.length <= LOG_MAX_CHARS && mayCarryRestoreInput(all)) return all;
   }
   return text.length > HEAD_MAX_CHARS ? text.slice(0, HEAD_MAX_CHARS) : text;
 }

@@ -48,6 +48,17 @@ interface Found {
   inputs: number;
 }
 
+/** The keys a logged restore input follows, in each form read here (raw, `rules=<`, quoted, JSON and base64). */
+const INPUT_KEY = /iptables rules: | rules=[<"]|"rules":"/;
+
+/**
+ * Whether a log may carry a restore input at all: most logs (kubelet's, containerd's, an app's) never say "rules",
+ * and a face need not hand their whole text to a reader to learn that.
+ */
+export function mayCarryRestoreInput(text: string): boolean {
+  return text.includes('rules') && INPUT_KEY.test(text);
+}
+
 /** The restore input a kube-proxy log carries, or undefined when the text is no such log. */
 export function readKubeProxyLog(text: string): LoggedRestoreInput | undefined {
   const found = lastInput(text);

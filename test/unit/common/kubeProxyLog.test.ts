@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf, type Analysis } from '../../../src/core/analyze';
 import type { Span } from '../../../src/core/common/diagnostics';
+import { mayCarryRestoreInput } from '../../../src/core/common/kubeProxyLog';
 import { certaintyOf, detectDump } from '../../../src/core/detect';
 import { documentDiagnostic, documentTrace } from '../../../src/core/documentPositions';
 import { tracePacket } from '../../../src/core/iptables/trace';
@@ -168,6 +169,18 @@ test('the input reads the same in each form kube-proxy logs it, as the dump itse
     assert.deepEqual(reading(logged), plain, form);
     assert.equal(detectDump(logged).kind, 'iptables', form);
   }
+});
+
+test('a log that may carry an input is told from one that cannot without reading it: each form, and base64', () => {
+  const dump = kubeProxyDump(SERVICES);
+  for (const [form, wrap] of FORMS) assert.ok(mayCarryRestoreInput(wrap(dump)), form);
+  assert.ok(mayCarryRestoreInput([before, base64Line(dump), after].join('\n')));
+  // kube-proxy's own lines around a sync, and a kubelet's, do not.
+  assert.equal(mayCarryRestoreInput([before, after].join('\n')), false);
+  assert.equal(
+    mayCarryRestoreInput('I1206 10:00:01.101234    2211 kubelet.go:2448] "SyncLoop ADD" source="api" pods=["a/b"]'),
+    false,
+  );
 });
 
 test('of several syncs logged, the last input is read and the note says how many', () => {
