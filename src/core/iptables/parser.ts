@@ -334,7 +334,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       // The slice knew the line's table: a text it misread (a prompt line that ended the table) is read whole.
       if (ctx.table?.name !== slice.tables[slice.skip[li] - 1])
         return parseIptables(text, { ...options, traceFocus: undefined });
-      if (slice.skipTo[li] > li) li = slice.skipTo[li];
+      li = slice.stretchEnd(li);
       continue;
     }
     // The bulk of any dump: `-A CHAIN ...`, `[p:b] -A ...` and `:CHAIN POLICY [p:b]` lines are nothing else

@@ -46,8 +46,11 @@ export interface TraceFocus {
  */
 export interface TraceSlice {
   skip: Uint8Array;
-  /** Per line skipped, the last line of the stretch of lines skipped in the same table it is in: the parser goes past them at once. */
-  skipTo: Int32Array;
+  /**
+   * The last line of the stretch of skipped lines the line starts (lines of one table: a table's header and COMMIT
+   * are read): the parser goes past them at once.
+   */
+  stretchEnd(line: number): number;
   tables: string[];
   /** Chains entered whose rules for other destinations are skipped (`chainKey`): see `unreachedRules`. */
   trimmed: ReadonlySet<string>;
@@ -286,7 +289,7 @@ interface TextIndex {
   runs: RuleRuns;
   /** Runs of declaration lines: first and last line, table number. */
   declarations: { first: number; last: number; table: number }[];
-  /** Per line: 1 for a rule line proven clean. */
+  /** Per line: for a rule line proven clean, 1 + the number of its table (as `TraceSlice.skip` marks it); else 0. */
   clean: Uint8Array;
 }
 
@@ -325,7 +328,7 @@ function indexLines(lines: LineIndex): TextIndex | undefined {
         while (last + 1 < count && start[last + 1] <= end) last++;
         // The pattern reads raw lines: they must be the parser's lines as they are.
         if (contentEnd[last] !== end) return undefined;
-        clean.fill(1, li, last + 1);
+        clean.fill(table + 1, li, last + 1);
         openRule = last;
       } else {
         PLAIN_CHAIN.lastIndex = cs;
@@ -452,7 +455,10 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
   for (let k = 0; k < runs.count; k++)
     if (!runs.read[k] && (!clean[runs.last[k]] || runs.first[k] <= familyLine))
       names.flags[names.add(runs.table[k], runs.name(k))] |= NEEDED;
-  const skip = new Uint8Array(lines.count);
+  // Every rule line proven clean, but those up to the family's line and those of the runs read (below).
+  const skip = clean.slice();
+  for (let k = 0; k < runs.count && runs.first[k] <= familyLine; k++)
+    skip.fill(0, runs.first[k], Math.min(runs.last[k], familyLine) + 1);
   for (const d of index.declarations) {
     // Every declaration is skipped but those of names the closure knows and of built-in chains (no longer name:
     // they are declared with their policy, which the trace reads). One pattern finds those in the run's text.
@@ -481,17 +487,13 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     if (own.length === 0) return undefined;
     for (const r of own) runs.read[r] = 1;
   }
-  for (let k = 0; k < runs.count; k++) {
-    const first = Math.max(runs.first[k], familyLine + 1);
-    const last = runs.last[k];
-    // A run's lines are clean but maybe its last (`indexLines`), or it is one line.
-    if (runs.read[k] || first > last || !clean[first]) continue;
-    const mark = runs.table[k] + 1;
-    skip.fill(mark, first, last);
-    if (clean[last]) skip[last] = mark;
-  }
+  for (let k = 0; k < runs.count; k++) if (runs.read[k]) skip.fill(0, runs.first[k], runs.last[k] + 1);
   const trimmed = unreachedRules(closure, tables, names, skip, familyLine);
-  return { skip, skipTo: stretchEnds(skip), tables, trimmed };
+  const stretchEnd = (line: number) => {
+    const next = skip.indexOf(0, line);
+    return next < 0 ? skip.length - 1 : next - 1;
+  };
+  return { skip, stretchEnd, tables, trimmed };
 }
 
 /** The names as one alternation of a pattern, with their characters escaped. */
@@ -948,20 +950,6 @@ function unreachedRules(
     skip[li] = names.tables[chain] + 1;
   }
   return trimmed;
-}
-
-/** `TraceSlice.skipTo` of `skip`. */
-function stretchEnds(skip: Uint8Array): Int32Array {
-  const ends = new Int32Array(skip.length);
-  let end = -1;
-  for (let li = skip.length - 1; li >= 0; li--) {
-    if (skip[li] === 0) end = -1;
-    else {
-      if (end < 0 || skip[li] !== skip[li + 1]) end = li;
-      ends[li] = end;
-    }
-  }
-  return ends;
 }
 
 const MAX_SAFE_HOST = BigInt(Number.MAX_SAFE_INTEGER);
