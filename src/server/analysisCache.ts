@@ -57,7 +57,9 @@ export const TEXT_PART_CHARS = 1 << 20;
 export interface DocumentState {
   version: number;
   languageId: string;
-  text: () => string;
+  /** The text's length, and the text in the parts it is held in (one, unless it was opened in pieces). */
+  length: number;
+  parts: () => readonly string[];
 }
 
 export interface CacheHooks {
@@ -153,16 +155,25 @@ class Host {
 
   send(m: ToWorker): void {
     if (this.dead) return;
-    if (m.kind === 'analyse' && m.text.length >= 2 * TEXT_PART_CHARS) {
-      // The text in parts, the last one with the analyse message: one serialised copy of the whole text (and its
-      // concatenation, on both sides) cost the server and the worker a transient 50-70 MB each on a 23 MB dump.
-      const { text } = m;
-      let at = 0;
-      for (; text.length - at > TEXT_PART_CHARS; at += TEXT_PART_CHARS)
-        this.outbox.push({ kind: 'textPart', part: text.slice(at, at + TEXT_PART_CHARS) });
-      this.outbox.push({ ...m, text: text.slice(at) });
-    } else this.outbox.push(m);
+    this.outbox.push(m);
     if (!this.writing) this.write();
+  }
+
+  /**
+   * An analysis of a text held in `parts`: a big text goes over in parts, the last one with the analyse message
+   * (one serialised copy of the whole text, and its concatenation on both sides, cost the server and the worker a
+   * transient 50-70 MB each on a 23 MB dump). A part is at most TEXT_PART_CHARS unless it came in a piece as long.
+   */
+  sendAnalysis(m: Omit<Extract<ToWorker, { kind: 'analyse' }>, 'text'>, parts: readonly string[]): void {
+    if (this.dead) return;
+    const slices: string[] = [];
+    for (const part of parts) {
+      if (part.length < 2 * TEXT_PART_CHARS) slices.push(part);
+      else for (let at = 0; at < part.length; at += TEXT_PART_CHARS) slices.push(part.slice(at, at + TEXT_PART_CHARS));
+    }
+    const last = slices.pop() ?? '';
+    for (const part of slices) this.outbox.push({ kind: 'textPart', part });
+    this.send({ ...m, text: last });
   }
 
   private write(): void {
@@ -172,8 +183,13 @@ class Host {
       const part = m.kind === 'textPart';
       this.child.send(m, (e) => {
         if (e && !this.dead) this.terminate();
-        // A part's next once the pipe took it: one part at a time is in memory as its serialised copy.
-        else if (part) this.write();
+        else if (part) {
+          // A part's next once the pipe took it: one part at a time is in memory as its serialised copy. The
+          // copies written are garbage outside V8's heap, which a young collection frees (else they add up to
+          // the text's size at the server's peak).
+          collectGarbage(true);
+          this.write();
+        }
       });
       if (part) return;
     }
@@ -276,7 +292,7 @@ export class AnalysisCache {
     }, delay);
     // A big document's next analysis runs in a new worker: it starts during the wait, not after it (unless an
     // analysis is running: the next one waits for it, and a worker started now would idle beside two others).
-    const big = (this.hooks.current(uri)?.text().length ?? 0) >= BIG_DOCUMENT_CHARS;
+    const big = (this.hooks.current(uri)?.length ?? 0) >= BIG_DOCUMENT_CHARS;
     if (delay > 0 && big && !e.analysing && !(this.spare && !this.spare.dead)) {
       this.spare = this.newHost(false);
       this.spareFor = uri;
@@ -403,11 +419,12 @@ export class AnalysisCache {
     const doc = this.hooks.current(e.uri);
     if (!doc) return;
     e.again = false;
-    const text = doc.text();
+    const parts = doc.parts();
+    const length = doc.length;
     // What the text came in (the message's JSON, an older version's text) is garbage: collected before the text
     // is serialised part by part, not left under the parts' buffers.
-    if (text.length >= BIG_DOCUMENT_CHARS) collectGarbage();
-    const host = this.hostFor(text.length);
+    if (length >= BIG_DOCUMENT_CHARS) collectGarbage();
+    const host = this.hostFor(length);
     e.analysing = host;
     const started = Date.now();
     const budget = setTimeout(() => {
@@ -449,7 +466,7 @@ export class AnalysisCache {
       this.hooks.publish(e.uri, m.version, m.diagnostics, Date.now() - started);
       // The texts of the document's older versions and the answers relayed are garbage now (the server's RSS grew
       // 1.5x over ten edits of a 23 MB dump without this).
-      if (text.length >= BIG_DOCUMENT_CHARS) setImmediate(collectGarbage);
+      if (length >= BIG_DOCUMENT_CHARS) setImmediate(collectGarbage);
       for (const w of e.waiting.splice(0)) w(host);
       if (e.staleServed) {
         e.staleServed = false;
@@ -457,14 +474,16 @@ export class AnalysisCache {
       }
       finish(false);
     });
-    host.send({
-      kind: 'analyse',
-      uri: e.uri,
-      version: doc.version,
-      languageId: doc.languageId,
-      text,
-      lang: this.hooks.lang(),
-    });
+    host.sendAnalysis(
+      {
+        kind: 'analyse',
+        uri: e.uri,
+        version: doc.version,
+        languageId: doc.languageId,
+        lang: this.hooks.lang(),
+      },
+      parts,
+    );
   }
 
   /** `uri`'s analysis in `host` is no longer needed: the shared worker drops it; a document's own worker ends once its last answer is sent. */

@@ -17,7 +17,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { format } from 'node:util';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { certaintyOf, detectDump } from '../core/detect';
 import { normalizeLang, type Lang } from '../core/i18n/catalog';
 import { countedEn } from '../core/i18n/english';
@@ -27,6 +27,7 @@ import { fitResponse } from './fit';
 import { LEGEND } from './features/semanticTokens';
 import { LineIndex } from './lineIndex';
 import { DetectLanguageRequest, ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
+import { PIECED_DOCUMENTS, textLength, textParts } from './piecedText';
 import { StdioMessageReader } from './stdioReader';
 
 /** Re-parse and publish diagnostics this long after the last keystroke. */
@@ -41,7 +42,7 @@ interface InitOptions extends Partial<ServerSettings> {
 }
 
 export function startServer(connection: Connection): void {
-  const documents = new TextDocuments(TextDocument);
+  const documents = new TextDocuments<TextDocument>(PIECED_DOCUMENTS);
   let locale = 'en';
   let settings: ServerSettings = { language: 'auto' };
   let canPullConfiguration = false;
@@ -80,7 +81,7 @@ export function startServer(connection: Connection): void {
     current: (uri) => {
       const doc = documents.get(uri);
       return doc && SERVED_LANGUAGES.has(doc.languageId)
-        ? { version: doc.version, languageId: doc.languageId, text: () => doc.getText() }
+        ? { version: doc.version, languageId: doc.languageId, length: textLength(doc), parts: () => textParts(doc) }
         : undefined;
     },
     publish: (uri, version, diagnostics, ms) => {

@@ -2,17 +2,23 @@
  * The LSP base protocol (`Content-Length: N`, a blank line, N bytes of JSON) read from the server's stdin, with
  * as few copies of a big message as JSON allows. vscode-jsonrpc's reader keeps a message's chunks until the last
  * one comes, joins them into one buffer, decodes that to a string and parses it: on a 23 MB didOpen, four copies
- * of the text were alive at once (chunks, body, JSON, the parsed text), 95 MB at the server's peak. Here each
- * chunk is copied into a buffer of the announced length as it comes, and that buffer is let go (and collected)
- * once decoded, before the JSON is parsed: two copies at most (the body as text and the parsed text).
+ * of the text were alive at once (chunks, body, JSON, the parsed text), 95 MB at the server's peak. Here a small
+ * message's chunks are copied into a buffer of the announced length as they come, decoded and parsed; a big
+ * message is read as it comes (`BigBody`): its long strings are decoded piece by piece and the rest parsed as
+ * JSON, so that one copy of a big text is alive at any moment (its pieces), plus a chunk.
  */
 import { AbstractMessageReader, Disposable, type DataCallback, type Message } from 'vscode-languageserver/node';
 import { collectGarbage } from './gc';
+import { PiecedText } from './piecedText';
 
-/** From this size a message's body is collected as soon as it is decoded (a full collection costs milliseconds). */
+/** From this size a message is read as it comes (`BigBody`) and what it came in is collected before delivery. */
 const BIG_MESSAGE_BYTES = 8 << 20;
-/** While a big body comes, the chunks already copied are collected every this many bytes. */
-const YOUNG_GC_BYTES = 4 << 20;
+/**
+ * While a big body comes, the young generation is collected every this many bytes: the chunks read and each
+ * piece's transient copies are garbage outside V8's heap or in its young generation (every 4 MB: 7 MB more at the
+ * server's peak on a 23 MB didOpen).
+ */
+const YOUNG_GC_BYTES = 1 << 20;
 const HEADER_END = Buffer.from('\r\n\r\n', 'ascii');
 
 export class StdioMessageReader extends AbstractMessageReader {
@@ -46,10 +52,13 @@ export class StdioMessageReader extends AbstractMessageReader {
     });
   }
 
+  /** A big message's body being read (instead of `body`). */
+  private big?: BigBody;
+
   private read(chunk: Buffer, callback: DataCallback): void {
     let data = chunk;
     while (data.length > 0) {
-      if (!this.body) {
+      if (!this.body && !this.big) {
         const header = this.header.length ? Buffer.concat([this.header, data]) : data;
         const end = header.indexOf(HEADER_END);
         if (end < 0) {
@@ -59,14 +68,20 @@ export class StdioMessageReader extends AbstractMessageReader {
         this.header = Buffer.alloc(0);
         const length = contentLength(header.toString('ascii', 0, end));
         data = header.subarray(end + HEADER_END.length);
-        if (data.length >= length) {
+        if (length >= BIG_MESSAGE_BYTES) this.big = new BigBody(length);
+        else if (data.length >= length) {
           // The whole body is in this chunk: read from it, not copied.
           const body = data.subarray(0, length);
           data = data.subarray(length);
           this.deliver(body.toString('utf8'), callback);
           continue;
-        }
-        this.startBody(length);
+        } else this.startBody(length);
+      }
+      if (this.big) {
+        const n = this.takeBig(data);
+        data = data.subarray(n);
+        if (this.big.complete) this.deliverBig(callback);
+        continue;
       }
       const n = this.fill(data);
       data = data.subarray(n);
@@ -79,7 +94,7 @@ export class StdioMessageReader extends AbstractMessageReader {
    * every value it loaded until it returns, and `read`'s would keep the body alive under the JSON's parse.
    */
   private startBody(length: number): void {
-    this.body = length >= BIG_MESSAGE_BYTES ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
+    this.body = Buffer.allocUnsafe(length);
     this.filled = 0;
   }
 
@@ -87,11 +102,19 @@ export class StdioMessageReader extends AbstractMessageReader {
   private fill(data: Buffer): number {
     const body = this.body!;
     const n = data.copy(body, this.filled, 0, Math.min(data.length, body.length - this.filled));
-    // The chunks copied so far are garbage, but outside V8's heap: without a collection now and then they all
+    this.filled += n;
+    return n;
+  }
+
+  /** What `data` has of a big body, read; how many bytes it took. */
+  private takeBig(data: Buffer): number {
+    const big = this.big!;
+    const before = big.read;
+    const n = big.take(data);
+    // The chunks read so far are garbage, but outside V8's heap: without a collection now and then they all
     // stay until the end of the message.
     const every = (bytes: number) => Math.floor(bytes / YOUNG_GC_BYTES);
-    if (body.length >= BIG_MESSAGE_BYTES && every(this.filled + n) > every(this.filled)) collectGarbage(true);
-    this.filled += n;
+    if (every(big.read) > every(before)) collectGarbage(true);
     return n;
   }
 
@@ -106,9 +129,22 @@ export class StdioMessageReader extends AbstractMessageReader {
     return body.toString('utf8');
   }
 
+  private deliverBig(callback: DataCallback): void {
+    const big = this.big!;
+    this.big = undefined;
+    let message: Message;
+    try {
+      message = big.message();
+    } catch (e) {
+      this.fireError(e);
+      return;
+    }
+    // The chunks and the pieces' transient copies go before the message is handled.
+    collectGarbage();
+    callback(message);
+  }
+
   private deliver(json: string, callback: DataCallback): void {
-    // The body's buffer (and the chunks it was copied from) go before the JSON is parsed into one more copy.
-    if (json.length >= BIG_MESSAGE_BYTES) collectGarbage();
     let message: Message;
     try {
       message = JSON.parse(json) as Message;
@@ -118,6 +154,219 @@ export class StdioMessageReader extends AbstractMessageReader {
     }
     callback(message);
   }
+}
+
+/** A long string is decoded in pieces of about this many bytes. */
+const PIECE_BYTES = 1 << 20;
+/** Where a long string has no escape to cut before, it is cut before any ASCII character from this length. */
+const PIECE_BYTES_WITHOUT_ESCAPE = 4 * PIECE_BYTES;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** `skip` of the byte right after a backslash (which may be the `u` of four hex digits more). */
+const ESCAPE_NEXT = -1;
+
+/**
+ * A big message's body, read as its chunks come. The JSON outside long strings (and a string until it is long)
+ * is kept as bytes; a long string is decoded piece by piece as it comes (each piece cut before an escape, never
+ * inside one nor inside a UTF-8 character) and stands in the JSON as a placeholder until the message is parsed.
+ * The didOpen's text stays in its pieces (PiecedText); any other long string is joined.
+ */
+export class BigBody {
+  /** Bytes of the JSON kept, then the current string's bytes not decoded yet. */
+  private kept: Buffer = Buffer.allocUnsafe(3 * PIECE_BYTES);
+  private keptLength = 0;
+  /** Where in `kept` reading goes on. */
+  private scan = 0;
+  private inString = false;
+  /** Bytes of an escape still to pass (ESCAPE_NEXT: the one after the backslash). */
+  private skip = 0;
+  /** Where the current string's bytes start in `kept` (after its quote). */
+  private stringStart = 0;
+  /** The current string's pieces once it is long. */
+  private pieces: string[] | undefined;
+  private readonly longStrings: string[][] = [];
+  read = 0;
+
+  constructor(readonly length: number) {}
+
+  get complete(): boolean {
+    return this.read === this.length;
+  }
+
+  /** Reads what `data` has of the body; how many bytes it took. */
+  take(data: Buffer): number {
+    const n = Math.min(data.length, this.length - this.read);
+    this.makeRoom(n);
+    data.copy(this.kept, this.keptLength, 0, n);
+    this.keptLength += n;
+    this.read += n;
+    this.readKept();
+    return n;
+  }
+
+  /** Room in `kept` for `n` bytes more. */
+  private makeRoom(n: number): void {
+    if (this.keptLength + n <= this.kept.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.kept.length, this.keptLength + n));
+    this.kept.copy(grown, 0, 0, this.keptLength);
+    this.kept = grown;
+  }
+
+  /** Bytes to read one by one before a fast cut is tried again (after one failed). */
+  private slowFor = 0;
+
+  /**
+   * At the start of a string (or of its next piece): while it has bytes enough, a piece is cut before an escape
+   * found natively and decoded, without reading its bytes one by one. A piece that is not a string's bytes (the
+   * string ended inside it) fails to decode: then the bytes are read one by one. Whether the string goes on past
+   * what has come is not known until enough has come (or the body is complete): reading waits for it.
+   */
+  private cutFast(): boolean {
+    const kept = this.kept;
+    const start = this.stringStart;
+    for (;;) {
+      if (this.keptLength - start < 2 * PIECE_BYTES) return !this.complete;
+      const view = kept.subarray(0, this.keptLength);
+      let cut = start + PIECE_BYTES;
+      for (;;) {
+        cut = view.indexOf(BACKSLASH, cut);
+        if (cut < 0) return false;
+        // A backslash after an odd number of them is escaped itself.
+        let before = cut;
+        while (before > start && kept[before - 1] === BACKSLASH) before--;
+        if ((cut - before) % 2 === 0) break;
+        cut++;
+      }
+      const piece = tryDecodeStringBytes(kept, start, cut);
+      if (piece === undefined) {
+        this.slowFor = cut - start;
+        return false;
+      }
+      (this.pieces ??= []).push(piece);
+      kept.copy(kept, start, cut, this.keptLength);
+      this.keptLength -= cut - start;
+    }
+  }
+
+  private readKept(): void {
+    let kept = this.kept;
+    let i = this.scan;
+    while (i < this.keptLength) {
+      const end = this.keptLength;
+      if (this.inString && this.skip === 0 && i === this.stringStart && this.slowFor <= 0 && this.cutFast()) break;
+      if (!this.inString) {
+        if (kept[i] === QUOTE) {
+          this.inString = true;
+          this.stringStart = i + 1;
+          this.pieces = undefined;
+        }
+        i++;
+        continue;
+      }
+      if (this.skip !== 0) {
+        this.skip = this.skip === ESCAPE_NEXT ? (kept[i] === 0x75 ? 4 : 0) : this.skip - 1;
+        i++;
+        continue;
+      }
+      // The string's plain bytes, up to an escape or its end: most of a big message.
+      const run = i;
+      while (i < end && kept[i] !== BACKSLASH && kept[i] !== QUOTE) i++;
+      this.slowFor -= i - run + 1;
+      if (i === end) {
+        // No escape to cut before in a long run: cut before its last ASCII byte (never inside a character).
+        if (end - this.stringStart < PIECE_BYTES_WITHOUT_ESCAPE) break;
+        let at = end - 1;
+        while (at > run && kept[at] >= 0x80) at--;
+        if (kept[at] >= 0x80) break;
+        this.cutPiece(at);
+        i = this.stringStart;
+        continue;
+      }
+      if (kept[i] === BACKSLASH) {
+        if (i - this.stringStart >= PIECE_BYTES) {
+          this.cutPiece(i);
+          i = this.stringStart;
+          continue;
+        }
+        this.skip = ESCAPE_NEXT;
+        i++;
+        continue;
+      }
+      // The closing quote.
+      this.inString = false;
+      if (this.pieces) {
+        i = this.endLongString(i);
+        kept = this.kept;
+      }
+      i++;
+    }
+    this.scan = i;
+  }
+
+  /** Decodes the current string's bytes before `at` into a piece; the bytes from `at` move to the string's start. */
+  private cutPiece(at: number): void {
+    (this.pieces ??= []).push(decodeStringBytes(this.kept, this.stringStart, at));
+    this.kept.copy(this.kept, this.stringStart, at, this.keptLength);
+    this.keptLength -= at - this.stringStart;
+  }
+
+  /** A long string's closing quote at `at`: its last piece, and its placeholder in the JSON; where the quote is now. */
+  private endLongString(at: number): number {
+    const pieces = this.pieces!;
+    pieces.push(decodeStringBytes(this.kept, this.stringStart, at));
+    this.pieces = undefined;
+    const placeholder = Buffer.from(`${PLACEHOLDER_JSON}${this.longStrings.push(pieces) - 1}`, 'ascii');
+    const tail = Buffer.from(this.kept.subarray(at, this.keptLength));
+    this.makeRoom(placeholder.length);
+    placeholder.copy(this.kept, this.stringStart);
+    const quote = this.stringStart + placeholder.length;
+    tail.copy(this.kept, quote);
+    this.keptLength = quote + tail.length;
+    return quote;
+  }
+
+  /** The message, its long strings in place (once the body is complete). */
+  message(): Message {
+    const message = JSON.parse(this.kept.toString('utf8', 0, this.keptLength)) as Message;
+    if (this.longStrings.length === 0) return message;
+    const didOpenText = (message as { method?: string }).method === 'textDocument/didOpen';
+    return putLongStrings(message, this.longStrings, didOpenText ? ['params', 'textDocument', 'text'] : []) as Message;
+  }
+}
+
+/** A long string's stand-in in the JSON: a NUL and a marker, then its index (escaped as JSON writes a NUL). */
+const PLACEHOLDER_JSON = '\\u0000kpp-long-string:';
+const PLACEHOLDER = '\u0000kpp-long-string:';
+
+/** `decodeStringBytes`, or undefined where the bytes are not a string's (a quote ends it inside them). */
+function tryDecodeStringBytes(bytes: Buffer, start: number, end: number): string | undefined {
+  try {
+    return decodeStringBytes(bytes, start, end);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON string bytes [start, end) of `bytes` (between quotes, escapes and all), decoded. */
+function decodeStringBytes(bytes: Buffer, start: number, end: number): string {
+  return JSON.parse(`"${bytes.toString('utf8', start, end)}"`) as string;
+}
+
+/** `value` with each placeholder replaced by its string: at `piecedAt` (a path of keys) as a PiecedText. */
+function putLongStrings(value: unknown, longStrings: string[][], piecedAt: string[], path: string[] = []): unknown {
+  if (typeof value === 'string') {
+    if (!value.startsWith(PLACEHOLDER)) return value;
+    const pieces = longStrings[Number(value.slice(PLACEHOLDER.length))];
+    if (!pieces) return value;
+    const pieced = path.length === piecedAt.length && path.every((k, i) => k === piecedAt[i]);
+    return pieced ? new PiecedText(pieces) : pieces.join('');
+  }
+  if (Array.isArray(value)) return value.map((v, i) => putLongStrings(v, longStrings, piecedAt, [...path, String(i)]));
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) o[k] = putLongStrings(o[k], longStrings, piecedAt, [...path, k]);
+  }
+  return value;
 }
 
 /** The Content-Length of a message's header lines (`Name: value`, case-insensitive names). */

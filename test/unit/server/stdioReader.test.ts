@@ -3,7 +3,8 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import type { Message } from 'vscode-languageserver/node';
-import { StdioMessageReader } from '../../../src/server/stdioReader';
+import { PiecedText } from '../../../src/server/piecedText';
+import { BigBody, StdioMessageReader } from '../../../src/server/stdioReader';
 
 const frame = (message: unknown, header = 'Content-Length') => {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
@@ -60,7 +61,13 @@ test('a message of many megabytes comes whole, and the one after it too', async 
   assert.ok(bytes.length > 9 << 20);
   const { messages, errors } = await read(bytes, [65_536, 1000]);
   assert.equal(messages.length, 2);
-  assert.equal((messages[0] as typeof big).params.textDocument.text, text);
+  // The didOpen's text comes in the pieces it was decoded in, not joined (the server forwards them to its worker).
+  const opened = (messages[0] as unknown as { params: { textDocument: { text: PiecedText } } }).params.textDocument
+    .text;
+  assert.ok(opened instanceof PiecedText);
+  assert.ok(opened.pieces.length > 1);
+  assert.equal(opened.length, text.length);
+  assert.equal(opened.toString(), text);
   assert.deepEqual(messages[1], after);
   assert.deepEqual(errors, []);
 });
@@ -90,6 +97,77 @@ test("a big message's body buffer is let go before the message is delivered: not
   for (let at = 0; at < json.length; at += 65_536)
     input.emit('data', Buffer.from(json.slice(at, at + 65_536), 'latin1'));
   assert.ok(json.length > 12 << 20);
-  assert.equal((delivered as unknown as { params: { textDocument: { text: string } } }).params.textDocument.text, text);
+  assert.equal(
+    String((delivered as unknown as { params: { textDocument: { text: unknown } } }).params.textDocument.text),
+    text,
+  );
   assert.ok(buffersAtDelivery < json.length / 2, `${buffersAtDelivery} bytes of buffers still held at delivery`);
+});
+
+/** Reads `json` (the body of one message) through a BigBody in chunks of the given sizes (cycled). */
+function readBig(json: Buffer, sizes: number[]): unknown {
+  const body = new BigBody(json.length);
+  for (let at = 0, i = 0; at < json.length; i++) at += body.take(json.subarray(at, at + sizes[i % sizes.length]));
+  assert.ok(body.complete);
+  return body.message();
+}
+
+/** `value` with every PiecedText joined: what JSON.parse makes of the same body. */
+function joined(value: unknown): unknown {
+  if (value instanceof PiecedText) return value.toString();
+  if (Array.isArray(value)) return value.map(joined);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, joined(v)]));
+  return value;
+}
+
+test('a big body read as it comes is what JSON.parse reads: escapes, characters and runs without escapes cut anywhere', () => {
+  // Seeded: the same strings every run; each kind of stretch a piece may be cut before, inside or after.
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const stretches = [
+    () => '-A KUBE-SVC-X -m comment --comment "default/kubernetes:https" -j KUBE-SEP-Y\n',
+    () => '\\'.repeat(1 + random(5)), // backslashes in a row: the escape after them is escaped or not
+    () => '\\"' + '\\\\'.repeat(random(3)),
+    () => 'ü中文😀\t\r\u0000\u00e9\ud83d\ude00\u20ac/',
+    () => 'x'.repeat(random(2000)),
+    () => '日本語'.repeat(random(3000)), // no ASCII byte to cut before for a while
+  ];
+  const longText = (chars: number) => {
+    const parts: string[] = [];
+    for (let n = 0; n < chars;) {
+      const s = stretches[random(stretches.length)]();
+      parts.push(s);
+      n += s.length;
+    }
+    return parts.join('');
+  };
+  const text = longText(9 << 20);
+  // A run without any escape, longer than four pieces: cut before an ASCII byte.
+  const run = 'a'.repeat(5 << 20) + 'é'.repeat(3 << 20) + 'b'.repeat(1 << 20);
+  const message = {
+    jsonrpc: '2.0',
+    method: 'textDocument/didOpen',
+    params: {
+      textDocument: { uri: 'file:///d "quoted" \\', languageId: 'iptables', version: 3, text },
+      other: [run, 'short \\" one', { deep: text.slice(0, 3 << 20) }],
+    },
+  };
+  const json = Buffer.from(JSON.stringify(message), 'utf8');
+  for (const sizes of [[65_536], [1, 70_001, 3], [json.length]]) {
+    const read = readBig(json, sizes) as typeof message;
+    assert.deepEqual(joined(read), message, `chunks of ${sizes.join(', ')} bytes`);
+    // Only the didOpen's text stays pieced; the other long strings are strings.
+    assert.ok((read.params.textDocument.text as unknown) instanceof PiecedText);
+    assert.equal(typeof read.params.other[0], 'string');
+    assert.equal(typeof (read.params.other[2] as { deep: unknown }).deep, 'string');
+  }
+});
+
+test('a big body that is not JSON, or whose long string is broken, is an error', () => {
+  const text = 'x'.repeat(3 << 20) + '\\q' + 'y'.repeat(3 << 20); // `\q` is no JSON escape
+  const json = Buffer.from(`{"method":"textDocument/didOpen","params":{"textDocument":{"text":"${text}"}}}`, 'utf8');
+  assert.throws(() => readBig(json, [65_536]));
+  const unclosed = Buffer.from(`{"text":"${'x'.repeat(3 << 20)}`, 'utf8');
+  assert.throws(() => readBig(unclosed, [65_536]));
 });
