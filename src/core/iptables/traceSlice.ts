@@ -274,11 +274,8 @@ class RuleRuns {
       k >= 0;
       k = this.before[k]
     ) {
-      if (this.nameLength[k] !== length || this.table[k] !== table) continue;
-      const at = this.nameAt[k];
-      let i = length - 1;
-      while (i >= 0 && this.text.charCodeAt(at + i) === name.charCodeAt(i)) i--;
-      if (i < 0) out.push(k);
+      if (this.nameLength[k] === length && this.table[k] === table && this.text.startsWith(name, this.nameAt[k]))
+        out.push(k);
     }
     return out.reverse();
   }
@@ -459,24 +456,24 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
   const skip = clean.slice();
   for (let k = 0; k < runs.count && runs.first[k] <= familyLine; k++)
     skip.fill(0, runs.first[k], Math.min(runs.last[k], familyLine) + 1);
+  // Every declaration is skipped but those of names the closure knows and of built-in chains (no longer name: they
+  // are declared with their policy, which the trace reads). The names known are told apart from the 60k others of
+  // a big dump by their length and last character first.
+  const maybeKnown = new Uint8Array(NAME_FILTER_LENGTHS * 128);
+  for (const name of names.names)
+    if (name.length < NAME_FILTER_LENGTHS) maybeKnown[nameFilterKey(name, 0, name.length)] = 1;
   for (const d of index.declarations) {
-    // Every declaration is skipped but those of names the closure knows and of built-in chains (no longer name:
-    // they are declared with their policy, which the trace reads). One pattern finds those in the run's text.
     skip.fill(d.table + 1, d.first, d.last + 1);
-    const known: string[] = [];
-    for (let k = 0; k < names.names.length; k++) if (names.tables[k] === d.table) known.push(names.names[k]);
-    const found = new RegExp(`^:(${alternation(known)}|[!-~]{1,11})(?= )`, 'gm');
-    const from = lines.contentStart[d.first];
-    const block = text.slice(from, lines.contentEnd[d.last]);
-    for (let m = found.exec(block); m; m = found.exec(block)) {
-      const li = lineAt(lines, from + m.index);
-      const name = m[1];
-      const k = names.find(d.table, name, 0, name.length);
-      if (k >= 0) {
-        names.flags[k] |= DECLARED;
-        if (names.flags[k] & BUILTIN_TARGET) return undefined;
-      }
-      if (name.length <= 11 || (k >= 0 && names.flags[k] & NEEDED)) skip[li] = 0;
+    for (let li = d.first; li <= d.last; li++) {
+      const at = lines.contentStart[li] + 1;
+      const length = text.indexOf(' ', at) - at;
+      if (length <= 11) skip[li] = 0;
+      if (length < NAME_FILTER_LENGTHS && !maybeKnown[nameFilterKey(text, at, length)]) continue;
+      const k = names.find(d.table, text, at, length);
+      if (k < 0) continue;
+      names.flags[k] |= DECLARED;
+      if (names.flags[k] & BUILTIN_TARGET) return undefined;
+      if (names.flags[k] & NEEDED) skip[li] = 0;
     }
   }
   // A chain jumped to that was not declared: its rules make it (the parser reads one to make it as it does), or it
@@ -496,22 +493,12 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
   return { skip, stretchEnd, tables, trimmed };
 }
 
-/** The names as one alternation of a pattern, with their characters escaped. */
-function alternation(words: readonly string[]): string {
-  return words.map((w) => w.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|') || '(?!)';
-}
+/** Names longer than this are looked up whatever their length and last character (`nameFilterKey`). */
+const NAME_FILTER_LENGTHS = 256;
 
-/** The line the offset is on. */
-function lineAt(lines: LineIndex, offset: number): number {
-  const start = lines.start;
-  let lo = 0;
-  let hi = lines.count - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (start[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/** A name's length and last character, as one number below NAME_FILTER_LENGTHS * 128. */
+function nameFilterKey(source: string, at: number, length: number): number {
+  return length * 128 + (length > 0 ? source.charCodeAt(at + length - 1) & 127 : 0);
 }
 
 /**
