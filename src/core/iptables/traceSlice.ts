@@ -167,8 +167,11 @@ function cleanRulesPattern(): RegExp {
     `| (?:! )?${oneOf(flag)}` +
     `| (?:! )?${oneOf(two)} (?:! )?${value} ${value})`;
   const body = `${item}*(?: ${oneOf(jump)} ${value}${item}*)?`;
-  // The lines after the first: the same chain (\\1), each line whole.
-  return new RegExp(`-A ([A-Za-z0-9_]${plain}*)${body}(?:\\r?\\n-A \\1${body})*(?=[\\r\\n]|$)`, 'y');
+  // A line's body after its `-A CHAIN`: on the first line right after it (the look behind holds nowhere else: a body
+  // has no line break), on the next lines after the same chain (\\1); each line whole. The body written once: V8
+  // compiles the pattern on each process's first sliced trace, in half the time of one with the body twice.
+  const lineStart = `(?:(?<=(?:^|\\n)-A \\1)|\\r?\\n-A \\1)`;
+  return new RegExp(`-A ([A-Za-z0-9_]${plain}*)(?:${lineStart}${body})+(?=[\\r\\n]|$)`, 'y');
 }
 
 /**
