@@ -10,7 +10,7 @@ import type { IptablesModel } from './iptables/model';
 import { tracePacket } from './iptables/trace';
 import type { Packet, TraceResult } from './iptables/trace/types';
 import { traceHints, type TextLine } from './iptables/traceHints';
-import { isTraceSlice } from './iptables/traceSlice';
+import { DeferredChain, isTraceSlice } from './iptables/traceSlice';
 import { explainNoVirtual, resolveVirtual, type VirtualQuery, type VirtualResolution } from './ipvs/resolve';
 import { ipvsTracePaths, type IpvsTracePath } from './ipvs/tracePaths';
 import { nodeAddressesFromPaste } from './nodeAddresses';
@@ -46,15 +46,25 @@ export function textLineOf(a: Analysis): TextLine | undefined {
  * A trace of a text nothing else is asked about (`kpp trace`): the text is read for this packet only when it can
  * be (a big dump's trace then reads the chains the packet can enter, not every rule). The hints about a packet no
  * rule DNATs name the dump's Services and need every rule: such a trace is made again on the whole text, so the
- * answer is always the whole text's.
+ * answer is always the whole text's. A slice may leave out a long chain a trace seldom enters (`DeferredChain`);
+ * a trace that enters it is made again with it read.
  */
 export function traceText(
   text: string,
   packet: Packet & { proto: TraceProtocol },
   lang: Lang,
 ): { analysis: Analysis; answer: TraceAnswer } {
-  const focused = analyzeText(text, undefined, { dst: packet.dst, dport: packet.dport, proto: packet.proto });
-  const answer = traceAnalysis(focused, packet, lang);
+  const focus = { dst: packet.dst, dport: packet.dport, proto: packet.proto };
+  let focused = analyzeText(text, undefined, focus);
+  let answer: TraceAnswer;
+  try {
+    answer = traceAnalysis(focused, packet, lang);
+  } catch (e) {
+    if (!(e instanceof DeferredChain)) throw e;
+    // The trace entered a chain the slice left out (kube-proxy's KUBE-NODEPORTS): the same slice with it read.
+    focused = analyzeText(text, undefined, { ...focus, again: e.slice });
+    answer = traceAnalysis(focused, packet, lang);
+  }
   const sliced = focused.iptables !== undefined && isTraceSlice(focused.iptables.dump);
   if (!sliced || (answer.engine === 'iptables' && answer.result.paths.some((p) => p.dnat)))
     return { analysis: focused, answer };

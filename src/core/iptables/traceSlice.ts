@@ -38,6 +38,11 @@ export interface TraceFocus {
   dport: number;
   /** tcp, udp or sctp. */
   proto: string;
+  /**
+   * The slice read before for this text and packet, whose trace entered a chain it left out (`DeferredChain`): the
+   * same slice with those chains read.
+   */
+  again?: TraceSlice;
 }
 
 /**
@@ -54,6 +59,22 @@ export interface TraceSlice {
   tables: string[];
   /** Chains entered whose rules for other destinations are skipped (`chainKey`): see `unreachedRules`. */
   trimmed: ReadonlySet<string>;
+  /** Chains the closure entered whose rules are left out until a trace enters them (`chainKey`): see `DEFER_MIN_RULES`. */
+  deferred: ReadonlySet<string>;
+  /** The same slice with the deferred chains read. */
+  withDeferred?: TraceSlice;
+  /** The text sliced. */
+  text: string;
+}
+
+/**
+ * A trace entered a chain its slice left out (`TraceSlice.deferred`): the text is read again with it
+ * (`TraceFocus.again`), as `traceText` does.
+ */
+export class DeferredChain extends Error {
+  constructor(readonly slice: TraceSlice) {
+    super('a chain the trace slice left out was entered');
+  }
 }
 
 /** Dumps parsed for one trace only (`ParseOptions.traceFocus`), with their slice. */
@@ -71,15 +92,12 @@ export function isTraceSlice(dump: object): boolean {
   return slicedDumps.has(dump);
 }
 
-/**
- * The chains of a dump read for one trace that lost rules for destinations the trace does not have: the tracer
- * indexes them by destination whatever their length (`candidateLookup`), as it indexes them in the whole text.
- */
-export function trimmedChains(dump: object): ReadonlySet<string> | undefined {
-  return slicedDumps.get(dump)?.trimmed;
+/** The slice a dump was read with, if it was read for one trace only. */
+export function traceSliceOf(dump: object): TraceSlice | undefined {
+  return slicedDumps.get(dump);
 }
 
-/** How `trimmedChains` names a chain. */
+/** How `TraceSlice.trimmed` and `.deferred` name a chain. */
 export function chainKey(table: string, chain: string): string {
   return `${table}\u0000${chain}`;
 }
@@ -122,6 +140,14 @@ const DESTINATION_KEEPING = new Set([
  * few; a packet that reaches thousands of DNATs (every NodePort) is traced on the whole text.
  */
 const MAX_DESTINATIONS = 64;
+
+/**
+ * A chain the closure entered only through rules that ask whether the destination is the node's own
+ * (`-m addrtype`: kube-proxy's KUBE-NODEPORTS, one rule per NodePort) is not read when it has this many rules or
+ * more: the trace of a Service's address seldom gets there (the Service's rule matched before), and one that does
+ * throws `DeferredChain` and is made again with it read.
+ */
+const DEFER_MIN_RULES = 64;
 
 /** Protocol names whose rules cannot match a packet of another protocol (numbers and `all` are not judged). */
 const PROTOCOL_NAMES = new Set([
@@ -436,9 +462,12 @@ const BUILTIN_TARGET = 4;
 const DECLARED = 8;
 /** A chain the closure entered. */
 const ENTERED = 16;
+/** A chain the closure entered from a hook or through a rule without `-m addrtype` (see DEFER_MIN_RULES). */
+const ENTERED_PLAINLY = 32;
 
 /** Lines a trace of `focus` needs (see the module's comment), or undefined when the whole text must be read. */
 export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | undefined {
+  if (focus.again) return focus.again.text === lines.text ? focus.again.withDeferred : undefined;
   const dst = parseIp(focus.dst);
   if (!dst || !Number.isInteger(focus.dport) || !namesDestination(lines.text, focus.dst, focus.dport)) return undefined;
   const index = indexLines(lines);
@@ -489,11 +518,35 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
   }
   for (let k = 0; k < runs.count; k++) if (runs.read[k]) skip.fill(0, runs.first[k], runs.last[k] + 1);
   const trimmed = unreachedRules(closure, tables, names, skip, familyLine);
-  const stretchEnd = (line: number) => {
+  const whole: TraceSlice = { skip, stretchEnd: stretchEnds(skip), tables, trimmed, deferred: new Set(), text };
+  // The chains entered only through `-m addrtype` rules, long enough to be worth leaving out (DEFER_MIN_RULES).
+  const deferred = new Set<string>();
+  let deferredSkip: Uint8Array | undefined;
+  for (let k = 0; k < names.names.length; k++) {
+    // A chain only its rules make (no declaration) would be missing, not empty, without them.
+    if ((names.flags[k] & (ENTERED | ENTERED_PLAINLY | DECLARED)) !== (ENTERED | DECLARED)) continue;
+    const key = chainKey(tables[names.tables[k]], names.names[k]);
+    if (trimmed.has(key)) continue;
+    const own = runs.of(names.tables[k], names.names[k]);
+    let ruleCount = 0;
+    for (const r of own) ruleCount += runs.last[r] - runs.first[r] + 1;
+    if (ruleCount < DEFER_MIN_RULES) continue;
+    deferred.add(key);
+    deferredSkip ??= skip.slice();
+    for (const r of own)
+      if (runs.last[r] > familyLine)
+        deferredSkip.fill(names.tables[k] + 1, Math.max(runs.first[r], familyLine + 1), runs.last[r] + 1);
+  }
+  if (!deferredSkip) return whole;
+  return { ...whole, skip: deferredSkip, stretchEnd: stretchEnds(deferredSkip), deferred, withDeferred: whole };
+}
+
+/** `TraceSlice.stretchEnd` of `skip`. */
+function stretchEnds(skip: Uint8Array): (line: number) => number {
+  return (line) => {
     const next = skip.indexOf(0, line);
     return next < 0 ? skip.length - 1 : next - 1;
   };
-  return { skip, stretchEnd, tables, trimmed };
 }
 
 /** Names longer than this are looked up whatever their length and last character (`nameFilterKey`). */
@@ -571,6 +624,8 @@ class RuleFacts {
   address = false;
   /** The destination's value was written in quotes. */
   quotedDestination = false;
+  /** The rule loads `-m addrtype`. */
+  addrtype = false;
 }
 
 const enum Reading {
@@ -646,6 +701,7 @@ function readRuleWords(text: string, cs: number, ce: number, facts: RuleFacts): 
   facts.toDestinations = 0;
   facts.address = false;
   facts.quotedDestination = false;
+  facts.addrtype = false;
   let moduleAt = -1;
   let moduleEnd = -1;
   let inTarget = false;
@@ -680,6 +736,7 @@ function readRuleWords(text: string, cs: number, ce: number, facts: RuleFacts): 
         case Reading.Match:
           moduleAt = at;
           moduleEnd = valueEnd;
+          if (valueEnd - at === 8 && text.startsWith('addrtype', at)) facts.addrtype = true;
           break;
         case Reading.Jump:
           facts.targetAt = at;
@@ -754,9 +811,11 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   const text = lines.text;
   /** Chains entered, as numbers in `names` (flag ENTERED). */
   const queue: number[] = [];
-  const enter = (table: number, name: string, jump = true) => {
+  /** `local`: through a rule that asks whether the destination is the node's (`DEFER_MIN_RULES`). */
+  const enter = (table: number, name: string, jump = true, local = false) => {
     const k = names.add(table, name);
     if (jump) names.flags[k] |= JUMPED_TO;
+    if (!local) names.flags[k] |= ENTERED_PLAINLY;
     if (names.flags[k] & ENTERED) return;
     names.flags[k] |= ENTERED | NEEDED;
     queue.push(k);
@@ -863,7 +922,7 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
           const target = text.slice(f.targetAt, f.targetEnd);
           if (!STANDARD_TARGETS.has(target) && !EXTENSION_TARGETS.has(target)) {
             // A chain (the declarations will tell; no declaration and no rules: a target the closure cannot follow).
-            if (mayMatch(f, host)) enter(table, target);
+            if (mayMatch(f, host)) enter(table, target, true, f.addrtype);
             else skip(li, table, f, host);
             continue;
           }
@@ -904,7 +963,7 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
         continue;
       }
       const f = readRuleWords(text, lines.contentStart[before[s]], lines.contentEnd[before[s]], facts);
-      enter(before[s + 1], text.slice(f.targetAt, f.targetEnd));
+      enter(before[s + 1], text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
     }
   }
 }
@@ -914,7 +973,7 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
  * INDEX_MIN_RULES rules or more by each rule's single destination host and, in a chain entered with destination D,
  * evaluates only the rules filed under D and those under no host. A rule filed under a host no walker has
  * (kube-proxy's KUBE-SERVICES: one per Service) is neither read nor evaluated; the chains that lost some are
- * returned (`chainKey`) so that the tracer indexes them whatever their length left (`trimmedChains`), and
+ * returned (`chainKey`) so that the tracer indexes them whatever their length left (`TraceSlice.trimmed`), and
  * looks at exactly the rules the whole text's trace looks at. Lines up to `familyLine` are read anyway.
  */
 function unreachedRules(

@@ -18,7 +18,7 @@ import { dumpIndex } from '../../../src/core/iptables/trace/compile';
 import { distinctSteps } from '../../../src/core/iptables/trace/steps';
 import type { IptablesDump } from '../../../src/core/iptables/dump';
 import { parseIp } from '../../../src/core/common/ip';
-import { isTraceSlice } from '../../../src/core/iptables/traceSlice';
+import { chainKey, isTraceSlice, traceSliceOf } from '../../../src/core/iptables/traceSlice';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
 import { traceAnalysis, traceText, type TraceAnswer } from '../../../src/core/traceAnalysis';
@@ -105,6 +105,12 @@ function sameCandidates(name: string, part: IptablesDump, full: IptablesDump, an
   }
 }
 
+/** Whether the trace entered a chain the slice of `part` left out until a trace enters it. */
+function enteredDeferred(part: IptablesDump, answer: TraceAnswer & { engine: 'iptables' }): boolean {
+  const deferred = traceSliceOf(part)!.deferred;
+  return distinctSteps(answer.result).some((s) => deferred.has(chainKey(s.table, s.chain)));
+}
+
 /** Whether `kpp trace` gives the whole text's answer for each of the packets, and how many were sliced. */
 function sameAnswers(name: string, text: string, dsts = destinations(text)): number {
   let sliced = 0;
@@ -115,8 +121,12 @@ function sameAnswers(name: string, text: string, dsts = destinations(text)): num
       const packet = packetOf(dst, proto);
       const fast = traceText(text, packet, 'en').answer;
       assert.deepEqual(shown(fast), shown(traceAnalysis(analysis, packet, 'en')), `${name}: trace of ${proto} ${dst}`);
-      const part = parseIptables(text, { traceFocus: { dst: packet.dst, dport: packet.dport, proto } });
+      const focus = { dst: packet.dst, dport: packet.dport, proto };
+      let part = parseIptables(text, { traceFocus: focus });
       if (!isTraceSlice(part)) continue;
+      // The trace entered a chain the slice left out: it was made on the same slice with that chain read.
+      if (fast.engine === 'iptables' && enteredDeferred(part, fast))
+        part = parseIptables(text, { traceFocus: { ...focus, again: traceSliceOf(part) } });
       sliced++;
       assert.deepEqual(traced(part.diagnostics), traced(full.diagnostics), `${name}: diagnostics`);
       assert.equal(part.family, full.family, `${name}: family`);
@@ -383,4 +393,37 @@ test('generated dumps of 32 Services or more, a KUBE-SERVICES rule rewritten: as
     ),
     { numRuns: 40 },
   );
+});
+
+test('a long chain entered only through -m addrtype (KUBE-NODEPORTS) is read when a trace enters it', () => {
+  // 200 Services: 67 NodePort rules. A Service's trace DNATs before it gets there: the chain is not read.
+  const text = generated(200, 2, 11);
+  const dst = /-d (\d+\.\d+\.\d+\.\d+)(?:\/32)? .*?--dport (\d+)/.exec(text)!;
+  const packet = packetOf(`${dst[1]}:${dst[2]}`);
+  const { analysis, answer } = traceText(text, packet, 'en');
+  const nodePorts = (dump: IptablesDump) =>
+    dump.tables.find((t) => t.name === 'nat')!.chains.get('KUBE-NODEPORTS')!.rules.length;
+  assert.ok(isTraceSlice(analysis.iptables!.dump));
+  assert.equal(nodePorts(analysis.iptables!.dump), 0);
+  assert.ok(traceSliceOf(analysis.iptables!.dump)!.deferred.has(chainKey('nat', 'KUBE-NODEPORTS')));
+  const whole = analyzeText(text);
+  assert.ok(nodePorts(whole.iptables!.dump) >= 64);
+  assert.deepEqual(shown(answer), shown(traceAnalysis(whole, packet, 'en')));
+  sameAnswers('200 Services', text, destinations(text, 3));
+
+  // A Service rule the packet's source fails: the trace goes on to KUBE-NODEPORTS (is the address the node's? both
+  // sides), where a rule for its port DNATs. The slice left the chain out; the trace is made again with it read.
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('-A KUBE-SERVICES ') && l.includes(` -d ${dst[1]} `));
+  lines[at] = lines[at].replace(' -d ', ' -s 192.168.0.0/16 -d ');
+  const svc = / -j (KUBE-SVC-\S+)/.exec(lines[at])![1];
+  const nodePortAt = lines.findIndex((l) => l.startsWith('-A KUBE-NODEPORTS '));
+  lines.splice(nodePortAt, 0, `-A KUBE-NODEPORTS -m tcp -p tcp --dport ${dst[2]} -j ${svc}`);
+  const entered = lines.join('\n');
+  const again = traceText(entered, packet, 'en');
+  assert.ok(isTraceSlice(again.analysis.iptables!.dump), 'read again in part');
+  assert.ok(nodePorts(again.analysis.iptables!.dump) >= 64);
+  assert.ok(again.answer.engine === 'iptables' && again.answer.result.paths.some((p) => p.dnat));
+  assert.deepEqual(shown(again.answer), shown(traceAnalysis(analyzeText(entered), packet, 'en')));
+  sameAnswers('KUBE-NODEPORTS entered', entered, [`${dst[1]}:${dst[2]}`]);
 });

@@ -22,7 +22,7 @@ import { msg } from './message';
 import { compileTarget, type CompiledTarget } from './targets';
 import type { TraceMessage } from './types';
 import { parseAddressList, singleHost } from './values';
-import { chainKey, trimmedChains } from '../traceSlice';
+import { chainKey, DeferredChain, traceSliceOf } from '../traceSlice';
 import { INDEX_MIN_RULES, plainIPv4HostAt } from './hostIndex';
 
 export interface CompiledRule {
@@ -85,17 +85,19 @@ function buildIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: read
     else tables.set(t.name, t);
   }
   const compiled = new Map<string, CompiledChain | null>();
-  const trimmed = trimmedChains(dump);
+  const slice = traceSliceOf(dump);
 
   const chain = (tableName: string, name: string): CompiledChain | undefined => {
-    const key = `${tableName}\u0000${name}`;
+    const key = chainKey(tableName, name);
     const hit = compiled.get(key);
     if (hit !== undefined) return hit ?? undefined;
     const table = tables.get(tableName);
     let result: CompiledChain | undefined;
     if (table) {
       const c = table.chains.get(name);
-      if (c) result = compileChain(table, c, family, dump.nftObjects, trimmed?.has(chainKey(tableName, name)));
+      // A chain a trace slice left out: the caller reads the text again with it (`traceText`).
+      if (c && slice?.deferred.has(key)) throw new DeferredChain(slice);
+      if (c) result = compileChain(table, c, family, dump.nftObjects, slice?.trimmed.has(key));
       else if (isBuiltinChain(tableName, name)) result = compileImplied(table, name, family);
     }
     compiled.set(key, result ?? null);
@@ -132,7 +134,7 @@ function compileChain(
   c: Chain,
   family: IpFamily,
   objects?: readonly NftObject[],
-  /** The chain lost rules no walker looks at (`trimmedChains`): indexed as the whole chain was. */
+  /** The chain lost rules no walker looks at (`TraceSlice.trimmed`): indexed as the whole chain was. */
   trimmed = false,
 ): CompiledChain {
   // The index and the rules compiled later read the same list.
