@@ -8,8 +8,11 @@
  * quote, `-c`, a value starting with `-`, a word where an option belongs, ...) is read as always.
  * From the hook chains, a rule's target chain is followed unless the rule cannot match any form of the packet
  * (its own, or one a DNAT on the way writes) by protocol, destination or destination port: the tracer decides such
- * a rule on that condition without looking at its target. Every rule of a chain followed is read, and the
- * declarations of the chains followed; the other clean rule lines and declarations are not read at all.
+ * a rule on that condition without looking at its target. The rules of a chain followed are read, and the
+ * declarations of the chains followed; the other clean rule lines and declarations are not read at all. Of a
+ * chain followed, the rules the tracer's destination index never shows a walker of this trace are not read either
+ * (`unreachedRules`: kube-proxy's KUBE-SERVICES), and a long chain entered only through `-m addrtype` rules is read
+ * only if the trace enters it (`DEFER_MIN_RULES`: KUBE-NODEPORTS).
  *
  * The answer must be the full parse's, so anything this reader does not follow makes it give up (undefined: read
  * everything): a line that is not iptables-save or restore output, a table without COMMIT or given twice, a rule
