@@ -137,7 +137,11 @@ export function runWorker(): void {
         const found = HANDLERS.diagnostics(doc, undefined, m.lang);
         const diagnostics = resultToDocument('diagnostics', found, analysis.positions) as unknown[];
         post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
-        // The lines (tens of ms on a big dump) once the diagnostics are on their way, before the first request.
+        // What the analysis left behind is collected once the diagnostics are on their way, before the lines and
+        // the first requests allocate more: their memory then comes from it, not on top of the peak (a 23 MB
+        // dump's worker ended 4 MB higher without this).
+        if (joined) collectGarbage();
+        // The lines (tens of ms on a big dump) before the first request.
         void doc.lines;
       } catch (e) {
         post({ kind: 'analysisFailed', uri: m.uri, version: m.version, message: (e as Error).stack ?? String(e) });

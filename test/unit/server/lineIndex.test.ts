@@ -22,3 +22,17 @@ test('positions are clamped into the lines, never between the halves of a surrog
   assert.deepEqual(index.clamp({ line: 1, character: 9 }), { line: 1, character: 2 });
   assert.deepEqual(index.clamp({ line: 5, character: 0 }), { line: 1, character: 2 });
 });
+
+test("every line's length is the editor's, over texts of random line breaks", () => {
+  let seed = 11;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const pieces = ['\n', '\r', '\r\n', 'a', 'bc', '😀', ' '];
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: random(30) }, () => pieces[random(pieces.length)]).join('');
+    assert.deepEqual(
+      lengths(text),
+      text.split(/\r\n|\r|\n/).map((line) => line.length),
+      JSON.stringify(text),
+    );
+  }
+});
