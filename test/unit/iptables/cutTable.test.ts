@@ -103,13 +103,17 @@ test('behind quote marks and in kube-proxy log lines, the cut table counts the s
   assert.equal(logged.slice(d.span.column, d.span.column + d.span.length), '*nat');
 });
 
+/**
+ * The parser's own problems on the text's last line, and its cut-rule notes wherever they are (lint adds its view of
+ * `--to-destina` as an unknown option).
+ */
+const problems = (text: string) =>
+  analyzeText(text)
+    .iptables!.dump.diagnostics.filter((d) => d.span.line === text.split('\n').length - 1 || d.code === 'cut-rule')
+    .map((d) => [d.code, d.severity])
+    .sort();
+
 test("the rule the paste's end cut in two says so: its problems are warnings, not errors of the dump", () => {
-  // The parser's own (lint adds its view of `--to-destina` as an unknown option).
-  const problems = (text: string) =>
-    analyzeText(text)
-      .iptables!.dump.diagnostics.filter((d) => d.span.line === text.split('\n').length - 1 || d.code === 'cut-rule')
-      .map((d) => [d.code, d.severity])
-      .sort();
   // `--to-destina` without its value, at the very end of the text.
   assert.deepEqual(problems(TICKET), [
     ['cut-rule', 'info'],
@@ -157,13 +161,7 @@ test('`iptables -S` output cut inside its last rule says so too, though it has n
   const rules = TICKET.slice(TICKET.indexOf('\n-A PREROUTING') + 1);
   const listing = `-P PREROUTING ACCEPT\n-P OUTPUT ACCEPT\n-N KUBE-SERVICES\n${rules}`;
   const last = listing.split('\n').length - 1;
-  /** The parser's problems on the text's last line, and its cut-rule notes wherever they are. */
-  const lastLine = (text: string) =>
-    analyzeText(text)
-      .iptables!.dump.diagnostics.filter((d) => d.span.line === text.split('\n').length - 1 || d.code === 'cut-rule')
-      .map((d) => [d.code, d.severity])
-      .sort();
-  assert.deepEqual(lastLine(listing), [
+  assert.deepEqual(problems(listing), [
     ['cut-rule', 'info'],
     ['missing-option-value', 'warning'],
   ]);
@@ -173,5 +171,5 @@ test('`iptables -S` output cut inside its last rule says so too, though it has n
     analyzeText(session).iptables!.dump.diagnostics.some((d) => d.code === 'cut-rule' && d.span.line === last + 1),
   );
   // Cut between two rules: nothing is cut in two.
-  assert.deepEqual(lastLine(listing.slice(0, listing.lastIndexOf('\n'))), []);
+  assert.deepEqual(problems(listing.slice(0, listing.lastIndexOf('\n'))), []);
 });
