@@ -356,7 +356,7 @@ export class StoredRule implements Rule {
     const id = s.names.find(name);
     if (id < 0 || this.targetName === undefined) return undefined;
     for (let k = this.optFirst, end = this.optEnd; k < end; k++)
-      if (s.optName[k] === id && this.isTargetRow(k)) return this.rowValue(k, true);
+      if (s.optName(k) === id && this.isTargetRow(k)) return this.rowValue(k, true);
     return undefined;
   }
 
@@ -369,14 +369,14 @@ export class StoredRule implements Rule {
   private rowIn(m: number, id: number): number {
     const s = this.store;
     for (let k = this.optFirst, end = this.optEnd; k < end; k++)
-      if (s.optOwner[k] === m && s.optName[k] === id) return k;
+      if (s.optOwner[k] === m && s.optName(k) === id) return k;
     return -1;
   }
 
   private rowValue(k: number, evenNegated: boolean): string | undefined {
     const s = this.store;
-    if ((!evenNegated && s.optNeg[k] >= 0) || s.optValueCount[k] === 0) return undefined;
-    return this.wordValue(s.optValue[k]);
+    if ((!evenNegated && s.optNeg(k) >= 0) || s.optValueCount[k] === 0) return undefined;
+    return this.wordValue(s.optValue(k));
   }
 
   /** The option row `findOption` would build, or -1. */
@@ -449,7 +449,7 @@ export class StoredRule implements Rule {
       const owner = s.optOwner[k];
       if (owner === OWNER_TARGET && !this.isTargetRow(k)) continue;
       const module = owner === OWNER_TARGET ? null : owner === OWNER_GENERIC ? '' : s.nameOf(s.modName[owner]);
-      visit(module, s.nameOf(s.optName[k]), () => new StoredOption(this, k));
+      visit(module, s.nameOf(s.optName(k)), () => new StoredOption(this, k));
     }
   }
 
@@ -459,9 +459,9 @@ export class StoredRule implements Rule {
     const id = s.names.find(name);
     if (id < 0) return undefined;
     for (let k = this.optEnd - 1, first = this.optFirst; k >= first; k--) {
-      if (s.optOwner[k] !== OWNER_GENERIC || s.optName[k] !== id) continue;
-      const value = s.optValueCount[k] === 0 ? '' : this.wordValue(s.optValue[k]);
-      if (accept(value)) return { value, negated: s.optNeg[k] >= 0 };
+      if (s.optOwner[k] !== OWNER_GENERIC || s.optName(k) !== id) continue;
+      const value = s.optValueCount[k] === 0 ? '' : this.wordValue(s.optValue(k));
+      if (accept(value)) return { value, negated: s.optNeg(k) >= 0 };
     }
     return undefined;
   }
@@ -573,7 +573,7 @@ class StoredOption implements OptionArg {
 
   get name(): string {
     const s = this.rule.rowStore;
-    return s.nameOf(s.optName[this.row]);
+    return s.nameOf(s.optName(this.row));
   }
 
   get written(): string {
@@ -583,14 +583,14 @@ class StoredOption implements OptionArg {
 
   get values(): string[] {
     const s = this.rule.rowStore;
-    const first = s.optValue[this.row];
+    const first = s.optValue(this.row);
     const out: string[] = [];
     for (let i = 0; i < s.optValueCount[this.row]; i++) out.push(this.rule.wordValue(first + i));
     return out;
   }
 
   get negated(): boolean {
-    return this.rule.rowStore.optNeg[this.row] >= 0;
+    return this.rule.rowStore.optNeg(this.row) >= 0;
   }
 
   get span(): Span {
@@ -599,14 +599,14 @@ class StoredOption implements OptionArg {
 
   get valueSpans(): Span[] {
     const s = this.rule.rowStore;
-    const first = s.optValue[this.row];
+    const first = s.optValue(this.row);
     const out: Span[] = [];
     for (let i = 0; i < s.optValueCount[this.row]; i++) out.push(this.rule.wordSpan(first + i));
     return out;
   }
 
   get negationSpan(): Span | undefined {
-    const neg = this.rule.rowStore.optNeg[this.row];
+    const neg = this.rule.rowStore.optNeg(this.row);
     return neg >= 0 ? this.rule.wordSpan(neg) : undefined;
   }
 

@@ -19,6 +19,7 @@ import {
   ruleTargetName,
   targetOptionValue,
 } from '../../../src/core/iptables/dump';
+import { RuleStore } from '../../../src/core/iptables/ruleStore';
 import { StoredRule } from '../../../src/core/iptables/storedRule';
 import { corpusFiles } from '../../helpers/corpus';
 
@@ -306,4 +307,26 @@ test('store fast paths agree with the built matches on mutated rule lines', () =
     }),
     { numRuns: 1500 },
   );
+});
+
+test("an option row's `!` and value words read back at any distance from its option word, near or far", () => {
+  const store = new RuleStore('-A INPUT --dport 80');
+  const written = store.names.idOf('--dport', 0, 7);
+  const word = 500;
+  // Distances a signed byte holds, the byte's own limits, the one it keeps for far words, and beyond.
+  for (const distance of [1, -1, 2, 127, -127, -128, 128, -129, 300, -400, 0]) {
+    for (const valueCount of [0, 1, 2]) {
+      const neg = distance === 0 ? -1 : word + distance;
+      const value = word + distance;
+      const k = store.addOption(written, word, neg, value, valueCount, -1);
+      assert.equal(store.optWord[k], word);
+      assert.equal(store.optNeg(k), neg, `! at ${distance}`);
+      if (valueCount > 0) assert.equal(store.optValue(k), value, `value at ${distance}`);
+      assert.equal(store.nameOf(store.optName(k)), 'dport');
+      assert.equal(store.nameOf(store.optWritten[k]), '--dport');
+    }
+  }
+  // A `!` at distance 0 is not "none".
+  const k = store.addOption(written, word, word, word + 1, 1, -1);
+  assert.equal(store.optNeg(k), word);
 });
