@@ -285,19 +285,21 @@ const OPTION_COLUMNS = {
 } as const;
 /** An option's `!` or value word further than a signed byte from its option word: kept in a map by row. */
 const FAR = -128;
+/** A rule's count or distance that a byte does not hold: kept in a map by slot. */
+const BYTE_FAR = 255;
 const MODULE_COLUMNS = { modName: 'i32', modWord: 'i32' } as const;
 const RULE_COLUMNS = {
   ruleLine: 'i32',
   ruleContentEnd: 'i32',
   ruleFirstWord: 'i32',
-  ruleEndWord: 'i32',
+  ruleWordCount: 'u8',
   ruleBodyOffset: 'u8',
   rulePrefixLength: 'i32',
   ruleOptFirst: 'i32',
-  ruleOptEnd: 'i32',
+  ruleOptCount: 'u8',
   ruleModFirst: 'i32',
-  ruleModEnd: 'i32',
-  ruleTargetWord: 'i32',
+  ruleModCount: 'u8',
+  ruleTargetAt: 'u8',
   ruleFlags: 'u8',
   ruleId: 'i32',
   ruleIndex: 'i32',
@@ -305,7 +307,7 @@ const RULE_COLUMNS = {
   ruleChain: 'i32',
   rulePosition: 'i32',
   ruleComment: 'i32',
-  ruleCommentWord: 'i32',
+  ruleCommentAt: 'u8',
   ruleTargetName: 'i32',
   rulePackets: 'f64',
   ruleBytes: 'f64',
@@ -364,14 +366,19 @@ export class RuleStore {
   ruleLine!: Int32Array<ArrayBuffer>; // where the line starts and its content begins are the line index's
   ruleContentEnd!: Int32Array<ArrayBuffer>; // column of the content's end, [start, end)
   ruleFirstWord!: Int32Array<ArrayBuffer>; // words [first, end); the body starts at first + ruleBodyOffset
-  ruleEndWord!: Int32Array<ArrayBuffer>;
   ruleBodyOffset!: Uint8Array<ArrayBuffer>;
   rulePrefixLength!: Int32Array<ArrayBuffer>; // `[p:b]` prefix, 0 (not written) without one
   ruleOptFirst!: Int32Array<ArrayBuffer>;
-  ruleOptEnd!: Int32Array<ArrayBuffer>;
   ruleModFirst!: Int32Array<ArrayBuffer>;
-  ruleModEnd!: Int32Array<ArrayBuffer>;
-  ruleTargetWord!: Int32Array<ArrayBuffer>; // -1 without a target
+  // A rule's ends of words, options and modules as counts from their firsts, its target and comment words as
+  // 1 + their distance from its first word (0: none), a byte each (BYTE_FAR: in `farRows`); see setRuleRows.
+  private ruleWordCount!: Uint8Array<ArrayBuffer>;
+  private ruleOptCount!: Uint8Array<ArrayBuffer>;
+  private ruleModCount!: Uint8Array<ArrayBuffer>;
+  private ruleTargetAt!: Uint8Array<ArrayBuffer>;
+  private ruleCommentAt!: Uint8Array<ArrayBuffer>;
+  /** By column and rule slot, the values a byte did not hold. */
+  private readonly farRows = new Map<string, Map<number, number>>();
   ruleFlags!: Uint8Array<ArrayBuffer>; // HAS_COUNTERS | GOTO | command index
   // The rule's scalar facts, so a rule object is two fields (the collector copies and scans every one of 100k+):
   ruleId!: Int32Array<ArrayBuffer>; // index in the dump's rules + 1
@@ -380,7 +387,6 @@ export class RuleStore {
   ruleChain!: Int32Array<ArrayBuffer>; // name ids; -1 for none (target name)
   rulePosition!: Int32Array<ArrayBuffer>; // + 1
   ruleComment!: Int32Array<ArrayBuffer>; // name id + 1, 0 until the comment's word is first read
-  ruleCommentWord!: Int32Array<ArrayBuffer>;
   ruleTargetName!: Int32Array<ArrayBuffer>;
   rulePackets!: Float64Array<ArrayBuffer>; // counters (byte counts pass 2^31), read when HAS_COUNTERS
   ruleBytes!: Float64Array<ArrayBuffer>;
@@ -623,6 +629,70 @@ export class RuleStore {
   optValue(k: number): number {
     const d = this.optValueDelta[k];
     return d === FAR ? this.farValue.get(k)! : this.optWord[k] + d;
+  }
+
+  /** The word, option and module rows of rule slot k, and its target and comment words (-1: none). */
+  setRuleRows(
+    k: number,
+    first: number,
+    end: number,
+    optFirst: number,
+    optEnd: number,
+    modFirst: number,
+    modEnd: number,
+    targetWord: number,
+    commentWord: number,
+  ): void {
+    this.ruleFirstWord[k] = first;
+    this.ruleOptFirst[k] = optFirst;
+    this.ruleModFirst[k] = modFirst;
+    this.ruleWordCount[k] = this.byteOrFar('ruleWordCount', k, end - first, end, 0);
+    this.ruleOptCount[k] = this.byteOrFar('ruleOptCount', k, optEnd - optFirst, optEnd, 0);
+    this.ruleModCount[k] = this.byteOrFar('ruleModCount', k, modEnd - modFirst, modEnd, 0);
+    this.ruleTargetAt[k] =
+      targetWord < 0 ? 0 : this.byteOrFar('ruleTargetAt', k, targetWord - first + 1, targetWord, 1);
+    this.ruleCommentAt[k] =
+      commentWord < 0 ? 0 : this.byteOrFar('ruleCommentAt', k, commentWord - first + 1, commentWord, 1);
+  }
+
+  ruleEndWord(k: number): number {
+    const c = this.ruleWordCount[k];
+    return c === BYTE_FAR ? this.far('ruleWordCount', k) : this.ruleFirstWord[k] + c;
+  }
+
+  ruleOptEnd(k: number): number {
+    const c = this.ruleOptCount[k];
+    return c === BYTE_FAR ? this.far('ruleOptCount', k) : this.ruleOptFirst[k] + c;
+  }
+
+  ruleModEnd(k: number): number {
+    const c = this.ruleModCount[k];
+    return c === BYTE_FAR ? this.far('ruleModCount', k) : this.ruleModFirst[k] + c;
+  }
+
+  /** Rule slot k's target word, or -1. */
+  ruleTargetWord(k: number): number {
+    const at = this.ruleTargetAt[k];
+    return at === 0 ? -1 : at === BYTE_FAR ? this.far('ruleTargetAt', k) : this.ruleFirstWord[k] + at - 1;
+  }
+
+  /** Rule slot k's comment word, or -1. */
+  ruleCommentWord(k: number): number {
+    const at = this.ruleCommentAt[k];
+    return at === 0 ? -1 : at === BYTE_FAR ? this.far('ruleCommentAt', k) : this.ruleFirstWord[k] + at - 1;
+  }
+
+  /** `byte` where it is at least `min` and below BYTE_FAR; else BYTE_FAR, with `value` kept for the slot. */
+  private byteOrFar(column: string, k: number, byte: number, value: number, min: number): number {
+    if (byte >= min && byte < BYTE_FAR) return byte;
+    let far = this.farRows.get(column);
+    if (!far) this.farRows.set(column, (far = new Map()));
+    far.set(k, value);
+    return BYTE_FAR;
+  }
+
+  private far(column: string, k: number): number {
+    return this.farRows.get(column)!.get(k)!;
   }
 
   /** Appends a rule slot; the caller fills its rows. */

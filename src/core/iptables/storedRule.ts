@@ -60,19 +60,22 @@ export class StoredRule implements Rule {
     if (init.base !== store.lineStart[init.line] || init.contentStart !== store.lineContentStart[init.line] - init.base)
       store.ruleOrigins.set(k, { base: init.base, contentStart: init.contentStart });
     store.ruleContentEnd[k] = init.contentEnd;
-    store.ruleFirstWord[k] = init.first;
-    store.ruleEndWord[k] = init.end;
     store.ruleBodyOffset[k] = init.bodyFirst - init.first;
     if (init.prefixLength !== 0) store.rulePrefixLength[k] = init.prefixLength;
-    store.ruleOptFirst[k] = body.optFirst;
-    store.ruleOptEnd[k] = body.optEnd;
-    store.ruleModFirst[k] = body.modFirst;
-    store.ruleModEnd[k] = body.modEnd;
-    store.ruleTargetWord[k] = body.targetWord;
+    store.setRuleRows(
+      k,
+      init.first,
+      init.end,
+      body.optFirst,
+      body.optEnd,
+      body.modFirst,
+      body.modEnd,
+      body.targetWord,
+      body.commentWord,
+    );
     store.ruleTable[k] = init.table;
     store.ruleChain[k] = init.chain;
     if (init.position !== undefined) store.rulePosition[k] = init.position + 1;
-    store.ruleCommentWord[k] = body.commentWord;
     store.ruleTargetName[k] = body.targetNameId;
     const counters = init.counters ?? body.counters;
     if (counters) {
@@ -146,7 +149,7 @@ export class StoredRule implements Rule {
     const k = this.slot;
     const id = s.ruleComment[k];
     if (id !== 0) return id < 0 ? undefined : s.names.names[id - 1];
-    const word = s.ruleCommentWord[k];
+    const word = s.ruleCommentWord(k);
     return word < 0 ? undefined : wordValue(s, word, s.ruleBase(k));
   }
 
@@ -154,7 +157,7 @@ export class StoredRule implements Rule {
     const s = this.store;
     const k = this.slot;
     if (s.ruleComment[k] === 0) {
-      const word = s.ruleCommentWord[k];
+      const word = s.ruleCommentWord(k);
       if (word < 0) return -1;
       s.ruleComment[k] = valueId(s, word, s.ruleBase(k)) + 1;
     }
@@ -197,7 +200,7 @@ export class StoredRule implements Rule {
     return this.store.ruleFirstWord[this.slot];
   }
   private get end(): number {
-    return this.store.ruleEndWord[this.slot];
+    return this.store.ruleEndWord(this.slot);
   }
   private get bodyFirst(): number {
     return this.first + this.store.ruleBodyOffset[this.slot];
@@ -209,16 +212,16 @@ export class StoredRule implements Rule {
     return this.store.ruleOptFirst[this.slot];
   }
   private get optEnd(): number {
-    return this.store.ruleOptEnd[this.slot];
+    return this.store.ruleOptEnd(this.slot);
   }
   private get modFirst(): number {
     return this.store.ruleModFirst[this.slot];
   }
   private get modEnd(): number {
-    return this.store.ruleModEnd[this.slot];
+    return this.store.ruleModEnd(this.slot);
   }
   private get targetWord(): number {
-    return this.store.ruleTargetWord[this.slot];
+    return this.store.ruleTargetWord(this.slot);
   }
 
   /** Built on each access (a rule keeps only the target's name). */

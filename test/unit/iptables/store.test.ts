@@ -330,3 +330,22 @@ test("an option row's `!` and value words read back at any distance from its opt
   const k = store.addOption(written, word, word, word + 1, 1, -1);
   assert.equal(store.optNeg(k), word);
 });
+
+test('a rule of more words, options and modules than a byte counts reads them all, its target and comment too', () => {
+  const many = 300;
+  const options = Array.from({ length: many }, (_, i) => `-m comment --comment c${i}`).join(' ');
+  const text = `*filter\n:INPUT ACCEPT [0:0]\n-A INPUT ${options} -j ACCEPT\n-A INPUT -m comment --comment near -j DROP\nCOMMIT\n`;
+  const dump = parseIptables(text);
+  const [far, near] = dump.rules;
+  assert.equal(far.target?.name, 'ACCEPT');
+  assert.equal(far.comment, `c${many - 1}`);
+  assert.deepEqual(
+    far.matches.map((m) => m.options.map((o) => o.values.join(' ')).join()),
+    Array.from({ length: many }, (_, i) => `c${i}`),
+  );
+  assert.equal(far.tokens.at(-1)?.text, 'ACCEPT');
+  assert.equal(far.tokens.length, 2 + 4 * many + 2);
+  assert.equal(near.target?.name, 'DROP');
+  assert.equal(near.comment, 'near');
+  checkText(text, 'many');
+});
