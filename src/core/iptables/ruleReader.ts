@@ -385,7 +385,7 @@ export function readRuleBody(
         problem('option-without-module', 'warning', wordSpan(store, line, w), { option: names.names[writtenId] }),
       );
     }
-    store.addOption(writtenId, w, neg, firstValue, count, owner);
+    store.addOption(writtenId, w, neg, firstValue, count, owner, body.modFirst);
     if (isComment && count > 0) body.commentWord = firstValue;
     i = j;
   }

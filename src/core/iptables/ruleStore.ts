@@ -281,7 +281,7 @@ const OPTION_COLUMNS = {
   optNegDelta: 'i8',
   optValueDelta: 'i8',
   optValueCount: 'u8',
-  optOwner: 'i32',
+  optOwnerAt: 'u8',
 } as const;
 /** An option's `!` or value word further than a signed byte from its option word: kept in a map by row. */
 const FAR = -128;
@@ -348,11 +348,13 @@ export class RuleStore {
   private optNegDelta!: Int8Array<ArrayBuffer>; // 0: none
   private optValueDelta!: Int8Array<ArrayBuffer>;
   optValueCount!: Uint8Array<ArrayBuffer>;
-  optOwner!: Int32Array<ArrayBuffer>;
+  /** The owner: 0 generic, 1 the target, 2 + its module's index in the rule's modules (BYTE_FAR: in farOwner). */
+  private optOwnerAt!: Uint8Array<ArrayBuffer>;
   optCount = 0;
   /** By option row, the `!` and first value words whose distance is FAR. */
   private readonly farNeg = new Map<number, number>();
   private readonly farValue = new Map<number, number>();
+  private readonly farOwner = new Map<number, number>();
 
   // Modules (`-m name` or implicit): name id, module word (IMPLICIT when loaded by `-p`).
   modName!: Int32Array<ArrayBuffer>;
@@ -599,8 +601,19 @@ export class RuleStore {
     this.resize(WIDE_WORD_COLUMNS, this.wordCol.length, this.wordCount);
   }
 
-  /** Appends an option row: `neg` -1 without a `!`; `value` is read only when `valueCount` is not 0. */
-  addOption(written: number, word: number, neg: number, value: number, valueCount: number, owner: number): number {
+  /**
+   * Appends an option row: `neg` -1 without a `!`; `value` is read only when `valueCount` is not 0; `owner` a
+   * module row of the rule whose modules start at `modFirst`, OWNER_GENERIC or OWNER_TARGET.
+   */
+  addOption(
+    written: number,
+    word: number,
+    neg: number,
+    value: number,
+    valueCount: number,
+    owner: number,
+    modFirst: number,
+  ): number {
     const k = this.optCount++;
     if (k >= this.optWord.length) this.resize(OPTION_COLUMNS, k * 2, k);
     this.optionInfo(written); // its canonical name, for `optName`
@@ -609,8 +622,25 @@ export class RuleStore {
     this.optNegDelta[k] = neg < 0 ? 0 : near(k, neg - word, neg, this.farNeg, false);
     this.optValueDelta[k] = valueCount === 0 ? 0 : near(k, value - word, value, this.farValue, true);
     this.optValueCount[k] = valueCount;
-    this.optOwner[k] = owner;
+    const at = owner === OWNER_GENERIC ? 0 : owner === OWNER_TARGET ? 1 : owner - modFirst + 2;
+    if (at >= 0 && at < BYTE_FAR) this.optOwnerAt[k] = at;
+    else {
+      this.optOwnerAt[k] = BYTE_FAR;
+      this.farOwner.set(k, owner);
+    }
     return k;
+  }
+
+  /** The owner of option row k of a rule whose modules start at `modFirst`: its module row, or OWNER_*. */
+  optOwner(k: number, modFirst: number): number {
+    const at = this.optOwnerAt[k];
+    return at === 0
+      ? OWNER_GENERIC
+      : at === 1
+        ? OWNER_TARGET
+        : at === BYTE_FAR
+          ? this.farOwner.get(k)!
+          : modFirst + at - 2;
   }
 
   /** The canonical name id of option row k (the one of its written name). */

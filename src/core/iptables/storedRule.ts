@@ -331,8 +331,9 @@ export class StoredRule implements Rule {
       if (word !== IMPLICIT) match.moduleSpan = this.wordSpan(word);
       modules.push(match);
     }
+    const modFirst = this.modFirst;
     for (let k = this.optFirst; k < this.optEnd; k++) {
-      const owner = s.optOwner[k];
+      const owner = s.optOwner(k, modFirst);
       if (owner === OWNER_TARGET) continue;
       const o = new StoredOption(this, k);
       if (owner === OWNER_GENERIC) generic.push(o);
@@ -365,14 +366,15 @@ export class StoredRule implements Rule {
 
   /** An option row of the (last) target: options after an earlier, repeated -j are not its. */
   private isTargetRow(k: number): boolean {
-    return this.store.optOwner[k] === OWNER_TARGET && this.store.optWord[k] > this.targetWord;
+    return this.store.optOwner(k, this.modFirst) === OWNER_TARGET && this.store.optWord[k] > this.targetWord;
   }
 
   /** The first row of option `id` in module row `m`, or -1. */
   private rowIn(m: number, id: number): number {
     const s = this.store;
+    const modFirst = this.modFirst;
     for (let k = this.optFirst, end = this.optEnd; k < end; k++)
-      if (s.optOwner[k] === m && s.optName(k) === id) return k;
+      if (s.optOwner(k, modFirst) === m && s.optName(k) === id) return k;
     return -1;
   }
 
@@ -448,8 +450,9 @@ export class StoredRule implements Rule {
   /** Visits each option's module ('' generic, null for the target's) and canonical name, without building it. */
   forEachOptionName(visit: (module: string | null, name: string, option: () => OptionArg) => void): void {
     const s = this.store;
+    const modFirst = this.modFirst;
     for (let k = this.optFirst; k < this.optEnd; k++) {
-      const owner = s.optOwner[k];
+      const owner = s.optOwner(k, modFirst);
       if (owner === OWNER_TARGET && !this.isTargetRow(k)) continue;
       const module = owner === OWNER_TARGET ? null : owner === OWNER_GENERIC ? '' : s.nameOf(s.modName[owner]);
       visit(module, s.nameOf(s.optName(k)), () => new StoredOption(this, k));
@@ -461,8 +464,9 @@ export class StoredRule implements Rule {
     const s = this.store;
     const id = s.names.find(name);
     if (id < 0) return undefined;
+    const modFirst = this.modFirst;
     for (let k = this.optEnd - 1, first = this.optFirst; k >= first; k--) {
-      if (s.optOwner[k] !== OWNER_GENERIC || s.optName(k) !== id) continue;
+      if (s.optOwner(k, modFirst) !== OWNER_GENERIC || s.optName(k) !== id) continue;
       const value = s.optValueCount[k] === 0 ? '' : this.wordValue(s.optValue(k));
       if (accept(value)) return { value, negated: s.optNeg(k) >= 0 };
     }

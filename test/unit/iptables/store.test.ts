@@ -19,7 +19,7 @@ import {
   ruleTargetName,
   targetOptionValue,
 } from '../../../src/core/iptables/dump';
-import { RuleStore } from '../../../src/core/iptables/ruleStore';
+import { OWNER_GENERIC, OWNER_TARGET, RuleStore } from '../../../src/core/iptables/ruleStore';
 import { StoredRule } from '../../../src/core/iptables/storedRule';
 import { corpusFiles } from '../../helpers/corpus';
 
@@ -318,7 +318,7 @@ test("an option row's `!` and value words read back at any distance from its opt
     for (const valueCount of [0, 1, 2]) {
       const neg = distance === 0 ? -1 : word + distance;
       const value = word + distance;
-      const k = store.addOption(written, word, neg, value, valueCount, -1);
+      const k = store.addOption(written, word, neg, value, valueCount, -1, 0);
       assert.equal(store.optWord[k], word);
       assert.equal(store.optNeg(k), neg, `! at ${distance}`);
       if (valueCount > 0) assert.equal(store.optValue(k), value, `value at ${distance}`);
@@ -327,8 +327,22 @@ test("an option row's `!` and value words read back at any distance from its opt
     }
   }
   // A `!` at distance 0 is not "none".
-  const k = store.addOption(written, word, word, word + 1, 1, -1);
+  const k = store.addOption(written, word, word, word + 1, 1, -1, 0);
   assert.equal(store.optNeg(k), word);
+  // Owners: the generic options, the target, and a module row at any index among the rule's modules.
+  const modFirst = 1000;
+  for (const owner of [
+    OWNER_GENERIC,
+    OWNER_TARGET,
+    modFirst,
+    modFirst + 1,
+    modFirst + 252,
+    modFirst + 253,
+    modFirst + 400,
+  ]) {
+    const row = store.addOption(written, word, -1, 0, 0, owner, modFirst);
+    assert.equal(store.optOwner(row, modFirst), owner, `owner ${owner}`);
+  }
 });
 
 test('a rule of more words, options and modules than a byte counts reads them all, its target and comment too', () => {
