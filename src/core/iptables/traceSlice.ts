@@ -994,9 +994,12 @@ function unreachedRules(
   let chain = -1;
   for (let h = 0; h < hosted.length; h += 3) {
     const li = hosted[h];
-    if (li <= familyLine || keys.has(hosted[h + 2])) continue;
-    if (hosted[h + 1] !== chain) {
-      chain = hosted[h + 1];
+    const k = hosted[h + 1];
+    // A chain only its rules make (no declaration) takes its line from its first rule, and without its rules it
+    // would be missing, not shorter: its rules are all read.
+    if (li <= familyLine || keys.has(hosted[h + 2]) || !(names.flags[k] & DECLARED)) continue;
+    if (k !== chain) {
+      chain = k;
       trimmed.add(chainKey(tables[names.tables[chain]], names.names[chain]));
     }
     skip[li] = names.tables[chain] + 1;

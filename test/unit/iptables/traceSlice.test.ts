@@ -427,3 +427,40 @@ test('a long chain entered only through -m addrtype (KUBE-NODEPORTS) is read whe
   assert.deepEqual(shown(again.answer), shown(traceAnalysis(analyzeText(entered), packet, 'en')));
   sameAnswers('KUBE-NODEPORTS entered', entered, [`${dst[1]}:${dst[2]}`]);
 });
+
+test('a long chain only its rules make (no declaration) is read whole: it would go missing or move without them', () => {
+  const long = Array.from({ length: 32 }, (_, i) => `-A LONG -d 10.9.0.${i + 1}/32 -j DROP`);
+  const svc = [
+    '-A SVC -m statistic --mode random --probability 0.5 -j LONG',
+    '-A SVC -p tcp -j DNAT --to-destination 10.0.0.1:8080',
+  ];
+  const jump = '-A PREROUTING -d 10.96.0.1/32 -p tcp -m tcp --dport 80 -j SVC';
+  const texts = {
+    // Every rule of LONG is filed under another host: without them the chain would not exist.
+    'undeclared user chain': ['*nat', ':PREROUTING ACCEPT [0:0]', ':SVC - [0:0]', jump, ...svc, ...long, 'COMMIT'],
+    // Its first rule is under another host: the chain's line (its return step) comes from that rule.
+    'undeclared chain, a rule for the packet last': [
+      '*nat',
+      ':PREROUTING ACCEPT [0:0]',
+      ':SVC - [0:0]',
+      jump,
+      ...svc,
+      ...long,
+      '-A LONG -d 10.96.0.1/32 -p udp -j DROP',
+      'COMMIT',
+    ],
+    // A restore input without the built-in chain's declaration: its policy step's line is its first rule's.
+    'undeclared built-in chain': [
+      '*nat',
+      ':SVC - [0:0]',
+      ...long.map((l) => l.replace('-A LONG', '-A PREROUTING')),
+      jump,
+      ...svc.slice(1),
+      'COMMIT',
+    ],
+  };
+  for (const [name, lines] of Object.entries(texts)) {
+    const text = `${lines.join('\n')}\n`;
+    assert.ok(sameAnswers(name, text, ['10.96.0.1:80']) > 0, `${name}: sliced`);
+  }
+});
