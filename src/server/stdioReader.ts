@@ -196,13 +196,26 @@ export class BigBody {
   /** Reads what `data` has of the body; how many bytes it took. */
   take(data: Buffer): number {
     const n = Math.min(data.length, this.length - this.read);
+    this.read += n;
+    // The rest of a body that cannot be read is passed over, so that the next message is read from its start.
+    if (this.failure !== undefined) return n;
     this.makeRoom(n);
     data.copy(this.kept, this.keptLength, 0, n);
     this.keptLength += n;
-    this.read += n;
-    this.readKept();
+    try {
+      this.readKept();
+    } catch (e) {
+      this.failure = e;
+      this.kept = Buffer.alloc(0);
+      this.keptLength = 0;
+      this.pieces = undefined;
+      this.longStrings.length = 0;
+    }
     return n;
   }
+
+  /** Why the body cannot be read (a long string JSON does not allow): said once, when the body is complete. */
+  private failure: unknown;
 
   /** Room in `kept` for `n` bytes more. */
   private makeRoom(n: number): void {
@@ -277,7 +290,8 @@ export class BigBody {
         if (end - this.stringStart < PIECE_BYTES_WITHOUT_ESCAPE) break;
         let at = end - 1;
         while (at > run && kept[at] >= 0x80) at--;
-        if (kept[at] >= 0x80) break;
+        // Nothing to cut before the last ASCII byte (the string's first): wait for more.
+        if (kept[at] >= 0x80 || at === this.stringStart) break;
         this.cutPiece(at);
         i = this.stringStart;
         continue;
@@ -327,6 +341,7 @@ export class BigBody {
 
   /** The message, its long strings in place (once the body is complete). */
   message(): Message {
+    if (this.failure !== undefined) throw this.failure;
     const message = JSON.parse(this.kept.toString('utf8', 0, this.keptLength)) as Message;
     if (this.longStrings.length === 0) return message;
     const didOpenText = (message as { method?: string }).method === 'textDocument/didOpen';

@@ -171,3 +171,32 @@ test('a big body that is not JSON, or whose long string is broken, is an error',
   const unclosed = Buffer.from(`{"text":"${'x'.repeat(3 << 20)}`, 'utf8');
   assert.throws(() => readBig(unclosed, [65_536]));
 });
+
+test('a big message whose long string JSON does not allow is one error, and the messages after it still come', async () => {
+  // A raw tab in a string: JSON.parse refuses it, and so does the piece decoder, mid-body.
+  const text = `${'x'.repeat(5 << 20)}\t${'y'.repeat(5 << 20)}`;
+  const body = Buffer.from(JSON.stringify({ method: 'textDocument/didOpen', params: { text } }).replace('\\t', '\t'));
+  const broken = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+  const after = { jsonrpc: '2.0', id: 5, method: 'shutdown' };
+  const { messages, errors } = await read(Buffer.concat([broken, frame(after), frame({ id: 6 })]), [65_536]);
+  assert.deepEqual(messages, [after, { id: 6 }]);
+  assert.equal(errors.length, 1);
+});
+
+test(
+  'a long run of multi-byte characters right after a string starts is read whole, whatever the chunk ends on',
+  { timeout: 60_000 },
+  () => {
+    // The only ASCII byte before the chunk's end is the string's first: nothing can be cut before it yet.
+    const text = `a${'中'.repeat(1_600_000)}\n${'x'.repeat(4_000_000)}`;
+    const json = Buffer.from(JSON.stringify({ method: 'textDocument/didOpen', params: { textDocument: { text } } }));
+    const start = json.indexOf('"text":"') + '"text":"'.length;
+    const body = new BigBody(json.length);
+    body.take(json.subarray(0, start + 1 + 3 * 1_600_000));
+    body.take(json.subarray(start + 1 + 3 * 1_600_000));
+    assert.equal(
+      String((joined(body.message()) as { params: { textDocument: { text: string } } }).params.textDocument.text),
+      text,
+    );
+  },
+);
