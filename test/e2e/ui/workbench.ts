@@ -140,6 +140,8 @@ export async function setEnumSetting(page: Page, id: string, value: string): Pro
   await editor.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   // The search box has the focus once the editor is drawn; typing into it filters the settings.
   await editor.locator('.settings-body').first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  // A hover the last click left (an editor tab's path) may lie over the search box: the mouse leaves it first.
+  await editor.locator('.settings-body').first().hover({ force: true });
   await page.waitForTimeout(1_000);
   await editor.locator('.search-container').first().click();
   await page.keyboard.press('Control+A');
