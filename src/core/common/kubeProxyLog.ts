@@ -29,7 +29,16 @@ export interface LoggedRestoreInput {
 
 /** A klog header: severity, date, time, thread id, `file:line]`. */
 const KLOG_HEADER = /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}\s+\d+ [^\s:\]]+:\d+\] /;
-const RAW_INPUT = /^(?:Restoring|Syncing) iptables rules: /;
+/**
+ * The text a logged restore input follows, in each form read here: raw (after `Restoring ` or `Syncing `), klog's
+ * `rules=<` and `rules="`, JSON's `"rules":"` (a string or base64).
+ */
+const RAW_KEY = 'iptables rules: ';
+const LINES_KEY = ' rules=<';
+const QUOTED_KEY = ' rules="';
+const JSON_KEY = '"rules":"';
+const INPUT_KEYS = [RAW_KEY, LINES_KEY, QUOTED_KEY, JSON_KEY];
+const RAW_INPUT = new RegExp(`^(?:Restoring|Syncing) ${RAW_KEY}`);
 /** The start of a restore input: a table header or a rule, at its start or after one of its line breaks. */
 const LOOKS_LIKE_INPUT = /(?:^|\n)(?:\*(?:filter|nat|mangle|raw|security)\b|:KUBE-|-A KUBE-)/;
 /** Lines looked at for a log's first klog or JSON line; a dump is decided without reading further. */
@@ -48,15 +57,12 @@ interface Found {
   inputs: number;
 }
 
-/** The keys a logged restore input follows, in each form read here (raw, `rules=<`, quoted, JSON and base64). */
-const INPUT_KEY = /iptables rules: | rules=[<"]|"rules":"/;
-
 /**
  * Whether a log may carry a restore input at all: most logs (kubelet's, containerd's, an app's) never say "rules",
  * and a face need not hand their whole text to a reader to learn that.
  */
 export function mayCarryRestoreInput(text: string): boolean {
-  return text.includes('rules') && INPUT_KEY.test(text);
+  return text.includes('rules') && INPUT_KEYS.some((key) => text.includes(key));
 }
 
 /** The restore input a kube-proxy log carries, or undefined when the text is no such log. */
@@ -121,23 +127,23 @@ function klogInput(text: string, headerAt: number, end: number, headerLength: nu
       : undefined;
   }
   const line = text.slice(message, end);
-  if (line.endsWith(' rules=<')) {
+  if (line.endsWith(LINES_KEY)) {
     const inputAt = end + 1;
     return looksLikeInput(text, inputAt, Math.min(text.length, inputAt + 4000))
       ? { form: 'lines' as const, inputAt }
       : undefined;
   }
-  const key = line.indexOf(' rules="');
+  const key = line.indexOf(QUOTED_KEY);
   if (key < 0) return undefined;
-  const inputAt = message + key + ' rules="'.length;
+  const inputAt = message + key + QUOTED_KEY.length;
   return looksLikeEscapedInput(text, inputAt, end) ? { form: 'quoted' as const, inputAt } : undefined;
 }
 
 function jsonInput(text: string, headerAt: number, end: number) {
   // Looked for in this line only: a search past its end would read the rest of a long log for every line.
-  const key = text.slice(headerAt, end).indexOf('"rules":"');
+  const key = text.slice(headerAt, end).indexOf(JSON_KEY);
   if (key < 0) return undefined;
-  const inputAt = headerAt + key + '"rules":"'.length;
+  const inputAt = headerAt + key + JSON_KEY.length;
   if (looksLikeEscapedInput(text, inputAt, end)) return { form: 'json' as const, inputAt };
   return looksLikeBase64Input(text, inputAt, end) ? { form: 'base64' as const, inputAt } : undefined;
 }
