@@ -240,6 +240,30 @@ test('usage errors and unreadable input exit 2 with one line on stderr, never a 
   assert.match(past.stderr, new RegExp(`past the end of the file \\(${lineCount} lines\\)`));
 });
 
+test("a dump saved as UTF-16 (Windows PowerShell's `>`) reads as the same dump, line for line", () => {
+  // As PowerShell 5 writes `kubectl exec ... -- iptables-save > dump.txt`: a byte order mark, CRLF line ends.
+  const windows = `${seed.text.replace(/\n/g, '\r\n')}`;
+  const utf8 = join(dir, 'windows-utf8.txt');
+  const le = join(dir, 'windows-utf16le.txt');
+  const be = join(dir, 'windows-utf16be.txt');
+  writeFileSync(utf8, `\ufeff${windows}`, 'utf8');
+  writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(windows, 'utf16le')]));
+  writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(windows, 'utf16le').swap16()]));
+  const trace = ['--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json'];
+  const expected = {
+    parse: kpp('parse', utf8, '--json').stdout,
+    lint: kpp('lint', utf8, '--json').stdout,
+    trace: kpp('trace', utf8, ...trace).stdout,
+  };
+  assert.equal(JSON.parse(expected.parse).services.length, 1);
+  assert.equal(JSON.parse(expected.trace).paths.length, 3);
+  for (const file of [le, be]) {
+    assert.equal(kpp('parse', file, '--json').stdout, expected.parse, file);
+    assert.equal(kpp('lint', file, '--json').stdout, expected.lint.replaceAll(utf8, file), file);
+    assert.equal(kpp('trace', file, ...trace).stdout, expected.trace, file);
+  }
+});
+
 test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real servers', () => {
   const f = join(dir, 'x.ipvs');
   writeFileSync(
