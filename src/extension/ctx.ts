@@ -9,6 +9,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { allocatorEnv } from '../server/allocatorEnv';
 import { Reports } from './cluster/report';
 import { ClusterState } from './cluster/state';
 import { DUMP_LANGUAGE_IDS } from '../core/languages';
@@ -49,9 +50,11 @@ export class Ctx implements vscode.Disposable {
 
   private async start(): Promise<LanguageClient> {
     const module = this.extension.asAbsolutePath('dist/server.js');
+    // The server's process runs with the allocator settings its workers get (they inherit them from it).
+    const env = allocatorEnv();
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      run: { module, transport: TransportKind.ipc, options: { env } },
+      debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: DUMP_LANGUAGE_IDS.flatMap((language) => [

@@ -25,6 +25,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
+import { allocatorEnv } from './allocatorEnv';
 import { collectGarbage } from './gc';
 import { TracePacketRequest } from './protocol';
 import type { FromWorker, ToWorker } from './worker';
@@ -94,20 +95,6 @@ interface Pending {
  */
 const WORKER_EXEC_ARGV = ['--max-semi-space-size=4'];
 
-/**
- * glibc's allocator for the worker: one arena, and blocks from 128 KB each a mapping of its own (given back whole
- * when freed) instead of a threshold that grows with the largest block freed. The text's parts, the serialised
- * messages and the store's columns come and go in blocks of a few hundred KB to a few MB; with the growing
- * threshold they were carved from arenas that kept the holes they left (and columns allocated there were zeroed
- * page by page, where a fresh mapping is zero without being touched): the worker's peak on a 23 MB dump was
- * 9 MB higher. The user's own tunables come after these and win. Other C libraries ignore the variable.
- */
-function workerEnv(): NodeJS.ProcessEnv {
-  const ours = 'glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=1';
-  const theirs = process.env.GLIBC_TUNABLES;
-  return { ...process.env, GLIBC_TUNABLES: theirs ? `${ours}:${theirs}` : ours };
-}
-
 type Analysed = Extract<FromWorker, { kind: 'analysed' | 'analysisFailed' }>;
 
 /** One worker process holding the analyses of one big document or of all small ones. */
@@ -132,7 +119,7 @@ class Host {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       execArgv: WORKER_EXEC_ARGV,
-      env: workerEnv(),
+      env: allocatorEnv(),
     });
     let stderr = '';
     this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
