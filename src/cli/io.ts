@@ -1,25 +1,46 @@
 /** File reading and output helpers for the CLI: the only place the CLI touches the file system. */
 import { isAscii } from 'node:buffer';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { Diagnostic } from '../core/common/diagnostics';
 import { UsageError } from './args';
 
+/** The largest input read, also once unpacked from gzip. */
+const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
 export function readInput(path: string | undefined): string {
   if (!path) throw new UsageError('missing FILE argument');
-  if (path === '-') return text(readFileSync(0));
-  let size: number;
+  if (path === '-') return text(unpacked(readFileSync(0), 'standard input'), 'standard input');
+  let stat: Stats;
   try {
-    size = statSync(path).size;
+    stat = statSync(path);
   } catch (e) {
     throw new UsageError(
       `cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
     );
   }
-  if (size > 512 * 1024 * 1024) throw new UsageError(`${path} is larger than 512 MB`);
+  if (stat.isDirectory()) throw new UsageError(`cannot read ${path}: it is a folder; give kpp one saved output`);
+  if (stat.size > MAX_INPUT_BYTES) throw new UsageError(`${path} is larger than 512 MB`);
+  let bytes: Buffer;
   try {
-    return text(readFileSync(path));
+    bytes = readFileSync(path);
   } catch (e) {
     throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  return text(unpacked(bytes, path), path);
+}
+
+/** A gzip file's content (`iptables-save | gzip`, as support bundles keep outputs), else the bytes as they are. */
+function unpacked(bytes: Buffer, name: string): Buffer {
+  if (bytes.length < 3 || bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 0x08) return bytes;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_INPUT_BYTES });
+  } catch (e) {
+    const reason =
+      (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
+        ? 'unpacks to more than 512 MB'
+        : `is cut off or damaged (${(e as Error).message})`;
+    throw new UsageError(`cannot read ${name}: its gzip data ${reason}`);
   }
 }
 
@@ -29,10 +50,47 @@ export function readInput(path: string | undefined): string {
  * as a UTF-8 one does. Dumps are mostly plain ASCII, whose text is a copy of the bytes: taken as such it costs half of
  * decoding them as UTF-8 (20 ms of a 23 MB dump), with the same string.
  */
-function text(bytes: Buffer): string {
+function text(bytes: Buffer, name: string): string {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.toString('utf16le');
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return utf16be(bytes);
+  const unmarked = utf16WithoutMark(bytes);
+  if (unmarked) return unmarked === 'le' ? bytes.toString('utf16le') : utf16be(bytes);
+  const binary = binaryKind(bytes);
+  if (binary) throw new UsageError(`cannot read ${name}: it is ${binary}, not a text output; ${BINARY_ADVICE}`);
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+/**
+ * UTF-16 without a byte order mark (`Out-File -Encoding unicode` of some tools, a copy through a Windows clipboard):
+ * ASCII text so written has a NUL in every other byte, the high one of each pair, and nowhere else.
+ */
+function utf16WithoutMark(bytes: Buffer): 'le' | 'be' | undefined {
+  const sample = bytes.subarray(0, BINARY_SAMPLE - (BINARY_SAMPLE % 2));
+  if (sample.length < 8) return undefined;
+  const nuls = [0, 0];
+  for (let i = 0; i < sample.length; i++) if (sample[i] === 0) nuls[i % 2]++;
+  const pairs = Math.floor(sample.length / 2);
+  if (nuls[0] === 0 && nuls[1] * 10 >= pairs * 9) return 'le';
+  if (nuls[1] === 0 && nuls[0] * 10 >= pairs * 9) return 'be';
+  return undefined;
+}
+
+const BINARY_ADVICE = 'give kpp the saved output itself (iptables-save > FILE, ipvsadm -Ln > FILE)';
+/** The head of the bytes looked at for a binary file's signs: as much as git looks at. */
+const BINARY_SAMPLE = 8000;
+
+/**
+ * What a binary file is, when the bytes are one: an archive (a support bundle not unpacked) or a file of many NUL
+ * bytes (a program, an image). A text output with a stray NUL or invalid UTF-8 is still read as text.
+ */
+function binaryKind(bytes: Buffer): string | undefined {
+  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x504b0304) return 'a zip archive (unpack it first)';
+  if (bytes.length >= 262 && bytes.toString('latin1', 257, 262) === 'ustar') return 'a tar archive (unpack it first)';
+  const sample = bytes.subarray(0, BINARY_SAMPLE);
+  let nuls = 0;
+  for (const byte of sample) if (byte === 0) nuls++;
+  // One byte in 64: a program or an image has far more; a text output, at most a stray one.
+  return nuls * 64 > sample.length ? 'a binary file' : undefined;
 }
 
 /** Big-endian UTF-16 (Node reads only little-endian): the byte pairs swapped in a copy; an odd last byte is dropped. */

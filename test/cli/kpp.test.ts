@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
 import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
@@ -240,7 +241,7 @@ test('usage errors and unreadable input exit 2 with one line on stderr, never a 
   assert.match(past.stderr, new RegExp(`past the end of the file \\(${lineCount} lines\\)`));
 });
 
-test("a dump saved as UTF-16 (Windows PowerShell's `>`) reads as the same dump, line for line", () => {
+test("a dump saved as UTF-16 (Windows PowerShell's `>`), with a byte order mark or without, reads as the same dump, line for line", () => {
   // As PowerShell 5 writes `kubectl exec ... -- iptables-save > dump.txt`: a byte order mark, CRLF line ends.
   const windows = `${seed.text.replace(/\n/g, '\r\n')}`;
   const utf8 = join(dir, 'windows-utf8.txt');
@@ -249,6 +250,11 @@ test("a dump saved as UTF-16 (Windows PowerShell's `>`) reads as the same dump, 
   writeFileSync(utf8, `\ufeff${windows}`, 'utf8');
   writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(windows, 'utf16le')]));
   writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(windows, 'utf16le').swap16()]));
+  // Without a mark too, as some Windows tools and clipboards write it.
+  const unmarkedLe = join(dir, 'windows-utf16le-unmarked.txt');
+  const unmarkedBe = join(dir, 'windows-utf16be-unmarked.txt');
+  writeFileSync(unmarkedLe, Buffer.from(seed.text.replace(/\n/g, '\r\n'), 'utf16le'));
+  writeFileSync(unmarkedBe, Buffer.from(seed.text.replace(/\n/g, '\r\n'), 'utf16le').swap16());
   const trace = ['--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json'];
   const expected = {
     parse: kpp('parse', utf8, '--json').stdout,
@@ -257,11 +263,48 @@ test("a dump saved as UTF-16 (Windows PowerShell's `>`) reads as the same dump, 
   };
   assert.equal(JSON.parse(expected.parse).services.length, 1);
   assert.equal(JSON.parse(expected.trace).paths.length, 3);
-  for (const file of [le, be]) {
+  for (const file of [le, be, unmarkedLe, unmarkedBe]) {
     assert.equal(kpp('parse', file, '--json').stdout, expected.parse, file);
     assert.equal(kpp('lint', file, '--json').stdout, expected.lint.replaceAll(utf8, file), file);
     assert.equal(kpp('trace', file, ...trace).stdout, expected.trace, file);
   }
+});
+
+test('a gzip file reads as what it holds; archives, programs, folders and damaged gzip exit 2 naming what they are', () => {
+  const gz = join(dir, 'seed.iptables.gz');
+  writeFileSync(gz, gzipSync(seed.text));
+  assert.equal(kpp('parse', gz, '--json').stdout, kpp('parse', seedFile, '--json').stdout);
+  const cut = join(dir, 'cut.gz');
+  writeFileSync(cut, gzipSync(seed.text).subarray(0, 60));
+  // A tar of one dump: a 512-byte header naming it, then its text.
+  const header = Buffer.alloc(512);
+  header.write('seed.iptables', 0, 'latin1');
+  header.write('ustar', 257, 'latin1');
+  const tar = join(dir, 'bundle.tar');
+  writeFileSync(tar, Buffer.concat([header, Buffer.from(seed.text)]));
+  const tgz = join(dir, 'bundle.tgz');
+  writeFileSync(tgz, gzipSync(readFileSync(tar)));
+  const zip = join(dir, 'bundle.zip');
+  writeFileSync(zip, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(seed.text)]));
+  for (const [file, said] of [
+    [cut, /its gzip data is cut off or damaged/],
+    [tar, /is a tar archive \(unpack it first\)/],
+    [tgz, /is a tar archive/],
+    [zip, /is a zip archive/],
+    [process.execPath, /is a binary file, not a text output/],
+    [dir, /is a folder/],
+  ] as const) {
+    for (const command of ['parse', 'lint', 'trace']) {
+      const r = kpp(command, file, ...(command === 'trace' ? ['--src', '10.244.1.5', '--dst', '172.16.0.1:443'] : []));
+      assert.equal(r.code, 2, `${command} ${file}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, said);
+    }
+  }
+  // A text output with a stray NUL (a terminal capture) is still read.
+  const stray = join(dir, 'stray-nul.iptables');
+  writeFileSync(stray, seed.text.replace('# Generated', '#\u0000 Generated'));
+  assert.equal(JSON.parse(kpp('parse', stray, '--json').stdout).services.length, 1);
 });
 
 test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real servers', () => {
