@@ -3,7 +3,7 @@
  * right engine. Parsing happens once here; callers keep the result and answer questions from its indexes.
  */
 import type { Diagnostic } from './common/diagnostics';
-import { normalizeLineBreaks } from './common/lines';
+import { LineIndex, normalizeLineBreaks } from './common/lines';
 import type { PastePositions } from './common/pastePositions';
 import { unwrapPaste, type UnwrappedPaste } from './common/pasteWrappers';
 import { detectDump, type Detection, type DumpKind } from './detect';
@@ -96,7 +96,9 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
 function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus): Analysis {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
   // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
-  const session = splitSession(text);
+  // One line index for the session split and the parser: a pass over a big dump's lines costs milliseconds.
+  const lines = new LineIndex(text);
+  const session = splitSession(text, lines);
   if (session && (!kind || session.some((x) => x.kind === kind))) return analyzeSession(text, session, kind);
   const detection: Detection = kind
     ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) }
@@ -109,7 +111,7 @@ function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus): 
       return { detection, network: parseNetworkText(text) };
     default:
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
-      return { detection, iptables: buildModel(parseIptables(text, traceFocus ? { traceFocus } : undefined)) };
+      return { detection, iptables: buildModel(parseIptables(text, { lines, ...(traceFocus ? { traceFocus } : {}) })) };
   }
 }
 

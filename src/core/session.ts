@@ -3,8 +3,9 @@
  * `# iptables-save | grep KUBE`, then `$ ipvsadm -Ln`). Each engine then reads its own tools' sections, with
  * every other line blanked so that line and column numbers stay those of the paste.
  */
-import { isBlankCode, isDigitCode } from './common/chars';
+import { isDigitCode } from './common/chars';
 import { commandOfTools, readShellCommand } from './common/commandLines';
+import { LineIndex } from './common/lines';
 import { detectDump } from './detect';
 import { describeCommand } from './netstate/commands';
 
@@ -77,42 +78,40 @@ function lineStarts(text: string): number[] {
  * Whether a line can be a command line at all: dump lines start with `-`, `:`, `*` or a `[p:b]` counter and are
  * skipped unread (a `[root@host ~]#` prompt starts with `[` too, but not with a digit after it).
  */
-function mayBeCommand(text: string, at: number): boolean {
-  let c = text.charCodeAt(at);
-  while (isBlankCode(c)) c = text.charCodeAt(++at);
-  if (c === 91) return !isDigitCode(text.charCodeAt(at + 1));
-  return !(c === 45 || c === 58 || c === 42 || c === 10 || c === 13 || Number.isNaN(c));
+function mayBeCommand(lines: LineIndex, line: number): boolean {
+  const at = lines.contentStart[line];
+  if (at === lines.contentEnd[line]) return false;
+  const c = lines.text.charCodeAt(at);
+  if (c === 91) return !isDigitCode(lines.text.charCodeAt(at + 1));
+  return !(c === 45 || c === 58 || c === 42);
 }
 
 /**
- * The lines that announce a kind of output, with the number of lines. Every analysis of a 25 MB dump asks, and
- * nearly all of its lines start like dump lines: those are stepped over by their line breaks, no offsets kept.
+ * The lines that announce a kind of output, with the number of lines (a final line break ends the last line; it
+ * does not start another). Every analysis of a 25 MB dump asks, and nearly all of its lines start like dump lines:
+ * those are stepped over by the line index's content starts, which the parser then reads too.
  */
-function announcements(text: string): { starts: { line: number; kind: SessionKind | 'other' }[]; count: number } {
+function announcements(lines: LineIndex): { starts: { line: number; kind: SessionKind | 'other' }[]; count: number } {
   const starts: { line: number; kind: SessionKind | 'other' }[] = [];
-  let line = 0;
-  for (let at = 0; ; line++) {
-    const nl = text.indexOf('\n', at);
-    if (mayBeCommand(text, at)) {
-      const content = text.slice(at, nl < 0 ? text.length : nl);
-      const kind = announcedKind(content) ?? bannerKind(content);
-      // A banner under the command that printed it starts a section of the same kind: the two merge below.
-      if (kind !== undefined) starts.push({ line, kind });
-    }
-    // A final newline ends the last line; it does not start another.
-    if (nl < 0 || nl + 1 === text.length) break;
-    at = nl + 1;
+  for (let line = 0; line < lines.count; line++) {
+    if (!mayBeCommand(lines, line)) continue;
+    const content = lines.content(line);
+    const kind = announcedKind(content) ?? bannerKind(content);
+    // A banner under the command that printed it starts a section of the same kind: the two merge below.
+    if (kind !== undefined) starts.push({ line, kind });
   }
-  return { starts, count: line + 1 };
+  const finalBreak = lines.count > 1 && lines.start[lines.count - 1] === lines.text.length;
+  return { starts, count: finalBreak ? lines.count - 1 : lines.count };
 }
 
 /**
  * The sections of a session paste, or undefined when the text is not one: fewer than two kinds of output
  * announced, so one engine reads it all as before. Sections no command names (text before the first prompt,
- * `cat` output) are told by their content, and otherwise go to the kind with the most lines.
+ * `cat` output) are told by their content, and otherwise go to the kind with the most lines. `lines`: the text's
+ * line index, when the caller has one (`analyzeText` gives the parser the same).
  */
-export function splitSession(text: string): SessionSection[] | undefined {
-  const { starts, count } = announcements(text);
+export function splitSession(text: string, lines = new LineIndex(text)): SessionSection[] | undefined {
+  const { starts, count } = announcements(lines);
   const announced = new Set(starts.map((s) => s.kind).filter((k) => k !== 'other'));
   if (announced.size < 2) return undefined;
   if (starts[0].line > 0) starts.unshift({ line: 0, kind: 'other' });

@@ -198,10 +198,12 @@ export interface ParseOptions {
    * traceSlice.ts; `isTraceSlice` then says so): the dump is good for that trace and nothing else.
    */
   traceFocus?: TraceFocus;
+  /** The text's line index, when the caller made one (`analyzeText`): its content starts move as pastes unwrap. */
+  lines?: LineIndex;
 }
 
 export function parseIptables(text: string, options: ParseOptions = {}): IptablesDump {
-  const lines = new LineIndex(text);
+  const lines = options.lines?.text === text ? options.lines : new LineIndex(text);
   const src = lines.text;
   const diagnostics: Diagnostic[] = [];
   /** Tokens of the lines that are neither rules nor `:CHAIN` declarations; those are re-read on demand. */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { LineIndex } from '../../../src/core/common/lines';
+import { parseIptables } from '../../../src/core/iptables/parser';
 import { announcedKind, splitSession } from '../../../src/core/session';
 
 const SESSION = [
@@ -155,4 +157,50 @@ test('a tool banner starts a section when the paste lost the prompt before it', 
       ['ipvs', 2],
     ],
   );
+});
+
+test('the session split reads the line index the parser then reads: the same sections, whatever ends the lines', () => {
+  const variants = [
+    SESSION,
+    `${SESSION}\n\n`,
+    SESSION.replace(/\n$/, ''),
+    SESSION.replace(/\n/g, '\r\n'),
+    `\uFEFF${SESSION}`,
+    // Indented prompts, a blank line of spaces, a counter line and a banner without its prompt.
+    SESSION.replace(/^\$ /m, '   $ ').replace(
+      '\n    cache',
+      '\n    cache\n   \t \n[0:0] -A X -j ACCEPT\nIP Virtual Server version 1.2.1',
+    ),
+  ];
+  for (const text of variants) {
+    const sections = splitSession(text);
+    assert.ok(sections, JSON.stringify(text.slice(0, 30)));
+    assert.deepEqual(splitSession(text, new LineIndex(text)), sections);
+    // The sections end where the text's last line does.
+    const lines = text.replace(/\n$/, '').split('\n').length;
+    assert.equal(sections.at(-1)!.endLine, lines);
+  }
+  assert.deepEqual(
+    splitSession(variants[5])?.map((s) => [s.kind, s.firstLine]),
+    [
+      ['network', 0],
+      ['iptables', 3],
+      ['ipvs', 7],
+      ['network', 10],
+      ['ipvs', 15],
+    ],
+  );
+});
+
+test('the parser reads the line index it is given only when it is its text', () => {
+  const dump =
+    '*nat\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j ACCEPT\nCOMMIT\n';
+  const other = '*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n';
+  const rules = (d: ReturnType<typeof parseIptables>) => d.rules.map((r) => [r.line, r.chain, r.target?.name]);
+  assert.deepEqual(rules(parseIptables(dump, { lines: new LineIndex(dump) })), rules(parseIptables(dump)));
+  assert.deepEqual(rules(parseIptables(dump, { lines: new LineIndex(other) })), rules(parseIptables(dump)));
+  assert.equal(parseIptables(dump, { lines: new LineIndex(other) }).rules.length, 1);
+  // A byte order mark: the index's text lacks it, and the parser reads the text as always.
+  const marked = `\uFEFF${dump}`;
+  assert.deepEqual(rules(parseIptables(marked, { lines: new LineIndex(marked) })), rules(parseIptables(dump)));
 });
