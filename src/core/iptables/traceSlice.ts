@@ -34,6 +34,7 @@ import {
 } from './options';
 import { INDEX_MIN_RULES, plainIPv4HostAt } from './trace/hostIndex';
 import { impliedJumps } from './trace/hooks';
+import { PORT_MODULES, protocolOfValue } from './trace/protocols';
 
 /** The packet of one trace, as far as choosing the rules it can reach goes. */
 export interface TraceFocus {
@@ -152,22 +153,8 @@ const MAX_DESTINATIONS = 64;
  */
 const DEFER_MIN_RULES = 64;
 
-/** Protocol names whose rules cannot match a packet of another protocol (numbers and `all` are not judged). */
-const PROTOCOL_NAMES = new Set([
-  'tcp',
-  'udp',
-  'sctp',
-  'icmp',
-  'icmpv6',
-  'ipv6-icmp',
-  'udplite',
-  'dccp',
-  'esp',
-  'ah',
-  'gre',
-]);
-/** Modules whose `--dport` is the packet's destination port. */
-const PORT_MODULES = new Set(['tcp', 'udp', 'sctp']);
+/** The tracer's port modules (`PORT_MODULES`), compared with the text in place. */
+const PORT_MODULE_NAMES = [...PORT_MODULES];
 
 const HOOK_CHAINS = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'];
 
@@ -619,7 +606,7 @@ class RuleFacts {
   dportEnd = -1;
   toDestinationAt = -1;
   toDestinationEnd = -1;
-  /** A condition negated, given twice, after the target, or a port of a module other than tcp/udp/sctp. */
+  /** A condition negated, given twice, after the target, or a port of a module that is no port module. */
   unprunable = false;
   /** `--to-destination` given more than once (old iptables spread connections over them). */
   toDestinations = 0;
@@ -778,10 +765,15 @@ function readRuleWords(text: string, cs: number, ce: number, facts: RuleFacts): 
   return facts;
 }
 
-/** `--dport` is the packet's destination port: after `-m tcp` (udp, sctp), or after `-p tcp` without a module. */
+/** `--dport` is the packet's destination port: after `-m tcp` (a port module), or after `-p tcp` without a module. */
 function portModule(text: string, moduleAt: number, moduleEnd: number, f: RuleFacts): boolean {
-  if (moduleAt >= 0) return PORT_MODULES.has(text.slice(moduleAt, moduleEnd));
-  return f.protocolAt >= 0 && PORT_MODULES.has(text.slice(f.protocolAt, f.protocolEnd));
+  if (moduleAt >= 0) return isPortModuleAt(text, moduleAt, moduleEnd);
+  return f.protocolAt >= 0 && isPortModuleAt(text, f.protocolAt, f.protocolEnd);
+}
+
+function isPortModuleAt(text: string, at: number, end: number): boolean {
+  for (const name of PORT_MODULE_NAMES) if (name.length === end - at && text.startsWith(name, at)) return true;
+  return false;
 }
 
 /** What following the jumps found. */
@@ -873,8 +865,9 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
     if (f.unprunable || f.protocolAt < 0) return false;
     // kube-proxy writes the packet's protocol as the trace names it: no string for that.
     if (f.protocolEnd - f.protocolAt === focus.proto.length && text.startsWith(focus.proto, f.protocolAt)) return false;
-    const protocol = text.slice(f.protocolAt, f.protocolEnd).toLowerCase();
-    return PROTOCOL_NAMES.has(protocol) && protocol !== focus.proto;
+    // The tracer's reading of the value: a rule for another protocol (`udp`, `17`, `esp`) does not match.
+    const protocol = protocolOfValue(text.slice(f.protocolAt, f.protocolEnd).toLowerCase());
+    return protocol !== undefined && protocol !== focus.proto;
   };
   /** `host`: the destination as `plainIPv4HostAt` reads it, -1 for none or another form. */
   const mayMatch = (f: RuleFacts, host = -1): boolean => {

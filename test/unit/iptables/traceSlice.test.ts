@@ -195,6 +195,48 @@ test('chains entered for the address and port a DNAT wrote are read, those of ot
   assert.ok(answer.engine === 'iptables' && answer.result.paths.some((p) => p.verdict === 'DROP'));
 });
 
+test('a rule for another protocol, as the tracer reads -p (a number, an alias, any name) and port modules, leads nowhere', () => {
+  // The seed's Service DNATs to 10.0.1.1x:6443; filter FORWARD then sees that destination and port, over tcp.
+  const filter = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    ':FORWARD ACCEPT [0:0]',
+    ':OUTPUT ACCEPT [0:0]',
+    ':BY-NUMBER - [0:0]',
+    ':BY-ALIAS - [0:0]',
+    ':BY-NAME - [0:0]',
+    ':OTHER-PORT - [0:0]',
+    ':TCP-BY-NUMBER - [0:0]',
+    ':ANY-PROTOCOL - [0:0]',
+    '-A FORWARD -p 17 -j BY-NUMBER',
+    '-A FORWARD -p ipv6-icmp -j BY-ALIAS',
+    '-A FORWARD -p ESP -j BY-NAME',
+    '-A FORWARD -p tcp -m dccp --dport 9 -j OTHER-PORT',
+    '-A FORWARD -p 6 -j TCP-BY-NUMBER',
+    '-A FORWARD -p all -j ANY-PROTOCOL',
+    '-A BY-NUMBER -j DROP',
+    '-A BY-ALIAS -j DROP',
+    '-A BY-NAME -j DROP',
+    '-A OTHER-PORT -j DROP',
+    '-A TCP-BY-NUMBER -m comment --comment "tcp as its number" -j RETURN',
+    '-A ANY-PROTOCOL -s 10.128.0.5/32 -j REJECT --reject-with icmp-port-unreachable',
+    'COMMIT',
+    '',
+  ].join('\n');
+  const text = seedDump().text + filter;
+  const packet = packetOf('172.16.0.1:443');
+  const { analysis, answer } = traceText(text, packet, 'en');
+  const dump = analysis.iptables!.dump;
+  assert.ok(isTraceSlice(dump));
+  const read = (chain: string) => dump.tables.find((t) => t.name === 'filter')!.chains.get(chain)?.rules.length ?? 0;
+  for (const chain of ['BY-NUMBER', 'BY-ALIAS', 'BY-NAME', 'OTHER-PORT']) assert.equal(read(chain), 0, chain);
+  assert.equal(read('TCP-BY-NUMBER'), 1);
+  assert.equal(read('ANY-PROTOCOL'), 1);
+  assert.deepEqual(shown(answer), shown(traceAnalysis(analyzeText(text), packet, 'en')));
+  assert.ok(answer.engine === 'iptables' && answer.result.paths.some((p) => p.verdict === 'REJECT'));
+  assert.ok(sameAnswers('protocols', text, ['172.16.0.1:443']) > 0);
+});
+
 test('a rule line whose chain word the parser reads otherwise (a wrap glued back, quotes) is no chain of its own', () => {
   const filter = (chainWord: string) =>
     [

@@ -12,6 +12,7 @@ import { addressType, ipText, type TraceEnv } from './packet';
 import type { PacketState } from './state';
 import type { TraceMessage } from './types';
 import { inSet } from './ipsets';
+import { isIcmpv6Value, PORT_MODULES, protocolOfValue } from './protocols';
 import {
   blockContains,
   parseAddressList,
@@ -90,16 +91,12 @@ function ifaceMatches(pattern: string, name: string): boolean {
   return name === pattern;
 }
 
-const PROTO_NUMBERS: Record<string, string> = { '6': 'tcp', '17': 'udp', '132': 'sctp', '1': 'icmp', '58': 'icmp' };
-const PROTO_ALIASES: Record<string, string> = { icmpv6: 'icmp', 'ipv6-icmp': 'icmp' };
-
 function protoCond(o: OptionArg, family: IpFamily): Cond {
   const raw = (o.values[0] ?? '').toLowerCase();
-  if (raw === 'all' || raw === '0') return o.negated ? NEVER : ALWAYS;
-  let name = ownEntry(PROTO_NUMBERS, raw) ?? ownEntry(PROTO_ALIASES, raw) ?? raw;
+  let name = protocolOfValue(raw);
+  if (name === undefined) return o.negated ? NEVER : ALWAYS;
   // The packet's `icmp` is ICMP in an IPv4 dump and ICMPv6 in an IPv6 one.
-  const v6Only = raw === '58' || ownEntry(PROTO_ALIASES, raw) !== undefined;
-  if (name === 'icmp' && v6Only !== (family === 6)) name = 'icmp-of-the-other-family';
+  if (name === 'icmp' && isIcmpv6Value(raw) !== (family === 6)) name = 'icmp-of-the-other-family';
   const neg = o.negated;
   return (s) => (s.proto === name) !== neg;
 }
@@ -172,8 +169,6 @@ function parseTcpFlags(text: string): number | undefined {
 
 /** The first packet of a TCP connection carries SYN alone. */
 const FIRST_PACKET_FLAGS = TCP_FLAG_BITS.SYN;
-
-const PORT_MODULES = new Set(['tcp', 'udp', 'sctp', 'udplite', 'dccp']);
 
 function portModuleConds(m: Match, problems: CompileProblem[], implicit: boolean): Cond[] {
   const protoName = m.module === '' ? undefined : m.module;
