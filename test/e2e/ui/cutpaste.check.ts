@@ -1,15 +1,17 @@
 // Pastes as people make them, in the Problems panel and the detection offer, in English and in Chinese: a paste cut
 // off inside its last rule (a warning and a note, not an error), a `cat -n` listing with typographic quotes (two
-// notes, no warnings), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
+// notes, no warnings), a dump copied from a page's source (one note), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
 // kubePacketPath.detectLanguage `ask` such a log offered in a notification in both languages.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { UiCheck } from './check';
+import type { UiCheck, UiContext } from './check';
 import { closeAllEditors, openFile, runCommand, setEnumSetting, settle, statusBarLanguage } from './workbench';
 
 const CUT = 'ticket-cut-off.iptables';
 /** `cat -n` of a save dump whose quotes a word processor made typographic. */
 const NUMBERED = 'ticket-numbered.txt';
+/** A save dump copied from a web page's source: its quotes and arrows are HTML character references. */
+const PAGE_SOURCE = 'ticket-page-source.txt';
 /** kube-proxy's JSON log (zap) with the restore input as base64. */
 const JSON_LOG = 'kube-proxy-json.log';
 /** kube-proxy logs of other nodes, offered once each (an answer is remembered per file). */
@@ -25,6 +27,42 @@ async function problemRows(page: Page, accept: (rows: string[]) => boolean): Pro
     accept,
     60_000,
   );
+}
+
+/** What every check leaves behind: no editor, no panel, the display language back to auto. */
+async function leaveAsFound(page: Page): Promise<void> {
+  await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+  await closeAllEditors(page);
+  await runCommand(page, 'View: Hide Panel');
+}
+
+/**
+ * Opens `file`, waits until it reads as a dump, and for each display language waits for the Problems row `noted`,
+ * takes the screenshot `shot` and hands the rows to `check`.
+ */
+async function problemsInEachLanguage(
+  { page, screenshot, log }: UiContext,
+  file: string,
+  languages: [lang: 'auto' | 'zh-CN', noted: RegExp, shot: string][],
+  check: (rows: string[]) => void,
+): Promise<void> {
+  await openFile(page, file);
+  await settle(
+    () => statusBarLanguage(page),
+    (l) => l === 'iptables dump',
+    60_000,
+  );
+  try {
+    for (const [lang, noted, shot] of languages) {
+      await setEnumSetting(page, 'kubePacketPath.language', lang);
+      const rows = await problemRows(page, (all) => all.some((r) => noted.test(r)));
+      log(`problems (${lang}): ${rows.join(' | ')}`);
+      await screenshot(shot, page.locator('.markers-panel'));
+      check(rows);
+    }
+  } finally {
+    await leaveAsFound(page);
+  }
 }
 
 export const checks: UiCheck[] = [
@@ -54,9 +92,7 @@ export const checks: UiCheck[] = [
         await screenshot('cut-paste-problems-zh-CN', page.locator('.markers-panel'));
         assert.ok(rows.some((r) => r.includes('--dport 需要一个值')));
       } finally {
-        await closeAllEditors(page);
-        await runCommand(page, 'View: Hide Panel');
-        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await leaveAsFound(page);
       }
     },
   },
@@ -87,42 +123,41 @@ export const checks: UiCheck[] = [
         await screenshot('numbered-typographic-problems-zh-CN', page.locator('.markers-panel'));
         assert.ok(zh.some((r) => r.includes('行号和制表符')));
       } finally {
-        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
-        await closeAllEditors(page);
-        await runCommand(page, 'View: Hide Panel');
+        await leaveAsFound(page);
       }
     },
   },
   {
+    name: "a dump copied from a page's source (&quot;, &gt;) reads as the dump: one note, in both languages, and no warning",
+    run: (ctx) =>
+      problemsInEachLanguage(
+        ctx,
+        PAGE_SOURCE,
+        [
+          ['auto', /HTML character references/, 'page-source-problems'],
+          ['zh-CN', /HTML 字符引用/, 'page-source-problems-zh-CN'],
+        ],
+        (rows) => {
+          // The quoted comments are read whole: no rule is left with a stray word, so the note is the only row.
+          const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
+          assert.equal(problems.length, 1, problems.join(' | '));
+          assert.ok(problems[0].startsWith('Info'));
+        },
+      ),
+  },
+  {
     name: "kube-proxy's JSON log of its restore input as base64, saved as .log, reads as the dump on the log's line 2",
-    async run({ page, screenshot, log }) {
-      await openFile(page, JSON_LOG);
-      await settle(
-        () => statusBarLanguage(page),
-        (l) => l === 'iptables dump',
-        60_000,
-      );
-      try {
-        for (const [lang, noted] of [
-          ['auto', /A kube-proxy log/],
-          ['zh-CN', /kube-proxy 的日志/],
-        ] as const) {
-          await setEnumSetting(page, 'kubePacketPath.language', lang);
-          const rows = await problemRows(page, (all) => all.some((r) => noted.test(r)));
-          log(`problems (${lang}): ${rows.join(' | ')}`);
-          await screenshot(
-            lang === 'auto' ? 'base64-log-problems' : 'base64-log-problems-zh-CN',
-            page.locator('.markers-panel'),
-          );
-          // Its Service without endpoints is a warning on the log line that carried the input.
-          assert.ok(rows.some((r) => /^Warning: .*shop\/checkout:p.* at line 2 /.test(r)));
-        }
-      } finally {
-        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
-        await closeAllEditors(page);
-        await runCommand(page, 'View: Hide Panel');
-      }
-    },
+    run: (ctx) =>
+      problemsInEachLanguage(
+        ctx,
+        JSON_LOG,
+        [
+          ['auto', /A kube-proxy log/, 'base64-log-problems'],
+          ['zh-CN', /kube-proxy 的日志/, 'base64-log-problems-zh-CN'],
+        ],
+        // Its Service without endpoints is a warning on the log line that carried the input.
+        (rows) => assert.ok(rows.some((r) => /^Warning: .*shop\/checkout:p.* at line 2 /.test(r))),
+      ),
   },
   {
     name: 'with detectLanguage ask, a kube-proxy .log is offered: "Keep as a log" keeps it a log; in Chinese, 以…打开 switches it',
@@ -159,6 +194,7 @@ export const checks: UiCheck[] = [
         );
         assert.equal(language, 'iptables dump');
       } finally {
+        // No panel was opened here (and "View: Hide Panel" is only in the palette while one is shown).
         await closeAllEditors(page);
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
         await setEnumSetting(page, 'kubePacketPath.detectLanguage', 'always');
