@@ -75,33 +75,24 @@ function lineStarts(text: string): number[] {
 }
 
 /**
- * Whether a line can be a command line at all: dump lines start with `-`, `:`, `*` or a `[p:b]` counter and are
- * skipped unread (a `[root@host ~]#` prompt starts with `[` too, but not with a digit after it).
- */
-function mayBeCommand(lines: LineIndex, line: number): boolean {
-  const at = lines.contentStart[line];
-  if (at === lines.contentEnd[line]) return false;
-  const c = lines.text.charCodeAt(at);
-  if (c === 91) return !isDigitCode(lines.text.charCodeAt(at + 1));
-  return !(c === 45 || c === 58 || c === 42);
-}
-
-/**
  * The lines that announce a kind of output, with the number of lines (a final line break ends the last line; it
- * does not start another). Every analysis of a 25 MB dump asks, and nearly all of its lines start like dump lines:
- * those are stepped over by the line index's content starts, which the parser then reads too.
+ * does not start another). Every analysis of a 25 MB dump asks, and nearly all of its lines start like dump lines
+ * (`-`, `:`, `*`): only the others are looked at, as the line index found them.
  */
 function announcements(lines: LineIndex): { starts: { line: number; kind: SessionKind | 'other' }[]; count: number } {
   const starts: { line: number; kind: SessionKind | 'other' }[] = [];
-  for (let line = 0; line < lines.count; line++) {
-    if (!mayBeCommand(lines, line)) continue;
+  const { text, contentStart, count } = lines;
+  for (const line of lines.otherLines) {
+    // A `[p:b]` counter starts a dump line too (a `[root@host ~]#` prompt starts with `[`, but not with a digit).
+    const at = contentStart[line];
+    if (text.charCodeAt(at) === 91 && isDigitCode(text.charCodeAt(at + 1))) continue;
     const content = lines.content(line);
     const kind = announcedKind(content) ?? bannerKind(content);
     // A banner under the command that printed it starts a section of the same kind: the two merge below.
     if (kind !== undefined) starts.push({ line, kind });
   }
-  const finalBreak = lines.count > 1 && lines.start[lines.count - 1] === lines.text.length;
-  return { starts, count: finalBreak ? lines.count - 1 : lines.count };
+  const finalBreak = count > 1 && lines.start[count - 1] === text.length;
+  return { starts, count: finalBreak ? count - 1 : count };
 }
 
 /**

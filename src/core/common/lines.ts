@@ -56,6 +56,16 @@ export class LineIndex {
   /** The meaningful part of each line, [contentStart, contentEnd): indentation and trailing blanks excluded. */
   readonly contentStart: Int32Array;
   readonly contentEnd: Int32Array;
+  /** How many lines have content, and the first of them (-1: none). */
+  readonly contentLines: number;
+  readonly firstContentLine: number;
+  /**
+   * The lines whose content starts with anything but `-`, `:` or `*`, in order, as the text was read (before a
+   * reader moved content starts): a dump's lines that are neither rules, declarations nor tables. Readers that
+   * look only at those (a session's command lines, a paste's prefixes) need no pass of their own over a big
+   * dump's lines: this one finds them on the way.
+   */
+  readonly otherLines: Int32Array;
 
   constructor(input: string) {
     // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
@@ -69,6 +79,10 @@ export class LineIndex {
     let rawEnd = new Int32Array(room);
     let contentStart = new Int32Array(room);
     let contentEnd = new Int32Array(room);
+    let other = new Int32Array(64);
+    let otherCount = 0;
+    let contentLines = 0;
+    let firstContentLine = -1;
     let line = 0;
     for (let from = 0; ; line++) {
       if (line === room) {
@@ -83,6 +97,14 @@ export class LineIndex {
       if (end > from && text.charCodeAt(end - 1) === 13) end--;
       let cs = from;
       while (cs < end && isBlankCode(text.charCodeAt(cs))) cs++;
+      if (cs < end) {
+        if (contentLines++ === 0) firstContentLine = line;
+        const c = text.charCodeAt(cs);
+        if (c !== 45 && c !== 58 && c !== 42) {
+          if (otherCount === other.length) other = grownColumn(other, otherCount * 2);
+          other[otherCount++] = line;
+        }
+      }
       let ce = end;
       while (ce > cs && isBlankCode(text.charCodeAt(ce - 1))) ce--;
       start[line] = from;
@@ -97,6 +119,9 @@ export class LineIndex {
     this.rawEnd = rawEnd.subarray(0, this.count);
     this.contentStart = contentStart.subarray(0, this.count);
     this.contentEnd = contentEnd.subarray(0, this.count);
+    this.contentLines = contentLines;
+    this.firstContentLine = firstContentLine;
+    this.otherLines = other.subarray(0, otherCount);
   }
 
   raw(line: number): string {

@@ -1308,9 +1308,13 @@ const GREP_NUMBERED = /^(\d+[:-])(?:-[AIDRNPXFCZ]\s|--\w|:\S+\s|\*\w+$|COMMIT$|#
 
 /**
  * How the text's non-blank lines start: `#` (a hash-prefixed test log), a digit (a `grep -n` number, a diff hunk),
- * `< ` or `> ` (diff sides).
+ * `< ` or `> ` (diff sides). `asRead`: no content start has moved yet, and the index's count of lines with content
+ * and its lines that start otherwise than dump lines (`otherLines`) tell: no pass over a big dump's lines.
  */
-function lineStarts(lines: LineIndex): {
+function lineStarts(
+  lines: LineIndex,
+  asRead = false,
+): {
   nonBlank: number;
   firstNonBlank: number;
   hashCandidates: number;
@@ -1320,11 +1324,19 @@ function lineStarts(lines: LineIndex): {
   const text = lines.text;
   const { contentStart: cs, contentEnd: ce } = lines;
   const out = { nonBlank: 0, firstNonBlank: -1, hashCandidates: 0, digits: 0, sides: 0 };
-  for (let i = 0; i < lines.count; i++) {
+  if (asRead) {
+    out.nonBlank = lines.contentLines;
+    out.firstNonBlank = lines.firstContentLine;
+  }
+  const count = asRead ? lines.otherLines.length : lines.count;
+  for (let k = 0; k < count; k++) {
+    const i = asRead ? lines.otherLines[k] : k;
     const at = cs[i];
     if (at === ce[i]) continue;
-    out.nonBlank++;
-    if (out.firstNonBlank < 0) out.firstNonBlank = i;
+    if (!asRead) {
+      out.nonBlank++;
+      if (out.firstNonBlank < 0) out.firstNonBlank = i;
+    }
     const c0 = text.charCodeAt(at);
     if (c0 === 35) out.hashCandidates++;
     else if (isDigitCode(c0)) out.digits++;
@@ -1337,7 +1349,7 @@ function prepareLines(lines: LineIndex, diagnostics: Diagnostic[]): void {
   const text = lines.text;
   const { contentStart: cs, contentEnd: ce } = lines;
   // One pass counts the lines each kind of paste starts with: most dumps are none of them and are left at that.
-  let starts = lineStarts(lines);
+  let starts = lineStarts(lines, true);
   const { nonBlank, firstNonBlank, hashCandidates } = starts;
   if (nonBlank === 0) return;
   /** The counts again, after an unwrapping moved where lines start. */
