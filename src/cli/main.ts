@@ -30,7 +30,7 @@ usage:
   kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes] [--json]
 
 FILE is an iptables-save / iptables -S / iptables -L dump, ipvsadm output, or ip route / ip addr / conntrack /
-ipset text; "-" reads standard input. Lines and columns are 1-based.
+ipset text, in UTF-8 or UTF-16, or gzip-compressed; "-" reads standard input. Lines and columns are 1-based.
 The cluster commands read the kubeconfig as kubectl does (KUBECONFIG, else ~/.kube/config); --yes allows a
 debug container / debug pod (removed afterwards) when a pod has no tools or a node has no usable kube-proxy pod.
 exit codes: 0 fine, 1 findings (lint errors; diagnose: a verdict other than ok), 2 usage, unreadable input or
