@@ -1,7 +1,6 @@
 /** File reading and output helpers for the CLI: the only place the CLI touches the file system. */
 import { isAscii } from 'node:buffer';
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import type { Diagnostic } from '../core/common/diagnostics';
 import { UsageError } from './args';
 
@@ -33,6 +32,8 @@ export function readInput(path: string | undefined): string {
 /** A gzip file's content (`iptables-save | gzip`, as support bundles keep outputs), else the bytes as they are. */
 function unpacked(bytes: Buffer, name: string): Buffer {
   if (bytes.length < 3 || bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 0x08) return bytes;
+  // Loaded for a gzip file only: node:zlib takes milliseconds to load, a part of every small dump's answer.
+  const { gunzipSync } = require('node:zlib') as typeof import('node:zlib');
   try {
     return gunzipSync(bytes, { maxOutputLength: MAX_INPUT_BYTES });
   } catch (e) {
@@ -66,7 +67,8 @@ function text(bytes: Buffer, name: string): string {
  */
 function utf16WithoutMark(bytes: Buffer): 'le' | 'be' | undefined {
   const sample = bytes.subarray(0, BINARY_SAMPLE - (BINARY_SAMPLE % 2));
-  if (sample.length < 8) return undefined;
+  // A text output has no NUL at all: found natively, without a loop over the sample.
+  if (sample.length < 8 || sample.indexOf(0) < 0) return undefined;
   const nuls = [0, 0];
   for (let i = 0; i < sample.length; i++) if (sample[i] === 0) nuls[i % 2]++;
   const pairs = Math.floor(sample.length / 2);
@@ -88,7 +90,7 @@ function binaryKind(bytes: Buffer): string | undefined {
   if (bytes.length >= 262 && bytes.toString('latin1', 257, 262) === 'ustar') return 'a tar archive (unpack it first)';
   const sample = bytes.subarray(0, BINARY_SAMPLE);
   let nuls = 0;
-  for (const byte of sample) if (byte === 0) nuls++;
+  for (let at = sample.indexOf(0); at >= 0; at = sample.indexOf(0, at + 1)) nuls++;
   // One byte in 64: a program or an image has far more; a text output, at most a stray one.
   return nuls * 64 > sample.length ? 'a binary file' : undefined;
 }
