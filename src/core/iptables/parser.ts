@@ -247,6 +247,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let fillingChain: Chain | undefined;
   const pendingRules: Rule[] = [];
   let pendingCount = 0;
+  /** How the words scanned last join the rule when a terminal folded the line before them (one for every rule). */
+  const ruleFold = { breaks: false, glueFirst: false };
   /** Where the rule being read is: one record reused for every rule (the rule copies it into the store). */
   const ruleInit: StoredRuleInit = {
     line: 0,
@@ -348,11 +350,43 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     // Whatever this line is, it may read or change a chain's rules: the appended ones must be in place.
     settleFillingChain();
     if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
+    li = readOtherLine(li);
+  }
+
+  // In a paste that shows it left lines out, a missing declaration is most likely among them: say so quietly.
+  if (sawCutMarks || diagnostics.some((d) => d.code === 'grep-numbered-paste'))
+    for (const d of undeclared) d.severity = 'info';
+
+  const lastTable = ctx.table;
+  if (lastTable && lastTable.commitLine === undefined && lastTable.span) {
+    diagnostics.push(problem('missing-commit', 'warning', lastTable.span, { table: lastTable.name }));
+    noteCutRule();
+  } else if (!lastTable) {
+    // `iptables -S` output has no COMMIT to miss: a rule the text stops inside is the only sign of the cut.
+    noteCutRule();
+  }
+
+  // Final ids and per-chain indexes. Rules arrive in line order; only -I within listings could disturb it.
+  numberRules(dump.rules);
+  settleFillingChain();
+  store.trim();
+  indexChainRules(dump.tables);
+  dump.format =
+    nftRules > 0 && nftRules * 2 >= dump.rules.length ? 'nft' : decideFormat(sawHeader, listingRules, ctx.sMode, dump);
+  dump.family = nftFamily === 'ip6' ? 6 : nftFamily === 'ip' ? 4 : decideFamily(dump);
+  return dump;
+
+  /**
+   * A line that is neither a rule nor a declaration (headers, COMMIT, commands, comments, listings, nft, prose),
+   * read apart from the main loop: V8 compiles that loop while it runs, and a rare line met after the compile
+   * threw the compiled loop away. Returns the last line read.
+   */
+  function readOtherLine(li: number): number {
     const sl = lines.line(li);
     const c = sl.content;
     if (c === '--' || ELISION.test(c)) {
       sawCutMarks = true;
-      continue;
+      return li;
     }
 
     // Before commands: `iptables v1.8.7 (nf_tables): ...` starts like one.
@@ -370,12 +404,12 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
           ),
         );
       else diagnostics.push(problem('tool-message', 'info', lineSpan(sl.line, sl.raw), { text: c }));
-      continue;
+      return li;
     }
     const command = promptCommand(c) ?? (isIptablesCommand(c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
-      continue;
+      return li;
     }
     if (c.startsWith('#')) {
       // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside
@@ -385,18 +419,17 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         : readHashPrompt(c, (cmd) => isIptablesCommand(cmd) && LISTS_RULES.test(cmd));
       if (hashed) noteCommand(hashed.command);
       handleCommentLine(sl, dump, tokens);
-      continue;
+      return li;
     }
     if (isNftTableStart(c)) {
-      li = readNftTable(li) - 1;
-      continue;
+      return readNftTable(li) - 1;
     }
     if (NFT_LINE.test(c) || c === '}') {
       if (!nftReported) {
         nftReported = true;
         diagnostics.push(problem('nft-syntax', 'warning', lineSpan(sl.line, sl.raw)));
       }
-      continue;
+      return li;
     }
     if (isListingStart(c) || (ctx.listingMode && /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/.test(c))) {
       const said = ctx.table?.name ?? ctx.commandTable ?? options.defaultTable;
@@ -416,8 +449,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       listingRules += block.rules.length;
       for (const t of block.tokens) tokens.push(t);
       for (const d of block.diagnostics) diagnostics.push(d);
-      li = block.nextLine - 1;
-      continue;
+      return block.nextLine - 1;
     }
 
     const m = TABLE_HEADER.exec(c);
@@ -442,20 +474,19 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       ctx.table = t;
       sawHeader = true;
       tokens.push({ kind: 'table', text: c, span: at });
-      continue;
+      return li;
     }
     if (c === 'COMMIT') {
       tokens.push({ kind: 'command', text: c, span: { line: sl.line, column: sl.offset, length: 6 } });
       if (ctx.table) ctx.table.commitLine = sl.line;
       else diagnostics.push(problem('commit-without-table', 'info', lineSpan(sl.line, sl.raw)));
       ctx.table = undefined;
-      continue;
+      return li;
     }
 
     // Rules and chain commands, optionally after `[p:b]` counters.
     if (readRuleLine(li, true)) {
-      li = ruleEndLine;
-      continue;
+      return ruleEndLine;
     }
     // `[p:b] -N X` (restore input with counters): the chain command starts after the prefix.
     const prefix = c.charCodeAt(0) === 91 ? counterPrefix(c, 0, c.length) : undefined;
@@ -466,16 +497,16 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       if (ctx.table && words[1]) noteChainFate(ctx.table, head.raw, words[1].value, sl.line);
       if (head.raw === '-P' || head.raw === '--policy' || head.raw === '-N' || head.raw === '--new-chain')
         ctx.sMode = true;
-      continue;
+      return li;
     }
     if (head && RULE_COMMANDS.has(head.raw)) {
       diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
-      continue;
+      return li;
     }
     // Prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`).
     if (isProse(c)) {
       diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
-      continue;
+      return li;
     }
     // The rest of a comment line a terminal folded (`# Generated by ...`): not a line of its own.
     if (
@@ -488,40 +519,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.push(
         problem('wrapped-line-joined', 'info', lineSpan(sl.line, sl.raw), { line: li, width: foldWidth() }, 'folded'),
       );
-      continue;
+      return li;
     }
     diagnostics.push(problem('unrecognized-line', 'warning', lineSpan(sl.line, sl.raw), { text: truncate(c, 60) }));
+    return li;
   }
-
-  // In a paste that shows it left lines out, a missing declaration is most likely among them: say so quietly.
-  if (sawCutMarks || diagnostics.some((d) => d.code === 'grep-numbered-paste'))
-    for (const d of undeclared) d.severity = 'info';
-
-  const lastTable = ctx.table;
-  if (lastTable && lastTable.commitLine === undefined && lastTable.span) {
-    diagnostics.push(problem('missing-commit', 'warning', lastTable.span, { table: lastTable.name }));
-    noteCutRule();
-  } else if (!lastTable) {
-    // `iptables -S` output has no COMMIT to miss: a rule the text stops inside is the only sign of the cut.
-    noteCutRule();
-  }
-
-  // Final ids and per-chain indexes. Rules arrive in line order; only -I within listings could disturb it.
-  const rules = dump.rules;
-  for (let i = 1; i < rules.length; i++) {
-    if (rules[i].line < rules[i - 1].line) {
-      rules.sort((a, b) => a.line - b.line);
-      break;
-    }
-  }
-  for (let i = 0; i < rules.length; i++) rules[i].id = i;
-  settleFillingChain();
-  store.trim();
-  for (const t of dump.tables) for (const ch of t.chains.values()) ch.rules.forEach((r, i) => (r.index = i));
-  dump.format =
-    nftRules > 0 && nftRules * 2 >= dump.rules.length ? 'nft' : decideFormat(sawHeader, listingRules, ctx.sMode, dump);
-  dump.family = nftFamily === 'ip6' ? 6 : nftFamily === 'ip' ? 4 : decideFamily(dump);
-  return dump;
 
   /** A `table FAMILY NAME {` block of `nft list ruleset`: its chains and rules join the dump; returns the line after it. */
   function readNftTable(li: number): number {
@@ -700,10 +702,13 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     let segmentLine = li;
     /** The line a quote was left open on, while the lines after it are tried as its rest (-1: none). */
     let quoteLine = -1;
-    /** How the words scanned last join the rule when a terminal folded the line before them. */
-    const fold = { breaks: false, glueFirst: false };
+    const fold = ruleFold;
+    fold.breaks = false;
+    fold.glueFirst = false;
     while (lastLine + 1 < lines.count && lastLine - li < MAX_FOLDED_ROWS) {
       const next = lastLine + 1;
+      // The next rule (nearly every line after a rule) goes on with nothing: no fold's rest, continuation or quote.
+      if (startsLikeRule(src, lines.contentStart[next])) break;
       const folded = foldsInto(lastLine, next);
       if (!folded && lastLine - li >= MAX_CONTINUATION_LINES) break;
       if (scanned.unterminatedQuoteAt >= 0 && (folded || mayContinue(next))) {
@@ -1092,6 +1097,26 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (rule.command === 'delete') rules.splice(at, 1);
     else rules[at] = rule;
   }
+}
+
+/**
+ * Rule ids in line order. Rules arrive in line order; only -I within listings could disturb it. Apart from
+ * parseIptables, as indexChainRules: loops after its main loop ran there in code V8 had compiled for the main loop
+ * and threw away on reaching them.
+ */
+function numberRules(rules: Rule[]): void {
+  for (let i = 1; i < rules.length; i++) {
+    if (rules[i].line < rules[i - 1].line) {
+      rules.sort((a, b) => a.line - b.line);
+      break;
+    }
+  }
+  for (let i = 0; i < rules.length; i++) rules[i].id = i;
+}
+
+/** Each rule's place in its chain. */
+function indexChainRules(tables: readonly Table[]): void {
+  for (const t of tables) for (const ch of t.chains.values()) ch.rules.forEach((r, i) => (r.index = i));
 }
 
 /**
