@@ -88,7 +88,10 @@ const BINARY_SAMPLE = 8000;
 function binaryKind(bytes: Buffer): string | undefined {
   if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x504b0304) return 'a zip archive (unpack it first)';
   if (bytes.length >= 262 && bytes.toString('latin1', 257, 262) === 'ustar') return 'a tar archive (unpack it first)';
-  const sample = bytes.subarray(0, BINARY_SAMPLE);
+  // A log that logrotate's copytruncate cut while its writer kept its offset starts with a run of NULs: text after it.
+  let head = 0;
+  while (head < bytes.length && bytes[head] === 0) head++;
+  const sample = bytes.subarray(head, head + BINARY_SAMPLE);
   let nuls = 0;
   for (let at = sample.indexOf(0); at >= 0; at = sample.indexOf(0, at + 1)) nuls++;
   // One byte in 64: a program or an image has far more; a text output, at most a stray one.

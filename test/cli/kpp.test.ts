@@ -305,6 +305,10 @@ test('a gzip file reads as what it holds; archives, programs, folders and damage
   const stray = join(dir, 'stray-nul.iptables');
   writeFileSync(stray, seed.text.replace('# Generated', '#\u0000 Generated'));
   assert.equal(JSON.parse(kpp('parse', stray, '--json').stdout).services.length, 1);
+  // So is a log that logrotate's copytruncate cut while kube-proxy kept writing: a run of NULs, then the text.
+  const rotated = join(dir, 'kube-proxy-rotated.log');
+  writeFileSync(rotated, Buffer.concat([Buffer.alloc(20_000), Buffer.from(seed.text)]));
+  assert.equal(JSON.parse(kpp('parse', rotated, '--json').stdout).services.length, 1);
 });
 
 test('IPVS dumps: parse --json has the ipvs contract; trace maps the VIP to real servers', () => {
