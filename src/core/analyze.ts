@@ -44,7 +44,7 @@ export function analyzeText(text: string, kind?: DumpKind, traceFocus?: TraceFoc
   // Every engine below counts lines as the editor does (a lone CR ends a line too).
   const input = normalizeLineBreaks(text);
   const paste = unwrapPaste(input);
-  if (!paste) return analyzeOutput(input, kind, traceFocus);
+  if (!paste) return analyzeOutput(input, kind, traceFocus, true);
   // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
   // kube-proxy logged an iptables-restore input: iptables, however many log lines came before it.
   const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), traceFocus);
@@ -93,11 +93,12 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
   return notes;
 }
 
-function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus): Analysis {
+/** `normalized`: the text's line breaks are normalized already (`normalizeLineBreaks`). */
+function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus, normalized = false): Analysis {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
   // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
   // One line index for the session split and the parser: a pass over a big dump's lines costs milliseconds.
-  const lines = new LineIndex(text);
+  const lines = new LineIndex(text, normalized);
   const session = splitSession(text, lines);
   if (session && (!kind || session.some((x) => x.kind === kind))) return analyzeSession(text, session, kind);
   const detection: Detection = kind

@@ -67,9 +67,11 @@ export class LineIndex {
    */
   readonly otherLines: Int32Array;
 
-  constructor(input: string) {
+  /** `normalized`: the caller's text went through `normalizeLineBreaks` already (a 25 MB text's search for a CR). */
+  constructor(input: string, normalized = false) {
     // A file saved with a UTF-8 byte order mark (Windows editors) must not lose its first line to it.
-    const text = normalizeLineBreaks(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
+    const body = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    const text = normalized ? body : normalizeLineBreaks(body);
     this.text = text;
     // One pass over the line breaks into columns sized from a sample of the text, grown when that is short: no
     // counting pass over a 25 MB text, and little room to spare (memory freed and allocated again may be cleared

@@ -224,6 +224,24 @@ function optionSpellings(): { flag: string[]; two: string[]; match: string[]; ju
 }
 
 let cleanRules: RegExp | undefined;
+
+/**
+ * The patterns of `indexLines`, made ready for a big text: V8 runs a pattern's first match in its interpreter and
+ * compiles it to machine code for the next, so the first is made on a line of its own (the declarations of a big
+ * dump are one match of 60k lines, 2 ms interpreted).
+ */
+function linePatterns(): RegExp {
+  if (cleanRules) return cleanRules;
+  cleanRules = cleanRulesPattern();
+  for (const [pattern, line] of [
+    [cleanRules, '-A X -j Y'],
+    [DECLARATIONS, ':X - [0:0]'],
+  ] as const) {
+    pattern.lastIndex = 0;
+    pattern.test(line);
+  }
+  return cleanRules;
+}
 /** A run of declarations, one a line, in the shape `declarationAt` reads. */
 const DECLARATIONS = /:[!-~]+ [!-~]+(?: \[\d+:\d+\])?(?:\r?\n:[!-~]+ [!-~]+(?: \[\d+:\d+\])?)*(?=[\r\n]|$)/y;
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)$/;
@@ -252,8 +270,10 @@ class RuleRuns {
     private readonly text: string,
     lineCount: number,
   ) {
+    // Few buckets for the runs (a few per bucket): every run writes one, and a table that stays in the cache costs
+    // less than short bucket lists (looked up only for the chains a trace enters).
     let size = 1024;
-    while (size * 2 < lineCount) size *= 2;
+    while (size * 16 < lineCount) size *= 2;
     this.buckets = new Int32Array(size).fill(-1);
   }
 
@@ -316,7 +336,7 @@ interface TextIndex {
  */
 function indexLines(lines: LineIndex): TextIndex | undefined {
   const text = lines.text;
-  const rules = (cleanRules ??= cleanRulesPattern());
+  const rules = linePatterns();
   const { start, contentStart, contentEnd, count } = lines;
   const runs = new RuleRuns(text, count);
   const declarations: TextIndex['declarations'] = [];
@@ -344,7 +364,8 @@ function indexLines(lines: LineIndex): TextIndex | undefined {
         while (last + 1 < count && start[last + 1] <= end) last++;
         // The pattern reads raw lines: they must be the parser's lines as they are.
         if (contentEnd[last] !== end) return undefined;
-        clean.fill(table + 1, li, last + 1);
+        if (last === li) clean[li] = table + 1;
+        else clean.fill(table + 1, li, last + 1);
         openRule = last;
       } else {
         PLAIN_CHAIN.lastIndex = cs;
@@ -470,27 +491,28 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
   if (closure.followed !== Followed.ToDnat) return undefined;
   // The parser takes the dump's address family from its first rule with an address: the rules up to it are read.
   const familyLine = familyDecidingLine(lines, index);
+  // The loops over a big dump's 74k runs read the columns as locals (they run once, much of it unoptimised).
+  const { first, last, read, count: runCount } = runs;
   // A rule line read in a chain not entered (not proven clean, or up to that rule): its chain's declaration too.
-  for (let k = 0; k < runs.count; k++)
-    if (!runs.read[k] && (!clean[runs.last[k]] || runs.first[k] <= familyLine))
+  for (let k = 0; k < runCount; k++)
+    if (!read[k] && (!clean[last[k]] || first[k] <= familyLine))
       names.flags[names.add(runs.table[k], runs.name(k))] |= NEEDED;
   // Every rule line proven clean, but those up to the family's line and those of the runs read (below).
   const skip = clean.slice();
-  for (let k = 0; k < runs.count && runs.first[k] <= familyLine; k++)
-    skip.fill(0, runs.first[k], Math.min(runs.last[k], familyLine) + 1);
+  for (let k = 0; k < runCount && first[k] <= familyLine; k++)
+    skip.fill(0, first[k], Math.min(last[k], familyLine) + 1);
   // Every declaration is skipped but those of names the closure knows and of built-in chains (no longer name: they
   // are declared with their policy, which the trace reads). The names known are told apart from the 60k others of
-  // a big dump by their length and last character first.
-  const maybeKnown = new Uint8Array(NAME_FILTER_LENGTHS * 128);
-  for (const name of names.names)
-    if (name.length < NAME_FILTER_LENGTHS) maybeKnown[nameFilterKey(name, 0, name.length)] = 1;
+  // a big dump by their length and last characters first.
+  const maybeKnown = new Uint8Array(NAME_FILTER_SIZE);
+  for (const name of names.names) maybeKnown[nameFilterKey(name, 0, name.length)] = 1;
   for (const d of index.declarations) {
     skip.fill(d.table + 1, d.first, d.last + 1);
     for (let li = d.first; li <= d.last; li++) {
       const at = lines.contentStart[li] + 1;
       const length = text.indexOf(' ', at) - at;
       if (length <= 11) skip[li] = 0;
-      if (length < NAME_FILTER_LENGTHS && !maybeKnown[nameFilterKey(text, at, length)]) continue;
+      if (!maybeKnown[nameFilterKey(text, at, length)]) continue;
       const k = names.find(d.table, text, at, length);
       if (k < 0) continue;
       names.flags[k] |= DECLARED;
@@ -504,9 +526,9 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     if (!(names.flags[k] & JUMPED_TO) || names.flags[k] & DECLARED) continue;
     const own = runs.of(names.tables[k], names.names[k]);
     if (own.length === 0) return undefined;
-    for (const r of own) runs.read[r] = 1;
+    for (const r of own) read[r] = 1;
   }
-  for (let k = 0; k < runs.count; k++) if (runs.read[k]) skip.fill(0, runs.first[k], runs.last[k] + 1);
+  for (let k = 0; k < runCount; k++) if (read[k]) skip.fill(0, first[k], last[k] + 1);
   const trimmed = unreachedRules(closure, tables, names, skip, familyLine);
   const whole: TraceSlice = { skip, stretchEnd: stretchEnds(skip), tables, trimmed, deferred: new Set(), text };
   // The chains entered only through `-m addrtype` rules, long enough to be worth leaving out (DEFER_MIN_RULES).
@@ -539,12 +561,17 @@ function stretchEnds(skip: Uint8Array): (line: number) => number {
   };
 }
 
-/** Names longer than this are looked up whatever their length and last character (`nameFilterKey`). */
-const NAME_FILTER_LENGTHS = 256;
+/** Slots of the filter of names the closure knows (`nameFilterKey`). */
+const NAME_FILTER_SIZE = 1 << 16;
 
-/** A name's length and last character, as one number below NAME_FILTER_LENGTHS * 128. */
+/**
+ * A name's length and last three characters, mixed into a number below NAME_FILTER_SIZE: kube-proxy's 60k chain
+ * names are of a few lengths, and their last character alone let thousands through to a lookup by their whole name.
+ */
 function nameFilterKey(source: string, at: number, length: number): number {
-  return length * 128 + (length > 0 ? source.charCodeAt(at + length - 1) & 127 : 0);
+  let key = Math.imul(length, 0x9e3779b1);
+  for (let i = Math.max(0, length - 3); i < length; i++) key = Math.imul(key ^ source.charCodeAt(at + i), 0x01000193);
+  return (key ^ (key >>> 16)) & (NAME_FILTER_SIZE - 1);
 }
 
 /**
@@ -834,9 +861,10 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   /**
    * Rules skipped for their destination or port, five numbers each: line, table, port (-1: none), IPv4 network and
    * the bits after its prefix (-1: no IPv4 destination, -2: another destination, read again). Looked at again
-   * when a DNAT adds a destination or port; one skipped for its protocol stays skipped.
+   * when a DNAT adds a destination or port, in place (a rule then followed gets line -1: KUBE-SERVICES leaves 10k
+   * here, not copied on each look); one skipped for its protocol stays skipped.
    */
-  let skipped: number[] = [];
+  const skipped: number[] = [];
   const skip = (li: number, table: number, f: RuleFacts, host: number) => {
     const port = f.dportAt >= 0 ? portAt(text, f.dportAt, f.dportEnd) : -1;
     let shift = -1;
@@ -850,13 +878,13 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
     }
     skipped.push(li, table, port, base, shift);
   };
-  const mayMatchSkipped = (s: number, from: number[]): boolean => {
-    const shift = from[s + 4];
+  const mayMatchSkipped = (s: number): boolean => {
+    const shift = skipped[s + 4];
     if (shift === -2)
-      return mayMatch(readRuleWords(text, lines.contentStart[from[s]], lines.contentEnd[from[s]], facts));
-    const port = from[s + 2];
+      return mayMatch(readRuleWords(text, lines.contentStart[skipped[s]], lines.contentEnd[skipped[s]], facts));
+    const port = skipped[s + 2];
     if (port >= 0 && !ports.has(port)) return false;
-    const base = from[s + 3];
+    const base = skipped[s + 3];
     return shift < 0 || shift === 32 || destinations4.some((d) => (d ^ base) >>> shift === 0);
   };
   /** How many destinations and ports there were when the skipped rules were last looked at. */
@@ -951,15 +979,12 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
       return closure;
     }
     seen = destinations.length + ports.size - 1;
-    const before = skipped;
-    skipped = [];
-    for (let s = 0; s < before.length; s += 5) {
-      if (!mayMatchSkipped(s, before)) {
-        for (let k = s; k < s + 5; k++) skipped.push(before[k]);
-        continue;
-      }
-      const f = readRuleWords(text, lines.contentStart[before[s]], lines.contentEnd[before[s]], facts);
-      enter(before[s + 1], text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
+    for (let s = 0, end = skipped.length; s < end; s += 5) {
+      const li = skipped[s];
+      if (li < 0 || !mayMatchSkipped(s)) continue;
+      skipped[s] = -1;
+      const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li], facts);
+      enter(skipped[s + 1], text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
     }
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { LineIndex } from '../../../src/core/common/lines';
+import { LineIndex, normalizeLineBreaks } from '../../../src/core/common/lines';
 
 /** The plain reading the index must agree with: LSP's line model (LF, CRLF and a lone CR end a line), trim blanks. */
 function reference(text: string) {
@@ -78,4 +78,12 @@ test('line index of a long text whose sampled stretches hold longer lines than t
   const index = new LineIndex(text);
   assert.deepEqual(index.all(), reference(text));
   assert.equal(index.start.length, index.count);
+});
+
+test('line index of a text whose line breaks the caller normalized already: no second search, the same lines', () => {
+  const text = normalizeLineBreaks('*nat\r\n-A X -j Y\rCOMMIT\n');
+  assert.deepEqual(new LineIndex(text, true).all(), new LineIndex(text).all());
+  // The caller's word is taken: a lone CR it left is no line break then.
+  assert.equal(new LineIndex('a\rb', true).count, 1);
+  assert.equal(new LineIndex('a\rb').count, 2);
 });
