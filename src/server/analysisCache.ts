@@ -11,7 +11,9 @@
  *   process each would cost 60 MB apiece).
  * - The first worker starts when the editor is ready, before the first document comes, and a big document's next
  *   one when an edit comes, during the wait before it is read: an analysis does not wait for a process to start.
- * - A big text goes to its worker in parts, each written once the pipe took the previous one.
+ * - A big text goes to its worker in parts, each written once the pipe took the previous one. A didOpen's text
+ *   read over stdio goes as it is decoded, to the worker its first analysis will run in (`textSink`); the server
+ *   keeps it compressed (piecedText.ts).
  * - Workers are child processes, not threads: an ended worker gives all its memory back to the system. Threads
  *   of one process were tried first; the allocator kept what ended threads had used, and the server grew by
  *   half after a few edits of a 23 MB dump.
@@ -27,7 +29,9 @@ import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
 import { allocatorEnv } from './allocatorEnv';
 import { collectGarbage } from './gc';
+import { PiecedText, type ForwardedText } from './piecedText';
 import { TracePacketRequest } from './protocol';
+import type { TextSink } from './stdioReader';
 import type { FromWorker, ToWorker } from './worker';
 import { WORKER_ARG } from './workerArg';
 
@@ -61,6 +65,8 @@ export interface DocumentState {
   /** The text's length, and the text in the parts it is held in (one, unless it was opened in pieces). */
   length: number;
   parts: () => readonly string[];
+  /** The worker holding the text's parts as they were forwarded, while no analysis took them. */
+  forwarded?: ForwardedText;
 }
 
 export interface CacheHooks {
@@ -182,7 +188,7 @@ class Host {
     this.writing = true;
     for (let m = this.outbox.shift(); m; m = this.outbox.shift()) {
       if (this.dead || !this.child.connected) break;
-      const part = m.kind === 'textPart';
+      const part = m.kind === 'textPart' || m.kind === 'packedPart';
       this.child.send(m, (e) => {
         if (e && !this.dead) this.terminate();
         else if (part) {
@@ -247,6 +253,47 @@ class Host {
   }
 }
 
+/**
+ * A didOpen's text going to a worker as it is decoded: each piece is compressed (packedText.ts) and sent so. The
+ * worker keeps the parts until the text's first analysis (its `analyse` message comes with no more
+ * text) or until it is told to drop them; then it is a spare worker again.
+ */
+class Forwarding implements TextSink, ForwardedText {
+  private readonly pieced = new PiecedText();
+
+  constructor(
+    private host: Host | undefined,
+    /** The host is free again: it dropped the parts. */
+    private readonly freed: (host: Host) => void,
+  ) {
+    this.pieced.forwarded = this;
+  }
+
+  add(piece: string): void {
+    const packed = this.pieced.pack(this.pieced.push(piece));
+    if (this.host && !this.host.dead) this.host.send({ kind: 'packedPart', ...packed });
+  }
+
+  text(): PiecedText {
+    return this.pieced;
+  }
+
+  /** The worker holding every part, for the text's first analysis; undefined if it stopped or was taken. */
+  take(): Host | undefined {
+    const host = this.host;
+    this.host = undefined;
+    this.pieced.forwarded = undefined;
+    return host && !host.dead ? host : undefined;
+  }
+
+  release(): void {
+    const host = this.take();
+    if (!host) return;
+    host.send({ kind: 'dropParts' });
+    this.freed(host);
+  }
+}
+
 interface Entry {
   uri: string;
   serving?: Host;
@@ -278,6 +325,20 @@ export class AnalysisCache {
   private spareFor?: string;
 
   constructor(private readonly hooks: CacheHooks) {}
+
+  /**
+   * Where a big didOpen's text goes as it is read, before the message is complete: the spare worker (or a new
+   * one), which the document's first analysis then runs in.
+   */
+  textSink(): TextSink {
+    const host = this.spare && !this.spare.dead ? this.spare : this.newHost(false);
+    this.spare = undefined;
+    this.spareFor = undefined;
+    return new Forwarding(host, (freed) => {
+      if (!this.spare || this.spare.dead) this.spare = freed;
+      else freed.terminate();
+    });
+  }
 
   /** Analyse the document's current text after `delay` ms (edits within the delay are read together). */
   schedule(uri: string, delay: number): void {
@@ -421,12 +482,14 @@ export class AnalysisCache {
     const doc = this.hooks.current(e.uri);
     if (!doc) return;
     e.again = false;
-    const parts = doc.parts();
     const length = doc.length;
+    // The text went to a worker as it was read: the analysis runs there, on the parts it holds.
+    const forwarded = doc.forwarded instanceof Forwarding ? doc.forwarded.take() : undefined;
+    const parts = forwarded ? [] : doc.parts();
     // What the text came in (the message's JSON, an older version's text) is garbage: collected before the text
     // is serialised part by part, not left under the parts' buffers.
-    if (length >= BIG_DOCUMENT_CHARS) collectGarbage();
-    const host = this.hostFor(length);
+    if (length >= BIG_DOCUMENT_CHARS && !forwarded) collectGarbage();
+    const host = forwarded ?? this.hostFor(length);
     e.analysing = host;
     const started = Date.now();
     const budget = setTimeout(() => {

@@ -27,7 +27,7 @@ import { fitResponse } from './fit';
 import { LEGEND } from './features/semanticTokens';
 import { LineIndex } from './lineIndex';
 import { DetectLanguageRequest, ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
-import { PIECED_DOCUMENTS, textLength, textParts } from './piecedText';
+import { forwardedText, PIECED_DOCUMENTS, textLength, textParts } from './piecedText';
 import { StdioMessageReader } from './stdioReader';
 
 /** Re-parse and publish diagnostics this long after the last keystroke. */
@@ -41,7 +41,8 @@ interface InitOptions extends Partial<ServerSettings> {
   budgets?: Partial<Budgets>;
 }
 
-export function startServer(connection: Connection): void {
+/** `reader`: the stdio reader, which sends a big didOpen's text to a worker as it reads it. */
+export function startServer(connection: Connection, reader?: StdioMessageReader): void {
   const documents = new TextDocuments<TextDocument>(PIECED_DOCUMENTS);
   let locale = 'en';
   let settings: ServerSettings = { language: 'auto' };
@@ -81,7 +82,13 @@ export function startServer(connection: Connection): void {
     current: (uri) => {
       const doc = documents.get(uri);
       return doc && SERVED_LANGUAGES.has(doc.languageId)
-        ? { version: doc.version, languageId: doc.languageId, length: textLength(doc), parts: () => textParts(doc) }
+        ? {
+            version: doc.version,
+            languageId: doc.languageId,
+            length: textLength(doc),
+            parts: () => textParts(doc),
+            forwarded: forwardedText(doc),
+          }
         : undefined;
     },
     publish: (uri, version, diagnostics, ms) => {
@@ -213,12 +220,18 @@ export function startServer(connection: Connection): void {
     });
   });
 
-  documents.onDidOpen((e) => schedule(e.document.uri, 0));
+  // A big didOpen's text goes to a worker as it is read (the document is analysed there, unless not served).
+  if (reader) reader.textSink = () => cache.textSink();
+  documents.onDidOpen((e) => {
+    if (!SERVED_LANGUAGES.has(e.document.languageId)) forwardedText(e.document)?.release();
+    schedule(e.document.uri, 0);
+  });
   // Also fired on open: the first analysis is not delayed (nothing answers until it is done).
   documents.onDidChangeContent((e) =>
     schedule(e.document.uri, cache.servedVersion(e.document.uri) === undefined ? 0 : DIAGNOSTICS_DEBOUNCE_MS),
   );
   documents.onDidClose((e) => {
+    forwardedText(e.document)?.release();
     cache.close(e.document.uri);
     lineIndexes.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -275,10 +288,11 @@ export function startServer(connection: Connection): void {
 
 /** Serves the client over the transport its command line names (--stdio, --node-ipc, ...). */
 export function serve(): void {
-  const connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
+  const reader = process.argv.includes('--stdio') ? new StdioMessageReader(process.stdin) : undefined;
+  const connection = reader ? stdioConnection(reader) : createConnection(ProposedFeatures.all);
   // Last line of defence: log and keep serving.
   process.on('uncaughtException', (e) => connection.console.error(`uncaught: ${e.stack ?? String(e)}`));
-  startServer(connection);
+  startServer(connection, reader);
 }
 
 /**
@@ -286,12 +300,8 @@ export function serve(): void {
  * vscode-languageserver does for a --stdio it sets up itself: stdout carries the protocol only (console output
  * goes to the client's log), and the server ends with its input.
  */
-function stdioConnection(): Connection {
-  const connection = createConnection(
-    ProposedFeatures.all,
-    new StdioMessageReader(process.stdin),
-    new StreamMessageWriter(process.stdout),
-  );
+function stdioConnection(reader: StdioMessageReader): Connection {
+  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
   const to =
     (send: (message: string) => void) =>
     (...args: unknown[]) =>

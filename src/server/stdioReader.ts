@@ -11,6 +11,16 @@ import { AbstractMessageReader, Disposable, type DataCallback, type Message } fr
 import { collectGarbage } from './gc';
 import { PiecedText } from './piecedText';
 
+/**
+ * Where a big didOpen's text goes piece by piece as it is decoded, before its message is complete (the server:
+ * to the worker that will analyse it, so that its own process never holds the whole text at once).
+ */
+export interface TextSink {
+  add(piece: string): void;
+  /** The text, once its last piece was added. */
+  text(): PiecedText;
+}
+
 /** From this size a message is read as it comes (`BigBody`) and what it came in is collected before delivery. */
 const BIG_MESSAGE_BYTES = 8 << 20;
 /**
@@ -27,6 +37,9 @@ export class StdioMessageReader extends AbstractMessageReader {
   /** The body being read, as long as its Content-Length says, and how much of it has come. */
   private body?: Buffer;
   private filled = 0;
+
+  /** Where a big didOpen's text goes as it is decoded; without one (or undefined), it is kept in its pieces. */
+  textSink?: () => TextSink | undefined;
 
   constructor(private readonly input: NodeJS.ReadableStream) {
     super();
@@ -68,7 +81,7 @@ export class StdioMessageReader extends AbstractMessageReader {
         this.header = Buffer.alloc(0);
         const length = contentLength(header.toString('ascii', 0, end));
         data = header.subarray(end + HEADER_END.length);
-        if (length >= BIG_MESSAGE_BYTES) this.big = new BigBody(length);
+        if (length >= BIG_MESSAGE_BYTES) this.big = new BigBody(length, this.textSink);
         else if (data.length >= length) {
           // The whole body is in this chunk: read from it, not copied.
           const body = data.subarray(0, length);
@@ -169,7 +182,8 @@ const ESCAPE_NEXT = -1;
  * A big message's body, read as its chunks come. The JSON outside long strings (and a string until it is long)
  * is kept as bytes; a long string is decoded piece by piece as it comes (each piece cut before an escape, never
  * inside one nor inside a UTF-8 character) and stands in the JSON as a placeholder until the message is parsed.
- * The didOpen's text stays in its pieces (PiecedText); any other long string is joined.
+ * The didOpen's text stays in its pieces (PiecedText), or goes to a `TextSink` as they come when the JSON before
+ * it says it is `params.textDocument.text` of a `textDocument/didOpen`; any other long string is joined.
  */
 export class BigBody {
   /** Bytes of the JSON kept, then the current string's bytes not decoded yet. */
@@ -182,12 +196,19 @@ export class BigBody {
   private skip = 0;
   /** Where the current string's bytes start in `kept` (after its quote). */
   private stringStart = 0;
-  /** The current string's pieces once it is long. */
+  /** The current string's pieces once it is long (or `sink` takes them). */
   private pieces: string[] | undefined;
-  private readonly longStrings: string[][] = [];
+  /** Where the current long string's pieces go, when it is a didOpen's text and a sink was offered. */
+  private sink: TextSink | undefined;
+  private readonly longStrings: (string[] | PiecedText)[] = [];
+  /** The texts given to sinks: released if the message cannot be read. */
+  private readonly sunk: PiecedText[] = [];
   read = 0;
 
-  constructor(readonly length: number) {}
+  constructor(
+    readonly length: number,
+    private readonly textSink?: () => TextSink | undefined,
+  ) {}
 
   get complete(): boolean {
     return this.read === this.length;
@@ -210,12 +231,20 @@ export class BigBody {
       this.keptLength = 0;
       this.pieces = undefined;
       this.longStrings.length = 0;
+      if (this.sink) this.sunk.push(this.sink.text());
+      this.sink = undefined;
+      this.releaseSunk();
     }
     return n;
   }
 
   /** Why the body cannot be read (a long string JSON does not allow): said once, when the body is complete. */
   private failure: unknown;
+
+  /** The message cannot be read: the texts given to sinks are of no use to their workers. */
+  private releaseSunk(): void {
+    for (const text of this.sunk.splice(0)) text.forwarded?.release();
+  }
 
   /** Room in `kept` for `n` bytes more. */
   private makeRoom(n: number): void {
@@ -255,7 +284,7 @@ export class BigBody {
         this.slowFor = cut - start;
         return false;
       }
-      (this.pieces ??= []).push(piece);
+      this.addPiece(piece);
       kept.copy(kept, start, cut, this.keptLength);
       this.keptLength -= cut - start;
     }
@@ -272,6 +301,7 @@ export class BigBody {
           this.inString = true;
           this.stringStart = i + 1;
           this.pieces = undefined;
+          this.sink = undefined;
         }
         i++;
         continue;
@@ -308,7 +338,7 @@ export class BigBody {
       }
       // The closing quote.
       this.inString = false;
-      if (this.pieces) {
+      if (this.pieces || this.sink) {
         i = this.endLongString(i);
         kept = this.kept;
       }
@@ -319,17 +349,36 @@ export class BigBody {
 
   /** Decodes the current string's bytes before `at` into a piece; the bytes from `at` move to the string's start. */
   private cutPiece(at: number): void {
-    (this.pieces ??= []).push(decodeStringBytes(this.kept, this.stringStart, at));
+    this.addPiece(decodeStringBytes(this.kept, this.stringStart, at));
     this.kept.copy(this.kept, this.stringStart, at, this.keptLength);
     this.keptLength -= at - this.stringStart;
   }
 
+  /**
+   * The current string's next piece. Its first decides where they go: to a sink if the JSON before the string
+   * says it is a didOpen's text (a client that writes the method after the params keeps its pieces here).
+   */
+  private addPiece(piece: string): void {
+    if (!this.pieces && !this.sink) {
+      const before = this.kept.toString('utf8', 0, Math.max(0, this.stringStart - 1));
+      if (this.textSink && isDidOpenText(before)) this.sink = this.textSink();
+      if (!this.sink) this.pieces = [];
+    }
+    if (this.sink) this.sink.add(piece);
+    else this.pieces!.push(piece);
+  }
+
   /** A long string's closing quote at `at`: its last piece, and its placeholder in the JSON; where the quote is now. */
   private endLongString(at: number): number {
-    const pieces = this.pieces!;
-    pieces.push(decodeStringBytes(this.kept, this.stringStart, at));
+    this.addPiece(decodeStringBytes(this.kept, this.stringStart, at));
+    let long: string[] | PiecedText;
+    if (this.sink) {
+      long = this.sink.text();
+      this.sunk.push(long);
+    } else long = this.pieces!;
     this.pieces = undefined;
-    const placeholder = Buffer.from(`${PLACEHOLDER_JSON}${this.longStrings.push(pieces) - 1}`, 'ascii');
+    this.sink = undefined;
+    const placeholder = Buffer.from(`${PLACEHOLDER_JSON}${this.longStrings.push(long) - 1}`, 'ascii');
     const tail = Buffer.from(this.kept.subarray(at, this.keptLength));
     this.makeRoom(placeholder.length);
     placeholder.copy(this.kept, this.stringStart);
@@ -342,11 +391,63 @@ export class BigBody {
   /** The message, its long strings in place (once the body is complete). */
   message(): Message {
     if (this.failure !== undefined) throw this.failure;
-    const message = JSON.parse(this.kept.toString('utf8', 0, this.keptLength)) as Message;
+    let message: Message;
+    try {
+      message = JSON.parse(this.kept.toString('utf8', 0, this.keptLength)) as Message;
+    } catch (e) {
+      this.releaseSunk();
+      throw e;
+    }
     if (this.longStrings.length === 0) return message;
     const didOpenText = (message as { method?: string }).method === 'textDocument/didOpen';
     return putLongStrings(message, this.longStrings, didOpenText ? ['params', 'textDocument', 'text'] : []) as Message;
   }
+}
+
+/**
+ * Whether the value a JSON text cut at `before` (an object's member's colon, then blanks) goes on with is
+ * `params.textDocument.text` of a message whose `method`, written before it, is textDocument/didOpen.
+ */
+export function isDidOpenText(before: string): boolean {
+  const at = openValue(before);
+  return (
+    at?.method === 'textDocument/didOpen' &&
+    at.path.length === 3 &&
+    at.path[0] === 'params' &&
+    at.path[1] === 'textDocument' &&
+    at.path[2] === 'text'
+  );
+}
+
+/**
+ * The keys to the value a JSON text cut at its start goes on with, and the top object's `method` if it came
+ * before; undefined where `before` is not the start of a JSON value's text.
+ */
+function openValue(before: string): { path: string[]; method?: string } | undefined {
+  const frames: { object: boolean; key?: string; index: number; expectKey: boolean }[] = [];
+  let method: string | undefined;
+  for (let i = 0; i < before.length; i++) {
+    const c = before[i];
+    const top = frames[frames.length - 1];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    if (c === '{' || c === '[') frames.push({ object: c === '{', index: 0, expectKey: c === '{' });
+    else if (c === '}' || c === ']') frames.pop();
+    else if (c === ',' && top) {
+      if (top.object) top.expectKey = true;
+      else top.index++;
+    } else if (c === ':' && top?.object) top.expectKey = false;
+    else if (c === '"') {
+      let end = i + 1;
+      while (end < before.length && before[end] !== '"') end += before[end] === '\\' ? 2 : 1;
+      if (end >= before.length) return undefined;
+      const value = JSON.parse(before.slice(i, end + 1)) as string;
+      if (top?.object && top.expectKey) top.key = value;
+      else if (frames.length === 1 && top?.key === 'method') method = value;
+      i = end;
+    }
+  }
+  if (frames.length === 0 || frames[frames.length - 1].expectKey) return undefined;
+  return { path: frames.map((f) => (f.object ? (f.key ?? '') : String(f.index))), method };
 }
 
 /** A long string's stand-in in the JSON: a NUL and a marker, then its index (escaped as JSON writes a NUL). */
@@ -367,14 +468,27 @@ function decodeStringBytes(bytes: Buffer, start: number, end: number): string {
   return JSON.parse(`"${bytes.toString('utf8', start, end)}"`) as string;
 }
 
-/** `value` with each placeholder replaced by its string: at `piecedAt` (a path of keys) as a PiecedText. */
-function putLongStrings(value: unknown, longStrings: string[][], piecedAt: string[], path: string[] = []): unknown {
+/**
+ * `value` with each placeholder replaced by its string: at `piecedAt` (a path of keys) as a PiecedText. A text
+ * given to a sink that the message does not have there after all is joined, and its worker's copy released.
+ */
+function putLongStrings(
+  value: unknown,
+  longStrings: (string[] | PiecedText)[],
+  piecedAt: string[],
+  path: string[] = [],
+): unknown {
   if (typeof value === 'string') {
     if (!value.startsWith(PLACEHOLDER)) return value;
-    const pieces = longStrings[Number(value.slice(PLACEHOLDER.length))];
-    if (!pieces) return value;
+    const long = longStrings[Number(value.slice(PLACEHOLDER.length))];
+    if (!long) return value;
     const pieced = path.length === piecedAt.length && path.every((k, i) => k === piecedAt[i]);
-    return pieced ? new PiecedText(pieces) : pieces.join('');
+    if (long instanceof PiecedText) {
+      if (pieced) return long;
+      long.forwarded?.release();
+      return long.toString();
+    }
+    return pieced ? new PiecedText(long) : long.join('');
   }
   if (Array.isArray(value)) return value.map((v, i) => putLongStrings(v, longStrings, piecedAt, [...path, String(i)]));
   if (value && typeof value === 'object') {

@@ -19,11 +19,16 @@ import { fitResponse } from './fit';
 import { collectGarbage } from './gc';
 import { LineIndex } from './lineIndex';
 import { paramsToEngine, resultToDocument } from './pasteMapping';
+import { unpack } from './packedText';
 import { METHODS } from './protocolNames';
 
 export type ToWorker =
   /** A big text comes in parts: the parts sent before its `analyse` message, whose `text` is the last part. */
   | { kind: 'textPart'; part: string }
+  /** A part compressed (packedText.ts). */
+  | { kind: 'packedPart'; bytes: Uint8Array; wide: boolean }
+  /** The parts sent are not for an analysis after all (a forwarded didOpen's text that is not analysed here). */
+  | { kind: 'dropParts' }
   | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang }
   | { kind: 'request'; id: number; uri: string; method: string; params: unknown; lang: Lang }
   | { kind: 'drop'; uri: string };
@@ -117,6 +122,15 @@ export function runWorker(): void {
   process.on('message', (m: ToWorker) => {
     if (m.kind === 'textPart') {
       parts.push(m.part);
+      return;
+    }
+    if (m.kind === 'packedPart') {
+      parts.push(unpack(m));
+      return;
+    }
+    if (m.kind === 'dropParts') {
+      parts = [];
+      collectGarbage();
       return;
     }
     if (m.kind === 'drop') {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import type { Message } from 'vscode-languageserver/node';
 import { PiecedText } from '../../../src/server/piecedText';
-import { BigBody, StdioMessageReader } from '../../../src/server/stdioReader';
+import { BigBody, isDidOpenText, StdioMessageReader, type TextSink } from '../../../src/server/stdioReader';
 
 // ArrayBuffers freed by a collection are counted out of process.memoryUsage().arrayBuffers by V8's sweeper, on a
 // background thread by default: under load, the buffers of the tests before were still counted when a reader
@@ -207,3 +207,84 @@ test(
     );
   },
 );
+
+/** A sink as the server's: it keeps the pieces given (packed) and counts its releases. */
+function recordingSink() {
+  const given: string[] = [];
+  const text = new PiecedText();
+  let released = 0;
+  text.forwarded = { release: () => released++ };
+  const sink: TextSink = {
+    add: (piece) => {
+      given.push(piece);
+      text.pack(text.push(piece));
+    },
+    text: () => text,
+  };
+  return { sink, given, text, released: () => released };
+}
+
+test("a big didOpen's text goes to the sink piece by piece as it is read, and the message has the sink's text", () => {
+  const text = `${'-A KUBE-SVC-X -m comment --comment "a \\"b\\"" -j KUBE-SEP-Y 中文 😀\n'.repeat(150_000)}\ud83d`;
+  const params = { textDocument: { uri: 'file:///d', languageId: 'iptables', version: 1, text } };
+  const json = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params }));
+  const made: ReturnType<typeof recordingSink>[] = [];
+  const body = new BigBody(json.length, () => {
+    made.push(recordingSink());
+    return made[made.length - 1].sink;
+  });
+  let piecesBeforeTheEnd = -1;
+  for (let at = 0; at < json.length; at += 65_536) {
+    body.take(json.subarray(at, at + 65_536));
+    if (at + 65_536 < json.length && made.length) piecesBeforeTheEnd = made[0].given.length;
+  }
+  assert.equal(made.length, 1);
+  assert.ok(piecesBeforeTheEnd > 1, 'pieces went to the sink before the message was complete');
+  const read = body.message() as unknown as { params: { textDocument: { text: unknown; uri: string } } };
+  assert.equal(read.params.textDocument.text, made[0].text);
+  assert.equal(made[0].given.join(''), text);
+  assert.equal(String(read.params.textDocument.text), text);
+  assert.equal(read.params.textDocument.uri, 'file:///d');
+  assert.equal(made[0].released(), 0);
+});
+
+test('only a didOpen whose method comes before its text gives the text to a sink; a body that cannot be read releases it', () => {
+  const text = 'x'.repeat(3 << 20) + '\\n'.repeat(1000) + 'y'.repeat(3 << 20);
+  const bodies = {
+    methodAfter: `{"jsonrpc":"2.0","params":{"textDocument":{"text":"${text}"}},"method":"textDocument/didOpen"}`,
+    otherMethod: `{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"text":"${text}"}}}`,
+    otherKey: `{"method":"textDocument/didOpen","params":{"textDocument":{"uri":"${text}"}}}`,
+    broken: `{"method":"textDocument/didOpen","params":{"textDocument":{"text":"${text}\\q"}}}`,
+    brokenAfter: `{"method":"textDocument/didOpen","params":{"textDocument":{"text":"${text}"}}`,
+  };
+  const sinks: Record<string, ReturnType<typeof recordingSink>[]> = {};
+  for (const [name, json] of Object.entries(bodies)) {
+    const made: ReturnType<typeof recordingSink>[] = (sinks[name] = []);
+    const bytes = Buffer.from(json);
+    const body = new BigBody(bytes.length, () => {
+      made.push(recordingSink());
+      return made[made.length - 1].sink;
+    });
+    for (let at = 0; at < bytes.length; at += 65_536) body.take(bytes.subarray(at, at + 65_536));
+    if (name.startsWith('broken')) assert.throws(() => body.message(), name);
+    else assert.equal(JSON.stringify(joined(body.message())), JSON.stringify(JSON.parse(json)), name);
+  }
+  assert.deepEqual(Object.fromEntries(Object.entries(sinks).map(([k, v]) => [k, v.map((s) => s.released())])), {
+    methodAfter: [],
+    otherMethod: [],
+    otherKey: [],
+    broken: [1],
+    brokenAfter: [1],
+  });
+  assert.ok(
+    isDidOpenText('{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"a","text":'),
+  );
+  assert.ok(
+    isDidOpenText(
+      '{ "method" : "textDocument/didOpen" , "params" : { "x": [1, {"y": "}"}], "textDocument" : { "text" :  ',
+    ),
+  );
+  assert.ok(!isDidOpenText('{"method":"textDocument/didOpen","params":{"textDocument":{"text":"a","uri":'));
+  assert.ok(!isDidOpenText('{"method":"textDocument/didOpen","params":{"textDocument":[{"text":'));
+  assert.ok(!isDidOpenText('{"params":{"method":"textDocument/didOpen","textDocument":{"text":'));
+});
