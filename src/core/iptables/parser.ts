@@ -211,12 +211,6 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   const declarationLines: number[] = [];
   const dump = newDump(lines, tokens, declarationLines, diagnostics);
   const tables = new Map<string, Table>();
-  const store = new RuleStore(src);
-  store.lineStart = lines.start;
-  store.lineContentStart = lines.contentStart;
-  store.lineContentEnd = lines.contentEnd;
-  store.lineRawEnd = lines.rawEnd;
-  dump.names = store.names;
   const chainColumns = new ChainColumns();
   const ctx: Context = { listingMode: false, sMode: false };
   let sawHeader = false;
@@ -227,6 +221,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let foldWidthFound: number | undefined;
   /** The last line of the rule `readRuleLine` read: later than its first when a hard wrap carried it on. */
   let ruleEndLine = 0;
+  /** The end of the words of the rule `readContinuation` read last. */
+  let continuedEnd = 0;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -270,6 +266,13 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   // A paste prepareLines had to unwrap is no plain dump: it is read whole.
   const slice = options.traceFocus && diagnostics.length === 0 ? traceSlice(lines, options.traceFocus) : undefined;
   if (slice) markTraceSlice(dump, slice);
+  // Sized for the lines read: a trace's slice reads a few of a big dump's rules.
+  const store = new RuleStore(src, slice ? slice.ruleChars : src.length);
+  store.lineStart = lines.start;
+  store.lineContentStart = lines.contentStart;
+  store.lineContentEnd = lines.contentEnd;
+  store.lineRawEnd = lines.rawEnd;
+  dump.names = store.names;
 
   const getTable = (name: string, at?: Span): Table => {
     let t = tables.get(name);
@@ -692,8 +695,77 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       store.wordCount = first;
       return false;
     }
-    // A hard wrap (mail, issue text) carries a long rule over the next lines: read them as part of it. A quote
-    // left open at the end of a line goes on over the break: that line's words are scanned again up to the next.
+    // The next line starts a rule (nearly every rule of a dump): nothing carried this one over.
+    let lastLine = li;
+    if (li + 1 < lines.count && !startsLikeRule(src, lines.contentStart[li + 1])) {
+      lastLine = readContinuation(li, base, from, first, wordProblems, end);
+      end = continuedEnd;
+    }
+    if (scanned.unterminatedQuoteAt >= 0) {
+      diagnostics.push(
+        problem('unterminated-quote', 'error', {
+          ...store.positionOf(li, base + scanned.unterminatedQuoteAt),
+          length: 1,
+        }),
+      );
+    }
+    ruleEndLine = lastLine;
+    let bodyFirst = first + 2;
+    let position: number | undefined;
+    if (ruleCommand !== 'append' && ruleCommand !== 'check' && end > first + 2) {
+      const at = base + store.wordCol[first + 2];
+      const digits = src.slice(at, at + store.wordLen[first + 2]);
+      if (/^\d+$/.test(digits)) {
+        position = Number(digits);
+        bodyFirst = first + 3;
+      }
+    }
+    const chainId = sameWordAsBefore(first + 1, base) ? lastChainId : valueId(store, first + 1, base);
+    lastChainId = chainId;
+    lastChainWordAt = base + store.wordCol[first + 1];
+    lastChainWordLength = store.wordLen[first + 1];
+    const chain = store.nameOf(chainId);
+    const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
+    // Only text without a `*table` header may need the comment to tell the table.
+    const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
+    const init = ruleInit;
+    init.line = li;
+    init.base = base;
+    init.contentStart = cs - base;
+    init.contentEnd = lines.contentEnd[lastLine] - base;
+    init.multiLine = lastLine > li;
+    init.table = store.tableIndex(table.name);
+    init.chain = chainId;
+    init.command = ruleCommand;
+    init.position = position;
+    init.first = first;
+    init.end = end;
+    init.bodyFirst = bodyFirst;
+    init.prefixLength = prefixLength;
+    init.counters = counters;
+    const rule = new StoredRule(store, init, body);
+    const chainRecord = chainById(table, chainId);
+    // Restore input (a `*table` header in effect) must make a chain before its rules; save output always does.
+    if (ctx.table && !chainRecord.builtin && !(chainRecord as ChainRecord).declared)
+      reportUndeclared(chainRecord, rule);
+    addRule(rule, table, chainRecord);
+    return true;
+  }
+
+  /**
+   * The lines rule `li` goes on over; returns its last line, and `continuedEnd` is the end of its words. Apart from
+   * readRuleLine, which V8 then compiles sooner and smaller: nearly no rule of a dump goes on.
+   * A hard wrap (mail, issue text) carries a long rule over the next lines: read them as part of it. A quote
+   * left open at the end of a line goes on over the break: that line's words are scanned again up to the next.
+   */
+  function readContinuation(
+    li: number,
+    base: number,
+    from: number,
+    first: number,
+    wordProblems: number,
+    end: number,
+  ): number {
     let lastLine = li;
     let segmentFrom = from;
     let segmentFirst = first;
@@ -751,55 +823,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       }
     }
     for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
-    if (scanned.unterminatedQuoteAt >= 0) {
-      diagnostics.push(
-        problem('unterminated-quote', 'error', {
-          ...store.positionOf(li, base + scanned.unterminatedQuoteAt),
-          length: 1,
-        }),
-      );
-    }
-    ruleEndLine = lastLine;
-    let bodyFirst = first + 2;
-    let position: number | undefined;
-    if (ruleCommand !== 'append' && ruleCommand !== 'check' && end > first + 2) {
-      const at = base + store.wordCol[first + 2];
-      const digits = src.slice(at, at + store.wordLen[first + 2]);
-      if (/^\d+$/.test(digits)) {
-        position = Number(digits);
-        bodyFirst = first + 3;
-      }
-    }
-    const chainId = sameWordAsBefore(first + 1, base) ? lastChainId : valueId(store, first + 1, base);
-    lastChainId = chainId;
-    lastChainWordAt = base + store.wordCol[first + 1];
-    lastChainWordLength = store.wordLen[first + 1];
-    const chain = store.nameOf(chainId);
-    const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
-    // Only text without a `*table` header may need the comment to tell the table.
-    const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
-    const init = ruleInit;
-    init.line = li;
-    init.base = base;
-    init.contentStart = cs - base;
-    init.contentEnd = lines.contentEnd[lastLine] - base;
-    init.multiLine = lastLine > li;
-    init.table = store.tableIndex(table.name);
-    init.chain = chainId;
-    init.command = ruleCommand;
-    init.position = position;
-    init.first = first;
-    init.end = end;
-    init.bodyFirst = bodyFirst;
-    init.prefixLength = prefixLength;
-    init.counters = counters;
-    const rule = new StoredRule(store, init, body);
-    const chainRecord = chainById(table, chainId);
-    // Restore input (a `*table` header in effect) must make a chain before its rules; save output always does.
-    if (ctx.table && !chainRecord.builtin && !(chainRecord as ChainRecord).declared)
-      reportUndeclared(chainRecord, rule);
-    addRule(rule, table, chainRecord);
-    return true;
+    continuedEnd = end;
+    return lastLine;
   }
 
   /**

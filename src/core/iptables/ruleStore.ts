@@ -422,18 +422,24 @@ export class RuleStore {
   /** By name id, the id of the name in lower case + 1 (0: not asked yet). */
   private lowerSlots = new Int32Array(256);
 
-  /** `text` is the whole dump: word columns count from their line's start offset in it. */
-  constructor(readonly text: string) {
+  /**
+   * `text` is the whole dump: word columns count from their line's start offset in it. `readLength`: about how many
+   * of its characters the parser reads (a trace's slice reads a few of a big dump's rules).
+   */
+  constructor(
+    readonly text: string,
+    readLength = text.length,
+  ) {
     // kube-proxy dumps name a chain (declared, jumped to, and its rules' chain) per ~400 characters.
-    this.names = new NameTable(text.length / 400);
+    this.names = new NameTable(readLength / 400);
     this.commentId = this.names.idOf('comment', 0, 7);
     this.protocolId = this.names.idOf('protocol', 0, 8);
-    // Sized from the text (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module per
-    // ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
-    this.allocate(this.wordColumns, Math.max(4096, Math.ceil(text.length / 10)));
-    this.allocate(OPTION_COLUMNS, Math.max(1024, Math.ceil(text.length / 48)));
-    this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(text.length / 80)));
-    this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(text.length / 125)));
+    // Sized from the characters read (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module
+    // per ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
+    this.allocate(this.wordColumns, Math.max(4096, Math.ceil(readLength / 10)));
+    this.allocate(OPTION_COLUMNS, Math.max(1024, Math.ceil(readLength / 48)));
+    this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(readLength / 80)));
+    this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(readLength / 125)));
   }
 
   /**

@@ -67,6 +67,11 @@ export interface TraceSlice {
   deferred: ReadonlySet<string>;
   /** The same slice with the deferred chains read. */
   withDeferred?: TraceSlice;
+  /**
+   * About how many characters of rule lines the parser reads (those of the chains read, the chains left out until
+   * a trace enters them included): its rule store is sized for them, not for every rule of a big dump.
+   */
+  ruleChars: number;
   /** The text sliced. */
   text: string;
 }
@@ -528,9 +533,22 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     if (own.length === 0) return undefined;
     for (const r of own) read[r] = 1;
   }
-  for (let k = 0; k < runCount; k++) if (read[k]) skip.fill(0, first[k], last[k] + 1);
+  let ruleChars = 0;
+  for (let k = 0; k < runCount; k++) {
+    if (!read[k]) continue;
+    skip.fill(0, first[k], last[k] + 1);
+    ruleChars += lines.contentEnd[last[k]] - lines.contentStart[first[k]];
+  }
   const trimmed = unreachedRules(closure, tables, names, skip, familyLine);
-  const whole: TraceSlice = { skip, stretchEnd: stretchEnds(skip), tables, trimmed, deferred: new Set(), text };
+  const whole: TraceSlice = {
+    skip,
+    stretchEnd: stretchEnds(skip),
+    tables,
+    trimmed,
+    deferred: new Set(),
+    ruleChars,
+    text,
+  };
   // The chains entered only through `-m addrtype` rules, long enough to be worth leaving out (DEFER_MIN_RULES).
   const deferred = new Set<string>();
   let deferredSkip: Uint8Array | undefined;

@@ -157,6 +157,20 @@ test('a generated kube-proxy dump is read in part, and traces as when read whole
   assert.ok(sameAnswers('generated', text) > 0);
 });
 
+test('a sliced read sizes its rule store for the rules of the chains it reads, not for the whole text', () => {
+  const text = generated(40, 3, 7);
+  const dst = /-d (\d+\.\d+\.\d+\.\d+)(?:\/32)? .*?--dport (\d+)/.exec(text)!;
+  const dump = parseIptables(text, { traceFocus: { dst: dst[1], dport: Number(dst[2]), proto: 'tcp' } });
+  const slice = traceSliceOf(dump)!;
+  assert.ok(slice, 'sliced');
+  // Every rule of a chain the slice entered is in the characters counted; the rest of the text is not.
+  const entered = dump.rules.filter((r) => r.chain.startsWith('KUBE-SEP-') || r.chain.startsWith('KUBE-SVC-'));
+  assert.ok(entered.length > 0);
+  const enteredChars = entered.reduce((n, r) => n + r.text.length, 0);
+  assert.ok(slice.ruleChars >= enteredChars, `${slice.ruleChars} >= ${enteredChars}`);
+  assert.ok(slice.ruleChars * 4 < text.length, `${slice.ruleChars} of ${text.length}`);
+});
+
 test('a packet no rule DNATs is traced on the whole text (its hints name the Services)', () => {
   const text = generated(10, 2, 3);
   const { analysis } = traceText(text, packetOf('203.0.113.7:80'), 'en');
