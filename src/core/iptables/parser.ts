@@ -221,8 +221,6 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let foldWidthFound: number | undefined;
   /** The last line of the rule `readRuleLine` read: later than its first when a hard wrap carried it on. */
   let ruleEndLine = 0;
-  /** The end of the words of the rule `readContinuation` read last. */
-  let continuedEnd = 0;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -695,77 +693,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       store.wordCount = first;
       return false;
     }
-    // The next line starts a rule (nearly every rule of a dump): nothing carried this one over.
-    let lastLine = li;
-    if (li + 1 < lines.count && !startsLikeRule(src, lines.contentStart[li + 1])) {
-      lastLine = readContinuation(li, base, from, first, wordProblems, end);
-      end = continuedEnd;
-    }
-    if (scanned.unterminatedQuoteAt >= 0) {
-      diagnostics.push(
-        problem('unterminated-quote', 'error', {
-          ...store.positionOf(li, base + scanned.unterminatedQuoteAt),
-          length: 1,
-        }),
-      );
-    }
-    ruleEndLine = lastLine;
-    let bodyFirst = first + 2;
-    let position: number | undefined;
-    if (ruleCommand !== 'append' && ruleCommand !== 'check' && end > first + 2) {
-      const at = base + store.wordCol[first + 2];
-      const digits = src.slice(at, at + store.wordLen[first + 2]);
-      if (/^\d+$/.test(digits)) {
-        position = Number(digits);
-        bodyFirst = first + 3;
-      }
-    }
-    const chainId = sameWordAsBefore(first + 1, base) ? lastChainId : valueId(store, first + 1, base);
-    lastChainId = chainId;
-    lastChainWordAt = base + store.wordCol[first + 1];
-    lastChainWordLength = store.wordLen[first + 1];
-    const chain = store.nameOf(chainId);
-    const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
-    // Only text without a `*table` header may need the comment to tell the table.
-    const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
-    const init = ruleInit;
-    init.line = li;
-    init.base = base;
-    init.contentStart = cs - base;
-    init.contentEnd = lines.contentEnd[lastLine] - base;
-    init.multiLine = lastLine > li;
-    init.table = store.tableIndex(table.name);
-    init.chain = chainId;
-    init.command = ruleCommand;
-    init.position = position;
-    init.first = first;
-    init.end = end;
-    init.bodyFirst = bodyFirst;
-    init.prefixLength = prefixLength;
-    init.counters = counters;
-    const rule = new StoredRule(store, init, body);
-    const chainRecord = chainById(table, chainId);
-    // Restore input (a `*table` header in effect) must make a chain before its rules; save output always does.
-    if (ctx.table && !chainRecord.builtin && !(chainRecord as ChainRecord).declared)
-      reportUndeclared(chainRecord, rule);
-    addRule(rule, table, chainRecord);
-    return true;
-  }
-
-  /**
-   * The lines rule `li` goes on over; returns its last line, and `continuedEnd` is the end of its words. Apart from
-   * readRuleLine, which V8 then compiles sooner and smaller: nearly no rule of a dump goes on.
-   * A hard wrap (mail, issue text) carries a long rule over the next lines: read them as part of it. A quote
-   * left open at the end of a line goes on over the break: that line's words are scanned again up to the next.
-   */
-  function readContinuation(
-    li: number,
-    base: number,
-    from: number,
-    first: number,
-    wordProblems: number,
-    end: number,
-  ): number {
+    // A hard wrap (mail, issue text) carries a long rule over the next lines: read them as part of it. A quote
+    // left open at the end of a line goes on over the break: that line's words are scanned again up to the next.
     let lastLine = li;
     let segmentFrom = from;
     let segmentFirst = first;
@@ -823,8 +752,55 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       }
     }
     for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
-    continuedEnd = end;
-    return lastLine;
+    if (scanned.unterminatedQuoteAt >= 0) {
+      diagnostics.push(
+        problem('unterminated-quote', 'error', {
+          ...store.positionOf(li, base + scanned.unterminatedQuoteAt),
+          length: 1,
+        }),
+      );
+    }
+    ruleEndLine = lastLine;
+    let bodyFirst = first + 2;
+    let position: number | undefined;
+    if (ruleCommand !== 'append' && ruleCommand !== 'check' && end > first + 2) {
+      const at = base + store.wordCol[first + 2];
+      const digits = src.slice(at, at + store.wordLen[first + 2]);
+      if (/^\d+$/.test(digits)) {
+        position = Number(digits);
+        bodyFirst = first + 3;
+      }
+    }
+    const chainId = sameWordAsBefore(first + 1, base) ? lastChainId : valueId(store, first + 1, base);
+    lastChainId = chainId;
+    lastChainWordAt = base + store.wordCol[first + 1];
+    lastChainWordLength = store.wordLen[first + 1];
+    const chain = store.nameOf(chainId);
+    const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
+    // Only text without a `*table` header may need the comment to tell the table.
+    const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
+    const init = ruleInit;
+    init.line = li;
+    init.base = base;
+    init.contentStart = cs - base;
+    init.contentEnd = lines.contentEnd[lastLine] - base;
+    init.multiLine = lastLine > li;
+    init.table = store.tableIndex(table.name);
+    init.chain = chainId;
+    init.command = ruleCommand;
+    init.position = position;
+    init.first = first;
+    init.end = end;
+    init.bodyFirst = bodyFirst;
+    init.prefixLength = prefixLength;
+    init.counters = counters;
+    const rule = new StoredRule(store, init, body);
+    const chainRecord = chainById(table, chainId);
+    // Restore input (a `*table` header in effect) must make a chain before its rules; save output always does.
+    if (ctx.table && !chainRecord.builtin && !(chainRecord as ChainRecord).declared)
+      reportUndeclared(chainRecord, rule);
+    addRule(rule, table, chainRecord);
+    return true;
   }
 
   /**
