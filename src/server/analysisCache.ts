@@ -194,8 +194,8 @@ class Host {
         else if (part) {
           // A part's next once the pipe took it: one part at a time is in memory as its serialised copy. The
           // copies written are garbage outside V8's heap, which a young collection frees (else they add up to
-          // the text's size at the server's peak).
-          collectGarbage(true);
+          // the text's size at the server's peak); a compressed part's are small.
+          if (m.kind === 'textPart') collectGarbage(true);
           this.write();
         }
       });

@@ -1,6 +1,6 @@
 /**
  * A big message's long strings are decoded piece by piece as they come (stdioReader.ts `BigBody`): pieces are cut
- * before an escape about every megabyte, or before an ASCII character in a long run without one. Whatever the
+ * before an escape about every PIECE_BYTES, or before an ASCII character in a long run without one. Whatever the
  * chunks, the text must be the one JSON.parse reads: checked with what a client may write right where pieces are
  * cut (escaped quotes and backslash runs, a surrogate pair as \u escapes, CJK and emoji as UTF-8, CRLF),
  * each time the body is cut into two chunks at the bytes around it.
@@ -8,9 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PiecedText } from '../../../src/server/piecedText';
-import { BigBody } from '../../../src/server/stdioReader';
-
-const MB = 1 << 20;
+import { BigBody, PIECE_BYTES } from '../../../src/server/stdioReader';
 
 /** The didOpen text of `body` read in chunks ending at `cuts` (then the rest), joined. */
 function readText(body: Buffer, cuts: number[]): string {
@@ -26,16 +24,16 @@ function readText(body: Buffer, cuts: number[]): string {
   return text.toString();
 }
 
-/** A didOpen body (JSON as written, escapes by hand) whose text has `special` 8 times 1 and 2 MB in. */
+/** A didOpen body (JSON as written, escapes by hand) whose text has `special` 8 times where the first and second pieces are cut. */
 function body(special: string): { json: Buffer; at: number[] } {
   let text = '';
   const marks: number[] = [];
-  for (const target of [MB, 2 * MB]) {
+  for (const target of [PIECE_BYTES, 2 * PIECE_BYTES]) {
     while (text.length < target - 16) text += `-A KUBE-SVC-${text.length} -j KUBE-SEP\\n`;
     marks.push(text.length);
     text += special.repeat(8);
   }
-  while (text.length < 3.5 * MB) text += `-A KUBE-SEP-${text.length} -j DNAT\\n`;
+  while (text.length < 3.5 * PIECE_BYTES) text += `-A KUBE-SEP-${text.length} -j DNAT\\n`;
   const head = '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///d","text":"';
   const json = Buffer.from(`${head}${text}"}}}`, 'utf8');
   // Where each run of specials starts in the body's bytes (the text before it is ASCII).
