@@ -96,10 +96,11 @@ interface Pending {
 }
 
 /**
- * A young generation of 4 MB semi-spaces instead of V8's 16: a parse allocates many short-lived objects, and the
- * larger nursery only added its size to the worker's peak (about 20 MB on a 23 MB dump) without making it faster.
+ * A young generation of 2 MB semi-spaces instead of V8's 16: a parse allocates many short-lived objects, and the
+ * larger nursery only added its size to the worker's peak (about 20 MB on a 23 MB dump at 16, 3-4 MB at 4) without
+ * making it faster (the worker's CPU time on that dump is the same at 2 and 4; at 1 it was higher).
  */
-const WORKER_EXEC_ARGV = ['--max-semi-space-size=4'];
+const WORKER_EXEC_ARGV = ['--max-semi-space-size=2'];
 
 type Analysed = Extract<FromWorker, { kind: 'analysed' | 'analysisFailed' }>;
 
