@@ -1,6 +1,6 @@
 /** File reading and output helpers for the CLI: the only place the CLI touches the file system. */
 import { isAscii } from 'node:buffer';
-import { readFileSync, statSync, writeSync, type Stats } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import type { Diagnostic } from '../core/common/diagnostics';
 import { UsageError } from './args';
 
@@ -120,35 +120,7 @@ export function formatDiagnostic(file: string, d: Diagnostic): string {
 }
 
 export function printJson(value: unknown): void {
-  writeOut(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** Once a write went through `process.stdout`, every later one does, so that none overtakes it. */
-let throughStream = false;
-
-/**
- * Writes to standard output without Node's stream: making `process.stdout` loads Node's stream modules, 3 ms of a
- * small dump's answer. A reader that closed the pipe (`kpp ... | head`) ends the process quietly, and any other
- * error with status 2, as the stream's handler does (`quietOnClosedPipe`); a non-blocking pipe that is full takes
- * the rest through the stream, which waits for the reader.
- */
-export function writeOut(text: string): void {
-  if (throughStream) {
-    process.stdout.write(text);
-    return;
-  }
-  const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += writeSync(1, bytes, at, bytes.length - at);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN') process.exit(code === 'EPIPE' ? 0 : 2);
-      throughStream = true;
-      process.stdout.write(bytes.subarray(at));
-      return;
-    }
-  }
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** JSON made elsewhere as UTF-8 (the bytes `JSON.stringify(value, null, 2)` would give), printed as `printJson` prints. */

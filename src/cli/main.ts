@@ -98,27 +98,9 @@ export function oneShotSha256(): Sha256 | undefined {
   return hash ? (text) => hash('sha256', text, 'buffer') : undefined;
 }
 
-/**
- * A reader that closed the pipe (`kpp ... | head`) is not an error worth a stack trace. The handler is attached when
- * `process.stdout` is first asked for: making the stream loads Node's stream modules (3 ms of a small dump's answer),
- * and a command that writes with `writeOut` (io.ts) never makes it.
- */
+/** A reader that closed the pipe (`kpp ... | head`) is not an error worth a stack trace. */
 function quietOnClosedPipe(): void {
-  const quiet = (stdout: NodeJS.WriteStream) =>
-    stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 2));
-  const made = Object.getOwnPropertyDescriptor(process, 'stdout');
-  if (!made?.get || !made.configurable) {
-    quiet(process.stdout);
-    return;
-  }
-  Object.defineProperty(process, 'stdout', {
-    configurable: true,
-    enumerable: made.enumerable,
-    get() {
-      Object.defineProperty(process, 'stdout', made);
-      return quiet(process.stdout);
-    },
-  });
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 2));
 }
 
 if (require.main === module) {

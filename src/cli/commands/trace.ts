@@ -11,7 +11,7 @@ import type { IpvsTracePath, IpvsTraceStep } from '../../core/ipvs/tracePaths';
 import { traceText } from '../../core/traceAnalysis';
 import { checkTracePacket, type TraceInputNames } from '../../core/tracePacketInput';
 import { parseArgs, UsageError } from '../args';
-import { printJson, readInput, writeOut } from '../io';
+import { printJson, readInput } from '../io';
 import { langOption } from '../lang';
 
 /** The options that set each field of the packet, as the messages name them. */
@@ -140,16 +140,16 @@ export function runTrace(argv: string[]): number {
       );
     case 'iptables':
       if (json) printJson(traceJson(answer.result));
-      else writeOut(`${formatTraceTree(answer.result, lang)}\n`);
+      else process.stdout.write(`${formatTraceTree(answer.result, lang)}\n`);
       return 0;
     case 'ipvs':
       if (!answer.resolution) {
         if (json) printJson({ paths: [], warnings: [answer.message] });
-        else writeOut(`${answer.message}\n`);
+        else process.stdout.write(`${answer.message}\n`);
       } else if (json) printJson({ paths: answer.paths.map(ipvsPathJson), explanation: answer.resolution.explanation });
       else {
-        writeOut(`${answer.resolution.explanation}\n`);
-        for (const p of answer.paths) writeOut(`${ipvsPathLine(p, packet)}\n`);
+        process.stdout.write(`${answer.resolution.explanation}\n`);
+        for (const p of answer.paths) process.stdout.write(`${ipvsPathLine(p, packet)}\n`);
       }
       return 0;
   }
