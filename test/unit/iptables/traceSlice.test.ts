@@ -18,7 +18,7 @@ import { dumpIndex } from '../../../src/core/iptables/trace/compile';
 import { distinctSteps } from '../../../src/core/iptables/trace/steps';
 import type { IptablesDump } from '../../../src/core/iptables/dump';
 import { parseIp } from '../../../src/core/common/ip';
-import { chainKey, isTraceSlice, traceSliceOf } from '../../../src/core/iptables/traceSlice';
+import { chainKey, isTraceSlice, traceSliceOf, wordAlternation } from '../../../src/core/iptables/traceSlice';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
 import { traceAnalysis, traceText, type TraceAnswer } from '../../../src/core/traceAnalysis';
@@ -519,4 +519,27 @@ test('a long chain only its rules make (no declaration) is read whole: it would 
     const text = `${lines.join('\n')}\n`;
     assert.ok(sameAnswers(name, text, ['10.96.0.1:80']) > 0, `${name}: sliced`);
   }
+});
+
+test('the option words of the clean-line pattern, written as a tree of their beginnings, match exactly those words', () => {
+  const word = fc.stringMatching(/^--?[a-c0-9][a-c0-9-]{0,5}$/);
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(word, { minLength: 1, maxLength: 40 }),
+      fc.array(word, { maxLength: 40 }),
+      (words, others) => {
+        const pattern = new RegExp(`^${wordAlternation(words)}$`);
+        for (const w of words) assert.ok(pattern.test(w), `${w} in ${pattern}`);
+        // Near misses: other words, each word's beginnings and longer forms, a dash more or less.
+        const near = [...others, ...words.flatMap((w) => [w.slice(0, -1), `${w}a`, `-${w}`, w.slice(1)])];
+        for (const w of near) assert.equal(pattern.test(w), words.includes(w), `${w} against ${pattern}`);
+      },
+    ),
+    { numRuns: 300 },
+  );
+  // Both spellings of a name are written once after `--?`; a name with one spelling keeps it.
+  assert.equal(wordAlternation(['--match', '-match', '-m', '--m']), '(?:--?(?:m(?:atch)?))');
+  const lone = new RegExp(`^${wordAlternation(['--dport', '-s', '--set-counters', '-set-counters'])}$`);
+  for (const w of ['--dport', '-s', '--set-counters', '-set-counters']) assert.ok(lone.test(w), w);
+  for (const w of ['-dport', '--s', '--set', '-set-counter']) assert.ok(!lone.test(w), w);
 });
