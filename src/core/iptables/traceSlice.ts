@@ -348,14 +348,15 @@ class RuleRuns {
   of(table: number, name: string): number[] {
     const out: number[] = [];
     const length = name.length;
+    // Locals: a few calls walk KUBE-SERVICES' 10k runs, mostly before V8 optimises the loop.
+    const { before, nameLength, nameAt, text } = this;
+    const tables = this.table;
     for (
       let k = this.buckets[keyOf(table, nameHash(name, 0, length)) & (this.buckets.length - 1)];
       k >= 0;
-      k = this.before[k]
-    ) {
-      if (this.nameLength[k] === length && this.table[k] === table && this.text.startsWith(name, this.nameAt[k]))
-        out.push(k);
-    }
+      k = before[k]
+    )
+      if (nameLength[k] === length && tables[k] === table && text.startsWith(name, nameAt[k])) out.push(k);
     return out.reverse();
   }
 }
@@ -884,7 +885,8 @@ interface Closure {
  */
 function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: IpAddress, focus: TraceFocus): Closure {
   const { runs, clean, tables } = index;
-  const text = lines.text;
+  // Locals: the loop over KUBE-SERVICES' 10k rules runs once, much of it before V8 optimises it.
+  const { text, contentStart, contentEnd } = lines;
   /** Chains entered, as numbers in `names` (flag ENTERED). */
   const queue: number[] = [];
   /** `local`: through a rule that asks whether the destination is the node's (`DEFER_MIN_RULES`). */
@@ -934,8 +936,7 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
   };
   const mayMatchSkipped = (s: number): boolean => {
     const shift = skipped[s + 4];
-    if (shift === -2)
-      return mayMatch(readRuleWords(text, lines.contentStart[skipped[s]], lines.contentEnd[skipped[s]], facts));
+    if (shift === -2) return mayMatch(readRuleWords(text, contentStart[skipped[s]], contentEnd[skipped[s]], facts));
     const port = skipped[s + 2];
     if (port >= 0 && !ports.has(port)) return false;
     const base = skipped[s + 3];
@@ -985,9 +986,9 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
       const indexed = ruleCount >= INDEX_MIN_RULES;
       for (const r of own) {
         runs.read[r] = 1;
-        for (let li = runs.first[r]; li <= runs.last[r]; li++) {
+        for (let li = runs.first[r], end = runs.last[r]; li <= end; li++) {
           if (!clean[li]) return closure;
-          const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li], facts);
+          const f = readRuleWords(text, contentStart[li], contentEnd[li], facts);
           // The destination when it is one plain IPv4 host (kube-proxy's Service rules): read once.
           const host =
             !f.unprunable && f.destinationAt >= 0 && !f.quotedDestination
@@ -1037,7 +1038,7 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
       const li = skipped[s];
       if (li < 0 || !mayMatchSkipped(s)) continue;
       skipped[s] = -1;
-      const f = readRuleWords(text, lines.contentStart[li], lines.contentEnd[li], facts);
+      const f = readRuleWords(text, contentStart[li], contentEnd[li], facts);
       enter(skipped[s + 1], text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
     }
   }
