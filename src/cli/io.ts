@@ -63,7 +63,7 @@ function text(bytes: Buffer, name: string): string {
 
 /**
  * UTF-16 without a byte order mark (`Out-File -Encoding unicode` of some tools, a copy through a Windows clipboard):
- * ASCII text so written has a NUL in every other byte, the high one of each pair, and nowhere else.
+ * ASCII text so written has a NUL in every other byte, the high one of each pair.
  */
 function utf16WithoutMark(bytes: Buffer): 'le' | 'be' | undefined {
   const sample = bytes.subarray(0, BINARY_SAMPLE - (BINARY_SAMPLE % 2));
@@ -71,9 +71,11 @@ function utf16WithoutMark(bytes: Buffer): 'le' | 'be' | undefined {
   if (sample.length < 8 || sample.indexOf(0) < 0) return undefined;
   const nuls = [0, 0];
   for (let i = 0; i < sample.length; i++) if (sample[i] === 0) nuls[i % 2]++;
+  // Most pairs are ASCII; a character such as 一 (U+4E00) or the ideographic space (U+3000) puts its NUL in the
+  // other byte, a rare one. A binary file has its NULs in both.
   const pairs = Math.floor(sample.length / 2);
-  if (nuls[0] === 0 && nuls[1] * 10 >= pairs * 9) return 'le';
-  if (nuls[1] === 0 && nuls[0] * 10 >= pairs * 9) return 'be';
+  if (nuls[1] * 2 >= pairs && nuls[0] * 8 <= nuls[1]) return 'le';
+  if (nuls[0] * 2 >= pairs && nuls[1] * 8 <= nuls[0]) return 'be';
   return undefined;
 }
 

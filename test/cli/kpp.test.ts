@@ -242,8 +242,9 @@ test('usage errors and unreadable input exit 2 with one line on stderr, never a 
 });
 
 test("a dump saved as UTF-16 (Windows PowerShell's `>`), with a byte order mark or without, reads as the same dump, line for line", () => {
-  // As PowerShell 5 writes `kubectl exec ... -- iptables-save > dump.txt`: a byte order mark, CRLF line ends.
-  const windows = `${seed.text.replace(/\n/g, '\r\n')}`;
+  // As PowerShell 5 writes `kubectl exec ... -- iptables-save > dump.txt`: a byte order mark, CRLF line ends; with a
+  // note in Chinese, whose 一 (U+4E00) and ideographic space (U+3000) put a NUL in the other byte of their pair.
+  const windows = `# 一号节点\u3000检查\r\n${seed.text.replace(/\n/g, '\r\n')}`;
   const utf8 = join(dir, 'windows-utf8.txt');
   const le = join(dir, 'windows-utf16le.txt');
   const be = join(dir, 'windows-utf16be.txt');
@@ -253,8 +254,8 @@ test("a dump saved as UTF-16 (Windows PowerShell's `>`), with a byte order mark 
   // Without a mark too, as some Windows tools and clipboards write it.
   const unmarkedLe = join(dir, 'windows-utf16le-unmarked.txt');
   const unmarkedBe = join(dir, 'windows-utf16be-unmarked.txt');
-  writeFileSync(unmarkedLe, Buffer.from(seed.text.replace(/\n/g, '\r\n'), 'utf16le'));
-  writeFileSync(unmarkedBe, Buffer.from(seed.text.replace(/\n/g, '\r\n'), 'utf16le').swap16());
+  writeFileSync(unmarkedLe, Buffer.from(windows, 'utf16le'));
+  writeFileSync(unmarkedBe, Buffer.from(windows, 'utf16le').swap16());
   const trace = ['--src', '10.244.1.5', '--dst', '172.16.0.1:443', '--json'];
   const expected = {
     parse: kpp('parse', utf8, '--json').stdout,
