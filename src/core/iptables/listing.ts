@@ -60,10 +60,18 @@ const NAT_CHAINS = /^KUBE-(?:SVC|SVL|SEP|EXT|FW|XLB)-|^KUBE-(?:MARK-MASQ|POSTROU
 const NOT_NAT_CHAINS = /^(?:FORWARD|KUBE-FORWARD|KUBE-FIREWALL|KUBE-EXTERNAL-SERVICES|KUBE-PROXY-FIREWALL)$/;
 
 /**
- * The table a listing printed when nothing said which (`iptables -t nat -L` pasted without its prompt): nat when
- * its chains or targets are nat-only and none is impossible there; undefined leaves iptables' default, filter.
+ * The table a listing printed when nothing said which (`iptables -t nat -L` pasted without its prompt): the table
+ * whose built-in chains it lists (filter has no PREROUTING nor POSTROUTING: mangle has them and FORWARD, raw
+ * PREROUTING and OUTPUT only, nat the rest); else nat when its chains or targets are nat-only and none is
+ * impossible there; undefined leaves iptables' default, filter.
  */
-export function listingTableOf(block: ListingBlock): 'nat' | undefined {
+export function listingTableOf(block: ListingBlock): 'nat' | 'raw' | 'mangle' | undefined {
+  const has = (name: string) => block.chains.some((c) => c.name === name);
+  if (has('PREROUTING') || has('POSTROUTING')) {
+    if (has('FORWARD')) return 'mangle';
+    if (has('OUTPUT') && !has('INPUT') && !has('POSTROUTING')) return 'raw';
+    return 'nat';
+  }
   let nat = false;
   for (const c of block.chains) {
     if (NOT_NAT_CHAINS.test(c.name)) return undefined;

@@ -154,8 +154,16 @@ const CHAIN_COMMANDS = new Set([
 /** Three or more words of letters and punctuation, none an option, a quote or an address: a sentence. */
 const SENTENCE = /^[A-Za-z][\w'\u2019,]*(?:\s+[\w'\u2019,.!?;()]+){2,}$/;
 
+/** A few words ending in a colon that introduce what follows (`iptables-save:`, `command:`, `On node-1:`). */
+const CAPTION = /^[A-Za-z][\w.'\u2019-]*(?:\s+[\w.'\u2019()/-]+){0,5}:$/;
+/** Markdown around a dump: a bold label (`**Output:**`, `__Node A__`) or a list item of words (`* raw table`). */
+const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\s+[A-Za-z]/;
+/** A command quoted in prose (`Output of \`iptables -t nat -nvL\`:`): what was typed, between backticks. */
+const BACKTICKED = /`([^`]+)`/g;
+
 /** A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`). */
 function isProse(content: string): boolean {
+  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
   return /^[A-Za-z][\w'\u2019,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
 }
@@ -229,6 +237,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   /** grep's `--` between matches or a `...` elision: the paste leaves lines out, declarations among them. */
   let sawCutMarks = false;
   let listingRules = 0;
+  /** Chains of `iptables -L` listings: a listing of empty chains has no rules to count. */
+  let listingChains = 0;
   let nftRules = 0;
   /** Family of the first nft table read (`ip` or `ip6`): a dump holds one family, so the other's tables are skipped. */
   let nftFamily: string | undefined;
@@ -373,7 +383,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   store.trim();
   indexChainRules(dump.tables);
   dump.format =
-    nftRules > 0 && nftRules * 2 >= dump.rules.length ? 'nft' : decideFormat(sawHeader, listingRules, ctx.sMode, dump);
+    nftRules > 0 && nftRules * 2 >= dump.rules.length
+      ? 'nft'
+      : decideFormat(sawHeader, listingRules, listingChains, ctx.sMode, dump);
   dump.family = nftFamily === 'ip6' ? 6 : nftFamily === 'ip' ? 4 : decideFamily(dump);
   return dump;
 
@@ -390,6 +402,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       return li;
     }
 
+    // `iptables-save:` alone is the paste's caption, not the tool's message, nor a command that printed nothing.
+    if (CAPTION.test(c)) {
+      diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
+      return li;
+    }
     // Before commands: `iptables v1.8.7 (nf_tables): ...` starts like one.
     if (TOOL_MESSAGE.test(c)) {
       // `iptables v1.8.7 (nf_tables): chain `X' in table `filter' is incompatible, use 'nft' tool.`
@@ -448,6 +465,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       }
       for (const r of block.rules) addRule(r);
       listingRules += block.rules.length;
+      listingChains += block.chains.length;
       for (const t of block.tokens) tokens.push(t);
       for (const d of block.diagnostics) diagnostics.push(d);
       return block.nextLine - 1;
@@ -468,7 +486,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         // A second dump of the same table in one paste: keep one table, reset its COMMIT.
         t.commitLine = undefined;
         reopened.add(t.name);
-      } else {
+      }
+      // Also the first header of a table that headerless lines before it (a paste cut above its header) were
+      // taken into: the table now has a header of its own.
+      if (!t.span) {
         t.span = at;
         t.line = sl.line;
       }
@@ -503,6 +524,18 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (head && RULE_COMMANDS.has(head.raw)) {
       diagnostics.push(problem('missing-chain-name', 'error', lineSpan(sl.line, sl.raw), { command: head.raw }));
       return li;
+    }
+    // Prose that quotes the command whose output follows (`Output of \`iptables -t nat -L -n\`:`) says its table.
+    if (!ctx.table && c.includes('`')) {
+      for (const m of c.matchAll(BACKTICKED)) {
+        const quoted = m[1].trim();
+        const command = promptCommand(quoted) ?? quoted;
+        if (isIptablesCommand(command) && LISTS_RULES.test(command)) {
+          noteCommand(command);
+          diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
+          return li;
+        }
+      }
     }
     // Prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`).
     if (isProse(c)) {
@@ -583,12 +616,19 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         d.severity === 'error' &&
         d.span.line === last &&
         CUT_RULE_ERRORS.has(d.code) &&
-        (d.code === 'unterminated-quote' || d.span.column + d.span.length === end)
+        (d.code === 'unterminated-quote' ||
+          d.span.column + d.span.length === end ||
+          (d.code === 'missing-option-value' && onlyValuesAfter(last, d.span.column + d.span.length)))
       ) {
         d.severity = 'warning';
         cut = true;
       }
     if (cut) diagnostics.push(problem('cut-rule', 'info', lineSpan(last, lines.raw(last))));
+  }
+
+  /** Only the option's own values follow column `from` of line `li` (`--match-set NAME` cut before its flags). */
+  function onlyValuesAfter(li: number, from: number): boolean {
+    return !/(?:^|\s)[-!]/.test(src.slice(lines.start[li] + from, lines.contentEnd[li]));
   }
 
   /** A command line of the paste: it sets the table and listing mode of the output after it. */
@@ -1654,9 +1694,15 @@ const CUT_RULE_ERRORS = new Set([
   'dangling-negation',
 ]);
 
-function decideFormat(sawHeader: boolean, listingRules: number, sMode: boolean, dump: IptablesDump): IptablesFormat {
+function decideFormat(
+  sawHeader: boolean,
+  listingRules: number,
+  listingChains: number,
+  sMode: boolean,
+  dump: IptablesDump,
+): IptablesFormat {
   if (sawHeader) return 'iptables-save';
-  if (listingRules > 0 && listingRules * 2 >= dump.rules.length) return 'iptables-L';
+  if ((listingRules > 0 || listingChains > 0) && listingRules * 2 >= dump.rules.length) return 'iptables-L';
   if (sMode) return 'iptables-S';
   return 'rule-lines';
 }
