@@ -10,6 +10,7 @@ import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { commandOfTools, promptCommand, readHashPrompt } from '../common/commandLines';
 import { LineIndex, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
+import { CAPTION, isProse } from '../common/prose';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import type { NftBaseChain } from '../nft/objects';
 import { isNftTableStart, parseNftTable } from '../nft/ruleset';
@@ -154,19 +155,8 @@ const CHAIN_COMMANDS = new Set([
 /** Three or more words of letters and punctuation, none an option, a quote or an address: a sentence. */
 const SENTENCE = /^[A-Za-z][\w'\u2019,]*(?:\s+[\w'\u2019,.!?;()]+){2,}$/;
 
-/** A few words ending in a colon that introduce what follows (`iptables-save:`, `command:`, `On node-1:`). */
-const CAPTION = /^[A-Za-z][\w.'\u2019-]*(?:\s+[\w.'\u2019()/-]+){0,5}:$/;
-/** Markdown around a dump: a bold label (`**Output:**`, `__Node A__`) or a list item of words (`* raw table`). */
-const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\s+[A-Za-z]/;
 /** A command quoted in prose (`Output of \`iptables -t nat -nvL\`:`): what was typed, between backticks. */
 const BACKTICKED = /`([^`]+)`/g;
-
-/** A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`). */
-function isProse(content: string): boolean {
-  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
-  const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
-  return /^[A-Za-z][\w'\u2019,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
-}
 
 /** The rule command written at [at, at + length) of the text (`-A`, `--insert`, ...). */
 function ruleCommandAt(text: string, at: number, length: number): Rule['command'] | undefined {

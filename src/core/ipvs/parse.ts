@@ -6,6 +6,7 @@
  */
 import { promptCommand, readHashPrompt } from '../common/commandLines';
 import { toSourceLines, type SourceLine } from '../common/lines';
+import { isProse } from '../common/prose';
 import type { Lang } from '../i18n/catalog';
 import { findIpvsadm, type IpvsadmCommand } from './command';
 import { layoutOfColumnHeader, TIMEOUT_COLUMNS } from './columns';
@@ -110,6 +111,12 @@ function comment(ctx: ParseContext, sl: SourceLine): void {
 function unknown(ctx: ParseContext, sl: SourceLine): void {
   if (ctx.foreign) {
     ctx.setLine(sl, { kind: 'foreign' });
+    return;
+  }
+  // The paste's own words around the output (`By default we may get result like:`): noted, not warned about.
+  if (isProse(sl.content)) {
+    ctx.diag('text-line', 'info', ctx.lineSpan(sl));
+    ctx.setLine(sl, { kind: 'unknown' });
     return;
   }
   const shown = sl.content.length > 60 ? `${sl.content.slice(0, 57)}...` : sl.content;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText } from '../../../src/core/analyze';
 import { parseIptables } from '../../../src/core/iptables/parser';
+import { parseIpvs } from '../../../src/core/ipvs/parse';
 
 const codesAt = (text: string, line: number) =>
   parseIptables(text)
@@ -117,4 +118,27 @@ test('a listing of chains without rules is an `iptables -L` listing', () => {
       ['POSTROUTING', 'ACCEPT'],
     ],
   );
+});
+
+test('the words around an ipvsadm output are prose there too', () => {
+  const text = [
+    'By default we may get result like:',
+    '# ipvsadm -ln',
+    'IP Virtual Server version 1.2.1 (size=4096)',
+    'Prot LocalAddress:Port Scheduler Flags',
+    '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+    'TCP  10.96.0.1:443 rr',
+    '  -> 172.18.0.2:6443              Masq    1      0          0',
+    'There should be one virtual server per Service port.',
+  ].join('\n');
+  const dump = parseIpvs(text);
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.span.line, d.code, d.severity]),
+    [
+      [0, 'ipvs-text-line', 'info'],
+      [7, 'ipvs-text-line', 'info'],
+    ],
+  );
+  assert.equal(dump.services[0]?.realServers.length, 1);
+  assert.match(parseIpvs(text, { lang: 'zh-CN' }).diagnostics[0].message, /说明文字/);
 });

@@ -532,7 +532,7 @@ describe('what people paste', () => {
 
   it('turns unknown lines into positioned diagnostics instead of throwing', () => {
     const text =
-      'TCP  10.96.0.1:443 rr\nthis is not ipvsadm output\n  -> 10.0.0.1:80 Bogus 1 0 0\nTCP  999.1.1.1:80 rr\n  -> 10.0.0.2:80 Masq 1 0 0';
+      'TCP  10.96.0.1:443 rr\n%% this is not ipvsadm %%\n  -> 10.0.0.1:80 Bogus 1 0 0\nTCP  999.1.1.1:80 rr\n  -> 10.0.0.2:80 Masq 1 0 0';
     const dump = parseIpvs(text);
     assert.deepEqual(codes(dump), [
       'ipvs-unrecognized-line',
@@ -540,7 +540,7 @@ describe('what people paste', () => {
       'ipvs-bad-address',
       'ipvs-orphan-real-server',
     ]);
-    assert.deepEqual(dump.diagnostics[0].span, { line: 1, column: 0, length: 26 });
+    assert.deepEqual(dump.diagnostics[0].span, { line: 1, column: 0, length: 25 });
     assert.equal(dump.services.length, 1);
   });
 

@@ -6,6 +6,7 @@ export const ipvsMessages: MessageBundle = {
     // Parser diagnostics (code `ipvs-<name>`).
     'ipvs.diag.internal-error': 'Internal error while reading this line ({error}); please report it.',
     'ipvs.diag.unrecognized-line': 'Not recognised as ipvsadm output: {text}',
+    'ipvs.diag.text-line': 'Prose, not part of the ipvsadm output; ignored.',
     'ipvs.diag.elided': 'Lines were left out here ("..."): counts describe only what was pasted.',
     'ipvs.diag.module-not-loaded':
       'ipvsadm could not reach IPVS in the kernel: the ip_vs module is not loaded. kube-proxy is probably running in iptables mode on this node, or IPVS is missing.',
@@ -348,6 +349,7 @@ export const ipvsMessages: MessageBundle = {
   'zh-CN': {
     'ipvs.diag.internal-error': '读取此行时发生内部错误（{error}），请反馈此问题。',
     'ipvs.diag.unrecognized-line': '无法识别为 ipvsadm 输出：{text}',
+    'ipvs.diag.text-line': '说明文字，不属于 ipvsadm 输出；已忽略。',
     'ipvs.diag.elided': '此处省略了若干行（"..."）：统计只反映粘贴出来的部分。',
     'ipvs.diag.module-not-loaded':
       'ipvsadm 无法访问内核中的 IPVS：ip_vs 模块未加载。此节点上的 kube-proxy 可能运行在 iptables 模式，或者缺少 IPVS。',

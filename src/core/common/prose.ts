@@ -1,0 +1,19 @@
+/**
+ * Prose people write around an output they paste (a ticket's sentences, a caption, Markdown), read the same way by
+ * every engine: such a line is the paste's, not the tool's, and is noted quietly rather than warned about.
+ */
+
+/** A few words ending in a colon that introduce what follows (`iptables-save:`, `command:`, `On node-1:`). */
+export const CAPTION = /^[A-Za-z][\w.'\u2019-]*(?:\s+[\w.'\u2019()/-]+){0,5}:$/;
+/** Markdown around a dump: a bold label (`**Output:**`, `__Node A__`) or a list item of words (`* raw table`). */
+const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\s+[A-Za-z]/;
+
+/**
+ * A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`),
+ * a caption or Markdown. `content` is the line without indentation and trailing blanks.
+ */
+export function isProse(content: string): boolean {
+  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
+  const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
+  return /^[A-Za-z][\w'\u2019,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
+}
