@@ -25,6 +25,9 @@ const PREFIXES: readonly RegExp[] = [
   /^\[[^\]\s/]+(?:\/[^\]\s/]+)+\] /,
 ];
 
+/** journalctl's own lines between entries: `-- Logs begin at ..., end at ... --`, `-- Boot 3f2a... --`, `-- Reboot --`. */
+const JOURNAL_MARKER = /^-- (?:(?:Logs begin at|Journal begins at) .*|Boot [0-9a-f]+|Reboot|No entries) --$/;
+
 /** Lines looked at to decide; the rest of a big paste follows what its head does. */
 const SAMPLE_LINES = 400;
 
@@ -61,7 +64,11 @@ export function blankLogPrefixes(text: string, afterBlanks = false): BlankedLogP
   for (let i = 0; i < lines.length; i++) {
     const at = afterBlanks ? leadingBlanks(lines[i]) : 0;
     const n = logPrefixLength(at ? lines[i].slice(at) : lines[i]);
-    if (n === 0) continue;
+    if (n === 0) {
+      // In a journal, its markers are the log's as much as the prefixes: no line of the output.
+      if (JOURNAL_MARKER.test(lines[i].slice(at).trimEnd())) lines[i] = ' '.repeat(lines[i].length);
+      continue;
+    }
     if (firstLine < 0) [firstLine, column, length] = [i, at, n];
     lines[i] = lines[i].slice(0, at) + ' '.repeat(n) + lines[i].slice(at + n);
   }
@@ -79,7 +86,7 @@ function headIsLogged(text: string, afterBlanks: boolean): boolean {
   let nonBlank = 0;
   let prefixed = 0;
   for (const line of headLines(text, SAMPLE_LINES)) {
-    if (line.trim() === '') continue;
+    if (line.trim() === '' || JOURNAL_MARKER.test(line.trim())) continue;
     nonBlank++;
     if (logPrefixLength(afterBlanks ? line.slice(leadingBlanks(line)) : line) > 0) prefixed++;
     // Ten lines without a prefix: not a log (a dump is decided without reading its 400 lines).

@@ -142,3 +142,25 @@ test('the words around an ipvsadm output are prose there too', () => {
   assert.equal(dump.services[0]?.realServers.length, 1);
   assert.match(parseIpvs(text, { lang: 'zh-CN' }).diagnostics[0].message, /说明文字/);
 });
+
+test("journalctl's own marker lines in a pasted journal are the log's, not lines of the output", () => {
+  const journal = [
+    '-- Logs begin at Sun 2026-12-06 08:00:01 UTC, end at Sun 2026-12-06 10:00:02 UTC. --',
+    'Dec 06 10:00:01 node-1 kube-proxy[812]: -A KUBE-SVC-NPX46M4PTMTKRN6Y -j KUBE-SEP-V2PECCYPB6X2GSCW',
+    '-- Boot 0a1b2c3d4e5f --',
+    'Dec 06 10:00:01 node-1 kube-proxy[812]: -A KUBE-SEP-V2PECCYPB6X2GSCW -p tcp -j DNAT --to-destination 172.18.0.2:6443',
+    '-- Reboot --',
+  ].join('\n');
+  const a = analyzeText(journal);
+  const dump = a.iptables!.dump;
+  assert.equal(dump.rules.length, 2);
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.span.line, d.code]),
+    [[1, 'log-prefixed-paste']],
+  );
+  // Without a log around it, such a line is no journal's.
+  assert.deepEqual(
+    codesAt('-- Reboot --\n-A INPUT -j ACCEPT', 0).map(([code]) => code),
+    ['unrecognized-line'],
+  );
+});
