@@ -59,27 +59,38 @@ const NAT_CHAINS = /^KUBE-(?:SVC|SVL|SEP|EXT|FW|XLB)-|^KUBE-(?:MARK-MASQ|POSTROU
 /** Chains and targets the nat table cannot have (it has no FORWARD chain and takes no REJECT). */
 const NOT_NAT_CHAINS = /^(?:FORWARD|KUBE-FORWARD|KUBE-FIREWALL|KUBE-EXTERNAL-SERVICES|KUBE-PROXY-FIREWALL)$/;
 
+/** The built-in chains of the tables `iptables -L` lists, each listed once, in table order. */
+const BUILT_IN_CHAINS = new Set(['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']);
+
 /**
- * The table a listing printed when nothing said which (`iptables -t nat -L` pasted without its prompt): the table
- * whose built-in chains it lists (filter has no PREROUTING nor POSTROUTING: mangle has them and FORWARD, raw
- * PREROUTING and OUTPUT only, nat the rest); else nat when its chains or targets are nat-only and none is
- * impossible there; undefined leaves iptables' default, filter.
+ * The table a listing printed when nothing said which (`iptables -t nat -L` pasted without its prompt): nat when its
+ * chains or targets are nat-only and none is impossible there; else the table whose built-in chains it lists
+ * (filter has no PREROUTING nor POSTROUTING: mangle lists PREROUTING first and has FORWARD, raw has PREROUTING and
+ * OUTPUT only, nat the rest); undefined leaves iptables' default, filter, also when a built-in chain is listed twice
+ * (two listings pasted as one: nothing tells which table each line was in).
  */
 export function listingTableOf(block: ListingBlock): 'nat' | 'raw' | 'mangle' | undefined {
-  const has = (name: string) => block.chains.some((c) => c.name === name);
-  if (has('PREROUTING') || has('POSTROUTING')) {
-    if (has('FORWARD')) return 'mangle';
-    if (has('OUTPUT') && !has('INPUT') && !has('POSTROUTING')) return 'raw';
-    return 'nat';
-  }
+  const evidence = natEvidence(block);
+  if (evidence === 'nat') return 'nat';
+  const builtIns = block.chains.map((c) => c.name).filter((name) => BUILT_IN_CHAINS.has(name));
+  if (new Set(builtIns).size < builtIns.length) return undefined;
+  const has = (name: string) => builtIns.includes(name);
+  if (!has('PREROUTING') && !has('POSTROUTING')) return undefined;
+  if (has('FORWARD')) return builtIns[0] === 'PREROUTING' ? 'mangle' : undefined;
+  if (has('OUTPUT') && !has('INPUT') && !has('POSTROUTING')) return 'raw';
+  return evidence === 'not-nat' ? undefined : 'nat';
+}
+
+/** What a listing's chains and targets say of nat: only nat has them, nat cannot have them, or nothing. */
+function natEvidence(block: ListingBlock): 'nat' | 'not-nat' | undefined {
   let nat = false;
   for (const c of block.chains) {
-    if (NOT_NAT_CHAINS.test(c.name)) return undefined;
+    if (NOT_NAT_CHAINS.test(c.name)) return 'not-nat';
     if (NAT_CHAINS.test(c.name)) nat = true;
   }
   for (const r of block.rules) {
     const target = ruleTargetName(r);
-    if (target === 'REJECT') return undefined;
+    if (target === 'REJECT') return 'not-nat';
     if (target && (NAT_TARGETS.has(target) || NAT_CHAINS.test(target))) nat = true;
   }
   return nat ? 'nat' : undefined;
