@@ -111,6 +111,17 @@ function serviceHints(
     (s) => s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst),
   );
   if (matching.length === 0) return [];
+  // The port and protocol are the Service's, yet no path entered its chain: no rule of the dump leads there (a
+  // paste that kept the Service's chains but not its KUBE-SERVICES rule, or a node that lacks that rule).
+  const served = matching.find((s) => s.port === packet.dport && (s.protocol ?? 'tcp') === packet.proto);
+  if (served?.chain && !entered(result, served.chain))
+    return [
+      t(lang, 'trace.hint.service-not-reached', {
+        dst: `${packet.dst}:${packet.dport}/${packet.proto.toUpperCase()}`,
+        service: served.name || served.chain,
+        chain: served.chain,
+      }),
+    ];
   const ports = matching.map((s) => `${s.port ?? '?'}/${(s.protocol ?? 'tcp').toUpperCase()}`).join(', ');
   const names = [...new Set(matching.map((s) => s.name || s.chain || '?'))].join(', ');
   return [
@@ -121,6 +132,14 @@ function serviceHints(
       ports,
     }),
   ];
+}
+
+/** Whether a path of the trace took a step in `chain`. */
+function entered(result: TraceResult, chain: string): boolean {
+  return (
+    result.sharedSteps.some((s) => s.step.chain === chain) ||
+    result.paths.some((p) => p.steps.some((s) => s.chain === chain))
+  );
 }
 
 const NO_ENDPOINTS = / has no endpoints$/;

@@ -8,6 +8,9 @@ import { test } from 'node:test';
 import { analyzeText } from '../../../src/core/analyze';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { parseIpvs } from '../../../src/core/ipvs/parse';
+import { buildModel } from '../../../src/core/iptables/model';
+import { tracePacket, type Packet } from '../../../src/core/iptables/trace';
+import { traceHints } from '../../../src/core/iptables/traceHints';
 
 const codesAt = (text: string, line: number) =>
   parseIptables(text)
@@ -163,4 +166,31 @@ test("journalctl's own marker lines in a pasted journal are the log's, not lines
     codesAt('-- Reboot --\n-A INPUT -j ACCEPT', 0).map(([code]) => code),
     ['unrecognized-line'],
   );
+});
+
+test("a trace to a Service whose chains the paste kept, but not the KUBE-SERVICES rule to them, says that, not 'check the port'", () => {
+  // What `iptables-save | grep KUBE-SVC-...` and `grep KUBE-SEP-...` keep of a 1.27+ Service: no KUBE-SERVICES rule.
+  const text = [
+    '# iptables-save | grep KUBE-S',
+    '-A KUBE-SVC-ABCDEFGHIJKLMNOP ! -s 10.42.0.0/16 -d 10.43.7.7/32 -p tcp -m comment --comment "shop/web:http cluster IP" -m tcp --dport 80 -j KUBE-MARK-MASQ',
+    '-A KUBE-SVC-ABCDEFGHIJKLMNOP -m comment --comment "shop/web:http -> 10.42.1.5:8080" -j KUBE-SEP-QRSTUVWXYZ234567',
+    '-A KUBE-SEP-QRSTUVWXYZ234567 -p tcp -m comment --comment "shop/web:http" -m tcp -j DNAT --to-destination 10.42.1.5:8080',
+  ].join('\n');
+  const model = buildModel(parseIptables(text));
+  const packet = (dport: number): Packet => ({
+    src: '10.42.2.9',
+    dst: '10.43.7.7',
+    dport,
+    proto: 'tcp',
+    hook: 'prerouting',
+    localAddresses: ['192.168.5.5'],
+  });
+  const hints = (dport: number, lang: 'en' | 'zh-CN' = 'en') =>
+    traceHints(model, packet(dport), tracePacket(model.dump, packet(dport), { lang }), lang);
+  assert.deepEqual(hints(80), [
+    '10.43.7.7:80/TCP is a port of shop/web:http, but no rule of the dump sends the packet to its chain KUBE-SVC-ABCDEFGHIJKLMNOP: the paste may have left out the KUBE-SERVICES rule that does (a grep, a cut), or the node lacks it, and then the packet leaves without DNAT.',
+  ]);
+  assert.match(hints(80, 'zh-CN')[0], /KUBE-SVC-ABCDEFGHIJKLMNOP/);
+  // Another port of the address is not the Service's: check the port.
+  assert.match(hints(81).join('\n'), /no rule matched 81\/TCP.*Check the port and protocol/);
 });

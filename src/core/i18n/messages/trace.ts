@@ -26,6 +26,8 @@ export const traceMessages: MessageBundle = {
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
     'trace.hint.service-port-mismatch':
       '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
+    'trace.hint.service-not-reached':
+      '{dst} is a port of {service}, but no rule of the dump sends the packet to its chain {chain}: the paste may have left out the KUBE-SERVICES rule that does (a grep, a cut), or the node lacks it, and then the packet leaves without DNAT.',
     'trace.hint.lb-source-blocked':
       "{dst} is a load-balancer address of {service}, but the source {src} is not in its loadBalancerSourceRanges ({ranges}): {chain} marked it for drop at line {line} instead of sending it to an endpoint. Add the client's range to the Service, or send from an allowed source.",
     'trace.hint.nft-incompatible':
@@ -150,6 +152,8 @@ export const traceMessages: MessageBundle = {
     'trace.warn.unknown-target': '{where} 处的目标 {target} 未知：按继续处理。',
     'trace.hint.service-port-mismatch':
       '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
+    'trace.hint.service-not-reached':
+      '{dst} 是 {service} 的端口，但转储中没有规则把数据包送到它的链 {chain}：粘贴可能漏掉了做这件事的 KUBE-SERVICES 规则（grep、截断），或者节点上缺少这条规则，那样数据包就不经 DNAT 发出。',
     'trace.hint.lb-source-blocked':
       '{dst} 是 {service} 的负载均衡地址，但源地址 {src} 不在它的 loadBalancerSourceRanges（{ranges}）中：{chain} 在第 {line} 行把它标记为丢弃，没有送往端点。请把客户端网段加入 Service，或从允许的源地址发起。',
     'trace.hint.nft-incompatible':
