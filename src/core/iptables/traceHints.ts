@@ -83,6 +83,8 @@ function emptyService(model: IptablesModel, packet: Packet, lang: Lang): string 
     (s) =>
       (s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst)) &&
       s.endpoints.length === 0 &&
+      // A jump to a chain the paste left out: its endpoints are unknown, not none.
+      (s.noEndpoints || !s.chain || model.chainsNamed(s.chain).length > 0) &&
       s.port === packet.dport &&
       (s.protocol ?? 'tcp') === packet.proto,
   );
@@ -111,17 +113,20 @@ function serviceHints(
     (s) => s.clusterIP === packet.dst || s.externalIPs.includes(packet.dst) || s.loadBalancerIPs.includes(packet.dst),
   );
   if (matching.length === 0) return [];
-  // The port and protocol are the Service's, yet no path entered its chain: no rule of the dump leads there (a
-  // paste that kept the Service's chains but not its KUBE-SERVICES rule, or a node that lacks that rule).
+  // The port and protocol are the Service's: not what to check. When no path entered its chain, no rule of the
+  // dump leads there (a paste that kept the Service's chains but not its KUBE-SERVICES rule, or a node without
+  // that rule); a chain the paste left out is said by the trace's warning about the jump to it.
   const served = matching.find((s) => s.port === packet.dport && (s.protocol ?? 'tcp') === packet.proto);
-  if (served?.chain && !entered(result, served.chain))
-    return [
-      t(lang, 'trace.hint.service-not-reached', {
-        dst: `${packet.dst}:${packet.dport}/${packet.proto.toUpperCase()}`,
-        service: served.name || served.chain,
-        chain: served.chain,
-      }),
-    ];
+  if (served)
+    return served.chain && model.chainsNamed(served.chain).length > 0 && !entered(result, served.chain)
+      ? [
+          t(lang, 'trace.hint.service-not-reached', {
+            dst: `${packet.dst}:${packet.dport}/${packet.proto.toUpperCase()}`,
+            service: served.name || served.chain,
+            chain: served.chain,
+          }),
+        ]
+      : [];
   const ports = matching.map((s) => `${s.port ?? '?'}/${(s.protocol ?? 'tcp').toUpperCase()}`).join(', ');
   const names = [...new Set(matching.map((s) => s.name || s.chain || '?'))].join(', ');
   return [

@@ -194,3 +194,32 @@ test("a trace to a Service whose chains the paste kept, but not the KUBE-SERVICE
   // Another port of the address is not the Service's: check the port.
   assert.match(hints(81).join('\n'), /no rule matched 81\/TCP.*Check the port and protocol/);
 });
+
+test('a trace into a Service chain the paste left out does not say the Service has no endpoints', () => {
+  // `iptables -t nat -S KUBE-SERVICES`: the Service chains it jumps to are not in the paste.
+  const text = [
+    '-N KUBE-SERVICES',
+    '-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU',
+  ].join('\n');
+  const packet: Packet = {
+    src: '10.244.1.5',
+    dst: '10.96.0.10',
+    dport: 53,
+    proto: 'udp',
+    hook: 'prerouting',
+    localAddresses: ['192.168.5.5'],
+  };
+  const model = buildModel(parseIptables(text));
+  const result = tracePacket(model.dump, packet, { lang: 'en' });
+  assert.deepEqual(
+    result.paths.map((p) => p.verdict),
+    ['UNKNOWN'],
+  );
+  assert.deepEqual(traceHints(model, packet, result, 'en'), []);
+  // With the chain in the paste and no endpoint in it, the Service has none.
+  const empty = buildModel(parseIptables(`${text}\n-N KUBE-SVC-TCOU7JCQXEZGVUNU`));
+  assert.match(
+    traceHints(empty, packet, tracePacket(empty.dump, packet, { lang: 'en' }), 'en').join('\n'),
+    /kube-system\/kube-dns:dns has no endpoints/,
+  );
+});
