@@ -11,6 +11,7 @@ import { joinHostPort } from '../common/ip';
 import { isKnownScheduler, KUBE_PROXY_AFFINITY_TIMEOUT, NODE_PORT_RANGE } from './schedulers';
 import { parseCounter, parseUint } from './numbers';
 import { EXPIRE } from './parseConnection';
+import { refusalCode } from './parse';
 import { forwardMethod } from './parseList';
 import { saveOptionName } from './parseSave';
 import type { ConnectionEndpoint, ConnectionEntry, IpvsDump, IpvsToken, RealServer, VirtualService } from './types';
@@ -83,8 +84,11 @@ function tokenText(dump: IpvsDump, tok: IpvsToken, lang: Lang): string {
     case 'comment':
     case 'ellipsis':
     case 'arrow':
-    case 'error':
-      return tok.kind === 'error' ? t(lang, 'ipvs.diag.module-not-loaded') : t(lang, `ipvs.tok.${tok.kind}`);
+      return t(lang, `ipvs.tok.${tok.kind}`);
+    case 'error': {
+      const refusal = refusalCode(tok.text);
+      return refusal ? t(lang, `ipvs.diag.${refusal}`, { text: tok.text }) : t(lang, 'ipvs.diag.module-not-loaded');
+    }
     case 'command': {
       if (line?.kind === 'saveService' || line?.kind === 'saveRealServer' || line?.kind === 'saveOther')
         return t(lang, 'ipvs.tok.command.rule');

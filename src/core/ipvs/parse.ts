@@ -30,6 +30,34 @@ const TIMEOUT = /^Timeout \(tcp tcpfin udp\):/;
 const DAEMON = /^(master|backup) sync daemon\b/;
 const ELLIPSIS = /^(?:\.{2,}|\u2026+|\[\.\.\.\]|\.\.\.\s.*)$/;
 const IPVS_ERROR = /^(?:Can't initialize ipvs:|Are you sure that IP Virtual Server is built in the kernel)/;
+/** libipvs' answers to a command it refused (ipvs_strerror), as ipvsadm prints them: an answer, not prose. */
+const IPVSADM_ERROR = new RegExp(
+  `^(?:${[
+    'Service already exists',
+    'Scheduler or persistence engine not found',
+    'No such service',
+    'Service not defined',
+    'Destination already exists',
+    'No such destination',
+    'Daemon has already run',
+    'No daemon is running',
+    'Permission denied \\(you must be root\\)',
+    'Invalid operation\\. +Possibly wrong module version.*',
+    'Protocol not available',
+    'Memory allocation problem',
+    'Operation not supported with IPv6',
+    'Operation not supported with specified address family',
+    'Module is wrong version',
+  ].join('|')})\\s*$`,
+);
+/** The answers that say the virtual service asked for is not in IPVS. */
+const NO_SUCH_SERVICE = /^(?:No such service|Service not defined)\s*$/;
+
+/** The diagnostic an ipvsadm refusal gets (its message takes the line as `text`), or undefined for other lines. */
+export function refusalCode(content: string): 'no-such-service' | 'ipvsadm-error' | undefined {
+  if (!IPVSADM_ERROR.test(content)) return undefined;
+  return NO_SUCH_SERVICE.test(content) ? 'no-such-service' : 'ipvsadm-error';
+}
 
 export function parseIpvs(text: string, options: ParseIpvsOptions = {}): IpvsDump {
   const ctx = new ParseContext(options.lang ?? 'en');
@@ -92,6 +120,13 @@ function parseLine(ctx: ParseContext, sl: SourceLine): void {
     ctx.tokenAt('error', content, ctx.lineSpan(sl));
     ctx.diagOnce('module-not-loaded', 'warning', ctx.lineSpan(sl));
     ctx.setLine(sl, { kind: 'error' });
+    return;
+  }
+  const refusal = refusalCode(content);
+  if (refusal) {
+    ctx.tokenAt('error', content, ctx.lineSpan(sl));
+    ctx.diag(refusal, 'warning', ctx.lineSpan(sl), { text: content });
+    ctx.setLine(sl, { kind: 'refusal' });
     return;
   }
   if (words[0].text === '->') return parseRealServerLine(ctx, sl, words);

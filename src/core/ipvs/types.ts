@@ -212,6 +212,7 @@ export type IpvsLineKind =
   | 'saveRealServer'
   | 'saveOther'
   | 'error'
+  | 'refusal' // ipvsadm's answer to a command it refused (`No such service`): no sign of a dump by itself
   | 'foreign' // output of another command in a session transcript
   | 'unknown';
 

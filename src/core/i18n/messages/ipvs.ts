@@ -10,6 +10,9 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.elided': 'Lines were left out here ("..."): counts describe only what was pasted.',
     'ipvs.diag.module-not-loaded':
       'ipvsadm could not reach IPVS in the kernel: the ip_vs module is not loaded. kube-proxy is probably running in iptables mode on this node, or IPVS is missing.',
+    'ipvs.diag.ipvsadm-error': 'ipvsadm refused the command and printed its error instead of output: "{text}".',
+    'ipvs.diag.no-such-service':
+      'ipvsadm answered "{text}": IPVS on this node has no virtual service with the address, port and protocol the command named. kube-proxy has not programmed that Service here (compare with ipvsadm -Ln and the Service\'s ClusterIP and port).',
     'ipvs.diag.bad-address': 'Cannot read "{text}" as address:port.',
     'ipvs.diag.bad-number': '"{text}" is not a number.',
     'ipvs.diag.truncated-line': 'The line ends early; missing: {missing}. The paste was probably cut.',
@@ -353,6 +356,9 @@ export const ipvsMessages: MessageBundle = {
     'ipvs.diag.elided': '此处省略了若干行（"..."）：统计只反映粘贴出来的部分。',
     'ipvs.diag.module-not-loaded':
       'ipvsadm 无法访问内核中的 IPVS：ip_vs 模块未加载。此节点上的 kube-proxy 可能运行在 iptables 模式，或者缺少 IPVS。',
+    'ipvs.diag.ipvsadm-error': 'ipvsadm 拒绝了该命令，输出的是错误而不是结果："{text}"。',
+    'ipvs.diag.no-such-service':
+      'ipvsadm 回答 "{text}"：此节点的 IPVS 中没有命令所指地址、端口和协议的虚拟服务。kube-proxy 没有在此节点上配置该 Service（请与 ipvsadm -Ln 以及 Service 的 ClusterIP 和端口对照）。',
     'ipvs.diag.bad-address': '无法把 "{text}" 解析为 地址:端口。',
     'ipvs.diag.bad-number': '"{text}" 不是数字。',
     'ipvs.diag.truncated-line': '此行提前结束，缺少：{missing}。粘贴内容可能被截断。',
