@@ -186,6 +186,18 @@ export interface RuleBody {
   modEnd: number;
 }
 
+/** The rule commands: a rule line holds one, before its chain. */
+const RULE_COMMAND_WORDS = new Set(['-A', '--append', '-I', '--insert', '-D', '--delete', '-R', '--replace']);
+
+/** Whether the word at [at, at + length) is a rule command; decided by its length and second letter first. */
+function isRuleCommandWord(text: string, at: number, length: number): boolean {
+  if (length === 2) {
+    const c = text.charCodeAt(at + 1);
+    return c === 65 || c === 73 || c === 68 || c === 82; // A I D R
+  }
+  return (length === 8 || length === 9) && RULE_COMMAND_WORDS.has(text.slice(at, at + length));
+}
+
 const body: RuleBody = {
   targetWord: -1,
   targetName: undefined,
@@ -266,6 +278,15 @@ export function readRuleBody(
       store.wordFlags[i] & (UNQUOTE | JOINED)
         ? valueId(store, i, base)
         : names.idOf(text, base + col[i], base + col[i] + len[i]);
+    // `-j KUBE-SEP-A -A KUBE-SVC-X ...`: a second rule after the first on one line (a line break a page or a chat
+    // lost). iptables refuses it (`Cannot use -A with -A`); the first rule is read, the rest of the line is not.
+    if (isRuleCommandWord(text, base + col[i], len[i])) {
+      diagnostics.push(
+        problem('second-rule-command', 'error', wordSpan(store, line, i), { command: names.names[writtenId] }),
+      );
+      for (let k = i; k < end; k++) kind[k] = KIND.value;
+      break;
+    }
     const info = store.optionInfo(writtenId);
     const w = i;
     kind[w] = KIND.option;

@@ -223,3 +223,25 @@ test('a trace into a Service chain the paste left out does not say the Service h
     /kube-system\/kube-dns:dns has no endpoints/,
   );
 });
+
+test('two rules run together on one line: iptables refuses the second rule command, and the first rule is read', () => {
+  // A page that lost the line break between two rules of a probability ladder.
+  const text =
+    '-A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "default/web:" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-BBBBBBBBBBBBBBBB -A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "default/web:" -j KUBE-SEP-CCCCCCCCCCCCCCCC';
+  const dump = parseIptables(text);
+  assert.equal(dump.rules.length, 1);
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.code, d.severity, text.slice(d.span.column, d.span.column + d.span.length)]),
+    [['second-rule-command', 'error', '-A']],
+  );
+  const model = buildModel(dump);
+  assert.deepEqual(
+    model.references('nat', 'KUBE-SEP-BBBBBBBBBBBBBBBB').map((r) => r.line),
+    [0],
+  );
+  assert.deepEqual(model.references('nat', 'KUBE-SEP-CCCCCCCCCCCCCCCC'), []);
+  assert.match(
+    parseIptables(text.replace(/ -A KUBE-SVC/, ' --insert KUBE-SVC')).diagnostics[0].message,
+    /^A second --insert on this line/,
+  );
+});

@@ -10,6 +10,8 @@ export const parseMessages: MessageBundle = {
     'parse.missing-module-name': '{option} needs a module name.',
     'parse.missing-target': '{option} needs a target or chain name.',
     'parse.duplicate-target': 'A rule can have only one target; "{target}" repeats it.',
+    'parse.second-rule-command':
+      'A second {command} on this line: iptables refuses it ("Cannot use {command} with ..."). Two rules run together on one line (a line break lost in the paste?); only the first is read.',
     'parse.bad-counters': '{option} needs two numbers: packets and bytes.',
     'parse.missing-option-value': '{option} expects a value.',
     'parse.missing-option-value.two': '{option} expects two values.',
@@ -105,6 +107,8 @@ export const parseMessages: MessageBundle = {
     'parse.missing-module-name': '{option} 后面需要模块名。',
     'parse.missing-target': '{option} 后面需要目标或链名。',
     'parse.duplicate-target': '一条规则只能有一个目标；"{target}" 重复了目标。',
+    'parse.second-rule-command':
+      '这一行出现了第二个 {command}：iptables 会拒绝（"Cannot use {command} with ..."）。两条规则连在了一行（粘贴时丢了换行？）；只读取第一条。',
     'parse.bad-counters': '{option} 需要两个数字：包数和字节数。',
     'parse.missing-option-value': '{option} 需要一个值。',
     'parse.missing-option-value.two': '{option} 需要两个值。',
