@@ -52,9 +52,11 @@ export class Ctx implements vscode.Disposable {
     const module = this.extension.asAbsolutePath('dist/server.js');
     // The server's process runs with the allocator settings its workers get (they inherit them from it).
     const env = allocatorEnv();
+    // Over stdio the server reads a big dump's didOpen as it comes, in pieces, and hands them to its worker
+    // compressed (server/stdioReader.ts): over node IPC the whole text arrives as one string the server keeps.
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc, options: { env } },
-      debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
+      run: { module, transport: TransportKind.stdio, options: { env } },
+      debug: { module, transport: TransportKind.stdio, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: DUMP_LANGUAGE_IDS.flatMap((language) => [
