@@ -73,19 +73,22 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     });
   };
 
-  for (const table of dump.tables) {
+  // Indexed loops and forEach: an iterator's result object per rule and chain was a tenth of what lint allocated.
+  for (let t = 0; t < dump.tables.length; t++) {
+    const table = dump.tables[t];
     const referenced = complete && table.chains.size <= LARGE_DUMP_CHAINS ? targetsIn(table.name) : undefined;
-    for (const chain of table.chains.values()) {
+    table.chains.forEach((chain) => {
       lintChainRules(chain);
       if (referenced && !chain.builtin && chain.declSpan && !referenced.has(chain.name)) {
         add('unreferenced-chain', 'hint', chain.declSpan, { chain: chain.name, table: table.name });
       }
-    }
+    });
   }
 
-  for (const rule of dump.rules) {
-    lintTarget(rule);
-    lintModules(rule);
+  const rules = dump.rules;
+  for (let i = 0; i < rules.length; i++) {
+    lintTarget(rules[i]);
+    lintModules(rules[i]);
   }
 
   lintKubeServices();
@@ -103,7 +106,9 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
    */
   function targetsIn(table: string): Set<string> {
     const names = new Set<string>();
-    for (const r of dump.rules) {
+    const rules = dump.rules;
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
       if (r.table !== table) continue;
       const name = ruleTargetName(r);
       if (name !== undefined && !STANDARD_TARGETS.has(name)) names.add(name);
@@ -150,11 +155,15 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   function lintChainRules(chain: Chain): void {
     const rules = chain.rules;
     // Rules with the same text have the same target: a rule is compared with the earlier ones of its target only,
-    // and a rule's text is read when a second rule of its target comes (in a kube-proxy dump, almost never).
-    // A target with many rules (long chains) finds them through a map of their texts instead.
-    const byTarget = new Map<string | undefined, { rules: number[]; byText?: Map<string, number> }>();
-    const texts: (string | undefined)[] = [];
-    const textOf = (i: number) => (texts[i] ??= ruleComparableText(rules[i]));
+    // and a rule's text is read when a second rule of its target comes (in a kube-proxy dump, almost never). A
+    // short chain (nearly all of a big dump's) finds those by its targets' names, kept in a scratch array, so it
+    // builds nothing; a long one finds them through a map of its targets, and a target with many rules through a
+    // map of their texts.
+    const byTarget =
+      rules.length > SHORT_CHAIN
+        ? new Map<string | undefined, { rules: number[]; byText?: Map<string, number> }>()
+        : undefined;
+    let texts: (string | undefined)[] | undefined;
     let terminalAt: Rule | undefined;
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
@@ -164,33 +173,47 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
         ]);
       }
       const name = ruleTargetName(r);
-      const group = byTarget.get(name);
       let dup: Rule | undefined;
-      if (!group) byTarget.set(name, { rules: [i] });
-      else {
-        const normalized = textOf(i);
-        if (!group.byText && group.rules.length >= 16) {
-          group.byText = new Map();
-          for (const e of group.rules) if (!group.byText.has(textOf(e))) group.byText.set(textOf(e), e);
+      if (!byTarget) {
+        chainTargetNames[i] = name;
+        for (let e = 0; e < i && !dup; e++) {
+          if (chainTargetNames[e] !== name) continue;
+          texts ??= [];
+          const normalized = textAt(texts, rules, i);
+          const other = textAt(texts, rules, e);
+          if (other.length === normalized.length && other === normalized) dup = rules[e];
         }
-        if (group.byText) {
-          const first = group.byText.get(normalized);
-          if (first === undefined) group.byText.set(normalized, i);
-          else dup = rules[first];
-        } else {
-          for (let e = 0; e < group.rules.length && !dup; e++) {
-            const other = textOf(group.rules[e]);
-            if (other.length === normalized.length && other === normalized) dup = rules[group.rules[e]];
+      } else {
+        const group = byTarget.get(name);
+        if (!group) byTarget.set(name, { rules: [i] });
+        else {
+          texts ??= [];
+          const normalized = textAt(texts, rules, i);
+          if (!group.byText && group.rules.length >= 16) {
+            group.byText = new Map();
+            for (const e of group.rules) {
+              const text = textAt(texts, rules, e);
+              if (!group.byText.has(text)) group.byText.set(text, e);
+            }
           }
-          group.rules.push(i);
+          if (group.byText) {
+            const first = group.byText.get(normalized);
+            if (first === undefined) group.byText.set(normalized, i);
+            else dup = rules[first];
+          } else {
+            for (let e = 0; e < group.rules.length && !dup; e++) {
+              const other = textAt(texts, rules, group.rules[e]);
+              if (other.length === normalized.length && other === normalized) dup = rules[group.rules[e]];
+            }
+            group.rules.push(i);
+          }
         }
       }
       if (dup)
         add('duplicate-rule', 'warning', r.span, { line: dup.line + 1 }, [{ span: dup.span, message: 'first copy' }]);
-      if (!terminalAt) {
-        if (name !== undefined && (TERMINAL.has(name) || r.target!.kind === 'goto') && isUnconditional(r))
-          terminalAt = r;
-      }
+      // The target is built only for an unconditional rule whose target's name does not say it ends the chain.
+      if (!terminalAt && name !== undefined && isUnconditional(r) && (TERMINAL.has(name) || r.target!.kind === 'goto'))
+        terminalAt = r;
     }
     lintLadder(chain);
   }
@@ -199,33 +222,36 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   function lintLadder(chain: Chain): void {
     const kind = kubeChainKind(chain.name);
     if (kind !== 'service' && kind !== 'service-local') return;
-    const ladder = chain.rules.filter(
-      (r) => kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint' && !ruleHasModule(r, 'recent'),
-    );
-    const n = ladder.length;
-    ladder.forEach((r, i) => {
-      const p = firstModuleOption(r, 'statistic', 'probability');
-      const want = 1 / (n - i);
-      if (i === n - 1) {
-        if (p)
-          add('probability-ladder', 'warning', p.span, {
-            k: i + 1,
-            n,
-            want: '1 (no statistic match)',
-            got: p.values[0] ?? '?',
-          });
-        return;
-      }
-      const got = p ? Number(p.values[0]) : NaN;
-      // 1e-4 tolerates the 5-decimal probabilities of kube-proxy before 1.17.
-      if (!p || !(Math.abs(got - want) < 1e-4))
-        add('probability-ladder', 'warning', p?.span ?? r.span, {
+    // Counted first and then read: a list of the ladder's rules per Service chain was garbage.
+    const rules = chain.rules;
+    let n = 0;
+    for (let j = 0; j < rules.length; j++) if (isLadderRule(rules[j])) n++;
+    for (let j = 0, i = 0; j < rules.length; j++) if (isLadderRule(rules[j])) lintLadderRule(rules[j], i++, n);
+  }
+
+  /** Rule i of a ladder of n. */
+  function lintLadderRule(r: Rule, i: number, n: number): void {
+    const p = firstModuleOption(r, 'statistic', 'probability');
+    const want = 1 / (n - i);
+    if (i === n - 1) {
+      if (p)
+        add('probability-ladder', 'warning', p.span, {
           k: i + 1,
           n,
-          want: want.toFixed(10),
-          got: p?.values[0] ?? 'none',
+          want: '1 (no statistic match)',
+          got: p.values[0] ?? '?',
         });
-    });
+      return;
+    }
+    const got = p ? Number(p.values[0]) : NaN;
+    // 1e-4 tolerates the 5-decimal probabilities of kube-proxy before 1.17.
+    if (!p || !(Math.abs(got - want) < 1e-4))
+      add('probability-ladder', 'warning', p?.span ?? r.span, {
+        k: i + 1,
+        n,
+        want: want.toFixed(10),
+        got: p?.values[0] ?? 'none',
+      });
   }
 
   function lintKubeServices(): void {
@@ -262,36 +288,67 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   }
 }
 
+/** Above this many rules a chain finds its rules of one target through a map (see lintChainRules). */
+const SHORT_CHAIN = 32;
+/** The target names of the chain lintChainRules reads, by index (a scratch array: only indices below `i` are read). */
+const chainTargetNames: (string | undefined)[] = [];
+
+/** Rule i's comparable text, read once per chain. */
+function textAt(texts: (string | undefined)[], rules: readonly Rule[], i: number): string {
+  return (texts[i] ??= ruleComparableText(rules[i]));
+}
+
+/** An endpoint rule of a Service chain's probability ladder (a `recent` rule is session affinity's, not a step). */
+function isLadderRule(r: Rule): boolean {
+  return kubeChainKind(ruleTargetName(r) ?? '') === 'endpoint' && !ruleHasModule(r, 'recent');
+}
+
+// The name visitors below are functions of their own with their findings in module variables, not closures: lint
+// visits every rule's names, and two closures and their context per rule were a fifth of what it allocated. Lint
+// runs to its end without yielding, so one set of variables serves.
+let conditional = false;
+let unknownName = false;
+let targetKnown: ReadonlySet<string> | undefined;
+
+function noteConditionModule(module: string): void {
+  // `-m ""` (a module without a name, and so without options) does not narrow the rule.
+  if (module !== 'comment' && module !== '') conditional = true;
+}
+
+function noteConditionOption(module: string | null): void {
+  if (module !== null && module !== 'comment') conditional = true;
+}
+
 /** A rule with no conditions but (at most) a comment matches every packet. */
 function isUnconditional(r: Rule): boolean {
   // A listing row without interface columns may match an interface nobody can see.
   if (r.interfacesHidden) return false;
-  let conditional = false;
-  forEachModuleName(r, (module) => {
-    // `-m ""` (a module without a name, and so without options) does not narrow the rule.
-    if (module !== 'comment' && module !== '') conditional = true;
-  });
-  forEachOptionName(r, (module) => {
-    if (module !== null && module !== 'comment') conditional = true;
-  });
+  conditional = false;
+  forEachModuleName(r, noteConditionModule);
+  if (!conditional) forEachOptionName(r, noteConditionOption);
   return !conditional;
+}
+
+function noteUnknownModule(module: string, explicit: boolean): void {
+  if (explicit && module !== 'unparsed' && !knownModuleOptions(module)) unknownName = true;
+}
+
+function noteUnknownOption(module: string | null, name: string): void {
+  if (module === null) {
+    if (targetKnown && !targetKnown.has(name)) unknownName = true;
+  } else if (module !== 'unparsed') {
+    const known = knownModuleOptions(module);
+    if (known && !known.has(name)) unknownName = true;
+  }
 }
 
 /** Whether lint has a module or option of this rule to report (read from names, without building options). */
 function hasUnknownNames(r: Rule): boolean {
-  let unknown = false;
-  forEachModuleName(r, (module, explicit) => {
-    if (explicit && module !== 'unparsed' && !knownModuleOptions(module)) unknown = true;
-  });
+  unknownName = false;
+  forEachModuleName(r, noteUnknownModule);
   const targetName = ruleTargetName(r);
-  const targetKnown = targetName !== undefined ? knownTargetOptions(targetName) : undefined;
-  forEachOptionName(r, (module, name) => {
-    if (module === null) {
-      if (targetKnown && !targetKnown.has(name)) unknown = true;
-    } else if (module !== 'unparsed') {
-      const known = knownModuleOptions(module);
-      if (known && !known.has(name)) unknown = true;
-    }
-  });
-  return unknown;
+  targetKnown = targetName !== undefined ? knownTargetOptions(targetName) : undefined;
+  forEachOptionName(r, noteUnknownOption);
+  targetKnown = undefined;
+  return unknownName;
 }

@@ -606,6 +606,8 @@ class StoredOption implements OptionArg {
   get values(): string[] {
     const s = this.rule.rowStore;
     const first = s.optValue(this.row);
+    // Most options have one value: an array of one, not a push's room for 17 (lint reads 40k probabilities).
+    if (s.optValueCount[this.row] === 1) return [this.rule.wordValue(first)];
     const out: string[] = [];
     for (let i = 0; i < s.optValueCount[this.row]; i++) out.push(this.rule.wordValue(first + i));
     return out;

@@ -148,22 +148,47 @@ test('duplicate rules: tabs and space runs collapse, other differences stay', ()
   );
 });
 
-test('duplicate rules in a long chain: each points at the first copy, whatever the targets around it', () => {
-  // Many rules of one target (found through a map), others of other targets or none, `--jump` for `-j`.
+test('duplicate rules in short and long chains: each points at the first copy, whatever the targets around it', () => {
+  // Many rules of one target (in a long chain found through a map), others of other targets or none, `--jump`
+  // for `-j`; short chains compare their rules' targets one by one.
   const targets = [' -j ACCEPT', ' -j DROP', '', ' --jump ACCEPT', ' -j ACCEPT'];
-  const rules = Array.from({ length: 90 }, (_, i) => `-A X -s 10.0.${i % 11}.0/24${targets[i % 5]}`);
-  const dump = ['*filter', ':X - [0:0]', ...rules, 'COMMIT'];
-  const expected: [number, number][] = [];
-  rules.forEach((r, i) => {
-    const first = rules.indexOf(r);
-    if (first < i) expected.push([i + 2, first + 2]);
-  });
-  assert.ok(expected.length > 20);
-  const dups = lint(dump.join('\n')).filter((d) => d.code === 'duplicate-rule');
-  assert.deepEqual(
-    dups.map((d) => [d.span.line, d.related?.[0].span.line]),
-    expected,
-  );
+  for (const length of [20, 32, 33, 90]) {
+    const rules = Array.from({ length }, (_, i) => `-A X -s 10.0.${i % 11}.0/24${targets[i % 5]}`);
+    const dump = ['*filter', ':X - [0:0]', ...rules, 'COMMIT'];
+    const expected: [number, number][] = [];
+    rules.forEach((r, i) => {
+      const first = rules.indexOf(r);
+      if (first < i) expected.push([i + 2, first + 2]);
+    });
+    assert.ok(expected.length > 0);
+    const dups = lint(dump.join('\n')).filter((d) => d.code === 'duplicate-rule');
+    assert.deepEqual(
+      dups.map((d) => [d.span.line, d.related?.[0].span.line]),
+      expected,
+      `${length} rules`,
+    );
+  }
+});
+
+test('an unconditional goto ends its chain, an unconditional jump to a chain does not', () => {
+  const c = codes(
+    [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      ':A - [0:0]',
+      ':B - [0:0]',
+      ':C - [0:0]',
+      '-A INPUT -m comment --comment "to A" -j A',
+      '-A INPUT -s 10.0.0.1/32 -j DROP',
+      '-A INPUT -m comment --comment "to B" -g B',
+      '-A INPUT -s 10.0.0.2/32 -j DROP',
+      '-A A -p tcp -g C',
+      '-A A -j ACCEPT',
+      '-A A -j DROP',
+      'COMMIT',
+    ].join('\n'),
+  ).filter((d) => d.endsWith('unreachable-rule'));
+  assert.deepEqual(c, ['8:unreachable-rule', '11:unreachable-rule']);
 });
 
 test('unreferenced chains are found in a small table of a dump whose big table stays quiet', () => {
