@@ -245,3 +245,19 @@ test('two rules run together on one line: iptables refuses the second rule comma
     /^A second --insert on this line/,
   );
 });
+
+test('the chains of an nft ruleset pasted without their table are nft, none of their lines prose', () => {
+  const text = [
+    '\tchain CNI-DN-abc {',
+    '\t\tip saddr 10.42.0.13 tcp dport 80 counter packets 0 bytes 0 jump CNI-HOSTPORT-SETMARK',
+    '\t\ttcp dport 80 counter packets 0 bytes 0 dnat to 10.42.0.13:80',
+    '\t}',
+    '\tchain OUTPUT {',
+    '\t\ttype route hook output priority mangle; policy accept;',
+    '\t}',
+  ].join('\n');
+  assert.deepEqual(
+    parseIptables(text).diagnostics.map((d) => [d.span.line, d.code]),
+    [[0, 'nft-syntax']],
+  );
+});
