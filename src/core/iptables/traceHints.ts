@@ -117,8 +117,11 @@ function serviceHints(
   // dump leads there (a paste that kept the Service's chains but not its KUBE-SERVICES rule, or a node without
   // that rule); a chain the paste left out is said by the trace's warning about the jump to it.
   const served = matching.find((s) => s.port === packet.dport && (s.protocol ?? 'tcp') === packet.proto);
+  // A path that ended UNKNOWN (a jump to a chain the paste lacks, such as a CNI's before kube-proxy's) may have
+  // been on its way there: the warning about that jump says what happened.
+  const unknown = result.paths.some((p) => p.verdict === 'UNKNOWN');
   if (served)
-    return served.chain && model.chainsNamed(served.chain).length > 0 && !entered(result, served.chain)
+    return served.chain && model.chainsNamed(served.chain).length > 0 && !entered(result, served.chain) && !unknown
       ? [
           t(lang, 'trace.hint.service-not-reached', {
             dst: `${packet.dst}:${packet.dport}/${packet.proto.toUpperCase()}`,
