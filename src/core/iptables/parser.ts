@@ -52,7 +52,7 @@ function familyOfTool(message: string): 'ip' | 'ip6' {
   return message.startsWith('ip6tables') ? 'ip6' : 'ip';
 }
 const TOOL_MESSAGE =
-  /^(?:ip6?tables(?:-\w+)?(?:\s+v[\d.]+(?:\s*\([\w-]+\))?)?:|iptables-restore:|Bad argument|Try `iptables)/;
+  /^(?:ip6?tables(?:-\w+)?(?:\s+v[\d.]+(?:\s*\([\w-]+\))?)?:|iptables-restore:|Bad argument|Try `iptables|Error occurred at line: \d+$)/;
 /** Tools whose command lines say which table and listing follow (`iptables-legacy-save`, `xtables-nft-multi`, `nft`). */
 const isIptablesCommand = commandOfTools(['ip6?tables\\b\\S*', 'xtables-\\S+', 'nft\\b\\S*']);
 /** A command that prints rules (`-S`, `-L`, `-save`): only such a `#` line is a prompt, not `# iptables rules for ...`. */

@@ -261,3 +261,7 @@ test('the chains of an nft ruleset pasted without their table are nft, none of t
     [[0, 'nft-syntax']],
   );
 });
+
+test("iptables-restore's own 'Error occurred at line: N' in a pasted log is the tool's message", () => {
+  assert.deepEqual(codesAt('-A INPUT -j ACCEPT\nError occurred at line: 33', 1), [['tool-message', 'info']]);
+});
