@@ -157,11 +157,12 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     // Rules with the same text have the same target: a rule is compared with the earlier ones of its target only,
     // and a rule's text is read when a second rule of its target comes (in a kube-proxy dump, almost never). A
     // short chain (nearly all of a big dump's) finds those by its targets' names, kept in a scratch array, so it
-    // builds nothing; a long one finds them through a map of its targets, and a target with many rules through a
-    // map of their texts.
+    // builds nothing; a long one finds them through a map of its targets (to the index of a target's only rule, a
+    // group from its second: KUBE-SERVICES has a rule per target), and a target with many rules through a map of
+    // their texts.
     const byTarget =
       rules.length > SHORT_CHAIN
-        ? new Map<string | undefined, { rules: number[]; byText?: Map<string, number> }>()
+        ? new Map<string | undefined, number | { rules: number[]; byText?: Map<string, number> }>()
         : undefined;
     let texts: (string | undefined)[] | undefined;
     let terminalAt: Rule | undefined;
@@ -184,9 +185,10 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
           if (other.length === normalized.length && other === normalized) dup = rules[e];
         }
       } else {
-        const group = byTarget.get(name);
-        if (!group) byTarget.set(name, { rules: [i] });
+        let group = byTarget.get(name);
+        if (group === undefined) byTarget.set(name, i);
         else {
+          if (typeof group === 'number') byTarget.set(name, (group = { rules: [group] }));
           texts ??= [];
           const normalized = textAt(texts, rules, i);
           if (!group.byText && group.rules.length >= 16) {
@@ -277,7 +279,7 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       }
     }
     for (const c of model.chainsNamed('KUBE-SERVICES')) {
-      const idx = c.rules.findIndex((r) => r.target?.name === 'KUBE-NODEPORTS');
+      const idx = c.rules.findIndex((r) => ruleTargetName(r) === 'KUBE-NODEPORTS');
       if (idx >= 0 && idx !== c.rules.length - 1) {
         const r = c.rules[idx];
         add('nodeports-not-last', 'warning', r.span, { count: c.rules.length - 1 - idx }, [
