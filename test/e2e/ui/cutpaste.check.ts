@@ -1,6 +1,6 @@
 // Pastes as people make them, in the Problems panel and the detection offer, in English and in Chinese: a paste cut
 // off inside its last rule (a warning and a note, not an error), a `cat -n` listing with typographic quotes (two
-// notes, no warnings), a dump copied from a page's source (one note), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
+// notes, no warnings), a dump copied from a page's source (one note), ipvsadm's "No such service" (a warning), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
 // kubePacketPath.detectLanguage `ask` such a log offered in a notification in both languages.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -12,6 +12,8 @@ const CUT = 'ticket-cut-off.iptables';
 const NUMBERED = 'ticket-numbered.txt';
 /** A save dump copied from a web page's source: its quotes and arrows are HTML character references. */
 const PAGE_SOURCE = 'ticket-page-source.txt';
+/** ipvsadm asked for a virtual service the node does not have: its answer is a warning, not prose. */
+const NO_SUCH_SERVICE = 'ipvsadm-no-such-service.ipvs';
 /** kube-proxy's JSON log (zap) with the restore input as base64. */
 const JSON_LOG = 'kube-proxy-json.log';
 /** kube-proxy logs of other nodes, offered once each (an answer is remembered per file). */
@@ -45,11 +47,12 @@ async function problemsInEachLanguage(
   file: string,
   languages: [lang: 'auto' | 'zh-CN', noted: RegExp, shot: string][],
   check: (rows: string[]) => void,
+  language = 'iptables dump',
 ): Promise<void> {
   await openFile(page, file);
   await settle(
     () => statusBarLanguage(page),
-    (l) => l === 'iptables dump',
+    (l) => l === language,
     60_000,
   );
   try {
@@ -143,6 +146,24 @@ export const checks: UiCheck[] = [
           assert.equal(problems.length, 1, problems.join(' | '));
           assert.ok(problems[0].startsWith('Info'));
         },
+      ),
+  },
+  {
+    name: 'ipvsadm -Ln -t answering "No such service": a warning that the node has no such virtual service, in both languages',
+    run: (ctx) =>
+      problemsInEachLanguage(
+        ctx,
+        NO_SUCH_SERVICE,
+        [
+          ['auto', /no virtual service/, 'ipvsadm-no-such-service-problems'],
+          ['zh-CN', /没有.*虚拟服务/, 'ipvsadm-no-such-service-problems-zh-CN'],
+        ],
+        (rows) => {
+          const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
+          assert.equal(problems.length, 1, problems.join(' | '));
+          assert.match(problems[0], /^Warning: .*"No such service".* at line 8 /);
+        },
+        'IPVS dump',
       ),
   },
   {
