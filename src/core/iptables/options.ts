@@ -128,6 +128,18 @@ export function canonicalOptionName(written: string): string {
   return name;
 }
 
+/**
+ * Options whose value is free text: iptables takes the word after them whatever it looks like (getopt), and
+ * iptables-save writes a value of letters, digits, `-` and `_` unquoted (`--comment -A`), so such a value may be
+ * spelt like an option. Other options' values never are: a word like an option after them is the next option.
+ */
+const TEXT_VALUE_OPTIONS = new Set(['comment', 'log-prefix', 'nflog-prefix', 'string', 'name', 'hashlimit-name']);
+
+/** Whether the option's value may be any word, one spelt like an option too (see TEXT_VALUE_OPTIONS). */
+export function takesAnyWordAsValue(canonical: string): boolean {
+  return TEXT_VALUE_OPTIONS.has(canonical);
+}
+
 export function optionArity(canonical: string): 0 | 1 | 2 {
   if (FLAG_OPTIONS.has(canonical)) return 0;
   if (TWO_ARG_OPTIONS.has(canonical)) return 2;

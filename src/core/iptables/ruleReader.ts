@@ -7,7 +7,7 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { isAlnumCode, isDigitCode } from '../common/chars';
 import type { LineIndex } from '../common/lines';
-import { IMPLICIT_PROTOCOL_MODULES, knownModuleOptions } from './options';
+import { IMPLICIT_PROTOCOL_MODULES, knownModuleOptions, takesAnyWordAsValue } from './options';
 import { problem } from './problems';
 import {
   BANG,
@@ -366,7 +366,12 @@ export function readRuleBody(
     let count = 0;
     while (count < arity && j < end) {
       const f = store.wordFlags[j];
-      if (f & BANG || (f & OPTION_LIKE && !(count === 0 && f & NEGATIVE_NUMBER))) break;
+      // `--comment -A` (iptables-save writes a one-word value unquoted): asked only of a value spelt like an option.
+      if (
+        f & BANG ||
+        (f & OPTION_LIKE && !(count === 0 && (f & NEGATIVE_NUMBER || takesAnyWordAsValue(names.names[info.canonical]))))
+      )
+        break;
       count++;
       j++;
     }

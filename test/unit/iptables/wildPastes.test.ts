@@ -9,6 +9,7 @@ import { analyzeText } from '../../../src/core/analyze';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { parseIpvs } from '../../../src/core/ipvs/parse';
 import { buildModel } from '../../../src/core/iptables/model';
+import { forEachOptionName } from '../../../src/core/iptables/dump';
 import { tracePacket, type Packet } from '../../../src/core/iptables/trace';
 import { traceHints } from '../../../src/core/iptables/traceHints';
 
@@ -264,4 +265,35 @@ test('the chains of an nft ruleset pasted without their table are nft, none of t
 
 test("iptables-restore's own 'Error occurred at line: N' in a pasted log is the tool's message", () => {
   assert.deepEqual(codesAt('-A INPUT -j ACCEPT\nError occurred at line: 33', 1), [['tool-message', 'info']]);
+});
+
+test('a comment or log prefix spelt like an option is the option’s value, not a second rule or another option', () => {
+  // iptables-save writes a one-word comment unquoted, whatever it looks like; iptables reads it back as the value.
+  const text = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    '-A INPUT -p tcp -m comment --comment -A -j ACCEPT',
+    '-A INPUT -m comment --comment --dport -j LOG --log-prefix -I',
+    '-A INPUT -p tcp --dport -j ACCEPT',
+    'COMMIT',
+  ].join('\n');
+  const dump = parseIptables(text);
+  assert.equal(dump.rules.length, 3);
+  const values = (line: number, name: string) => {
+    const found: string[] = [];
+    forEachOptionName(dump.rules[line - 2], (_module, option, arg) => {
+      if (option === name) found.push(arg().values.join(' '));
+    });
+    return found;
+  };
+  assert.deepEqual(values(2, 'comment'), ['-A']);
+  assert.equal(dump.rules[0].target?.name, 'ACCEPT');
+  assert.deepEqual(values(3, 'comment'), ['--dport']);
+  assert.deepEqual(values(3, 'log-prefix'), ['-I']);
+  assert.equal(dump.rules[1].target?.name, 'LOG');
+  // A port is never spelt like an option: there the next word is the next option, and the value is missing.
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.span.line, d.code]),
+    [[4, 'missing-option-value']],
+  );
 });
