@@ -1,7 +1,8 @@
 // Trace Packet... as a person runs it: the palette, a source IP, a Service picked from the dump by its name, and
 // the paths in the Packet Trace view: one summary row per path that fits the default side bar, a selected path's
 // lines alone highlighted in a colour of their own, the view in Chinese, and a Service without endpoints whose
-// "is it the node's address?" fork is two alternatives after the node's addresses were asked for once.
+// "is it the node's address?" fork is two alternatives after the node's addresses were asked for once; a Service
+// whose KUBE-SERVICES rule is missing, said as such in both languages.
 import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
@@ -26,6 +27,8 @@ const SHOP = 'shop-no-endpoints.iptables';
  * whole restore input escaped on line 2.
  */
 const SHOP_LOG = 'kube-proxy-v9.log';
+/** The demo dump without KUBE-SERVICES's rule for demo/web: its chains are there, nothing sends a packet to them. */
+const SERVICE_RULE_MISSING = 'kube-proxy-service-rule-missing.iptables';
 
 /** Path rows whose label the side bar cuts (text wider than its box). */
 async function cutPathRows(page: Page): Promise<string[]> {
@@ -191,6 +194,51 @@ export const checks: UiCheck[] = [
         );
         await widenSideBar(page, SIDE_BAR_WIDTH);
         // Off the sash and the tabs (a tab's tooltip can cover what the next check clicks), and no editors left.
+        await page.mouse.move(900, 500);
+        await page.keyboard.press('Escape');
+        await closeAllEditors(page);
+      }
+    },
+  },
+  {
+    name: "a Service whose KUBE-SERVICES rule is missing: the trace's warning says no rule sends the packet to its chain, in both languages",
+    async run({ page, screenshot, log }) {
+      await openFile(page, SERVICE_RULE_MISSING);
+      await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
+      const question = page.locator('.quick-input-widget', { hasText: 'addresses of this node' });
+      await question.waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Enter');
+      const notSent =
+        /is a port of demo\/web:http, but no rule of the dump sends the packet to its chain KUBE-SVC-XRY76EGRC3BSCIIJ/;
+      const rows = await settle(
+        () => sideBarRows(page),
+        (texts) => texts.some((t) => notSent.test(t)),
+        30_000,
+      );
+      log(`warning: ${rows.find((t) => notSent.test(t))}`);
+      // No path took a DNAT: the Service's endpoints are nowhere in the view's paths.
+      assert.ok(!rows.some((t) => /DNAT 10\.244\.\d\.\d:8080/.test(t)), rows.join(' | '));
+      await widenSideBar(page);
+      try {
+        await page.waitForTimeout(500);
+        await screenshot('trace-service-rule-missing', { x: 0, y: 30, width: 1000, height: 560 });
+        await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+        const zh = await settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((t) => /但转储中没有规则把数据包送到它的链 KUBE-SVC-XRY76EGRC3BSCIIJ/.test(t)),
+          30_000,
+        );
+        log(`warning (zh-CN): ${zh.find((t) => t.includes('KUBE-SVC-XRY76EGRC3BSCIIJ'))}`);
+        await screenshot('trace-service-rule-missing-zh-CN', { x: 0, y: 30, width: 1000, height: 560 });
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((t) => notSent.test(t)),
+          30_000,
+        );
+        await widenSideBar(page, SIDE_BAR_WIDTH);
         await page.mouse.move(900, 500);
         await page.keyboard.press('Escape');
         await closeAllEditors(page);
