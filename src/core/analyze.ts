@@ -161,19 +161,22 @@ export function localizeDiagnostic(d: Diagnostic, lang: Lang): Diagnostic {
   };
 }
 
-/** Parse problems and lint findings of an analysis, in line order: what the editor and `kpp lint` show. */
-export function diagnosticsOf(a: Analysis, lang: Lang): Diagnostic[] {
+/**
+ * Parse problems and lint findings of an analysis, in line order: what the editor and `kpp lint` show. `lint`
+ * false: the parse problems only (the language server publishes these first when a big dump opens).
+ */
+export function diagnosticsOf(a: Analysis, lang: Lang, lint = true): Diagnostic[] {
   // concat, not push(...): a huge paste can have more diagnostics than a call has room for arguments.
   let found: Diagnostic[] = [];
   if (a.iptables)
     found = found.concat(
       a.iptables.dump.diagnostics.map((d) => localizeDiagnostic(d, lang)),
-      lintIptables(a.iptables, lang),
+      lint ? lintIptables(a.iptables, lang) : [],
     );
   if (a.ipvs)
     found = found.concat(
       a.ipvs.diagnostics.map((d) => localizeDiagnostic(d, lang)),
-      lintIpvs(a.ipvs, lang),
+      lint ? lintIpvs(a.ipvs, lang) : [],
     );
   if (a.network) found = found.concat(a.network.diagnostics.map((d) => localizeDiagnostic(d, lang)));
   return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);

@@ -17,7 +17,10 @@
  * - Workers are child processes, not threads: an ended worker gives all its memory back to the system. Threads
  *   of one process were tried first; the allocator kept what ended threads had used, and the server grew by
  *   half after a few edits of a 23 MB dump.
- * - Only a document's first analysis is waited for.
+ * - Only a document's first analysis is waited for. Its parse problems are published as soon as the worker knows
+ *   them when the document is big (lint's findings on a 23 MB dump take as long again): the whole set, published
+ *   when lint is done, replaces them. A later analysis publishes its whole set only: the findings shown stay
+ *   until they are replaced.
  * - At most one analysis per document runs; edits that arrive meanwhile are read by the next one, once it ends.
  * - Every request has a budget: past it, the request is answered with an error, logged, and the worker (which may
  *   be stuck in synchronous work) is killed; the document is analysed again in a fresh worker. An analysis has its
@@ -75,7 +78,11 @@ export interface CacheHooks {
   budgets: Budgets;
   lang: () => Lang;
   current: (uri: string) => DocumentState | undefined;
-  publish: (uri: string, version: number, diagnostics: unknown[], ms: number) => void;
+  /**
+   * `stage`: `parsed`, the parse problems of a first analysis whose lint goes on; `withdrawn`, those of an analysis
+   * that failed after they were published (an empty set, as before them).
+   */
+  publish: (uri: string, version: number, diagnostics: unknown[], ms: number, stage?: 'parsed' | 'withdrawn') => void;
   /** A newer analysis serves after answers were given from an older one: the editor should ask again. */
   refreshed: (uri: string) => void;
   log: (message: string) => void;
@@ -102,7 +109,7 @@ interface Pending {
  */
 const WORKER_EXEC_ARGV = ['--max-semi-space-size=2'];
 
-type Analysed = Extract<FromWorker, { kind: 'analysed' | 'analysisFailed' }>;
+type Analysed = Extract<FromWorker, { kind: 'parsed' | 'analysed' | 'analysisFailed' }>;
 
 /** One worker process holding the analyses of one big document or of all small ones. */
 class Host {
@@ -131,6 +138,7 @@ class Host {
     let stderr = '';
     this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     this.child.on('message', (m: FromWorker) => {
+      if (m.kind === 'parsed') return this.analysed.get(m.uri)?.(m);
       if (m.kind === 'analysed' || m.kind === 'analysisFailed') {
         const done = this.analysed.get(m.uri);
         this.analysed.delete(m.uri);
@@ -308,6 +316,8 @@ interface Entry {
   waiting: ((h: Host | undefined) => void)[];
   /** An answer was given from an analysis older than the text. */
   staleServed: boolean;
+  /** Parse problems are published and no analysis serves yet: a failure withdraws them. */
+  parsedPublished: boolean;
   /** The version whose worker was restarted after it stopped (restarted once, not in a loop). */
   restartedFor?: number;
   /** The last version whose analysis failed or ran out of budget (not retried until the text changes). */
@@ -347,7 +357,15 @@ export class AnalysisCache {
     if (!e)
       this.entries.set(
         uri,
-        (e = { uri, servingVersion: -1, again: false, waiting: [], staleServed: false, closed: false }),
+        (e = {
+          uri,
+          servingVersion: -1,
+          again: false,
+          waiting: [],
+          staleServed: false,
+          parsedPublished: false,
+          closed: false,
+        }),
       );
     clearTimeout(e.timer);
     e.timer = setTimeout(() => {
@@ -507,6 +525,10 @@ export class AnalysisCache {
       if (e.analysing === host) e.analysing = undefined;
       if (e.closed) return;
       if (failed) e.failedVersion = doc.version;
+      if (failed && e.parsedPublished && !e.serving) {
+        e.parsedPublished = false;
+        this.hooks.publish(e.uri, doc.version, [], Date.now() - started, 'withdrawn');
+      }
       // The text moved on while this one was read: read it again (a version that failed is not retried).
       const now = this.hooks.current(e.uri)?.version;
       const wanted = e.again || (now !== undefined && now !== e.servingVersion && now !== e.failedVersion);
@@ -518,6 +540,11 @@ export class AnalysisCache {
       host.analysed.delete(e.uri);
     };
     host.analysed.set(e.uri, (m) => {
+      if (m.kind === 'parsed') {
+        if (e.closed || e.serving) return;
+        e.parsedPublished = true;
+        return this.hooks.publish(e.uri, m.version, m.diagnostics, Date.now() - started, 'parsed');
+      }
       e.stopAnalysis = undefined;
       if (e.closed) return this.release(host, e.uri);
       if (m.kind === 'analysisFailed') {
@@ -528,6 +555,7 @@ export class AnalysisCache {
       const old = e.serving;
       e.serving = host;
       e.servingVersion = m.version;
+      e.parsedPublished = false;
       if (old && old !== host) this.release(old, e.uri);
       this.hooks.publish(e.uri, m.version, m.diagnostics, Date.now() - started);
       // The texts of the document's older versions and the answers relayed are garbage now (the server's RSS grew
@@ -547,6 +575,8 @@ export class AnalysisCache {
         version: doc.version,
         languageId: doc.languageId,
         lang: this.hooks.lang(),
+        // A big document's first analysis: its parse problems first (nothing is shown before them).
+        early: length >= BIG_DOCUMENT_CHARS && e.servingVersion < 0,
       },
       parts,
     );

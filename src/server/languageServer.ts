@@ -91,11 +91,17 @@ export function startServer(connection: Connection, reader?: StdioMessageReader)
           }
         : undefined;
     },
-    publish: (uri, version, diagnostics, ms) => {
+    publish: (uri, version, diagnostics, ms, stage) => {
       void connection.sendDiagnostics({ uri, version, diagnostics: diagnostics as never });
       const m = process.memoryUsage();
+      const what =
+        stage === 'parsed'
+          ? `read ${uri} v${version}: ${countedEn(diagnostics.length, 'parse diagnostic')} (lint goes on)`
+          : stage === 'withdrawn'
+            ? `withdrew the parse diagnostics of ${uri} v${version}: its analysis failed`
+            : `analysed ${uri} v${version}: ${countedEn(diagnostics.length, 'diagnostic')}`;
       connection.console.log(
-        `analysed ${uri} v${version}: ${countedEn(diagnostics.length, 'diagnostic')} in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`,
+        `${what} in ${ms} ms (process RSS ${mb(m.rss)} MB, main thread heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB)`,
       );
     },
     refreshed: () => {

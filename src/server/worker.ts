@@ -29,11 +29,14 @@ export type ToWorker =
   | { kind: 'packedPart'; bytes: Uint8Array; wide: boolean }
   /** The parts sent are not for an analysis after all (a forwarded didOpen's text that is not analysed here). */
   | { kind: 'dropParts' }
-  | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang }
+  /** `early`: the parse problems are posted (`parsed`) as soon as they are known, before lint's findings. */
+  | { kind: 'analyse'; uri: string; version: number; languageId: string; text: string; lang: Lang; early?: boolean }
   | { kind: 'request'; id: number; uri: string; method: string; params: unknown; lang: Lang }
   | { kind: 'drop'; uri: string };
 
 export type FromWorker =
+  /** The parse problems of an analysis whose lint goes on (asked for with `early`); `analysed` follows. */
+  | { kind: 'parsed'; uri: string; version: number; diagnostics: unknown[]; ms: number }
   | { kind: 'analysed'; uri: string; version: number; diagnostics: unknown[]; ms: number }
   | { kind: 'analysisFailed'; uri: string; version: number; message: string }
   /** `fitted`: what the feature answered that the editor rejects, fitted here (a feature's bug, for the log). */
@@ -146,6 +149,11 @@ export function runWorker(): void {
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
         const analysis = analyzeText(text, kindForLanguage(m.languageId));
+        if (m.early) {
+          const parsed = diagnosticsOf(analysis, m.lang, false).map((x) => toLspDiagnostic(x, m.uri));
+          const diagnostics = resultToDocument('diagnostics', parsed, analysis.positions) as unknown[];
+          post({ kind: 'parsed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
+        }
         const doc = heldDocument(m.uri, analysis, text);
         held.set(m.uri, doc);
         const found = HANDLERS.diagnostics(doc, undefined, m.lang);

@@ -348,7 +348,7 @@ async function main(): Promise<number> {
       const analysed = lsp.serverLog.find((l) => l.startsWith('analysed '));
       if (analysed) console.log(`server: ${analysed}`);
       console.log(
-        `didOpen -> first publishDiagnostics ${formatMs(lsp.openToDiagnosticsMs)} (${lsp.diagnostics} diagnostics)`,
+        `didOpen -> first publishDiagnostics ${formatMs(lsp.openToDiagnosticsMs)}, the whole set ${formatMs(lsp.openToWholeDiagnosticsMs)} (${lsp.diagnostics} diagnostics)`,
       );
       console.log(
         lsp.semanticTokens.declined

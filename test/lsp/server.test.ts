@@ -10,6 +10,7 @@ import {
   HoverRequest,
   InlayHintRequest,
   ReferencesRequest,
+  DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
   SemanticTokensRangeRequest,
   SemanticTokensRequest,
@@ -383,6 +384,52 @@ test('a dump of millions of characters reaches its worker in parts, whole: answe
     lines.splice(firstRule, 0, fillers[fillers.length - 1]);
     await s.change(uri, 2, lines.join('\n'));
     await ask(firstRule + fillers.length + seed.lineOf('-A KUBE-SERVICES -d') - firstRule);
+  } finally {
+    await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+});
+
+test("a big dump's first diagnostics are its parse problems, then the whole set replaces them; an edit publishes the whole set only", async () => {
+  const uri = 'file:///work/parse-then-lint.iptables';
+  // Over a million characters (a big document): a parse problem (the text line) and a lint finding (the jump to
+  // a chain nobody declared) after the filler.
+  const filler = Array.from(
+    { length: 12_000 },
+    (_, i) =>
+      `-A KUBE-SERVICES -s 10.1.${i >> 8}.${i & 255}/32 -m comment --comment "filler ${'-'.repeat(40)}" -j RETURN`,
+  );
+  const lines = [
+    '*nat',
+    ':PREROUTING ACCEPT [0:0]',
+    ':KUBE-SERVICES - [0:0]',
+    ...filler,
+    '-A PREROUTING -j KUBE-SERVICES',
+    '-A PREROUTING -j KUBE-NOWHERE',
+    'garbage line here',
+    'COMMIT',
+  ];
+  const text = lines.join('\n');
+  assert.ok(text.length > 1_000_000);
+  const codes = (p: { diagnostics: { code?: number | string; range: { start: { line: number } } }[] }) =>
+    p.diagnostics.map((d) => `${d.code}@${d.range.start.line}`);
+  const garbage = lines.indexOf('garbage line here');
+  const nowhere = lines.indexOf('-A PREROUTING -j KUBE-NOWHERE');
+  const first = await s.open(uri, 'iptables', text);
+  try {
+    assert.deepEqual(codes(first), [`text-line@${garbage}`]);
+    const whole = await s.waitDiagnostics(uri);
+    assert.equal(whole.version, 1);
+    assert.deepEqual(codes(whole), [`undefined-chain@${nowhere}`, `text-line@${garbage}`]);
+    // An edit (the jump moves down a line): its analysis publishes once, the whole set.
+    const published: string[][] = [];
+    const seen = s.waitDiagnostics(uri, (p) => (published.push(codes(p)), p.version === 2));
+    lines.splice(3, 0, '# one more line');
+    s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: lines.join('\n') }],
+    });
+    await seen;
+    assert.deepEqual(published, [[`undefined-chain@${nowhere + 1}`, `text-line@${garbage + 1}`]]);
   } finally {
     await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
