@@ -146,6 +146,23 @@ export function optionArity(canonical: string): 0 | 1 | 2 {
   return 1;
 }
 
+/**
+ * Options of the iptables command itself, not of the rule (`iptables -t nat -w 5 -A ...`, also written after the
+ * rule command), and how many values each takes: -1 for `-w`'s optional number of seconds. `--table=nat` and
+ * `--wait=5` carry theirs.
+ */
+export const COMMAND_OPTION_VALUES: ReadonlyMap<string, -1 | 0 | 1> = new Map<string, -1 | 0 | 1>([
+  ['-t', 1],
+  ['--table', 1],
+  ['-w', -1],
+  ['--wait', -1],
+  ['-W', 1],
+  ['--wait-interval', 1],
+  ['-v', 0],
+  ['--verbose', 0],
+  ['--modprobe', 1],
+]);
+
 /** Protocols whose options (`--dport`, `--sport`, ...) iptables loads implicitly after `-p`. */
 export const IMPLICIT_PROTOCOL_MODULES = new Set(['tcp', 'udp', 'sctp', 'icmp', 'icmpv6', 'udplite', 'dccp']);
 

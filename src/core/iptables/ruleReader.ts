@@ -7,7 +7,7 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { isAlnumCode, isDigitCode } from '../common/chars';
 import type { LineIndex } from '../common/lines';
-import { IMPLICIT_PROTOCOL_MODULES, knownModuleOptions, takesAnyWordAsValue } from './options';
+import { COMMAND_OPTION_VALUES, IMPLICIT_PROTOCOL_MODULES, knownModuleOptions, takesAnyWordAsValue } from './options';
 import { problem } from './problems';
 import {
   BANG,
@@ -58,6 +58,7 @@ export const scanned = { end: 0, unterminatedQuoteAt: -1 };
  * tells where they end and where a quote was left open (-1 when none). `ruleLine` is the line the rule starts
  * on (earlier than `line` for a continuation line of a hard-wrapped rule): word columns count from its start.
  * `fold` says the segment is the rest of a line a terminal folded at its width (see the parser's `foldsInto`).
+ * `until`: where the words end, when not at the line's end (a command line's shell operators after its rule).
  */
 export function scanWords(
   store: RuleStore,
@@ -67,10 +68,11 @@ export function scanWords(
   diagnostics: Diagnostic[],
   ruleLine = line,
   fold: { breaks: boolean; glueFirst: boolean } = NO_FOLD,
+  until = lines.contentEnd[line],
 ): void {
   const text = store.text;
   const base = lines.start[ruleLine];
-  const n = lines.contentEnd[line];
+  const n = until;
   const first = store.wordCount;
   // Scanning on from an earlier line: a quote a hard wrap left open goes on over the line break.
   const multiLine = ruleLine !== line && from < lines.start[line];
@@ -179,6 +181,8 @@ export interface RuleBody {
    */
   commentWord: number;
   counters: Counters | undefined;
+  /** The iptables command's own options (`-t nat`) are among the rule's words (read as command and table words). */
+  commandOptions: boolean;
   /** Option and module rows of this rule: [optFirst, optEnd), [modFirst, modEnd). */
   optFirst: number;
   optEnd: number;
@@ -205,6 +209,7 @@ const body: RuleBody = {
   targetGoto: false,
   commentWord: -1,
   counters: undefined,
+  commandOptions: false,
   optFirst: 0,
   optEnd: 0,
   modFirst: 0,
@@ -227,7 +232,8 @@ function bangAt(store: RuleStore, k: number, end: number): boolean {
 /**
  * Sorts the body words [first, end) of one rule (`-s 10.0.0.0/8 -m tcp --dport 80 -j DNAT --to-destination ...`)
  * into option and module rows, and finds the target, comment and `-c` counters. The result is valid until the
- * next call.
+ * next call. `commandLine`: the rule is an iptables command's (`iptables -A POSTROUTING -t nat ...`), whose own
+ * options (`-t nat`, `-w`) may come among the rule's: they are read as such, no part of the rule.
  */
 export function readRuleBody(
   store: RuleStore,
@@ -236,6 +242,7 @@ export function readRuleBody(
   first: number,
   end: number,
   diagnostics: Diagnostic[],
+  commandLine = false,
 ): RuleBody {
   const text = store.text;
   const col = store.wordCol;
@@ -249,6 +256,7 @@ export function readRuleBody(
   body.targetGoto = false;
   body.commentWord = -1;
   body.counters = undefined;
+  body.commandOptions = false;
   body.optFirst = store.optCount;
   body.modFirst = store.modCount;
   let current = OWNER_GENERIC; // module row options go to; OWNER_GENERIC before any -m
@@ -278,6 +286,17 @@ export function readRuleBody(
       store.wordFlags[i] & (UNQUOTE | JOINED)
         ? valueId(store, i, base)
         : names.idOf(text, base + col[i], base + col[i] + len[i]);
+    if (commandLine) {
+      const after = commandOptionEnd(store, i, end, base);
+      if (after > i) {
+        const table = after === i + 2 && /^(?:-t|--table)$/.test(wordValue(store, i, base));
+        kind[i] = KIND.command;
+        for (let k = i + 1; k < after; k++) kind[k] = table ? KIND.table : KIND.command;
+        body.commandOptions = true;
+        i = after;
+        continue;
+      }
+    }
     // `-j KUBE-SEP-A -A KUBE-SVC-X ...`: a second rule after the first on one line (a line break a page or a chat
     // lost). iptables refuses it (`Cannot use -A with -A`); the first rule is read, the rest of the line is not.
     if (isRuleCommandWord(text, base + col[i], len[i])) {
@@ -421,6 +440,17 @@ export function readRuleBody(
   body.optEnd = store.optCount;
   body.modEnd = store.modCount;
   return body;
+}
+
+/** After an option of the iptables command itself at word k (`-t nat`, `-w 5`, `--table=nat`): its end; k if none. */
+function commandOptionEnd(store: RuleStore, k: number, end: number, base: number): number {
+  const word = wordValue(store, k, base);
+  if (word.startsWith('--table=') || word.startsWith('--wait=')) return k + 1;
+  const takes = COMMAND_OPTION_VALUES.get(word);
+  if (takes === undefined) return k;
+  if (takes === 1 || (takes === -1 && k + 1 < end && /^\d+$/.test(wordValue(store, k + 1, base))))
+    return Math.min(end, k + 2);
+  return k + 1;
 }
 
 /** The value of the comment `readRuleBody` found, or undefined. */

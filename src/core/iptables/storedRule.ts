@@ -46,6 +46,7 @@ export const ANY_MODULE = -1;
 export const GENERIC_OPTIONS = -3;
 const RENAMED = 32; // an `-E` changed its chain or target name: compare by the names, not the words written
 const MULTI_LINE = 64; // written over several lines (a hard-wrapped paste)
+const COMMAND_OPTIONS = 128; // an iptables command's own options among its words (`-A X -t nat ...`): not compared
 
 /** The `option` given to a `forEachOptionName` visitor that takes none (it cannot call it). */
 const NO_OPTION = (): OptionArg => {
@@ -93,7 +94,8 @@ export class StoredRule implements Rule {
       COMMANDS.indexOf(init.command) |
       (body.targetGoto ? GOTO : 0) |
       (counters ? HAS_COUNTERS : 0) |
-      (init.multiLine ? MULTI_LINE : 0);
+      (init.multiLine ? MULTI_LINE : 0) |
+      (body.commandOptions ? COMMAND_OPTIONS : 0);
   }
 
   get id(): number {
@@ -282,6 +284,8 @@ export class StoredRule implements Rule {
     const renamed = comparable && (s.ruleFlags[this.slot] & RENAMED) !== 0;
     for (let k = this.first + 1; k < this.end; k++) {
       if (comparable && k > this.first + 1 && k < this.bodyFirst) continue; // `-I CHAIN 2`: the position
+      if (comparable && k >= this.bodyFirst && (s.wordKind[k] === KIND.command || s.wordKind[k] === KIND.table))
+        continue; // `-t nat` among a command's words
       if (
         comparable &&
         (s.wordKind[k] === KIND.counter ||
@@ -301,7 +305,8 @@ export class StoredRule implements Rule {
    * matches and are left out. Read in the dump's own text (a flat string reads faster than a slice of it).
    */
   comparableText(): string {
-    if (this.multiLine) return collapseSpaces(this.wordsText(true));
+    if (this.multiLine || this.store.ruleFlags[this.slot] & COMMAND_OPTIONS)
+      return collapseSpaces(this.wordsText(true));
     const text = this.store.text;
     const counters = this.counters;
     const chainAt = this.base + this.store.wordCol[this.first + 1];

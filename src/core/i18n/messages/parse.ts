@@ -71,6 +71,10 @@ export const parseMessages: MessageBundle = {
     'parse.missing-policy': '-P {chain} needs a policy (ACCEPT or DROP).',
     'parse.delete-no-match':
       '-D finds no rule like this in {chain}: iptables-restore would stop here ("does a matching rule exist in that chain?").',
+    'parse.delete-no-match.command':
+      '-D finds no rule like this in {chain} among the rules read so far: it deletes such a rule only if the kernel had one before these commands ran (iptables fails otherwise); nothing is deleted here.',
+    'parse.command-not-read':
+      'Only one iptables command of a line is read (the last that changes the rules): this {command} is not applied.',
     'parse.rule-number-out-of-range.one':
       '{chain} has 1 rule at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
     'parse.rule-number-out-of-range.other':
@@ -163,6 +167,9 @@ export const parseMessages: MessageBundle = {
     'parse.missing-policy': '-P {chain} 需要一个策略（ACCEPT 或 DROP）。',
     'parse.delete-no-match':
       '-D 在 {chain} 中找不到这样的规则：iptables-restore 会在此处停止（“该链中是否存在匹配的规则？”）。',
+    'parse.delete-no-match.command':
+      '在目前读到的规则中，-D 在 {chain} 里找不到这样的规则：只有在这些命令运行之前内核中已有这样的规则时它才会删除（否则 iptables 会报错）；这里不删除任何规则。',
+    'parse.command-not-read': '一行只读取一条 iptables 命令（最后一条修改规则的命令）：这里的 {command} 未被应用。',
     'parse.rule-number-out-of-range.other':
       '此时 {chain} 只有 {count} 条规则：没有第 {position} 条规则可以{command}；iptables-restore 会在此处停止。',
     'parse.hash-prefixed-paste': '每一行都以 "#" 开头（粘贴的日志）；已忽略这个前缀。',

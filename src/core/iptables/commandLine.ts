@@ -1,0 +1,192 @@
+/**
+ * iptables commands as scripts, docs and shell history write them (`sudo iptables -t nat -A PREROUTING ...`,
+ * `ip6tables -w -I INPUT 1 ...`, `iptables -C X ... 2>/dev/null || iptables -A X ...`): which command of the
+ * line changes the rules, where its words are, its table, and what of the line is shell around it. Only the words
+ * are read; nothing is run.
+ */
+import { isWhiteCode } from '../common/chars';
+import { COMMAND_OPTION_VALUES } from './options';
+
+/** What an iptables command does: a rule command, `-C` (changes nothing), a chain command, anything else. */
+export type CommandKind = 'rule' | 'check' | 'chain' | 'other';
+
+export interface IptablesCommand {
+  /** Offset of the tool's first word (`sudo`, `iptables`) in the text. */
+  at: number;
+  /** Offset of the command word (`-A`, `-N`, ...). */
+  commandAt: number;
+  command: string;
+  kind: CommandKind;
+  /** `-t`/`--table` wherever the command writes it; `filter` when it does not. */
+  table: string;
+  /** Where the command's words end on the line: before a shell operator, a redirection, a comment or a final `\`. */
+  end: number;
+  /** The line ends in `\`: the command goes on on the next line. */
+  continues: boolean;
+}
+
+const RULE_COMMANDS = new Set(['-A', '--append', '-I', '--insert', '-D', '--delete', '-R', '--replace']);
+const CHECK_COMMANDS = new Set(['-C', '--check']);
+const CHAIN_COMMANDS = new Set([
+  ...['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero'],
+  ...['-P', '--policy', '-E', '--rename-chain'],
+]);
+/** The tools, by the last part of their path: `iptables`, `/usr/sbin/ip6tables-legacy`, `xtables-nft-multi`. */
+const TOOL = /^(?:\S*\/)?(?:ip6?tables(?:-legacy|-nft)?|xtables-(?:legacy|nft)-multi)$/;
+const MULTI_CALL = /xtables-(?:legacy|nft)-multi$/;
+/** `2>/dev/null`, `>>log`, `&>/dev/null`, `<in`: a redirection word. */
+const REDIRECTION = /^(?:\d*(?:>>?|<)|&>)/;
+
+interface ShellWord {
+  start: number;
+  end: number;
+  /** `;`, `&&`, `||`, `|` or `&`: the end of a command. */
+  operator: boolean;
+}
+
+/**
+ * The shell words of text[from, end): blanks separate, quotes group (`\` escapes in double quotes and outside),
+ * and `;`, `|` and `&` outside quotes are operators of their own. A `#` starting a word ends the line's words.
+ */
+function shellWords(text: string, from: number, end: number): ShellWord[] {
+  const words: ShellWord[] = [];
+  let i = from;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (isWhiteCode(c)) {
+      i++;
+      continue;
+    }
+    if (c === 35) break; // `# comment`
+    if (c === 59 || c === 124 || (c === 38 && text.charCodeAt(i + 1) !== 62)) {
+      const start = i++;
+      while (i < end && text.charCodeAt(i) === c) i++;
+      words.push({ start, end: i, operator: true });
+      continue;
+    }
+    const start = i;
+    let quote = 0;
+    while (i < end) {
+      const d = text.charCodeAt(i);
+      if (quote) {
+        if (d === 92 && quote === 34) i++;
+        else if (d === quote) quote = 0;
+      } else if (d === 34 || d === 39) quote = d;
+      else if (d === 92) i++;
+      else if (isWhiteCode(d) || d === 59 || d === 124) break;
+      // `&` ends a word except in a redirection (`2>&1`, `&>`).
+      else if (d === 38 && i > start && text.charCodeAt(i - 1) !== 62) break;
+      i++;
+    }
+    words.push({ start, end: Math.min(i, end), operator: false });
+  }
+  return words;
+}
+
+/** Where a command's words end among `words` (a redirection, an operator or a final `\`), and whether `\` continues it. */
+function wordsEnd(
+  text: string,
+  words: ShellWord[],
+  from: number,
+  lineEnd: number,
+): { end: number; continues: boolean } {
+  for (let k = from; k < words.length; k++) {
+    const w = words[k];
+    const word = text.slice(w.start, w.end);
+    if (w.operator || REDIRECTION.test(word)) return { end: trimmedEnd(text, w.start), continues: false };
+    if (word === '\\' && k === words.length - 1) return { end: trimmedEnd(text, w.start), continues: true };
+  }
+  return { end: words.length > 0 ? words[words.length - 1].end : lineEnd, continues: false };
+}
+
+function trimmedEnd(text: string, at: number): number {
+  while (at > 0 && isWhiteCode(text.charCodeAt(at - 1))) at--;
+  return at;
+}
+
+/** The table a command's words [from, to) name with `-t`/`--table`, or undefined. */
+function tableOf(text: string, words: ShellWord[], from: number, to: number): string | undefined {
+  for (let k = from; k < to; k++) {
+    const word = text.slice(words[k].start, words[k].end);
+    if (word.startsWith('--table=')) return word.slice(8);
+    if ((word === '-t' || word === '--table') && k + 1 < to) return text.slice(words[k + 1].start, words[k + 1].end);
+  }
+  return undefined;
+}
+
+/** One command among words [from, to): undefined when it runs no iptables tool. */
+function readCommand(text: string, words: ShellWord[], from: number, to: number): IptablesCommand | undefined {
+  let k = from;
+  const word = (i: number) => text.slice(words[i].start, words[i].end);
+  if (k < to && word(k) === 'sudo') for (k++; k < to && word(k).startsWith('-'); k++);
+  if (k >= to || !TOOL.test(word(k))) return undefined;
+  if (MULTI_CALL.test(word(k))) k++;
+  // Options before the command: `-t nat`, `-w 5`, `-W 100000`, `-4`, `--wait=5`.
+  for (k++; k < to; k++) {
+    const w = word(k);
+    const takes = COMMAND_OPTION_VALUES.get(w);
+    if (takes === undefined && !(w === '-4' || w === '-6' || w.startsWith('--table=') || w.startsWith('--wait=')))
+      break;
+    // `-w` takes a number if one follows.
+    if (takes === 1 || (takes === -1 && k + 1 < to && /^\d+$/.test(word(k + 1)))) k++;
+  }
+  if (k >= to) return undefined;
+  const command = word(k);
+  const kind: CommandKind = RULE_COMMANDS.has(command)
+    ? 'rule'
+    : CHECK_COMMANDS.has(command)
+      ? 'check'
+      : CHAIN_COMMANDS.has(command)
+        ? 'chain'
+        : 'other';
+  const { end, continues } = wordsEnd(text, words.slice(0, to), k, words[to - 1].end);
+  return {
+    at: words[from].start,
+    commandAt: words[k].start,
+    command,
+    kind,
+    table: tableOf(text, words, from, to) ?? 'filter',
+    end,
+    continues,
+  };
+}
+
+/**
+ * The iptables command of the line text[from, end) that changes the rules, read as the one command of the line:
+ * the last rule command, else the last chain command, else a `-C` (changes nothing, read as before). A line
+ * holds one rule: `unread` are the other commands that change the rules (`-D X ... ; iptables -A X ...`: the
+ * `-D` is not applied). Undefined when the line runs no such command (a listing, `iptables -S`, no iptables).
+ */
+export function iptablesCommandOn(
+  text: string,
+  from: number,
+  end: number,
+): { read: IptablesCommand; unread: IptablesCommand[] } | undefined {
+  const words = shellWords(text, from, end);
+  const commands: IptablesCommand[] = [];
+  let start = 0;
+  for (let k = 0; k <= words.length; k++) {
+    if (k < words.length && !words[k].operator) continue;
+    if (k > start) {
+      const command = readCommand(text, words, start, k);
+      if (command && command.kind !== 'other') commands.push(command);
+    }
+    start = k + 1;
+  }
+  const last = (kind: CommandKind) => {
+    for (let k = commands.length - 1; k >= 0; k--) if (commands[k].kind === kind) return commands[k];
+    return undefined;
+  };
+  const read = last('rule') ?? last('chain') ?? last('check');
+  if (!read) return undefined;
+  return { read, unread: commands.filter((c) => c !== read && c.kind !== 'check') };
+}
+
+/**
+ * Where the words of a command's continuation line text[from, end) end (before an operator, a redirection, a
+ * comment or a final `\`), and whether it goes on again.
+ */
+export function continuationEnd(text: string, from: number, end: number): { end: number; continues: boolean } {
+  const words = shellWords(text, from, end);
+  return wordsEnd(text, words, 0, from);
+}
