@@ -17,6 +17,7 @@ import { isNftTableStart, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
 import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
+import { continuationEnd, iptablesCommandOn, type IptablesCommand } from './commandLine';
 import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
 import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
@@ -219,6 +220,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let foldWidthFound: number | undefined;
   /** The last line of the rule `readRuleLine` read: later than its first when a hard wrap carried it on. */
   let ruleEndLine = 0;
+  /** The iptables command (`iptables -t nat -A ...`) whose rule or chain command is being read. */
+  let scriptCommand: IptablesCommand | undefined;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -328,6 +331,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       for (const r of c.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
   };
   const tableFor = (chain: string, targetName: string | undefined, comment: string | undefined): Table => {
+    if (scriptCommand) return getTable(scriptCommand.table);
     if (ctx.table) return ctx.table;
     return getTable(ctx.commandTable ?? options.defaultTable ?? inferTable(chain, targetName, comment));
   };
@@ -417,7 +421,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const command = promptCommand(c) ?? (isIptablesCommand(c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
-      return li;
+      // A command that changes the rules (a script, shell history, a doc's example) is read as the rule or chain
+      // command it runs, in the table it names.
+      return readCommandLine(li, lines.contentEnd[li] - command.length) ?? li;
     }
     if (c.startsWith('#')) {
       // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside
@@ -547,6 +553,39 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     diagnostics.push(problem('unrecognized-line', 'warning', lineSpan(sl.line, sl.raw), { text: truncate(c, 60) }));
     return li;
+  }
+
+  /**
+   * The iptables command of line `li` from offset `from` that changes the rules, read as its rule or chain command
+   * (commandLine.ts); returns the last line read, undefined when the line runs no such command.
+   */
+  function readCommandLine(li: number, from: number): number | undefined {
+    const found = iptablesCommandOn(src, from, lines.contentEnd[li]);
+    if (!found) return undefined;
+    const base = lines.start[li];
+    for (const other of found.unread) {
+      const span = { line: li, column: other.at - base, length: other.end - other.at };
+      diagnostics.push(problem('command-not-read', 'info', span, { command: other.command }));
+    }
+    const read = (scriptCommand = found.read);
+    try {
+      if (read.kind !== 'chain') {
+        if (readRuleLine(li, true)) return ruleEndLine;
+        diagnostics.push(
+          problem('missing-chain-name', 'error', lineSpan(li, lines.raw(li)), { command: read.command }),
+        );
+        return li;
+      }
+      const sl = lines.line(li);
+      const cs = lines.contentStart[li];
+      const words = joinWrappedWords(
+        splitWords(sl.content.slice(0, read.end - cs), sl.offset, read.commandAt - cs).words,
+      );
+      handleChainCommand(words, sl, tableFor, getChain, forgetChain, renameChain, dump, tokens);
+      return li;
+    } finally {
+      scriptCommand = undefined;
+    }
   }
 
   /** A `table FAMILY NAME {` block of `nft list ruleset`: its chains and rules join the dump; returns the line after it. */
@@ -680,7 +719,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const base = lines.start[li];
     const cs = lines.contentStart[li];
     let counters: Counters | undefined;
-    let from = cs;
+    const script = scriptCommand;
+    let from = script ? script.commandAt : cs;
     let prefixLength = 0;
     const prefix =
       src.charCodeAt(cs) === 91
@@ -699,7 +739,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     const first = store.wordCount;
     const wordProblems = diagnostics.length;
-    scanWords(store, lines, li, from, diagnostics);
+    scanWords(store, lines, li, from, diagnostics, li, undefined, script?.end);
     let end = scanned.end;
     const ruleCommand =
       end - first >= 2 ? ruleCommandAt(src, base + store.wordCol[first], store.wordLen[first]) : undefined;
@@ -736,7 +776,17 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const fold = ruleFold;
     fold.breaks = false;
     fold.glueFirst = false;
-    while (lastLine + 1 < lines.count && lastLine - li < MAX_FOLDED_ROWS) {
+    let contentEnd = script ? script.end : lines.contentEnd[li];
+    // A command goes on over the lines its final `\` continues it on, and no further.
+    for (let goesOn = script?.continues ?? false; goesOn && lastLine + 1 < lines.count;) {
+      lastLine++;
+      const rest = continuationEnd(src, lines.contentStart[lastLine], lines.contentEnd[lastLine]);
+      scanWords(store, lines, lastLine, lines.contentStart[lastLine], diagnostics, li, undefined, rest.end);
+      end = scanned.end;
+      contentEnd = rest.end;
+      goesOn = rest.continues;
+    }
+    while (!script && lastLine + 1 < lines.count && lastLine - li < MAX_FOLDED_ROWS) {
       const next = lastLine + 1;
       // The next rule (nearly every line after a rule) goes on with nothing: no fold's rest, continuation or quote.
       if (startsLikeRule(src, lines.contentStart[next])) break;
@@ -781,7 +831,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         end = scanned.end;
       }
     }
-    for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
+    if (!script) for (let line = li + 1; line <= lastLine; line++) noteContinuation(line, li);
     if (scanned.unterminatedQuoteAt >= 0) {
       diagnostics.push(
         problem('unterminated-quote', 'error', {
@@ -806,14 +856,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     lastChainWordAt = base + store.wordCol[first + 1];
     lastChainWordLength = store.wordLen[first + 1];
     const chain = store.nameOf(chainId);
-    const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics);
+    const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics, script !== undefined);
     // Only text without a `*table` header may need the comment to tell the table.
     const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
     const init = ruleInit;
     init.line = li;
     init.base = base;
     init.contentStart = cs - base;
-    init.contentEnd = lines.contentEnd[lastLine] - base;
+    init.contentEnd = (script ? contentEnd : lines.contentEnd[lastLine]) - base;
     init.multiLine = lastLine > li;
     init.table = store.tableIndex(table.name);
     init.chain = chainId;
@@ -1119,7 +1169,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const spec = ruleComparableText(rule);
       at = rules.findIndex((r) => ruleComparableText(r) === spec);
       if (at < 0) {
-        diagnostics.push(problem('delete-no-match', 'warning', rule.span, { chain: chain.name }));
+        // A command deletes from the kernel's rules, which the text may not show: not applied, and said so.
+        const command = scriptCommand ? 'command' : undefined;
+        diagnostics.push(
+          problem('delete-no-match', command ? 'info' : 'warning', rule.span, { chain: chain.name }, command),
+        );
         return;
       }
     } else return; // -R without a number is a usage error iptables reports itself; nothing to replace
