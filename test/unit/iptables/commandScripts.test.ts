@@ -1,0 +1,140 @@
+/**
+ * iptables commands as people paste them from docs, shell history and scripts (`sudo iptables -t nat -A ...`):
+ * each is read as the rule or chain command it runs, in the table it names, on its own line. Samples written here,
+ * modelled on port-forwarding how-tos, k3s/kind troubleshooting threads and a node's bash history.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { detectDump } from '../../../src/core/detect';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import { traceText } from '../../../src/core/traceAnalysis';
+import { hover } from '../../../src/server/features/hover';
+import { documentSymbols } from '../../../src/server/features/symbols';
+import { LineIndex } from '../../../src/server/lineIndex';
+
+const script = [
+  '#!/bin/sh',
+  '# forward 8080 on the host to the app container',
+  'iptables -t nat -N APP-DNAT',
+  'iptables -t nat -A PREROUTING -p tcp --dport 8080 -j APP-DNAT',
+  'iptables -t nat -A APP-DNAT -p tcp -j DNAT --to-destination 172.17.0.2:80',
+  'sudo iptables -A INPUT -p tcp --dport 22 -j ACCEPT',
+  'iptables -P INPUT DROP',
+  'sudo iptables -w -t filter -I INPUT 1 -i lo -j ACCEPT',
+  '$ ip6tables -A INPUT -p ipv6-icmp -j ACCEPT',
+].join('\n');
+
+const chainRules = (text: string, table: string, chain: string) =>
+  parseIptables(text)
+    .tables.find((t) => t.name === table)
+    ?.chains.get(chain)
+    ?.rules.map((r) => r.line);
+
+test('a script of iptables commands is read as the rules and chains of the tables it names, on their lines', () => {
+  const dump = parseIptables(script);
+  assert.deepEqual(dump.diagnostics, []);
+  assert.deepEqual(chainRules(script, 'nat', 'PREROUTING'), [3]);
+  assert.deepEqual(chainRules(script, 'nat', 'APP-DNAT'), [4]);
+  // -I INPUT 1 goes before the rule appended earlier; filter is the default table.
+  assert.deepEqual(chainRules(script, 'filter', 'INPUT'), [7, 5, 8]);
+  const input = dump.tables.find((t) => t.name === 'filter')!.chains.get('INPUT')!;
+  assert.equal(input.policy, 'DROP');
+  const app = dump.tables.find((t) => t.name === 'nat')!.chains.get('APP-DNAT')!;
+  assert.equal(app.declSpan?.line, 2);
+  // The rule's words start at its command: `-A` is the rule's first token, its chain the second.
+  const rule = dump.rules.find((r) => r.line === 3)!;
+  assert.equal(rule.span.column, script.split('\n')[3].indexOf('-A'));
+  assert.equal(rule.text, 'PREROUTING -p tcp --dport 8080 -j APP-DNAT');
+  assert.equal(detectDump(script).kind, 'iptables');
+});
+
+test('hovers, outline and trace work on such a script', () => {
+  const a = analyzeText(script);
+  const line = script.split('\n')[4];
+  const h = hover(a, 4, line.indexOf('DNAT --to'), 'en');
+  assert.match(JSON.stringify(h), /172\.17\.0\.2:80/);
+  const names = JSON.stringify(documentSymbols(a, LineIndex.of(script)));
+  assert.match(names, /APP-DNAT/);
+  // The trace's fast path reads only lines it can prove: a script's lines are read whole, with the same answer.
+  const { answer } = traceText(
+    script,
+    {
+      src: '10.0.0.9',
+      dst: '192.168.1.5',
+      dport: 8080,
+      proto: 'tcp',
+      hook: 'prerouting',
+      localAddresses: ['192.168.1.5'],
+    },
+    'en',
+  );
+  assert.equal(answer.engine, 'iptables');
+  if (answer.engine !== 'iptables') return;
+  assert.deepEqual(
+    answer.result.paths[0].steps.map((s) => `${s.table}/${s.chain}:${s.line}`),
+    ['nat/PREROUTING:3', 'nat/APP-DNAT:4'],
+  );
+  assert.deepEqual(answer.result.paths[0].dnat, { ip: '172.17.0.2', port: 80 });
+});
+
+test("a command's own options, continuation lines and the shell around it are no part of its rule", () => {
+  const text = [
+    'iptables -A POSTROUTING -t nat -o eth0 -j MASQUERADE',
+    'iptables -w 5 -t nat -A PREROUTING -p tcp --dport 80 \\',
+    '    -m comment --comment "web; port 80" \\',
+    '    -j DNAT --to-destination 10.0.0.2:8080 # the app',
+    'iptables -C FORWARD -d 10.0.0.2 -j ACCEPT 2>/dev/null || iptables -I FORWARD -d 10.0.0.2 -j ACCEPT',
+    'iptables -t nat -D POSTROUTING -o eth0 -j MASQUERADE',
+  ].join('\n');
+  const dump = parseIptables(text);
+  assert.deepEqual(dump.diagnostics, []);
+  const nat = dump.tables.find((t) => t.name === 'nat')!;
+  // `-t nat` after the rule command names the table too; the -D of line 6 deletes that rule, written otherwise.
+  assert.deepEqual(
+    nat.chains.get('POSTROUTING')!.rules.map((r) => r.line),
+    [],
+  );
+  assert.equal(dump.removedAt.get(dump.rules[0]), 5);
+  const dnat = nat.chains.get('PREROUTING')!.rules[0];
+  assert.equal(dnat.endLine, 3);
+  assert.equal(dnat.comment, 'web; port 80');
+  assert.equal(dnat.target?.name, 'DNAT');
+  // `-C ... || iptables -I ...`: the check changes nothing, the insert is read.
+  const forward = dump.tables.find((t) => t.name === 'filter')!.chains.get('FORWARD')!;
+  assert.deepEqual(
+    forward.rules.map((r) => [r.line, r.command, r.text]),
+    [[4, 'insert', 'FORWARD -d 10.0.0.2 -j ACCEPT']],
+  );
+});
+
+test('what a script does to rules the text does not show is said, not applied silently', () => {
+  const text = [
+    'iptables -D INPUT -p tcp --dport 23 -j ACCEPT 2>/dev/null; iptables -A INPUT -p tcp --dport 22 -j ACCEPT',
+    'iptables -t nat -D KUBE-SERVICES -j KUBE-OLD',
+  ].join('\n');
+  const a = analyzeText(text);
+  const said = (lang: 'en' | 'zh-CN') =>
+    diagnosticsOf(a, lang)
+      .filter((d) => d.severity === 'info')
+      .map((d) => [d.span.line, d.span.column, d.code, d.message]);
+  assert.deepEqual(
+    said('en').map(([line, column, code]) => [line, column, code]),
+    [
+      [0, 0, 'command-not-read'],
+      [1, 16, 'delete-no-match'],
+    ],
+  );
+  assert.match(String(said('en')[0][3]), /this -D is not applied/);
+  assert.match(String(said('en')[1][3]), /only if the kernel had one before these commands ran/);
+  assert.match(String(said('zh-CN')[0][3]), /-D 未被应用/);
+  assert.match(String(said('zh-CN')[1][3]), /这里不删除任何规则/);
+  assert.deepEqual(chainRules(text, 'filter', 'INPUT'), [0]);
+  // A command that lists rules still only says which table the output after it is.
+  const listed = parseIptables('$ iptables -t nat -S\n-A KUBE-SERVICES -j KUBE-NODEPORTS');
+  assert.deepEqual(
+    listed.tables.map((t) => t.name),
+    ['nat'],
+  );
+  assert.equal(listed.rules.length, 1);
+});
