@@ -34,6 +34,8 @@ export interface Analysis {
    * every position the engines give or take crosses this map at the faces.
    */
   positions?: PastePositions;
+  /** The lines of the text the iptables engine read, when it read the whole of it (the language server reuses them). */
+  lines?: LineIndex;
 }
 
 /**
@@ -112,7 +114,11 @@ function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus, n
       return { detection, network: parseNetworkText(text) };
     default:
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
-      return { detection, iptables: buildModel(parseIptables(text, { lines, ...(traceFocus ? { traceFocus } : {}) })) };
+      return {
+        detection,
+        lines,
+        iptables: buildModel(parseIptables(text, { lines, ...(traceFocus ? { traceFocus } : {}) })),
+      };
   }
 }
 

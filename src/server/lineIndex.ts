@@ -21,6 +21,14 @@ export class LineIndex {
     return new LineIndex(text, starts);
   }
 
+  /**
+   * The lines of `text` from the starts of a line index made already of this very text (the engine's, whose lines
+   * end where the editor's do once a lone CR is read as a line break: a text that had one is not this text).
+   */
+  static ofStarts(text: string, starts: Int32Array): LineIndex {
+    return new LineIndex(text, starts);
+  }
+
   /** Calls `found` with the start of each line after the first; how many it found. */
   private static forEachLineStart(text: string, found: (start: number) => void): number {
     let n = 0;

@@ -57,15 +57,22 @@ export interface Held {
   readonly documentLines?: LineIndex;
 }
 
-/** The document's lines are counted when first asked for: the diagnostics do not wait for them. */
+/**
+ * The document's lines are counted when first asked for (the diagnostics do not wait for them), or taken from the
+ * engine's line index when it read this very text.
+ */
 function heldDocument(uri: string, analysis: Analysis, text: string): Held {
   let lines: LineIndex | undefined;
   let documentLines: LineIndex | undefined;
+  const linesOf = (engineText: string) =>
+    analysis.lines?.text === engineText
+      ? LineIndex.ofStarts(engineText, analysis.lines.start)
+      : LineIndex.of(engineText);
   return {
     uri,
     analysis,
     get lines() {
-      return (lines ??= LineIndex.of(analysis.positions?.engineText ?? text));
+      return (lines ??= linesOf(analysis.positions?.engineText ?? text));
     },
     get documentLines() {
       return analysis.positions ? (documentLines ??= LineIndex.of(text)) : undefined;

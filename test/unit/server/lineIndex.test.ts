@@ -36,3 +36,25 @@ test("every line's length is the editor's, over texts of random line breaks", ()
     );
   }
 });
+
+test("the engine's line index of this very text gives the editor's lines (the worker reuses it); a text it changed is not this text", async () => {
+  const { analyzeText } = await import('../../../src/core/analyze');
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const pieces = ['\n', '\r\n', '\r', '-A X -j Y', ':X - [0:0]', '*nat', 'COMMIT', ' ', '😀', '\ufeff'];
+  let reused = 0;
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: random(20) }, () => pieces[random(pieces.length)]).join('');
+    const engine = analyzeText(text, 'iptables').lines;
+    if (engine?.text !== text) continue;
+    reused++;
+    const from = LineIndex.ofStarts(text, engine.start);
+    const own = LineIndex.of(text);
+    assert.equal(from.lineCount, own.lineCount, JSON.stringify(text));
+    for (let line = 0; line < own.lineCount; line++)
+      assert.equal(from.lineLength(line), own.lineLength(line), JSON.stringify(text));
+  }
+  assert.ok(reused > 50, `${reused} texts kept as they were`);
+  // A lone CR (read as a line break) and a byte order mark (not a character of the first line) change the text.
+  for (const text of ['a\rb', '\ufeff*nat\nCOMMIT']) assert.notEqual(analyzeText(text, 'iptables').lines?.text, text);
+});
