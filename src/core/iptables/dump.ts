@@ -210,6 +210,16 @@ const HOOK_CHAINS: readonly string[] = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPU
 /** No built-in chain name is longer: most chains of a big dump (`KUBE-SEP-...`) are told apart by length alone. */
 const LONGEST_BUILTIN = Math.max(...HOOK_CHAINS.map((n) => n.length));
 
+/**
+ * The table a header cut short by the end of a paste names (`*n`: nat, `*ma`: mangle): the one table iptables has
+ * whose name starts so; undefined for a known name, a name no table or several start with.
+ */
+export function tableOfCutHeader(name: string): string | undefined {
+  if (ownEntry(BUILTIN_CHAINS, name)) return undefined;
+  const tables = Object.keys(BUILTIN_CHAINS).filter((t) => t.startsWith(name));
+  return tables.length === 1 ? tables[0] : undefined;
+}
+
 export function isBuiltinChain(table: string, chain: string): boolean {
   return chain.length <= LONGEST_BUILTIN && (ownEntry(BUILTIN_CHAINS, table) ?? HOOK_CHAINS).includes(chain);
 }

@@ -24,6 +24,8 @@ export const parseMessages: MessageBundle = {
       "The text ends before table {table}'s COMMIT (the paste was cut off?): its chains and rules are read as table {table}'s, but iptables-restore would not apply it.",
     'parse.missing-commit.next':
       "Table {table} has no COMMIT before the next table starts (the paste cut its end off?): its chains and rules are read as table {table}'s, but iptables-restore would reject it.",
+    'parse.cut-table-header':
+      'The text ends inside this table header (the paste was cut off?): `{header}` is read as `*{table}`, the one table whose name starts so.',
     'parse.cut-rule':
       'The text ends inside this rule (the paste was cut off?): what it lacks is the cut, not an error of the dump.',
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
@@ -124,6 +126,8 @@ export const parseMessages: MessageBundle = {
       '文本在表 {table} 的 COMMIT 之前就结束了（粘贴被截断？）：其链和规则仍作为表 {table} 的内容读取，但 iptables-restore 不会应用它。',
     'parse.missing-commit.next':
       '表 {table} 在下一个表开始之前没有 COMMIT（这部分粘贴被截断？）：其链和规则仍作为表 {table} 的内容读取，但 iptables-restore 会拒绝它。',
+    'parse.cut-table-header':
+      '文本在这个表头中间结束（粘贴被截断？）：`{header}` 按 `*{table}` 读取，它是唯一以此开头的表。',
     'parse.cut-rule': '文本在这条规则中间结束（粘贴被截断？）：它缺少的部分是截断造成的，不是转储的错误。',
     'parse.commit-without-table': 'COMMIT 之前没有 *table 表头。',
     'parse.duplicate-chain-declaration': '链 {chain} 在表 {table} 中声明了两次。',
