@@ -26,6 +26,7 @@ import {
   forEachOptionName,
   isBuiltinChain,
   ruleComparableText,
+  tableOfCutHeader,
   STANDARD_TARGETS,
   type BackendWarning,
   type Chain,
@@ -476,8 +477,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         );
       }
       const at: Span = { line: sl.line, column: sl.offset, length: c.length };
-      const existing = tables.get(m[1]);
-      const t = getTable(m[1]);
+      // `*n` as the text's last line: the paste cut the header of the table that starts so (nat).
+      const cut = endsText(li) ? tableOfCutHeader(m[1]) : undefined;
+      if (cut) diagnostics.push(problem('cut-table-header', 'info', at, { header: c, table: cut }));
+      const existing = tables.get(cut ?? m[1]);
+      const t = getTable(cut ?? m[1]);
       if (existing) {
         // A second dump of the same table in one paste: keep one table, reset its COMMIT.
         t.commitLine = undefined;
@@ -491,7 +495,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       }
       ctx.table = t;
       sawHeader = true;
-      tokens.push({ kind: 'table', text: c, span: at });
+      tokens.push({ kind: 'table', text: cut ? `*${cut}` : c, span: at });
       return li;
     }
     if (c === 'COMMIT') {
@@ -586,6 +590,12 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     } finally {
       scriptCommand = undefined;
     }
+  }
+
+  /** Nothing but blank lines follows line `li`. */
+  function endsText(li: number): boolean {
+    for (let l = li + 1; l < lines.count; l++) if (lines.contentStart[l] !== lines.contentEnd[l]) return false;
+    return true;
   }
 
   /** A `table FAMILY NAME {` block of `nft list ruleset`: its chains and rules join the dump; returns the line after it. */
