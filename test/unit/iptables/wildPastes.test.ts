@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeText } from '../../../src/core/analyze';
+import { analyzeText, explainLine } from '../../../src/core/analyze';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { parseIpvs } from '../../../src/core/ipvs/parse';
 import { buildModel } from '../../../src/core/iptables/model';
@@ -295,5 +295,32 @@ test('a comment or log prefix spelt like an option is the option’s value, not 
   assert.deepEqual(
     dump.diagnostics.map((d) => [d.span.line, d.code]),
     [[4, 'missing-option-value']],
+  );
+});
+
+test('a table header the end of the paste cut short is the table whose name starts so, and says it', () => {
+  const text = '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j ACCEPT\nCOMMIT\n*n\n';
+  const dump = parseIptables(text);
+  assert.deepEqual(
+    dump.tables.map((t) => t.name),
+    ['filter', 'nat'],
+  );
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.span.line, d.code, d.severity]),
+    [
+      [4, 'cut-table-header', 'info'],
+      [4, 'missing-commit', 'warning'],
+    ],
+  );
+  assert.match(dump.diagnostics[0].message, /`\*n` is read as `\*nat`/);
+  assert.match(explainLine(analyzeText(text), 4, 0, 'en')?.markdown ?? '', /\bnat\b/);
+  // Not at the end of the text, or a name no table starts with: read as written.
+  assert.deepEqual(
+    parseIptables('*n\nCOMMIT\n').tables.map((t) => t.name),
+    ['n'],
+  );
+  assert.deepEqual(
+    parseIptables('*x').tables.map((t) => t.name),
+    ['x'],
   );
 });
