@@ -45,7 +45,7 @@ export interface TracePathResult {
    * IPVS direct routing, tunnelling or local delivery: the real server the packet is handed to with its
    * destination (the VIP) unchanged, so `dnat` is null although the packet does reach a backend.
    */
-  forward?: { ip: string; port: number; method: string };
+  forward?: { ip: string; port?: number; method: string };
   masquerade: boolean;
   /**
    * Index in `TracePacketResult.sharedSteps` of the last step this path has in common with others; absent or -1

@@ -45,7 +45,7 @@ export function parseReport(result: ParseJson, a: Analysis): string {
             ? `active ${r.activeConn ?? '?'} inactive ${r.inactConn ?? '?'}`
             : undefined;
         lines.push(
-          fields(`  -> ${joinHostPort(r.address, r.port)}`, [
+          fields(`  -> ${joinHostPort(r.address, r.port ?? r.portName)}`, [
             r.forward,
             r.weight !== undefined && `weight ${r.weight}`,
             conns,

@@ -171,5 +171,5 @@ function ipvsPathJson(p: IpvsTracePath) {
 
 function ipvsPathLine(p: IpvsTracePath, packet: Packet): string {
   const how = p.dnat ? '' : ` (${p.forward}: destination stays ${joinHostPort(packet.dst, packet.dport)})`;
-  return `  ${formatShare(p.probability)} -> ${joinHostPort(p.realServer.ip, p.realServer.port)}${how} (line ${p.realServerLine + 1})`;
+  return `  ${formatShare(p.probability)} -> ${joinHostPort(p.realServer.ip, p.realServer.port ?? p.realServer.portName)}${how} (line ${p.realServerLine + 1})`;
 }

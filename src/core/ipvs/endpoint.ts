@@ -99,7 +99,7 @@ export function parseEndpoint(text: string): Endpoint | undefined {
 }
 
 /** How ipvsadm writes an endpoint: IPv6 in brackets. */
-export function formatEndpoint(address: string | undefined, port: number | undefined): string {
+export function formatEndpoint(address: string | undefined, port: number | string | undefined): string {
   if (address === undefined) return port === undefined ? '' : `:${port}`;
   const host = address.includes(':') ? `[${address}]` : address;
   return port === undefined ? host : `${host}:${port}`;

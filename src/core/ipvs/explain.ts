@@ -6,8 +6,7 @@ import type { Span } from '../common/diagnostics';
 import { hasKey, t, type Lang } from '../i18n/catalog';
 import { describeRealServer, describeService, humanDuration, schedulerName } from './describe';
 import { formatEndpoint } from './endpoint';
-import { serviceLabel } from './identity';
-import { joinHostPort } from '../common/ip';
+import { realServerLabel, serviceLabel } from './identity';
 import { isKnownScheduler, KUBE_PROXY_AFFINITY_TIMEOUT, NODE_PORT_RANGE } from './schedulers';
 import { parseCounter, parseUint } from './numbers';
 import { EXPIRE } from './parseConnection';
@@ -200,7 +199,7 @@ function describeConnection(conn: ConnectionEntry, lang: Lang): string {
 function removalText(dump: IpvsDump, line: number, removalIndex: number, lang: Lang): string {
   const removal = dump.removals[removalIndex];
   const service = serviceLabel(removal.service);
-  const server = removal.realServer ? joinHostPort(removal.realServer.address, removal.realServer.port) : undefined;
+  const server = removal.realServer ? realServerLabel(removal.realServer) : undefined;
   if (removal.line === line) {
     const added = (removal.realServer ?? removal.service).line + 1;
     return server

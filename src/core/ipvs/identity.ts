@@ -14,8 +14,8 @@ export function serviceKey(s: Pick<VirtualService, 'protocol' | 'address' | 'por
   return `${s.protocol}|${s.address === undefined ? '' : canonicalAddress(s.address)}|${s.port ?? ''}`;
 }
 
-export function realServerKey(r: Pick<RealServer, 'address' | 'port'>): string {
-  return `${canonicalAddress(r.address)}|${r.port}`;
+export function realServerKey(r: Pick<RealServer, 'address' | 'port' | 'portName'>): string {
+  return `${canonicalAddress(r.address)}|${r.port ?? r.portName}`;
 }
 
 /** `TCP 10.96.0.1:443`, `UDP [fd00::a]:53`, `FWM 1481`. */
@@ -24,6 +24,7 @@ export function serviceLabel(s: Pick<VirtualService, 'protocol' | 'address' | 'p
   return `${s.protocol} ${formatEndpoint(s.address, s.port)}`;
 }
 
-export function realServerLabel(r: Pick<RealServer, 'address' | 'port'>): string {
-  return formatEndpoint(r.address, r.port);
+/** `10.244.1.5:8080`; a port name with no known number as ipvsadm printed it (`10.244.1.5:myport`). */
+export function realServerLabel(r: Pick<RealServer, 'address' | 'port' | 'portName'>): string {
+  return formatEndpoint(r.address, r.port ?? r.portName);
 }

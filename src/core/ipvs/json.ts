@@ -3,7 +3,9 @@ import type { IpvsDump, IpvsRates, IpvsStats } from './types';
 
 export interface IpvsJsonRealServer {
   address: string;
-  port: number;
+  /** Absent when ipvsadm printed a port name with no known number (`portName`). */
+  port?: number;
+  portName?: string;
   forward?: string;
   weight?: number;
   activeConn?: number;
@@ -66,6 +68,7 @@ export function ipvsToJson(dump: IpvsDump): IpvsJson {
           defined<IpvsJsonRealServer>({
             address: r.address,
             port: r.port,
+            portName: r.portName,
             forward: r.forward,
             weight: r.weight,
             activeConn: r.activeConn,

@@ -365,8 +365,12 @@ export function parseRealServerLine(ctx: ParseContext, sl: SourceLine, words: Wo
   else layout = ctx.layout ?? 'list';
 
   const svc = ctx.currentService === undefined ? undefined : ctx.dump.services[ctx.currentService];
-  // ipvsadm prints fwmark real servers with port 0 when the packet's own port is kept.
-  const rs: RealServer = { address: endpoint.address, port: endpoint.port ?? 0, line: sl.line, span: ctx.lineSpan(sl) };
+  // ipvsadm prints fwmark real servers with port 0 when the packet's own port is kept; a port name without a known
+  // number is no port 0 (the service's port): it stays unknown.
+  const rs: RealServer =
+    endpoint.port === undefined && endpoint.portName !== undefined
+      ? { address: endpoint.address, portName: endpoint.portName, line: sl.line, span: ctx.lineSpan(sl) }
+      : { address: endpoint.address, port: endpoint.port ?? 0, line: sl.line, span: ctx.lineSpan(sl) };
   const owner = placeRealServer(ctx, rs);
   const target =
     owner.orphan !== undefined ? ctx.dump.orphanRealServers[owner.orphan] : svc!.realServers[owner.realServer!];

@@ -5,8 +5,7 @@
  * both with the VIP still the destination, and Local delivers it on this host. Every face prints these, steps
  * included (IPVS has no chains: the virtual service's line, then the real server's).
  */
-import { joinHostPort } from '../common/ip';
-import { serviceLabel } from './identity';
+import { realServerLabel, serviceLabel } from './identity';
 import type { VirtualResolution } from './resolve';
 import type { ForwardMethod } from './types';
 
@@ -21,12 +20,19 @@ export interface IpvsTraceStep {
   action: 'match' | 'nat' | 'forward';
 }
 
+/** A real server's address and port; a port name ipvsadm printed without `-n` that has no known number: `portName`. */
+export interface IpvsDestination {
+  ip: string;
+  port?: number;
+  portName?: string;
+}
+
 export interface IpvsTracePath {
   probability: number;
   /** The destination rewrite, for Masq (and an unprinted method, which kube-proxy always sets to Masq). */
-  dnat: { ip: string; port: number } | null;
+  dnat: IpvsDestination | null;
   /** Where the packet is sent, whatever the method. */
-  realServer: { ip: string; port: number };
+  realServer: IpvsDestination;
   forward?: ForwardMethod;
   /** 0-based lines of the virtual service and the real server. */
   serviceLine: number;
@@ -39,7 +45,8 @@ export function ipvsTracePaths(r: VirtualResolution): IpvsTracePath[] {
   const label = serviceLabel(r.service);
   return usable.map((e) => {
     const rs = e.realServer;
-    const to = { ip: rs.address, port: rs.port };
+    const to: IpvsDestination =
+      rs.port === undefined ? { ip: rs.address, portName: rs.portName } : { ip: rs.address, port: rs.port };
     const rewrites = rs.forward === undefined || rs.forward === 'Masq';
     return {
       probability: e.share ?? 1 / usable.length,
@@ -54,7 +61,7 @@ export function ipvsTracePaths(r: VirtualResolution): IpvsTracePath[] {
           table: 'ipvs',
           chain: label,
           line: rs.line,
-          rule: `-> ${joinHostPort(rs.address, rs.port)} ${rs.forward ?? ''}`.trim(),
+          rule: `-> ${realServerLabel(rs)} ${rs.forward ?? ''}`.trim(),
           action: rewrites ? 'nat' : 'forward',
         },
       ],

@@ -50,8 +50,13 @@ export interface IpvsThresholds {
 export interface RealServer {
   /** Address without brackets (`fd00::1`), or a host name when ipvsadm ran without `-n`. */
   address: string;
-  /** Port; 0 for fwmark services where the packet's own port is kept. */
-  port: number;
+  /**
+   * Port; 0 for fwmark services where the packet's own port is kept; undefined when ipvsadm without `-n` printed a
+   * port name this reader cannot map (`portName`): 0 would say "the service's port".
+   */
+  port?: number;
+  /** The port name as ipvsadm printed it, when it has no known number. */
+  portName?: string;
   forward?: ForwardMethod;
   weight?: number;
   activeConn?: number;

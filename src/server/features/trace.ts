@@ -42,8 +42,11 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
       paths: paths.map((x) => ({
         probability: x.probability,
         verdict: 'ACCEPT',
-        dnat: x.dnat,
-        ...(!x.dnat && x.forward ? { forward: { ...x.realServer, method: x.forward } } : {}),
+        // A port name ipvsadm printed without -n and no known number: the port is unknown (null), not 0.
+        dnat: x.dnat ? { ip: x.dnat.ip, port: x.dnat.port ?? null } : null,
+        ...(!x.dnat && x.forward
+          ? { forward: { ip: x.realServer.ip, port: x.realServer.port, method: x.forward } }
+          : {}),
         // IPVS never rewrites the source; only iptables rules (not part of this output) masquerade.
         masquerade: false,
         steps: x.steps,

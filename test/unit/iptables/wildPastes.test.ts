@@ -12,6 +12,7 @@ import { buildModel } from '../../../src/core/iptables/model';
 import { forEachOptionName } from '../../../src/core/iptables/dump';
 import { tracePacket, type Packet } from '../../../src/core/iptables/trace';
 import { traceHints } from '../../../src/core/iptables/traceHints';
+import { traceText } from '../../../src/core/traceAnalysis';
 
 const codesAt = (text: string, line: number) =>
   parseIptables(text)
@@ -322,5 +323,35 @@ test('a table header the end of the paste cut short is the table whose name star
   assert.deepEqual(
     parseIptables('*x').tables.map((t) => t.name),
     ['x'],
+  );
+});
+
+test('a real server whose port ipvsadm printed as a name it has no number for keeps the name, not port 0', () => {
+  // ipvsadm without -n: names from /etc/services; a name this reader cannot map is no port 0 ("the service's port").
+  const text = [
+    'IP Virtual Server version 1.2.1 (size=4096)',
+    'Prot LocalAddress:Port Scheduler Flags',
+    '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+    'TCP  10.96.0.10:http rr',
+    '  -> 10.244.1.5:webcache          Masq    1      0          0',
+    '  -> 10.244.1.6:myport            Masq    1      0          0',
+  ].join('\n');
+  const [known, named] = parseIpvs(text).services[0].realServers;
+  assert.equal(known.port, 8080);
+  assert.equal(named.port, undefined);
+  assert.equal(named.portName, 'myport');
+  const { answer } = traceText(
+    text,
+    { src: '10.0.0.1', dst: '10.96.0.10', dport: 80, proto: 'tcp', hook: 'prerouting' },
+    'en',
+  );
+  assert.equal(answer.engine, 'ipvs');
+  if (answer.engine !== 'ipvs' || !answer.resolution) return;
+  assert.deepEqual(
+    answer.paths.map((p) => [p.realServer, p.steps[1].rule]),
+    [
+      [{ ip: '10.244.1.5', port: 8080 }, '-> 10.244.1.5:8080 Masq'],
+      [{ ip: '10.244.1.6', portName: 'myport' }, '-> 10.244.1.6:myport Masq'],
+    ],
   );
 });
