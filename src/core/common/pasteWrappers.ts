@@ -10,6 +10,7 @@ import { readHtmlReferences } from './htmlReferences';
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
+import { blankLogfmtCommands } from './logfmtCommands';
 import type { PastePositions } from './pastePositions';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
 import { straightenRuleQuotes } from './typographicQuotes';
@@ -21,6 +22,8 @@ export interface UnwrappedPaste {
   numbers?: Omit<BlankedLineNumbers, 'text'>;
   /** The first line with a log prefix and where the prefix is on it. */
   log?: { line: number; column: number; length: number };
+  /** An agent's logfmt log of the iptables commands it ran: the first command read. */
+  logfmt?: { line: number; column: number; length: number };
   kubeProxy?: LoggedRestoreInput;
   /** Where the engines' lines and columns are in the text, when they are not the text's own. */
   positions?: PastePositions;
@@ -41,13 +44,15 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const inside = unfenced ?? unnumbered;
   // A log quoted in a chat or numbered: its prefixes follow the blanks.
   const blanked = blankLogPrefixes(inside, !!quote || !!numbered);
-  const unprefixed = blanked?.text ?? inside;
+  // An agent's logfmt log (behind a log prefix or not): the iptables commands it says it ran.
+  const agent = blankLogfmtCommands(blanked?.text ?? inside);
+  const unprefixed = agent?.text ?? blanked?.text ?? inside;
   const html = readHtmlReferences(unprefixed);
   const straightened = straightenRuleQuotes(html?.text ?? unprefixed);
   const logged = straightened?.text ?? html?.text ?? unprefixed;
   // Its positions would be those of the decoded page, not of the text: a page's source is read as it is.
   const kubeProxy = html ? undefined : readKubeProxyLog(logged);
-  if (!quote && !numbered && unfenced === undefined && !blanked && !html && !straightened && !kubeProxy)
+  if (!quote && !numbered && unfenced === undefined && !blanked && !agent && !html && !straightened && !kubeProxy)
     return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
@@ -55,6 +60,7 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
     ...(quote ? { quote } : {}),
     ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
     ...(log ? { log } : {}),
+    ...(agent ? { logfmt: { line: agent.line, column: agent.column, length: agent.length } } : {}),
     ...(html ? { html: { line: html.line, column: html.column } } : {}),
     ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeText, explainLine } from '../../../src/core/analyze';
+import { analyzeText, diagnosticsOf, explainLine } from '../../../src/core/analyze';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { parseIpvs } from '../../../src/core/ipvs/parse';
 import { buildModel } from '../../../src/core/iptables/model';
@@ -353,5 +353,35 @@ test('a real server whose port ipvsadm printed as a name it has no number for ke
       [{ ip: '10.244.1.5', port: 8080 }, '-> 10.244.1.5:8080 Masq'],
       [{ ip: '10.244.1.6', portName: 'myport' }, '-> 10.244.1.6:myport Masq'],
     ],
+  );
+});
+
+test("an agent's logfmt log of the iptables commands it ran reads the commands, with one note for the log", () => {
+  const text = [
+    'level=info msg="Installing iptables rules" subsys=iptables',
+    `level=debug msg="Running 'iptables -t nat -N CILIUM_POST_nat' command" subsys=iptables`,
+    `level=debug msg="Running 'iptables -t nat -A POSTROUTING -m comment --comment \\"cilium-feeder: CILIUM_POST_nat\\" -j CILIUM_POST_nat' command" subsys=iptables`,
+    `level=debug msg="Running 'iptables -t nat -A CILIUM_POST_nat -s 10.0.1.0/24 ! -d 10.0.0.0/8 -j MASQUERADE' command" subsys=iptables`,
+    'level=info msg="Iptables rules installed" subsys=iptables',
+  ].join('\n');
+  const a = analyzeText(text);
+  assert.equal(a.detection.kind, 'iptables');
+  const found = diagnosticsOf(a, 'en').map((d) => [d.span.line, d.span.column, d.code]);
+  assert.deepEqual(found, [[1, text.split('\n')[1].indexOf('iptables -t'), 'logfmt-commands']]);
+  const nat = a.iptables!.dump.tables.find((t) => t.name === 'nat')!;
+  const feeder = nat.chains.get('POSTROUTING')!.rules[0];
+  assert.equal(feeder.line, 2);
+  assert.equal(feeder.comment, 'cilium-feeder: CILIUM_POST_nat');
+  assert.equal(feeder.target?.name, 'CILIUM_POST_nat');
+  assert.deepEqual(
+    nat.chains.get('CILIUM_POST_nat')!.rules.map((r) => r.line),
+    [3],
+  );
+  assert.match(diagnosticsOf(a, 'zh-CN')[0].message, /按原样读取/);
+  // A logfmt log that runs no iptables command is left as it is.
+  assert.equal(
+    analyzeText('level=info msg="Starting" subsys=daemon\nlevel=info msg="Started" subsys=daemon').iptables?.dump
+      .diagnostics.length,
+    2,
   );
 });

@@ -88,6 +88,8 @@ export const parseMessages: MessageBundle = {
       'This line is the rest of line {line}, which a terminal folded at its width ({width} columns).',
     'parse.log-prefixed-paste':
       'The lines carry log prefixes (a timestamp, `host program[pid]:` or `[pod/...]`): a pasted log. The prefixes are ignored and the output behind them is read.',
+    'parse.logfmt-commands':
+      "A logfmt log (`level=... msg=...`, as Cilium's agent writes): the iptables commands its messages say were run (`msg=\"Running 'iptables ...' command\"`) are read as typed; its other lines are ignored.",
     'parse.quoted-paste':
       'The lines are quoted (`{mark}` before each, as a chat, a mail or code quotes them): the quote marks are ignored and the output behind them is read.',
     'parse.kube-proxy-log':
@@ -181,6 +183,8 @@ export const parseMessages: MessageBundle = {
     'parse.wrapped-line-joined.folded': '这一行是第 {line} 行的剩余部分：终端在 {width} 列处把它折行了。',
     'parse.log-prefixed-paste':
       '这些行带有日志前缀（时间戳、`主机 程序[pid]:` 或 `[pod/...]`）：这是粘贴的日志。已忽略这些前缀，读取其后的输出。',
+    'parse.logfmt-commands':
+      '这是 logfmt 格式的日志（`level=... msg=...`，Cilium agent 的写法）：其消息中说明已运行的 iptables 命令（`msg="Running \'iptables ...\' command"`）按原样读取；其他行被忽略。',
     'parse.quoted-paste':
       '每一行前都有引用标记（`{mark}`，聊天、邮件或代码中的引用）：已忽略这些引用标记，读取其后的输出。',
     'parse.kube-proxy-log':
