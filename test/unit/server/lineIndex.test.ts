@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyzeText } from '../../../src/core/analyze';
 import { LineIndex } from '../../../src/server/lineIndex';
 
 const lengths = (text: string) => {
@@ -37,8 +38,7 @@ test("every line's length is the editor's, over texts of random line breaks", ()
   }
 });
 
-test("the engine's line index of this very text gives the editor's lines (the worker reuses it); a text it changed is not this text", async () => {
-  const { analyzeText } = await import('../../../src/core/analyze');
+test("the engine's line index of this very text gives the editor's lines (the worker reuses it); a text it changed is not this text", () => {
   let seed = 7;
   const random = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   const pieces = ['\n', '\r\n', '\r', '-A X -j Y', ':X - [0:0]', '*nat', 'COMMIT', ' ', '😀', '\ufeff'];
