@@ -4,18 +4,19 @@ import { documentDiagnostic } from '../../core/documentPositions';
 import { parseArgs } from '../args';
 import { formatDiagnostic, printJsonBytes, readInput } from '../io';
 import { langOption } from '../lang';
-import { parseResultJson, parseResultJsonBytes } from './parseJson';
+import { parseResultJson, parseTextJsonBytes } from './parseJson';
 import { parseReport } from './parseReport';
 
 export function runParse(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
   const lang = langOption(args);
-  const a = analyzeText(readInput(file));
+  const text = readInput(file);
   if (args.flags.has('json')) {
-    printJsonBytes(parseResultJsonBytes(a, lang));
+    printJsonBytes(parseTextJsonBytes(text, lang));
     return 0;
   }
+  const a = analyzeText(text);
   process.stdout.write(parseReport(parseResultJson(a, lang), a));
   for (const list of [a.iptables?.dump.diagnostics, a.ipvs?.diagnostics, a.network?.diagnostics]) {
     for (const d of list ?? [])

@@ -1,10 +1,15 @@
 /** `kpp parse --json`: the shape of its answer and how an analysis becomes it (also read by the text report). */
-import { localizeDiagnostic, type Analysis } from '../../core/analyze';
+import { analyzeText, localizeDiagnostic, type Analysis } from '../../core/analyze';
 import type { Lang } from '../../core/i18n/catalog';
 import type { Diagnostic } from '../../core/common/diagnostics';
+import { LineIndex, normalizeLineBreaks } from '../../core/common/lines';
+import { unwrapPaste } from '../../core/common/pasteWrappers';
+import { detectDump } from '../../core/detect';
 import { documentDiagnostic } from '../../core/documentPositions';
 import { ipvsToJson } from '../../core/ipvs/json';
-import type { KubeService } from '../../core/iptables/kubeView';
+import { IndexGaveUp, indexKubeFacts, indexSaveDump } from '../../core/iptables/dumpIndex';
+import { kubeViewOf, type KubeService } from '../../core/iptables/kubeView';
+import { splitSession } from '../../core/session';
 import { diagnosticJson } from '../io';
 import { JsonBytes } from '../jsonBytes';
 
@@ -104,8 +109,41 @@ const SMALL_ANSWER = 12_000;
  * then bytes, only to be printed.
  */
 export function parseResultJsonBytes(a: Analysis, lang: Lang = 'en', objectsUpTo = SMALL_ANSWER): Buffer {
-  const out = parseResult(a, lang);
-  const services = a.iptables?.kube.services ?? [];
+  return answerBytes(parseResult(a, lang), a.iptables?.kube.services ?? [], objectsUpTo);
+}
+
+/**
+ * `parseResultJsonBytes(analyzeText(text), lang)`, the same bytes. A plain iptables-save dump that the parser would
+ * read without a diagnostic answers from its index instead (dumpIndex.ts): counts from the index, the kube view
+ * from the words of the lines it reads, no rule parsed.
+ */
+export function parseTextJsonBytes(text: string, lang: Lang = 'en', objectsUpTo = SMALL_ANSWER): Buffer {
+  const indexed = indexedAnswer(text);
+  if (indexed) return answerBytes(indexed.out, indexed.services, objectsUpTo);
+  return parseResultJsonBytes(analyzeText(text), lang, objectsUpTo);
+}
+
+/** The answer of a text `analyzeText` reads as a plain dump (as it decides: no paste wrapper, no session, iptables). */
+function indexedAnswer(text: string): { out: ParseJson; services: readonly KubeService[] } | undefined {
+  const input = normalizeLineBreaks(text);
+  if (unwrapPaste(input)) return undefined;
+  const lines = new LineIndex(input, true);
+  if (splitSession(input, lines) || detectDump(input).kind !== 'iptables') return undefined;
+  const index = indexSaveDump(lines);
+  if (!index) return undefined;
+  let services: readonly KubeService[];
+  try {
+    services = kubeViewOf(indexKubeFacts(index)).services;
+  } catch (e) {
+    if (e instanceof IndexGaveUp) return undefined;
+    throw e;
+  }
+  const counts = { tables: index.tables.length, chains: index.chainCount, rules: index.ruleCount };
+  return { out: { format: 'iptables-save', counts, services: [], diagnostics: [] }, services };
+}
+
+/** The answer `out` with `services` as its Services, as UTF-8 (`JSON.stringify(..., null, 2)`'s bytes). */
+function answerBytes(out: ParseJson, services: readonly KubeService[], objectsUpTo: number): Buffer {
   let endpoints = 0;
   for (const s of services) endpoints += s.endpoints.length;
   if (services.length + endpoints <= objectsUpTo) {

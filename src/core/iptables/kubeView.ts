@@ -11,17 +11,10 @@ import { readNftablesModeView } from '../nft/kubeView';
 import type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
 import { parseServiceComment, type ServiceComment } from './kubeServices';
 import type { IptablesModel } from './modelApi';
-import { DumpNames, NameKeyedMap, type OptionQuery } from './nameIdTable';
+import { DumpNames, NameKeyedMap } from './nameIdTable';
 import { kubeChainKind, verifyEndpointChain, verifyNamedServiceChains, type KubeChainKind } from './chainHashes';
-import {
-  firstModuleOption,
-  optionValue,
-  ruleHasModule,
-  ruleTargetName,
-  targetOptionValue,
-  type Chain,
-  type Rule,
-} from './dump';
+import { optionValue, ruleHasModule, ruleTargetName, type Chain, type Rule } from './dump';
+import { modelKubeFacts, type KubeFacts } from './kubeFacts';
 
 export type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
 export { parseServiceComment } from './kubeServices';
@@ -53,48 +46,6 @@ function probabilityOf(rule: Rule): number | undefined {
   return parseProbability(optionValue(rule, 'probability', 'statistic', true));
 }
 
-/** The options the view reads from Service rules, asked by name ids (the view asks 100k+ rules of a big dump). */
-class ServiceRuleOptions {
-  private readonly protocolQuery: OptionQuery;
-  private readonly destinationQuery: OptionQuery;
-  private readonly dportQuery: OptionQuery;
-  private readonly dstTypeQuery: OptionQuery;
-  private readonly probabilityQuery: OptionQuery;
-
-  constructor(private readonly names: DumpNames) {
-    this.protocolQuery = names.option('protocol');
-    this.destinationQuery = names.option('destination');
-    this.dportQuery = names.option('dport');
-    this.dstTypeQuery = names.option('dst-type', 'addrtype');
-    this.probabilityQuery = names.option('probability', 'statistic');
-  }
-
-  protocol(rule: Rule): string | undefined {
-    return this.names.optionValue(rule, this.protocolQuery)?.toLowerCase();
-  }
-
-  /** The destination without a host prefix (`/32`, `/128`). */
-  destination(rule: Rule): string | undefined {
-    return stripHostPrefix(this.names.optionValue(rule, this.destinationQuery));
-  }
-
-  dport(rule: Rule): string | undefined {
-    return this.names.optionValue(rule, this.dportQuery);
-  }
-
-  dstType(rule: Rule): string | undefined {
-    return this.names.optionValue(rule, this.dstTypeQuery, true);
-  }
-
-  probability(rule: Rule): number | undefined {
-    return parseProbability(this.probabilityText(rule));
-  }
-
-  probabilityText(rule: Rule): string | undefined {
-    return this.names.optionValue(rule, this.probabilityQuery, true);
-  }
-}
-
 /** One rule of a service chain's probability ladder and its share of the chain's new connections. */
 export interface LadderStep {
   rule: Rule;
@@ -112,8 +63,9 @@ export function chainLadder(
   chain: Chain,
   probability: (rule: Rule) => number | undefined = probabilityOf,
 ): { steps: LadderStep[]; whole: boolean } {
-  const rows = new LadderRows();
-  const whole = rows.read(chain, probability, isLadderStep);
+  const rows = new LadderRows<Rule>();
+  const rules = chain.rules;
+  const whole = rows.read(rules.length, (i) => rules[i], probability, isLadderStep);
   const steps: LadderStep[] = [];
   for (let i = 0; i < rows.count; i++) {
     const p = rows.probabilities[i];
@@ -129,24 +81,24 @@ export function chainLadder(
  * The steps of a ladder as rows (probability NaN when the rule has none). The view reads 10,000 ladders of a big
  * dump into one reused set of rows instead of building a step object per endpoint.
  */
-class LadderRows {
-  readonly rules: Rule[] = [];
+class LadderRows<R> {
+  readonly rules: R[] = [];
   readonly probabilities: number[] = [];
   readonly shares: number[] = [];
   count = 0;
 
-  /** Reads the ladder of `chain` (see chainLadder) whose steps are the rules `isStep` says; returns `whole`. */
+  /** Reads the ladder of a chain's `count` rules (see chainLadder) whose steps are the rules `isStep` says; returns `whole`. */
   read(
-    chain: Chain,
-    probability: (rule: Rule) => number | undefined,
-    isStep: (rule: Rule) => boolean = isLadderStep,
+    count: number,
+    ruleAt: (i: number) => R,
+    probability: (rule: R) => number | undefined,
+    isStep: (rule: R) => boolean,
   ): boolean {
     this.count = 0;
     let remaining = 1;
-    const rules = chain.rules;
     // Indexed loops: the view walks 100k+ rules, and a for-of allocates an iterator result per rule until optimized.
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i];
+    for (let i = 0; i < count; i++) {
+      const rule = ruleAt(i);
       if (!isStep(rule)) continue;
       const p = probability(rule);
       const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
@@ -210,34 +162,39 @@ class KindsById {
 
 export function buildKubeView(model: IptablesModel): KubeProxyView {
   const { dump } = model;
-  const names = DumpNames.of(dump);
-  const options = new ServiceRuleOptions(names);
+  // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
+  return kubeViewOf(modelKubeFacts(model), dump.format === 'nft' ? readNftablesModeView(dump) : undefined);
+}
+
+/** The view of the rules `facts` answers for (and of an nft ruleset's Services, `nft`). */
+export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof readNftablesModeView>): KubeProxyView {
+  const names = facts.names;
   const kinds = new KindsById(names);
   const numbers = new EndpointNumbers();
-  const members = new ServiceMembers();
+  const members = new ServiceMembers(facts);
   // A Service's comment repeats on its rules: read each distinct one once (null: read, not a Service's).
   const comments: (ServiceComment | null | undefined)[] = new Array(names.count);
-  const parseComment = (rule: Rule): ServiceComment | undefined => {
-    const id = names.ruleComment(rule);
+  const parseCommentId = (id: number): ServiceComment | undefined => {
     if (id < 0) return undefined;
     let parsed = comments[id];
     if (parsed === undefined) comments[id] = parsed = parseServiceComment(names.nameOf(id)) ?? null;
     return parsed ?? undefined;
   };
-  const services = new Map<string, ServiceRecord>();
-  const serviceByChain = new NameKeyedMap<KubeService, ServiceRecord>(names);
+  const parseComment = (rule: R): ServiceComment | undefined => parseCommentId(facts.comment(rule));
+  const services = new Map<string, ServiceRecord<C>>();
+  const serviceByChain = new NameKeyedMap<KubeService, ServiceRecord<C>>(names);
   const endpointByChain = new NameKeyedMap<{ service: KubeService; endpoint: KubeEndpoint }, EndpointRecord>(
     names,
     (e) => e,
   );
 
-  const serviceFor = (spn: string, chain?: string): ServiceRecord => {
+  const serviceFor = (spn: string, chain?: string): ServiceRecord<C> => {
     const keyName = spn || `chain:${chain}`;
     let s = services.get(keyName);
     if (!s) services.set(keyName, (s = new ServiceRecord(spn, members)));
     return s;
   };
-  const attachChain = (s: ServiceRecord, chainId: number, kind: KubeChainKind) => {
+  const attachChain = (s: ServiceRecord<C>, chainId: number, kind: KubeChainKind) => {
     if (!kind || kind === 'endpoint' || kind === 'kube-fixed') return;
     const chain = names.nameOf(chainId);
     s.addChain(kind, chain);
@@ -253,16 +210,15 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   const markMasqId = names.id('KUBE-MARK-MASQ');
   const dnatId = names.id('DNAT');
   const recentId = names.id('recent');
-  const allRules = dump.rules;
-  for (let i = 0; i < allRules.length; i++) {
-    const r = allRules[i];
-    const chainId = names.ruleChain(r);
+  for (let i = 0, ruleCount = facts.ruleCount; i < ruleCount; i++) {
+    const r = facts.rule(i);
+    const chainId = facts.chainOf(r);
     const inNodePorts = chainId === nodePortsId;
     if (!inNodePorts && chainId !== servicesId && chainId !== externalServicesId) continue;
-    const targetId = names.ruleTarget(r);
+    const targetId = facts.target(r);
     if (targetId === markMasqId || targetId === nodePortsId) continue;
     // Each entry rule has a comment of its own: read as text, not added to the name table for the cache.
-    const info = parseServiceComment(r.commentText ? r.commentText() : r.comment);
+    const info = parseServiceComment(facts.commentText(r));
     const targetKind = kinds.of(targetId);
     const isServiceJump =
       targetKind === 'service' ||
@@ -274,15 +230,15 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     const isNoEndpoints = kind === 'has no endpoints' || kind === 'has no local endpoints';
     if (!isServiceJump && !isNoEndpoints) continue;
     const s = serviceFor(info?.spn ?? '', targetId < 0 ? '' : names.nameOf(targetId));
-    s.addLine(r.line);
+    s.addLine(facts.line(r));
     if (isServiceJump) attachChain(s, targetId, targetKind);
     if (s.protocol === undefined) {
-      const proto = options.protocol(r);
+      const proto = facts.protocol(r);
       if (proto) s.protocol = proto;
     }
-    const dst = options.destination(r);
-    if (inNodePorts || (!dst && options.dstType(r) === 'LOCAL')) {
-      const dport = r.table === 'nat' ? options.dport(r) : undefined;
+    const dst = stripHostPrefix(facts.destination(r));
+    if (inNodePorts || (!dst && facts.dstType(r) === 'LOCAL')) {
+      const dport = facts.table(r) === 'nat' ? facts.dport(r) : undefined;
       if (dport) s.nodePort = Number(dport);
     } else if (kind === 'external IP') {
       if (dst && !s.externalIPs.includes(dst)) s.externalIPs.push(dst);
@@ -295,19 +251,18 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
       if (kind === 'has no endpoints') s.noEndpoints = true;
       s.clusterIP ??= dst;
       if (s.port === undefined) {
-        const dport = options.dport(r);
+        const dport = facts.dport(r);
         if (dport) s.port = Number(dport);
       }
     }
   }
 
   // Every chain's kube-proxy role, read once: the passes below go by it.
-  const kindOfChain = (chain: Chain): KubeChainKind =>
-    chain.nameId !== undefined ? kinds.of(chain.nameId) : kubeChainKind(chain.name);
-  const { chains: kubeChains, kinds: kubeKinds } = kubeChainsOf(dump, kindOfChain);
-  const spnOfRules = (chain: Chain): string => {
-    for (let i = 0; i < chain.rules.length; i++) {
-      const spn = parseComment(chain.rules[i])?.spn;
+  const kindOfChain = (chain: C): KubeChainKind => kinds.of(facts.chainNameId(chain));
+  const { chains: kubeChains, kinds: kubeKinds } = kubeChainsOf(facts, kindOfChain);
+  const spnOfRules = (chain: C): string => {
+    for (let i = 0, n = facts.chainRuleCount(chain); i < n; i++) {
+      const spn = parseComment(facts.chainRule(chain, i))?.spn;
       if (spn) return spn;
     }
     return '';
@@ -316,38 +271,41 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   // 2. Service chains: the probability ladder to endpoint chains, session affinity.
   /** Endpoints read from ladders: a ladder comment's `-> ip:port` gives the address when no DNAT tells. */
   const laddered: EndpointRecord[] = [];
-  const ladder = new LadderRows();
-  const probability = (rule: Rule) => options.probability(rule);
-  const isStep = (rule: Rule) =>
-    kinds.of(names.ruleTarget(rule)) === 'endpoint' && !names.hasModule(rule, recentId, 'recent');
+  const ladder = new LadderRows<R>();
+  const probability = (rule: R) => parseProbability(facts.probabilityText(rule));
+  const isStep = (rule: R) => kinds.of(facts.target(rule)) === 'endpoint' && !facts.hasModule(rule, recentId, 'recent');
   /** The endpoints one ladder adds to its Service's list (added at once: one array of the right size). */
   const listedNow: EndpointRecord[] = [];
+  let ladderChain: C | undefined;
+  const ladderRule = (k: number) => facts.chainRule(ladderChain!, k);
   for (let i = 0; i < kubeChains.length; i++) {
     const kind = kubeKinds[i];
     if (kind !== 'service' && kind !== 'service-local') continue;
     const chain = kubeChains[i];
-    const chainId = names.ofChain(chain);
+    const chainId = facts.chainNameId(chain);
     let svc = serviceByChain.getId(chainId);
     if (!svc) {
-      svc = serviceFor(spnOfRules(chain), chain.name);
+      svc = serviceFor(spnOfRules(chain), facts.chainName(chain));
       attachChain(svc, chainId, kind);
     }
     svc.addChainLines(chain);
-    for (let k = 0; k < chain.rules.length; k++) {
-      const r = chain.rules[k];
-      if (names.hasModule(r, recentId, 'recent')) {
-        const secs = firstModuleOption(r, 'recent', 'seconds')?.values[0];
+    const ruleCount = facts.chainRuleCount(chain);
+    for (let k = 0; k < ruleCount; k++) {
+      const r = facts.chainRule(chain, k);
+      if (facts.hasModule(r, recentId, 'recent')) {
+        const secs = facts.recentSeconds(r);
         if (secs) svc.sessionAffinitySeconds = Number(secs);
       }
-      if (!svc.protocol) svc.protocol = options.protocol(r);
-      if (!svc.clusterIP && names.ruleTarget(r) === markMasqId) {
-        const dst = options.destination(r);
+      if (!svc.protocol) svc.protocol = facts.protocol(r);
+      if (!svc.clusterIP && facts.target(r) === markMasqId) {
+        const dst = stripHostPrefix(facts.destination(r));
         if (dst) svc.clusterIP = dst;
-        const dport = options.dport(r);
+        const dport = facts.dport(r);
         if (dport && !svc.port) svc.port = Number(dport);
       }
     }
-    const whole = ladder.read(chain, probability, isStep);
+    ladderChain = chain;
+    const whole = ladder.read(ruleCount, ladderRule, probability, isStep);
     if (ladder.count === 0) continue;
     // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
     const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
@@ -355,14 +313,14 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     for (let k = 0; k < ladder.count; k++) {
       const r = ladder.rules[k];
       const p = ladder.probabilities[k];
-      const sepId = names.ruleTarget(r);
+      const sepId = facts.target(r);
       const sep = names.nameOf(sepId);
       const endpoint = new EndpointRecord(
         numbers,
         svc,
         sep,
         whole ? ladder.shares[k] : undefined,
-        r.line,
+        facts.line(r),
         Number.isNaN(p) ? undefined : p,
       );
       laddered.push(endpoint);
@@ -378,40 +336,43 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
     if (listedCount > 0) svc.addEndpoints(listedNow, listedCount);
   }
   listedNow.length = 0;
+  ladder.rules.length = 0;
 
   // 3. Endpoint chains: DNAT targets give the address; also endpoint chains no service chain reached.
   for (let i = 0; i < kubeChains.length; i++) {
     if (kubeKinds[i] !== 'endpoint') continue;
     const chain = kubeChains[i];
-    const chainId = names.ofChain(chain);
+    const chainId = facts.chainNameId(chain);
     let endpoint = endpointByChain.getId(chainId);
     if (!endpoint) {
       const spn = spnOfRules(chain);
       if (!spn) continue;
       const s = serviceFor(spn);
-      endpoint = new EndpointRecord(numbers, s, chain.name, undefined);
+      endpoint = new EndpointRecord(numbers, s, facts.chainName(chain), undefined);
       s.addEndpoint(endpoint.listed());
       // The ladder rule that picks this endpoint is not in the paste: the shares of the rest are not known either.
       for (const e of s.endpoints) e.share = undefined;
       endpointByChain.setId(chainId, endpoint);
     }
-    const service = endpoint.service as ServiceRecord;
+    const service = endpoint.service as ServiceRecord<C>;
     service.addChainLines(chain);
-    for (let k = 0; k < chain.rules.length; k++) {
-      const r = chain.rules[k];
-      if (names.ruleTarget(r) !== dnatId) continue;
-      const to = targetOptionValue(r, 'to-destination');
+    for (let k = 0, n = facts.chainRuleCount(chain); k < n; k++) {
+      const r = facts.chainRule(chain, k);
+      if (facts.target(r) !== dnatId) continue;
+      const to = facts.toDestination(r);
       if (to) setEndpointAddress(endpoint, to);
-      endpoint.dnatLine = r.line;
-      if (!service.protocol) service.protocol = options.protocol(r);
+      endpoint.dnatLine = facts.line(r);
+      if (!service.protocol) service.protocol = facts.protocol(r);
     }
   }
   // The ladder comment's `-> ip:port` fills what no DNAT said (a paste without the endpoint chains).
   for (let k = 0; k < laddered.length; k++) {
     const endpoint = laddered[k];
     if (endpoint.ip && endpoint.port !== undefined) continue;
-    const rule = model.ruleAtLine(endpoint.ruleLine!);
-    const arrow = rule?.comment?.includes('->') ? parseComment(rule)?.endpoint : undefined;
+    const rule = facts.ruleAtLine(endpoint.ruleLine!);
+    const commentId = rule === undefined ? -1 : facts.comment(rule);
+    const arrow =
+      commentId >= 0 && names.nameOf(commentId).includes('->') ? parseCommentId(commentId)?.endpoint : undefined;
     if (!arrow) continue;
     const fromArrow: { ip: string; port?: number } = { ip: '' };
     setEndpointAddress(fromArrow, arrow);
@@ -429,16 +390,14 @@ export function buildKubeView(model: IptablesModel): KubeProxyView {
   // them now: IPVS-mode chains tell a dump without Services.
   let masqueradeMark: string | undefined;
   let dropMark: string | undefined;
-  readMarks(model, (chain, mark) => {
+  readMarks(facts, (chain, mark) => {
     if (chain === 'KUBE-MARK-MASQ') masqueradeMark = mark;
     else dropMark = mark;
   });
   const anyService = services.size > 0 || kubeKinds.includes('service');
-  const readHints = () => versionHints(model, names, kindOfChain, endpointByChain);
+  const readHints = () => versionHints(facts, kindOfChain, endpointByChain);
   let hints = anyService ? undefined : readHints();
 
-  // kube-proxy's nftables mode keeps its Services in maps of an nft ruleset: read only where nft was pasted.
-  const nft = dump.format === 'nft' ? readNftablesModeView(dump) : undefined;
   const nftServices = nft?.services.length ? nft : undefined;
   const list: KubeService[] = sortByName([...services.values(), ...(nftServices?.services ?? [])], serviceSortName);
   const mode =
@@ -468,50 +427,46 @@ function serviceSortName(s: KubeService): string {
 }
 
 /** The chains of the dump kube-proxy names, with their kinds, in table and declaration order. */
-function kubeChainsOf(
-  dump: IptablesModel['dump'],
-  kindOf: (chain: Chain) => KubeChainKind,
-): { chains: Chain[]; kinds: KubeChainKind[] } {
-  const chains: Chain[] = [];
+function kubeChainsOf<R, C>(
+  facts: KubeFacts<R, C>,
+  kindOf: (chain: C) => KubeChainKind,
+): { chains: C[]; kinds: KubeChainKind[] } {
+  const chains: C[] = [];
   const kinds: KubeChainKind[] = [];
-  for (const t of dump.tables) {
-    t.chains.forEach((chain) => {
-      const kind = kindOf(chain);
-      if (!kind) return;
-      chains.push(chain);
-      kinds.push(kind);
-    });
-  }
+  facts.forEachChain((chain) => {
+    const kind = kindOf(chain);
+    if (!kind) return;
+    chains.push(chain);
+    kinds.push(kind);
+  });
   return { chains, kinds };
 }
 
 /** Each MARK rule of KUBE-MARK-MASQ and KUBE-MARK-DROP: the mark it sets (without a mask) and how. */
-function readMarks(
-  model: IptablesModel,
+function readMarks<R, C>(
+  facts: KubeFacts<R, C>,
   visit: (chain: 'KUBE-MARK-MASQ' | 'KUBE-MARK-DROP', mark: string, option: string, line: number) => void,
 ): void {
   for (const name of ['KUBE-MARK-MASQ', 'KUBE-MARK-DROP'] as const) {
-    for (const c of model.chainsNamed(name)) {
-      for (const r of c.rules) {
-        if (r.target?.name !== 'MARK') continue;
-        const o = r.target.options.find((x) => /^(?:set-xmark|set-mark|or-mark)$/.test(x.name));
-        const v = o?.values[0]?.split('/')[0];
+    for (const c of facts.chainsNamed(name)) {
+      for (let i = 0, n = facts.chainRuleCount(c); i < n; i++) {
+        const r = facts.chainRule(c, i);
+        const o = facts.markOption(r);
+        const v = o?.value?.split('/')[0];
         if (!v) continue;
-        visit(name, v, o!.name, r.line);
+        visit(name, v, o!.name, facts.line(r));
       }
     }
   }
 }
 
 /** What tells the kube-proxy version (or mode) that wrote the dump, each kind once, at its first line. */
-function versionHints(
-  model: IptablesModel,
-  names: DumpNames,
-  kindOf: (chain: Chain) => KubeChainKind,
+function versionHints<R, C>(
+  facts: KubeFacts<R, C>,
+  kindOf: (chain: C) => KubeChainKind,
   endpointByChain: ReadonlyMap<string, unknown>,
 ): VersionHint[] {
-  const { dump } = model;
-  const options = new ServiceRuleOptions(names);
+  const names = facts.names;
   const hints: VersionHint[] = [];
   const hinted = new Set<string>();
   const hint = (code: string, line: number) => {
@@ -519,56 +474,52 @@ function versionHints(
     hinted.add(code);
     hints.push({ code, line });
   };
-  readMarks(model, (chain, mark, option, line) => {
+  readMarks(facts, (chain, mark, option, line) => {
     if (chain === 'KUBE-MARK-DROP') hint('mark-drop', line);
     if (option === 'or-mark') hint('or-mark', line);
     if (/^0x4d415351$/i.test(mark)) hint('masq-ascii-mark', line);
   });
   let sepWithoutComments = false;
-  const { chains, kinds } = kubeChainsOf(dump, kindOf);
+  const { chains, kinds } = kubeChainsOf(facts, kindOf);
+  const withoutComments = (c: C): boolean => {
+    for (let i = 0, n = facts.chainRuleCount(c); i < n; i++)
+      if (facts.commentText(facts.chainRule(c, i)) !== undefined) return false;
+    return true;
+  };
   for (let i = 0; i < chains.length; i++) {
     const c = chains[i];
     const kind = kinds[i];
+    const name = facts.chainName(c);
     if (kind === 'endpoint') {
       // Large clusters' kube-proxy leaves comments out: an endpoint chain of the view with none on its rules.
-      if (
-        !sepWithoutComments &&
-        c.rules.length > 0 &&
-        c.rules.every((r) => r.comment === undefined) &&
-        endpointByChain.has(c.name)
-      )
+      if (!sepWithoutComments && facts.chainRuleCount(c) > 0 && withoutComments(c) && endpointByChain.has(name))
         sepWithoutComments = true;
       continue;
     }
     if (kind === 'service') continue;
-    const line = c.declSpan?.line ?? c.rules[0]?.line ?? 0;
+    const line = facts.chainLine(c);
     if (kind === 'external-local') hint('xlb-chains', line);
     else if (kind === 'external' || kind === 'service-local') hint('ext-chains', line);
-    else if (c.name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
-    else if (c.name === 'KUBE-MARK-DROP' && c.rules.length === 0) hint('mark-drop', line);
-    else if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(c.name)) hint('ipvs-mode', line);
+    else if (name === 'KUBE-PROXY-FIREWALL') hint('proxy-firewall', line);
+    else if (name === 'KUBE-MARK-DROP' && facts.chainRuleCount(c) === 0) hint('mark-drop', line);
+    else if (/^KUBE-(?:NODE-PORT|LOAD-BALANCER|LOOP-BACK|CLUSTER-IP)$/.test(name)) hint('ipvs-mode', line);
   }
   const statisticId = names.id('statistic');
   const setModuleId = names.id('set');
   // Ladders repeat a handful of probabilities: each distinct text is read once.
   const eraByText = new Map<string, ReturnType<typeof probabilityEra> | null>();
-  const allRules = dump.rules;
-  for (let k = 0; k < allRules.length; k++) {
-    const r = allRules[k];
-    if (names.hasModule(r, statisticId, 'statistic')) {
-      const text = options.probabilityText(r);
+  for (let k = 0, ruleCount = facts.ruleCount; k < ruleCount; k++) {
+    const r = facts.rule(k);
+    if (facts.hasModule(r, statisticId, 'statistic')) {
+      const text = facts.probabilityText(r);
       let era = text === undefined ? undefined : eraByText.get(text);
       if (text !== undefined && era === undefined) {
         const p = parseProbability(text);
         eraByText.set(text, (era = (p === undefined ? undefined : probabilityEra(p)) ?? null));
       }
-      if (era) hint(era, r.line);
+      if (era) hint(era, facts.line(r));
     }
-    if (
-      names.hasModule(r, setModuleId, 'set') &&
-      r.matches.some((m) => m.module === 'set' && m.options.some((o) => /^KUBE-/.test(o.values[0] ?? '')))
-    )
-      hint('ipvs-mode', r.line);
+    if (facts.hasModule(r, setModuleId, 'set') && facts.matchesKubeSet(r)) hint('ipvs-mode', facts.line(r));
   }
   if (sepWithoutComments) hint('comments-elided', 0);
   return hints;
@@ -579,12 +530,14 @@ function versionHints(
  * a 10k-Service dump would otherwise keep 20,000 small arrays (each pushed-to one with room for 17) only for the
  * `lines` that the outline and the tracer ask of a few.
  */
-class ServiceMembers {
+class ServiceMembers<C> {
   private entryLines: Int32Array = new Int32Array(1024);
   private nextEntry: Int32Array = new Int32Array(1024);
   private entryCount = 0;
-  private readonly chains: Chain[] = [];
+  private readonly chains: C[] = [];
   private nextChain: Int32Array = new Int32Array(1024);
+
+  constructor(private readonly facts: KubeFacts<unknown, C>) {}
 
   /** Adds an entry line in front of the list whose first item is `first`; returns the new first. */
   addLine(first: number, line: number): number {
@@ -599,7 +552,7 @@ class ServiceMembers {
   }
 
   /** Adds a chain in front of the list whose first item is `first`; returns the new first. */
-  addChain(first: number, chain: Chain): number {
+  addChain(first: number, chain: C): number {
     const k = this.chains.push(chain) - 1;
     if (k === this.nextChain.length) this.nextChain = grownColumn(this.nextChain, k * 2);
     this.nextChain[k] = first;
@@ -609,10 +562,11 @@ class ServiceMembers {
   /** Every line of the two lists: the entry lines and the lines of each chain's rules. */
   lines(firstEntry: number, firstChain: number): number[] {
     const all: number[] = [];
+    const facts = this.facts;
     for (let k = firstEntry; k >= 0; k = this.nextEntry[k]) all.push(this.entryLines[k]);
     for (let k = firstChain; k >= 0; k = this.nextChain[k]) {
-      const rules = this.chains[k].rules;
-      for (let i = 0; i < rules.length; i++) all.push(rules[i].line);
+      const chain = this.chains[k];
+      for (let i = 0, n = facts.chainRuleCount(chain); i < n; i++) all.push(facts.line(facts.chainRule(chain, i)));
     }
     return all;
   }
@@ -622,7 +576,7 @@ class ServiceMembers {
  * A Service port of the view. Its `lines` (every rule line that belongs to it: entry rules and its chains' rules)
  * are gathered when first read: a 10k-Service dump has 170k of them, and only the outline and the tracer ask.
  */
-class ServiceRecord implements KubeService {
+class ServiceRecord<C> implements KubeService {
   namespace?: string;
   service?: string;
   portName?: string;
@@ -650,7 +604,7 @@ class ServiceRecord implements KubeService {
 
   constructor(
     readonly name: string,
-    private readonly members: ServiceMembers,
+    private readonly members: ServiceMembers<C>,
   ) {
     if (name) {
       const { namespace, service, portName } = splitSpn(name);
@@ -666,7 +620,7 @@ class ServiceRecord implements KubeService {
   }
 
   /** Every rule of `chain` belongs to this Service. */
-  addChainLines(chain: Chain): void {
+  addChainLines(chain: C): void {
     this.firstChain = this.members.addChain(this.firstChain, chain);
     this.gathered = undefined;
   }

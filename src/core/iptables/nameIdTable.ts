@@ -11,7 +11,7 @@ export class DumpNames {
   private constructor(private readonly table: NameTable) {}
 
   /** The dump's own name table; a fresh one for a dump built without the rule store. */
-  static of(dump: IptablesDump): DumpNames {
+  static of(dump: Pick<IptablesDump, 'names'>): DumpNames {
     return new DumpNames(dump.names ?? new NameTable());
   }
 

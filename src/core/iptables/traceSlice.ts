@@ -11,8 +11,8 @@
  * a rule on that condition without looking at its target. The rules of a chain followed are read, and the
  * declarations of the chains followed; the other clean rule lines and declarations are not read at all. Of a
  * chain followed, the rules the tracer's destination index never shows a walker of this trace are not read either
- * (`unreachedRules`: kube-proxy's KUBE-SERVICES), and a long chain entered only through `-m addrtype` rules is read
- * only if the trace enters it (`DEFER_MIN_RULES`: KUBE-NODEPORTS).
+ * (`unreachedRules`: kube-proxy's KUBE-SERVICES), and a long chain entered only through `-m addrtype` rules is
+ * neither read nor followed unless the trace enters it (`DEFER_MIN_RULES`: KUBE-NODEPORTS).
  *
  * The answer must be the full parse's, so anything this reader does not follow makes it give up (undefined: read
  * everything): a line that is not iptables-save or restore output, a table without COMMIT or given twice, a rule
@@ -65,7 +65,7 @@ export interface TraceSlice {
   trimmed: ReadonlySet<string>;
   /** Chains the closure entered whose rules are left out until a trace enters them (`chainKey`): see `DEFER_MIN_RULES`. */
   deferred: ReadonlySet<string>;
-  /** The same slice with the deferred chains read. */
+  /** The same slice with the deferred chains read and followed: made when first asked for. */
   withDeferred?: TraceSlice;
   /**
    * About how many characters of rule lines the parser reads (those of the chains read, the chains left out until
@@ -152,11 +152,23 @@ const MAX_DESTINATIONS = 64;
 
 /**
  * A chain the closure entered only through rules that ask whether the destination is the node's own
- * (`-m addrtype`: kube-proxy's KUBE-NODEPORTS, one rule per NodePort) is not read when it has this many rules or
- * more: the trace of a Service's address seldom gets there (the Service's rule matched before), and one that does
- * throws `DeferredChain` and is made again with it read.
+ * (`-m addrtype`: kube-proxy's KUBE-NODEPORTS, one rule per NodePort) is neither read nor followed when it has this
+ * many rules or more: the trace of a Service's address seldom gets there (the Service's rule matched before), and
+ * one that does throws `DeferredChain` and is made again with it read (`TraceSlice.withDeferred`).
  */
 const DEFER_MIN_RULES = 64;
+
+/** iptables' own targets (`STANDARD_TARGETS`, `EXTENSION_TARGETS`) by their length, compared with the text in place. */
+const OWN_TARGETS_BY_LENGTH: string[][] = [];
+for (const name of [...STANDARD_TARGETS, ...EXTENSION_TARGETS]) (OWN_TARGETS_BY_LENGTH[name.length] ??= []).push(name);
+
+/** Whether text[at, end) names one of iptables' own targets. */
+function isOwnTargetAt(text: string, at: number, end: number): boolean {
+  const candidates = OWN_TARGETS_BY_LENGTH[end - at];
+  if (candidates === undefined) return false;
+  for (const name of candidates) if (text.startsWith(name, at)) return true;
+  return false;
+}
 
 /** The tracer's port modules (`PORT_MODULES`), compared with the text in place. */
 const PORT_MODULE_NAMES = [...PORT_MODULES];
@@ -171,7 +183,7 @@ const HOOK_CHAINS = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'];
  * one `-j`/`-g`, no `-c`, and a `!` only right before an option (not `-m`, `-j`) or a value (`--dport ! 80`):
  * what `readRuleBody` reads without an error. See `optionSpellings` for how each option word is told.
  */
-function cleanRulesPattern(): RegExp {
+export function cleanRulesPattern(): RegExp {
   const { flag, two, match, jump, special } = optionSpellings();
   const plain = '[(-\\[\\]-~]';
   const end = '(?=[ \\r\\n]|$)';
@@ -192,7 +204,9 @@ function cleanRulesPattern(): RegExp {
   // has no line break), on the next lines after the same chain (\\1); each line whole. The body written once: V8
   // compiles the pattern on each process's first sliced trace, in half the time of one with the body twice.
   const lineStart = `(?:(?<=(?:^|\\n)-A \\1)|\\r?\\n-A \\1)`;
-  return new RegExp(`-A ([A-Za-z0-9_]${plain}*)(?:${lineStart}${body})+(?=[\\r\\n]|$)`, 'y');
+  // At most MAX_LINES_MATCHED lines a match (the next match goes on): V8 keeps a place to go back to for every
+  // line of a match, and grows that stack by copying it (iptables-save lists KUBE-SERVICES' 10k rules in one run).
+  return new RegExp(`-A ([A-Za-z0-9_]${plain}*)(?:${lineStart}${body}){1,${MAX_LINES_MATCHED}}(?=[\\r\\n]|$)`, 'y');
 }
 
 /**
@@ -283,7 +297,14 @@ function optionSpellings(): { flag: string[]; two: string[]; match: string[]; ju
 
 let cleanRules: RegExp | undefined;
 
-const DECLARATIONS = /:[!-~]+ [!-~]+(?: \[\d+:\d+\])?(?:\r?\n:[!-~]+ [!-~]+(?: \[\d+:\d+\])?)*(?=[\r\n]|$)/y;
+/** The most lines one match of the clean-line and declaration patterns reads (see `cleanRulesPattern`). */
+const MAX_LINES_MATCHED = 256;
+
+/** Declaration lines, at most MAX_LINES_MATCHED of them (a big dump declares its 60k chains in one block). */
+export const DECLARATIONS = new RegExp(
+  `:[!-~]+ [!-~]+(?: \\[\\d+:\\d+\\])?(?:\\r?\\n:[!-~]+ [!-~]+(?: \\[\\d+:\\d+\\])?){0,${MAX_LINES_MATCHED - 1}}(?=[\\r\\n]|$)`,
+  'y',
+);
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)$/;
 /**
  * The start of a rule line the pattern did not prove clean, whose chain the parser reads as this reader does: a
@@ -291,7 +312,11 @@ const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)$/;
  */
 const PLAIN_CHAIN = /-A [A-Za-z0-9_][(-[\]-~]*(?: (?![ \t])|(?=[\r\n]|$))/y;
 
-/** Runs of rule lines of one chain, in line order: a chain's rules are its runs'. */
+/**
+ * Runs of rule lines of one chain, in line order: a chain's rules are its runs'. A run whose chain made the last run
+ * of its bucket is linked to that one instead of being listed in the bucket itself: KUBE-SERVICES' 10k runs in a
+ * kube-proxy restore input make a few lists, found by comparing its name a few times rather than 10k times.
+ */
 class RuleRuns {
   count = 0;
   first = new Int32Array(4096);
@@ -302,9 +327,18 @@ class RuleRuns {
   table = new Int32Array(4096);
   /** 1 when the parser reads the run (its chain is entered, or its lines are needed otherwise). */
   read = new Uint8Array(4096);
-  /** Runs by a hash of their chain's name: the last run added of each bucket, and per run the one before it. */
+  /** The last line `indexRuleLines` read, when a clean rule (-1: none): the next line decides whether it ends there. */
+  openRule = -1;
+  /**
+   * Runs by a hash of their chain's name: the last run added of each bucket, and per run the one before it in the
+   * bucket (runs linked to another by `sameBefore` are not listed in it).
+   */
   private buckets: Int32Array;
   private before = new Int32Array(4096);
+  /** The run of the same chain this run was added after, when that was the last run of the bucket (-1: none). */
+  private sameBefore = new Int32Array(4096);
+  /** Each run's `keyOf` its table and name. */
+  private keys = new Int32Array(4096);
 
   constructor(
     private readonly text: string,
@@ -326,6 +360,8 @@ class RuleRuns {
       this.nameLength = grownColumn(this.nameLength, this.nameLength.length * 2);
       this.table = grownColumn(this.table, this.table.length * 2);
       this.before = grownColumn(this.before, this.before.length * 2);
+      this.sameBefore = grownColumn(this.sameBefore, this.sameBefore.length * 2);
+      this.keys = grownColumn(this.keys, this.keys.length * 2);
       const read = new Uint8Array(k * 2);
       read.set(this.read);
       this.read = read;
@@ -335,9 +371,24 @@ class RuleRuns {
     this.nameAt[k] = nameAt;
     this.nameLength[k] = nameLength;
     this.table[k] = table;
-    const bucket = keyOf(table, nameHash(this.text, nameAt, nameLength)) & (this.buckets.length - 1);
-    this.before[k] = this.buckets[bucket];
+    const key = keyOf(table, nameHash(this.text, nameAt, nameLength)) | 0;
+    const bucket = key & (this.buckets.length - 1);
+    const head = this.buckets[bucket];
+    this.keys[k] = key;
     this.buckets[bucket] = k;
+    if (
+      head >= 0 &&
+      this.keys[head] === key &&
+      this.nameLength[head] === nameLength &&
+      this.table[head] === table &&
+      sameText(this.text, this.nameAt[head], nameAt, nameLength)
+    ) {
+      this.sameBefore[k] = head;
+      this.before[k] = this.before[head];
+    } else {
+      this.sameBefore[k] = -1;
+      this.before[k] = head;
+    }
   }
 
   name(k: number): string {
@@ -348,17 +399,21 @@ class RuleRuns {
   of(table: number, name: string): number[] {
     const out: number[] = [];
     const length = name.length;
-    // Locals: a few calls walk KUBE-SERVICES' 10k runs, mostly before V8 optimises the loop.
-    const { before, nameLength, nameAt, text } = this;
+    const key = keyOf(table, nameHash(name, 0, length)) | 0;
+    const { before, sameBefore, keys, nameLength, nameAt, text } = this;
     const tables = this.table;
-    for (
-      let k = this.buckets[keyOf(table, nameHash(name, 0, length)) & (this.buckets.length - 1)];
-      k >= 0;
-      k = before[k]
-    )
-      if (nameLength[k] === length && tables[k] === table && text.startsWith(name, nameAt[k])) out.push(k);
+    for (let k = this.buckets[key & (this.buckets.length - 1)]; k >= 0; k = before[k])
+      if (keys[k] === key && nameLength[k] === length && tables[k] === table && text.startsWith(name, nameAt[k]))
+        for (let r = k; r >= 0; r = sameBefore[r]) out.push(r);
     return out.reverse();
   }
+}
+
+/** Whether text[a, a + length) and text[b, b + length) are the same characters. */
+function sameText(text: string, a: number, b: number, length: number): boolean {
+  let i = length - 1;
+  while (i >= 0 && text.charCodeAt(a + i) === text.charCodeAt(b + i)) i--;
+  return i < 0;
 }
 
 interface TextIndex {
@@ -395,26 +450,11 @@ function indexLines(lines: LineIndex): TextIndex | undefined {
     if (cs === ce) continue;
     const c0 = text.charCodeAt(cs);
     if (c0 === 45) {
-      // `-A CHAIN ...`
-      if (text.charCodeAt(cs + 1) !== 65 || text.charCodeAt(cs + 2) !== 32 || table < 0) return undefined;
-      let nameEnd = text.indexOf(' ', cs + 3);
-      if (nameEnd < 0 || nameEnd > ce) nameEnd = ce;
-      let last = li;
-      rules.lastIndex = cs;
-      if (rules.test(text)) {
-        const end = rules.lastIndex;
-        while (last + 1 < count && start[last + 1] <= end) last++;
-        // The pattern reads raw lines: they must be the parser's lines as they are.
-        if (contentEnd[last] !== end) return undefined;
-        if (last === li) clean[li] = table + 1;
-        else clean.fill(table + 1, li, last + 1);
-        openRule = last;
-      } else {
-        PLAIN_CHAIN.lastIndex = cs;
-        if (!PLAIN_CHAIN.test(text)) return undefined;
-      }
-      runs.add(li, last, cs + 3, nameEnd - cs - 3, table);
-      li = last;
+      if (table < 0) return undefined;
+      const next = indexRuleLines(lines, li, table, rules, runs, clean);
+      if (next < 0) return undefined;
+      openRule = runs.openRule;
+      li = next - 1;
       continue;
     }
     // A rule ends where the next line starts a rule, a declaration, a table or its COMMIT, or is blank: a line that
@@ -449,6 +489,50 @@ function indexLines(lines: LineIndex): TextIndex | undefined {
   // A table without its COMMIT: the parser may call its last rule cut.
   if (table >= 0) return undefined;
   return { tables, runs, declarations, clean };
+}
+
+/**
+ * Indexes the rule lines from `li` on (its content starts with `-`) up to the first line that is no rule line:
+ * returns that line, or -1 when a line is no rule this reader follows. Its own function: V8 optimises this hot loop
+ * soon and for good, apart from the rare lines of the outer one.
+ */
+function indexRuleLines(
+  lines: LineIndex,
+  li: number,
+  table: number,
+  rules: RegExp,
+  runs: RuleRuns,
+  clean: Uint8Array,
+): number {
+  const { text, start, contentStart, contentEnd, count } = lines;
+  runs.openRule = -1;
+  for (; li < count; li++) {
+    const cs = contentStart[li];
+    const ce = contentEnd[li];
+    if (cs === ce || text.charCodeAt(cs) !== 45) return li;
+    // `-A CHAIN ...`
+    if (text.charCodeAt(cs + 1) !== 65 || text.charCodeAt(cs + 2) !== 32) return -1;
+    let nameEnd = text.indexOf(' ', cs + 3);
+    if (nameEnd < 0 || nameEnd > ce) nameEnd = ce;
+    let last = li;
+    rules.lastIndex = cs;
+    if (rules.test(text)) {
+      const end = rules.lastIndex;
+      while (last + 1 < count && start[last + 1] <= end) last++;
+      // The pattern reads raw lines: they must be the parser's lines as they are.
+      if (contentEnd[last] !== end) return -1;
+      // A loop: a run is a line or three, fewer than a call to fill is worth.
+      for (let l = li; l <= last; l++) clean[l] = table + 1;
+      runs.openRule = last;
+    } else {
+      PLAIN_CHAIN.lastIndex = cs;
+      if (!PLAIN_CHAIN.test(text)) return -1;
+      runs.openRule = -1;
+    }
+    runs.add(li, last, cs + 3, nameEnd - cs - 3, table);
+    li = last;
+  }
+  return count;
 }
 
 /**
@@ -525,11 +609,28 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
   if (!dst || !Number.isInteger(focus.dport) || !namesDestination(lines.text, focus.dst, focus.dport)) return undefined;
   const index = indexLines(lines);
   if (!index) return undefined;
+  return sliceOf(lines, index, dst, focus, true);
+}
+
+/**
+ * The slice of an indexed text for the packet; with `postpone`, the long chains entered only through `-m addrtype`
+ * rules are left out, their rules not even followed, and the slice that reads them is made if a trace asks for it
+ * (`TraceSlice.withDeferred`).
+ */
+function sliceOf(
+  lines: LineIndex,
+  index: TextIndex,
+  dst: IpAddress,
+  focus: TraceFocus,
+  postpone: boolean,
+): TraceSlice | undefined {
   const text = lines.text;
   const { runs, clean, tables } = index;
+  // The same index may serve a second slice (`withDeferred`).
+  runs.read.fill(0);
   const names = new NameSet();
   // No DNAT the packet can meet: `traceText` wants every rule for the hints of such a trace (they name Services).
-  const closure = followChains(lines, index, names, dst, focus);
+  const closure = followChains(lines, index, names, dst, focus, postpone);
   if (closure.followed !== Followed.ToDnat) return undefined;
   // The parser takes the dump's address family from its first rule with an address: the rules up to it are read.
   const familyLine = familyDecidingLine(lines, index);
@@ -562,6 +663,16 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
       if (names.flags[k] & NEEDED) skip[li] = 0;
     }
   }
+  // The chains left out: their rules stay unread (but those up to the family's line) until a trace enters them.
+  const deferred = new Set<string>();
+  for (const k of closure.postponed) {
+    // A chain only its rules make (no declaration) would be missing, not empty, without them; a rule this reader
+    // could not prove clean is one the closure cannot judge.
+    if (!(names.flags[k] & DECLARED)) return undefined;
+    for (const r of runs.of(names.tables[k], names.names[k]))
+      if (clean.subarray(first[r], last[r] + 1).includes(0)) return undefined;
+    deferred.add(chainKey(tables[names.tables[k]], names.names[k]));
+  }
   // A chain jumped to that was not declared: its rules make it (the parser reads one to make it as it does), or it
   // is no chain and the jump is one the closure does not know.
   for (let k = 0; k < names.names.length; k++) {
@@ -577,35 +688,13 @@ export function traceSlice(lines: LineIndex, focus: TraceFocus): TraceSlice | un
     ruleChars += lines.contentEnd[last[k]] - lines.contentStart[first[k]];
   }
   const trimmed = unreachedRules(closure, tables, names, skip, familyLine);
-  const whole: TraceSlice = {
-    skip,
-    stretchEnd: stretchEnds(skip),
-    tables,
-    trimmed,
-    deferred: new Set(),
-    ruleChars,
-    text,
-  };
-  // The chains entered only through `-m addrtype` rules, long enough to be worth leaving out (DEFER_MIN_RULES).
-  const deferred = new Set<string>();
-  let deferredSkip: Uint8Array | undefined;
-  for (let k = 0; k < names.names.length; k++) {
-    // A chain only its rules make (no declaration) would be missing, not empty, without them.
-    if ((names.flags[k] & (ENTERED | ENTERED_PLAINLY | DECLARED)) !== (ENTERED | DECLARED)) continue;
-    const key = chainKey(tables[names.tables[k]], names.names[k]);
-    if (trimmed.has(key)) continue;
-    const own = runs.of(names.tables[k], names.names[k]);
-    let ruleCount = 0;
-    for (const r of own) ruleCount += runs.last[r] - runs.first[r] + 1;
-    if (ruleCount < DEFER_MIN_RULES) continue;
-    deferred.add(key);
-    deferredSkip ??= skip.slice();
-    for (const r of own)
-      if (runs.last[r] > familyLine)
-        deferredSkip.fill(names.tables[k] + 1, Math.max(runs.first[r], familyLine + 1), runs.last[r] + 1);
-  }
-  if (!deferredSkip) return whole;
-  return { ...whole, skip: deferredSkip, stretchEnd: stretchEnds(deferredSkip), deferred, withDeferred: whole };
+  const slice: TraceSlice = { skip, stretchEnd: stretchEnds(skip), tables, trimmed, deferred, ruleChars, text };
+  if (deferred.size === 0) return slice;
+  let whole: TraceSlice | undefined;
+  // Made once, when a trace enters a chain left out: the closure again, following every chain.
+  return Object.defineProperty(slice, 'withDeferred', {
+    get: () => (whole ??= sliceOf(lines, index, dst, focus, false)),
+  });
 }
 
 /** `TraceSlice.stretchEnd` of `skip`. */
@@ -795,7 +884,12 @@ function readRuleWords(text: string, cs: number, ce: number, facts: RuleFacts): 
     if (c === 45) {
       reading = end - i === 2 ? shortReading(text.charCodeAt(i + 1)) : -1;
       // Every kube-proxy rule has a comment; the rest of the spellings are few and looked up once each.
-      if (reading < 0) reading = text.startsWith('--comment ', i) ? Reading.Other : readingOf(text.slice(i, end));
+      if (reading < 0)
+        reading = text.startsWith('--comment ', i)
+          ? Reading.Other
+          : end - i === 7 && text.startsWith('--dport', i)
+            ? Reading.DestinationPort
+            : readingOf(text.slice(i, end));
       values = 0;
     } else if (c === 33 && end === i + 1) negated = true;
     else if (values++ === 0) {
@@ -876,105 +970,40 @@ interface Closure {
    * numbers each: line, chain (its number in `names`), host (as `plainIPv4HostAt` reads it). See `unreachedRules`.
    */
   hosted: number[];
+  /**
+   * Long chains entered only through `-m addrtype` rules whose rules were not read (`DEFER_MIN_RULES`), as numbers
+   * in `names`: their targets are not followed until a trace enters them.
+   */
+  postponed: number[];
 }
 
 /**
  * Follows the jumps a trace of the packet can take from the hook chains, marking the runs of the chains entered
  * `read` and recording in `names` the chains jumped to and the targets taken for iptables' own. Grows the packet's
- * possible destinations and ports with the DNAT rules it meets (protocol permitting).
+ * possible destinations and ports with the DNAT rules it meets (protocol permitting). With `postpone`, a long chain
+ * entered only through `-m addrtype` rules is not followed (`Closure.postponed`).
  */
-function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: IpAddress, focus: TraceFocus): Closure {
-  const { runs, clean, tables } = index;
-  // Locals: the loop over KUBE-SERVICES' 10k rules runs once, much of it before V8 optimises it.
-  const { text, contentStart, contentEnd } = lines;
-  /** Chains entered, as numbers in `names` (flag ENTERED). */
-  const queue: number[] = [];
-  /** `local`: through a rule that asks whether the destination is the node's (`DEFER_MIN_RULES`). */
-  const enter = (table: number, name: string, jump = true, local = false) => {
-    const k = names.add(table, name);
-    if (jump) names.flags[k] |= JUMPED_TO;
-    if (!local) names.flags[k] |= ENTERED_PLAINLY;
-    if (names.flags[k] & ENTERED) return;
-    names.flags[k] |= ENTERED | NEEDED;
-    queue.push(k);
-  };
+function followChains(
+  lines: LineIndex,
+  index: TextIndex,
+  names: NameSet,
+  dst: IpAddress,
+  focus: TraceFocus,
+  postpone: boolean,
+): Closure {
+  const { runs, tables } = index;
+  const follower = new ChainFollower(lines, index, names, dst, focus);
   // Every hook chain, and what kube-proxy's restore input implies they jump to when it leaves them out.
   for (let k = 0; k < runs.count; k++) {
     if (runs.nameLength[k] > 11) continue;
     const table = runs.table[k];
     const name = runs.name(k);
-    if (isBuiltinChain(tables[table], name) || HOOK_CHAINS.includes(name)) enter(table, name, false);
+    if (isBuiltinChain(tables[table], name) || HOOK_CHAINS.includes(name)) follower.enter(table, name, false);
   }
   for (let t = 0; t < tables.length; t++)
-    for (const name of HOOK_CHAINS) for (const j of impliedJumps(tables[t], name)) enter(t, j.target, false);
-  const closure: Closure = { followed: Followed.Unsure, destinations: [dst], hosted: [] };
-  const { destinations, hosted } = closure;
-  /** The IPv4 ones as 32-bit numbers: kube-proxy's 10,000 Service rules are compared without a string each. */
-  const destinations4: number[] = dst.family === 4 ? [Number(dst.value) | 0] : [];
-  const ports = new Set<number>([focus.dport]);
-  const facts = new RuleFacts();
-  const network = new Ipv4Network();
-  /**
-   * Rules skipped for their destination or port, five numbers each: line, table, port (-1: none), IPv4 network and
-   * the bits after its prefix (-1: no IPv4 destination, -2: another destination, read again). Looked at again
-   * when a DNAT adds a destination or port, in place (a rule then followed gets line -1: KUBE-SERVICES leaves 10k
-   * here, not copied on each look); one skipped for its protocol stays skipped.
-   */
-  const skipped: number[] = [];
-  const skip = (li: number, table: number, f: RuleFacts, host: number) => {
-    const port = f.dportAt >= 0 ? portAt(text, f.dportAt, f.dportEnd) : -1;
-    let shift = -1;
-    let base = 0;
-    if (host >= 0) {
-      shift = 0;
-      base = host | 0;
-    } else if (f.destinationAt >= 0) {
-      shift = ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network) ? 32 - network.prefix : -2;
-      base = network.base;
-    }
-    skipped.push(li, table, port, base, shift);
-  };
-  const mayMatchSkipped = (s: number): boolean => {
-    const shift = skipped[s + 4];
-    if (shift === -2) return mayMatch(readRuleWords(text, contentStart[skipped[s]], contentEnd[skipped[s]], facts));
-    const port = skipped[s + 2];
-    if (port >= 0 && !ports.has(port)) return false;
-    const base = skipped[s + 3];
-    return shift < 0 || shift === 32 || destinations4.some((d) => (d ^ base) >>> shift === 0);
-  };
-  /** How many destinations and ports there were when the skipped rules were last looked at. */
-  let seen = 1;
-  const protocolMismatch = (f: RuleFacts): boolean => {
-    if (f.unprunable || f.protocolAt < 0) return false;
-    // kube-proxy writes the packet's protocol as the trace names it: no string for that.
-    if (f.protocolEnd - f.protocolAt === focus.proto.length && text.startsWith(focus.proto, f.protocolAt)) return false;
-    // The tracer's reading of the value: a rule for another protocol (`udp`, `17`, `esp`) does not match.
-    const protocol = protocolOfValue(text.slice(f.protocolAt, f.protocolEnd).toLowerCase());
-    return protocol !== undefined && protocol !== focus.proto;
-  };
-  /** `host`: the destination as `plainIPv4HostAt` reads it, -1 for none or another form. */
-  const mayMatch = (f: RuleFacts, host = -1): boolean => {
-    if (f.unprunable) return true;
-    if (f.dportAt >= 0) {
-      const port = portAt(text, f.dportAt, f.dportEnd);
-      if (port >= 0 && !ports.has(port)) return false;
-    }
-    if (host >= 0) return destinations4.includes(host | 0);
-    if (f.destinationAt >= 0) {
-      if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network)) {
-        const shift = 32 - network.prefix;
-        const base = network.base;
-        return shift === 32 || destinations4.some((d) => (d ^ base) >>> shift === 0);
-      }
-      const cidr = parseCidr(text.slice(f.destinationAt, f.destinationEnd));
-      if (cidr && !destinations.some((d) => cidrContains(cidr, d))) return false;
-    }
-    return true;
-  };
-  /** A DNAT rule in a chain entered (one that may match). */
-  let dnat = false;
-  /** Builtin targets met, by table, already checked to be no chain with rules. */
-  const targetsMet = new Set<string>();
+    for (const name of HOOK_CHAINS) for (const j of impliedJumps(tables[t], name)) follower.enter(t, j.target, false);
+  const { closure, queue } = follower;
+  const postponed = closure.postponed;
   for (;;) {
     while (queue.length) {
       const chain = queue.pop()!;
@@ -982,65 +1011,224 @@ function followChains(lines: LineIndex, index: TextIndex, names: NameSet, dst: I
       const own = runs.of(table, names.names[chain]);
       let ruleCount = 0;
       for (const r of own) ruleCount += runs.last[r] - runs.first[r] + 1;
+      // KUBE-NODEPORTS: left out, its rules unread, unless a rule without `-m addrtype` enters it too (below).
+      if (postpone && ruleCount >= DEFER_MIN_RULES && !(names.flags[chain] & ENTERED_PLAINLY)) {
+        postponed.push(chain);
+        continue;
+      }
       // The tracer looks up a long chain's rules by destination (`candidateLookup`): see `unreachedRules`.
       const indexed = ruleCount >= INDEX_MIN_RULES;
       for (const r of own) {
         runs.read[r] = 1;
-        for (let li = runs.first[r], end = runs.last[r]; li <= end; li++) {
-          if (!clean[li]) return closure;
-          const f = readRuleWords(text, contentStart[li], contentEnd[li], facts);
-          // The destination when it is one plain IPv4 host (kube-proxy's Service rules): read once.
-          const host =
-            !f.unprunable && f.destinationAt >= 0 && !f.quotedDestination
-              ? plainIPv4HostAt(text, f.destinationAt, f.destinationEnd)
-              : -1;
-          if (indexed && host >= 0) hosted.push(li, chain, host);
-          // A rule whose protocol, destination or port the packet cannot have does not match, whatever its target
-          // (the tracer decides such a condition before it looks at the target).
-          if (f.targetAt < 0 || protocolMismatch(f)) continue;
-          const target = text.slice(f.targetAt, f.targetEnd);
-          if (!STANDARD_TARGETS.has(target) && !EXTENSION_TARGETS.has(target)) {
-            // A chain (the declarations will tell; no declaration and no rules: a target the closure cannot follow).
-            if (mayMatch(f, host)) enter(table, target, true, f.addrtype);
-            else skip(li, table, f, host);
-            continue;
-          }
-          // iptables' own target, unless a chain of that name exists (the declarations will tell).
-          if (!targetsMet.has(`${table} ${target}`)) {
-            if (runs.of(table, target).length > 0) return closure;
-            targetsMet.add(`${table} ${target}`);
-            names.flags[names.add(table, target)] |= BUILTIN_TARGET;
-          }
-          if (target === 'DNAT') {
-            dnat = true;
-            if (f.toDestinations !== 1) return closure;
-            const to = splitHostPort(text.slice(f.toDestinationAt, f.toDestinationEnd));
-            const address = to && parseIp(to.host);
-            if (!address) return closure;
-            if (!destinations.some((d) => d.family === address.family && d.value === address.value)) {
-              // Every rule is compared with each destination: past a few, reading the whole text is cheaper.
-              if (destinations.length === MAX_DESTINATIONS) return closure;
-              destinations.push(address);
-              if (address.family === 4) destinations4.push(Number(address.value) | 0);
-            }
-            if (to.port !== undefined) ports.add(to.port);
-          } else if (!DESTINATION_KEEPING.has(target)) return closure;
-        }
+        if (!follower.followLines(runs.first[r], runs.last[r], table, chain, indexed)) return closure;
       }
     }
+    // A chain left out that a plain rule entered since is followed after all.
+    for (let p = postponed.length - 1; p >= 0; p--)
+      if (names.flags[postponed[p]] & ENTERED_PLAINLY) queue.push(...postponed.splice(p, 1));
+    if (queue.length) continue;
     // A destination or port a DNAT added may make a skipped rule match: look at those again.
-    if (destinations.length + ports.size === seen + 1) {
-      closure.followed = dnat ? Followed.ToDnat : Followed.NoDnat;
+    if (!follower.lookAgain()) {
+      closure.followed = follower.dnat ? Followed.ToDnat : Followed.NoDnat;
       return closure;
     }
-    seen = destinations.length + ports.size - 1;
+  }
+}
+
+/**
+ * The state of `followChains`, with the work on each rule in small methods: V8 optimises those after a few of
+ * KUBE-SERVICES' 10k rules, where the one loop over them all, in one large function, ran unoptimised to its end.
+ */
+class ChainFollower {
+  readonly closure: Closure;
+  /** Chains entered, as numbers in `names` (flag ENTERED), not followed yet. */
+  readonly queue: number[] = [];
+  /** A DNAT rule in a chain entered (one that may match). */
+  dnat = false;
+  private readonly text: string;
+  private readonly contentStart: Int32Array;
+  private readonly contentEnd: Int32Array;
+  private readonly clean: Uint8Array;
+  private readonly runs: RuleRuns;
+  private readonly proto: string;
+  /** The IPv4 destinations as 32-bit numbers: kube-proxy's 10,000 Service rules are compared without a string each. */
+  private readonly destinations4: number[];
+  private readonly ports: Set<number>;
+  private readonly facts = new RuleFacts();
+  private readonly network = new Ipv4Network();
+  /**
+   * Rules skipped for their destination or port, five numbers each: line, table, port (-1: none), IPv4 network and
+   * the bits after its prefix (-1: no IPv4 destination, -2: another destination, read again). Looked at again
+   * when a DNAT adds a destination or port, in place (a rule then followed gets line -1: KUBE-SERVICES leaves 10k
+   * here, not copied on each look); one skipped for its protocol stays skipped.
+   */
+  private readonly skipped: number[] = [];
+  /** How many destinations and ports there were when the skipped rules were last looked at. */
+  private seen = 1;
+  /** Builtin targets met, by table, already checked to be no chain with rules. */
+  private readonly targetsMet = new Set<string>();
+
+  constructor(
+    lines: LineIndex,
+    index: TextIndex,
+    private readonly names: NameSet,
+    dst: IpAddress,
+    focus: TraceFocus,
+  ) {
+    this.text = lines.text;
+    this.contentStart = lines.contentStart;
+    this.contentEnd = lines.contentEnd;
+    this.clean = index.clean;
+    this.runs = index.runs;
+    this.proto = focus.proto;
+    this.closure = { followed: Followed.Unsure, destinations: [dst], hosted: [], postponed: [] };
+    this.destinations4 = dst.family === 4 ? [Number(dst.value) | 0] : [];
+    this.ports = new Set<number>([focus.dport]);
+  }
+
+  /** `local`: through a rule that asks whether the destination is the node's (`DEFER_MIN_RULES`). */
+  enter(table: number, name: string, jump = true, local = false): void {
+    const names = this.names;
+    const k = names.add(table, name);
+    if (jump) names.flags[k] |= JUMPED_TO;
+    if (!local) names.flags[k] |= ENTERED_PLAINLY;
+    if (names.flags[k] & ENTERED) return;
+    names.flags[k] |= ENTERED | NEEDED;
+    this.queue.push(k);
+  }
+
+  /** Follows the rule lines [first, last] of chain `chain`; false when one is beyond this reader. */
+  followLines(first: number, last: number, table: number, chain: number, indexed: boolean): boolean {
+    const clean = this.clean;
+    for (let li = first; li <= last; li++) if (!clean[li] || !this.followRule(li, table, chain, indexed)) return false;
+    return true;
+  }
+
+  private followRule(li: number, table: number, chain: number, indexed: boolean): boolean {
+    const text = this.text;
+    const f = readRuleWords(text, this.contentStart[li], this.contentEnd[li], this.facts);
+    // The destination when it is one plain IPv4 host (kube-proxy's Service rules): read once.
+    const host =
+      !f.unprunable && f.destinationAt >= 0 && !f.quotedDestination
+        ? plainIPv4HostAt(text, f.destinationAt, f.destinationEnd)
+        : -1;
+    if (indexed && host >= 0) this.closure.hosted.push(li, chain, host);
+    // A rule whose protocol, destination or port the packet cannot have does not match, whatever its target (the
+    // tracer decides such a condition before it looks at the target).
+    if (f.targetAt < 0 || this.protocolMismatch(f)) return true;
+    if (isOwnTargetAt(text, f.targetAt, f.targetEnd)) return this.followOwnTarget(table, f);
+    // A chain (the declarations will tell; no declaration and no rules: a target the closure cannot follow). Named
+    // by a string only when followed: KUBE-SERVICES' 10k rules mostly are not.
+    if (this.mayMatch(f, host)) this.enter(table, text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
+    else this.skip(li, table, f, host);
+    return true;
+  }
+
+  /** A rule with iptables' own target: false when the closure cannot follow it. */
+  private followOwnTarget(table: number, f: RuleFacts): boolean {
+    const text = this.text;
+    const target = text.slice(f.targetAt, f.targetEnd);
+    // iptables' own target, unless a chain of that name exists (the declarations will tell).
+    if (!this.targetsMet.has(`${table} ${target}`)) {
+      if (this.runs.of(table, target).length > 0) return false;
+      this.targetsMet.add(`${table} ${target}`);
+      this.names.flags[this.names.add(table, target)] |= BUILTIN_TARGET;
+    }
+    if (target !== 'DNAT') return DESTINATION_KEEPING.has(target);
+    this.dnat = true;
+    if (f.toDestinations !== 1) return false;
+    const to = splitHostPort(text.slice(f.toDestinationAt, f.toDestinationEnd));
+    const address = to && parseIp(to.host);
+    if (!address) return false;
+    const destinations = this.closure.destinations;
+    if (!destinations.some((d) => d.family === address.family && d.value === address.value)) {
+      // Every rule is compared with each destination: past a few, reading the whole text is cheaper.
+      if (destinations.length === MAX_DESTINATIONS) return false;
+      destinations.push(address);
+      if (address.family === 4) this.destinations4.push(Number(address.value) | 0);
+    }
+    if (to.port !== undefined) this.ports.add(to.port);
+    return true;
+  }
+
+  private skip(li: number, table: number, f: RuleFacts, host: number): void {
+    const port = f.dportAt >= 0 ? portAt(this.text, f.dportAt, f.dportEnd) : -1;
+    let shift = -1;
+    let base = 0;
+    if (host >= 0) {
+      shift = 0;
+      base = host | 0;
+    } else if (f.destinationAt >= 0) {
+      const network = this.network;
+      shift = ipv4CidrAt(this.text, f.destinationAt, f.destinationEnd, network) ? 32 - network.prefix : -2;
+      base = network.base;
+    }
+    this.skipped.push(li, table, port, base, shift);
+  }
+
+  /**
+   * When a DNAT added a destination or port since the last look, follows the skipped rules that may match now
+   * and answers true; false when nothing was added.
+   */
+  lookAgain(): boolean {
+    const size = this.closure.destinations.length + this.ports.size;
+    if (size === this.seen + 1) return false;
+    this.seen = size - 1;
+    const { skipped, text } = this;
     for (let s = 0, end = skipped.length; s < end; s += 5) {
       const li = skipped[s];
-      if (li < 0 || !mayMatchSkipped(s)) continue;
+      if (li < 0 || !this.mayMatchSkipped(s)) continue;
       skipped[s] = -1;
-      const f = readRuleWords(text, contentStart[li], contentEnd[li], facts);
-      enter(skipped[s + 1], text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
+      const f = readRuleWords(text, this.contentStart[li], this.contentEnd[li], this.facts);
+      this.enter(skipped[s + 1], text.slice(f.targetAt, f.targetEnd), true, f.addrtype);
     }
+    return true;
+  }
+
+  private mayMatchSkipped(s: number): boolean {
+    const skipped = this.skipped;
+    const shift = skipped[s + 4];
+    if (shift === -2) {
+      const li = skipped[s];
+      return this.mayMatch(readRuleWords(this.text, this.contentStart[li], this.contentEnd[li], this.facts));
+    }
+    const port = skipped[s + 2];
+    if (port >= 0 && !this.ports.has(port)) return false;
+    const base = skipped[s + 3];
+    return shift < 0 || shift === 32 || this.destinations4.some((d) => (d ^ base) >>> shift === 0);
+  }
+
+  private protocolMismatch(f: RuleFacts): boolean {
+    if (f.unprunable || f.protocolAt < 0) return false;
+    const text = this.text;
+    const proto = this.proto;
+    // kube-proxy writes the packet's protocol as the trace names it: no string for that.
+    if (f.protocolEnd - f.protocolAt === proto.length && text.startsWith(proto, f.protocolAt)) return false;
+    // The tracer's reading of the value: a rule for another protocol (`udp`, `17`, `esp`) does not match.
+    const protocol = protocolOfValue(text.slice(f.protocolAt, f.protocolEnd).toLowerCase());
+    return protocol !== undefined && protocol !== proto;
+  }
+
+  /** `host`: the destination as `plainIPv4HostAt` reads it, -1 for none or another form. */
+  private mayMatch(f: RuleFacts, host = -1): boolean {
+    if (f.unprunable) return true;
+    const text = this.text;
+    if (f.dportAt >= 0) {
+      const port = portAt(text, f.dportAt, f.dportEnd);
+      if (port >= 0 && !this.ports.has(port)) return false;
+    }
+    if (host >= 0) return this.destinations4.includes(host | 0);
+    if (f.destinationAt >= 0) {
+      const network = this.network;
+      if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network)) {
+        const shift = 32 - network.prefix;
+        const base = network.base;
+        return shift === 32 || this.destinations4.some((d) => (d ^ base) >>> shift === 0);
+      }
+      const cidr = parseCidr(text.slice(f.destinationAt, f.destinationEnd));
+      if (cidr && !this.closure.destinations.some((d) => cidrContains(cidr, d))) return false;
+    }
+    return true;
   }
 }
 

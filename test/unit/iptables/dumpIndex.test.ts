@@ -1,0 +1,170 @@
+/**
+ * `kpp parse --json` answers a plain iptables-save dump from its index (core/iptables/dumpIndex.ts: counts from
+ * the index, the kube view from the words of the lines it reads) instead of a parse: its bytes must be the parse's.
+ * Checked over generated kube-proxy dumps with odd Services (no endpoints, affinity, Local policy, external and
+ * load-balancer IPs, node ports, IPv6, comments left out), the samples, the shared corpus, and dumps broken on
+ * purpose and at random; and a generated dump is in fact answered from its index while a broken one is not.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseResultJsonBytes, parseTextJsonBytes } from '../../../src/cli/commands/parseJson';
+import { analyzeText } from '../../../src/core/analyze';
+import { LineIndex } from '../../../src/core/common/lines';
+import { IndexGaveUp, indexKubeFacts, indexSaveDump } from '../../../src/core/iptables/dumpIndex';
+import { generateIptablesRestore, type GenerateOptions } from '../../../src/core/iptables/generate';
+import { kubeViewOf } from '../../../src/core/iptables/kubeView';
+import { normaliseCluster } from '../../../src/core/kube/objects';
+import { syntheticCluster } from '../../../src/core/kube/synthetic';
+import { CORPUS_MISSING } from '../../helpers/corpus';
+import { fuzzSources, mutate, Rng } from '../../helpers/mutate';
+import { kubeProxyDump } from '../trace/helpers';
+
+/** The index's answer is the parse's, in both languages and through both ways of printing. */
+function sameAnswer(name: string, text: string): void {
+  for (const lang of ['en', 'zh-CN'] as const)
+    for (const objectsUpTo of [Infinity, 0])
+      assert.equal(
+        parseTextJsonBytes(text, lang, objectsUpTo).toString('utf8'),
+        parseResultJsonBytes(analyzeText(text), lang, objectsUpTo).toString('utf8'),
+        `${name} (${lang}, ${objectsUpTo})`,
+      );
+}
+
+/** Whether the index answers for the text (no parse), as `parseTextJsonBytes` decides. */
+function indexed(text: string): boolean {
+  const index = indexSaveDump(new LineIndex(text));
+  if (!index) return false;
+  kubeViewOf(indexKubeFacts(index));
+  return true;
+}
+
+function generated(seed: number, options: GenerateOptions = {}, odd = true): string {
+  const cluster = syntheticCluster({
+    services: 30,
+    endpointsPerService: 3,
+    seed,
+    ...(odd
+      ? {
+          portsPerService: 2,
+          nodePortEvery: 3,
+          loadBalancerEvery: 5,
+          localPolicyEvery: 2,
+          affinityEvery: 4,
+          externalIPEvery: 6,
+          notReadyOneIn: 7,
+        }
+      : {}),
+  });
+  return generateIptablesRestore(normaliseCluster(cluster), { clusterCidr: '10.128.0.0/9', ...options }).text;
+}
+
+const GENERATED: [string, string][] = [
+  ['odd Services', generated(1, { largeClusterMode: false })],
+  ['odd Services, by chain', generated(2, { largeClusterMode: false, order: 'by-chain' })],
+  ['comments left out (large cluster)', generated(3, { largeClusterMode: true })],
+  ['plain Services', generated(4, {}, false)],
+  [
+    'interface prefix, masquerade-all, no localhost node ports',
+    generated(5, {
+      podInterfacePrefix: 'veth',
+      masqueradeAll: true,
+      localhostNodePorts: false,
+      randomFully: true,
+      nodeName: 'node-1',
+    }),
+  ],
+  ['IPv6', generated(6, { ipFamily: 6, clusterCidr: 'fd00:10::/48', largeClusterMode: false })],
+  ['no builtin jumps', generated(7, { builtinJumps: false })],
+  [
+    'a Service without endpoints',
+    kubeProxyDump([
+      { ns: 'shop', name: 'empty', clusterIP: '10.96.0.99', port: 80, endpoints: [] },
+      { ns: 'shop', name: 'web', clusterIP: '10.96.0.10', port: 80, endpoints: ['10.244.1.5', '10.244.2.6'] },
+    ]),
+  ],
+];
+
+test('generated kube-proxy dumps are answered from their index, with the parse answer', () => {
+  for (const [name, text] of GENERATED) {
+    assert.ok(indexed(text), `${name}: answered from the index`);
+    sameAnswer(name, text);
+  }
+});
+
+/** Edits of a generated dump that its index must decline or answer as the parse does. */
+const BREAKS: [string, (text: string) => string, boolean][] = [
+  ['cut in a rule', (t) => t.slice(0, Math.floor(t.length / 2)), false],
+  ['cut after a COMMIT', (t) => t.slice(0, t.indexOf('COMMIT') + 7), true],
+  ['a chain declared twice', (t) => t.replace(/^(:KUBE-SERVICES .*)$/m, '$1\n$1'), false],
+  ['a rule of a chain never declared', (t) => t.replace(/^COMMIT$/m, '-A KUBE-NOWHERE -j ACCEPT\nCOMMIT'), false],
+  [
+    'an option without its module',
+    (t) => t.replace(/^COMMIT$/m, '-A KUBE-SERVICES --dport 80 -j ACCEPT\nCOMMIT'),
+    false,
+  ],
+  [
+    'a second rule on a line',
+    (t) => t.replace(/ -j KUBE-MARK-MASQ$/m, ' -j KUBE-MARK-MASQ -A KUBE-SERVICES -j RETURN'),
+    false,
+  ],
+  ['a comment line after a rule', (t) => t.replace(/^COMMIT$/m, '# a note\nCOMMIT'), false],
+  ['a wrapped rule', (t) => t.replace(/ --dport /, '\n  --dport '), false],
+  // The view lists an external IP from its rule's destination, and none from a negated one.
+  ['negated destinations', (t) => t.replace(/(external IP" -m tcp -p tcp) -d /g, '$1 ! -d '), true],
+  // The affinity's seconds are those of the first `recent` module: here it has none.
+  ['two recent modules', (t) => t.replace(/-m recent --name/g, '-m recent --rcheck --reap -m recent --name'), true],
+  ['a negated port', (t) => t.replace(/ --dport (\d+) -j KUBE-SVC-/, ' --dport ! $1 -j KUBE-SVC-'), true],
+  ['a negated flag before a read option', (t) => t.replace(/-m tcp -p tcp -d /, '-m tcp ! --syn -p tcp -d '), true],
+  ['quoted words', (t) => t.replace(/-m comment --comment /g, '-m "comment" --comment '), true],
+  ['line breaks of Windows', (t) => t.replace(/\n/g, '\r\n'), true],
+  ['a byte order mark', (t) => `\ufeff${t}`, true],
+  ['counters on the rules', (t) => t.replace(/^-A /gm, '[1:2] -A '), false],
+  ['a table given twice', (t) => `${t}*nat\n:X - [0:0]\nCOMMIT\n`, false],
+  ['a prompt before the dump', (t) => `$ sudo iptables-save\n${t}`, false],
+  ['a log prefix on every line', (t) => t.replace(/^/gm, 'I1207 00:00:00.000 1 proxier.go:1] '), false],
+];
+
+test('broken dumps: the index declines what the parse would say something about, and the answer is the parse', () => {
+  const base = GENERATED[0][1];
+  for (const [name, edit, stillIndexed] of BREAKS) {
+    const text = edit(base);
+    assert.notEqual(text, base, `${name}: the edit applies`);
+    if (!stillIndexed) assert.equal(indexed(text), false, `${name}: declined`);
+    sameAnswer(name, text);
+  }
+});
+
+test('a rule the index reader cannot answer as the parse does is parsed', () => {
+  const text = GENERATED[0][1].replace(/ --dport (\d+) -j KUBE-SVC-/, ' --dport $1 -m udp --dport 9 -j KUBE-SVC-');
+  // Two ports: which one the view reads depends on the order of modules the parser makes.
+  assert.throws(() => indexed(text), IndexGaveUp);
+  sameAnswer('a port given twice', text);
+});
+
+test('generated dumps mutated at random: the answer is the parse', () => {
+  const rng = new Rng(2807);
+  for (const [name, text] of GENERATED)
+    for (let k = 0; k < 8; k++) sameAnswer(`${name} mutated ${k}`, mutate(text, rng, 1 + rng.int(3)));
+});
+
+test('the samples, whole and mutated: the answer is the parse', () => {
+  const rng = new Rng(28);
+  for (const source of fuzzSources('samples')) {
+    sameAnswer(source.name, source.text);
+    for (let k = 0; k < 4; k++) sameAnswer(`${source.name} mutated ${k}`, mutate(source.text, rng, 1 + rng.int(4)));
+  }
+});
+
+test('the shared corpus, whole and mutated: the answer is the parse', (t) => {
+  const files = fuzzSources('corpus');
+  if (files.length === 0) return t.skip(CORPUS_MISSING);
+  const rng = new Rng(281);
+  let answered = 0;
+  for (const f of files) {
+    if (indexSaveDump(new LineIndex(f.text))) answered++;
+    sameAnswer(f.name, f.text);
+    sameAnswer(`${f.name} mutated`, mutate(f.text, rng, 1 + rng.int(3)));
+  }
+  // Some real dumps are plain iptables-save output: the index answers for them.
+  assert.ok(answered > 0, `${answered} of ${files.length} answered from the index`);
+});
