@@ -31,6 +31,11 @@ export interface KubeFacts<R, C> {
   protocol(r: R): string | undefined;
   /** `-d` as written; undefined when negated. */
   destination(r: R): string | undefined;
+  /**
+   * `-s` as written; undefined when negated. Asked only of an endpoint chain without a DNAT rule (a paste that cut
+   * it): facts that never answer for such a chain need not have it.
+   */
+  source?(r: R): string | undefined;
   /** `--dport` of any module; undefined when negated. */
   dport(r: R): string | undefined;
   /** `--dst-type` of `addrtype`, even negated. */
@@ -70,6 +75,7 @@ class ModelFacts implements KubeFacts<Rule, Chain> {
   private readonly rules: readonly Rule[];
   private readonly protocolQuery: OptionQuery;
   private readonly destinationQuery: OptionQuery;
+  private readonly sourceQuery: OptionQuery;
   private readonly dportQuery: OptionQuery;
   private readonly dstTypeQuery: OptionQuery;
   private readonly probabilityQuery: OptionQuery;
@@ -80,6 +86,7 @@ class ModelFacts implements KubeFacts<Rule, Chain> {
     this.ruleCount = this.rules.length;
     this.protocolQuery = names.option('protocol');
     this.destinationQuery = names.option('destination');
+    this.sourceQuery = names.option('source');
     this.dportQuery = names.option('dport');
     this.dstTypeQuery = names.option('dst-type', 'addrtype');
     this.probabilityQuery = names.option('probability', 'statistic');
@@ -123,6 +130,10 @@ class ModelFacts implements KubeFacts<Rule, Chain> {
 
   destination(r: Rule): string | undefined {
     return this.names.optionValue(r, this.destinationQuery);
+  }
+
+  source(r: Rule): string | undefined {
+    return this.names.optionValue(r, this.sourceQuery);
   }
 
   dport(r: Rule): string | undefined {

@@ -5,7 +5,7 @@
  */
 import { grownColumn } from '../common/columns';
 import { isDigitCode } from '../common/chars';
-import { joinHostPort } from '../common/ip';
+import { joinHostPort, parseIp } from '../common/ip';
 import { sortByName } from '../common/textOrder';
 import { readNftablesModeView } from '../nft/kubeView';
 import type { KubeEndpoint, KubeProxyView, KubeService, TrafficPolicy, VersionHint } from './kubeServices';
@@ -339,6 +339,8 @@ export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof
   ladder.rules.length = 0;
 
   // 3. Endpoint chains: DNAT targets give the address; also endpoint chains no service chain reached.
+  const withoutAddress: EndpointRecord[] = [];
+  const withoutAddressChains: C[] = [];
   for (let i = 0; i < kubeChains.length; i++) {
     if (kubeKinds[i] !== 'endpoint') continue;
     const chain = kubeChains[i];
@@ -364,6 +366,10 @@ export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof
       endpoint.dnatLine = facts.line(r);
       if (!service.protocol) service.protocol = facts.protocol(r);
     }
+    if (!endpoint.ip) {
+      withoutAddress.push(endpoint);
+      withoutAddressChains.push(chain);
+    }
   }
   // The ladder comment's `-> ip:port` fills what no DNAT said (a paste without the endpoint chains).
   for (let k = 0; k < laddered.length; k++) {
@@ -379,6 +385,10 @@ export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof
     if (!endpoint.ip) endpoint.ip = fromArrow.ip;
     if (endpoint.port === undefined && fromArrow.port !== undefined) endpoint.port = fromArrow.port;
   }
+  // An endpoint chain whose DNAT the paste cut: its hairpin rule `-s IP/32 -j KUBE-MARK-MASQ` still gives the
+  // address (the port stays unknown).
+  for (let k = 0; k < withoutAddress.length; k++)
+    if (!withoutAddress[k].ip) withoutAddress[k].ip = hairpinAddress(facts, withoutAddressChains[k], markMasqId) ?? '';
 
   // 4. Services are complete: their chain hashes are verified when first read, as endpoints' are.
   for (const s of services.values()) {
@@ -784,6 +794,18 @@ class EndpointNumbers {
     const v = this.values[at];
     return Number.isNaN(v) ? undefined : v;
   }
+}
+
+/** The endpoint's own address in its chain's `-s IP/32 -j KUBE-MARK-MASQ` rule (`/128` for IPv6), if it has one. */
+function hairpinAddress<R, C>(facts: KubeFacts<R, C>, chain: C, markMasqId: number): string | undefined {
+  if (!facts.source) return undefined;
+  for (let k = 0, n = facts.chainRuleCount(chain); k < n; k++) {
+    const r = facts.chainRule(chain, k);
+    if (facts.target(r) !== markMasqId) continue;
+    const m = /^([^/]+)\/(?:32|128)$/.exec(facts.source(r) ?? '');
+    if (m && parseIp(m[1])) return m[1];
+  }
+  return undefined;
 }
 
 function verifyEndpoint(s: KubeService, e: KubeEndpoint): boolean | null {

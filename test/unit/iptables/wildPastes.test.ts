@@ -385,3 +385,24 @@ test("an agent's logfmt log of the iptables commands it ran reads the commands, 
     2,
   );
 });
+
+test('an endpoint chain whose DNAT rule the paste cut shows the address its hairpin rule gives, the port unknown', () => {
+  const text = [
+    '*nat',
+    ':KUBE-SERVICES - [0:0]',
+    ':KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]',
+    ':KUBE-SEP-BBBBBBBBBBBBBBBB - [0:0]',
+    '-A KUBE-SERVICES -d 10.96.0.10/32 -p tcp -m comment --comment "default/web:http cluster IP" -m tcp --dport 80 -j KUBE-SVC-AAAAAAAAAAAAAAAA',
+    '-A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "default/web:http" -j KUBE-SEP-BBBBBBBBBBBBBBBB',
+    '-A KUBE-SEP-BBBBBBBBBBBBBBBB -s 10.244.1.5/32 -m comment --comment "default/web:http" -j KUBE-MARK-MASQ',
+  ].join('\n');
+  const endpointOf = (dump: string) => {
+    const e = buildModel(parseIptables(dump)).kube.services[0].endpoints[0];
+    return [e.ip, e.port];
+  };
+  assert.deepEqual(endpointOf(text), ['10.244.1.5', undefined]);
+  // The DNAT rule, when the paste has it, says both.
+  const dnat =
+    '-A KUBE-SEP-BBBBBBBBBBBBBBBB -p tcp -m comment --comment "default/web:http" -m tcp -j DNAT --to-destination 10.244.1.7:8080';
+  assert.deepEqual(endpointOf(`${text}\n${dnat}`), ['10.244.1.7', 8080]);
+});
