@@ -292,6 +292,8 @@ class IndexFacts implements KubeFacts<number, number> {
   private targetEnd = -1;
   /** The target's name id, UNREAD until asked. */
   private targetId = -1;
+  /** Targets looked up before (`targetIdAt`): name id + 1 by a key of their length and last characters. */
+  private readonly recentTargets = new Int32Array(RECENT_TARGETS);
   private commentAt = -1;
   private commentEnd = -1;
   private protocolAt = -1;
@@ -349,7 +351,7 @@ class IndexFacts implements KubeFacts<number, number> {
   target(r: number): number {
     this.read(r);
     // Asked several times of a rule (a ladder step, its endpoint's chain): looked up once.
-    if (this.targetId === UNREAD) this.targetId = this.index.names.idOf(this.text, this.targetAt, this.targetEnd);
+    if (this.targetId === UNREAD) this.targetId = this.targetIdAt(this.targetAt, this.targetEnd);
     return this.targetId;
   }
 
@@ -466,6 +468,31 @@ class IndexFacts implements KubeFacts<number, number> {
     return this.chainRuleCount(c) > 0 ? this.line(this.chainRule(c, 0)) : 0;
   }
 
+  /**
+   * The name id of the target at [at, end): half of a kube-proxy dump's rules jump to DNAT or KUBE-MARK-MASQ, found
+   * in a small table by their length and last characters before the dump's names (a large table, mostly out of the
+   * cache) are searched.
+   */
+  private targetIdAt(at: number, end: number): number {
+    const text = this.text;
+    const length = end - at;
+    const slot =
+      (Math.imul(length, 31) + Math.imul(text.charCodeAt(end - 1), 7) + text.charCodeAt(end - 2)) &
+      (RECENT_TARGETS - 1);
+    const known = this.recentTargets[slot] - 1;
+    if (known >= 0) {
+      const name = this.index.names.names[known];
+      if (name.length === length) {
+        let k = length - 1;
+        while (k >= 0 && name.charCodeAt(k) === text.charCodeAt(at + k)) k--;
+        if (k < 0) return known;
+      }
+    }
+    const id = this.index.names.idOf(text, at, end);
+    this.recentTargets[slot] = id + 1;
+    return id;
+  }
+
   private value(at: number, end: number): string | undefined {
     return at < 0 ? undefined : this.text.slice(at, end);
   }
@@ -506,16 +533,18 @@ class IndexFacts implements KubeFacts<number, number> {
     let dports = 0;
     while (i < ce) {
       const c = text.charCodeAt(i);
-      let end: number;
-      if (c === 34) end = text.indexOf('"', i + 1) + 1;
-      else {
-        end = text.indexOf(' ', i);
-        if (end < 0 || end > ce) end = ce;
-      }
+      // A word ends at the next blank (a quoted one at its closing quote), found by a loop over the characters:
+      // a call of indexOf per word of 168k rules cost more. An option's name is hashed on the way.
+      let end = i + 1;
+      let hash = SPELLING_HASH_START;
+      if (c === 34) end = text.indexOf('"', end) + 1;
+      else if (c === 45) {
+        for (let d = 0; end < ce && (d = text.charCodeAt(end)) !== 32; end++) hash = spellingHashStep(hash, d);
+      } else while (end < ce && text.charCodeAt(end) !== 32) end++;
       if (c === 45) {
         optionAt = i;
         reading = end - i === 2 ? shortReading(text.charCodeAt(i + 1)) : Reading.Unknown;
-        if (reading === Reading.Unknown) reading = this.options.code(text, i, end);
+        if (reading === Reading.Unknown) reading = this.options.code(text, i, end, hash);
         values = 0;
         optionNegated = bang;
         bang = false;
@@ -528,7 +557,7 @@ class IndexFacts implements KubeFacts<number, number> {
         const valueEnd = c === 34 ? end - 1 : end;
         switch (reading) {
           case Reading.Match:
-            module = this.moduleKinds.code(text, at, valueEnd);
+            module = this.moduleKinds.code(text, at, valueEnd, spellingHash(text, at, valueEnd));
             if (module === ModuleKind.Recent && firstRecent < 0) firstRecent = this.moduleCount;
             this.moduleKindsSeen |= 1 << module;
             this.moduleAt[this.moduleCount] = at;
@@ -671,10 +700,9 @@ class Spellings {
 
   constructor(private readonly classify: (word: string) => number) {}
 
-  code(text: string, at: number, end: number): number {
+  /** `hash`: `spellingHash` of the word at [at + 1, end) (an option's first character, `-`, left out). */
+  code(text: string, at: number, end: number, hash: number): number {
     const length = end - at;
-    let hash = Math.imul(length, 0x9e3779b1);
-    for (let k = at; k < end; k++) hash = Math.imul(hash ^ text.charCodeAt(k), 0x01000193);
     for (let slot = (hash ^ (hash >>> 15)) & (SPELLING_SLOTS - 1); ; slot = (slot + 1) & (SPELLING_SLOTS - 1)) {
       const word = this.words[slot];
       if (word === undefined) {
@@ -697,6 +725,20 @@ class Spellings {
 }
 
 const SPELLING_SLOTS = 512;
+const SPELLING_HASH_START = 0x811c9dc5;
+
+function spellingHashStep(hash: number, c: number): number {
+  return Math.imul(hash ^ c, 0x01000193);
+}
+
+/** The hash `Spellings.code` takes: of the characters after the first. */
+function spellingHash(text: string, at: number, end: number): number {
+  let hash = SPELLING_HASH_START;
+  for (let k = at + 1; k < end; k++) hash = spellingHashStep(hash, text.charCodeAt(k));
+  return hash;
+}
+
+const RECENT_TARGETS = 1024;
 
 /** A name id not looked up yet. */
 const UNREAD = -2;
