@@ -292,6 +292,9 @@ class IndexFacts implements KubeFacts<number, number> {
   private targetEnd = -1;
   /** The target's name id, UNREAD until asked. */
   private targetId = -1;
+  /** The last rule `targetFromEnd` answered for, and its target. */
+  private targetRule = -1;
+  private targetOfRule = -1;
   /** Targets looked up before (`targetIdAt`): name id + 1 by a key of their length and last characters. */
   private readonly recentTargets = new Int32Array(RECENT_TARGETS);
   private commentAt = -1;
@@ -349,10 +352,41 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   target(r: number): number {
+    if (r !== this.current) {
+      // Often the only question about a rule (an endpoint chain's KUBE-MARK-MASQ rule): answered from the line's
+      // end when its `-j` word is found there.
+      if (r === this.targetRule) return this.targetOfRule;
+      const found = this.targetFromEnd(r);
+      if (found !== UNREAD) {
+        this.targetRule = r;
+        return (this.targetOfRule = found);
+      }
+    }
     this.read(r);
     // Asked several times of a rule (a ladder step, its endpoint's chain): looked up once.
     if (this.targetId === UNREAD) this.targetId = this.targetIdAt(this.targetAt, this.targetEnd);
     return this.targetId;
+  }
+
+  /**
+   * The target of rule r from its last ` -j ` word, or UNREAD when that is not sure: the rule has one jump at most
+   * (a clean line), and a word starting with `-` outside quotes is an option; quotes come in pairs around values,
+   * so an even number of them from the word to the line's end puts it outside quotes.
+   */
+  private targetFromEnd(r: number): number {
+    const text = this.text;
+    const line = this.index.ruleLine[r];
+    const cs = this.index.lines.contentStart[line];
+    const ce = this.index.lines.contentEnd[line];
+    const jump = text.lastIndexOf(' -j ', ce);
+    if (jump < cs) return UNREAD;
+    const at = jump + 4;
+    if (text.charCodeAt(at) === 34) return UNREAD;
+    let end = at;
+    let quotes = 0;
+    while (end < ce && text.charCodeAt(end) !== 32) end++;
+    for (let k = at; k < ce; k++) if (text.charCodeAt(k) === 34) quotes++;
+    return quotes % 2 === 0 && end > at ? this.targetIdAt(at, end) : UNREAD;
   }
 
   comment(r: number): number {
