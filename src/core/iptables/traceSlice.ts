@@ -848,6 +848,17 @@ function shortReading(letter: number): Reading | -1 {
 }
 
 /**
+ * A clean rule line of kube-proxy's Service rules (`-A KUBE-SERVICES -m comment --comment "ns/svc:port cluster IP"
+ * -m tcp -p tcp -d 10.96.0.1 --dport 80 -j KUBE-SVC-...`), as `readRuleWords` reads it word by word: one comment,
+ * a port module (`portModule`), then protocol, destination, port and target, each once, none negated or quoted.
+ */
+const SERVICE_RULE = new RegExp(
+  `-A [^ \r\n]+ -m comment --comment (?:"[^"\r\n]*"|[^ "\r\n]+) -m (?:${PORT_MODULE_NAMES.join('|')}) ` +
+    `-p [^ "\r\n]+ -d [^ "!\r\n-][^ "\r\n]* --dport [^ "\r\n]+ -j [^ "\r\n]+`,
+  'y',
+);
+
+/**
  * Reads the words of a clean rule line [cs, ce) into `facts`. In a clean line words are one space apart, quotes
  * are around whole values only, and a word starting with `-` is an option (values never do): an option's values
  * are the words up to the next option, without a `!`.
@@ -863,6 +874,21 @@ function readRuleWords(text: string, cs: number, ce: number, facts: RuleFacts): 
   facts.address = false;
   facts.quotedDestination = false;
   facts.addrtype = false;
+  // kube-proxy's Service rule, nine words in one order: read by one pattern and four searches from the line's end
+  // (KUBE-SERVICES has 10k of them, mostly read before V8 optimises the loop below).
+  SERVICE_RULE.lastIndex = cs;
+  if (SERVICE_RULE.test(text) && SERVICE_RULE.lastIndex === ce) {
+    facts.targetAt = text.lastIndexOf(' -j ', ce) + 4;
+    facts.targetEnd = ce;
+    facts.dportAt = text.lastIndexOf(' --dport ', facts.targetAt) + 9;
+    facts.dportEnd = facts.targetAt - 4;
+    facts.destinationAt = text.lastIndexOf(' -d ', facts.dportAt) + 4;
+    facts.destinationEnd = facts.dportAt - 9;
+    facts.protocolAt = text.lastIndexOf(' -p ', facts.destinationAt) + 4;
+    facts.protocolEnd = facts.destinationAt - 4;
+    facts.address = true;
+    return facts;
+  }
   let moduleAt = -1;
   let moduleEnd = -1;
   let inTarget = false;
@@ -1194,8 +1220,7 @@ class ChainFollower {
     }
     const port = skipped[s + 2];
     if (port >= 0 && !this.ports.has(port)) return false;
-    const base = skipped[s + 3];
-    return shift < 0 || shift === 32 || this.destinations4.some((d) => (d ^ base) >>> shift === 0);
+    return shift < 0 || inNetwork(this.destinations4, skipped[s + 3], shift);
   }
 
   private protocolMismatch(f: RuleFacts): boolean {
@@ -1221,9 +1246,7 @@ class ChainFollower {
     if (f.destinationAt >= 0) {
       const network = this.network;
       if (ipv4CidrAt(text, f.destinationAt, f.destinationEnd, network)) {
-        const shift = 32 - network.prefix;
-        const base = network.base;
-        return shift === 32 || this.destinations4.some((d) => (d ^ base) >>> shift === 0);
+        return inNetwork(this.destinations4, network.base, 32 - network.prefix);
       }
       const cidr = parseCidr(text.slice(f.destinationAt, f.destinationEnd));
       if (cidr && !this.closure.destinations.some((d) => cidrContains(cidr, d))) return false;
@@ -1283,6 +1306,16 @@ function portAt(text: string, at: number, end: number): number {
     port = port * 10 + (c - 48);
   }
   return port > 65535 ? -1 : port;
+}
+
+/**
+ * Whether one of the IPv4 addresses (32-bit numbers) is in the network `base` with `shift` bits after its prefix
+ * (32: every address). A loop, not `some` with a function: the closure looks at 10k skipped rules this way.
+ */
+function inNetwork(addresses: readonly number[], base: number, shift: number): boolean {
+  if (shift === 32) return true;
+  for (let i = 0; i < addresses.length; i++) if ((addresses[i] ^ base) >>> shift === 0) return true;
+  return false;
 }
 
 /** What `ipv4CidrAt` read: the network as a 32-bit number and its prefix length. */
