@@ -295,6 +295,8 @@ class IndexFacts implements KubeFacts<number, number> {
   /** The last rule `targetFromEnd` answered for, and its target. */
   private targetRule = -1;
   private targetOfRule = -1;
+  /** Where the target word `targetFromEnd` found last ends. */
+  private targetWordEnd = -1;
   /** Targets looked up before (`targetIdAt`): name id + 1 by a key of their length and last characters. */
   private readonly recentTargets = new Int32Array(RECENT_TARGETS);
   private commentAt = -1;
@@ -386,7 +388,9 @@ class IndexFacts implements KubeFacts<number, number> {
     let quotes = 0;
     while (end < ce && text.charCodeAt(end) !== 32) end++;
     for (let k = at; k < ce; k++) if (text.charCodeAt(k) === 34) quotes++;
-    return quotes % 2 === 0 && end > at ? this.targetIdAt(at, end) : UNREAD;
+    if (quotes % 2 !== 0 || end === at) return UNREAD;
+    this.targetWordEnd = end;
+    return this.targetIdAt(at, end);
   }
 
   comment(r: number): number {
@@ -441,8 +445,47 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   toDestination(r: number): string | undefined {
+    // An endpoint's DNAT rule: its target options are the words after the target, read without the rest.
+    if (r !== this.current) {
+      if (r !== this.targetRule) {
+        const found = this.targetFromEnd(r);
+        if (found !== UNREAD) {
+          this.targetRule = r;
+          this.targetOfRule = found;
+        }
+      }
+      if (r === this.targetRule) return this.targetOption(r, Reading.ToDestination);
+    }
     this.read(r);
     return this.value(this.toDestinationAt, this.toDestinationEnd);
+  }
+
+  /**
+   * The first value of the first target option of rule r that reads as `wanted`, from the words after the target
+   * word `targetFromEnd` found (every option after the jump is the target's).
+   */
+  private targetOption(r: number, wanted: Reading): string | undefined {
+    const text = this.text;
+    const ce = this.index.lines.contentEnd[this.index.ruleLine[r]];
+    let option = Reading.Unknown;
+    let values = 0;
+    for (let i = this.targetWordEnd + 1; i < ce;) {
+      const c = text.charCodeAt(i);
+      let end = i + 1;
+      let hash = SPELLING_HASH_START;
+      if (c === 34) end = text.indexOf('"', end) + 1;
+      else if (c === 45) {
+        for (let d = 0; end < ce && (d = text.charCodeAt(end)) !== 32; end++) hash = spellingHashStep(hash, d);
+      } else while (end < ce && text.charCodeAt(end) !== 32) end++;
+      if (c === 45) {
+        option = end - i === 2 ? shortReading(text.charCodeAt(i + 1)) : Reading.Unknown;
+        if (option === Reading.Unknown) option = this.options.code(text, i, end, hash);
+        values = 0;
+      } else if (!(c === 33 && end === i + 1) && values++ === 0 && option === wanted)
+        return c === 34 ? text.slice(i + 1, end - 1) : text.slice(i, end);
+      i = end + 1;
+    }
+    return undefined;
   }
 
   markOption(r: number): { name: string; value: string | undefined } | undefined {

@@ -160,6 +160,12 @@ function sameFacts(name: string, text: string): void {
   for (let i = 0; i < fromModel.ruleCount; i++) {
     // The target first, as the view asks it of most rules (the index may read it from the line's end).
     assert.equal(fromIndex.target(fromIndex.rule(i)) < 0, fromModel.target(fromModel.rule(i)) < 0);
+    // Then the DNAT address, as of an endpoint chain's rules (read from the words after the target).
+    assert.equal(
+      fromIndex.toDestination(fromIndex.rule(i)),
+      fromModel.toDestination(fromModel.rule(i)),
+      `${name}: ${i}`,
+    );
     assert.deepEqual(
       ruleFacts(fromIndex, fromIndex.rule(i)),
       ruleFacts(fromModel, fromModel.rule(i)),
@@ -184,6 +190,7 @@ test('the index answers every fact of every rule as the parsed model does', () =
   const odd = base
     .replace(/^(-A KUBE-SEP-\S+ -m comment --comment) (\S+) (.*) -j (\S+)$/gm, '$1 "$2 -j DNAT" $3 -g $4')
     .replace(/--set-xmark 0x4000\/0x4000/g, '--or-mark 0x4000')
+    .replace(/-j DNAT --to-destination (\S+)/g, '-j DNAT --random --to-destination "$1" --to-destination 10.1.1.1:1')
     .replace(
       /-m comment --comment ("[^"]*") -m recent/g,
       '-m comment --comment $1 -m comment --comment "x -> y" -m recent',
