@@ -87,6 +87,8 @@ class LadderRows<R> {
   readonly shares: number[] = [];
   count = 0;
 
+  private remaining = 1;
+
   /** Reads the ladder of a chain's `count` rules (see chainLadder) whose steps are the rules `isStep` says; returns `whole`. */
   read(
     count: number,
@@ -94,20 +96,32 @@ class LadderRows<R> {
     probability: (rule: R) => number | undefined,
     isStep: (rule: R) => boolean,
   ): boolean {
-    this.count = 0;
-    let remaining = 1;
+    this.begin();
     // Indexed loops: the view walks 100k+ rules, and a for-of allocates an iterator result per rule until optimized.
     for (let i = 0; i < count; i++) {
       const rule = ruleAt(i);
-      if (!isStep(rule)) continue;
-      const p = probability(rule);
-      const share = remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
-      remaining -= share;
-      const k = this.count++;
-      this.rules[k] = rule;
-      this.probabilities[k] = p ?? NaN;
-      this.shares[k] = share;
+      if (isStep(rule)) this.add(rule, probability(rule));
     }
+    return this.finish();
+  }
+
+  /** A ladder read rule by rule (`read` in steps): `begin`, `add` for each step in order, `finish`. */
+  begin(): void {
+    this.count = 0;
+    this.remaining = 1;
+  }
+
+  add(rule: R, p: number | undefined): void {
+    const share = this.remaining * (p === undefined ? 1 : Math.min(1, Math.max(0, p)));
+    this.remaining -= share;
+    const k = this.count++;
+    this.rules[k] = rule;
+    this.probabilities[k] = p ?? NaN;
+    this.shares[k] = share;
+  }
+
+  /** `whole` (see chainLadder) of the steps added. */
+  finish(): boolean {
     if (this.count === 0) return false;
     const lastP = this.probabilities[this.count - 1];
     const firstP = this.probabilities[0];
@@ -276,8 +290,6 @@ export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof
   const isStep = (rule: R) => kinds.of(facts.target(rule)) === 'endpoint' && !facts.hasModule(rule, recentId, 'recent');
   /** The endpoints one ladder adds to its Service's list (added at once: one array of the right size). */
   const listedNow: EndpointRecord[] = [];
-  let ladderChain: C | undefined;
-  const ladderRule = (k: number) => facts.chainRule(ladderChain!, k);
   for (let i = 0; i < kubeChains.length; i++) {
     const kind = kubeKinds[i];
     if (kind !== 'service' && kind !== 'service-local') continue;
@@ -290,6 +302,8 @@ export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof
     }
     svc.addChainLines(chain);
     const ruleCount = facts.chainRuleCount(chain);
+    // The ladder is read in the same pass over the rules: the index reads a rule's line once for both.
+    ladder.begin();
     for (let k = 0; k < ruleCount; k++) {
       const r = facts.chainRule(chain, k);
       if (facts.hasModule(r, recentId, 'recent')) {
@@ -303,9 +317,9 @@ export function kubeViewOf<R, C>(facts: KubeFacts<R, C>, nft?: ReturnType<typeof
         const dport = facts.dport(r);
         if (dport && !svc.port) svc.port = Number(dport);
       }
+      if (isStep(r)) ladder.add(r, probability(r));
     }
-    ladderChain = chain;
-    const whole = ladder.read(ruleCount, ladderRule, probability, isStep);
+    const whole = ladder.finish();
     if (ladder.count === 0) continue;
     // Only the service chain's endpoints are the Service's list; SVL repeats the local ones.
     const listsEndpoints = kind === 'service' || !svc.chains.some((c) => c.kind === 'service');
