@@ -202,16 +202,13 @@ function onlyGenericFirst(text: string, cs: number, head: number, ce: number): b
     let end = text.indexOf(' ', i);
     if (end < 0 || end > ce) end = ce;
     if (text.charCodeAt(i) === 45) {
-      if (end - i === 2) {
-        const c = text.charCodeAt(i + 1);
-        // -m -j -g end the question; -s -d -p -i -o -f -4 -6 are generic.
-        if (c === 109 || c === 106 || c === 103) return true;
-        if (!GENERIC_SHORT.has(c)) return false;
-      } else {
-        const canonical = canonicalOptionName(text.slice(i, end));
-        if (canonical === 'match' || canonical === 'jump' || canonical === 'goto') return true;
-        if (!GENERIC_CANONICAL.has(canonical)) return false;
-      }
+      const reading =
+        end - i === 2
+          ? shortReading(text.charCodeAt(i + 1))
+          : readingOfCanonical(canonicalOptionName(text.slice(i, end)));
+      if (reading === Reading.Match || reading === Reading.Jump) return true;
+      if (reading !== Reading.OtherGeneric && reading !== Reading.Protocol && reading !== Reading.Destination)
+        return false;
     } else if (text.charCodeAt(i) === 34) {
       // A quoted value: to its closing quote (clean values hold none inside).
       end = text.indexOf('"', i + 1) + 1;
@@ -221,10 +218,7 @@ function onlyGenericFirst(text: string, cs: number, head: number, ce: number): b
   return true;
 }
 
-/** The letters of the generic options' short spellings. */
-const GENERIC_SHORT = new Set([...'sdpiof46'].map((c) => c.charCodeAt(0)));
-
-/** How the facts reader takes an option word (by the word's name id). */
+/** How the index reads an option word (by its canonical name). */
 const enum Reading {
   Unknown,
   Other,
@@ -721,25 +715,16 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 }
 
-/** How a rule's short option word reads (`-X`), Unknown for a letter looked up by its spelling. */
+/** How each `-X` reads, by the letter's code (Unknown: not asked yet), as its canonical name says. */
+const shortReadings = new Uint8Array(128);
+
+/** How a rule's short option word `-X` reads; Unknown for a character outside ASCII (looked up by its spelling). */
 function shortReading(letter: number): Reading {
-  switch (letter) {
-    case 109: // m
-      return Reading.Match;
-    case 106: // j
-    case 103: // g
-      return Reading.Jump;
-    case 112: // p
-      return Reading.Protocol;
-    case 100: // d
-      return Reading.Destination;
-    case 115: // s
-    case 105: // i
-    case 111: // o
-      return Reading.OtherGeneric;
-    default:
-      return Reading.Unknown;
-  }
+  if (letter >= 128) return Reading.Unknown;
+  let reading = shortReadings[letter] as Reading;
+  if (reading === Reading.Unknown)
+    shortReadings[letter] = reading = readingOfCanonical(canonicalOptionName(`-${String.fromCharCode(letter)}`));
+  return reading;
 }
 
 /** The modules the view asks about, by a bit each (`ModuleKind.Other`: any other). */
