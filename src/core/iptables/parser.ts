@@ -40,6 +40,13 @@ import {
 } from './dump';
 import { isWordBreakCode, lastWord, scanWord, splitWords, type Word } from './words';
 
+/**
+ * A line as iptables-save or iptables -S prints it: a table header, a chain declaration, an appended rule (not the
+ * rest of a command a `\` continues).
+ */
+const RULES_AS_PRINTED =
+  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S)/m;
+
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)\s*$/;
 // Counters `[p:b]`, or `-` as Calico's Felix writes for user chains (iptables-restore ignores what follows `-`).
 const CHAIN_DECL = /^:(\S+)\s+(\S+)(?:\s+(?:\[(\d+):(\d+)\]|-))?\s*$/;
@@ -223,6 +230,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let ruleEndLine = 0;
   /** The iptables command (`iptables -t nat -A ...`) whose rule or chain command is being read. */
   let scriptCommand: IptablesCommand | undefined;
+  /** Whether the text also holds rules as iptables-save or -S printed them (asked at the first command line). */
+  let showsRulesAsPrinted: boolean | undefined;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -570,6 +579,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     for (const other of found.unread) {
       const span = { line: li, column: other.at - base, length: other.end - other.at };
       diagnostics.push(problem('command-not-read', 'info', span, { command: other.command }));
+    }
+    if (found.read.kind !== 'check' && (showsRulesAsPrinted ??= RULES_AS_PRINTED.test(src))) {
+      // A transcript: the rules iptables-save or -S printed are the state; a command run before or after that
+      // output is history, and applying it would count a rule twice or flush what the output shows.
+      const read = found.read;
+      const span = { line: li, column: read.at - base, length: read.end - read.at };
+      diagnostics.push(problem('command-not-applied', 'info', span, { command: read.command }));
+      return li;
     }
     const read = (scriptCommand = found.read);
     try {

@@ -1,0 +1,111 @@
+/**
+ * A shell transcript pasted into a ticket: iptables commands typed before or after the rules iptables-save or
+ * iptables -S printed. The printed rules are the state; the commands are history around them, said on their lines
+ * and not applied (applying them counted a rule twice, or flushed what the output shows and turned the trace's
+ * verdict). A script alone is still read command by command. Samples written here.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { parseIptables } from '../../../src/core/iptables/parser';
+import { traceText } from '../../../src/core/traceAnalysis';
+
+const SAVED_NAT = [
+  '*nat',
+  ':PREROUTING ACCEPT [0:0]',
+  ':POSTROUTING ACCEPT [0:0]',
+  ':KUBE-SERVICES - [0:0]',
+  ':KUBE-SVC-AAAAAAAAAAAAAAAA - [0:0]',
+  ':KUBE-SEP-BBBBBBBBBBBBBBBB - [0:0]',
+  '-A PREROUTING -j KUBE-SERVICES',
+  '-A POSTROUTING -s 10.50.0.0/16 -o ens5 -j MASQUERADE',
+  '-A KUBE-SERVICES -d 10.60.0.7/32 -p tcp -m comment --comment "shop/api:http cluster IP" -m tcp --dport 80 -j KUBE-SVC-AAAAAAAAAAAAAAAA',
+  '-A KUBE-SVC-AAAAAAAAAAAAAAAA -m comment --comment "shop/api:http -> 10.50.3.4:8000" -j KUBE-SEP-BBBBBBBBBBBBBBBB',
+  '-A KUBE-SEP-BBBBBBBBBBBBBBBB -p tcp -m comment --comment "shop/api:http" -m tcp -j DNAT --to-destination 10.50.3.4:8000',
+  'COMMIT',
+];
+
+const notApplied = (text: string, lang: 'en' | 'zh-CN' = 'en') =>
+  diagnosticsOf(analyzeText(text), lang)
+    .filter((d) => d.code === 'command-not-applied')
+    .map((d) => ({ line: d.span.line, column: d.span.column, severity: d.severity, message: d.message }));
+
+test('a command typed before the iptables-save it shows is not counted a second time', () => {
+  const text = [
+    'root@node-3:~# iptables -t nat -A POSTROUTING -s 10.50.0.0/16 -o ens5 -j MASQUERADE',
+    'root@node-3:~# iptables-save -t nat',
+    ...SAVED_NAT,
+  ].join('\n');
+  const dump = parseIptables(text);
+  const nat = dump.tables.find((t) => t.name === 'nat')!;
+  // The saved rule only, on its line (9): before, the command's copy came first and lint called the saved one a
+  // duplicate.
+  assert.deepEqual(
+    nat.chains.get('POSTROUTING')!.rules.map((r) => r.line),
+    [9],
+  );
+  assert.ok(!diagnosticsOf(analyzeText(text), 'en').some((d) => d.code === 'duplicate-rule'));
+  const said = notApplied(text);
+  assert.deepEqual(
+    said.map(({ line, column, severity }) => [line, column, severity]),
+    [[0, 15, 'info']],
+  );
+  assert.match(said[0].message, /This iptables -A is not applied: the text also shows rules as iptables-save/);
+  assert.match(notApplied(text, 'zh-CN')[0].message, /此处的 iptables -A 未被应用/);
+});
+
+test('a flush typed after the saved rules leaves them read, and the trace still reaches the endpoint', () => {
+  const text = [...SAVED_NAT, '$ sudo iptables -t nat -F', '$ sudo iptables -t nat -X KUBE-SEP-BBBBBBBBBBBBBBBB'].join(
+    '\n',
+  );
+  const dump = parseIptables(text);
+  assert.equal(dump.rules.length, 5);
+  assert.deepEqual(
+    notApplied(text).map((d) => d.line),
+    [SAVED_NAT.length, SAVED_NAT.length + 1],
+  );
+  const { answer } = traceText(
+    text,
+    { src: '10.50.1.2', dst: '10.60.0.7', dport: 80, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.40.0.3'] },
+    'en',
+  );
+  assert.equal(answer.engine, 'iptables');
+  if (answer.engine !== 'iptables') return;
+  // Every path takes the saved DNAT (a flushed nat table had none: the packet left for 10.60.0.7 unchanged).
+  assert.ok(answer.result.paths.length > 0);
+  for (const p of answer.result.paths) assert.deepEqual(p.dnat, { ip: '10.50.3.4', port: 8000 });
+});
+
+test('with iptables -S output, commands around it are history too; a script alone is read command by command', () => {
+  const listed = [
+    '$ iptables -A INPUT -p tcp --dport 9100 -j ACCEPT',
+    '$ iptables -S INPUT',
+    '-P INPUT ACCEPT',
+    '-A INPUT -p tcp -m tcp --dport 9100 -j ACCEPT',
+  ].join('\n');
+  assert.deepEqual(
+    parseIptables(listed).rules.map((r) => r.line),
+    [3],
+  );
+  assert.deepEqual(
+    notApplied(listed).map((d) => d.line),
+    [0],
+  );
+  // A command whose `\` carries `-A` to the next line's start is no printed rule: the script is applied (that `-A`
+  // line read as a rule of the table the command named).
+  const script = [
+    'iptables -t nat \\',
+    '-A PREROUTING -p tcp --dport 8080 -j DNAT --to-destination 10.50.3.4:8000',
+    'iptables -A INPUT -p tcp --dport 22 -j ACCEPT',
+  ].join('\n');
+  assert.deepEqual(notApplied(script), []);
+  assert.deepEqual(
+    parseIptables(script)
+      .rules.map((r) => [r.line, r.chain])
+      .sort(),
+    [
+      [1, 'PREROUTING'],
+      [2, 'INPUT'],
+    ],
+  );
+});
