@@ -41,11 +41,11 @@ import {
 import { isWordBreakCode, lastWord, scanWord, splitWords, type Word } from './words';
 
 /**
- * A line as iptables-save or iptables -S prints it: a table header, a chain declaration, an appended rule (not the
- * rest of a command a `\` continues).
+ * A line as iptables-save, -S or -L prints it: a table header, a chain declaration, an appended rule (not the rest
+ * of a command a `\` continues), a listing's chain header.
  */
 const RULES_AS_PRINTED =
-  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S)/m;
+  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S|Chain \S+ \((?:policy \w+|\d+ references)\b)/m;
 
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)\s*$/;
 // Counters `[p:b]`, or `-` as Calico's Felix writes for user chains (iptables-restore ignores what follows `-`).

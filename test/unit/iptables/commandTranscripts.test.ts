@@ -76,7 +76,7 @@ test('a flush typed after the saved rules leaves them read, and the trace still 
   for (const p of answer.result.paths) assert.deepEqual(p.dnat, { ip: '10.50.3.4', port: 8000 });
 });
 
-test('with iptables -S output, commands around it are history too; a script alone is read command by command', () => {
+test('with iptables -S or -L output, commands around it are history too; a script alone is read command by command', () => {
   const listed = [
     '$ iptables -A INPUT -p tcp --dport 9100 -j ACCEPT',
     '$ iptables -S INPUT',
@@ -89,6 +89,22 @@ test('with iptables -S output, commands around it are history too; a script alon
   );
   assert.deepEqual(
     notApplied(listed).map((d) => d.line),
+    [0],
+  );
+  // And with an iptables -L listing: the listing's DNAT row is the rule, once.
+  const listing = [
+    'root@node-3:~# iptables -t nat -A PREROUTING -p tcp --dport 8080 -j DNAT --to-destination 10.50.3.4:8000',
+    'root@node-3:~# iptables -t nat -L PREROUTING -n',
+    'Chain PREROUTING (policy ACCEPT)',
+    'target     prot opt source               destination',
+    'DNAT       tcp  --  0.0.0.0/0            0.0.0.0/0            tcp dpt:8080 to:10.50.3.4:8000',
+  ].join('\n');
+  assert.deepEqual(
+    parseIptables(listing).rules.map((r) => r.line),
+    [4],
+  );
+  assert.deepEqual(
+    notApplied(listing).map((d) => d.line),
     [0],
   );
   // A command whose `\` carries `-A` to the next line's start is no printed rule: the script is applied (that `-A`

@@ -78,7 +78,7 @@ export const parseMessages: MessageBundle = {
     'parse.command-not-read':
       'Only one iptables command of a line is read (the last that changes the rules): this {command} is not applied.',
     'parse.command-not-applied':
-      'This iptables {command} is not applied: the text also shows rules as iptables-save or iptables -S printed them, and those are read as the state (a command in a transcript ran before or after that output).',
+      'This iptables {command} is not applied: the text also shows rules as iptables-save, -S or -L printed them, and those are read as the state (a command in a transcript ran before or after that output).',
     'parse.rule-number-out-of-range.one':
       '{chain} has 1 rule at this point: there is no rule {position} to {command}; iptables-restore would stop here.',
     'parse.rule-number-out-of-range.other':
@@ -179,7 +179,7 @@ export const parseMessages: MessageBundle = {
       '在目前读到的规则中，-D 在 {chain} 里找不到这样的规则：只有在这些命令运行之前内核中已有这样的规则时它才会删除（否则 iptables 会报错）；这里不删除任何规则。',
     'parse.command-not-read': '一行只读取一条 iptables 命令（最后一条修改规则的命令）：这里的 {command} 未被应用。',
     'parse.command-not-applied':
-      '此处的 iptables {command} 未被应用：文本中还有 iptables-save 或 iptables -S 打印的规则，规则的状态以它们为准（记录中的命令是在那份输出之前或之后运行的）。',
+      '此处的 iptables {command} 未被应用：文本中还有 iptables-save、-S 或 -L 打印的规则，规则的状态以它们为准（记录中的命令是在那份输出之前或之后运行的）。',
     'parse.rule-number-out-of-range.other':
       '此时 {chain} 只有 {count} 条规则：没有第 {position} 条规则可以{command}；iptables-restore 会在此处停止。',
     'parse.hash-prefixed-paste': '每一行都以 "#" 开头（粘贴的日志）；已忽略这个前缀。',
