@@ -207,7 +207,12 @@ function onlyGenericFirst(text: string, cs: number, head: number, ce: number): b
           ? shortReading(text.charCodeAt(i + 1))
           : readingOfCanonical(canonicalOptionName(text.slice(i, end)));
       if (reading === Reading.Match || reading === Reading.Jump) return true;
-      if (reading !== Reading.OtherGeneric && reading !== Reading.Protocol && reading !== Reading.Destination)
+      if (
+        reading !== Reading.OtherGeneric &&
+        reading !== Reading.Protocol &&
+        reading !== Reading.Destination &&
+        reading !== Reading.Source
+      )
         return false;
     } else if (text.charCodeAt(i) === 34) {
       // A quoted value: to its closing quote (clean values hold none inside).
@@ -227,6 +232,7 @@ const enum Reading {
   Jump,
   Protocol,
   Destination,
+  Source,
   Dport,
   DstType,
   Probability,
@@ -250,6 +256,8 @@ function readingOfCanonical(canonical: string): Reading {
       return Reading.Protocol;
     case 'destination':
       return Reading.Destination;
+    case 'source':
+      return Reading.Source;
     case 'dport':
       return Reading.Dport;
     case 'dst-type':
@@ -301,6 +309,9 @@ class IndexFacts implements KubeFacts<number, number> {
   private destinationAt = -1;
   private destinationEnd = -1;
   private destinationNegated = false;
+  private sourceAt = -1;
+  private sourceEnd = -1;
+  private sourceNegated = false;
   private dportAt = -1;
   private dportEnd = -1;
   private dportNegated = false;
@@ -416,6 +427,11 @@ class IndexFacts implements KubeFacts<number, number> {
   destination(r: number): string | undefined {
     this.read(r);
     return this.destinationNegated ? undefined : this.value(this.destinationAt, this.destinationEnd);
+  }
+
+  source(r: number): string | undefined {
+    this.read(r);
+    return this.sourceNegated ? undefined : this.value(this.sourceAt, this.sourceEnd);
   }
 
   dport(r: number): string | undefined {
@@ -580,7 +596,8 @@ class IndexFacts implements KubeFacts<number, number> {
     this.current = r;
     this.targetAt = this.commentAt = this.protocolAt = this.destinationAt = this.dportAt = -1;
     this.dstTypeAt = this.probabilityAt = this.secondsAt = this.toDestinationAt = this.markAt = -1;
-    this.protocolNegated = this.destinationNegated = this.dportNegated = false;
+    this.sourceAt = -1;
+    this.protocolNegated = this.destinationNegated = this.sourceNegated = this.dportNegated = false;
     this.targetId = -1;
     this.moduleCount = 0;
     this.moduleKindsSeen = 0;
@@ -654,6 +671,13 @@ class IndexFacts implements KubeFacts<number, number> {
               this.destinationNegated = negated;
             }
             break;
+          case Reading.Source:
+            if (!inTarget && this.sourceAt < 0) {
+              this.sourceAt = at;
+              this.sourceEnd = valueEnd;
+              this.sourceNegated = negated;
+            }
+            break;
           case Reading.Dport:
             // Two: the first in module order is the view's, and an implied module may come later in that order.
             if (!inTarget && dports++ === 0) {
@@ -705,6 +729,7 @@ class IndexFacts implements KubeFacts<number, number> {
           reading !== Reading.OtherGeneric &&
           reading !== Reading.Protocol &&
           reading !== Reading.Destination &&
+          reading !== Reading.Source &&
           reading !== Reading.Match &&
           text.startsWith('KUBE-', at)
         )

@@ -31,11 +31,8 @@ export interface KubeFacts<R, C> {
   protocol(r: R): string | undefined;
   /** `-d` as written; undefined when negated. */
   destination(r: R): string | undefined;
-  /**
-   * `-s` as written; undefined when negated. Asked only of an endpoint chain without a DNAT rule (a paste that cut
-   * it): facts that never answer for such a chain need not have it.
-   */
-  source?(r: R): string | undefined;
+  /** `-s` as written; undefined when negated (an endpoint chain's hairpin rule, when its DNAT rule is missing). */
+  source(r: R): string | undefined;
   /** `--dport` of any module; undefined when negated. */
   dport(r: R): string | undefined;
   /** `--dst-type` of `addrtype`, even negated. */

@@ -812,7 +812,6 @@ class EndpointNumbers {
 
 /** The endpoint's own address in its chain's `-s IP/32 -j KUBE-MARK-MASQ` rule (`/128` for IPv6), if it has one. */
 function hairpinAddress<R, C>(facts: KubeFacts<R, C>, chain: C, markMasqId: number): string | undefined {
-  if (!facts.source) return undefined;
   for (let k = 0, n = facts.chainRuleCount(chain); k < n; k++) {
     const r = facts.chainRule(chain, k);
     if (facts.target(r) !== markMasqId) continue;

@@ -116,6 +116,16 @@ const BREAKS: [string, (text: string) => string, boolean][] = [
   ['two recent modules', (t) => t.replace(/-m recent --name/g, '-m recent --rcheck --reap -m recent --name'), true],
   ['a negated port', (t) => t.replace(/ --dport (\d+) -j KUBE-SVC-/, ' --dport ! $1 -j KUBE-SVC-'), true],
   ['a negated flag before a read option', (t) => t.replace(/-m tcp -p tcp -d /, '-m tcp ! --syn -p tcp -d '), true],
+  // The endpoint's address then comes from its hairpin rule (`-s IP -j KUBE-MARK-MASQ`): not from a negated one.
+  ['endpoint chains without their DNAT rule', (t) => t.replace(/^-A KUBE-SEP-\S+ .* -j DNAT .*\n/gm, ''), true],
+  [
+    'endpoint chains without their DNAT rule, hairpins negated',
+    (t) =>
+      t
+        .replace(/^-A KUBE-SEP-\S+ .* -j DNAT .*\n/gm, '')
+        .replace(/^(-A KUBE-SEP-\S+ .*) -s (\S+) -j KUBE-MARK-MASQ$/gm, '$1 ! -s $2/32 -j KUBE-MARK-MASQ'),
+    true,
+  ],
   ['quoted words', (t) => t.replace(/-m comment --comment /g, '-m "comment" --comment '), true],
   ['line breaks of Windows', (t) => t.replace(/\n/g, '\r\n'), true],
   ['a byte order mark', (t) => `\ufeff${t}`, true],
@@ -147,6 +157,7 @@ function sameFacts(name: string, text: string): void {
       ),
       protocol: f.protocol(r),
       destination: f.destination(r),
+      source: f.source(r),
       dport: f.dport(r),
       dstType: f.dstType(r),
       probability: f.probabilityText(r),
@@ -207,6 +218,17 @@ test('broken dumps: the index declines what the parse would say something about,
     if (!stillIndexed) assert.equal(indexed(text), false, `${name}: declined`);
     sameAnswer(name, text);
   }
+});
+
+test('endpoint chains without their DNAT rule and ladder comments: the address from the hairpin rule, as parsed', () => {
+  // Comments left out (a large cluster): no `-> ip:port` on the ladder either, so the hairpin rule's `-s` tells.
+  // iptables-save writes the hairpin's source as a /32 network.
+  const text = GENERATED[2][1]
+    .replace(/^-A KUBE-SEP-\S+ .* -j DNAT .*\n/gm, '')
+    .replace(/^(-A KUBE-SEP-\S+.*) -s (\S+) -j KUBE-MARK-MASQ$/gm, '$1 -s $2/32 -j KUBE-MARK-MASQ');
+  assert.ok(indexed(text), 'answered from the index');
+  assert.match(parseTextJsonBytes(text, 'en').toString('utf8'), /"ip": "10\./);
+  sameAnswer('endpoint chains without their DNAT rule, no comments', text);
 });
 
 test('a rule the index reader cannot answer as the parse does is parsed', () => {
