@@ -140,6 +140,7 @@ function readCommand(text: string, words: ShellWord[], from: number, to: number)
         ? 'chain'
         : 'other';
   const { end, continues } = wordsEnd(text, words.slice(0, to), k, words[to - 1].end);
+  if (readsAsSentence(text, words, k + 1, end)) return undefined;
   return {
     at: words[from].start,
     commandAt: words[k].start,
@@ -149,6 +150,22 @@ function readCommand(text: string, words: ShellWord[], from: number, to: number)
     end,
     continues,
   };
+}
+
+/**
+ * Whether the words after a command word (from `k` to offset `end`) are a sentence that starts like a command
+ * (`iptables -F on it before the upgrade`, wrapped prose): three plain words in a row. A command has at most two
+ * after its command word (`-P FORWARD ACCEPT`, `-I INPUT 1`) and an option at most two values (`--match-set NAME
+ * dst,dst`); a quoted value is one word.
+ */
+function readsAsSentence(text: string, words: ShellWord[], k: number, end: number): boolean {
+  let plainRun = 0;
+  for (; k < words.length && words[k].start < end; k++) {
+    const c = text.charCodeAt(words[k].start);
+    plainRun = c === 45 || c === 33 ? 0 : plainRun + 1; // `-x`, `!`
+    if (plainRun >= 3) return true;
+  }
+  return false;
 }
 
 /**
@@ -189,4 +206,34 @@ export function iptablesCommandOn(
 export function continuationEnd(text: string, from: number, end: number): { end: number; continues: boolean } {
   const words = shellWords(text, from, end);
   return wordsEnd(text, words, 0, from);
+}
+
+/**
+ * A line as iptables-save, -S or -L prints it: a table header, a chain declaration, a policy, a new chain or an
+ * appended rule as -S writes them (not the rest of a command a `\` continues), a listing's chain header.
+ */
+const RULES_AS_PRINTED =
+  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S|-[PN] \S+(?: (?:ACCEPT|DROP))?[ \t]*\r?$|Chain \S+ \((?:policy \w+|\d+ references)\b)/m;
+/** A script feeding restore input from a here-document: `iptables-restore --noflush <<EOF`; group 2 is the word. */
+const RESTORE_HEREDOC = /\bip6?tables(?:-legacy|-nft)?-restore\b[^\n]*?<<-?[ \t]*(['"]?)(\w+)\1[^\n]*\n/g;
+
+/**
+ * Whether the text shows rules as iptables printed them (iptables-save, -S, -L output), outside a here-document a
+ * script feeds to iptables-restore: then commands around them are a transcript's history, not the state.
+ */
+export function showsPrintedRules(text: string): boolean {
+  if (!RULES_AS_PRINTED.test(text)) return false;
+  if (!text.includes('<<')) return true;
+  let outside = '';
+  let from = 0;
+  RESTORE_HEREDOC.lastIndex = 0;
+  for (let m; (m = RESTORE_HEREDOC.exec(text));) {
+    outside += text.slice(from, m.index + m[0].length);
+    const close = new RegExp(`^\\t*${m[2]}[ \\t]*\\r?$`, 'm');
+    const rest = text.slice(RESTORE_HEREDOC.lastIndex);
+    const end = close.exec(rest);
+    from = end ? RESTORE_HEREDOC.lastIndex + end.index : text.length;
+    RESTORE_HEREDOC.lastIndex = from;
+  }
+  return RULES_AS_PRINTED.test(outside + text.slice(from));
 }

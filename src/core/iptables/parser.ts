@@ -17,7 +17,7 @@ import { isNftTableStart, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
 import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
-import { continuationEnd, iptablesCommandOn, type IptablesCommand } from './commandLine';
+import { continuationEnd, iptablesCommandOn, showsPrintedRules, type IptablesCommand } from './commandLine';
 import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
 import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
@@ -39,13 +39,6 @@ import {
   type Token,
 } from './dump';
 import { isWordBreakCode, lastWord, scanWord, splitWords, type Word } from './words';
-
-/**
- * A line as iptables-save, -S or -L prints it: a table header, a chain declaration, an appended rule (not the rest
- * of a command a `\` continues), a listing's chain header.
- */
-const RULES_AS_PRINTED =
-  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S|Chain \S+ \((?:policy \w+|\d+ references)\b)/m;
 
 const TABLE_HEADER = /^\*([A-Za-z_][\w-]*)\s*$/;
 // Counters `[p:b]`, or `-` as Calico's Felix writes for user chains (iptables-restore ignores what follows `-`).
@@ -580,7 +573,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const span = { line: li, column: other.at - base, length: other.end - other.at };
       diagnostics.push(problem('command-not-read', 'info', span, { command: other.command }));
     }
-    if (found.read.kind !== 'check' && (showsRulesAsPrinted ??= RULES_AS_PRINTED.test(src))) {
+    if (found.read.kind !== 'check' && (showsRulesAsPrinted ??= showsPrintedRules(src))) {
       // A transcript: the rules iptables-save or -S printed are the state; a command run before or after that
       // output is history, and applying it would count a rule twice or flush what the output shows.
       const read = found.read;

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { detectDump } from '../../../src/core/detect';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { traceText } from '../../../src/core/traceAnalysis';
 
@@ -123,5 +124,61 @@ test('with iptables -S or -L output, commands around it are history too; a scrip
       [1, 'PREROUTING'],
       [2, 'INPUT'],
     ],
+  );
+});
+
+test('prose whose wrapped lines start like an iptables command is neither detected as a dump nor read as commands', () => {
+  const note = [
+    'When the node was drained we saw that someone had run',
+    'iptables -F on it before the upgrade, which removed the rules',
+    'until kube-proxy wrote them again. Later a colleague ran',
+    'iptables -A INPUT as a test and left it there. Please run',
+    'iptables -P FORWARD ACCEPT only when the on-call engineer says so.',
+  ].join('\n');
+  assert.equal(detectDump(note).kind, 'unknown');
+  const dump = parseIptables(note);
+  assert.deepEqual(dump.rules, []);
+  assert.equal(dump.tables.find((t) => t.name === 'filter')?.chains.get('FORWARD')?.policy, undefined);
+  // The commands themselves, one per line, are a script.
+  const commands = [
+    'iptables -F',
+    'iptables -A INPUT -m set --match-set allow src,dst -j ACCEPT',
+    'iptables -P FORWARD DROP',
+  ];
+  assert.equal(detectDump(commands.join('\n')).kind, 'iptables');
+  const read = parseIptables(commands.join('\n'));
+  assert.deepEqual(
+    read.rules.map((r) => r.line),
+    [1],
+  );
+  assert.equal(read.tables.find((t) => t.name === 'filter')?.chains.get('FORWARD')?.policy, 'DROP');
+});
+
+test("a script's here-document of restore input is no printed output: the script's commands around it are applied", () => {
+  const script = [
+    '#!/bin/sh',
+    'iptables -t nat -N SHOP-API',
+    'iptables-restore --noflush <<RULES',
+    '*nat',
+    '-A SHOP-API -p tcp --dport 80 -j DNAT --to-destination 10.50.3.4:8000',
+    'COMMIT',
+    'RULES',
+    'iptables -t nat -A PREROUTING -d 10.60.0.7/32 -j SHOP-API',
+  ].join('\n');
+  assert.deepEqual(notApplied(script), []);
+  const { answer } = traceText(
+    script,
+    { src: '10.50.1.2', dst: '10.60.0.7', dport: 80, proto: 'tcp', hook: 'prerouting', localAddresses: ['10.40.0.3'] },
+    'en',
+  );
+  assert.equal(answer.engine, 'iptables');
+  if (answer.engine !== 'iptables') return;
+  assert.ok(answer.result.paths.length > 0);
+  for (const p of answer.result.paths) assert.deepEqual(p.dnat, { ip: '10.50.3.4', port: 8000 });
+  // iptables -S output of chains and policies only (no -A line) is printed output too.
+  const listed = ['$ iptables -N SHOP-API', '$ iptables -S', '-P INPUT ACCEPT', '-N SHOP-API'].join('\n');
+  assert.deepEqual(
+    notApplied(listed).map((d) => d.line),
+    [0],
   );
 });
