@@ -294,6 +294,8 @@ class IndexFacts implements KubeFacts<number, number> {
   private targetEnd = -1;
   /** The target's name id, UNREAD until asked. */
   private targetId = -1;
+  /** The hash of the option name `wordEnd` read last. */
+  private wordHash = 0;
   /** The last rule `targetFromEnd` answered for, and its target. */
   private targetRule = -1;
   private targetOfRule = -1;
@@ -471,6 +473,30 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   /**
+   * The end of the clean line's word at i (before `ce`; a quoted one at its closing quote), found by a loop over the
+   * characters: a call of indexOf per word of 168k rules cost more. An option's name is hashed on the way
+   * (`wordHash`, for `optionReading`).
+   */
+  private wordEnd(i: number, ce: number): number {
+    const text = this.text;
+    const c = text.charCodeAt(i);
+    let end = i + 1;
+    if (c === 34) return text.indexOf('"', end) + 1;
+    if (c === 45) {
+      let hash = SPELLING_HASH_START;
+      for (let d = 0; end < ce && (d = text.charCodeAt(end)) !== 32; end++) hash = spellingHashStep(hash, d);
+      this.wordHash = hash;
+    } else while (end < ce && text.charCodeAt(end) !== 32) end++;
+    return end;
+  }
+
+  /** How the option word [i, end) that `wordEnd` read last reads. */
+  private optionReading(i: number, end: number): Reading {
+    const reading = end - i === 2 ? shortReading(this.text.charCodeAt(i + 1)) : Reading.Unknown;
+    return reading === Reading.Unknown ? this.options.code(this.text, i, end, this.wordHash) : reading;
+  }
+
+  /**
    * The first value of the first target option of rule r that reads as `wanted`, from the words after the target
    * word `targetFromEnd` found (every option after the jump is the target's).
    */
@@ -481,15 +507,9 @@ class IndexFacts implements KubeFacts<number, number> {
     let values = 0;
     for (let i = this.targetWordEnd + 1; i < ce;) {
       const c = text.charCodeAt(i);
-      let end = i + 1;
-      let hash = SPELLING_HASH_START;
-      if (c === 34) end = text.indexOf('"', end) + 1;
-      else if (c === 45) {
-        for (let d = 0; end < ce && (d = text.charCodeAt(end)) !== 32; end++) hash = spellingHashStep(hash, d);
-      } else while (end < ce && text.charCodeAt(end) !== 32) end++;
+      const end = this.wordEnd(i, ce);
       if (c === 45) {
-        option = end - i === 2 ? shortReading(text.charCodeAt(i + 1)) : Reading.Unknown;
-        if (option === Reading.Unknown) option = this.options.code(text, i, end, hash);
+        option = this.optionReading(i, end);
         values = 0;
       } else if (!(c === 33 && end === i + 1) && values++ === 0 && option === wanted)
         return c === 34 ? text.slice(i + 1, end - 1) : text.slice(i, end);
@@ -621,18 +641,10 @@ class IndexFacts implements KubeFacts<number, number> {
     let dports = 0;
     while (i < ce) {
       const c = text.charCodeAt(i);
-      // A word ends at the next blank (a quoted one at its closing quote), found by a loop over the characters:
-      // a call of indexOf per word of 168k rules cost more. An option's name is hashed on the way.
-      let end = i + 1;
-      let hash = SPELLING_HASH_START;
-      if (c === 34) end = text.indexOf('"', end) + 1;
-      else if (c === 45) {
-        for (let d = 0; end < ce && (d = text.charCodeAt(end)) !== 32; end++) hash = spellingHashStep(hash, d);
-      } else while (end < ce && text.charCodeAt(end) !== 32) end++;
+      const end = this.wordEnd(i, ce);
       if (c === 45) {
         optionAt = i;
-        reading = end - i === 2 ? shortReading(text.charCodeAt(i + 1)) : Reading.Unknown;
-        if (reading === Reading.Unknown) reading = this.options.code(text, i, end, hash);
+        reading = this.optionReading(i, end);
         values = 0;
         optionNegated = bang;
         bang = false;
