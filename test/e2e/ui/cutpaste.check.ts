@@ -14,6 +14,8 @@ const NUMBERED = 'ticket-numbered.txt';
 const PAGE_SOURCE = 'ticket-page-source.txt';
 /** ipvsadm asked for a virtual service the node does not have: its answer is a warning, not prose. */
 const NO_SUCH_SERVICE = 'ipvsadm-no-such-service.ipvs';
+/** A terminal transcript: a DNAT rule inserted, iptables-save -t nat (showing it), then a flush typed after. */
+const TRANSCRIPT = 'ticket-transcript.txt';
 /** kube-proxy's JSON log (zap) with the restore input as base64. */
 const JSON_LOG = 'kube-proxy-json.log';
 /** kube-proxy logs of other nodes, offered once each (an answer is remembered per file). */
@@ -164,6 +166,28 @@ export const checks: UiCheck[] = [
           assert.match(problems[0], /^Warning: .*"No such service".* at line 8 /);
         },
         'IPVS dump',
+      ),
+  },
+  {
+    name: 'a terminal transcript: the commands before and after the iptables-save are notes (not applied), in both languages',
+    run: (ctx) =>
+      problemsInEachLanguage(
+        ctx,
+        TRANSCRIPT,
+        [
+          ['auto', /iptables -F is not applied/, 'transcript-problems'],
+          ['zh-CN', /iptables -F 未被应用/, 'transcript-problems-zh-CN'],
+        ],
+        (rows) => {
+          // Two notes, on the command lines; the saved rules read as they are (no duplicate-rule warning).
+          const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
+          assert.equal(problems.length, 2, problems.join(' | '));
+          assert.ok(
+            problems.every((r) => r.startsWith('Info')),
+            problems.join(' | '),
+          );
+          assert.match(problems.join('\n'), /-I .* at line 1 [\s\S]*-F .* at line 48 /);
+        },
       ),
   },
   {
