@@ -277,7 +277,8 @@ function optionSpellings(): { flag: string[]; two: string[]; match: string[]; ju
   const out = { flag: [] as string[], two: [] as string[], match: [] as string[], jump: [] as string[] };
   const special: string[] = [];
   for (const w of written) {
-    if (!/^--?[A-Za-z0-9][A-Za-z0-9-]*$/.test(w)) continue;
+    // `-4` and `-6` read as values where the parser finds them (unexpected-word): such a line is not clean.
+    if (!/^--?[A-Za-z][A-Za-z0-9-]*$/.test(w)) continue;
     const canonical = canonicalOptionName(w);
     const arity = optionArity(canonical);
     let group: string[] | undefined;

@@ -108,6 +108,12 @@ const BREAKS: [string, (text: string) => string, boolean][] = [
     (t) => t.replace(/ -j KUBE-MARK-MASQ$/m, ' -j KUBE-MARK-MASQ -A KUBE-SERVICES -j RETURN'),
     false,
   ],
+  // The parser reads `-4`/`-6` as stray values (unexpected-word): the clean-line pattern must not take them.
+  [
+    '-4 and -6 in rules',
+    (t) => t.replace(/^(-A KUBE-SERVICES) /m, '$1 -4 ').replace(/^(-A KUBE-SEP-\S+) /m, '$1 -6 '),
+    false,
+  ],
   ['a comment line after a rule', (t) => t.replace(/^COMMIT$/m, '# a note\nCOMMIT'), false],
   ['a wrapped rule', (t) => t.replace(/ --dport /, '\n  --dport '), false],
   // The view lists an external IP from its rule's destination, and none from a negated one.
