@@ -17,6 +17,8 @@ export interface IptablesCommand {
   commandAt: number;
   command: string;
   kind: CommandKind;
+  /** Run by ip6tables: it changes IPv6 rules, kept apart from iptables' IPv4 rules. */
+  ipv6: boolean;
   /** `-t`/`--table` wherever the command writes it; `filter` when it does not. */
   table: string;
   /** Where the command's words end on the line: before a shell operator, a redirection, a comment or a final `\`. */
@@ -121,6 +123,7 @@ function readCommand(text: string, words: ShellWord[], from: number, to: number)
   if (k < to && word(k) === 'sudo') for (k++; k < to && word(k).startsWith('-'); k++);
   if (k >= to || !TOOL.test(word(k))) return undefined;
   if (MULTI_CALL.test(word(k))) k++;
+  const ipv6 = k < to && /^(?:\S*\/)?ip6tables/.test(word(k));
   // Options before the command: `-t nat`, `-w 5`, `-W 100000`, `-4`, `--wait=5`.
   for (k++; k < to; k++) {
     const w = word(k);
@@ -146,6 +149,7 @@ function readCommand(text: string, words: ShellWord[], from: number, to: number)
     commandAt: words[k].start,
     command,
     kind,
+    ipv6,
     table: tableOf(text, words, from, to) ?? 'filter',
     end,
     continues,
@@ -154,7 +158,8 @@ function readCommand(text: string, words: ShellWord[], from: number, to: number)
 
 /**
  * Whether the words after a command word (from `k` to offset `end`) are a sentence that starts like a command
- * (`iptables -F on it before the upgrade`, wrapped prose): three plain words in a row. A command has at most two
+ * (`iptables -F on it before the upgrade`, `iptables -X too.`, wrapped prose): three plain words in a row, or a word
+ * that ends a sentence or a clause. A command has at most two
  * after its command word (`-P FORWARD ACCEPT`, `-I INPUT 1`) and an option at most two values (`--match-set NAME
  * dst,dst`); a quoted value is one word.
  */
@@ -163,10 +168,13 @@ function readsAsSentence(text: string, words: ShellWord[], k: number, end: numbe
   for (; k < words.length && words[k].start < end; k++) {
     const c = text.charCodeAt(words[k].start);
     plainRun = c === 45 || c === 33 ? 0 : plainRun + 1; // `-x`, `!`
-    if (plainRun >= 3) return true;
+    if (plainRun >= 3 || SENTENCE_WORD.test(text.slice(words[k].start, words[k].end))) return true;
   }
   return false;
 }
+
+/** A word a sentence ends or breaks on (`dangerous.`, `DROP,`, `Services:`): no value of a command ends so. */
+const SENTENCE_WORD = /^[^"'].*[A-Za-z][.,:?]$/;
 
 /**
  * The iptables command of the line text[from, end) that changes the rules, read as the one command of the line:
@@ -236,4 +244,15 @@ export function showsPrintedRules(text: string): boolean {
     RESTORE_HEREDOC.lastIndex = from;
   }
   return RULES_AS_PRINTED.test(outside + text.slice(from));
+}
+
+/** A line running iptables (IPv4) with an option: a text that has one reads its ip6tables commands as another family's. */
+const IPV4_COMMAND = /(?:^|[\s/])iptables(?:-legacy|-nft)?[ \t]+-/m;
+
+/**
+ * Whether the text's commands are read as IPv6 rules: only when no command runs iptables (a script of ip6tables
+ * alone); a firewall script doing both families keeps the IPv4 rules, which a trace of an IPv4 packet reads.
+ */
+export function readsIpv6Commands(text: string): boolean {
+  return !IPV4_COMMAND.test(text);
 }

@@ -17,7 +17,13 @@ import { isNftTableStart, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
 import { problem, relatedAt } from './problems';
 import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
-import { continuationEnd, iptablesCommandOn, showsPrintedRules, type IptablesCommand } from './commandLine';
+import {
+  continuationEnd,
+  iptablesCommandOn,
+  readsIpv6Commands,
+  showsPrintedRules,
+  type IptablesCommand,
+} from './commandLine';
 import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
 import { ChainColumns, ChainRecord } from './chainRecord';
 import { StoredRule, type StoredRuleInit } from './storedRule';
@@ -225,6 +231,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let scriptCommand: IptablesCommand | undefined;
   /** Whether the text also holds rules as iptables-save or -S printed them (asked at the first command line). */
   let showsRulesAsPrinted: boolean | undefined;
+  /** Whether the text's commands are read as ip6tables' (asked at the first command line). */
+  let ipv6Commands: boolean | undefined;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -579,6 +587,13 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const read = found.read;
       const span = { line: li, column: read.at - base, length: read.end - read.at };
       diagnostics.push(problem('command-not-applied', 'info', span, { command: read.command }));
+      return li;
+    }
+    if (found.read.kind !== 'check' && found.read.ipv6 !== (ipv6Commands ??= readsIpv6Commands(src))) {
+      // One family's rules per text: ip6tables commands beside iptables ones would land in the IPv4 chains.
+      const read = found.read;
+      const span = { line: li, column: read.at - base, length: read.end - read.at };
+      diagnostics.push(problem('command-other-family', 'info', span, { command: read.command }));
       return li;
     }
     const read = (scriptCommand = found.read);

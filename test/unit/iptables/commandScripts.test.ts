@@ -33,11 +33,15 @@ const chainRules = (text: string, table: string, chain: string) =>
 
 test('a script of iptables commands is read as the rules and chains of the tables it names, on their lines', () => {
   const dump = parseIptables(script);
-  assert.deepEqual(dump.diagnostics, []);
+  // The ip6tables command changes IPv6 rules, kept apart from the script's IPv4 ones: said, not applied.
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.span.line, d.code]),
+    [[8, 'command-other-family']],
+  );
   assert.deepEqual(chainRules(script, 'nat', 'PREROUTING'), [3]);
   assert.deepEqual(chainRules(script, 'nat', 'APP-DNAT'), [4]);
   // -I INPUT 1 goes before the rule appended earlier; filter is the default table.
-  assert.deepEqual(chainRules(script, 'filter', 'INPUT'), [7, 5, 8]);
+  assert.deepEqual(chainRules(script, 'filter', 'INPUT'), [7, 5]);
   const input = dump.tables.find((t) => t.name === 'filter')!.chains.get('INPUT')!;
   assert.equal(input.policy, 'DROP');
   const app = dump.tables.find((t) => t.name === 'nat')!.chains.get('APP-DNAT')!;

@@ -182,3 +182,56 @@ test("a script's here-document of restore input is no printed output: the script
     [0],
   );
 });
+
+test("a firewall script doing both families reads its iptables commands; ip6tables' are said, not mixed in", () => {
+  const script = [
+    '# no IPv6 forwarding on this host',
+    'ip6tables -P FORWARD DROP',
+    'ip6tables -A FORWARD -j DROP',
+    'iptables -A FORWARD -s 10.50.0.0/16 -j ACCEPT',
+    'iptables -t nat -A PREROUTING -p tcp -d 10.60.0.7 --dport 80 -j DNAT --to-destination 10.50.3.4:8000',
+  ].join('\n');
+  const dump = parseIptables(script);
+  const forward = dump.tables.find((t) => t.name === 'filter')!.chains.get('FORWARD')!;
+  assert.deepEqual(
+    forward.rules.map((r) => r.line),
+    [3],
+  );
+  assert.notEqual(forward.policy, 'DROP');
+  const said = diagnosticsOf(analyzeText(script), 'en').filter((d) => d.code === 'command-other-family');
+  assert.deepEqual(
+    said.map((d) => [d.span.line, d.severity]),
+    [
+      [1, 'info'],
+      [2, 'info'],
+    ],
+  );
+  assert.match(said[0].message, /This ip6tables -P changes IPv6 rules/);
+  const zh = diagnosticsOf(analyzeText(script), 'zh-CN').find((d) => d.code === 'command-other-family');
+  assert.match(zh!.message, /此处的 ip6tables -P 修改的是 IPv6 规则/);
+  // A script of ip6tables alone is read.
+  const v6 = ['ip6tables -P FORWARD DROP', 'ip6tables -A INPUT -p ipv6-icmp -j ACCEPT'].join('\n');
+  const read = parseIptables(v6);
+  assert.deepEqual(read.diagnostics, []);
+  assert.equal(read.tables.find((t) => t.name === 'filter')!.chains.get('FORWARD')!.policy, 'DROP');
+  assert.equal(read.rules.length, 1);
+});
+
+test('short sentences that start like a command are not commands: a word ending a clause gives them away', () => {
+  const note = [
+    'Never run the following on a node that kube-proxy manages:',
+    'iptables -F is dangerous.',
+    'iptables -X too.',
+    'iptables -P INPUT DROP, then',
+    'iptables -t nat -F wipes Services.',
+  ].join('\n');
+  assert.equal(detectDump(note).kind, 'unknown');
+  const dump = parseIptables(note);
+  assert.equal(dump.tables.find((t) => t.name === 'filter')?.chains.get('INPUT')?.policy, undefined);
+  // A command's values end otherwise: addresses, ports, quoted text.
+  const commands = [
+    'iptables -A INPUT -s 10.0.0.0/8 -m comment --comment "ops: keep." -j ACCEPT',
+    'iptables -t nat -A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 10.50.3.4:8000',
+  ].join('\n');
+  assert.equal(parseIptables(commands).rules.length, 2);
+});

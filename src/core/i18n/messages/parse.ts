@@ -77,6 +77,8 @@ export const parseMessages: MessageBundle = {
       '-D finds no rule like this in {chain} among the rules read so far: it deletes such a rule only if the kernel had one before these commands ran (iptables fails otherwise); nothing is deleted here.',
     'parse.command-not-read':
       'Only one iptables command of a line is read (the last that changes the rules): this {command} is not applied.',
+    'parse.command-other-family':
+      "This ip6tables {command} changes IPv6 rules, which the kernel keeps apart from the IPv4 rules of the text's iptables commands: it is not applied to them.",
     'parse.command-not-applied':
       'This iptables {command} is not applied: the text also shows rules as iptables-save, -S or -L printed them, and those are read as the state (a command in a transcript ran before or after that output).',
     'parse.rule-number-out-of-range.one':
@@ -178,6 +180,8 @@ export const parseMessages: MessageBundle = {
     'parse.delete-no-match.command':
       '在目前读到的规则中，-D 在 {chain} 里找不到这样的规则：只有在这些命令运行之前内核中已有这样的规则时它才会删除（否则 iptables 会报错）；这里不删除任何规则。',
     'parse.command-not-read': '一行只读取一条 iptables 命令（最后一条修改规则的命令）：这里的 {command} 未被应用。',
+    'parse.command-other-family':
+      '此处的 ip6tables {command} 修改的是 IPv6 规则，内核把它们与文本中 iptables 命令的 IPv4 规则分开保存：它不应用到这些规则上。',
     'parse.command-not-applied':
       '此处的 iptables {command} 未被应用：文本中还有 iptables-save、-S 或 -L 打印的规则，规则的状态以它们为准（记录中的命令是在那份输出之前或之后运行的）。',
     'parse.rule-number-out-of-range.other':
