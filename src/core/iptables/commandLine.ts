@@ -165,15 +165,20 @@ function readCommand(text: string, words: ShellWord[], from: number, to: number)
  */
 function readsAsSentence(text: string, words: ShellWord[], k: number, end: number): boolean {
   let plainRun = 0;
+  // The command's own words (chain, policy, rule number) come first; an option's value may end as it likes
+  // (`--log-prefix dropped:`).
+  let commandWords = true;
   for (; k < words.length && words[k].start < end; k++) {
     const c = text.charCodeAt(words[k].start);
-    plainRun = c === 45 || c === 33 ? 0 : plainRun + 1; // `-x`, `!`
-    if (plainRun >= 3 || SENTENCE_WORD.test(text.slice(words[k].start, words[k].end))) return true;
+    const plain = c !== 45 && c !== 33; // `-x`, `!`
+    plainRun = plain ? plainRun + 1 : 0;
+    if (!plain) commandWords = false;
+    if (plainRun >= 3 || (commandWords && SENTENCE_WORD.test(text.slice(words[k].start, words[k].end)))) return true;
   }
   return false;
 }
 
-/** A word a sentence ends or breaks on (`dangerous.`, `DROP,`, `Services:`): no value of a command ends so. */
+/** A word a sentence ends or breaks on (`dangerous.`, `DROP,`, `Services:`): no chain, policy or number ends so. */
 const SENTENCE_WORD = /^[^"'].*[A-Za-z][.,:?]$/;
 
 /**
@@ -246,13 +251,28 @@ export function showsPrintedRules(text: string): boolean {
   return RULES_AS_PRINTED.test(outside + text.slice(from));
 }
 
-/** A line running iptables (IPv4) with an option: a text that has one reads its ip6tables commands as another family's. */
-const IPV4_COMMAND = /(?:^|[\s/])iptables(?:-legacy|-nft)?[ \t]+-/m;
+/**
+ * Where a line runs an iptables tool: after a shell prompt (`$ `, `root@node:~# `, `[root@node ~]# `; not a lone
+ * `# `, a comment) and `sudo`. Group 1 is the command from `sudo` or the tool on.
+ */
+const COMMAND_START =
+  /^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:\S*\/)?ip6?tables(?:-legacy|-nft)?[ \t])/gm;
 
 /**
- * Whether the text's commands are read as IPv6 rules: only when no command runs iptables (a script of ip6tables
- * alone); a firewall script doing both families keeps the IPv4 rules, which a trace of an IPv4 packet reads.
+ * Whether the text's commands are read as IPv6 rules: when the commands that change rules all run ip6tables (a
+ * script of ip6tables alone); a firewall script doing both families keeps its IPv4 rules, which a trace of an IPv4
+ * packet reads. Undefined when no line runs such a command where a command starts.
  */
-export function readsIpv6Commands(text: string): boolean {
-  return !IPV4_COMMAND.test(text);
+export function readsIpv6Commands(text: string): boolean | undefined {
+  let ipv6: boolean | undefined;
+  COMMAND_START.lastIndex = 0;
+  for (let m; (m = COMMAND_START.exec(text));) {
+    const from = m.index + m[0].length - m[1].length;
+    const lineEnd = text.indexOf('\n', from);
+    const found = iptablesCommandOn(text, from, lineEnd < 0 ? text.length : lineEnd);
+    if (!found || found.read.kind === 'check') continue;
+    if (!found.read.ipv6) return false;
+    ipv6 = true;
+  }
+  return ipv6;
 }

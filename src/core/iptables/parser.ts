@@ -589,7 +589,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.push(problem('command-not-applied', 'info', span, { command: read.command }));
       return li;
     }
-    if (found.read.kind !== 'check' && found.read.ipv6 !== (ipv6Commands ??= readsIpv6Commands(src))) {
+    if (
+      found.read.kind !== 'check' &&
+      found.read.ipv6 !== (ipv6Commands ??= readsIpv6Commands(src) ?? found.read.ipv6)
+    ) {
       // One family's rules per text: ip6tables commands beside iptables ones would land in the IPv4 chains.
       const read = found.read;
       const span = { line: li, column: read.at - base, length: read.end - read.at };

@@ -235,3 +235,26 @@ test('short sentences that start like a command are not commands: a word ending 
   ].join('\n');
   assert.equal(parseIptables(commands).rules.length, 2);
 });
+
+test("an option's value may end like a clause; the family is that of the commands read, not of a mention", () => {
+  const logged = [
+    'iptables -N LOGDROP',
+    'iptables -A LOGDROP -m limit --limit 5/min -j LOG --log-prefix iptables-dropped: --log-level 4',
+    'iptables -A LOGDROP -j DROP',
+  ].join('\n');
+  assert.deepEqual(
+    parseIptables(logged).rules.map((r) => r.line),
+    [1, 2],
+  );
+  const v6 = [
+    '# IPv6 twin of our iptables -A rules (see v4.sh)',
+    'ip6tables -A INPUT -p ipv6-icmp -j ACCEPT',
+    '[root@node-3 ~]# ip6tables -A INPUT -s fd00::/8 -j ACCEPT',
+  ].join('\n');
+  const read = parseIptables(v6);
+  assert.deepEqual(
+    read.rules.map((r) => r.line),
+    [1, 2],
+  );
+  assert.ok(!read.diagnostics.some((d) => d.code === 'command-other-family'));
+});
