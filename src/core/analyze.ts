@@ -43,13 +43,30 @@ export interface Analysis {
  * is for one trace of this packet only, and may read only the lines it needs (see `traceText`).
  */
 export function analyzeText(text: string, kind?: DumpKind, traceFocus?: TraceFocus): Analysis {
+  return analyzeOrRead<never>(text, undefined, kind, traceFocus) as Analysis;
+}
+
+/**
+ * How a face answers a plain iptables dump without the analysis (`kpp parse --json`'s index): handed the lines of
+ * the text `analyzeText` would parse whole (no paste wrapper, no session paste, detected as iptables); undefined has
+ * it analysed.
+ */
+export type PlainDumpReader<T> = (lines: LineIndex) => T | undefined;
+
+/** `analyzeText`, offering a plain iptables dump to `plain` first: its answer as `{ read }` when it gives one. */
+export function analyzeOrRead<T>(
+  text: string,
+  plain: PlainDumpReader<T> | undefined,
+  kind?: DumpKind,
+  traceFocus?: TraceFocus,
+): Analysis | { read: T } {
   // Every engine below counts lines as the editor does (a lone CR ends a line too).
   const input = normalizeLineBreaks(text);
   const paste = unwrapPaste(input);
-  if (!paste) return analyzeOutput(input, kind, traceFocus, true);
+  if (!paste) return analyzeOutput(input, kind, traceFocus, true, plain);
   // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
   // kube-proxy logged an iptables-restore input: iptables, however many log lines came before it.
-  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), traceFocus);
+  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), traceFocus) as Analysis;
   const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
   dumpDiagnostics?.unshift(...pasteNotes(paste));
   if (paste.positions) a.positions = paste.positions;
@@ -97,7 +114,13 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
 }
 
 /** `normalized`: the text's line breaks are normalized already (`normalizeLineBreaks`). */
-function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus, normalized = false): Analysis {
+function analyzeOutput<T>(
+  text: string,
+  kind?: DumpKind,
+  traceFocus?: TraceFocus,
+  normalized = false,
+  plain?: PlainDumpReader<T>,
+): Analysis | { read: T } {
   // The editor's language id already says what the text is; detecting costs a full extra parse on big dumps.
   // A session paste is read by sections, also in the editor when its language is one of the session's kinds.
   // One line index for the session split and the parser: a pass over a big dump's lines costs milliseconds.
@@ -113,13 +136,16 @@ function analyzeOutput(text: string, kind?: DumpKind, traceFocus?: TraceFocus, n
       return { detection, ipvs: parseIpvs(text) };
     case 'network':
       return { detection, network: parseNetworkText(text) };
-    default:
+    default: {
+      const read = chosen === 'iptables' && plain ? plain(lines) : undefined;
+      if (read !== undefined) return { read };
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
       return {
         detection,
         lines,
         iptables: buildModel(parseIptables(text, { lines, ...(traceFocus ? { traceFocus } : {}) })),
       };
+    }
   }
 }
 

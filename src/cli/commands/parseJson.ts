@@ -1,15 +1,12 @@
 /** `kpp parse --json`: the shape of its answer and how an analysis becomes it (also read by the text report). */
-import { analyzeText, localizeDiagnostic, type Analysis } from '../../core/analyze';
+import { analyzeOrRead, localizeDiagnostic, type Analysis } from '../../core/analyze';
 import type { Lang } from '../../core/i18n/catalog';
 import type { Diagnostic } from '../../core/common/diagnostics';
-import { LineIndex, normalizeLineBreaks } from '../../core/common/lines';
-import { unwrapPaste } from '../../core/common/pasteWrappers';
-import { detectDump } from '../../core/detect';
+import type { LineIndex } from '../../core/common/lines';
 import { documentDiagnostic } from '../../core/documentPositions';
 import { ipvsToJson } from '../../core/ipvs/json';
 import { IndexGaveUp, indexKubeFacts, indexSaveDump } from '../../core/iptables/dumpIndex';
 import { kubeViewOf, type KubeService } from '../../core/iptables/kubeView';
-import { splitSession } from '../../core/session';
 import { diagnosticJson } from '../io';
 import { JsonBytes } from '../jsonBytes';
 
@@ -118,17 +115,13 @@ export function parseResultJsonBytes(a: Analysis, lang: Lang = 'en', objectsUpTo
  * from the words of the lines it reads, no rule parsed.
  */
 export function parseTextJsonBytes(text: string, lang: Lang = 'en', objectsUpTo = SMALL_ANSWER): Buffer {
-  const indexed = indexedAnswer(text);
-  if (indexed) return answerBytes(indexed.out, indexed.services, objectsUpTo);
-  return parseResultJsonBytes(analyzeText(text), lang, objectsUpTo);
+  const a = analyzeOrRead(text, indexedAnswer);
+  if ('read' in a) return answerBytes(a.read.out, a.read.services, objectsUpTo);
+  return parseResultJsonBytes(a, lang, objectsUpTo);
 }
 
-/** The answer of a text `analyzeText` reads as a plain dump (as it decides: no paste wrapper, no session, iptables). */
-function indexedAnswer(text: string): { out: ParseJson; services: readonly KubeService[] } | undefined {
-  const input = normalizeLineBreaks(text);
-  if (unwrapPaste(input)) return undefined;
-  const lines = new LineIndex(input, true);
-  if (splitSession(input, lines) || detectDump(input).kind !== 'iptables') return undefined;
+/** The answer of a plain dump from its index, or undefined when the index declines it (it is then parsed). */
+function indexedAnswer(lines: LineIndex): { out: ParseJson; services: readonly KubeService[] } | undefined {
   const index = indexSaveDump(lines);
   if (!index) return undefined;
   let services: readonly KubeService[];
