@@ -159,3 +159,17 @@ table ip filter {
 	}
 }
 `;
+
+/**
+ * Generator options that give a synthetic cluster every kind of Service kube-proxy writes differently: several ports,
+ * node ports, load balancers, Local traffic policy, session affinity, external IPs, endpoints not ready.
+ */
+export const ODD_SERVICES = {
+  portsPerService: 2,
+  nodePortEvery: 3,
+  loadBalancerEvery: 5,
+  localPolicyEvery: 2,
+  affinityEvery: 4,
+  externalIPEvery: 6,
+  notReadyOneIn: 7,
+} as const;

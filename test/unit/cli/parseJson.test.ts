@@ -5,7 +5,7 @@ import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
 import { parseResultJson, parseResultJsonBytes, type ServiceJson } from '../../../src/cli/commands/parseJson';
-import { NFT_RULESET, seedDump, SESSION_PASTE } from '../../helpers/dumps';
+import { NFT_RULESET, ODD_SERVICES, seedDump, SESSION_PASTE } from '../../helpers/dumps';
 import { kubeProxyDump } from '../trace/helpers';
 
 /** The bytes `kpp parse --json` prints must be those of JSON.stringify over the answer's objects. */
@@ -23,13 +23,7 @@ test('parse --json bytes: a generated cluster (node ports, external and load-bal
     syntheticCluster({
       services: 40,
       endpointsPerService: 3,
-      portsPerService: 2,
-      nodePortEvery: 3,
-      loadBalancerEvery: 5,
-      localPolicyEvery: 2,
-      affinityEvery: 4,
-      externalIPEvery: 6,
-      notReadyOneIn: 7,
+      ...ODD_SERVICES,
     }),
   );
   const text = generateIptablesRestore(snapshot, { clusterCidr: '10.128.0.0/9', largeClusterMode: false }).text;

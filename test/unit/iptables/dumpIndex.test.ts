@@ -18,6 +18,7 @@ import { normaliseCluster } from '../../../src/core/kube/objects';
 import { syntheticCluster } from '../../../src/core/kube/synthetic';
 import { CORPUS_MISSING } from '../../helpers/corpus';
 import { fuzzSources, mutate, Rng } from '../../helpers/mutate';
+import { ODD_SERVICES } from '../../helpers/dumps';
 import { kubeProxyDump } from '../trace/helpers';
 
 /** The index's answer is the parse's, in both languages and through both ways of printing. */
@@ -44,17 +45,7 @@ function generated(seed: number, options: GenerateOptions = {}, odd = true): str
     services: 30,
     endpointsPerService: 3,
     seed,
-    ...(odd
-      ? {
-          portsPerService: 2,
-          nodePortEvery: 3,
-          loadBalancerEvery: 5,
-          localPolicyEvery: 2,
-          affinityEvery: 4,
-          externalIPEvery: 6,
-          notReadyOneIn: 7,
-        }
-      : {}),
+    ...(odd ? ODD_SERVICES : {}),
   });
   return generateIptablesRestore(normaliseCluster(cluster), { clusterCidr: '10.128.0.0/9', ...options }).text;
 }
