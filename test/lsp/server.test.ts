@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   CallHierarchyIncomingCallsRequest,
+  CallHierarchyOutgoingCallsRequest,
   CallHierarchyPrepareRequest,
   CodeLensRequest,
   DefinitionRequest,
@@ -663,6 +664,52 @@ test('the corpus kube-proxy fixture opens with verified Services', async (t) => 
     textDocument: { uri },
   })) as DocumentSymbol[];
   assert.equal(symbols.find((x) => x.name === 'Services')!.children!.length, 6);
+});
+
+test("kube-proxy's nftables mode: the call hierarchy follows verdict maps, named (`vmap @service-ips`) and inline (numgen)", async () => {
+  const text = readFileSync(path.join(repoRoot(), 'samples', 'kube-proxy-nftables.nft'), 'utf8');
+  const uri = 'file:///work/kube-proxy-calls.nft';
+  const lines = text.split('\n');
+  await s.open(uri, 'iptables', text);
+  const itemOf = async (chain: string) => {
+    const line = lines.findIndex((l) => l.trim() === `chain ${chain} {`);
+    const items = await s.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+      textDocument: { uri },
+      position: { line, character: lines[line].indexOf(chain) + 2 },
+    });
+    assert.equal(items?.[0]?.name, chain);
+    return items![0];
+  };
+  const lineOf = (needle: string) => lines.findIndex((l) => l.includes(needle));
+  const dns = 'service-FY5PMXPG-kube-system/kube-dns/udp/dns';
+  // The Service chain is called from `services` through the service-ips map: the rule that looks the map up.
+  const incoming = await s.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: await itemOf(dns) });
+  assert.deepEqual(
+    incoming?.map((c) => [c.from.name, c.fromRanges.map((r) => r.start.line)]),
+    [['services', [lineOf('vmap @service-ips')]]],
+  );
+  // It jumps to mark-for-masquerade, and goes to its two endpoint chains through its numgen rule (they were missing).
+  const outgoing = await s.connection.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item: await itemOf(dns) });
+  const numgenLine = lineOf('0 : goto endpoint-2GKX576Q');
+  assert.deepEqual(
+    outgoing?.map((c) => [c.to.name, c.fromRanges.map((r) => r.start.line)]),
+    [
+      ['mark-for-masquerade', [numgenLine - 1]],
+      ['endpoint-2GKX576Q-kube-system/kube-dns/udp/dns__10.244.0.2/53', [numgenLine]],
+      ['endpoint-SHKW4FT7-kube-system/kube-dns/udp/dns__10.244.0.3/53', [numgenLine]],
+    ],
+  );
+  // `services` calls every Service chain the two maps go to, each from the rule that looks its map up.
+  const fromServices = await s.connection.sendRequest(CallHierarchyOutgoingCallsRequest.type, {
+    item: await itemOf('services'),
+  });
+  const dnsCall = fromServices?.find((c) => c.to.name === dns);
+  assert.deepEqual(
+    dnsCall?.fromRanges.map((r) => r.start.line),
+    [lineOf('vmap @service-ips')],
+  );
+  assert.ok(fromServices!.length >= 3, `services calls the Service chains: ${fromServices?.map((c) => c.to.name)}`);
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
 test("kube-proxy's nftables mode: references of a Service chain are its map elements, of an endpoint chain the numgen rule", async () => {

@@ -5,7 +5,7 @@
 import { buildKubeView } from './kubeView';
 import type { KubeProxyView } from './kubeServices';
 import type { ChainRef, IptablesModel } from './modelApi';
-import { bracedElements, type NftElement } from '../nft/objects';
+import { bracedElements, type NftElement, type NftObject } from '../nft/objects';
 import { EXTENSION_TARGETS } from './options';
 import {
   ruleTargetName,
@@ -109,21 +109,49 @@ class References {
 }
 
 /**
+ * Whether a rule of an nft ruleset ends in a verdict map (`... vmap @name`, `... vmap { ... }`, `numgen ... vmap
+ * { ... }`); in iptables `-j VMAP` is a jump to a chain of that name.
+ */
+function isVerdictMapRule(dump: IptablesDump, r: Rule): boolean {
+  return dump.format === 'nft' && (r.target?.name === 'VMAP' || r.target?.name === 'NUMGEN');
+}
+
+/** The named map a verdict-map rule looks up (`vmap @service-ips`), in the rule's table. */
+function namedMapOf(dump: IptablesDump, r: Rule): NftObject | undefined {
+  const name = r.target?.options.find((o) => o.name === 'map')?.values[0];
+  return name === undefined ? undefined : dump.nftObjects?.find((o) => o.table === r.table && o.name === name);
+}
+
+/** The chains a verdict-map rule goes or jumps to through its elements, inline or of its named map, each once. */
+export function verdictMapChains(dump: IptablesDump, r: Rule): string[] {
+  if (!isVerdictMapRule(dump, r)) return [];
+  const inline = r.target!.options.find((o) => o.name === 'elements')?.values[0];
+  const elements = inline !== undefined ? bracedElements(inline) : (namedMapOf(dump, r)?.elements ?? []);
+  const out = new Set<string>();
+  for (const e of elements) if (e.chain) out.add(e.chain);
+  return [...out];
+}
+
+/**
  * nft writes jumps as verdict-map elements too: a rule's `numgen random mod 2 vmap { 0 : goto A, 1 : goto B }`
  * refers to A and B; `map service-ips { ... : goto C }` refers to C from the map. Rules go with the rule
- * references (once per chain they name); map elements are a list of their own, with their positions.
+ * references (once per chain they name); map elements are a list of their own, with their positions; the rules
+ * that look a named map up (`vmap @service-ips`) are the callers of its elements' chains (the call hierarchy's).
  */
-function addVerdictMapReferences(dump: IptablesDump, refs: References, elements: PerTable<NftElement[]>): void {
+function addVerdictMapReferences(
+  dump: IptablesDump,
+  refs: References,
+  elements: PerTable<NftElement[]>,
+  namedMapCallers: PerTable<Rule[]>,
+): void {
   for (const r of dump.rules) {
-    if (r.target?.name !== 'VMAP' && r.target?.name !== 'NUMGEN') continue;
-    const inline = r.target.options.find((o) => o.name === 'elements')?.values[0];
-    if (inline === undefined) continue;
-    const named = new Set<string>();
-    for (const e of bracedElements(inline)) if (e.chain) named.add(e.chain);
-    for (const chain of named) {
-      const list = refs.viaMaps.get(r.table, chain);
+    if (!isVerdictMapRule(dump, r)) continue;
+    const inline = r.target!.options.some((o) => o.name === 'elements');
+    for (const chain of verdictMapChains(dump, r)) {
+      const byChain = inline ? refs.viaMaps : namedMapCallers;
+      const list = byChain.get(r.table, chain);
       if (list) list.push(r);
-      else refs.viaMaps.set(r.table, chain, [r]);
+      else byChain.set(r.table, chain, [r]);
     }
   }
   for (const o of dump.nftObjects ?? []) {
@@ -146,6 +174,11 @@ function calleesOf(
   const out = new Map<string, ChainRef>();
   for (const r of dump.rules) {
     if (r.chain !== name || r.table !== table) continue;
+    if (isVerdictMapRule(dump, r)) {
+      // nft: the chains its map's elements go to (declared ones: a map names chains, never extension targets).
+      for (const c of verdictMapChains(dump, r)) if (!out.has(c) && chainOf(table, c)) out.set(c, { table, name: c });
+      continue;
+    }
     const target = ruleTargetName(r);
     if (target && !out.has(target) && jumpsToChain(target, table, chainOf)) out.set(target, { table, name: target });
   }
@@ -173,11 +206,13 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   // diagnostics of a big dump do not.
   let refs: References | undefined;
   let elementRefs: PerTable<NftElement[]> | undefined;
+  let namedMapCallers: PerTable<Rule[]> | undefined;
   const references = (): References => {
     if (!refs) {
       refs = new References(dump, chainOf);
       elementRefs = new PerTable<NftElement[]>();
-      if (dump.format === 'nft') addVerdictMapReferences(dump, refs, elementRefs);
+      namedMapCallers = new PerTable<Rule[]>();
+      if (dump.format === 'nft') addVerdictMapReferences(dump, refs, elementRefs, namedMapCallers);
     }
     return refs;
   };
@@ -209,6 +244,10 @@ export function buildModel(dump: IptablesDump): IptablesModel {
     mapReferences: (table, name) => {
       references();
       return elementRefs?.get(table, name) ?? [];
+    },
+    namedMapCallers: (table, name) => {
+      references();
+      return namedMapCallers?.get(table, name) ?? [];
     },
     // A call-hierarchy question about one chain: one pass over the rules (milliseconds) instead of an index.
     callees: (table, name) => calleesOf(dump, table, name, chainOf),

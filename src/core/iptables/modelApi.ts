@@ -22,6 +22,8 @@ export interface IptablesModel {
   references(table: string, name: string): Rule[];
   /** Elements of nft maps (`map service-ips { ... : goto CHAIN }`) that jump or go to this chain. */
   mapReferences(table: string, name: string): NftElement[];
+  /** Rules that look up a named nft map (`vmap @service-ips`) whose elements go to this chain: its callers. */
+  namedMapCallers(table: string, name: string): Rule[];
   /** Chains this chain's rules jump or go to. */
   callees(table: string, name: string): ChainRef[];
   ruleAtLine(line: number): Rule | undefined;

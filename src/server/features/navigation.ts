@@ -7,7 +7,7 @@ import type {
 } from 'vscode-languageserver';
 import { SymbolKind } from '../lspConstants';
 import type { Analysis } from '../../core/analyze';
-import type { IptablesModel } from '../../core/iptables/model';
+import { verdictMapChains, type IptablesModel } from '../../core/iptables/model';
 import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/dump';
 import { toRange } from '../convert';
 import type { LineLengths } from './symbols';
@@ -128,7 +128,8 @@ export function incomingCalls(
   const chain = model && chainOfItem(model, it);
   if (!model || !chain) return [];
   const byCaller = new Map<string, { chain: Chain; rules: Rule[] }>();
-  for (const r of model.references(chain.table, chain.name)) {
+  // nft: a rule looking up a named map (`vmap @service-ips`) calls the chains its elements go to.
+  for (const r of [...model.references(chain.table, chain.name), ...model.namedMapCallers(chain.table, chain.name)]) {
     const caller = model.chain(r.table, r.chain);
     if (!caller) continue;
     const entry = byCaller.get(caller.name) ?? { chain: caller, rules: [] };
@@ -154,7 +155,9 @@ export function outgoingCalls(
   for (const callee of model.callees(chain.table, chain.name)) {
     const target = model.chain(callee.table, callee.name);
     if (!target) continue;
-    const ranges = chain.rules.filter((r) => r.target?.name === callee.name).map((r) => toRange(r.target!.span));
+    const ranges = chain.rules
+      .filter((r) => r.target?.name === callee.name || verdictMapChains(model.dump, r).includes(callee.name))
+      .map((r) => toRange(r.target!.span));
     out.push({ to: item(uri, target, lines), fromRanges: ranges });
   }
   return out;

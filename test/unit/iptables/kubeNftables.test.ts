@@ -348,3 +348,29 @@ test('nft verdict maps count as references: map elements with their positions, n
   const hover = explainAt(model, declLine, lines[declLine].indexOf(dns) + 2, 'en');
   assert.match(hover?.markdown ?? '', /jumped to from 1 place\./);
 });
+
+test('callees follow nft verdict maps (inline and named); in iptables `-j VMAP` stays a jump to a chain', () => {
+  const model = modelOf(SAMPLE);
+  const dns = 'service-FY5PMXPG-kube-system/kube-dns/udp/dns';
+  assert.deepEqual(
+    model.callees('kube-proxy', dns).map((c) => c.name),
+    [
+      'mark-for-masquerade',
+      'endpoint-2GKX576Q-kube-system/kube-dns/udp/dns__10.244.0.2/53',
+      'endpoint-SHKW4FT7-kube-system/kube-dns/udp/dns__10.244.0.3/53',
+    ],
+  );
+  // `services` looks up service-ips and service-nodeports: their elements' chains, declared ones only.
+  const fromServices = model.callees('kube-proxy', 'services').map((c) => c.name);
+  assert.ok(fromServices.includes(dns), fromServices.join(' '));
+  assert.ok(fromServices.every((name) => model.chain('kube-proxy', name)));
+  assert.deepEqual(
+    model.namedMapCallers('kube-proxy', dns).map((r) => [r.chain, r.line]),
+    [['services', lineOf(SAMPLE, 'vmap @service-ips')]],
+  );
+  const iptables = modelOf('*filter\n:INPUT ACCEPT [0:0]\n:VMAP - [0:0]\n-A INPUT -j VMAP\nCOMMIT\n');
+  assert.deepEqual(
+    iptables.callees('filter', 'INPUT').map((c) => c.name),
+    ['VMAP'],
+  );
+});
