@@ -175,6 +175,8 @@ function isOwnTargetAt(text: string, at: number, end: number): boolean {
 const PORT_MODULE_NAMES = [...PORT_MODULES];
 
 const HOOK_CHAINS = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'];
+/** The longest name of a hook chain (POSTROUTING) and of a built-in chain. */
+const HOOK_NAME_MAX = 11;
 
 /**
  * A rule line the parser reads without a problem a trace reports, as one pattern (V8 runs it as machine code; a
@@ -278,7 +280,8 @@ function optionSpellings(): { flag: string[]; two: string[]; match: string[]; ju
   const out = { flag: [] as string[], two: [] as string[], match: [] as string[], jump: [] as string[] };
   const special: string[] = [];
   for (const w of written) {
-    // `-4` and `-6` read as values where the parser finds them (unexpected-word): such a line is not clean.
+    // `-4` and `-6` are left to the parser: they are the family options where an option may start, values after
+    // an option that takes one (such a line is not clean).
     if (!/^--?[A-Za-z][A-Za-z0-9-]*$/.test(w)) continue;
     const canonical = canonicalOptionName(w);
     const arity = optionArity(canonical);
@@ -312,18 +315,20 @@ const PLAIN_CHAIN = /-A [A-Za-z0-9_][(-[\]-~]*(?: (?![ \t])|(?=[\r\n]|$))/y;
  */
 class RuleRuns {
   count = 0;
-  first = new Int32Array(4096);
-  last = new Int32Array(4096);
+  first: Int32Array;
+  last: Int32Array;
   /** Where the chain's name is in the text, and its table's number. */
-  nameAt = new Int32Array(4096);
-  nameLength = new Int32Array(4096);
-  table = new Int32Array(4096);
+  nameAt: Int32Array;
+  nameLength: Int32Array;
+  table: Int32Array;
   /** 1 when the parser reads the run (its chain is entered, or its lines are needed otherwise): see `markRead`. */
-  read = new Uint8Array(4096);
+  read: Uint8Array;
   /** The runs marked read, in the order they were: a slice looks at those, not at a big dump's 74k runs. */
   readList: number[] = [];
   /** The runs whose last line is a rule not proven clean. */
   readonly uncleanRuns: number[] = [];
+  /** The runs of chains whose name is as short as a hook chain's (`HOOK_NAME_MAX`): the closure starts from those. */
+  readonly shortNamed: number[] = [];
   /** The last line `indexRuleLines` read, when a clean rule (-1: none): the next line decides whether it ends there. */
   openRule = -1;
   /**
@@ -331,11 +336,11 @@ class RuleRuns {
    * bucket (runs linked to another by `sameBefore` are not listed in it).
    */
   private buckets: Int32Array;
-  private before = new Int32Array(4096);
+  private before: Int32Array;
   /** The run of the same chain this run was added after, when that was the last run of the bucket (-1: none). */
-  private sameBefore = new Int32Array(4096);
+  private sameBefore: Int32Array;
   /** Each run's `keyOf` its table and name. */
-  private keys = new Int32Array(4096);
+  private keys: Int32Array;
 
   constructor(
     private readonly text: string,
@@ -346,6 +351,18 @@ class RuleRuns {
     let size = 1024;
     while (size * 16 < lineCount) size *= 2;
     this.buckets = new Int32Array(size).fill(-1);
+    // Room for a run per two lines (kube-proxy's dumps have one per three): a big dump's columns are not grown and
+    // copied five times over; a dump of more runs grows them.
+    const room = Math.max(1024, lineCount >> 1);
+    this.first = new Int32Array(room);
+    this.last = new Int32Array(room);
+    this.nameAt = new Int32Array(room);
+    this.nameLength = new Int32Array(room);
+    this.table = new Int32Array(room);
+    this.read = new Uint8Array(room);
+    this.before = new Int32Array(room);
+    this.sameBefore = new Int32Array(room);
+    this.keys = new Int32Array(room);
   }
 
   /** `hash`: `nameHash` of the chain's name. */
@@ -364,6 +381,7 @@ class RuleRuns {
       read.set(this.read);
       this.read = read;
     }
+    if (nameLength <= HOOK_NAME_MAX) this.shortNamed.push(k);
     this.first[k] = first;
     this.last[k] = last;
     this.nameAt[k] = nameAt;
@@ -626,25 +644,7 @@ function sliceOf(
     needed(k);
     skip.fill(0, first[k], Math.min(last[k], familyLine) + 1);
   }
-  // Every declaration is skipped but those of names the closure knows and of built-in chains (no longer name: they
-  // are declared with their policy, which the trace reads). The names known are told apart from the 60k others of
-  // a big dump by their length and last characters first.
-  const maybeKnown = new Uint8Array(NAME_FILTER_SIZE);
-  for (const name of names.names) maybeKnown[nameFilterKey(name, 0, name.length)] = 1;
-  for (const d of index.declarations) {
-    skip.fill(d.table + 1, d.first, d.last + 1);
-    for (let li = d.first; li <= d.last; li++) {
-      const at = lines.contentStart[li] + 1;
-      const length = text.indexOf(' ', at) - at;
-      if (length <= 11) skip[li] = 0;
-      if (!maybeKnown[nameFilterKey(text, at, length)]) continue;
-      const k = names.find(d.table, text, at, length);
-      if (k < 0) continue;
-      names.flags[k] |= DECLARED;
-      if (names.flags[k] & BUILTIN_TARGET) return undefined;
-      if (names.flags[k] & NEEDED) skip[li] = 0;
-    }
-  }
+  if (!markDeclarations(lines, index, names, skip)) return undefined;
   // The chains left out: their rules stay unread (but those up to the family's line) until a trace enters them.
   const deferred = new Set<string>();
   for (const k of closure.postponed) {
@@ -676,6 +676,33 @@ function sliceOf(
   return Object.defineProperty(slice, 'withDeferred', {
     get: () => (whole ??= sliceOf(lines, index, dst, focus, false)),
   });
+}
+
+/**
+ * Skips every declaration but those of names the closure knows (flags DECLARED) and of built-in chains (no longer
+ * name: they are declared with their policy, which the trace reads); those of NEEDED names are read. False when a
+ * target the closure took for iptables' own is declared as a chain. The 60k names of a big dump are told apart from
+ * the known ones by their length and last characters first. Its own function: V8 optimises this loop alone.
+ */
+function markDeclarations(lines: LineIndex, index: TextIndex, names: NameSet, skip: Uint8Array): boolean {
+  const text = lines.text;
+  const maybeKnown = new Uint8Array(NAME_FILTER_SIZE);
+  for (const name of names.names) maybeKnown[nameFilterKey(name, 0, name.length)] = 1;
+  for (const d of index.declarations) {
+    skip.fill(d.table + 1, d.first, d.last + 1);
+    for (let li = d.first; li <= d.last; li++) {
+      const at = lines.contentStart[li] + 1;
+      const length = text.indexOf(' ', at) - at;
+      if (length <= HOOK_NAME_MAX) skip[li] = 0;
+      if (!maybeKnown[nameFilterKey(text, at, length)]) continue;
+      const k = names.find(d.table, text, at, length);
+      if (k < 0) continue;
+      names.flags[k] |= DECLARED;
+      if (names.flags[k] & BUILTIN_TARGET) return false;
+      if (names.flags[k] & NEEDED) skip[li] = 0;
+    }
+  }
+  return true;
 }
 
 /** `TraceSlice.stretchEnd` of `skip`. */
@@ -1004,8 +1031,7 @@ function followChains(
   const { runs, tables } = index;
   const follower = new ChainFollower(lines, index, names, dst, focus);
   // Every hook chain, and what kube-proxy's restore input implies they jump to when it leaves them out.
-  for (let k = 0; k < runs.count; k++) {
-    if (runs.nameLength[k] > 11) continue;
+  for (const k of runs.shortNamed) {
     const table = runs.table[k];
     const name = runs.name(k);
     if (isBuiltinChain(tables[table], name) || HOOK_CHAINS.includes(name)) follower.enter(table, name, false);
@@ -1026,12 +1052,7 @@ function followChains(
         postponed.push(chain);
         continue;
       }
-      // The tracer looks up a long chain's rules by destination (`candidateLookup`): see `unreachedRules`.
-      const indexed = ruleCount >= INDEX_MIN_RULES;
-      for (const r of own) {
-        runs.markRead(r);
-        if (!follower.followLines(runs.first[r], runs.last[r], table, chain, indexed)) return closure;
-      }
+      if (!follower.followRuns(own, table, chain, ruleCount)) return closure;
     }
     // A chain left out that a plain rule entered since is followed after all.
     for (let p = postponed.length - 1; p >= 0; p--)
@@ -1105,6 +1126,22 @@ class ChainFollower {
     if (names.flags[k] & ENTERED) return;
     names.flags[k] |= ENTERED | NEEDED;
     this.queue.push(k);
+  }
+
+  /**
+   * Follows the runs `own` of chain `chain` (`ruleCount` rules), marking them read; false when a rule is beyond this
+   * reader. The loop over KUBE-SERVICES' 10k runs in a method of its own: V8 optimises it alone, not inside the
+   * whole closure.
+   */
+  followRuns(own: readonly number[], table: number, chain: number, ruleCount: number): boolean {
+    const runs = this.runs;
+    // The tracer looks up a long chain's rules by destination (`candidateLookup`): see `unreachedRules`.
+    const indexed = ruleCount >= INDEX_MIN_RULES;
+    for (const r of own) {
+      runs.markRead(r);
+      if (!this.followLines(runs.first[r], runs.last[r], table, chain, indexed)) return false;
+    }
+    return true;
   }
 
   /** Follows the rule lines [first, last] of chain `chain`; false when one is beyond this reader. */
