@@ -338,8 +338,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     (chain as ChainRecord).nameId = toId;
     idsOf(table)[toId] = chain;
     if (fromId < 0) return;
-    for (const c of table.chains.values())
+    for (const c of table.chains.values()) {
+      sameRuleIndex.delete(c); // the rules that jump to the chain now read with its new name
       for (const r of c.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
+    }
   };
   const tableFor = (chain: string, targetName: string | undefined, comment: string | undefined): Table => {
     if (scriptCommand) return getTable(scriptCommand.table);
@@ -1161,6 +1163,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const chain = fillingChain;
     if (!chain) return;
     fillingChain = undefined;
+    const index = sameRuleIndex.get(chain);
+    if (index) for (let i = 0; i < pendingCount; i++) indexRule(index, pendingRules[i]);
     if (pendingCount > 0 && chain.rules.length === 0) chain.rules = pendingRules.slice(0, pendingCount);
     else {
       // A chain written in several blocks (kube-proxy's KUBE-SERVICES comes a rule per Service): it grows.
@@ -1177,8 +1181,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       fillingChain = chain;
     }
     if (rule.command === 'append') pendingRules[pendingCount++] = rule;
-    else if (rule.command === 'insert') chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
-    else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
+    else if (rule.command === 'insert') {
+      sameRuleIndex.delete(chain);
+      chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
+    } else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
     dump.rules.push(rule);
   }
 
@@ -1204,8 +1210,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         return;
       }
     } else if (rule.command === 'delete') {
-      const spec = ruleComparableText(rule);
-      at = rules.findIndex((r) => ruleComparableText(r) === spec);
+      at = takeSameRule(chain, ruleComparableText(rule));
       if (at < 0) {
         // A command deletes from the kernel's rules, which the text may not show: not applied, and said so.
         const command = scriptCommand ? 'command' : undefined;
@@ -1215,6 +1220,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         return;
       }
     } else return; // -R without a number is a usage error iptables reports itself; nothing to replace
+    if (rule.position !== undefined) sameRuleIndex.delete(chain);
     dump.removedAt.set(rules[at], rule.line);
     dump.editedRule.set(rule, rules[at]);
     if (rule.command === 'delete') rules.splice(at, 1);
@@ -1602,7 +1608,41 @@ function applyCommandContext(command: string, ctx: Context): void {
 }
 
 /** `-F`: the chain's rules are gone from line `line` on. */
+/**
+ * `-D CHAIN spec` deletes the chain's first rule written the same way. A chain's rules by their comparable text,
+ * built on its first such delete and kept while rules are appended and deleted so (anything else drops it): a
+ * script deleting 20k rules last-first compared every rule's text for each delete (20k: over a minute).
+ */
+const sameRuleIndex = new WeakMap<Chain, Map<string, Rule[]>>();
+
+function indexRule(index: Map<string, Rule[]>, rule: Rule): void {
+  const text = ruleComparableText(rule);
+  const same = index.get(text);
+  if (same) same.push(rule);
+  else index.set(text, [rule]);
+}
+
+/** Where the chain's first rule written as `text` is (-1: none), taken out of the index: the caller deletes it. */
+function takeSameRule(chain: Chain, text: string): number {
+  let index = sameRuleIndex.get(chain);
+  if (!index) {
+    index = new Map();
+    for (const r of chain.rules) indexRule(index, r);
+    sameRuleIndex.set(chain, index);
+  }
+  const same = index.get(text);
+  if (!same) return -1;
+  const rule = same.shift()!;
+  if (same.length === 0) index.delete(text);
+  const at = chain.rules.indexOf(rule);
+  if (at >= 0) return at;
+  // An edit the index missed: read the chain as it is, as before the index.
+  sameRuleIndex.delete(chain);
+  return chain.rules.findIndex((r) => ruleComparableText(r) === text);
+}
+
 function flushChain(chain: Chain, line: number, dump: IptablesDump): void {
+  sameRuleIndex.delete(chain);
   for (const r of chain.rules) dump.removedAt.set(r, line);
   chain.rules.length = 0;
 }
