@@ -9,7 +9,7 @@
  */
 import { splitHostPort } from '../common/ip';
 import { parseServiceComment, type KubeEndpoint, type KubeService } from '../iptables/kubeServices';
-import { bracedElements, type NftObject } from './objects';
+import { bracedElements, type NftElement, type NftObject } from './objects';
 import { nftKubeChain, type NftKubeChain } from '../iptables/chainHashes';
 import { optionValue, ruleTargetName, targetOptionValue, type Chain, type IptablesDump } from '../iptables/dump';
 
@@ -25,6 +25,8 @@ const SERVICE_NODEPORTS = 'service-nodeports';
 const NO_ENDPOINT_SERVICES = 'no-endpoint-services';
 const NO_ENDPOINT_NODEPORTS = 'no-endpoint-nodeports';
 const FIREWALL_IPS = 'firewall-ips';
+/** The set of active ClusterIPs (kube-proxy 1.31 on): tells a Service's ClusterIP from its other addresses. */
+const CLUSTER_IPS = 'cluster-ips';
 
 interface ServiceEntry {
   service: KubeService & { endpoints: KubeEndpoint[]; lines: number[]; chains: { kind: string; name: string }[] };
@@ -116,12 +118,21 @@ export function readNftablesModeView(dump: IptablesDump): NftablesModeView {
     }
   }
   // An element whose verdict is `drop` is a Local policy's "no local endpoints"; `goto reject-chain`: none at all.
+  // A Service without endpoints has an element per address (ClusterIP, external and load-balancer IPs): its
+  // ClusterIP is the one in the cluster-ips set, read first; without the set, the first one nft prints.
+  const clusterIPs = new Set(
+    objects.filter((o) => o.kind === 'set' && o.name === CLUSTER_IPS).flatMap((o) => o.elements.map((e) => e.key[0])),
+  );
+  const clusterIPsFirst = (elements: NftElement[]): NftElement[] =>
+    clusterIPs.size === 0
+      ? elements
+      : [...elements.filter((e) => clusterIPs.has(e.key[0])), ...elements.filter((e) => !clusterIPs.has(e.key[0]))];
   for (const [mapName, keyed] of [
     [NO_ENDPOINT_SERVICES, 3],
     [NO_ENDPOINT_NODEPORTS, 2],
   ] as const) {
     for (const map of named(mapName)) {
-      for (const e of map.elements) {
+      for (const e of keyed === 3 ? clusterIPsFirst(map.elements) : map.elements) {
         // The element's comment is the Service port name, read as kube-proxy's rule comments are.
         const spn = parseServiceComment(e.comment)?.spn;
         if (!spn || e.comment !== spn || e.key.length < keyed) continue;

@@ -374,3 +374,32 @@ test('callees follow nft verdict maps (inline and named); in iptables `-j VMAP` 
     ['VMAP'],
   );
 });
+
+test('nftables mode: a Service without endpoints takes its ClusterIP from the cluster-ips set, not the first address', () => {
+  const ruleset = (withSet: boolean) =>
+    [
+      'table ip kube-proxy {',
+      ...(withSet
+        ? ['\tset cluster-ips {', '\t\ttype ipv4_addr', '\t\telements = { 10.96.0.1, 10.96.0.77 }', '\t}', '']
+        : []),
+      '\tmap no-endpoint-services {',
+      '\t\ttype ipv4_addr . inet_proto . inet_service : verdict',
+      '\t\telements = { 192.0.2.20 . tcp . 80 comment "default/empty:http" : goto reject-chain,',
+      '\t\t\t     10.96.0.77 . tcp . 80 comment "default/empty:http" : goto reject-chain }',
+      '\t}',
+      '',
+      '\tchain reject-chain {',
+      '\t\treject',
+      '\t}',
+      '}',
+      '',
+    ].join('\n');
+  const empty = (withSet: boolean) =>
+    modelOf(ruleset(withSet)).kube.services.find((s) => s.name === 'default/empty:http')!;
+  assert.deepEqual(
+    [empty(true).clusterIP, empty(true).externalIPs, empty(true).noEndpoints],
+    ['10.96.0.77', ['192.0.2.20'], true],
+  );
+  // Without the set (kube-proxy before 1.31) nothing tells the addresses apart: the first one nft prints.
+  assert.equal(empty(false).clusterIP, '192.0.2.20');
+});
