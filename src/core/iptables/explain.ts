@@ -579,6 +579,8 @@ const COND_KEYS = new Set([
   'protocol',
   'in-interface',
   'out-interface',
+  'ipv4',
+  'ipv6',
   'dport',
   'sport',
   'dports',

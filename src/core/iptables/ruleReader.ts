@@ -138,9 +138,10 @@ function shapeFlags(text: string, start: number, end: number, flags: number): nu
   const c1 = text.charCodeAt(start + 1);
   if (c1 === 45) return end - start >= 3 && isAlnumCode(text.charCodeAt(start + 2)) ? OPTION_LIKE : 0;
   if (!isDigitCode(c1)) return isAlnumCode(c1) ? OPTION_LIKE : 0;
-  // `-5` is a value (a negative number), not an option; `-5x` reads as an option.
+  // `-5` is a value (a negative number), not an option; `-5x` reads as an option, and so do `-4` and `-6`
+  // (`--ipv4`, `--ipv6`) where an option may start.
   for (let i = start + 2; i < end; i++) if (!isDigitCode(text.charCodeAt(i))) return OPTION_LIKE | NEGATIVE_NUMBER;
-  return NEGATIVE_NUMBER;
+  return end - start === 2 && (c1 === 52 || c1 === 54) ? OPTION_LIKE | NEGATIVE_NUMBER : NEGATIVE_NUMBER;
 }
 
 /** Extends word `prev` over a wrap gap to the word at columns [start, end) and says so. */

@@ -119,6 +119,10 @@ export const iptablesMessages: MessageBundle = {
     'iptables.option.in-interface': 'Arriving on interface **{value}** (`+` is a wildcard).',
     'iptables.option.out-interface': 'Leaving on interface **{value}** (`+` is a wildcard).',
     'iptables.option.fragment': 'Second and later fragments only.',
+    'iptables.option.ipv4':
+      "IPv4 only: no effect in iptables' rules; ip6tables-restore skips this rule (one rules file for both tools).",
+    'iptables.option.ipv6':
+      "IPv6 only: no effect in ip6tables' rules; iptables-restore skips this rule (one rules file for both tools).",
     'iptables.option.match': '**-m**: load a match module.',
     'iptables.option.jump': '**-j**: jump to a target or chain; a user chain returns here when it ends.',
     'iptables.option.goto': '**-g**: go to a chain without returning here.',
@@ -262,6 +266,8 @@ export const iptablesMessages: MessageBundle = {
     'iptables.cond.protocol': 'protocol {value}',
     'iptables.cond.in-interface': 'in on {value}',
     'iptables.cond.out-interface': 'out on {value}',
+    'iptables.cond.ipv4': 'IPv4 only',
+    'iptables.cond.ipv6': 'IPv6 only',
     'iptables.cond.dport': 'destination port {value}',
     'iptables.cond.sport': 'source port {value}',
     'iptables.cond.dports': 'destination ports {value}',
@@ -425,6 +431,10 @@ export const iptablesMessages: MessageBundle = {
     'iptables.option.in-interface': '从网卡 **{value}** 进入（`+` 是通配符）。',
     'iptables.option.out-interface': '从网卡 **{value}** 发出（`+` 是通配符）。',
     'iptables.option.fragment': '只匹配第二个及之后的分片。',
+    'iptables.option.ipv4':
+      '仅限 IPv4：在 iptables 的规则中不起作用；ip6tables-restore 会跳过这条规则（一个规则文件供两个工具共用）。',
+    'iptables.option.ipv6':
+      '仅限 IPv6：在 ip6tables 的规则中不起作用；iptables-restore 会跳过这条规则（一个规则文件供两个工具共用）。',
     'iptables.option.match': '**-m**：加载匹配模块。',
     'iptables.option.jump': '**-j**：跳转到目标或链；用户链结束后会返回这里。',
     'iptables.option.goto': '**-g**：转到一个链，之后不再返回这里。',
@@ -547,6 +557,8 @@ export const iptablesMessages: MessageBundle = {
     'iptables.cond.protocol': '协议 {value}',
     'iptables.cond.in-interface': '从 {value} 进入',
     'iptables.cond.out-interface': '从 {value} 发出',
+    'iptables.cond.ipv4': '仅限 IPv4',
+    'iptables.cond.ipv6': '仅限 IPv6',
     'iptables.cond.dport': '目的端口 {value}',
     'iptables.cond.sport': '源端口 {value}',
     'iptables.cond.dports': '目的端口 {value}',

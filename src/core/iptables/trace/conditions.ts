@@ -559,6 +559,14 @@ function genericConds(m: Match, family: IpFamily, problems: CompileProblem[], in
       case 'fragment':
         conds.push(o.negated ? ALWAYS : NEVER); // a connection's first packet is not a later fragment
         break;
+      // `-4`/`-6`, negated or not, are nothing in their own family's tables; iptables-restore skips a rule of the
+      // other family (a rules file for both tools), so it never matches.
+      case 'ipv4':
+        conds.push(family === 4 ? ALWAYS : NEVER);
+        break;
+      case 'ipv6':
+        conds.push(family === 6 ? ALWAYS : NEVER);
+        break;
       case 'dport':
       case 'sport':
       case 'destination-port':
