@@ -36,6 +36,15 @@ const CHAIN_COMMANDS = new Set([
 /** The tools, by the last part of their path: `iptables`, `/usr/sbin/ip6tables-legacy`, `xtables-nft-multi`. */
 const TOOL = /^(?:\S*\/)?(?:ip6?tables(?:-legacy|-nft)?|xtables-(?:legacy|nft)-multi)$/;
 const MULTI_CALL = /xtables-(?:legacy|nft)-multi$/;
+/** A variable as a command's first word: `$IPT`, `${IPTABLES}`, `"$IPT"`; group 1 or 2 is its name. */
+const TOOL_VARIABLE = /^"?\$(?:(\w+)|\{(\w+)\})"?$/;
+/**
+ * A script's assignment of a tool to a variable: `IPT=/sbin/iptables`, `export IPTABLES="iptables -w"`,
+ * `IP6T=$(command -v ip6tables)`, `readonly IPT=iptables-legacy`. Group 1 is the name; group 2, 3 or 4 the value
+ * (quoted or not); group 5 the tool `which` or `command -v` prints.
+ */
+const TOOL_ASSIGNMENT =
+  /^[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)=(?:"([^"\n$`]*)"|'([^'\n]*)'|([^\s"'$`;&|]+)|(?:\$\(|`)[ \t]*(?:which|command[ \t]+-v)[ \t]+(\S+?)[ \t]*[)`])[ \t]*(?:[;#].*)?$/gm;
 /** `2>/dev/null`, `>>log`, `&>/dev/null`, `<in`: a redirection word. */
 const REDIRECTION = /^(?:\d*(?:>>?|<)|&>)/;
 
@@ -117,13 +126,24 @@ function tableOf(text: string, words: ShellWord[], from: number, to: number): st
 }
 
 /** One command among words [from, to): undefined when it runs no iptables tool. */
-function readCommand(text: string, words: ShellWord[], from: number, to: number): IptablesCommand | undefined {
+function readCommand(
+  text: string,
+  words: ShellWord[],
+  from: number,
+  to: number,
+  variables: () => ReadonlyMap<string, string>,
+): IptablesCommand | undefined {
   let k = from;
   const word = (i: number) => text.slice(words[i].start, words[i].end);
   if (k < to && word(k) === 'sudo') for (k++; k < to && word(k).startsWith('-'); k++);
-  if (k >= to || !TOOL.test(word(k))) return undefined;
-  if (MULTI_CALL.test(word(k))) k++;
-  const ipv6 = k < to && /^(?:\S*\/)?ip6tables/.test(word(k));
+  if (k >= to) return undefined;
+  // `$IPT -A ...` where the script set `IPT=/sbin/iptables`: the tool the variable names.
+  const variable = TOOL_VARIABLE.exec(word(k));
+  const tool = variable ? variables().get(variable[1] ?? variable[2]) : word(k);
+  if (tool === undefined || !TOOL.test(tool)) return undefined;
+  // A multi-call binary runs the tool its next word names (not through a variable: `IPT=xtables-nft-multi` is rare).
+  if (!variable && MULTI_CALL.test(tool)) k++;
+  const ipv6 = k < to && /^(?:\S*\/)?ip6tables/.test(variable ? tool : word(k));
   // Options before the command: `-t nat`, `-w 5`, `-W 100000`, `-4`, `--wait=5`.
   for (k++; k < to; k++) {
     const w = word(k);
@@ -191,6 +211,7 @@ export function iptablesCommandOn(
   text: string,
   from: number,
   end: number,
+  variables: () => ReadonlyMap<string, string> = () => toolVariables(text),
 ): { read: IptablesCommand; unread: IptablesCommand[] } | undefined {
   const words = shellWords(text, from, end);
   const commands: IptablesCommand[] = [];
@@ -198,7 +219,7 @@ export function iptablesCommandOn(
   for (let k = 0; k <= words.length; k++) {
     if (k < words.length && !words[k].operator) continue;
     if (k > start) {
-      const command = readCommand(text, words, start, k);
+      const command = readCommand(text, words, start, k, variables);
       if (command && command.kind !== 'other') commands.push(command);
     }
     start = k + 1;
@@ -210,6 +231,45 @@ export function iptablesCommandOn(
   const read = last('rule') ?? last('chain') ?? last('check');
   if (!read) return undefined;
   return { read, unread: commands.filter((c) => c !== read && c.kind !== 'check') };
+}
+
+let variablesOf: { text: string; variables: ReadonlyMap<string, string> } | undefined;
+
+/**
+ * The variables a script sets to an iptables tool (`IPT=/sbin/iptables`, `IPTABLES="iptables -w"`): name -> the
+ * tool's word. Only an assignment naming the tool counts: a name alone (`$IPTABLES` never set) says nothing. The
+ * last text's answer is kept: the parser asks it of every such line.
+ */
+export function toolVariables(text: string): ReadonlyMap<string, string> {
+  if (variablesOf?.text === text) return variablesOf.variables;
+  const variables = new Map<string, string>();
+  if (text.includes('=')) {
+    TOOL_ASSIGNMENT.lastIndex = 0;
+    for (let m; (m = TOOL_ASSIGNMENT.exec(text));) {
+      const value = (m[2] ?? m[3] ?? m[4] ?? m[5]).trim();
+      const tool = value.split(/[ \t]+/, 1)[0];
+      if (TOOL.test(tool)) variables.set(m[1], tool);
+      // A later assignment of something else replaces it.
+      else variables.delete(m[1]);
+    }
+  }
+  variablesOf = { text, variables };
+  return variables;
+}
+
+/** `$IPT ...` or `sudo ${IPTABLES} ...` at the start of `content`: its variable's name, when it starts so. */
+const VARIABLE_COMMAND = /^(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"?\$(?:(\w+)|\{(\w+)\})"?[ \t]/;
+
+/** Whether the line `content` of `text` runs an iptables tool through a variable the text set to one. */
+export function runsToolVariable(text: string, content: string): boolean {
+  const c = content.charCodeAt(0);
+  const m = c === 36 || c === 34 || content.startsWith('sudo') ? VARIABLE_COMMAND.exec(content) : null;
+  return !!m && toolVariables(text).has(m[1] ?? m[2]);
+}
+
+/** `iptables-restore <<EOF`, `<<-'RULES'`: the word that ends the here-document a command line opens. */
+export function hereDocumentEnd(command: string): string | undefined {
+  return /<<-?[ \t]*(['"]?)(\w+)\1/.exec(command)?.[2];
 }
 
 /**
@@ -256,7 +316,7 @@ export function showsPrintedRules(text: string): boolean {
  * `# `, a comment) and `sudo`. Group 1 is the command from `sudo` or the tool on.
  */
 const COMMAND_START =
-  /^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:\S*\/)?ip6?tables(?:-legacy|-nft)?[ \t])/gm;
+  /^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:(?:\S*\/)?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)[ \t])/gm;
 
 /**
  * Whether the text's commands are read as IPv6 rules: when the commands that change rules all run ip6tables (a

@@ -19,8 +19,10 @@ import { problem, relatedAt } from './problems';
 import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import {
   continuationEnd,
+  hereDocumentEnd,
   iptablesCommandOn,
   readsIpv6Commands,
+  runsToolVariable,
   showsPrintedRules,
   type IptablesCommand,
 } from './commandLine';
@@ -62,7 +64,13 @@ function familyOfTool(message: string): 'ip' | 'ip6' {
 const TOOL_MESSAGE =
   /^(?:ip6?tables(?:-\w+)?(?:\s+v[\d.]+(?:\s*\([\w-]+\))?)?:|iptables-restore:|Bad argument|Try `iptables|Error occurred at line: \d+$)/;
 /** Tools whose command lines say which table and listing follow (`iptables-legacy-save`, `xtables-nft-multi`, `nft`). */
-const isIptablesCommand = commandOfTools(['ip6?tables\\b\\S*', 'xtables-\\S+', 'nft\\b\\S*']);
+const isIptablesCommand = commandOfTools([
+  'ip6?tables\\b\\S*',
+  // Through a path (`/sbin/iptables`, `/usr/sbin/ip6tables-legacy`), not a file under a directory so named.
+  '(?:\\.{1,2}|~)?/(?:[\\w.-]+/)*(?:ip6?tables(?:-[\\w-]+)?|xtables-\\S+)',
+  'xtables-\\S+',
+  'nft\\b\\S*',
+]);
 /** A command that prints rules (`-S`, `-L`, `-save`): only such a `#` line is a prompt, not `# iptables rules for ...`. */
 const LISTS_RULES = /-save\b|\s-[a-zA-Z]*[SL]\b|\s--list(?:-rules)?\b/;
 const DIFF_HUNK = /^\d+(?:,\d+)?[acd]\d+(?:,\d+)?$/;
@@ -233,6 +241,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let showsRulesAsPrinted: boolean | undefined;
   /** Whether the text's commands are read as ip6tables' (asked at the first command line). */
   let ipv6Commands: boolean | undefined;
+  /** The word that ends the here-document the last command line opened (`iptables-restore <<EOF`). */
+  let hereDocument: string | undefined;
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -414,6 +424,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
       return li;
     }
+    // The word that ends a here-document of restore input (`iptables-restore <<RULES` ... `RULES`): shell.
+    if (hereDocument !== undefined && c === hereDocument) {
+      hereDocument = undefined;
+      return li;
+    }
     // Before commands: `iptables v1.8.7 (nf_tables): ...` starts like one.
     if (TOOL_MESSAGE.test(c)) {
       // `iptables v1.8.7 (nf_tables): chain `X' in table `filter' is incompatible, use 'nft' tool.`
@@ -431,9 +446,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       else diagnostics.push(problem('tool-message', 'info', lineSpan(sl.line, sl.raw), { text: c }));
       return li;
     }
-    const command = promptCommand(c) ?? (isIptablesCommand(c) ? c : undefined);
+    const command = promptCommand(c) ?? (isIptablesCommand(c) || runsToolVariable(src, c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
+      hereDocument = hereDocumentEnd(command);
       // A command that changes the rules (a script, shell history, a doc's example) is read as the rule or chain
       // command it runs, in the table it names.
       return readCommandLine(li, lines.contentEnd[li] - command.length) ?? li;

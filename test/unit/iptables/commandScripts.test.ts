@@ -142,3 +142,99 @@ test('what a script does to rules the text does not show is said, not applied si
   );
   assert.equal(listed.rules.length, 1);
 });
+
+/** A firewall script as such scripts are written: the tool in a variable, run through its path or with sudo. */
+const firewall = [
+  '#!/bin/bash',
+  'IPT="/usr/sbin/iptables"',
+  'IP6T=/usr/sbin/ip6tables',
+  'LAN=eth1',
+  '',
+  '$IPT -F',
+  '$IPT -P INPUT DROP',
+  '$IPT -A INPUT -m state --state ESTABLISHED,RELATED -j ACCEPT',
+  '${IPT} -A INPUT -p tcp --dport 22 -j ACCEPT',
+  '"$IPT" -t nat -A PREROUTING -i eth0 -p tcp --dport 8443 -j DNAT --to-destination 192.168.10.20:443',
+  '$IP6T -A INPUT -p ipv6-icmp -j ACCEPT',
+  'sudo /sbin/iptables -A INPUT -p udp --dport 53 -j ACCEPT',
+  '/usr/sbin/iptables-legacy -A INPUT -p tcp --dport 9100 -s 10.0.0.0/8 -j ACCEPT',
+  '$FW -A INPUT -j DROP',
+].join('\n');
+
+test('a command run through a path or a variable the script set to iptables is read as the command it is', () => {
+  const a = analyzeText(firewall);
+  assert.equal(a.detection.kind, 'iptables');
+  const found = diagnosticsOf(a, 'en').map((d) => [d.span.line, d.code]);
+  // The assignments stay lines of no dump; `$FW` names no tool the script set: not guessed from its name.
+  assert.deepEqual(found, [
+    [1, 'unrecognized-line'],
+    [2, 'unrecognized-line'],
+    [3, 'unrecognized-line'],
+    [10, 'command-other-family'],
+    [13, 'unrecognized-line'],
+  ]);
+  const filter = a.iptables!.dump.tables.find((t) => t.name === 'filter')!;
+  assert.equal(filter.chains.get('INPUT')!.policy, 'DROP');
+  assert.deepEqual(chainRules(firewall, 'filter', 'INPUT'), [7, 8, 11, 12]);
+  assert.deepEqual(chainRules(firewall, 'nat', 'PREROUTING'), [9]);
+  const { answer } = traceText(
+    firewall,
+    { src: '203.0.113.7', dst: '198.51.100.1', dport: 8443, proto: 'tcp', hook: 'prerouting', inIface: 'eth0' },
+    'en',
+  );
+  assert.equal(answer.engine, 'iptables');
+  if (answer.engine === 'iptables') assert.deepEqual(answer.result.paths[0].dnat, { ip: '192.168.10.20', port: 443 });
+  // A path alone is no command: a file under a directory named iptables is not one.
+  assert.equal(detectDump('/etc/iptables/rules.v4\n/etc/iptables/rules.v6').kind, 'unknown');
+});
+
+test('a variable is the tool only as the script last set it, and an ip6tables variable runs ip6tables', () => {
+  const text = ['IPT=iptables', '$IPT -A INPUT -p tcp --dport 80 -j ACCEPT', 'IPT=echo', '$IPT -A INPUT -j DROP'].join(
+    '\n',
+  );
+  // The last assignment decides (a script that set it twice is read as it ends).
+  assert.deepEqual(chainRules(text, 'filter', 'INPUT'), undefined);
+  const both = [
+    'IPT=iptables # IPv4',
+    'IP6T=$(command -v ip6tables)',
+    '$IPT -A INPUT -p tcp --dport 22 -j ACCEPT',
+    '$IP6T -A INPUT -p tcp --dport 22 -j ACCEPT',
+  ].join('\n');
+  assert.deepEqual(
+    parseIptables(both).diagnostics.map((d) => [d.span.line, d.code]),
+    [
+      [0, 'unrecognized-line'],
+      [1, 'unrecognized-line'],
+      [3, 'command-other-family'],
+    ],
+  );
+  assert.deepEqual(chainRules(both, 'filter', 'INPUT'), [2]);
+});
+
+test('the word that ends a here-document of restore input ends it quietly', () => {
+  const text = [
+    '#!/bin/sh',
+    'iptables-restore --noflush <<RULES',
+    '*filter',
+    ':KUBE-FW - [0:0]',
+    '-A INPUT -j KUBE-FW',
+    '-A KUBE-FW -p tcp --dport 6443 -j ACCEPT',
+    'COMMIT',
+    'RULES',
+    'iptables -A INPUT -p tcp --dport 10250 -j ACCEPT',
+    "sudo iptables-restore -n <<-'EOF'",
+    '\t*nat',
+    '\t-A POSTROUTING -s 10.42.0.0/16 -j MASQUERADE',
+    '\tCOMMIT',
+    '\tEOF',
+    'EOF',
+  ].join('\n');
+  const dump = parseIptables(text);
+  // Only a line after the here-document ended is no word of it.
+  assert.deepEqual(
+    dump.diagnostics.map((d) => [d.span.line, d.code]),
+    [[14, 'unrecognized-line']],
+  );
+  assert.deepEqual(chainRules(text, 'filter', 'INPUT'), [4, 8]);
+  assert.deepEqual(chainRules(text, 'nat', 'POSTROUTING'), [11]);
+});
