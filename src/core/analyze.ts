@@ -91,11 +91,16 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
       messageKey: key,
       ...(params ? { params } : {}),
     });
-  const { quote, numbers, log, logfmt, html, typographic, kubeProxy } = paste;
+  const { quote, numbers, log, logfmt, logfmtOtherFamily, html, typographic, kubeProxy } = paste;
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');
   if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');
   if (logfmt) note('logfmt-commands', logfmt.line, logfmt.column, logfmt.length, 'parse.logfmt-commands');
+  if (logfmtOtherFamily) {
+    // One note for the log's ip6tables commands, on the first (a dual-stack agent runs each rule twice).
+    const { line, column, length, count } = logfmtOtherFamily;
+    note('command-other-family', line, column, length, 'parse.logfmt-other-family', { count });
+  }
   if (html) note('html-references', html.line, html.column, 1, 'parse.html-references');
   if (typographic) note('typographic-quotes', typographic.line, typographic.column, 1, 'parse.typographic-quotes');
   if (kubeProxy) {

@@ -21,13 +21,29 @@ export interface BlankedLogfmtCommands {
   line: number;
   column: number;
   length: number;
+  /**
+   * A dual-stack agent's log runs each rule through iptables and ip6tables: the IPv4 commands are read (as in a
+   * script of both), the ip6tables ones blanked; the first of those and how many.
+   */
+  otherFamily?: { line: number; column: number; length: number; count: number };
 }
+
+/** The tool of a quoted command is ip6tables'. */
+const IP6TABLES = /^(?:sudo\s+)?(?:\S*\/)?ip6tables/;
+/** A command that changes the rules (not a listing such as `iptables -t nat -S`). */
+const CHANGES_RULES =
+  /\s(?:-[AIDRNXFPEZ]|--(?:append|insert|delete|replace|new-chain|delete-chain|flush|policy|zero))\s/;
 
 /** The commands of a logfmt log read as typed, or undefined when the text is no such log. */
 export function blankLogfmtCommands(text: string): BlankedLogfmtCommands | undefined {
   if (!headIsLogfmt(text)) return undefined;
   const lines = text.split('\n');
-  let first: Omit<BlankedLogfmtCommands, 'text'> | undefined;
+  let first: Omit<BlankedLogfmtCommands, 'text' | 'otherFamily'> | undefined;
+  let otherFamily: BlankedLogfmtCommands['otherFamily'];
+  const ipv4 = lines.some((line) => {
+    const command = LOGFMT.test(line) ? QUOTED_COMMAND.exec(line)?.[1] : undefined;
+    return command !== undefined && !IP6TABLES.test(command) && CHANGES_RULES.test(command);
+  });
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!LOGFMT.test(line)) continue;
@@ -37,10 +53,16 @@ export function blankLogfmtCommands(text: string): BlankedLogfmtCommands | undef
       continue;
     }
     const at = m.index + m[0].length - 1 - m[1].length;
+    if (ipv4 && IP6TABLES.test(m[1])) {
+      lines[i] = ' '.repeat(line.length);
+      if (otherFamily) otherFamily.count++;
+      else otherFamily = { line: i, column: at, length: m[1].length, count: 1 };
+      continue;
+    }
     first ??= { line: i, column: at, length: m[1].length };
     lines[i] = ' '.repeat(at) + unescapedQuotes(m[1]) + ' '.repeat(line.length - at - m[1].length);
   }
-  return first && { text: lines.join('\n'), ...first };
+  return first && { text: lines.join('\n'), ...first, ...(otherFamily ? { otherFamily } : {}) };
 }
 
 /** `\"` as a quote and a blank: the blank before an opening quote, after a closing one. */

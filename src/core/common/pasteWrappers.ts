@@ -24,6 +24,8 @@ export interface UnwrappedPaste {
   log?: { line: number; column: number; length: number };
   /** An agent's logfmt log of the iptables commands it ran: the first command read. */
   logfmt?: { line: number; column: number; length: number };
+  /** Its ip6tables commands beside iptables ones, not read: the first and how many. */
+  logfmtOtherFamily?: { line: number; column: number; length: number; count: number };
   kubeProxy?: LoggedRestoreInput;
   /** Where the engines' lines and columns are in the text, when they are not the text's own. */
   positions?: PastePositions;
@@ -61,6 +63,7 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
     ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
     ...(log ? { log } : {}),
     ...(agent ? { logfmt: { line: agent.line, column: agent.column, length: agent.length } } : {}),
+    ...(agent?.otherFamily ? { logfmtOtherFamily: agent.otherFamily } : {}),
     ...(html ? { html: { line: html.line, column: html.column } } : {}),
     ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),

@@ -406,3 +406,46 @@ test('an endpoint chain whose DNAT rule the paste cut shows the address its hair
     '-A KUBE-SEP-BBBBBBBBBBBBBBBB -p tcp -m comment --comment "default/web:http" -m tcp -j DNAT --to-destination 10.244.1.7:8080';
   assert.deepEqual(endpointOf(`${text}\n${dnat}`), ['10.244.1.7', 8080]);
 });
+
+test("a dual-stack agent's logfmt log gives one note for its ip6tables commands, on the first", () => {
+  const run = (command: string) => `level=debug msg="Running '${command}' command" subsys=iptables`;
+  const text = [
+    'level=info msg="Installing iptables rules" subsys=iptables',
+    run('iptables -t nat -N CILIUM_POST_nat'),
+    run('ip6tables -t nat -N CILIUM_POST_nat'),
+    run('iptables -t nat -A CILIUM_POST_nat -s 10.0.1.0/24 ! -d 10.0.0.0/8 -j MASQUERADE'),
+    run('ip6tables -t nat -A CILIUM_POST_nat -s fd00:10:244::/64 -j MASQUERADE'),
+    run('ip6tables -t filter -A CILIUM_FORWARD -o cilium_host -j ACCEPT'),
+  ].join('\n');
+  const a = analyzeText(text);
+  const lines = text.split('\n');
+  assert.deepEqual(
+    diagnosticsOf(a, 'en').map((d) => [d.span.line, d.span.column, d.code]),
+    [
+      [1, lines[1].indexOf('iptables -t'), 'logfmt-commands'],
+      [2, lines[2].indexOf('ip6tables -t'), 'command-other-family'],
+    ],
+  );
+  const [, note] = diagnosticsOf(a, 'en');
+  assert.match(note.message, /The log's 3 ip6tables commands \(the first here\) change IPv6 rules/);
+  assert.match(diagnosticsOf(a, 'zh-CN')[1].message, /日志中的 3 条 ip6tables 命令/);
+  // The IPv4 commands are the rules; none of the IPv6 ones is mixed in.
+  const nat = a.iptables!.dump.tables.find((t) => t.name === 'nat')!;
+  assert.deepEqual(
+    nat.chains.get('CILIUM_POST_nat')!.rules.map((r) => r.line),
+    [3],
+  );
+  assert.equal(
+    a.iptables!.dump.tables.find((t) => t.name === 'filter'),
+    undefined,
+  );
+  // One ip6tables command: said in the singular.
+  const one = analyzeText(lines.slice(0, 4).join('\n'));
+  assert.match(diagnosticsOf(one, 'en')[1].message, /The log's ip6tables command changes IPv6 rules/);
+  // An IPv6-only agent's log is read as it is.
+  const v6 = analyzeText([lines[0], lines[2], lines[4]].join('\n'));
+  assert.deepEqual(
+    diagnosticsOf(v6, 'en').map((d) => d.code),
+    ['logfmt-commands'],
+  );
+});

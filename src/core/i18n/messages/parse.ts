@@ -79,6 +79,10 @@ export const parseMessages: MessageBundle = {
       'Only one iptables command of a line is read (the last that changes the rules): this {command} is not applied.',
     'parse.command-other-family':
       "This ip6tables {command} changes IPv6 rules, which the kernel keeps apart from the IPv4 rules of the text's iptables commands: it is not applied to them.",
+    'parse.logfmt-other-family.one':
+      "The log's ip6tables command changes IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: it is not applied to them.",
+    'parse.logfmt-other-family.other':
+      "The log's {count} ip6tables commands (the first here) change IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: they are not applied to them.",
     'parse.command-not-applied':
       'This iptables {command} is not applied: the text also shows rules as iptables-save, -S or -L printed them, and those are read as the state (a command in a transcript ran before or after that output).',
     'parse.rule-number-out-of-range.one':
@@ -182,6 +186,8 @@ export const parseMessages: MessageBundle = {
     'parse.command-not-read': '一行只读取一条 iptables 命令（最后一条修改规则的命令）：这里的 {command} 未被应用。',
     'parse.command-other-family':
       '此处的 ip6tables {command} 修改的是 IPv6 规则，内核把它们与文本中 iptables 命令的 IPv4 规则分开保存：它不应用到这些规则上。',
+    'parse.logfmt-other-family.other':
+      '日志中的 {count} 条 ip6tables 命令（第一条在此）修改的是 IPv6 规则，内核把它们与日志中 iptables 命令的 IPv4 规则分开保存：它们不应用到这些规则上。',
     'parse.command-not-applied':
       '此处的 iptables {command} 未被应用：文本中还有 iptables-save、-S 或 -L 打印的规则，规则的状态以它们为准（记录中的命令是在那份输出之前或之后运行的）。',
     'parse.rule-number-out-of-range.other':
