@@ -332,15 +332,18 @@ class RuleRuns {
   /** The last line `indexRuleLines` read, when a clean rule (-1: none): the next line decides whether it ends there. */
   openRule = -1;
   /**
-   * Runs by a hash of their chain's name: the last run added of each bucket, and per run the one before it in the
-   * bucket (runs linked to another by `sameBefore` are not listed in it).
+   * Runs by a hash of their chain's name: the last run linked of each bucket, and per run the one before it in the
+   * bucket (runs linked to another by `sameBefore` are not listed in it). Linked when a chain is first looked up
+   * (`link`), not as each run is added: the walk that adds them then hashes no name.
    */
   private buckets: Int32Array;
-  private before: Int32Array;
-  /** The run of the same chain this run was added after, when that was the last run of the bucket (-1: none). */
-  private sameBefore: Int32Array;
+  private before = new Int32Array(0);
+  /** The run of the same chain this run was linked after, when that was the last run of the bucket (-1: none). */
+  private sameBefore = new Int32Array(0);
   /** Each run's `keyOf` its table and name. */
-  private keys: Int32Array;
+  private keys = new Int32Array(0);
+  /** How many runs are linked (the first ones). */
+  private linked = 0;
 
   constructor(
     private readonly text: string,
@@ -360,13 +363,9 @@ class RuleRuns {
     this.nameLength = new Int32Array(room);
     this.table = new Int32Array(room);
     this.read = new Uint8Array(room);
-    this.before = new Int32Array(room);
-    this.sameBefore = new Int32Array(room);
-    this.keys = new Int32Array(room);
   }
 
-  /** `hash`: `nameHash` of the chain's name. */
-  add(first: number, last: number, nameAt: number, nameLength: number, table: number, hash: number): void {
+  add(first: number, last: number, nameAt: number, nameLength: number, table: number): void {
     const k = this.count++;
     if (k === this.first.length) {
       this.first = grownColumn(this.first, this.first.length * 2);
@@ -374,9 +373,6 @@ class RuleRuns {
       this.nameAt = grownColumn(this.nameAt, this.nameAt.length * 2);
       this.nameLength = grownColumn(this.nameLength, this.nameLength.length * 2);
       this.table = grownColumn(this.table, this.table.length * 2);
-      this.before = grownColumn(this.before, this.before.length * 2);
-      this.sameBefore = grownColumn(this.sameBefore, this.sameBefore.length * 2);
-      this.keys = grownColumn(this.keys, this.keys.length * 2);
       const read = new Uint8Array(k * 2);
       read.set(this.read);
       this.read = read;
@@ -387,24 +383,42 @@ class RuleRuns {
     this.nameAt[k] = nameAt;
     this.nameLength[k] = nameLength;
     this.table[k] = table;
-    const key = keyOf(table, hash) | 0;
-    const bucket = key & (this.buckets.length - 1);
-    const head = this.buckets[bucket];
-    this.keys[k] = key;
-    this.buckets[bucket] = k;
-    if (
-      head >= 0 &&
-      this.keys[head] === key &&
-      this.nameLength[head] === nameLength &&
-      this.table[head] === table &&
-      sameText(this.text, this.nameAt[head], nameAt, nameLength)
-    ) {
-      this.sameBefore[k] = head;
-      this.before[k] = this.before[head];
-    } else {
-      this.sameBefore[k] = -1;
-      this.before[k] = head;
+  }
+
+  /** Links the runs added since the last call into their buckets, in the order they were added. */
+  private link(): void {
+    const count = this.count;
+    if (this.keys.length < count) {
+      this.keys = grownColumn(this.keys, count);
+      this.before = grownColumn(this.before, count);
+      this.sameBefore = grownColumn(this.sameBefore, count);
     }
+    const { text, keys, before, sameBefore, nameAt, nameLength, buckets } = this;
+    const tables = this.table;
+    const mask = buckets.length - 1;
+    for (let k = this.linked; k < count; k++) {
+      const at = nameAt[k];
+      const length = nameLength[k];
+      const table = tables[k];
+      const key = keyOf(table, nameHash(text, at, length)) | 0;
+      const head = buckets[key & mask];
+      keys[k] = key;
+      buckets[key & mask] = k;
+      if (
+        head >= 0 &&
+        keys[head] === key &&
+        nameLength[head] === length &&
+        tables[head] === table &&
+        sameText(text, nameAt[head], at, length)
+      ) {
+        sameBefore[k] = head;
+        before[k] = before[head];
+      } else {
+        sameBefore[k] = -1;
+        before[k] = head;
+      }
+    }
+    this.linked = count;
   }
 
   markRead(k: number): void {
@@ -425,6 +439,7 @@ class RuleRuns {
 
   /** The runs of chain `name` of table `table`, in line order. */
   of(table: number, name: string): number[] {
+    if (this.linked < this.count) this.link();
     const out: number[] = [];
     const length = name.length;
     const key = keyOf(table, nameHash(name, 0, length)) | 0;
@@ -510,11 +525,9 @@ function indexRuleLines(
     if (cs === ce || text.charCodeAt(cs) !== 45) return li;
     // `-A CHAIN ...`
     if (text.charCodeAt(cs + 1) !== 65 || text.charCodeAt(cs + 2) !== 32) return -1;
-    // The chain's name, hashed on the way to its end (`nameHash`): one loop instead of a search and a hash.
-    let nameEnd = cs + 3;
-    let hash = FNV_OFFSET;
-    for (let c = text.charCodeAt(nameEnd); c !== 32 && nameEnd < ce; c = text.charCodeAt(++nameEnd))
-      hash = Math.imul(hash ^ c, FNV_PRIME);
+    // The chain's name: up to its blank, or the line's end.
+    let nameEnd = text.indexOf(' ', cs + 3);
+    if (nameEnd < 0 || nameEnd > ce) nameEnd = ce;
     let last = cleanRunEnd(lines, li, rules);
     if (last === PART_OF_LINE) return -1;
     if (last !== NO_MATCH) {
@@ -527,7 +540,7 @@ function indexRuleLines(
       if (!PLAIN_CHAIN.test(text)) return -1;
       runs.openRule = -1;
     }
-    runs.add(li, last, cs + 3, nameEnd - cs - 3, table, hash);
+    runs.add(li, last, cs + 3, nameEnd - cs - 3, table);
     if (runs.openRule < 0) runs.uncleanRuns.push(runs.count - 1);
     li = last;
   }
