@@ -267,9 +267,20 @@ export function runsToolVariable(text: string, content: string): boolean {
   return !!m && toolVariables(text).has(m[1] ?? m[2]);
 }
 
-/** `iptables-restore <<EOF`, `<<-'RULES'`: the word that ends the here-document a command line opens. */
-export function hereDocumentEnd(command: string): string | undefined {
-  return /<<-?[ \t]*(['"]?)(\w+)\1/.exec(command)?.[2];
+/** `<<EOF`, `<<-'RULES'` (not a here-string `<<<`): group 2 is the word that ends the here-document. */
+const HERE_DOCUMENT = /(?<!<)<<-?[ \t]*(['"]?)(\w+)\1/;
+/** What feeds a here-document's lines to iptables-restore or writes them to a file (`cat > rules.v4`, `tee`). */
+const FEEDS_RULES = /\bip6?tables(?:-legacy|-nft)?-restore\b|^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:cat|tee)\b/;
+
+/**
+ * The word that ends the here-document a line opens to give its lines to iptables-restore or a rules file
+ * (`iptables-restore --noflush <<RULES`, `cat <<'EOF' | sudo iptables-restore -n`, `cat > /etc/iptables/rules.v4
+ * <<EOF`): restore input the script writes, not rules iptables printed.
+ */
+export function rulesHereDocument(line: string): string | undefined {
+  if (!line.includes('<<')) return undefined;
+  const m = HERE_DOCUMENT.exec(line);
+  return m && FEEDS_RULES.test(line) ? m[2] : undefined;
 }
 
 /**
@@ -287,8 +298,8 @@ export function continuationEnd(text: string, from: number, end: number): { end:
  */
 const RULES_AS_PRINTED =
   /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S|-[PN] \S+(?: (?:ACCEPT|DROP))?[ \t]*\r?$|Chain \S+ \((?:policy \w+|\d+ references)\b)/m;
-/** A script feeding restore input from a here-document: `iptables-restore --noflush <<EOF`; group 2 is the word. */
-const RESTORE_HEREDOC = /\bip6?tables(?:-legacy|-nft)?-restore\b[^\n]*?<<-?[ \t]*(['"]?)(\w+)\1[^\n]*\n/g;
+/** A line with `<<`: maybe one that opens a here-document of rules (`rulesHereDocument`). */
+const HERE_DOCUMENT_LINE = /^[^\n]*<<[^\n]*\n/gm;
 
 /**
  * Whether the text shows rules as iptables printed them (iptables-save, -S, -L output), outside a here-document a
@@ -299,14 +310,16 @@ export function showsPrintedRules(text: string): boolean {
   if (!text.includes('<<')) return true;
   let outside = '';
   let from = 0;
-  RESTORE_HEREDOC.lastIndex = 0;
-  for (let m; (m = RESTORE_HEREDOC.exec(text));) {
-    outside += text.slice(from, m.index + m[0].length);
-    const close = new RegExp(`^\\t*${m[2]}[ \\t]*\\r?$`, 'm');
-    const rest = text.slice(RESTORE_HEREDOC.lastIndex);
-    const end = close.exec(rest);
-    from = end ? RESTORE_HEREDOC.lastIndex + end.index : text.length;
-    RESTORE_HEREDOC.lastIndex = from;
+  HERE_DOCUMENT_LINE.lastIndex = 0;
+  for (let m; (m = HERE_DOCUMENT_LINE.exec(text));) {
+    const word = rulesHereDocument(m[0]);
+    if (word === undefined) continue;
+    const body = m.index + m[0].length;
+    outside += text.slice(from, body);
+    const close = new RegExp(`^\\t*${word}[ \\t]*\\r?$`, 'm');
+    const end = close.exec(text.slice(body));
+    from = end ? body + end.index : text.length;
+    HERE_DOCUMENT_LINE.lastIndex = from;
   }
   return RULES_AS_PRINTED.test(outside + text.slice(from));
 }

@@ -19,9 +19,9 @@ import { problem, relatedAt } from './problems';
 import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import {
   continuationEnd,
-  hereDocumentEnd,
   iptablesCommandOn,
   readsIpv6Commands,
+  rulesHereDocument,
   runsToolVariable,
   showsPrintedRules,
   type IptablesCommand,
@@ -424,7 +424,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       diagnostics.push(problem('text-line', 'info', lineSpan(sl.line, sl.raw)));
       return li;
     }
-    // The word that ends a here-document of restore input (`iptables-restore <<RULES` ... `RULES`): shell.
+    // The word that ends a here-document of restore input (`iptables-restore <<RULES` ... `RULES`): shell too.
     if (hereDocument !== undefined && c === hereDocument) {
       hereDocument = undefined;
       return li;
@@ -449,10 +449,16 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const command = promptCommand(c) ?? (isIptablesCommand(c) || runsToolVariable(src, c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
-      hereDocument = hereDocumentEnd(command);
+      hereDocument = rulesHereDocument(command);
       // A command that changes the rules (a script, shell history, a doc's example) is read as the rule or chain
       // command it runs, in the table it names.
       return readCommandLine(li, lines.contentEnd[li] - command.length) ?? li;
+    }
+    // Shell that feeds the lines after it to iptables-restore or a rules file (`cat <<EOF | iptables-restore`).
+    const fed = rulesHereDocument(c);
+    if (fed !== undefined) {
+      hereDocument = fed;
+      return li;
     }
     if (c.startsWith('#')) {
       // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside

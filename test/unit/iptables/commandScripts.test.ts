@@ -238,3 +238,29 @@ test('the word that ends a here-document of restore input ends it quietly', () =
   assert.deepEqual(chainRules(text, 'filter', 'INPUT'), [4, 8]);
   assert.deepEqual(chainRules(text, 'nat', 'POSTROUTING'), [11]);
 });
+
+test('restore input a script pipes from a here-document or writes to a rules file is no printed output', () => {
+  const text = [
+    'iptables -A INPUT -p tcp --dport 22 -j ACCEPT',
+    "cat <<'EOF' | sudo iptables-restore -n",
+    '*filter',
+    '-A INPUT -p tcp --dport 80 -j ACCEPT',
+    'COMMIT',
+    'EOF',
+    'sudo tee /etc/iptables/rules.v4 >/dev/null <<RULES',
+    '*nat',
+    '-A POSTROUTING -o eth0 -j MASQUERADE',
+    'COMMIT',
+    'RULES',
+  ].join('\n');
+  // The command before it is applied (not a transcript's history), and the shell lines around the input are quiet.
+  assert.deepEqual(parseIptables(text).diagnostics, []);
+  assert.deepEqual(chainRules(text, 'filter', 'INPUT'), [0, 3]);
+  assert.deepEqual(chainRules(text, 'nat', 'POSTROUTING'), [8]);
+  // A here-string (`<<<`) opens no here-document.
+  const herestring = ['iptables-restore -n <<< "$RULES"', 'RULES'].join('\n');
+  assert.deepEqual(
+    parseIptables(herestring).diagnostics.map((d) => [d.span.line, d.code]),
+    [[1, 'unrecognized-line']],
+  );
+});
