@@ -3,7 +3,7 @@
  * conntrack, ipset), nft syntax, or unknown. Each family scores the share of lines it recognises; the best wins.
  */
 import { normalizeLineBreaks } from './common/lines';
-import { iptablesCommandOn, toolVariables } from './iptables/commandLine';
+import { iptablesCommandOn, TOOL_DIRECTORY, toolVariables } from './iptables/commandLine';
 import { looksLikeKubeProxyLog, readKubeProxyLog } from './common/kubeProxyLog';
 import { unwrapPaste } from './common/pasteWrappers';
 import { looksLikeIpvs } from './ipvs/detect';
@@ -44,8 +44,9 @@ const IPTABLES_LINE =
  * (`/sbin/iptables`) or a variable (`$IPT`): read as its rule when the reader takes it for one (not a sentence that
  * starts like a command; a variable the text set to an iptables tool).
  */
-const IPTABLES_COMMAND =
-  /^\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:\S*\/)?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)\s(?:[^#]*\s)?(?:-[AIDRNPXFE]|--(?:append|insert|delete|replace|new-chain|policy))\s+\S/;
+const IPTABLES_COMMAND = new RegExp(
+  String.raw`^\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:${TOOL_DIRECTORY})?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)\s(?:[^#]*\s)?(?:-[AIDRNPXFE]|--(?:append|insert|delete|replace|new-chain|policy))\s+\S`,
+);
 const NFT_TABLE_START = /^table\s+(?:ip|ip6|inet)\s+\S+\s*\{/;
 const NFT_LINE =
   /^\s*(?:table\s+(?:ip|ip6|inet)\s|chain\s+\S+\s*\{|(?:ip6?\s+(?:saddr|daddr)|meta\s+\w+|ct\s+state)\b.*\b(?:jump|goto|accept|drop|counter)\b)/;

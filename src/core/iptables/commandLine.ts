@@ -34,7 +34,14 @@ const CHAIN_COMMANDS = new Set([
   ...['-P', '--policy', '-E', '--rename-chain'],
 ]);
 /** The tools, by the last part of their path: `iptables`, `/usr/sbin/ip6tables-legacy`, `xtables-nft-multi`. */
-const TOOL = /^(?:\S*\/)?(?:ip6?tables(?:-legacy|-nft)?|xtables-(?:legacy|nft)-multi)$/;
+/**
+ * The directories scripts run the tools from (`/sbin/iptables`, `/usr/sbin/ip6tables-legacy`,
+ * `/usr/local/sbin/iptables`): a path elsewhere (`/etc/iptables/rules.v4`, `/etc/iptables`) is a file, no command.
+ */
+export const TOOL_DIRECTORY = String.raw`(?:/usr(?:/local)?)?/s?bin/`;
+const TOOL = new RegExp(
+  String.raw`^(?:${TOOL_DIRECTORY})?(?:ip6?tables(?:-legacy|-nft)?|xtables-(?:legacy|nft)-multi)$`,
+);
 const MULTI_CALL = /xtables-(?:legacy|nft)-multi$/;
 /** A variable as a command's first word: `$IPT`, `${IPTABLES}`, `"$IPT"`; group 1 or 2 is its name. */
 const TOOL_VARIABLE = /^"?\$(?:(\w+)|\{(\w+)\})"?$/;
@@ -328,8 +335,10 @@ export function showsPrintedRules(text: string): boolean {
  * Where a line runs an iptables tool: after a shell prompt (`$ `, `root@node:~# `, `[root@node ~]# `; not a lone
  * `# `, a comment) and `sudo`. Group 1 is the command from `sudo` or the tool on.
  */
-const COMMAND_START =
-  /^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:(?:\S*\/)?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)[ \t])/gm;
+const COMMAND_START = new RegExp(
+  String.raw`^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:(?:${TOOL_DIRECTORY})?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)[ \t])`,
+  'gm',
+);
 
 /**
  * Whether the text's commands are read as IPv6 rules: when the commands that change rules all run ip6tables (a

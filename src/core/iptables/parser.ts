@@ -24,6 +24,7 @@ import {
   rulesHereDocument,
   runsToolVariable,
   showsPrintedRules,
+  TOOL_DIRECTORY,
   type IptablesCommand,
 } from './commandLine';
 import { JOINED, NameRole, OPTION_LIKE, RuleStore, UNQUOTE } from './ruleStore';
@@ -67,7 +68,7 @@ const TOOL_MESSAGE =
 const isIptablesCommand = commandOfTools([
   'ip6?tables\\b\\S*',
   // Through a path (`/sbin/iptables`, `/usr/sbin/ip6tables-legacy`), not a file under a directory so named.
-  '(?:\\.{1,2}|~)?/(?:[\\w.-]+/)*(?:ip6?tables(?:-[\\w-]+)?|xtables-\\S+)',
+  `${TOOL_DIRECTORY}(?:ip6?tables(?:-[\\w-]+)?|xtables-\\S+)`,
   'xtables-\\S+',
   'nft\\b\\S*',
 ]);

@@ -186,6 +186,10 @@ test('a command run through a path or a variable the script set to iptables is r
   if (answer.engine === 'iptables') assert.deepEqual(answer.result.paths[0].dnat, { ip: '192.168.10.20', port: 443 });
   // A path alone is no command: a file under a directory named iptables is not one.
   assert.equal(detectDump('/etc/iptables/rules.v4\n/etc/iptables/rules.v6').kind, 'unknown');
+  assert.deepEqual(
+    parseIptables('/etc/iptables -A INPUT -j DROP').diagnostics.map((d) => d.code),
+    ['unrecognized-line'],
+  );
 });
 
 test('a variable is the tool only as the script last set it, and an ip6tables variable runs ip6tables', () => {
