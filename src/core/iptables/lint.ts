@@ -54,6 +54,7 @@ const TERMINAL = new Set([
 export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { dump } = model;
+  ownFamily = dump.family === 6 ? 'ipv6' : 'ipv4';
   const complete =
     dump.format === 'iptables-save' && dump.tables.every((tb) => tb.span !== undefined && tb.commitLine !== undefined);
   const add = (
@@ -309,6 +310,8 @@ function isLadderRule(r: Rule): boolean {
 // visits every rule's names, and two closures and their context per rule were a fifth of what it allocated. Lint
 // runs to its end without yielding, so one set of variables serves.
 let conditional = false;
+/** `-4` in IPv4 rules (`-6` in IPv6 ones) is no condition: iptables takes the rule as if it were not there. */
+let ownFamily = 'ipv4';
 let unknownName = false;
 let targetKnown: ReadonlySet<string> | undefined;
 
@@ -317,8 +320,8 @@ function noteConditionModule(module: string): void {
   if (module !== 'comment' && module !== '') conditional = true;
 }
 
-function noteConditionOption(module: string | null): void {
-  if (module !== null && module !== 'comment') conditional = true;
+function noteConditionOption(module: string | null, name: string): void {
+  if (module !== null && module !== 'comment' && !(module === '' && name === ownFamily)) conditional = true;
 }
 
 /** A rule with no conditions but (at most) a comment matches every packet. */

@@ -139,3 +139,20 @@ test('parse --json, the language server and the trace read a dump with -4 and -6
     );
   }
 });
+
+test('lint: a rule whose only condition is its own family matches every packet; one of the other family none', () => {
+  const text = [
+    '*filter',
+    ':INPUT ACCEPT [0:0]',
+    '-A INPUT -6 -j DROP',
+    '-A INPUT -p tcp --dport 22 -j ACCEPT',
+    '-A INPUT -4 -j DROP',
+    '-A INPUT -p tcp --dport 80 -j ACCEPT',
+    'COMMIT',
+  ].join('\n');
+  // iptables-restore skips the -6 DROP, so SSH is reached; nothing after the -4 DROP is.
+  assert.deepEqual(
+    diagnosticsOf(analyzeText(text), 'en').map((d) => [d.span.line, d.code]),
+    [[5, 'unreachable-rule']],
+  );
+});
