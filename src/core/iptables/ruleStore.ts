@@ -264,17 +264,19 @@ type ColumnType = 'i32' | 'u16' | 'u8' | 'i8' | 'f64';
 type Columns<K extends string> = Readonly<Record<K, ColumnType>>;
 
 /**
- * A word's column and length fit 16 bits unless its line is longer than 65,535 characters: words are stored
- * narrow (2 million words of a big dump: 8 MB less memory to fill) and widened the moment one does not fit.
+ * A word's column and length fit a byte while its line is shorter than 256 characters (every line of the real
+ * dumps seen, kube-proxy's longest ~210), 16 bits unless the line is longer than 65,535: words are stored in a
+ * byte each (2 million words of a big dump: 4 MB less than in 16 bits) and widened, all of them, the moment one
+ * does not fit.
  */
 const WORD_COLUMNS: Columns<'wordCol' | 'wordLen' | 'wordFlags' | 'wordKind'> = {
-  wordCol: 'u16',
-  wordLen: 'u16',
+  wordCol: 'u8',
+  wordLen: 'u8',
   wordFlags: 'u8',
   wordKind: 'u8',
 };
+const NARROW_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'u16', wordLen: 'u16' };
 const WIDE_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'i32', wordLen: 'i32' };
-const NARROW_MAX = 0xffff;
 const OPTION_COLUMNS = {
   optWritten: 'i32',
   optWord: 'i32',
@@ -333,12 +335,14 @@ export class RuleStore {
   readonly protocolId: number;
 
   // Words: column (in the original line), raw length, flags, token kind.
-  wordCol!: Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
-  wordLen!: Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
+  wordCol!: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
+  wordLen!: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
   wordFlags!: Uint8Array<ArrayBuffer>;
   wordKind!: Uint8Array<ArrayBuffer>;
   wordCount = 0;
   private wordColumns = WORD_COLUMNS;
+  /** The largest column or length `wordColumns` hold. */
+  private wordMax = 0xff;
 
   // Options: written name id, option word, value count, owner; the `!` word and the first value word as their
   // distance from the option word (a byte each instead of an index: 2.5 MB less on a 168k-rule dump), read
@@ -587,7 +591,7 @@ export class RuleStore {
   addWord(col: number, len: number, flags: number): number {
     const k = this.wordCount++;
     if (k >= this.wordCol.length) this.resize(this.wordColumns, k * 2, k);
-    if (col > NARROW_MAX || len > NARROW_MAX || col < 0) this.widenWords();
+    if (col > this.wordMax || len > this.wordMax || col < 0) this.widenWords(col, len);
     this.wordCol[k] = col;
     this.wordLen[k] = len;
     this.wordFlags[k] = flags;
@@ -597,14 +601,18 @@ export class RuleStore {
 
   /** A word's length grown over a wrap or a fold (the word goes on in the text after it). */
   setWordLength(k: number, len: number): void {
-    if (len > NARROW_MAX) this.widenWords();
+    if (len > this.wordMax) this.widenWords(0, len);
     this.wordLen[k] = len;
   }
 
-  private widenWords(): void {
-    if (this.wordColumns === WIDE_WORD_COLUMNS) return;
-    this.wordColumns = WIDE_WORD_COLUMNS;
-    this.resize(WIDE_WORD_COLUMNS, this.wordCol.length, this.wordCount);
+  /** Every word in columns wide enough for this column and length too. */
+  private widenWords(col: number, len: number): void {
+    const wide = col < 0 || col > 0xffff || len > 0xffff;
+    const columns = wide ? WIDE_WORD_COLUMNS : NARROW_WORD_COLUMNS;
+    if (this.wordColumns === columns || this.wordColumns === WIDE_WORD_COLUMNS) return;
+    this.wordColumns = columns;
+    this.wordMax = wide ? 0x7fffffff : 0xffff;
+    this.resize(columns, this.wordCol.length, this.wordCount);
   }
 
   /**

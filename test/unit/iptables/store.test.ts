@@ -235,32 +235,35 @@ test('store fast paths agree with the built matches on hand-written edge cases',
   assert.equal(wrapped.target?.name, 'KUBE-POSTROUTING');
 });
 
-test('words past column 65,535 or longer than 65,535 characters keep their spans, as do the words before them', () => {
-  const long = 'c'.repeat(70_000);
-  const lines = [
-    '-A X -s 10.0.0.1 -j ACCEPT',
-    `-A X -m comment --comment "${long}" -s 10.0.0.2 -j DROP`,
-    '-A X -d 10.0.0.3 -j RETURN',
-  ];
-  const dump = parseIptables(lines.join('\n'));
-  const at = (span: { line: number; column: number; length: number }) =>
-    lines[span.line].slice(span.column, span.column + span.length);
-  assert.deepEqual(
-    dump.rules.map((r) => [r.target?.name, at(r.target!.span), at(r.chainSpan)]),
-    [
-      ['ACCEPT', 'ACCEPT', 'X'],
-      ['DROP', 'DROP', 'X'],
-      ['RETURN', 'RETURN', 'X'],
-    ],
-  );
-  const wide = dump.rules[1];
-  assert.equal(wide.comment, long);
-  const source = findOption(wide, 'source')!;
-  assert.deepEqual([at(source.span), source.values, at(source.valueSpans[0])], ['-s', ['10.0.0.2'], '10.0.0.2']);
-  assert.equal(at(findOption(wide, 'comment')!.valueSpans[0]), `"${long}"`);
-  assert.equal(at(findOption(dump.rules[0], 'source')!.valueSpans[0]), '10.0.0.1');
-  assert.equal(wide.text, lines[1].slice(3));
-});
+// A word's column and length are kept in a byte until one does not fit, then in 16 bits, then in 32.
+for (const lengths of [[300], [70_000], [300, 70_000]]) {
+  test(`words past column 255 or 65,535, or as long, keep their spans, as do the words before them (${lengths.join(' then ')})`, () => {
+    const longs = lengths.map((n) => 'c'.repeat(n));
+    const lines = [
+      '-A X -s 10.0.0.1 -j ACCEPT',
+      ...longs.map((long, i) => `-A X -m comment --comment "${long}" -s 10.0.0.${i + 2} -j DROP`),
+      '-A X -d 10.0.0.9 -j RETURN',
+    ];
+    const dump = parseIptables(lines.join('\n'));
+    const at = (span: { line: number; column: number; length: number }) =>
+      lines[span.line].slice(span.column, span.column + span.length);
+    assert.deepEqual(
+      dump.rules.map((r) => [r.target?.name, at(r.target!.span), at(r.chainSpan)]),
+      [['ACCEPT', 'ACCEPT', 'X'], ...longs.map(() => ['DROP', 'DROP', 'X']), ['RETURN', 'RETURN', 'X']],
+    );
+    longs.forEach((long, i) => {
+      const wide = dump.rules[i + 1];
+      assert.equal(wide.comment, long);
+      const source = findOption(wide, 'source')!;
+      const address = `10.0.0.${i + 2}`;
+      assert.deepEqual([at(source.span), source.values, at(source.valueSpans[0])], ['-s', [address], address]);
+      assert.equal(at(findOption(wide, 'comment')!.valueSpans[0]), `"${long}"`);
+      assert.equal(wide.text, lines[i + 1].slice(3));
+    });
+    assert.equal(at(findOption(dump.rules[0], 'source')!.valueSpans[0]), '10.0.0.1');
+    assert.equal(at(findOption(dump.rules[dump.rules.length - 1], 'destination')!.valueSpans[0]), '10.0.0.9');
+  });
+}
 
 test('store fast paths agree with the built matches on every corpus file', (t) => {
   const files = corpusFiles('iptables');
