@@ -200,7 +200,7 @@ export function explainOption(
   lang: Lang,
 ): string {
   const value = o.values.join(' ');
-  const neg = o.negated ? t(lang, 'iptables.negated') : '';
+  const neg = negates(o) ? t(lang, 'iptables.negated') : '';
   if (inTarget) {
     const key = `iptables.target-option.${o.name}`;
     let text = has(lang, key)
@@ -573,6 +573,11 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   return undefined;
 }
 
+/** Whether the option's `!` negates it: iptables ignores it before `-4`/`-6` (`! -4` is `-4`). */
+function negates(o: OptionArg): boolean {
+  return o.negated && o.name !== 'ipv4' && o.name !== 'ipv6';
+}
+
 const COND_KEYS = new Set([
   'source',
   'destination',
@@ -604,7 +609,7 @@ function genericSentence(rule: Rule, lang: Lang): string {
       const base = COND_KEYS.has(o.name)
         ? t(lang, `iptables.cond.${o.name}`, { value })
         : t(lang, 'iptables.cond.generic', { option: o.written, value });
-      conds.push(o.negated ? t(lang, 'iptables.cond.not', { cond: base }) : base);
+      conds.push(negates(o) ? t(lang, 'iptables.cond.not', { cond: base }) : base);
     }
   }
   const conditions = conds.length ? conds.join(', ') : t(lang, 'iptables.rule.all-packets');

@@ -100,6 +100,9 @@ test('a hover on -4 or -6 says what iptables-restore and ip6tables-restore do wi
   assert.match(at(14, '-6', 'zh-CN'), /iptables-restore 会跳过这条规则/);
   // The rule's sentence names the condition rather than an empty option.
   assert.match(at(13, '-4', 'en'), /IPv4 only, protocol icmp: accept/);
+  // `! -4` is `-4` to iptables: no NOT.
+  assert.doesNotMatch(at(16, '-4', 'en'), /NOT|not IPv4/);
+  assert.match(at(16, '-4', 'en'), /IPv4 only, protocol tcp, destination port 22: accept/);
 });
 
 test('the trace takes -4 as always true in IPv4 rules and never matches a -6 rule there, as iptables-restore skips it', () => {
