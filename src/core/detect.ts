@@ -45,7 +45,7 @@ const IPTABLES_LINE =
  * starts like a command; a variable the text set to an iptables tool).
  */
 const IPTABLES_COMMAND = new RegExp(
-  String.raw`^\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:${TOOL_DIRECTORY})?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)\s(?:[^#]*\s)?(?:-[AIDRNPXFE]|--(?:append|insert|delete|replace|new-chain|policy))\s+\S`,
+  String.raw`^\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:${TOOL_DIRECTORY})?ip6?tables(?:-legacy|-nft)?|"?\$(?:\w+|\{\w+(?::?[-=][^}\s]*)?\})"?)\s(?:[^#]*\s)?(?:-[AIDRNPXFE]|--(?:append|insert|delete|replace|new-chain|policy))\s+\S`,
 );
 const NFT_TABLE_START = /^table\s+(?:ip|ip6|inet)\s+\S+\s*\{/;
 const NFT_LINE =

@@ -33,25 +33,29 @@ const CHAIN_COMMANDS = new Set([
   ...['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero'],
   ...['-P', '--policy', '-E', '--rename-chain'],
 ]);
-/** The tools, by the last part of their path: `iptables`, `/usr/sbin/ip6tables-legacy`, `xtables-nft-multi`. */
 /**
  * The directories scripts run the tools from (`/sbin/iptables`, `/usr/sbin/ip6tables-legacy`,
  * `/usr/local/sbin/iptables`): a path elsewhere (`/etc/iptables/rules.v4`, `/etc/iptables`) is a file, no command.
  */
 export const TOOL_DIRECTORY = String.raw`(?:/usr(?:/local)?)?/s?bin/`;
+/** The tools, by name or path: `iptables`, `/usr/sbin/ip6tables-legacy`, `xtables-nft-multi`. */
 const TOOL = new RegExp(
   String.raw`^(?:${TOOL_DIRECTORY})?(?:ip6?tables(?:-legacy|-nft)?|xtables-(?:legacy|nft)-multi)$`,
 );
 const MULTI_CALL = /xtables-(?:legacy|nft)-multi$/;
-/** A variable as a command's first word: `$IPT`, `${IPTABLES}`, `"$IPT"`; group 1 or 2 is its name. */
-const TOOL_VARIABLE = /^"?\$(?:(\w+)|\{(\w+)\})"?$/;
+/**
+ * A variable as a command's first word: `$IPT`, `${IPTABLES}`, `"$IPT"`, `${IPT:-/sbin/iptables}`; group 1 or 2 is
+ * its name, group 3 the value it defaults to.
+ */
+const TOOL_VARIABLE = /^"?\$(?:(\w+)|\{(\w+)(?::?[-=]([^}\s]*))?\})"?$/;
 /**
  * A script's assignment of a tool to a variable: `IPT=/sbin/iptables`, `export IPTABLES="iptables -w"`,
- * `IP6T=$(command -v ip6tables)`, `readonly IPT=iptables-legacy`. Group 1 is the name; group 2, 3 or 4 the value
- * (quoted or not); group 5 the tool `which` or `command -v` prints.
+ * `IP6T=$(command -v ip6tables)`, `readonly IPT=iptables-legacy`, `IPT=${IPT:-/sbin/iptables}`. Group 1 is the
+ * name; group 2, 3 or 4 the value (quoted or not); group 5 the tool `which` or `command -v` prints; group 6 the
+ * value a `${...:-...}` defaults to.
  */
 const TOOL_ASSIGNMENT =
-  /^[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)=(?:"([^"\n$`]*)"|'([^'\n]*)'|([^\s"'$`;&|]+)|(?:\$\(|`)[ \t]*(?:which|command[ \t]+-v)[ \t]+(\S+?)[ \t]*[)`])[ \t]*(?:[;#].*)?$/gm;
+  /^[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)=(?:"([^"\n$`]*)"|'([^'\n]*)'|([^\s"'$`;&|]+)|(?:\$\(|`)[ \t]*(?:which|command[ \t]+-v)[ \t]+(\S+?)[ \t]*[)`]|"?\$\{\w+:?[-=]([^}"\s]+)\}"?)[ \t]*(?:[;#].*)?$/gm;
 /** `2>/dev/null`, `>>log`, `&>/dev/null`, `<in`: a redirection word. */
 const REDIRECTION = /^(?:\d*(?:>>?|<)|&>)/;
 
@@ -146,7 +150,8 @@ function readCommand(
   if (k >= to) return undefined;
   // `$IPT -A ...` where the script set `IPT=/sbin/iptables`: the tool the variable names.
   const variable = TOOL_VARIABLE.exec(word(k));
-  const tool = variable ? variables().get(variable[1] ?? variable[2]) : word(k);
+  // A variable the script set is its value ('' when not a tool); one it never set, its default.
+  const tool = variable ? (variables().get(variable[1] ?? variable[2]) ?? variable[3]) : word(k);
   if (tool === undefined || !TOOL.test(tool)) return undefined;
   // A multi-call binary runs the tool its next word names (not through a variable: `IPT=xtables-nft-multi` is rare).
   if (!variable && MULTI_CALL.test(tool)) k++;
@@ -253,25 +258,26 @@ export function toolVariables(text: string): ReadonlyMap<string, string> {
   if (text.includes('=')) {
     TOOL_ASSIGNMENT.lastIndex = 0;
     for (let m; (m = TOOL_ASSIGNMENT.exec(text));) {
-      const value = (m[2] ?? m[3] ?? m[4] ?? m[5]).trim();
+      const value = (m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6]).trim();
       const tool = value.split(/[ \t]+/, 1)[0];
-      if (TOOL.test(tool)) variables.set(m[1], tool);
-      // A later assignment of something else replaces it.
-      else variables.delete(m[1]);
+      // A later assignment of something else replaces it ('': set, to no tool).
+      variables.set(m[1], TOOL.test(tool) ? tool : '');
     }
   }
   variablesOf = { text, variables };
   return variables;
 }
 
-/** `$IPT ...` or `sudo ${IPTABLES} ...` at the start of `content`: its variable's name, when it starts so. */
-const VARIABLE_COMMAND = /^(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"?\$(?:(\w+)|\{(\w+)\})"?[ \t]/;
+/** `$IPT ...` or `sudo ${IPTABLES:-iptables} ...` at the start of `content`: its variable's name and default. */
+const VARIABLE_COMMAND = /^(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"?\$(?:(\w+)|\{(\w+)(?::?[-=]([^}\s]*))?\})"?[ \t]/;
 
 /** Whether the line `content` of `text` runs an iptables tool through a variable the text set to one. */
 export function runsToolVariable(text: string, content: string): boolean {
   const c = content.charCodeAt(0);
   const m = c === 36 || c === 34 || content.startsWith('sudo') ? VARIABLE_COMMAND.exec(content) : null;
-  return !!m && toolVariables(text).has(m[1] ?? m[2]);
+  if (!m) return false;
+  const tool = toolVariables(text).get(m[1] ?? m[2]) ?? m[3];
+  return tool !== undefined && TOOL.test(tool);
 }
 
 /** `<<EOF`, `<<-'RULES'` (not a here-string `<<<`): group 2 is the word that ends the here-document. */
@@ -336,7 +342,7 @@ export function showsPrintedRules(text: string): boolean {
  * `# `, a comment) and `sudo`. Group 1 is the command from `sudo` or the tool on.
  */
 const COMMAND_START = new RegExp(
-  String.raw`^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:(?:${TOOL_DIRECTORY})?ip6?tables(?:-legacy|-nft)?|"?\$\{?\w+\}?"?)[ \t])`,
+  String.raw`^[ \t]*(?:(?:\[[^\]\n]*\]|\S*)[$%>][ \t]+|(?:\[[^\]\n]*\]|\S+)#[ \t]+)?((?:sudo[ \t]+)?(?:(?:${TOOL_DIRECTORY})?ip6?tables(?:-legacy|-nft)?|"?\$(?:\w+|\{\w+(?::?[-=][^}\s]*)?\})"?)[ \t])`,
   'gm',
 );
 

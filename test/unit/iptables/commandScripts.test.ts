@@ -213,6 +213,16 @@ test('a variable is the tool only as the script last set it, and an ip6tables va
     ],
   );
   assert.deepEqual(chainRules(both, 'filter', 'INPUT'), [2]);
+  // A default the script gives (`${IPTABLES:-/sbin/iptables}`) names the tool too, when nothing set it otherwise.
+  const defaults = [
+    'IPTABLES=${IPTABLES:-/sbin/iptables}',
+    '$IPTABLES -t nat -A POSTROUTING -o eth0 -j MASQUERADE',
+    '${IPT4:-iptables} -A FORWARD -i docker0 -j ACCEPT',
+    'IPT6=true',
+    '${IPT6:-ip6tables} -A FORWARD -j DROP',
+  ].join('\n');
+  assert.deepEqual(chainRules(defaults, 'nat', 'POSTROUTING'), [1]);
+  assert.deepEqual(chainRules(defaults, 'filter', 'FORWARD'), [2]);
 });
 
 test('the word that ends a here-document of restore input ends it quietly', () => {

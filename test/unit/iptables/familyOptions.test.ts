@@ -82,7 +82,7 @@ test('-4 and -6 in a rule are the family options: no stray value, no unknown opt
   assert.deepEqual(options(14), ['ipv6', 'protocol']);
   assert.deepEqual(options(16), ['ipv4', 'protocol', 'dport']);
   // In a script too, after the rule command or before it.
-  const script = analyzeText('iptables -A INPUT -4 -p icmp -j ACCEPT\niptables -6 -A INPUT -p tcp -j DROP');
+  const script = analyzeText('iptables -A INPUT -4 -p icmp -j ACCEPT\niptables -4 -A INPUT -p tcp -j DROP');
   assert.deepEqual(
     diagnosticsOf(script, 'en').map((d) => d.code),
     [],
