@@ -105,20 +105,24 @@ function shellWords(text: string, from: number, end: number): ShellWord[] {
   return words;
 }
 
-/** Where a command's words end among `words` (a redirection, an operator or a final `\`), and whether `\` continues it. */
+/**
+ * Where a command's words end among words [from, to) (a redirection, an operator or a final `\`), and whether `\`
+ * continues it. Bounded by `to`, not a copy of the words: a line of 16k commands read each in its own words.
+ */
 function wordsEnd(
   text: string,
   words: ShellWord[],
   from: number,
+  to: number,
   lineEnd: number,
 ): { end: number; continues: boolean } {
-  for (let k = from; k < words.length; k++) {
+  for (let k = from; k < to; k++) {
     const w = words[k];
     const word = text.slice(w.start, w.end);
     if (w.operator || REDIRECTION.test(word)) return { end: trimmedEnd(text, w.start), continues: false };
-    if (word === '\\' && k === words.length - 1) return { end: trimmedEnd(text, w.start), continues: true };
+    if (word === '\\' && k === to - 1) return { end: trimmedEnd(text, w.start), continues: true };
   }
-  return { end: words.length > 0 ? words[words.length - 1].end : lineEnd, continues: false };
+  return { end: to > 0 ? words[to - 1].end : lineEnd, continues: false };
 }
 
 function trimmedEnd(text: string, at: number): number {
@@ -174,7 +178,7 @@ function readCommand(
       : CHAIN_COMMANDS.has(command)
         ? 'chain'
         : 'other';
-  const { end, continues } = wordsEnd(text, words.slice(0, to), k, words[to - 1].end);
+  const { end, continues } = wordsEnd(text, words, k, to, words[to - 1].end);
   if (readsAsSentence(text, words, k + 1, end)) return undefined;
   return {
     at: words[from].start,
@@ -302,7 +306,7 @@ export function rulesHereDocument(line: string): string | undefined {
  */
 export function continuationEnd(text: string, from: number, end: number): { end: number; continues: boolean } {
   const words = shellWords(text, from, end);
-  return wordsEnd(text, words, 0, from);
+  return wordsEnd(text, words, 0, words.length, from);
 }
 
 /**
