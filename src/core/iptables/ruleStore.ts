@@ -277,14 +277,23 @@ const WORD_COLUMNS: Columns<'wordCol' | 'wordLen' | 'wordFlags' | 'wordKind'> = 
 };
 const NARROW_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'u16', wordLen: 'u16' };
 const WIDE_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'i32', wordLen: 'i32' };
-const OPTION_COLUMNS = {
-  optWritten: 'i32',
+/**
+ * An option row's written name is its spelling's index among the option names the dump spells (a few dozen in
+ * a real dump): a byte each (437k rows of a big dump: 1.3 MB less than a name id), widened to 16 bits (then 32)
+ * the moment a spelling's index does not fit.
+ */
+const OPTION_COLUMNS: Columns<
+  'optSpelling' | 'optWord' | 'optNegDelta' | 'optValueDelta' | 'optValueCount' | 'optOwnerAt'
+> = {
+  optSpelling: 'u8',
   optWord: 'i32',
   optNegDelta: 'i8',
   optValueDelta: 'i8',
   optValueCount: 'u8',
   optOwnerAt: 'u8',
-} as const;
+};
+const NARROW_OPTION_COLUMNS: typeof OPTION_COLUMNS = { ...OPTION_COLUMNS, optSpelling: 'u16' };
+const WIDE_OPTION_COLUMNS: typeof OPTION_COLUMNS = { ...OPTION_COLUMNS, optSpelling: 'i32' };
 /** An option's `!` or value word further than a signed byte from its option word: kept in a map by row. */
 const FAR = -128;
 /** A rule's count or distance that a byte does not hold: kept in a map by slot. */
@@ -344,10 +353,14 @@ export class RuleStore {
   /** The largest column or length `wordColumns` hold. */
   private wordMax = 0xff;
 
-  // Options: written name id, option word, value count, owner; the `!` word and the first value word as their
-  // distance from the option word (a byte each instead of an index: 2.5 MB less on a 168k-rule dump), read
-  // through `optNeg` and `optValue`; the canonical name is the written one's (`optName`).
-  optWritten!: Int32Array<ArrayBuffer>;
+  // Options: written name (`optWritten`, its spelling's index in `optionInfos`), option word, value count, owner;
+  // the `!` word and the first value word as their distance from the option word (a byte each instead of an
+  // index: 2.5 MB less on a 168k-rule dump), read through `optNeg` and `optValue`; the canonical name is the
+  // written one's (`optName`).
+  private optSpelling!: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
+  private optionColumns = OPTION_COLUMNS;
+  /** The largest spelling index `optionColumns` hold. */
+  private spellingMax = 0xff;
   optWord!: Int32Array<ArrayBuffer>;
   private optNegDelta!: Int8Array<ArrayBuffer>; // 0: none
   private optValueDelta!: Int8Array<ArrayBuffer>;
@@ -421,8 +434,10 @@ export class RuleStore {
    */
   private readonly optionInfos: OptionNameInfo[] = [];
   private optionSlots = new Int32Array(256);
-  /** By written option name id, its canonical name's id (read on every option row the kube view looks at). */
-  private canonicalIds = new Int32Array(256);
+  /** By spelling (index in `optionInfos`), its name's id and its canonical name's id (read on every option row the
+   * kube view looks at). */
+  private spellingNames = new Int32Array(256);
+  private spellingCanonicals = new Int32Array(256);
   /** By name id, the id of the name in lower case + 1 (0: not asked yet). */
   private lowerSlots = new Int32Array(256);
 
@@ -441,7 +456,7 @@ export class RuleStore {
     // Sized from the characters read (kube-proxy dumps: a word per ~11.5 characters, an option row per ~55, a module
     // per ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
     this.allocate(this.wordColumns, Math.max(4096, Math.ceil(readLength / 10)));
-    this.allocate(OPTION_COLUMNS, Math.max(1024, Math.ceil(readLength / 48)));
+    this.allocate(this.optionColumns, Math.max(1024, Math.ceil(readLength / 48)));
     this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(readLength / 80)));
     this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(readLength / 125)));
   }
@@ -577,13 +592,16 @@ export class RuleStore {
       role,
       generic: GENERIC_CANONICAL.has(canonicalName),
     };
-    if (writtenId >= this.optionSlots.length) {
-      const size = Math.max(writtenId + 1, this.optionSlots.length * 2);
-      this.optionSlots = grownColumn(this.optionSlots, size);
-      this.canonicalIds = grownColumn(this.canonicalIds, size);
+    if (writtenId >= this.optionSlots.length)
+      this.optionSlots = grownColumn(this.optionSlots, Math.max(writtenId + 1, this.optionSlots.length * 2));
+    const spelling = this.optionInfos.length;
+    if (spelling >= this.spellingNames.length) {
+      this.spellingNames = grownColumn(this.spellingNames, spelling * 2);
+      this.spellingCanonicals = grownColumn(this.spellingCanonicals, spelling * 2);
     }
     this.optionSlots[writtenId] = this.optionInfos.push(info);
-    this.canonicalIds[writtenId] = info.canonical;
+    this.spellingNames[spelling] = writtenId;
+    this.spellingCanonicals[spelling] = info.canonical;
     return info;
   }
 
@@ -629,9 +647,11 @@ export class RuleStore {
     modFirst: number,
   ): number {
     const k = this.optCount++;
-    if (k >= this.optWord.length) this.resize(OPTION_COLUMNS, k * 2, k);
-    this.optionInfo(written); // its canonical name, for `optName`
-    this.optWritten[k] = written;
+    if (k >= this.optWord.length) this.resize(this.optionColumns, k * 2, k);
+    this.optionInfo(written); // its spelling, and its canonical name for `optName`
+    const spelling = this.optionSlots[written] - 1;
+    if (spelling > this.spellingMax) this.widenOptions(spelling);
+    this.optSpelling[k] = spelling;
     this.optWord[k] = word;
     this.optNegDelta[k] = neg < 0 ? 0 : near(k, neg - word, neg, this.farNeg, false);
     this.optValueDelta[k] = valueCount === 0 ? 0 : near(k, value - word, value, this.farValue, true);
@@ -659,8 +679,20 @@ export class RuleStore {
 
   /** The canonical name id of option row k (the one of its written name). */
   optName(k: number): number {
-    // Every row's written name had its info made when the row was added.
-    return this.canonicalIds[this.optWritten[k]];
+    return this.spellingCanonicals[this.optSpelling[k]];
+  }
+
+  /** The name id of option row k as written. */
+  optWritten(k: number): number {
+    return this.spellingNames[this.optSpelling[k]];
+  }
+
+  /** Every option row in columns wide enough for this spelling index too. */
+  private widenOptions(spelling: number): void {
+    const wide = spelling > 0xffff;
+    this.optionColumns = wide ? WIDE_OPTION_COLUMNS : NARROW_OPTION_COLUMNS;
+    this.spellingMax = wide ? 0x7fffffff : 0xffff;
+    this.resize(this.optionColumns, this.optWord.length, this.optCount);
   }
 
   /** The `!` word of option row k, or -1. */
@@ -761,7 +793,7 @@ export class RuleStore {
   trim(): void {
     const wasteful = (used: number, capacity: number) => capacity > 4096 && used < capacity * 0.75;
     if (wasteful(this.wordCount, this.wordCol.length)) this.resize(this.wordColumns, this.wordCount, this.wordCount);
-    if (wasteful(this.optCount, this.optWord.length)) this.resize(OPTION_COLUMNS, this.optCount, this.optCount);
+    if (wasteful(this.optCount, this.optWord.length)) this.resize(this.optionColumns, this.optCount, this.optCount);
     if (wasteful(this.modCount, this.modName.length)) this.resize(MODULE_COLUMNS, this.modCount, this.modCount);
     if (wasteful(this.ruleCount, this.ruleLine.length)) this.resize(RULE_COLUMNS, this.ruleCount, this.ruleCount);
   }

@@ -605,7 +605,7 @@ class StoredOption implements OptionArg {
 
   get written(): string {
     const s = this.rule.rowStore;
-    return s.nameOf(s.optWritten[this.row]);
+    return s.nameOf(s.optWritten(this.row));
   }
 
   get values(): string[] {

@@ -312,6 +312,25 @@ test('store fast paths agree with the built matches on mutated rule lines', () =
   );
 });
 
+test('option rows read back their written and canonical names past 255 and 65,535 spellings', () => {
+  // A row keeps its spelling's index in a byte until one does not fit, then in 16 bits, then in 32.
+  const store = new RuleStore('');
+  const spellings = 70_000;
+  const rows: number[] = [];
+  for (let i = 0; i < spellings; i++) {
+    // The canonical name of `--sport` is `sport`: every few spellings is one iptables knows.
+    const name = i % 7 === 0 ? '--sport' : `--x${i}`;
+    rows.push(store.addOption(store.names.idOf(name, 0, name.length), 2 * i, -1, 2 * i + 1, 1, OWNER_GENERIC, 0));
+  }
+  for (const i of [0, 1, 254, 255, 256, 300, 65_534, 65_535, 65_536, spellings - 1]) {
+    const written = i % 7 === 0 ? '--sport' : `--x${i}`;
+    assert.equal(store.nameOf(store.optWritten(rows[i])), written, `row ${i}`);
+    assert.equal(store.nameOf(store.optName(rows[i])), i % 7 === 0 ? 'sport' : `x${i}`, `row ${i}`);
+    assert.equal(store.optWord[rows[i]], 2 * i);
+    assert.equal(store.optValue(rows[i]), 2 * i + 1);
+  }
+});
+
 test("an option row's `!` and value words read back at any distance from its option word, near or far", () => {
   const store = new RuleStore('-A INPUT --dport 80');
   const written = store.names.idOf('--dport', 0, 7);
@@ -326,7 +345,7 @@ test("an option row's `!` and value words read back at any distance from its opt
       assert.equal(store.optNeg(k), neg, `! at ${distance}`);
       if (valueCount > 0) assert.equal(store.optValue(k), value, `value at ${distance}`);
       assert.equal(store.nameOf(store.optName(k)), 'dport');
-      assert.equal(store.nameOf(store.optWritten[k]), '--dport');
+      assert.equal(store.nameOf(store.optWritten(k)), '--dport');
     }
   }
   // A `!` at distance 0 is not "none".
