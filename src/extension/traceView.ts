@@ -4,7 +4,9 @@
  * line; forks on a fact the dump cannot decide (is this address the node's?) are alternatives, each under its
  * condition, and not a coin flip. Steps paths have in common come once from the server (`sharedSteps`); a path
  * shows them folded under one node, resolved only when opened. Every rule a path matched is highlighted in the
- * dump; selecting a path highlights that path's lines only. Texts follow `kubePacketPath.language`.
+ * dump; selecting a path highlights that path's lines only. The trace's warnings are the view's message, which
+ * wraps, so each is read whole at any side bar width (a tree row is cut at the side bar's edge). Texts follow
+ * `kubePacketPath.language`.
  */
 import * as vscode from 'vscode';
 import { t, tn, type Lang } from '../core/i18n/catalog';
@@ -73,6 +75,7 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     this.uri = uri;
     this.result = result;
     this.selectedPath = undefined;
+    this.view.message = warningsMessage(result, uiLang());
     this.changed.fire(undefined);
     this.decorate();
   }
@@ -140,8 +143,6 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         });
       }
       top.push(...this.alternatives(r));
-      // The summary may be one of the warnings (a Service without endpoints): said once.
-      for (const w of r.warnings) if (w !== r.summary) top.push({ kind: 'note', text: w });
       return top;
     }
     if (node.kind === 'alternative')
@@ -268,6 +269,16 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     this.pathHighlight.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * The trace's warnings, each whole, for the view's message; the summary row already says a warning that is the
+ * summary (a Service without endpoints). Undefined when there is none: the message goes.
+ */
+export function warningsMessage(r: TracePacketResult, lang: Lang): string | undefined {
+  const said = r.warnings.filter((w) => w !== r.summary).map((text) => t(lang, 'ui.trace.warning', { text }));
+  // A plain-text message: its lines are not kept, so the warnings follow each other as sentences.
+  return said.length ? said.join(' ') : undefined;
 }
 
 function shortChain(chain: string): string {

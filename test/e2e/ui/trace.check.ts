@@ -2,8 +2,10 @@
 // the paths in the Packet Trace view: one summary row per path that fits the default side bar, a selected path's
 // lines alone highlighted in a colour of their own, the view in Chinese, and a Service without endpoints whose
 // "is it the node's address?" fork is two alternatives after the node's addresses were asked for once; a Service
-// whose KUBE-SERVICES rule is missing, said as such in both languages.
+// whose KUBE-SERVICES rule is missing, said as such in both languages, the whole warning readable at the default
+// side bar width (the view's message wraps; a tree row would be cut at the side bar's edge).
 import * as assert from 'node:assert/strict';
+import { t, type Lang } from '../../../src/core/i18n/catalog';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
 import {
@@ -37,6 +39,27 @@ async function cutPathRows(page: Page): Promise<string[]> {
     .filter((row) => /^\\d+(\\.\\d+)?%/.test((row.textContent || '').trim()))
     .filter((row) => { const name = row.querySelector('.label-name'); return !!name && name.getBoundingClientRect().right > row.getBoundingClientRect().right - 2; })
     .map((row) => (row.textContent || '').trim())`);
+}
+
+/**
+ * The messages shown above the side bar's tree views (the Packet Trace view's warnings): their text, how many lines
+ * they wrap to, and whether the whole of each lies inside the side bar and its view (nothing cut or scrolled away).
+ */
+async function traceViewMessages(page: Page): Promise<{ text: string; lines: number; whole: boolean }[]> {
+  return page.evaluate(`[...document.querySelectorAll('.part.sidebar .pane-body .tree-explorer-viewlet-tree-view > .message:not(.hide)')]
+    .map((m) => {
+      const box = m.getBoundingClientRect();
+      const bar = document.querySelector('.part.sidebar').getBoundingClientRect();
+      const pane = m.closest('.pane-body').getBoundingClientRect();
+      const inside = (outer) => box.left >= outer.left - 1 && box.right <= outer.right + 1 && box.top >= outer.top - 1 && box.bottom <= outer.bottom + 1;
+      const lineHeight = parseFloat(getComputedStyle(m).lineHeight) || 18;
+      return {
+        text: (m.textContent || '').trim(),
+        lines: Math.round((box.height - parseFloat(getComputedStyle(m).paddingTop) - parseFloat(getComputedStyle(m).paddingBottom)) / lineHeight),
+        whole: inside(bar) && inside(pane) && m.scrollWidth <= m.clientWidth + 1 && m.scrollHeight <= m.clientHeight + 1 && box.height > 0,
+      };
+    })
+    .filter((m) => m.text)`);
 }
 
 /** Editor lines painted with the selected path's colour (kubePacketPath.tracePathBackground). */
@@ -201,7 +224,7 @@ export const checks: UiCheck[] = [
     },
   },
   {
-    name: "a Service whose KUBE-SERVICES rule is missing: the trace's warning says no rule sends the packet to its chain, in both languages",
+    name: "a Service whose KUBE-SERVICES rule is missing: the trace's warning is read whole at the default side bar width, in both languages",
     async run({ page, screenshot, log }) {
       await openFile(page, SERVICE_RULE_MISSING);
       await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
@@ -209,36 +232,44 @@ export const checks: UiCheck[] = [
       await question.waitFor({ state: 'visible', timeout: 30_000 });
       await page.waitForTimeout(300);
       await page.keyboard.press('Enter');
-      const notSent =
-        /is a port of demo\/web:http, but no rule of the dump sends the packet to its chain KUBE-SVC-XRY76EGRC3BSCIIJ/;
-      const rows = await settle(
-        () => sideBarRows(page),
-        (texts) => texts.some((t) => notSent.test(t)),
-        30_000,
-      );
-      log(`warning: ${rows.find((t) => notSent.test(t))}`);
-      // No path took a DNAT: the Service's endpoints are nowhere in the view's paths.
-      assert.ok(!rows.some((t) => /DNAT 10\.244\.\d\.\d:8080/.test(t)), rows.join(' | '));
-      await widenSideBar(page);
-      try {
-        await page.waitForTimeout(500);
-        await screenshot('trace-service-rule-missing', { x: 0, y: 30, width: 1000, height: 560 });
-        await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
-        const zh = await settle(
-          () => sideBarRows(page),
-          (texts) => texts.some((t) => /但转储中没有规则把数据包送到它的链 KUBE-SVC-XRY76EGRC3BSCIIJ/.test(t)),
+      const warning = (lang: Lang) =>
+        t(lang, 'ui.trace.warning', {
+          text: t(lang, 'trace.hint.service-not-reached', {
+            dst: '172.16.45.20:80/TCP',
+            service: 'demo/web:http',
+            chain: 'KUBE-SVC-XRY76EGRC3BSCIIJ',
+          }),
+        });
+      const seeWhole = async (lang: Lang, shot: string) => {
+        const messages = await settle(
+          () => traceViewMessages(page),
+          (all) => all.some((m) => m.text === warning(lang)),
           30_000,
         );
-        log(`warning (zh-CN): ${zh.find((t) => t.includes('KUBE-SVC-XRY76EGRC3BSCIIJ'))}`);
-        await screenshot('trace-service-rule-missing-zh-CN', { x: 0, y: 30, width: 1000, height: 560 });
+        log(`warning (${lang}): ${JSON.stringify(messages)}`);
+        await screenshot(shot, { x: 0, y: 30, width: 760, height: 560 });
+        const shown = messages.find((m) => m.text === warning(lang));
+        assert.ok(shown, `the whole warning is the view's message: ${JSON.stringify(messages)}`);
+        assert.ok(shown.whole, `no part of it is cut or scrolled away: ${JSON.stringify(shown)}`);
+        assert.ok(shown.lines > 1, `it wraps: ${JSON.stringify(shown)}`);
+        // Said once: no tree row repeats it (cut at the side bar's edge).
+        const rows = await sideBarRows(page);
+        assert.ok(!rows.some((r) => r.includes('KUBE-SVC-XRY76EGRC3BSCIIJ')), rows.join(' | '));
+        // No path took a DNAT: the Service's endpoints are nowhere in the view's paths.
+        assert.ok(!rows.some((r) => /DNAT 10\.244\.\d\.\d:8080/.test(r)), rows.join(' | '));
+      };
+      try {
+        await page.mouse.move(900, 500);
+        await seeWhole('en', 'trace-service-rule-missing');
+        await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+        await seeWhole('zh-CN', 'trace-service-rule-missing-zh-CN');
       } finally {
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
         await settle(
-          () => sideBarRows(page),
-          (texts) => texts.some((t) => notSent.test(t)),
+          () => traceViewMessages(page),
+          (all) => all.some((m) => m.text === warning('en')),
           30_000,
         );
-        await widenSideBar(page, SIDE_BAR_WIDTH);
         await page.mouse.move(900, 500);
         await page.keyboard.press('Escape');
         await closeAllEditors(page);
