@@ -1,13 +1,24 @@
 // Pastes as people make them, in the Problems panel and the detection offer, in English and in Chinese: a paste cut
 // off inside its last rule (a warning and a note, not an error), a `cat -n` listing with typographic quotes (two
-// notes, no warnings), a dump copied from a page's source (one note), ipvsadm's "No such service" (a warning), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
+// notes, no warnings), a paste cut inside its last table header (`*n`: a note that it is read as *nat, and the
+// missing COMMIT), a dump copied from a page's source (one note), ipvsadm's "No such service" (a warning), kube-proxy's JSON log of its restore input as base64, saved as a .log, and with
 // kubePacketPath.detectLanguage `ask` such a log offered in a notification in both languages.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { UiCheck, UiContext } from './check';
-import { closeAllEditors, openFile, runCommand, setEnumSetting, settle, statusBarLanguage } from './workbench';
+import {
+  closeAllEditors,
+  openFile,
+  problemRows,
+  runCommand,
+  setEnumSetting,
+  settle,
+  statusBarLanguage,
+} from './workbench';
 
 const CUT = 'ticket-cut-off.iptables';
+/** iptables-save of filter, then the nat table's header cut to `*n` by the end of the paste. */
+const CUT_HEADER = 'ticket-cut-at-nat.iptables';
 /** `cat -n` of a save dump whose quotes a word processor made typographic. */
 const NUMBERED = 'ticket-numbered.txt';
 /** A save dump copied from a web page's source: its quotes and arrows are HTML character references. */
@@ -21,17 +32,6 @@ const JSON_LOG = 'kube-proxy-json.log';
 /** kube-proxy logs of other nodes, offered once each (an answer is remembered per file). */
 const OFFERED_LOG = 'kube-proxy-node-b.log';
 const OFFERED_LOG_ZH = 'kube-proxy-node-c.log';
-
-/** The Problems panel's rows (aria labels: severity, message, position) once one passes `accept`. */
-async function problemRows(page: Page, accept: (rows: string[]) => boolean): Promise<string[]> {
-  await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
-  const rows = page.locator('.markers-panel .monaco-list-row');
-  return settle(
-    async () => (await rows.evaluateAll((all) => all.map((r) => r.getAttribute('aria-label') ?? ''))).filter(Boolean),
-    accept,
-    60_000,
-  );
-}
 
 /** What every check leaves behind: no editor, no panel, the display language back to auto. */
 async function leaveAsFound(page: Page): Promise<void> {
@@ -131,6 +131,31 @@ export const checks: UiCheck[] = [
         await leaveAsFound(page);
       }
     },
+  },
+  {
+    name: 'a paste ending in a cut table header (`*n`): a note that it is read as *nat, and the missing COMMIT, in both languages',
+    run: (ctx) =>
+      problemsInEachLanguage(
+        ctx,
+        CUT_HEADER,
+        [
+          ['auto', /`\*n` is read as `\*nat`/, 'cut-table-header-problems'],
+          ['zh-CN', /`\*n` 按 `\*nat` 读取/, 'cut-table-header-problems-zh-CN'],
+        ],
+        (rows) => {
+          // On the last line: the header read as nat is a note; the table it opens has no COMMIT, a warning.
+          const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
+          assert.equal(problems.length, 2, problems.join(' | '));
+          assert.ok(
+            problems.some((r) => /^Info: .*\*nat.* at line 17 /.test(r)),
+            problems.join(' | '),
+          );
+          assert.ok(
+            problems.some((r) => /^Warning: .*\bnat\b.* at line 17 /.test(r)),
+            problems.join(' | '),
+          );
+        },
+      ),
   },
   {
     name: "a dump copied from a page's source (&quot;, &gt;) reads as the dump: one note, in both languages, and no warning",

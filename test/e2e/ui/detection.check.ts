@@ -8,6 +8,7 @@ import {
   activeEditor,
   closeAllEditors,
   foldView,
+  hoverText,
   openFile,
   runCommand,
   settle,
@@ -68,18 +69,7 @@ export const checks: UiCheck[] = [
       );
       assert.equal(language, 'Linux network state');
       const token = activeEditor(page).locator('.view-lines .view-line span span', { hasText: 'via' }).first();
-      await token.waitFor({ state: 'visible', timeout: 30_000 });
-      const hover = page.locator('.monaco-hover').filter({ visible: true });
-      const text = await settle(
-        async () => {
-          await page.mouse.move(5, 5);
-          await token.hover();
-          await page.waitForTimeout(800);
-          return (await hover.count()) ? (await hover.first().innerText()).replace(/\u00a0/g, ' ') : '';
-        },
-        (t) => t.includes('next hop'),
-        60_000,
-      );
+      const { text } = await hoverText(page, token, (t) => t.includes('next hop'));
       log(`hover: ${text.slice(0, 200).replace(/\n/g, ' | ')}`);
       await screenshot('detect-netstate-hover', page.locator('.part.editor'));
       assert.match(text, /next hop 192\.168\.100\.1/);

@@ -2,16 +2,10 @@
 import * as assert from 'node:assert/strict';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
-import type { Locator, Page } from 'playwright-core';
-import { activeEditor, openFile, setEnumSetting, settle } from './workbench';
+import type { Page } from 'playwright-core';
+import { activeEditor, aroundHover, hoverText, openFile, setEnumSetting } from './workbench';
 
 const CHAIN = 'KUBE-SVC-XRY76EGRC3BSCIIJ';
-
-/** The hover with some of the dump around it, for the README's picture. */
-async function around(hover: Locator): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
-  const box = await hover.boundingBox();
-  return box ? { x: box.x - 120, y: box.y - 70, width: box.width + 200, height: box.height + 150 } : undefined;
-}
 
 /** Points at the demo/web jump on line 56 until the hover's text passes `accept`; returns that text. */
 async function hoverChain(page: Page, accept: (text: string) => boolean): Promise<string> {
@@ -19,18 +13,7 @@ async function hoverChain(page: Page, accept: (text: string) => boolean): Promis
   await page.keyboard.type('56');
   await page.keyboard.press('Enter');
   const token = activeEditor(page).locator('.view-lines .view-line span span', { hasText: CHAIN }).first();
-  await token.waitFor({ state: 'visible', timeout: 30_000 });
-  const hover = page.locator('.monaco-hover').filter({ visible: true });
-  return settle(
-    async () => {
-      await page.mouse.move(5, 5);
-      await token.hover();
-      await page.waitForTimeout(800);
-      return (await hover.count()) ? (await hover.first().innerText()).replace(/\u00a0/g, ' ') : '';
-    },
-    accept,
-    60_000,
-  );
+  return (await hoverText(page, token, accept)).text;
 }
 
 export const checks: UiCheck[] = [
@@ -43,19 +26,9 @@ export const checks: UiCheck[] = [
       await page.keyboard.type('56');
       await page.keyboard.press('Enter');
       const token = activeEditor(page).locator('.view-lines .view-line span span', { hasText: CHAIN }).first();
-      await token.waitFor({ state: 'visible', timeout: 30_000 });
-      const hover = page.locator('.monaco-hover').filter({ visible: true });
-      const text = await settle(
-        async () => {
-          await token.hover();
-          await page.waitForTimeout(800);
-          return (await hover.count()) ? (await hover.first().innerText()).replace(/\u00a0/g, ' ') : '';
-        },
-        (t) => t.includes('demo/web'),
-        60_000,
-      );
+      const { text, hover } = await hoverText(page, token, (t) => t.includes('demo/web'));
       log(`hover: ${text.slice(0, 160).replace(/\n/g, ' | ')}`);
-      await screenshot('hover-service-chain', await around(hover.first()));
+      await screenshot('hover-service-chain', await aroundHover(hover));
       assert.match(text, /load-balancing chain of Service/);
       assert.match(text, /demo\/web:http/);
     },
@@ -70,7 +43,7 @@ export const checks: UiCheck[] = [
         log(`hover: ${text.slice(0, 160).replace(/\n/g, ' | ')}`);
         await screenshot(
           'hover-service-chain-zh-CN',
-          await around(page.locator('.monaco-hover').filter({ visible: true }).first()),
+          await aroundHover(page.locator('.monaco-hover').filter({ visible: true }).first()),
         );
         assert.match(text, /[\u4e00-\u9fff]/, 'Chinese text in the hover');
         assert.match(text, /demo\/web/);

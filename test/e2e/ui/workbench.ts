@@ -124,6 +124,49 @@ export async function answerQuickInput(page: Page, text: string, row?: string | 
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Points at `token` (the mouse leaves first, so a hover shown already is asked anew) until the hover's text passes
+ * `accept`; returns that text (rendered spaces as spaces) and the hover.
+ */
+export async function hoverText(
+  page: Page,
+  token: Locator,
+  accept: (text: string) => boolean,
+): Promise<{ text: string; hover: Locator }> {
+  await token.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  const hover = page.locator('.monaco-hover').filter({ visible: true });
+  const text = await settle(
+    async () => {
+      await page.mouse.move(5, 5);
+      await token.hover();
+      await page.waitForTimeout(800);
+      return (await hover.count()) ? (await hover.first().innerText()).replace(/\u00a0/g, ' ') : '';
+    },
+    accept,
+    2 * STEP_TIMEOUT_MS,
+  );
+  return { text, hover: hover.first() };
+}
+
+/** A hover with some of the text around it, for the README's picture. */
+export async function aroundHover(
+  hover: Locator,
+): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
+  const box = await hover.boundingBox();
+  return box ? { x: box.x - 120, y: box.y - 70, width: box.width + 200, height: box.height + 150 } : undefined;
+}
+
+/** The Problems panel's rows (aria labels: severity, message, position) once one passes `accept`. */
+export async function problemRows(page: Page, accept: (rows: string[]) => boolean): Promise<string[]> {
+  await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  return settle(
+    async () => (await rows.evaluateAll((all) => all.map((r) => r.getAttribute('aria-label') ?? ''))).filter(Boolean),
+    accept,
+    2 * STEP_TIMEOUT_MS,
+  );
+}
+
 /** The texts of the visible tree rows of the side bar's views, whitespace folded. */
 export async function sideBarRows(page: Page): Promise<string[]> {
   const texts = await page.locator('.part.sidebar .pane-body .monaco-list-row').allInnerTexts();
