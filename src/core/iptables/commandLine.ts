@@ -5,7 +5,7 @@
  * are read; nothing is run.
  */
 import { isWhiteCode } from '../common/chars';
-import { COMMAND_OPTION_VALUES } from './options';
+import { COMMAND_OPTION_VALUES, RULE_CHANGING_COMMANDS } from './options';
 
 /** What an iptables command does: a rule command, `-C` (changes nothing), a chain command, anything else. */
 export type CommandKind = 'rule' | 'check' | 'chain' | 'other';
@@ -27,7 +27,7 @@ export interface IptablesCommand {
   continues: boolean;
 }
 
-const RULE_COMMANDS = new Set(['-A', '--append', '-I', '--insert', '-D', '--delete', '-R', '--replace']);
+const RULE_COMMANDS = new Set(RULE_CHANGING_COMMANDS);
 const CHECK_COMMANDS = new Set(['-C', '--check']);
 const CHAIN_COMMANDS = new Set([
   ...['-N', '--new-chain', '-X', '--delete-chain', '-F', '--flush', '-Z', '--zero'],

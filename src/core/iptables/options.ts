@@ -163,6 +163,24 @@ export const COMMAND_OPTION_VALUES: ReadonlyMap<string, -1 | 0 | 1> = new Map<st
   ['--modprobe', 1],
 ]);
 
+/** The commands a rule line holds, as iptables spells them, and what each does with its rule. */
+export const RULE_COMMAND_OF: ReadonlyMap<string, 'append' | 'insert' | 'delete' | 'replace' | 'check'> = new Map([
+  ['-A', 'append'],
+  ['--append', 'append'],
+  ['-I', 'insert'],
+  ['--insert', 'insert'],
+  ['-D', 'delete'],
+  ['--delete', 'delete'],
+  ['-R', 'replace'],
+  ['--replace', 'replace'],
+  ['-C', 'check'],
+  ['--check', 'check'],
+] as const);
+/** Those that change the chain (`-C` only checks): a line holds one; a second is no option of the first. */
+export const RULE_CHANGING_COMMANDS: readonly string[] = [...RULE_COMMAND_OF]
+  .filter(([, c]) => c !== 'check')
+  .map(([w]) => w);
+
 /** Protocols whose options (`--dport`, `--sport`, ...) iptables loads implicitly after `-p`. */
 export const IMPLICIT_PROTOCOL_MODULES = new Set(['tcp', 'udp', 'sctp', 'icmp', 'icmpv6', 'udplite', 'dccp']);
 

@@ -14,7 +14,7 @@ import { CAPTION, isProse } from '../common/prose';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import type { NftBaseChain } from '../nft/objects';
 import { isNftTableStart, parseNftTable } from '../nft/ruleset';
-import { EXTENSION_TARGETS, isKnownOptionSpelling } from './options';
+import { EXTENSION_TARGETS, isKnownOptionSpelling, RULE_COMMAND_OF } from './options';
 import { problem, relatedAt } from './problems';
 import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
 import {
@@ -75,18 +75,7 @@ const isIptablesCommand = commandOfTools([
 /** A command that prints rules (`-S`, `-L`, `-save`): only such a `#` line is a prompt, not `# iptables rules for ...`. */
 const LISTS_RULES = /-save\b|\s-[a-zA-Z]*[SL]\b|\s--list(?:-rules)?\b/;
 const DIFF_HUNK = /^\d+(?:,\d+)?[acd]\d+(?:,\d+)?$/;
-const RULE_COMMANDS = new Map<string, Rule['command']>([
-  ['-A', 'append'],
-  ['--append', 'append'],
-  ['-I', 'insert'],
-  ['--insert', 'insert'],
-  ['-D', 'delete'],
-  ['--delete', 'delete'],
-  ['-R', 'replace'],
-  ['--replace', 'replace'],
-  ['-C', 'check'],
-  ['--check', 'check'],
-]);
+const RULE_COMMANDS = RULE_COMMAND_OF;
 /** Options whose value a hard wrap often carries to the next line (they always take one). */
 const VALUE_OPTIONS = new Set([
   'comment',

@@ -7,7 +7,13 @@
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { isAlnumCode, isDigitCode } from '../common/chars';
 import type { LineIndex } from '../common/lines';
-import { COMMAND_OPTION_VALUES, IMPLICIT_PROTOCOL_MODULES, knownModuleOptions, takesAnyWordAsValue } from './options';
+import {
+  COMMAND_OPTION_VALUES,
+  IMPLICIT_PROTOCOL_MODULES,
+  knownModuleOptions,
+  RULE_CHANGING_COMMANDS,
+  takesAnyWordAsValue,
+} from './options';
 import { problem } from './problems';
 import {
   BANG,
@@ -192,7 +198,7 @@ export interface RuleBody {
 }
 
 /** The rule commands: a rule line holds one, before its chain. */
-const RULE_COMMAND_WORDS = new Set(['-A', '--append', '-I', '--insert', '-D', '--delete', '-R', '--replace']);
+const RULE_COMMAND_WORDS = new Set(RULE_CHANGING_COMMANDS);
 
 /** Whether the word at [at, at + length) is a rule command; decided by its length and second letter first. */
 function isRuleCommandWord(text: string, at: number, length: number): boolean {

@@ -30,6 +30,7 @@ import {
   GENERIC_OPTION_NAMES,
   OPTION_ALIASES,
   optionArity,
+  RULE_CHANGING_COMMANDS,
   TWO_ARG_OPTIONS,
 } from './options';
 import { INDEX_MIN_RULES, plainIPv4HostAt } from './trace/hostIndex';
@@ -295,6 +296,9 @@ function optionSpellings(): { flag: string[]; two: string[]; match: string[]; ju
     group?.push(w);
     special.push(w);
   }
+  // A rule command after the rule's own (`-A X -p tcp -A Y -j Z`) is no option: the parser reports a second rule
+  // command on the line, so such a line is not clean (the error counts in the trace's warning).
+  special.push(...RULE_CHANGING_COMMANDS);
   // Sorted, so that every process compiles the same pattern (the order changes nothing of what matches).
   for (const list of [out.flag, out.two, out.match, out.jump, special]) list.sort((a, b) => b.length - a.length);
   return { ...out, special };

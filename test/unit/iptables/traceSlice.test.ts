@@ -280,6 +280,9 @@ test('generated dumps with one rule line broken: traces and diagnostics as when 
     (l: string) => `${l} "`,
     (l: string) => `${l} '`,
     (l: string) => l.replace(' -j ', ' -j X -j '),
+    // A second rule command (two rules run together): the parser's error, counted by the trace either way.
+    (l: string) => l.replace(/^-A (\S+)/, '-A $1 -A X'),
+    (l: string) => l.replace(' -j ', ' --insert Y -j '),
     (l: string) => `${l} !`,
     (l: string) => `${l} -c 1 2`,
     (l: string) => `${l} --dport`,
