@@ -495,7 +495,7 @@ export function valueId(store: RuleStore, k: number, base: number): number {
 
 function implicitModule(store: RuleStore, modFirst: number, nameId: number): number {
   for (let m = modFirst; m < store.modCount; m++)
-    if (store.modWord[m] === IMPLICIT && store.modName[m] === nameId) return m;
+    if (store.modWord[m] === IMPLICIT && store.modName(m) === nameId) return m;
   return store.addModule(nameId, IMPLICIT);
 }
 
@@ -506,6 +506,6 @@ function implicitModule(store: RuleStore, modFirst: number, nameId: number): num
 function belongsToProtocol(store: RuleStore, module: number, canonical: number, protocol: string): boolean {
   if (!IMPLICIT_PROTOCOL_MODULES.has(protocol)) return false;
   const option = store.names.names[canonical];
-  const current = knownModuleOptions(store.names.names[store.modName[module]]);
+  const current = knownModuleOptions(store.names.names[store.modName(module)]);
   return current !== undefined && !current.has(option) && knownModuleOptions(protocol)?.has(option) === true;
 }

@@ -298,7 +298,13 @@ const WIDE_OPTION_COLUMNS: typeof OPTION_COLUMNS = { ...OPTION_COLUMNS, optSpell
 const FAR = -128;
 /** A rule's count or distance that a byte does not hold: kept in a map by slot. */
 const BYTE_FAR = 255;
-const MODULE_COLUMNS = { modName: 'i32', modWord: 'i32' } as const;
+/**
+ * A module row's name is its spelling's index among the module names the dump loads (a dozen or so in a real
+ * dump): a byte each (271k rows of a big dump: 0.8 MB less than a name id), widened as option rows' spellings are.
+ */
+const MODULE_COLUMNS: Columns<'modSpelling' | 'modWord'> = { modSpelling: 'u8', modWord: 'i32' };
+const NARROW_MODULE_COLUMNS: typeof MODULE_COLUMNS = { ...MODULE_COLUMNS, modSpelling: 'u16' };
+const WIDE_MODULE_COLUMNS: typeof MODULE_COLUMNS = { ...MODULE_COLUMNS, modSpelling: 'i32' };
 const RULE_COLUMNS = {
   ruleLine: 'i32',
   ruleContentEnd: 'i32',
@@ -373,10 +379,16 @@ export class RuleStore {
   private readonly farValue = new Map<number, number>();
   private readonly farOwner = new Map<number, number>();
 
-  // Modules (`-m name` or implicit): name id, module word (IMPLICIT when loaded by `-p`).
-  modName!: Int32Array<ArrayBuffer>;
+  // Modules (`-m name` or implicit): name (`modName`, its spelling's index in `moduleNames`), module word
+  // (IMPLICIT when loaded by `-p`).
+  private modSpelling!: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
   modWord!: Int32Array<ArrayBuffer>;
   modCount = 0;
+  private moduleColumns = MODULE_COLUMNS;
+  /** By spelling, the module's name id; by name id, its spelling + 1 (0: not loaded yet). */
+  private moduleNames = new Int32Array(64);
+  private moduleSpellings = new Int32Array(256);
+  private moduleSpellingCount = 0;
 
   // Rules, by slot (parse order): where the line and its rows are. Kept here rather than as fields of each
   // rule object so the collector has 16 fewer fields per rule to copy and scan. Columns whose usual value is
@@ -457,7 +469,7 @@ export class RuleStore {
     // per ~89, a rule per ~140) with some room, so a big dump is neither copied while it grows nor trimmed after.
     this.allocate(this.wordColumns, Math.max(4096, Math.ceil(readLength / 10)));
     this.allocate(this.optionColumns, Math.max(1024, Math.ceil(readLength / 48)));
-    this.allocate(MODULE_COLUMNS, Math.max(256, Math.ceil(readLength / 80)));
+    this.allocate(this.moduleColumns, Math.max(256, Math.ceil(readLength / 80)));
     this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(readLength / 125)));
   }
 
@@ -780,10 +792,34 @@ export class RuleStore {
 
   addModule(name: number, word: number): number {
     const k = this.modCount++;
-    if (k >= this.modName.length) this.resize(MODULE_COLUMNS, k * 2, k);
-    this.modName[k] = name;
+    if (k >= this.modWord.length) this.resize(this.moduleColumns, k * 2, k);
+    // Its spelling first: a new one may widen the columns.
+    const spelling = this.moduleSpelling(name);
+    this.modSpelling[k] = spelling;
     this.modWord[k] = word;
     return k;
+  }
+
+  /** The name id of module row k. */
+  modName(k: number): number {
+    return this.moduleNames[this.modSpelling[k]];
+  }
+
+  /** The spelling index of a module name id, given one when new (widening the module rows if it does not fit). */
+  private moduleSpelling(name: number): number {
+    const known = name < this.moduleSpellings.length ? this.moduleSpellings[name] : 0;
+    if (known > 0) return known - 1;
+    const spelling = this.moduleSpellingCount++;
+    if (name >= this.moduleSpellings.length)
+      this.moduleSpellings = grownColumn(this.moduleSpellings, Math.max(name + 1, this.moduleSpellings.length * 2));
+    if (spelling >= this.moduleNames.length) this.moduleNames = grownColumn(this.moduleNames, spelling * 2);
+    this.moduleSpellings[name] = spelling + 1;
+    this.moduleNames[spelling] = name;
+    if (spelling === 0x100 || spelling === 0x10000) {
+      this.moduleColumns = spelling === 0x100 ? NARROW_MODULE_COLUMNS : WIDE_MODULE_COLUMNS;
+      this.resize(this.moduleColumns, this.modWord.length, this.modCount);
+    }
+    return spelling;
   }
 
   /**
@@ -794,7 +830,7 @@ export class RuleStore {
     const wasteful = (used: number, capacity: number) => capacity > 4096 && used < capacity * 0.75;
     if (wasteful(this.wordCount, this.wordCol.length)) this.resize(this.wordColumns, this.wordCount, this.wordCount);
     if (wasteful(this.optCount, this.optWord.length)) this.resize(this.optionColumns, this.optCount, this.optCount);
-    if (wasteful(this.modCount, this.modName.length)) this.resize(MODULE_COLUMNS, this.modCount, this.modCount);
+    if (wasteful(this.modCount, this.modWord.length)) this.resize(this.moduleColumns, this.modCount, this.modCount);
     if (wasteful(this.ruleCount, this.ruleLine.length)) this.resize(RULE_COLUMNS, this.ruleCount, this.ruleCount);
   }
 

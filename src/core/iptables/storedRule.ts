@@ -337,7 +337,7 @@ export class StoredRule implements Rule {
     const modules: Match[] = [];
     for (let m = this.modFirst; m < this.modEnd; m++) {
       const word = s.modWord[m];
-      const match: Match = { module: s.nameOf(s.modName[m]), options: [] };
+      const match: Match = { module: s.nameOf(s.modName(m)), options: [] };
       if (word !== IMPLICIT) match.moduleSpan = this.wordSpan(word);
       modules.push(match);
     }
@@ -423,7 +423,7 @@ export class StoredRule implements Rule {
     }
     // By module, as `matches` lists them: an implicit module's options need not be contiguous rows.
     for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
-      if (moduleId !== ANY_MODULE && s.modName[m] !== moduleId) continue;
+      if (moduleId !== ANY_MODULE && s.modName(m) !== moduleId) continue;
       const row = this.rowIn(m, id);
       if (row >= 0) return row;
     }
@@ -436,7 +436,7 @@ export class StoredRule implements Rule {
     const id = s.names.find(name);
     if (moduleId < 0 || id < 0) return undefined;
     for (let m = this.modFirst, end = this.modEnd; m < end; m++) {
-      if (s.modName[m] !== moduleId) continue;
+      if (s.modName(m) !== moduleId) continue;
       const k = this.rowIn(m, id);
       return k < 0 ? undefined : new StoredOption(this, k);
     }
@@ -453,7 +453,7 @@ export class StoredRule implements Rule {
   /** `hasModule` by the module name's id in the store's name table. */
   hasModuleId(id: number): boolean {
     const s = this.store;
-    for (let m = this.modFirst, end = this.modEnd; m < end; m++) if (s.modName[m] === id) return true;
+    for (let m = this.modFirst, end = this.modEnd; m < end; m++) if (s.modName(m) === id) return true;
     return false;
   }
 
@@ -469,7 +469,7 @@ export class StoredRule implements Rule {
     for (let k = this.optFirst; k < this.optEnd; k++) {
       const owner = s.optOwner(k, modFirst);
       if (owner === OWNER_TARGET && !this.isTargetRow(k)) continue;
-      const module = owner === OWNER_TARGET ? null : owner === OWNER_GENERIC ? '' : s.nameOf(s.modName[owner]);
+      const module = owner === OWNER_TARGET ? null : owner === OWNER_GENERIC ? '' : s.nameOf(s.modName(owner));
       visit(module, s.nameOf(s.optName(k)), wantsOption ? this.optionOf(k) : NO_OPTION);
     }
   }
@@ -496,7 +496,7 @@ export class StoredRule implements Rule {
   forEachModuleName(visit: (module: string, explicit: boolean) => void): void {
     const s = this.store;
     for (let m = this.modFirst, end = this.modEnd; m < end; m++)
-      visit(s.nameOf(s.modName[m]), s.modWord[m] !== IMPLICIT);
+      visit(s.nameOf(s.modName(m)), s.modWord[m] !== IMPLICIT);
   }
 
   get tokens(): Token[] {

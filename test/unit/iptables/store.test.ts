@@ -19,7 +19,7 @@ import {
   ruleTargetName,
   targetOptionValue,
 } from '../../../src/core/iptables/dump';
-import { OWNER_GENERIC, OWNER_TARGET, RuleStore } from '../../../src/core/iptables/ruleStore';
+import { IMPLICIT, OWNER_GENERIC, OWNER_TARGET, RuleStore } from '../../../src/core/iptables/ruleStore';
 import { StoredRule } from '../../../src/core/iptables/storedRule';
 import { corpusFiles } from '../../helpers/corpus';
 
@@ -329,6 +329,33 @@ test('option rows read back their written and canonical names past 255 and 65,53
     assert.equal(store.optWord[rows[i]], 2 * i);
     assert.equal(store.optValue(rows[i]), 2 * i + 1);
   }
+});
+
+test('module rows read back their names past 255 and 65,535 module names', () => {
+  // A row keeps its name's spelling index in a byte until one does not fit, then in 16 bits, then in 32.
+  const store = new RuleStore('');
+  const names = 70_000;
+  const rows: number[] = [];
+  for (let i = 0; i < names; i++) {
+    // Every few rows load a module already loaded: its first spelling is kept.
+    const name = i % 5 === 0 ? 'tcp' : `m${i}`;
+    rows.push(store.addModule(store.names.idOf(name, 0, name.length), i % 3 === 0 ? IMPLICIT : i));
+  }
+  for (const i of [0, 1, 254, 255, 256, 257, 300, 65_535, 65_536, 65_537, 69_000, names - 1]) {
+    assert.equal(store.nameOf(store.modName(rows[i])), i % 5 === 0 ? 'tcp' : `m${i}`, `row ${i}`);
+    assert.equal(store.modWord[rows[i]], i % 3 === 0 ? IMPLICIT : i);
+  }
+  // Parsed: a rule loading 300 modules reads each back, and the rules after it theirs ('': the generic options).
+  const modules = Array.from({ length: 300 }, (_, i) => `-m x${i}`).join(' ');
+  const dump = parseIptables(`-A X ${modules} -j ACCEPT\n-A X -p tcp -m tcp --dport 80 -m comment --comment c -j DROP`);
+  assert.deepEqual(
+    dump.rules[0].matches.map((m) => m.module),
+    Array.from({ length: 300 }, (_, i) => `x${i}`),
+  );
+  assert.deepEqual(
+    dump.rules[1].matches.map((m) => m.module),
+    ['', 'tcp', 'comment'],
+  );
 });
 
 test("an option row's `!` and value words read back at any distance from its option word, near or far", () => {
