@@ -278,3 +278,19 @@ test('restore input a script pipes from a here-document or writes to a rules fil
     [[1, 'unrecognized-line']],
   );
 });
+
+test('a command continued by backslashes over many lines: each word token sits on its own line and column', () => {
+  const n = 300;
+  const lines = ['#!/bin/sh', 'iptables -A INPUT -p tcp \\'];
+  for (let i = 0; i < n; i++) lines.push(`    -m comment --comment c${i} \\`);
+  lines.push('    -j ACCEPT', '');
+  const model = analyzeText(lines.join('\n')).iptables!;
+  for (const i of [0, 5, 9, 150, n - 1]) {
+    const line = 2 + i;
+    const token = model.tokensOnLine(line).find((t) => t.text === `c${i}`);
+    assert.ok(token, `line ${line}: ${JSON.stringify(model.tokensOnLine(line))}`);
+    assert.deepEqual(token.span, { line, column: lines[line].indexOf(`c${i}`), length: `c${i}`.length });
+  }
+  const target = model.tokensOnLine(2 + n).find((t) => t.text === 'ACCEPT');
+  assert.deepEqual(target?.span, { line: 2 + n, column: 7, length: 6 });
+});
