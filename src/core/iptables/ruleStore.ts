@@ -305,9 +305,38 @@ const BYTE_FAR = 255;
 const MODULE_COLUMNS: Columns<'modSpelling' | 'modWord'> = { modSpelling: 'u8', modWord: 'i32' };
 const NARROW_MODULE_COLUMNS: typeof MODULE_COLUMNS = { ...MODULE_COLUMNS, modSpelling: 'u16' };
 const WIDE_MODULE_COLUMNS: typeof MODULE_COLUMNS = { ...MODULE_COLUMNS, modSpelling: 'i32' };
-const RULE_COLUMNS = {
+/**
+ * A rule's content end (a column in its line) and table (an index in `tableNames`) start in a byte, as word
+ * columns do, and are widened on their own (`setRuleContentEnd`, `tableIndex`).
+ */
+const RULE_COLUMNS: Columns<
+  | 'ruleLine'
+  | 'ruleContentEnd'
+  | 'ruleFirstWord'
+  | 'ruleWordCount'
+  | 'ruleBodyOffset'
+  | 'rulePrefixLength'
+  | 'ruleOptFirst'
+  | 'ruleOptCount'
+  | 'ruleModFirst'
+  | 'ruleModCount'
+  | 'ruleTargetAt'
+  | 'ruleFlags'
+  | 'ruleId'
+  | 'ruleIndex'
+  | 'ruleTable'
+  | 'ruleChain'
+  | 'rulePosition'
+  | 'ruleComment'
+  | 'ruleCommentAt'
+  | 'ruleTargetName'
+  | 'rulePackets'
+  | 'ruleBytes'
+  | 'ruleCounterColumn'
+  | 'ruleCounterLength'
+> = {
   ruleLine: 'i32',
-  ruleContentEnd: 'i32',
+  ruleContentEnd: 'u8',
   ruleFirstWord: 'i32',
   ruleWordCount: 'u8',
   ruleBodyOffset: 'u8',
@@ -320,7 +349,7 @@ const RULE_COLUMNS = {
   ruleFlags: 'u8',
   ruleId: 'i32',
   ruleIndex: 'i32',
-  ruleTable: 'i32',
+  ruleTable: 'u8',
   ruleChain: 'i32',
   rulePosition: 'i32',
   ruleComment: 'i32',
@@ -330,7 +359,15 @@ const RULE_COLUMNS = {
   ruleBytes: 'f64',
   ruleCounterColumn: 'i32',
   ruleCounterLength: 'i32',
-} as const;
+};
+/** The largest value each column type holds. */
+const COLUMN_MAX: Readonly<Record<ColumnType, number>> = {
+  u8: 0xff,
+  i8: 0x7f,
+  u16: 0xffff,
+  i32: 0x7fffffff,
+  f64: Number.MAX_VALUE,
+};
 type ColumnName =
   keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
 
@@ -395,7 +432,7 @@ export class RuleStore {
   // "none" store value + 1, so that the zeros of fresh memory say "none" and most rules never write them (a
   // page of a column is filled only when a rule writes to it): ruleId, ruleIndex, rulePosition, ruleComment.
   ruleLine!: Int32Array<ArrayBuffer>; // where the line starts and its content begins are the line index's
-  ruleContentEnd!: Int32Array<ArrayBuffer>; // column of the content's end, [start, end)
+  ruleContentEnd!: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>; // column of the content's end, [start, end)
   ruleFirstWord!: Int32Array<ArrayBuffer>; // words [first, end); the body starts at first + ruleBodyOffset
   ruleBodyOffset!: Uint8Array<ArrayBuffer>;
   rulePrefixLength!: Int32Array<ArrayBuffer>; // `[p:b]` prefix, 0 (not written) without one
@@ -414,7 +451,7 @@ export class RuleStore {
   // The rule's scalar facts, so a rule object is two fields (the collector copies and scans every one of 100k+):
   ruleId!: Int32Array<ArrayBuffer>; // index in the dump's rules + 1
   ruleIndex!: Int32Array<ArrayBuffer>; // index in its chain + 1
-  ruleTable!: Int32Array<ArrayBuffer>; // index in tableNames
+  ruleTable!: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>; // index in tableNames
   ruleChain!: Int32Array<ArrayBuffer>; // name ids; -1 for none (target name)
   rulePosition!: Int32Array<ArrayBuffer>; // + 1
   ruleComment!: Int32Array<ArrayBuffer>; // name id + 1, 0 until the comment's word is first read
@@ -424,6 +461,7 @@ export class RuleStore {
   ruleCounterColumn!: Int32Array<ArrayBuffer>;
   ruleCounterLength!: Int32Array<ArrayBuffer>;
   ruleCount = 0;
+  private ruleColumns = RULE_COLUMNS;
   /**
    * Where rules start whose line offsets are not the line index's (none from the parser, which reads each rule
    * from its line's content): by slot, the line's offset in the text and the content's column.
@@ -470,7 +508,7 @@ export class RuleStore {
     this.allocate(this.wordColumns, Math.max(4096, Math.ceil(readLength / 10)));
     this.allocate(this.optionColumns, Math.max(1024, Math.ceil(readLength / 48)));
     this.allocate(this.moduleColumns, Math.max(256, Math.ceil(readLength / 80)));
-    this.allocate(RULE_COLUMNS, Math.max(1024, Math.ceil(readLength / 125)));
+    this.allocate(this.ruleColumns, Math.max(1024, Math.ceil(readLength / 125)));
   }
 
   /**
@@ -580,7 +618,24 @@ export class RuleStore {
   /** The index of a table name in `tableNames`, added when new. */
   tableIndex(name: string): number {
     const i = this.tableNames.indexOf(name);
-    return i >= 0 ? i : this.tableNames.push(name) - 1;
+    if (i >= 0) return i;
+    const index = this.tableNames.push(name) - 1;
+    this.widenRuleColumn('ruleTable', index);
+    return index;
+  }
+
+  /** Rule slot k's content end (a column in its line). */
+  setRuleContentEnd(k: number, column: number): void {
+    this.widenRuleColumn('ruleContentEnd', column);
+    this.ruleContentEnd[k] = column;
+  }
+
+  /** Every rule's `name` column wide enough for `value` too. */
+  private widenRuleColumn(name: 'ruleContentEnd' | 'ruleTable', value: number): void {
+    const type = this.ruleColumns[name];
+    if (value >= 0 && value <= COLUMN_MAX[type]) return;
+    this.ruleColumns = { ...this.ruleColumns, [name]: value >= 0 && value <= 0xffff ? 'u16' : 'i32' };
+    this.resize(this.ruleColumns, this.ruleLine.length, this.ruleCount);
   }
 
   /** The id of a name in lower case (`-p TCP` reads as tcp), remembered by the name's id. */
@@ -798,7 +853,7 @@ export class RuleStore {
   /** Appends a rule slot; the caller fills its rows. */
   addRuleSlot(): number {
     const k = this.ruleCount++;
-    if (k >= this.ruleLine.length) this.resize(RULE_COLUMNS, k * 2, k);
+    if (k >= this.ruleLine.length) this.resize(this.ruleColumns, k * 2, k);
     return k;
   }
 
@@ -843,7 +898,7 @@ export class RuleStore {
     if (wasteful(this.wordCount, this.wordCol.length)) this.resize(this.wordColumns, this.wordCount, this.wordCount);
     if (wasteful(this.optCount, this.optWord.length)) this.resize(this.optionColumns, this.optCount, this.optCount);
     if (wasteful(this.modCount, this.modWord.length)) this.resize(this.moduleColumns, this.modCount, this.modCount);
-    if (wasteful(this.ruleCount, this.ruleLine.length)) this.resize(RULE_COLUMNS, this.ruleCount, this.ruleCount);
+    if (wasteful(this.ruleCount, this.ruleLine.length)) this.resize(this.ruleColumns, this.ruleCount, this.ruleCount);
   }
 
   private allocate<K extends ColumnName>(columns: Columns<K>, size: number): void {

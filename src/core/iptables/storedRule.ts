@@ -65,7 +65,7 @@ export class StoredRule implements Rule {
     store.ruleLine[k] = init.line;
     if (init.base !== store.lineStart[init.line] || init.contentStart !== store.lineContentStart[init.line] - init.base)
       store.ruleOrigins.set(k, { base: init.base, contentStart: init.contentStart });
-    store.ruleContentEnd[k] = init.contentEnd;
+    store.setRuleContentEnd(k, init.contentEnd);
     store.ruleBodyOffset[k] = init.bodyFirst - init.first;
     if (init.prefixLength !== 0) store.rulePrefixLength[k] = init.prefixLength;
     store.setRuleRows(

@@ -358,6 +358,21 @@ test('module rows read back their names past 255 and 65,535 module names', () =>
   );
 });
 
+test('rules read back their table past 255 tables, and their text past column 255', () => {
+  // A rule's table index and content end start in a byte each and are widened on their own.
+  const tables = 300;
+  const text = Array.from(
+    { length: tables },
+    (_, i) => `*t${i}\n:X - [0:0]\n-A X -m comment --comment "${'c'.repeat(i)}" -j RETURN\nCOMMIT\n`,
+  ).join('');
+  const dump = parseIptables(text);
+  assert.equal(dump.rules.length, tables);
+  dump.rules.forEach((r, i) => {
+    assert.equal(r.table, `t${i}`);
+    assert.equal(r.text, `-A X -m comment --comment "${'c'.repeat(i)}" -j RETURN`.slice(3));
+  });
+});
+
 test("an option row's `!` and value words read back at any distance from its option word, near or far", () => {
   const store = new RuleStore('-A INPUT --dport 80');
   const written = store.names.idOf('--dport', 0, 7);
