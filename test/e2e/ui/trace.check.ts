@@ -240,7 +240,14 @@ export const checks: UiCheck[] = [
             chain: 'KUBE-SVC-XRY76EGRC3BSCIIJ',
           }),
         });
+      const paths: Record<Lang, RegExp> = { en: /: 2 paths → /, 'zh-CN': /：2 条路径 → / };
       const seeWhole = async (lang: Lang, shot: string) => {
+        // The message is set at once, the rows come when the workbench asks for them: both show this trace.
+        const rows = await settle(
+          () => sideBarRows(page),
+          (texts) => texts.some((r) => r.startsWith('TCP 10.244.1.9 → 172.16.45.20:80') && paths[lang].test(r)),
+          30_000,
+        );
         const messages = await settle(
           () => traceViewMessages(page),
           (all) => all.some((m) => m.text === warning(lang)),
@@ -253,7 +260,6 @@ export const checks: UiCheck[] = [
         assert.ok(shown.whole, `no part of it is cut or scrolled away: ${JSON.stringify(shown)}`);
         assert.ok(shown.lines > 1, `it wraps: ${JSON.stringify(shown)}`);
         // Said once: no tree row repeats it (cut at the side bar's edge).
-        const rows = await sideBarRows(page);
         assert.ok(!rows.some((r) => r.includes('KUBE-SVC-XRY76EGRC3BSCIIJ')), rows.join(' | '));
         // No path took a DNAT: the Service's endpoints are nowhere in the view's paths.
         assert.ok(!rows.some((r) => /DNAT 10\.244\.\d\.\d:8080/.test(r)), rows.join(' | '));
