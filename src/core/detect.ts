@@ -3,7 +3,7 @@
  * conntrack, ipset), nft syntax, or unknown. Each family scores the share of lines it recognises; the best wins.
  */
 import { normalizeLineBreaks } from './common/lines';
-import { iptablesCommandOn, TOOL_DIRECTORY, toolVariables } from './iptables/commandLine';
+import { iptablesCommandOn, TOOL_DIRECTORY, toolOfVariableAnywhere } from './iptables/commandLine';
 import { looksLikeKubeProxyLog, readKubeProxyLog } from './common/kubeProxyLog';
 import { unwrapPaste } from './common/pasteWrappers';
 import { looksLikeIpvs } from './ipvs/detect';
@@ -93,7 +93,11 @@ export function detectDump(fullText: string): Detection {
   const iptables = Math.max(
     share(lines.map(withoutGrepLineNumber), IPTABLES_LINE),
     hashPrefixedShare(lines),
-    share(lines, IPTABLES_COMMAND, (l) => iptablesCommandOn(l, 0, l.length, () => toolVariables(text)) !== undefined),
+    share(
+      lines,
+      IPTABLES_COMMAND,
+      (l) => iptablesCommandOn(l, 0, l.length, toolOfVariableAnywhere(text)) !== undefined,
+    ),
   );
   // Every line an iptables line: no family can score more, and a tie goes to iptables (listed first), so the other
   // readers (the costliest part of a detection) are not asked.

@@ -146,7 +146,7 @@ function readCommand(
   words: ShellWord[],
   from: number,
   to: number,
-  variables: () => ReadonlyMap<string, string>,
+  variables: ToolOfVariable,
 ): IptablesCommand | undefined {
   let k = from;
   const word = (i: number) => text.slice(words[i].start, words[i].end);
@@ -155,7 +155,7 @@ function readCommand(
   // `$IPT -A ...` where the script set `IPT=/sbin/iptables`: the tool the variable names.
   const variable = TOOL_VARIABLE.exec(word(k));
   // A variable the script set is its value ('' when not a tool); one it never set, its default.
-  const tool = variable ? (variables().get(variable[1] ?? variable[2]) ?? variable[3]) : word(k);
+  const tool = variable ? (variables(variable[1] ?? variable[2], words[k].start) ?? variable[3]) : word(k);
   if (tool === undefined || !TOOL.test(tool)) return undefined;
   // A multi-call binary runs the tool its next word names (not through a variable: `IPT=xtables-nft-multi` is rare).
   if (!variable && MULTI_CALL.test(tool)) k++;
@@ -227,7 +227,7 @@ export function iptablesCommandOn(
   text: string,
   from: number,
   end: number,
-  variables: () => ReadonlyMap<string, string> = () => toolVariables(text),
+  variables: ToolOfVariable = (name, at) => toolAt(toolVariables(text), name, at),
 ): { read: IptablesCommand; unread: IptablesCommand[] } | undefined {
   const words = shellWords(text, from, end);
   const commands: IptablesCommand[] = [];
@@ -249,38 +249,70 @@ export function iptablesCommandOn(
   return { read, unread: commands.filter((c) => c !== read && c.kind !== 'check') };
 }
 
-let variablesOf: { text: string; variables: ReadonlyMap<string, string> } | undefined;
+/**
+ * The tool a variable names where a command uses it (`at`, an offset in the text): '' when it names something
+ * else, undefined when nothing set it.
+ */
+export type ToolOfVariable = (name: string, at: number) => string | undefined;
+
+/** A script's assignments of each variable, in text order: where, and the tool it names ('' for no tool). */
+type Assignments = ReadonlyMap<string, readonly { at: number; tool: string }[]>;
+
+let variablesOf: { text: string; assignments: Assignments } | undefined;
 
 /**
- * The variables a script sets to an iptables tool (`IPT=/sbin/iptables`, `IPTABLES="iptables -w"`): name -> the
- * tool's word. Only an assignment naming the tool counts: a name alone (`$IPTABLES` never set) says nothing. The
- * last text's answer is kept: the parser asks it of every such line.
+ * The variables a script sets (`IPT=/sbin/iptables`, `IPTABLES="iptables -w"`, `IPT=echo`) and the tool each
+ * assignment names. Only an assignment naming the tool counts: a name alone (`$IPTABLES` never set) says nothing.
+ * The last text's answer is kept: the parser asks it of every such line.
  */
-export function toolVariables(text: string): ReadonlyMap<string, string> {
-  if (variablesOf?.text === text) return variablesOf.variables;
-  const variables = new Map<string, string>();
+function toolVariables(text: string): Assignments {
+  if (variablesOf?.text === text) return variablesOf.assignments;
+  const assignments = new Map<string, { at: number; tool: string }[]>();
   if (text.includes('=')) {
     TOOL_ASSIGNMENT.lastIndex = 0;
     for (let m; (m = TOOL_ASSIGNMENT.exec(text));) {
       const value = (m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6]).trim();
       const tool = value.split(/[ \t]+/, 1)[0];
-      // A later assignment of something else replaces it ('': set, to no tool).
-      variables.set(m[1], TOOL.test(tool) ? tool : '');
+      let list = assignments.get(m[1]);
+      if (!list) assignments.set(m[1], (list = []));
+      list.push({ at: m.index, tool: TOOL.test(tool) ? tool : '' });
     }
   }
-  variablesOf = { text, variables };
-  return variables;
+  variablesOf = { text, assignments };
+  return assignments;
+}
+
+/** The tool `name` names at offset `at`: its last assignment before, as a shell running the script has it. */
+function toolAt(assignments: Assignments, name: string, at: number): string | undefined {
+  let tool: string | undefined;
+  for (const a of assignments.get(name) ?? []) {
+    if (a.at >= at) break;
+    tool = a.tool;
+  }
+  return tool;
+}
+
+/**
+ * For lines read out of their place (detection reads a text's lines one by one): the tool of a variable's last
+ * assignment that names one.
+ */
+export function toolOfVariableAnywhere(text: string): ToolOfVariable {
+  return (name) => {
+    const list = toolVariables(text).get(name);
+    for (let k = (list?.length ?? 0) - 1; k >= 0; k--) if (list![k].tool) return list![k].tool;
+    return list && '';
+  };
 }
 
 /** `$IPT ...` or `sudo ${IPTABLES:-iptables} ...` at the start of `content`: its variable's name and default. */
 const VARIABLE_COMMAND = /^(?:sudo[ \t]+(?:-\S+[ \t]+)*)?"?\$(?:(\w+)|\{(\w+)(?::?[-=]([^}\s]*))?\})"?[ \t]/;
 
-/** Whether the line `content` of `text` runs an iptables tool through a variable the text set to one. */
-export function runsToolVariable(text: string, content: string): boolean {
+/** Whether the line `content` (at offset `at` of `text`) runs an iptables tool through a variable set to one. */
+export function runsToolVariable(text: string, at: number, content: string): boolean {
   const c = content.charCodeAt(0);
   const m = c === 36 || c === 34 || content.startsWith('sudo') ? VARIABLE_COMMAND.exec(content) : null;
   if (!m) return false;
-  const tool = toolVariables(text).get(m[1] ?? m[2]) ?? m[3];
+  const tool = toolAt(toolVariables(text), m[1] ?? m[2], at) ?? m[3];
   return tool !== undefined && TOOL.test(tool);
 }
 

@@ -436,7 +436,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       else diagnostics.push(problem('tool-message', 'info', lineSpan(sl.line, sl.raw), { text: c }));
       return li;
     }
-    const command = promptCommand(c) ?? (isIptablesCommand(c) || runsToolVariable(src, c) ? c : undefined);
+    const command =
+      promptCommand(c) ?? (isIptablesCommand(c) || runsToolVariable(src, lines.contentStart[li], c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
       hereDocument = rulesHereDocument(command);

@@ -192,12 +192,12 @@ test('a command run through a path or a variable the script set to iptables is r
   );
 });
 
-test('a variable is the tool only as the script last set it, and an ip6tables variable runs ip6tables', () => {
+test('a variable is the tool the script set it to before the line, and an ip6tables variable runs ip6tables', () => {
   const text = ['IPT=iptables', '$IPT -A INPUT -p tcp --dport 80 -j ACCEPT', 'IPT=echo', '$IPT -A INPUT -j DROP'].join(
     '\n',
   );
-  // The last assignment decides (a script that set it twice is read as it ends).
-  assert.deepEqual(chainRules(text, 'filter', 'INPUT'), undefined);
+  // The assignment in force at each line decides: `echo -A INPUT -j DROP` changes no rule.
+  assert.deepEqual(chainRules(text, 'filter', 'INPUT'), [1]);
   const both = [
     'IPT=iptables # IPv4',
     'IP6T=$(command -v ip6tables)',
@@ -213,6 +213,24 @@ test('a variable is the tool only as the script last set it, and an ip6tables va
     ],
   );
   assert.deepEqual(chainRules(both, 'filter', 'INPUT'), [2]);
+  // A variable set again to the other family's tool runs the tool set before each line, as the shell does.
+  const reassigned = [
+    'IPT=/sbin/ip6tables',
+    '$IPT -A INPUT -s fd00::/8 -j ACCEPT',
+    'IPT=/sbin/iptables',
+    '$IPT -A INPUT -s 10.0.0.0/8 -j DROP',
+  ].join('\n');
+  assert.deepEqual(
+    parseIptables(reassigned).diagnostics.map((d) => [d.span.line, d.code]),
+    [
+      [0, 'unrecognized-line'],
+      [1, 'command-other-family'],
+      [2, 'unrecognized-line'],
+    ],
+  );
+  assert.deepEqual(chainRules(reassigned, 'filter', 'INPUT'), [3]);
+  // A variable used before the script sets it runs nothing known.
+  assert.deepEqual(chainRules('$IPT -A INPUT -j DROP\nIPT=iptables', 'filter', 'INPUT'), undefined);
   // A default the script gives (`${IPTABLES:-/sbin/iptables}`) names the tool too, when nothing set it otherwise.
   const defaults = [
     'IPTABLES=${IPTABLES:-/sbin/iptables}',
