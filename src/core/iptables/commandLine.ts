@@ -282,14 +282,21 @@ function toolVariables(text: string): Assignments {
   return assignments;
 }
 
-/** The tool `name` names at offset `at`: its last assignment before, as a shell running the script has it. */
+/**
+ * The tool `name` names at offset `at`: its last assignment before, as a shell running the script has it (found by
+ * halves: a script may set a variable before each of thousands of commands).
+ */
 function toolAt(assignments: Assignments, name: string, at: number): string | undefined {
-  let tool: string | undefined;
-  for (const a of assignments.get(name) ?? []) {
-    if (a.at >= at) break;
-    tool = a.tool;
+  const list = assignments.get(name);
+  if (!list) return undefined;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].at < at) lo = mid + 1;
+    else hi = mid;
   }
-  return tool;
+  return lo > 0 ? list[lo - 1].tool : undefined;
 }
 
 /**
