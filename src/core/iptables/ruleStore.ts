@@ -275,8 +275,6 @@ const WORD_COLUMNS: Columns<'wordCol' | 'wordLen' | 'wordFlags' | 'wordKind'> = 
   wordFlags: 'u8',
   wordKind: 'u8',
 };
-const NARROW_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'u16', wordLen: 'u16' };
-const WIDE_WORD_COLUMNS: typeof WORD_COLUMNS = { ...WORD_COLUMNS, wordCol: 'i32', wordLen: 'i32' };
 /**
  * An option row's written name is its spelling's index among the option names the dump spells (a few dozen in
  * a real dump): a byte each (437k rows of a big dump: 1.3 MB less than a name id), widened to 16 bits (then 32)
@@ -292,8 +290,6 @@ const OPTION_COLUMNS: Columns<
   optValueCount: 'u8',
   optOwnerAt: 'u8',
 };
-const NARROW_OPTION_COLUMNS: typeof OPTION_COLUMNS = { ...OPTION_COLUMNS, optSpelling: 'u16' };
-const WIDE_OPTION_COLUMNS: typeof OPTION_COLUMNS = { ...OPTION_COLUMNS, optSpelling: 'i32' };
 /** An option's `!` or value word further than a signed byte from its option word: kept in a map by row. */
 const FAR = -128;
 /** A rule's count or distance that a byte does not hold: kept in a map by slot. */
@@ -303,8 +299,6 @@ const BYTE_FAR = 255;
  * dump): a byte each (271k rows of a big dump: 0.8 MB less than a name id), widened as option rows' spellings are.
  */
 const MODULE_COLUMNS: Columns<'modSpelling' | 'modWord'> = { modSpelling: 'u8', modWord: 'i32' };
-const NARROW_MODULE_COLUMNS: typeof MODULE_COLUMNS = { ...MODULE_COLUMNS, modSpelling: 'u16' };
-const WIDE_MODULE_COLUMNS: typeof MODULE_COLUMNS = { ...MODULE_COLUMNS, modSpelling: 'i32' };
 /**
  * A rule's content end (a column in its line) and table (an index in `tableNames`) start in a byte, as word
  * columns do, and are widened on their own (`setRuleContentEnd`, `tableIndex`).
@@ -368,6 +362,14 @@ const COLUMN_MAX: Readonly<Record<ColumnType, number>> = {
   i32: 0x7fffffff,
   f64: Number.MAX_VALUE,
 };
+/**
+ * The type a column of `type` widens to for `value` (a byte, 16 bits, then 32, as values come that do not fit):
+ * `type` itself when it holds the value.
+ */
+function typeHolding(type: ColumnType, value: number): ColumnType {
+  if (value >= 0 && value <= COLUMN_MAX[type]) return type;
+  return value >= 0 && value <= 0xffff ? 'u16' : 'i32';
+}
 type ColumnName =
   keyof typeof WORD_COLUMNS | keyof typeof OPTION_COLUMNS | keyof typeof MODULE_COLUMNS | keyof typeof RULE_COLUMNS;
 
@@ -632,9 +634,9 @@ export class RuleStore {
 
   /** Every rule's `name` column wide enough for `value` too. */
   private widenRuleColumn(name: 'ruleContentEnd' | 'ruleTable', value: number): void {
-    const type = this.ruleColumns[name];
-    if (value >= 0 && value <= COLUMN_MAX[type]) return;
-    this.ruleColumns = { ...this.ruleColumns, [name]: value >= 0 && value <= 0xffff ? 'u16' : 'i32' };
+    const type = typeHolding(this.ruleColumns[name], value);
+    if (type === this.ruleColumns[name]) return;
+    this.ruleColumns = { ...this.ruleColumns, [name]: type };
     this.resize(this.ruleColumns, this.ruleLine.length, this.ruleCount);
   }
 
@@ -704,12 +706,11 @@ export class RuleStore {
 
   /** Every word in columns wide enough for this column and length too. */
   private widenWords(col: number, len: number): void {
-    const wide = col < 0 || col > 0xffff || len > 0xffff;
-    const columns = wide ? WIDE_WORD_COLUMNS : NARROW_WORD_COLUMNS;
-    if (this.wordColumns === columns || this.wordColumns === WIDE_WORD_COLUMNS) return;
-    this.wordColumns = columns;
-    this.wordMax = wide ? 0x7fffffff : 0xffff;
-    this.resize(columns, this.wordCol.length, this.wordCount);
+    const type = typeHolding(typeHolding(this.wordColumns.wordCol, col), len);
+    if (type === this.wordColumns.wordCol) return;
+    this.wordColumns = { ...this.wordColumns, wordCol: type, wordLen: type };
+    this.wordMax = COLUMN_MAX[type];
+    this.resize(this.wordColumns, this.wordCol.length, this.wordCount);
   }
 
   /**
@@ -768,9 +769,9 @@ export class RuleStore {
 
   /** Every option row in columns wide enough for this spelling index too. */
   private widenOptions(spelling: number): void {
-    const wide = spelling > 0xffff;
-    this.optionColumns = wide ? WIDE_OPTION_COLUMNS : NARROW_OPTION_COLUMNS;
-    this.spellingMax = wide ? 0x7fffffff : 0xffff;
+    const type = typeHolding(this.optionColumns.optSpelling, spelling);
+    this.optionColumns = { ...this.optionColumns, optSpelling: type };
+    this.spellingMax = COLUMN_MAX[type];
     this.resize(this.optionColumns, this.optWord.length, this.optCount);
   }
 
@@ -882,8 +883,9 @@ export class RuleStore {
     if (spelling >= this.moduleNames.length) this.moduleNames = grownColumn(this.moduleNames, spelling * 2);
     this.moduleSpellings[name] = spelling + 1;
     this.moduleNames[spelling] = name;
-    if (spelling === 0x100 || spelling === 0x10000) {
-      this.moduleColumns = spelling === 0x100 ? NARROW_MODULE_COLUMNS : WIDE_MODULE_COLUMNS;
+    const type = typeHolding(this.moduleColumns.modSpelling, spelling);
+    if (type !== this.moduleColumns.modSpelling) {
+      this.moduleColumns = { ...this.moduleColumns, modSpelling: type };
       this.resize(this.moduleColumns, this.modWord.length, this.modCount);
     }
     return spelling;
