@@ -227,6 +227,9 @@ const enum Reading {
   Mark,
 }
 
+/** How many Readings there are. */
+const READINGS = Reading.Mark + 1;
+
 function readingOfCanonical(canonical: string): Reading {
   switch (canonical) {
     case 'm':
@@ -290,28 +293,15 @@ class IndexFacts implements KubeFacts<number, number> {
   private readonly recentTargets = new Int32Array(RECENT_TARGETS);
   private commentAt = -1;
   private commentEnd = -1;
-  private protocolAt = -1;
-  private protocolEnd = -1;
-  private protocolNegated = false;
-  private destinationAt = -1;
-  private destinationEnd = -1;
-  private destinationNegated = false;
-  private sourceAt = -1;
-  private sourceEnd = -1;
-  private sourceNegated = false;
-  private dportAt = -1;
-  private dportEnd = -1;
-  private dportNegated = false;
-  private dstTypeAt = -1;
-  private dstTypeEnd = -1;
-  private probabilityAt = -1;
-  private probabilityEnd = -1;
-  private secondsAt = -1;
-  private secondsEnd = -1;
-  private toDestinationAt = -1;
-  private toDestinationEnd = -1;
-  private markAt = -1;
-  private markEnd = -1;
+  /**
+   * By Reading, the first value of each option `VALUE_PLACES` keeps: [at, end) and whether it was negated, valid
+   * where `valueRead` is `reads` (the number of the current rule's reading: nothing to clear for the next rule).
+   */
+  private reads = 0;
+  private readonly valueRead = new Int32Array(READINGS);
+  private readonly valueAt = new Int32Array(READINGS);
+  private readonly valueEnd = new Int32Array(READINGS);
+  private readonly valueNegated = new Uint8Array(READINGS);
   private markName = '';
   /** Where the rule's `-m` modules' names are in the text, in order (`moduleCount` of them), and their kinds. */
   private moduleAt: number[] = [];
@@ -321,11 +311,28 @@ class IndexFacts implements KubeFacts<number, number> {
   /** An option of a `set` module has a first value starting with `KUBE-`. */
   private kubeSet = false;
   private readonly markId: number;
+  // The index's columns as fields of their own: one load each, not a chain of them, in code not optimized yet.
+  private readonly ruleLine: Int32Array;
+  private readonly ruleChain: Int32Array;
+  private readonly contentStart: Int32Array;
+  private readonly contentEnd: Int32Array;
+  private readonly chainNameIds: Int32Array;
+  private readonly chainRulesStart: Int32Array;
+  private readonly chainRules: Int32Array;
+  private readonly nameTable: NameTable;
 
   constructor(private readonly index: DumpIndex) {
     this.names = DumpNames.of(index);
     this.ruleCount = index.ruleCount;
     this.text = index.lines.text;
+    this.ruleLine = index.ruleLine;
+    this.ruleChain = index.ruleChain;
+    this.contentStart = index.lines.contentStart;
+    this.contentEnd = index.lines.contentEnd;
+    this.chainNameIds = index.chainNameId;
+    this.chainRulesStart = index.chainRulesStart;
+    this.chainRules = index.chainRules;
+    this.nameTable = index.names;
     this.markId = this.names.id('MARK');
   }
 
@@ -334,15 +341,15 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   line(r: number): number {
-    return this.index.ruleLine[r];
+    return this.ruleLine[r];
   }
 
   table(r: number): string {
-    return this.index.tables[this.index.chainTable[this.index.ruleChain[r]]];
+    return this.index.tables[this.index.chainTable[this.ruleChain[r]]];
   }
 
   chainOf(r: number): number {
-    return this.index.chainNameId[this.index.ruleChain[r]];
+    return this.chainNameIds[this.ruleChain[r]];
   }
 
   target(r: number): number {
@@ -369,9 +376,9 @@ class IndexFacts implements KubeFacts<number, number> {
    */
   private targetFromEnd(r: number): number {
     const text = this.text;
-    const line = this.index.ruleLine[r];
-    const cs = this.index.lines.contentStart[line];
-    const ce = this.index.lines.contentEnd[line];
+    const line = this.ruleLine[r];
+    const cs = this.contentStart[line];
+    const ce = this.contentEnd[line];
     const jump = text.lastIndexOf(' -j ', ce);
     if (jump < cs) return UNREAD;
     const at = jump + 4;
@@ -387,7 +394,7 @@ class IndexFacts implements KubeFacts<number, number> {
 
   comment(r: number): number {
     this.read(r);
-    return this.commentAt < 0 ? -1 : this.index.names.idOf(this.text, this.commentAt, this.commentEnd);
+    return this.commentAt < 0 ? -1 : this.nameTable.idOf(this.text, this.commentAt, this.commentEnd);
   }
 
   commentText(r: number): string | undefined {
@@ -408,37 +415,37 @@ class IndexFacts implements KubeFacts<number, number> {
 
   protocol(r: number): string | undefined {
     this.read(r);
-    return this.protocolNegated ? undefined : this.value(this.protocolAt, this.protocolEnd)?.toLowerCase();
+    return this.valueNegated[Reading.Protocol] ? undefined : this.valueOf(Reading.Protocol)?.toLowerCase();
   }
 
   destination(r: number): string | undefined {
     this.read(r);
-    return this.destinationNegated ? undefined : this.value(this.destinationAt, this.destinationEnd);
+    return this.valueNegated[Reading.Destination] ? undefined : this.valueOf(Reading.Destination);
   }
 
   source(r: number): string | undefined {
     this.read(r);
-    return this.sourceNegated ? undefined : this.value(this.sourceAt, this.sourceEnd);
+    return this.valueNegated[Reading.Source] ? undefined : this.valueOf(Reading.Source);
   }
 
   dport(r: number): string | undefined {
     this.read(r);
-    return this.dportNegated ? undefined : this.value(this.dportAt, this.dportEnd);
+    return this.valueNegated[Reading.Dport] ? undefined : this.valueOf(Reading.Dport);
   }
 
   dstType(r: number): string | undefined {
     this.read(r);
-    return this.value(this.dstTypeAt, this.dstTypeEnd);
+    return this.valueOf(Reading.DstType);
   }
 
   probabilityText(r: number): string | undefined {
     this.read(r);
-    return this.value(this.probabilityAt, this.probabilityEnd);
+    return this.valueOf(Reading.Probability);
   }
 
   recentSeconds(r: number): string | undefined {
     this.read(r);
-    return this.value(this.secondsAt, this.secondsEnd);
+    return this.valueOf(Reading.Seconds);
   }
 
   toDestination(r: number): string | undefined {
@@ -454,7 +461,7 @@ class IndexFacts implements KubeFacts<number, number> {
       if (r === this.targetRule) return this.targetOption(r, Reading.ToDestination);
     }
     this.read(r);
-    return this.value(this.toDestinationAt, this.toDestinationEnd);
+    return this.valueOf(Reading.ToDestination);
   }
 
   /**
@@ -487,7 +494,7 @@ class IndexFacts implements KubeFacts<number, number> {
    */
   private targetOption(r: number, wanted: Reading): string | undefined {
     const text = this.text;
-    const ce = this.index.lines.contentEnd[this.index.ruleLine[r]];
+    const ce = this.contentEnd[this.ruleLine[r]];
     let option = Reading.Unknown;
     let values = 0;
     for (let i = this.targetWordEnd + 1; i < ce;) {
@@ -504,8 +511,11 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   markOption(r: number): { name: string; value: string | undefined } | undefined {
-    if (this.target(r) !== this.markId || this.markAt < 0) return undefined;
-    return { name: this.markName, value: this.value(this.markAt, this.markEnd) };
+    if (this.target(r) !== this.markId) return undefined;
+    // The target may have come from the line's end without the line read.
+    this.read(r);
+    if (this.valueRead[Reading.Mark] !== this.reads) return undefined;
+    return { name: this.markName, value: this.valueOf(Reading.Mark) };
   }
 
   matchesKubeSet(r: number): boolean {
@@ -514,7 +524,7 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   ruleAtLine(line: number): number | undefined {
-    const lines = this.index.ruleLine;
+    const lines = this.ruleLine;
     let lo = 0;
     let hi = this.index.ruleCount - 1;
     while (lo <= hi) {
@@ -539,19 +549,19 @@ class IndexFacts implements KubeFacts<number, number> {
   }
 
   chainName(c: number): string {
-    return this.index.names.names[this.index.chainNameId[c]];
+    return this.nameTable.names[this.chainNameIds[c]];
   }
 
   chainNameId(c: number): number {
-    return this.index.chainNameId[c];
+    return this.chainNameIds[c];
   }
 
   chainRuleCount(c: number): number {
-    return this.index.chainRulesStart[c + 1] - this.index.chainRulesStart[c];
+    return this.chainRulesStart[c + 1] - this.chainRulesStart[c];
   }
 
   chainRule(c: number, i: number): number {
-    return this.index.chainRules[this.index.chainRulesStart[c] + i];
+    return this.chainRules[this.chainRulesStart[c] + i];
   }
 
   chainLine(c: number): number {
@@ -573,20 +583,26 @@ class IndexFacts implements KubeFacts<number, number> {
       (RECENT_TARGETS - 1);
     const known = this.recentTargets[slot] - 1;
     if (known >= 0) {
-      const name = this.index.names.names[known];
+      const name = this.nameTable.names[known];
       if (name.length === length) {
         let k = length - 1;
         while (k >= 0 && name.charCodeAt(k) === text.charCodeAt(at + k)) k--;
         if (k < 0) return known;
       }
     }
-    const id = this.index.names.idOf(text, at, end);
+    const id = this.nameTable.idOf(text, at, end);
     this.recentTargets[slot] = id + 1;
     return id;
   }
 
   private value(at: number, end: number): string | undefined {
     return at < 0 ? undefined : this.text.slice(at, end);
+  }
+
+  /** The first value `read` kept of the option that reads as `reading`. */
+  private valueOf(reading: Reading): string | undefined {
+    if (this.valueRead[reading] !== this.reads) return undefined;
+    return this.text.slice(this.valueAt[reading], this.valueEnd[reading]);
   }
 
   /**
@@ -599,22 +615,23 @@ class IndexFacts implements KubeFacts<number, number> {
   private read(r: number): void {
     if (r === this.current) return;
     this.current = r;
-    this.targetAt = this.commentAt = this.protocolAt = this.destinationAt = this.dportAt = -1;
-    this.dstTypeAt = this.probabilityAt = this.secondsAt = this.toDestinationAt = this.markAt = -1;
-    this.sourceAt = -1;
-    this.protocolNegated = this.destinationNegated = this.sourceNegated = this.dportNegated = false;
+    this.targetAt = this.commentAt = -1;
+    const reads = ++this.reads;
     this.targetId = -1;
     this.moduleCount = 0;
     this.moduleKindsSeen = 0;
     this.kubeSet = false;
     const text = this.text;
-    const line = this.index.ruleLine[r];
-    const ce = this.index.lines.contentEnd[line];
-    let i = text.indexOf(' ', this.index.lines.contentStart[line] + 3) + 1;
+    const line = this.ruleLine[r];
+    const ce = this.contentEnd[line];
+    let i = text.indexOf(' ', this.contentStart[line] + 3) + 1;
     if (i === 0 || i > ce) return;
+    const valueRead = this.valueRead;
     /** The last `-m` module's kind (-1: none yet), and the number of the first `recent` one (-1: none). */
     let module = -1;
     let firstRecent = -1;
+    /** The module the options after the last `-m` belong to, as VALUE_PLACES names it. */
+    let place = PLACE_NONE;
     let inTarget = false;
     /** A `!` word was read and nothing after it yet; the current option was written after one. */
     let bang = false;
@@ -623,7 +640,6 @@ class IndexFacts implements KubeFacts<number, number> {
     let reading = Reading.Other;
     /** Values of the current option read so far. */
     let values = 0;
-    let dports = 0;
     while (i < ce) {
       const c = text.charCodeAt(i);
       const end = this.wordEnd(i, ce);
@@ -640,85 +656,44 @@ class IndexFacts implements KubeFacts<number, number> {
         bang = false;
         const at = c === 34 ? i + 1 : i;
         const valueEnd = c === 34 ? end - 1 : end;
-        switch (reading) {
-          case Reading.Match:
-            module = this.moduleKinds.code(text, at, valueEnd, spellingHash(text, at, valueEnd));
-            if (module === ModuleKind.Recent && firstRecent < 0) firstRecent = this.moduleCount;
-            this.moduleKindsSeen |= 1 << module;
-            this.moduleAt[this.moduleCount] = at;
-            this.moduleEnd[this.moduleCount++] = valueEnd;
-            break;
-          case Reading.Jump:
-            this.targetAt = at;
-            this.targetEnd = valueEnd;
-            this.targetId = UNREAD;
-            inTarget = true;
-            break;
-          case Reading.Protocol:
-            if (!inTarget && this.protocolAt < 0) {
-              this.protocolAt = at;
-              this.protocolEnd = valueEnd;
-              this.protocolNegated = negated;
+        if (reading === Reading.Match) {
+          module = this.moduleKinds.code(text, at, valueEnd, spellingHash(text, at, valueEnd));
+          // Each comparison made on every module (a first `recent` is rare until the service chains).
+          const recent = module === ModuleKind.Recent;
+          const count = this.moduleCount;
+          if (firstRecent < 0 && recent) firstRecent = count;
+          // `--seconds` counts for the first `recent` module only; after the target, options stay the target's.
+          if (!inTarget) place = firstRecent === count && recent ? PLACE_FIRST_RECENT : module;
+          this.moduleKindsSeen |= 1 << module;
+          this.moduleAt[count] = at;
+          this.moduleEnd[count] = valueEnd;
+          this.moduleCount = count + 1;
+        } else if (reading === Reading.Jump) {
+          this.targetAt = at;
+          this.targetEnd = valueEnd;
+          this.targetId = UNREAD;
+          inTarget = true;
+          place = PLACE_TARGET;
+        } else if (reading === Reading.Comment) {
+          // The last comment is the rule's.
+          this.commentAt = at;
+          this.commentEnd = valueEnd;
+        } else {
+          // Every other option the view asks about, one way for all (code that runs for every value has the
+          // feedback the optimizer needs before a rare option first turns up: no deoptimization then).
+          const wanted = VALUE_PLACES[reading];
+          if (wanted !== PLACE_NONE && (wanted === PLACE_ANY ? !inTarget : wanted === place)) {
+            if (valueRead[reading] !== reads) {
+              valueRead[reading] = reads;
+              this.valueAt[reading] = at;
+              this.valueEnd[reading] = valueEnd;
+              this.valueNegated[reading] = negated ? 1 : 0;
+              if (reading === Reading.Mark) this.markName = canonicalOptionName(text.slice(optionAt, i - 1));
+            } else if (reading === Reading.Dport) {
+              // Two: the first in module order is the view's, and an implied module may come later in that order.
+              throw new IndexGaveUp();
             }
-            break;
-          case Reading.Destination:
-            if (!inTarget && this.destinationAt < 0) {
-              this.destinationAt = at;
-              this.destinationEnd = valueEnd;
-              this.destinationNegated = negated;
-            }
-            break;
-          case Reading.Source:
-            if (!inTarget && this.sourceAt < 0) {
-              this.sourceAt = at;
-              this.sourceEnd = valueEnd;
-              this.sourceNegated = negated;
-            }
-            break;
-          case Reading.Dport:
-            // Two: the first in module order is the view's, and an implied module may come later in that order.
-            if (!inTarget && dports++ === 0) {
-              this.dportAt = at;
-              this.dportEnd = valueEnd;
-              this.dportNegated = negated;
-            } else if (!inTarget) throw new IndexGaveUp();
-            break;
-          case Reading.DstType:
-            if (!inTarget && module === ModuleKind.Addrtype && this.dstTypeAt < 0) {
-              this.dstTypeAt = at;
-              this.dstTypeEnd = valueEnd;
-            }
-            break;
-          case Reading.Probability:
-            if (!inTarget && module === ModuleKind.Statistic && this.probabilityAt < 0) {
-              this.probabilityAt = at;
-              this.probabilityEnd = valueEnd;
-            }
-            break;
-          case Reading.Seconds:
-            if (!inTarget && firstRecent >= 0 && firstRecent === this.moduleCount - 1 && this.secondsAt < 0) {
-              this.secondsAt = at;
-              this.secondsEnd = valueEnd;
-            }
-            break;
-          case Reading.ToDestination:
-            if (inTarget && this.toDestinationAt < 0) {
-              this.toDestinationAt = at;
-              this.toDestinationEnd = valueEnd;
-            }
-            break;
-          case Reading.Comment:
-            // The last comment is the rule's.
-            this.commentAt = at;
-            this.commentEnd = valueEnd;
-            break;
-          case Reading.Mark:
-            if (inTarget && this.markAt < 0) {
-              this.markAt = at;
-              this.markEnd = valueEnd;
-              this.markName = canonicalOptionName(text.slice(optionAt, i - 1));
-            }
-            break;
+          }
         }
         if (
           !inTarget &&
@@ -757,6 +732,30 @@ const enum ModuleKind {
   Set,
   Other,
 }
+
+/** Where an option's value counts for `IndexFacts.read` (VALUE_PLACES): a ModuleKind, or one of these. */
+const PLACE_NONE = -1;
+/** Before the target, any module or none. */
+const PLACE_ANY = 16;
+/** After the target (its own options). */
+const PLACE_TARGET = 17;
+/** After the rule's first `recent` module. */
+const PLACE_FIRST_RECENT = 18;
+
+/** By Reading: where the first value of that option is the view's (PLACE_NONE: not kept this way). */
+const VALUE_PLACES: Int8Array = (() => {
+  const places = new Int8Array(READINGS).fill(PLACE_NONE);
+  places[Reading.Protocol] = PLACE_ANY;
+  places[Reading.Destination] = PLACE_ANY;
+  places[Reading.Source] = PLACE_ANY;
+  places[Reading.Dport] = PLACE_ANY;
+  places[Reading.DstType] = ModuleKind.Addrtype;
+  places[Reading.Probability] = ModuleKind.Statistic;
+  places[Reading.Seconds] = PLACE_FIRST_RECENT;
+  places[Reading.ToDestination] = PLACE_TARGET;
+  places[Reading.Mark] = PLACE_TARGET;
+  return places;
+})();
 
 function moduleKindOf(name: string): ModuleKind {
   switch (name) {

@@ -166,6 +166,12 @@ function sameFacts(name: string, text: string): void {
     };
   };
   for (let i = 0; i < fromModel.ruleCount; i++) {
+    // A MARK rule's mark asked right after another rule was read (the view's readMarks: KUBE-MARK-MASQ's rules).
+    assert.deepEqual(
+      fromIndex.markOption(fromIndex.rule(i)),
+      fromModel.markOption(fromModel.rule(i)),
+      `${name}: mark of rule ${i}`,
+    );
     // The target first, as the view asks it of most rules (the index may read it from the line's end).
     assert.equal(fromIndex.target(fromIndex.rule(i)) < 0, fromModel.target(fromModel.rule(i)) < 0);
     // Then the DNAT address, as of an endpoint chain's rules (read from the words after the target).
