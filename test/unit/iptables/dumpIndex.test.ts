@@ -99,6 +99,16 @@ const BREAKS: [string, (text: string) => string, boolean][] = [
     (t) => t.replace(/ -j KUBE-MARK-MASQ$/m, ' -j KUBE-MARK-MASQ -A KUBE-SERVICES -j RETURN'),
     false,
   ],
+  // Each rule-changing command, spelt short or long, is a second rule before a rule's target too.
+  ...(['-I', '--insert', '-D', '--delete', '-R', '--replace', '--append'] as const).map(
+    (command): [string, (text: string) => string, boolean] => [
+      `a second rule on a line (${command})`,
+      (t) => t.replace(/ (-j KUBE-MARK-MASQ)$/m, ` ${command} KUBE-SERVICES $1`),
+      false,
+    ],
+  ),
+  // Inside a quoted value it is a value's words: the parser says nothing, and the index answers.
+  ['a rule command in a quoted comment', (t) => t.replace(/--comment "([^"]*)"/, '--comment "$1 -A X"'), true],
   // The parser reads `-4`/`-6` as stray values (unexpected-word): the clean-line pattern must not take them.
   [
     '-4 and -6 in rules',
