@@ -38,6 +38,10 @@ function mayHoldDump(doc: vscode.TextDocument): boolean {
   return doc.languageId === PLAIN_TEXT || (doc.languageId === LOG && SAVED_LOG_SCHEMES.has(doc.uri.scheme));
 }
 
+function isDumpLanguage(id: string | undefined): boolean {
+  return !!id && (DUMP_LANGUAGE_IDS as readonly string[]).includes(id);
+}
+
 export function detectMode(): DetectMode {
   const v = vscode.workspace.getConfiguration(CONFIG_SECTION).get<string>('detectLanguage', 'always');
   return v === 'ask' || v === 'never' ? v : 'always';
@@ -155,9 +159,12 @@ export class LanguageDetection implements vscode.Disposable {
     const uri = doc.uri.toString();
     const before = this.seen.get(uri);
     this.seen.set(uri, doc.languageId);
-    const isDump = (id?: string) => !!id && (DUMP_LANGUAGE_IDS as readonly string[]).includes(id);
     // The same document again in another language: the person (or the Detect command, or us) chose it.
-    if (before !== undefined && before !== doc.languageId && (isDump(before) || isDump(doc.languageId))) {
+    if (
+      before !== undefined &&
+      before !== doc.languageId &&
+      (isDumpLanguage(before) || isDumpLanguage(doc.languageId))
+    ) {
       void this.remember(uri, doc.languageId);
       return;
     }
@@ -198,11 +205,15 @@ export class LanguageDetection implements vscode.Disposable {
     );
   }
 
-  /** Decides what to do with a plain-text document: the remembered choice, else the detector's answer and the setting. */
+  /**
+   * Decides what to do with a plain-text document: the remembered choice, else the detector's answer and the
+   * setting. A document of another language (a firewall script, `.sh`) takes a dump language the person chose for
+   * it (Detect Dump Language) again when it is opened again; it is never detected on its own.
+   */
   async consider(doc: vscode.TextDocument, why: 'opened' | 'pasted'): Promise<Outcome | undefined> {
     const uri = doc.uri.toString();
-    if (doc.isClosed || !mayHoldDump(doc)) return undefined;
     const remembered = this.choiceOf(uri);
+    if (doc.isClosed || !(mayHoldDump(doc) || isDumpLanguage(remembered))) return undefined;
     if (remembered) {
       // `plaintext` is a declined offer (a log stays a log). An untitled name comes back for a new, empty editor:
       // only restored text takes the old choice.

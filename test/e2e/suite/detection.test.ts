@@ -212,6 +212,32 @@ suite('dump detection', () => {
     await waitFor('the plain-text choice to be remembered', () => api.detection.choiceOf(uri) === 'plaintext');
   });
 
+  test('a .sh set to iptables with Detect Dump Language takes it again when opened again; never detected on its own', async () => {
+    const uri = sampleUri(SAMPLES.firewallScript);
+    await openSample(SAMPLES.firewallScript);
+    assert.equal(current(uri)?.languageId, 'shellscript');
+    // A script is not plain text: opened, it is left alone, nothing remembered.
+    assert.equal(await api.detection.consider(current(uri)!, 'opened'), undefined);
+    assert.equal(api.detection.choiceOf(uri), undefined);
+    const id = await vscode.commands.executeCommand<string>('kubePacketPath.detectLanguage', uri);
+    assert.equal(id, 'iptables');
+    await waitFor('the script to be iptables', () => current(uri)?.languageId === 'iptables');
+    await waitFor('the choice to be remembered', () => api.detection.choiceOf(uri) === 'iptables');
+    // Opened again (a reload, or after a close), VS Code gives the .sh its own language: the choice comes back.
+    // Set back by hand first (remembered as the person's), then the choice a reload reads back.
+    await vscode.languages.setTextDocumentLanguage(current(uri)!, 'shellscript');
+    await waitFor('shell script remembered', () => api.detection.choiceOf(uri) === 'shellscript');
+    await api.detection.remember(uri, 'iptables');
+    const outcome = await api.detection.consider(current(uri)!, 'opened');
+    assert.deepEqual(outcome, { kind: 'remembered', languageId: 'iptables' });
+    await waitFor('the script to be iptables again', () => current(uri)?.languageId === 'iptables');
+    // Left as it was found for the UI checks: shell script, nothing remembered.
+    await vscode.languages.setTextDocumentLanguage(current(uri)!, 'shellscript');
+    await waitFor('shell script again', () => api.detection.choiceOf(uri) === 'shellscript');
+    await api.detection.remember(uri, undefined);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   test("a closed untitled editor's choice is forgotten: its name is reused for the next new editor", async () => {
     await setting().update('detectLanguage', 'always', vscode.ConfigurationTarget.Global);
     const doc = await pasteIntoUntitled(IPTABLES_SAVE);

@@ -9,6 +9,8 @@ export const SAMPLES = {
   routeGetTxt: 'pod-route-get.txt',
   /** A ticket's notes with three iptables rules among prose: may be a dump, so it is offered, not switched. */
   incidentNotes: 'incident-notes.txt',
+  /** A node's firewall script of `sudo iptables` commands, a `.sh` (VS Code reads it as Shell Script). */
+  firewallScript: 'node-firewall.sh',
 } as const;
 
 /** `publisher.name` from package.json. */
