@@ -407,3 +407,52 @@ export function readsIpv6Commands(text: string): boolean | undefined {
   }
   return ipv6;
 }
+
+/**
+ * The words a shell line of a firewall script starts with: keywords, builtins and the commands such scripts run
+ * around iptables (`modprobe`, `sysctl -w`, `ip route ...`).
+ */
+const SHELL_WORDS = new Set([
+  ...['if', 'then', 'elif', 'else', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'select'],
+  ...['function', '{', '}', '(', ')', ';;', '[', '[[', 'test', 'set', 'unset', 'shopt', 'echo', 'printf'],
+  ...['exit', 'return', 'export', 'local', 'readonly', 'declare', 'typeset', 'source', '.', 'trap', 'true'],
+  ...['false', ':', 'eval', 'exec', 'shift', 'wait', 'cd', 'read', 'break', 'continue', 'let', 'umask'],
+  ...['modprobe', 'sysctl', 'ip', 'ipset', 'conntrack', 'systemctl', 'service', 'logger', 'sleep', 'mkdir'],
+  ...['rm', 'cp', 'mv', 'cat', 'tee', 'grep', 'sed', 'awk', 'touch', 'chmod', 'ln'],
+]);
+/** An assignment (`IPT=/sbin/iptables`, `PORTS+=(22)`) or a function's definition (`setup() {`, `function f {`). */
+const SHELL_FORM =
+  /^(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|(?:function[ \t]+[\w.:-]+|[\w.:-]+[ \t]*\([ \t]*\))[ \t]*(?:\([ \t]*\)[ \t]*)?\{?[ \t]*$)/;
+/** A `case` pattern (`start)`, `stop|restart)`, `*)`) and what follows it. */
+const CASE_PATTERN = /^[^\s()]+\)(?:[ \t]|$)/;
+/**
+ * What a sentence does not write and a shell line does: an option, a quote, an assignment, a path, a name with `_`,
+ * a test's bracket, a variable, a pipe, `&&`, `;`, a redirection, a number.
+ */
+const SHELL_MARK = /\s-\w|["'=/_[\]$`|;&<>\d]/;
+/** A command's name or path as a line's first word (`modprobe`, `/usr/local/bin/setup-nat`, `./helper.sh`). */
+const COMMAND_NAME = /^(?:\.{0,2}\/[\w./+-]*|[a-z_][\w.+-]*)$/;
+/** A variable as the first word (`$MODPROBE`, `"${SYSCTL}"`). */
+const VARIABLE_WORD = /^"?\$\{?\w/;
+/**
+ * The words of a rule or of an iptables command (`-A INPUT`, `-j ACCEPT`, `--dport`, `-F`): a line holding them
+ * may be a rule the paste mangled or a command whose tool was not read, never quiet shell.
+ */
+const RULE_WORDS =
+  /(?:^|\s)(?:-[A-Z](?=\s|$)|-j[ \t]+[A-Z]|--(?:append|insert|delete|replace|flush|zero|policy|new-chain|delete-chain|rename-chain|jump|goto|dport|sport|dports|sports|to-destination|to-source|to-ports|ctstate|state|match-set|in-interface|out-interface)\b)/;
+
+/**
+ * Whether a line that is no iptables command reads as shell around the commands of a script (`set -e`, `fi`,
+ * `IPT=/sbin/iptables`, `echo "..."`, `modprobe br_netfilter`). A line the parser takes for prose (`prose`) is shell
+ * only by its first word or shell syntax (a doc's sentence stays prose); a line holding a rule's words never is.
+ */
+export function readsAsShell(content: string, prose: boolean): boolean {
+  if (RULE_WORDS.test(content)) return false;
+  if (SHELL_FORM.test(content)) return true;
+  const first = /^[^\s;]*/.exec(content)![0];
+  const named = SHELL_WORDS.has(first) || COMMAND_NAME.test(first);
+  // A sentence may start with such a word (`then save them with ...`): prose is shell only with a mark of it, or
+  // when it prints (`echo Flushing rules`).
+  if (prose) return (named && SHELL_MARK.test(content)) || first === 'echo' || first === 'printf';
+  return named || VARIABLE_WORD.test(first) || CASE_PATTERN.test(content) || first === ''; // `;;`
+}

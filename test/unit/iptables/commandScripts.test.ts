@@ -168,11 +168,10 @@ test('a command run through a path or a variable the script set to iptables is r
   const a = analyzeText(firewall);
   assert.equal(a.detection.kind, 'iptables');
   const found = diagnosticsOf(a, 'en').map((d) => [d.span.line, d.code]);
-  // The assignments stay lines of no dump; `$FW` names no tool the script set: not guessed from its name.
+  // The assignments are the script's shell, said once; `$FW` names no tool the script set: not guessed from its
+  // name, and a line with a rule's words is never quiet.
   assert.deepEqual(found, [
-    [1, 'unrecognized-line'],
-    [2, 'unrecognized-line'],
-    [3, 'unrecognized-line'],
+    [1, 'shell-lines-not-run'],
     [10, 'command-other-family'],
     [13, 'unrecognized-line'],
   ]);
@@ -212,8 +211,7 @@ test('a variable is the tool the script set it to before the line, and an ip6tab
         '$IP6T -A INPUT -p tcp --dport 22 -j ACCEPT',
       ],
       [
-        [0, 'unrecognized-line'],
-        [1, 'unrecognized-line'],
+        [0, 'shell-lines-not-run'],
         [3, 'command-other-family'],
       ],
       [2],
@@ -226,9 +224,8 @@ test('a variable is the tool the script set it to before the line, and an ip6tab
         '$IPT -A INPUT -s 10.0.0.0/8 -j DROP',
       ],
       [
-        [0, 'unrecognized-line'],
+        [0, 'shell-lines-not-run'],
         [1, 'command-other-family'],
-        [2, 'unrecognized-line'],
       ],
       [3],
     ],
@@ -313,4 +310,90 @@ test('a command continued by backslashes over many lines: each word token sits o
   }
   const target = model.tokensOnLine(2 + n).find((t) => t.text === 'ACCEPT');
   assert.deepEqual(target?.span, { line: 2 + n, column: 7, length: 6 });
+});
+
+/** A firewall script as written on hosts: shell around the iptables commands, which run through a variable. */
+const shellAround = [
+  '#!/bin/bash',
+  'set -euo pipefail',
+  'IPT=/sbin/iptables',
+  'echo "Flushing rules"',
+  '$IPT -F',
+  '$IPT -P INPUT DROP',
+  'for port in 22 80 443; do',
+  '  $IPT -A INPUT -p tcp --dport $port -j ACCEPT',
+  'done',
+  'if [ -n "$ADMIN_NET" ]; then',
+  '  $IPT -A INPUT -s "$ADMIN_NET" -j ACCEPT',
+  'fi',
+  '$IPT -A INPUT -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT',
+  'exit 0',
+].join('\n');
+
+test("a script's shell lines are said once, as not run, and its commands are read in the order written", () => {
+  const a = analyzeText(shellAround);
+  const found = diagnosticsOf(a, 'en');
+  assert.deepEqual(
+    found.map((d) => [d.span.line, d.severity, d.code]),
+    [[1, 'info', 'shell-lines-not-run']],
+  );
+  assert.match(found[0].message, /^8 lines of shell around the iptables commands .* are not run/);
+  assert.match(diagnosticsOf(a, 'zh-CN')[0].message, /8 行 shell 代码/);
+  assert.deepEqual(chainRules(shellAround, 'filter', 'INPUT'), [7, 10, 12]);
+  // Functions, a case, plain commands: each line counted, a second `}` too.
+  const functions = [
+    'modprobe br_netfilter',
+    'sysctl -w net.ipv4.ip_forward=1',
+    'ip route add 10.8.0.0/24 via 10.0.0.2 dev eth1',
+    'allow() {',
+    '  iptables -A INPUT -p tcp --dport "$1" -j ACCEPT',
+    '}',
+    'function nat {',
+    '  iptables -t nat -A POSTROUTING -o eth0 -j MASQUERADE',
+    '}',
+    'case "$1" in',
+    '  start)',
+    '    allow 22',
+    '    ;;',
+    'esac',
+    '[ -x /usr/local/bin/post-fw ] && /usr/local/bin/post-fw',
+    ':',
+  ].join('\n');
+  const said = parseIptables(functions).diagnostics;
+  assert.deepEqual(
+    said.map((d) => [d.span.line, d.code, d.params?.count]),
+    [[0, 'shell-lines-not-run', 14]],
+  );
+});
+
+test('around a script, a line that may be a mangled rule keeps its warning, a sentence stays prose', () => {
+  const text = [
+    'Open the ports like this:',
+    'set -e',
+    'iptables -A INPUT -p tcp --dport 22 -j ACCEPT',
+    '  --dport 80 -j ACCEPT',
+    'INPUT -p tcp -j DROP',
+    '$FW -F',
+    'then save them with the usual tool',
+    'fi',
+  ].join('\n');
+  assert.deepEqual(notes(text), [
+    [0, 'text-line'],
+    [1, 'shell-lines-not-run'],
+    [3, 'unrecognized-line'],
+    [4, 'unrecognized-line'],
+    [5, 'unrecognized-line'],
+    [6, 'text-line'],
+  ]);
+  // A dump (or a transcript) with a stray shell line is no script: the line is warned about as before.
+  const dump = ['*filter', ':INPUT ACCEPT [0:0]', 'echo reloading', '-A INPUT -j ACCEPT', 'fi', 'COMMIT'].join('\n');
+  assert.deepEqual(notes(dump), [
+    [2, 'unrecognized-line'],
+    [4, 'unrecognized-line'],
+  ]);
+  const transcript = ['$ iptables -A INPUT -j DROP', 'fi', '$ iptables -S', '-P INPUT ACCEPT', '-A INPUT -j DROP'];
+  assert.deepEqual(notes(transcript.join('\n')), [
+    [0, 'command-not-applied'],
+    [1, 'unrecognized-line'],
+  ]);
 });

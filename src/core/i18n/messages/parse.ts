@@ -83,6 +83,10 @@ export const parseMessages: MessageBundle = {
       "The log's ip6tables command changes IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: it is not applied to them.",
     'parse.logfmt-other-family.other':
       "The log's {count} ip6tables commands (the first here) change IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: they are not applied to them.",
+    'parse.shell-lines-not-run.one':
+      "This line of shell around the iptables commands is not run: only the iptables commands are read, in the order written; a loop's or a condition's commands are read once.",
+    'parse.shell-lines-not-run.other':
+      "{count} lines of shell around the iptables commands (the first here) are not run: only the iptables commands are read, in the order written; a loop's or a condition's commands are read once.",
     'parse.command-not-applied':
       'This iptables {command} is not applied: the text also shows rules as iptables-save, -S or -L printed them, and those are read as the state (a command in a transcript ran before or after that output).',
     'parse.rule-number-out-of-range.one':
@@ -188,6 +192,8 @@ export const parseMessages: MessageBundle = {
       '此处的 ip6tables {command} 修改的是 IPv6 规则，内核把它们与文本中 iptables 命令的 IPv4 规则分开保存：它不应用到这些规则上。',
     'parse.logfmt-other-family.other':
       '日志中的 {count} 条 ip6tables 命令（第一条在此）修改的是 IPv6 规则，内核把它们与日志中 iptables 命令的 IPv4 规则分开保存：它们不应用到这些规则上。',
+    'parse.shell-lines-not-run.other':
+      'iptables 命令周围的 {count} 行 shell 代码（第一行在此）不会运行：只按书写顺序读取 iptables 命令；循环或条件中的命令只读取一次。',
     'parse.command-not-applied':
       '此处的 iptables {command} 未被应用：文本中还有 iptables-save、-S 或 -L 打印的规则，规则的状态以它们为准（记录中的命令是在那份输出之前或之后运行的）。',
     'parse.rule-number-out-of-range.other':
