@@ -151,13 +151,21 @@ export function outgoingCalls(
   const model = a.iptables;
   const chain = model && chainOfItem(model, it);
   if (!model || !chain) return [];
+  // Each rule's callees once (a kube-proxy `services` rule's map names 10k chains), then each callee's rules.
+  const rulesTo = new Map<string, Rule[]>();
+  for (const r of chain.rules) {
+    if (!r.target) continue;
+    for (const name of new Set([r.target.name, ...verdictMapChains(model.dump, r)])) {
+      const list = rulesTo.get(name);
+      if (list) list.push(r);
+      else rulesTo.set(name, [r]);
+    }
+  }
   const out: CallHierarchyOutgoingCall[] = [];
   for (const callee of model.callees(chain.table, chain.name)) {
     const target = model.chain(callee.table, callee.name);
     if (!target) continue;
-    const ranges = chain.rules
-      .filter((r) => r.target?.name === callee.name || verdictMapChains(model.dump, r).includes(callee.name))
-      .map((r) => toRange(r.target!.span));
+    const ranges = (rulesTo.get(callee.name) ?? []).map((r) => toRange(r.target!.span));
     out.push({ to: item(uri, target, lines), fromRanges: ranges });
   }
   return out;
