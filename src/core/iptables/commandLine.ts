@@ -227,7 +227,7 @@ export function iptablesCommandOn(
   text: string,
   from: number,
   end: number,
-  variables: ToolOfVariable = (name, at) => toolAt(toolVariables(text), name, at),
+  variables: ToolOfVariable = (name, at) => toolAt(text, name, at),
 ): { read: IptablesCommand; unread: IptablesCommand[] } | undefined {
   const words = shellWords(text, from, end);
   const commands: IptablesCommand[] = [];
@@ -258,7 +258,7 @@ export type ToolOfVariable = (name: string, at: number) => string | undefined;
 /** A script's assignments of each variable, in text order: where, and the tool it names ('' for no tool). */
 type Assignments = ReadonlyMap<string, readonly { at: number; tool: string }[]>;
 
-let variablesOf: { text: string; assignments: Assignments } | undefined;
+let variablesOf: { text: string; assignments: Assignments; functions?: readonly number[] } | undefined;
 
 /**
  * The variables a script sets (`IPT=/sbin/iptables`, `IPTABLES="iptables -w"`, `IPT=echo`) and the tool each
@@ -282,12 +282,50 @@ function toolVariables(text: string): Assignments {
   return assignments;
 }
 
+/** `allow() {`, `function lockdown {`: where a shell function's body opens (its `{` ends the match). */
+const FUNCTION_START = /^[ \t]*(?:function[ \t]+[\w.:-]+(?:[ \t]*\(\))?|[\w.:-]+[ \t]*\(\))[ \t]*\{/gm;
+
 /**
- * The tool `name` names at offset `at`: its last assignment before, as a shell running the script has it (found by
- * halves: a script may set a variable before each of thousands of commands).
+ * The spans of the shell functions a script defines, as [start, end) offset pairs in text order: from the name to
+ * the `}` that closes the body (braces counted, those of `${...}` apart). A function inside another is in the outer span.
  */
-function toolAt(assignments: Assignments, name: string, at: number): string | undefined {
-  const list = assignments.get(name);
+function functionSpans(text: string): readonly number[] {
+  toolVariables(text);
+  if (variablesOf!.functions) return variablesOf!.functions;
+  const spans: number[] = [];
+  if (text.includes('{')) {
+    FUNCTION_START.lastIndex = 0;
+    for (let m; (m = FUNCTION_START.exec(text));) {
+      let depth = 1;
+      // `${NAME}`'s braces are no block's: counted apart.
+      let expansions = 0;
+      let k = FUNCTION_START.lastIndex;
+      for (; k < text.length && depth > 0; k++) {
+        const c = text.charCodeAt(k);
+        if (c === 123) {
+          if (text.charCodeAt(k - 1) === 36) expansions++;
+          else depth++;
+        } else if (c === 125) {
+          if (expansions > 0) expansions--;
+          else depth--;
+        }
+      }
+      spans.push(m.index, k);
+      FUNCTION_START.lastIndex = k;
+    }
+  }
+  variablesOf!.functions = spans;
+  return spans;
+}
+
+/**
+ * The tool `name` names at offset `at` of `text`: its last assignment before, as a shell running the script has it
+ * (found by halves: a script may set a variable before each of thousands of commands). A use before any assignment
+ * inside a shell function the script defines first and calls after setting the variable (`allow() { $IPT -A ...; }`,
+ * then `IPT=/sbin/iptables`) runs with the first assignment after it that names a tool.
+ */
+function toolAt(text: string, name: string, at: number): string | undefined {
+  const list = toolVariables(text).get(name);
   if (!list) return undefined;
   let lo = 0;
   let hi = list.length;
@@ -296,7 +334,22 @@ function toolAt(assignments: Assignments, name: string, at: number): string | un
     if (list[mid].at < at) lo = mid + 1;
     else hi = mid;
   }
-  return lo > 0 ? list[lo - 1].tool : undefined;
+  if (lo > 0) return list[lo - 1].tool;
+  if (!insideFunction(functionSpans(text), at)) return undefined;
+  for (const later of list) if (later.tool) return later.tool;
+  return '';
+}
+
+function insideFunction(spans: readonly number[], at: number): boolean {
+  // The last span starting at or before `at`, by halves.
+  let lo = 0;
+  let hi = spans.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[2 * mid] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && at < spans[2 * lo - 1];
 }
 
 /**
@@ -319,7 +372,7 @@ export function runsToolVariable(text: string, at: number, content: string): boo
   const c = content.charCodeAt(0);
   const m = c === 36 || c === 34 || content.startsWith('sudo') ? VARIABLE_COMMAND.exec(content) : null;
   if (!m) return false;
-  const tool = toolAt(toolVariables(text), m[1] ?? m[2], at) ?? m[3];
+  const tool = toolAt(text, m[1] ?? m[2], at) ?? m[3];
   return tool !== undefined && TOOL.test(tool);
 }
 

@@ -235,8 +235,31 @@ test('a variable is the tool the script set it to before the line, and an ip6tab
     assert.deepEqual(notes(script), said, script);
     assert.deepEqual(chainRules(script, 'filter', 'INPUT'), rules, script);
   }
-  // A variable used before the script sets it runs nothing known.
+  // A variable used before the script sets it runs nothing known; in a shell function defined first and called
+  // after the assignment, it runs the tool set later.
   assert.deepEqual(chainRules('$IPT -A INPUT -j DROP\nIPT=iptables', 'filter', 'INPUT'), undefined);
+  const functions = [
+    '#!/bin/sh',
+    'allow() {',
+    '  $IPT -A INPUT -s "$1" -j ACCEPT',
+    '}',
+    'function lockdown {',
+    '  $IPT -P INPUT DROP',
+    '  if [ -n "${ADMIN}" ]; then',
+    '    $IPT -A INPUT -s "$ADMIN" -j ACCEPT',
+    '  fi',
+    '}',
+    '$IPT -A INPUT -j LOG',
+    'IPT=/sbin/iptables',
+    'lockdown',
+    'allow 10.0.0.0/8',
+  ].join('\n');
+  assert.deepEqual(chainRules(functions, 'filter', 'INPUT'), [2, 7]);
+  // The use outside a function, before the assignment, is still no command.
+  assert.deepEqual(notes(functions), [
+    [1, 'shell-lines-not-run'],
+    [10, 'unrecognized-line'],
+  ]);
   // A default the script gives (`${IPTABLES:-/sbin/iptables}`) names the tool too, when nothing set it otherwise.
   const defaults = [
     'IPTABLES=${IPTABLES:-/sbin/iptables}',
