@@ -392,6 +392,41 @@ export function rulesHereDocument(line: string): string | undefined {
   return m && FEEDS_RULES.test(line) ? m[2] : undefined;
 }
 
+/** `iptables-restore`, `sudo /usr/sbin/ip6tables-legacy-restore`: group 1 the tool, the rest after it. */
+const RESTORE_TOOL = new RegExp(
+  String.raw`^(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:${TOOL_DIRECTORY})?(ip6?tables(?:-legacy|-nft)?-restore)(?=[ \t<]|$)`,
+);
+/** Options of iptables-restore that take a value (`-T nat`, `-M /sbin/modprobe`, `-W 1000`; its `-t` is --test). */
+const RESTORE_OPTION_VALUES = new Set(['-T', '--table', '-M', '--modprobe', '-W', '--wait-interval']);
+
+/**
+ * The file a restore command loads (`iptables-restore < /etc/iptables/rules.v4`, `ip6tables-restore -n FILE`), not
+ * a here-document's lines: rules the text does not show.
+ */
+export function restoreFileOf(command: string): { tool: string; file: string } | undefined {
+  if (!command.includes('-restore')) return undefined;
+  const m = RESTORE_TOOL.exec(command);
+  if (!m) return undefined;
+  const words = command.slice(m[0].length).split(/[ \t]+/);
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k];
+    if (w === '') continue;
+    // An option's value (`-w` takes a number of seconds if one follows).
+    if (RESTORE_OPTION_VALUES.has(w) || ((w === '-w' || w === '--wait') && /^\d+$/.test(words[k + 1] ?? ''))) {
+      k++;
+      continue;
+    }
+    if (w.startsWith('<')) {
+      const file = w.length > 1 ? w.slice(1) : words[k + 1];
+      return file && !file.startsWith('<') ? { tool: m[1], file } : undefined;
+    }
+    // A pipe, a list or a redirection of the output ends the command's words.
+    if (/^(?:\||&&|;|\d*>)/.test(w)) return undefined;
+    if (!w.startsWith('-')) return { tool: m[1], file: w };
+  }
+  return undefined;
+}
+
 /**
  * Where the words of a command's continuation line text[from, end) end (before an operator, a redirection, a
  * comment or a final `\`), and whether it goes on again.

@@ -22,6 +22,7 @@ import {
   iptablesCommandOn,
   readsAsShell,
   readsIpv6Commands,
+  restoreFileOf,
   rulesHereDocument,
   runsToolVariable,
   showsPrintedRules,
@@ -449,6 +450,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (command !== undefined) {
       noteCommand(command);
       hereDocument = rulesHereDocument(command);
+      const restored = hereDocument === undefined ? restoreFileOf(command) : undefined;
+      // Rules loaded from a file the text does not show: the trace and lint see only what is written here.
+      if (restored) diagnostics.push(problem('restore-file-not-shown', 'info', lineSpan(sl.line, sl.raw), restored));
       // A command that changes the rules (a script, shell history, a doc's example) is read as the rule or chain
       // command it runs, in the table it names.
       return readCommandLine(li, lines.contentEnd[li] - command.length) ?? li;

@@ -420,3 +420,29 @@ test('around a script, a line that may be a mangled rule keeps its warning, a se
     [1, 'unrecognized-line'],
   ]);
 });
+
+test('a restore command that loads a file says the text does not show those rules; a here-document is read', () => {
+  const said = (text: string) =>
+    parseIptables(text)
+      .diagnostics.filter((d) => d.code === 'restore-file-not-shown')
+      .map((d) => [d.span.line, d.message]);
+  assert.deepEqual(
+    said(
+      'set -e\niptables -F\niptables-restore < /etc/iptables/rules.v4\niptables -A INPUT -p tcp --dport 22 -j ACCEPT\n',
+    ),
+    [
+      [
+        2,
+        'iptables-restore loads the rules of /etc/iptables/rules.v4, which the text does not show: lint and the trace read only the rules written here.',
+      ],
+    ],
+  );
+  assert.deepEqual(
+    said('sudo /usr/sbin/ip6tables-restore -n -T filter /etc/iptables/rules.v6\n').map(([line]) => line),
+    [0],
+  );
+  assert.match(String(said('$ sudo iptables-restore --noflush <rules.v4\n')[0]?.[1]), /of rules\.v4,/);
+  // Lines the text gives it, and options alone, load nothing unseen.
+  assert.deepEqual(said('iptables-restore --noflush <<EOF\n*filter\n-A INPUT -j DROP\nCOMMIT\nEOF\n'), []);
+  assert.deepEqual(said('iptables-restore -T filter\niptables-restore -w 5 2>/dev/null\n'), []);
+});

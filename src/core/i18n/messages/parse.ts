@@ -83,6 +83,8 @@ export const parseMessages: MessageBundle = {
       "The log's ip6tables command changes IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: it is not applied to them.",
     'parse.logfmt-other-family.other':
       "The log's {count} ip6tables commands (the first here) change IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: they are not applied to them.",
+    'parse.restore-file-not-shown':
+      '{tool} loads the rules of {file}, which the text does not show: lint and the trace read only the rules written here.',
     'parse.shell-lines-not-run.one':
       "This line of shell around the iptables commands is not run: only the iptables commands are read, in the order written; a loop's or a condition's commands are read once.",
     'parse.shell-lines-not-run.other':
@@ -192,6 +194,8 @@ export const parseMessages: MessageBundle = {
       '此处的 ip6tables {command} 修改的是 IPv6 规则，内核把它们与文本中 iptables 命令的 IPv4 规则分开保存：它不应用到这些规则上。',
     'parse.logfmt-other-family.other':
       '日志中的 {count} 条 ip6tables 命令（第一条在此）修改的是 IPv6 规则，内核把它们与日志中 iptables 命令的 IPv4 规则分开保存：它们不应用到这些规则上。',
+    'parse.restore-file-not-shown':
+      '{tool} 加载 {file} 中的规则，文本里没有这些规则：lint 和追踪只读取这里写出的规则。',
     'parse.shell-lines-not-run.other':
       'iptables 命令周围的 {count} 行 shell 代码（第一行在此）不会运行：只按书写顺序读取 iptables 命令；循环或条件中的命令只读取一次。',
     'parse.command-not-applied':
