@@ -325,7 +325,8 @@ export class StoredRule implements Rule {
     if (renamed && this.targetWord >= 0) {
       // The target word as its current name: `-D CHAIN -j NEW` after `-E OLD NEW` deletes `-j OLD` rules.
       const at = this.base + this.store.wordCol[this.targetWord];
-      if (at >= bodyAt && (cut < 0 || at < cut))
+      // Counters before the rule (`[p:b] -A ...`) are outside the body; inside it, the target is before them.
+      if (at >= bodyAt && (cut <= bodyAt || at < cut))
         body = `${text.slice(bodyAt, at)}${this.targetName ?? ''}${body.slice(at - bodyAt + this.store.wordLen[this.targetWord])}`;
     }
     return collapseSpaces(`${chain} ${body}`);

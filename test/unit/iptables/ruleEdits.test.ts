@@ -1,7 +1,8 @@
 /**
  * Restore input and scripts that edit chains (-I, -D by rule or number, -R, -F, -E) leave each chain as iptables
  * would: checked against a plain list model of those commands over random sequences, with rules written alike
- * (deletes match the first), jumps between the chains (a rename changes their text) and specs spaced differently.
+ * (deletes match the first), jumps between the chains (a rename changes their text), specs spaced differently and
+ * counters written before a rule.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -41,7 +42,8 @@ test('chain edits by rule and by number match a list model over random scripts (
       const written = pick(5) === 0 ? spec.replace(/ /g, '  ') : spec;
       const kind = pick(20);
       if (kind < 8) {
-        lines.push(`-A ${name} ${written}`);
+        // Now and then with counters before it, as iptables-save -c writes them (no part of what -D compares).
+        lines.push(`${pick(6) === 0 ? `[${pick(9)}:${pick(999)}] ` : ''}-A ${name} ${written}`);
         rules.push(spec);
       } else if (kind < 10) {
         const at = 1 + pick(rules.length + 1);
