@@ -282,8 +282,10 @@ function toolVariables(text: string): Assignments {
   return assignments;
 }
 
+/** A shell function's definition up to its body: `allow()`, `function lockdown`, `function setup ()`. */
+const FUNCTION_HEAD = String.raw`(?:function[ \t]+[\w.:-]+(?:[ \t]*\([ \t]*\))?|[\w.:-]+[ \t]*\([ \t]*\))`;
 /** `allow() {`, `function lockdown {`: where a shell function's body opens (its `{` ends the match). */
-const FUNCTION_START = /^[ \t]*(?:function[ \t]+[\w.:-]+(?:[ \t]*\(\))?|[\w.:-]+[ \t]*\(\))[ \t]*\{/gm;
+const FUNCTION_START = new RegExp(String.raw`^[ \t]*${FUNCTION_HEAD}[ \t]*\{`, 'gm');
 
 /**
  * The spans of the shell functions a script defines, as [start, end) offset pairs in text order: from the name to
@@ -509,8 +511,7 @@ const SHELL_WORDS = new Set([
   ...['rm', 'cp', 'mv', 'cat', 'tee', 'grep', 'sed', 'awk', 'touch', 'chmod', 'ln'],
 ]);
 /** An assignment (`IPT=/sbin/iptables`, `PORTS+=(22)`) or a function's definition (`setup() {`, `function f {`). */
-const SHELL_FORM =
-  /^(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|(?:function[ \t]+[\w.:-]+|[\w.:-]+[ \t]*\([ \t]*\))[ \t]*(?:\([ \t]*\)[ \t]*)?\{?[ \t]*$)/;
+const SHELL_FORM = new RegExp(String.raw`^(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|${FUNCTION_HEAD}[ \t]*\{?[ \t]*$)`);
 /** A `case` pattern (`start)`, `stop|restart)`, `*)`) and what follows it. */
 const CASE_PATTERN = /^[^\s()]+\)(?:[ \t]|$)/;
 /**
