@@ -41,7 +41,10 @@ import { demoCheck, productChecks, readmeCheck } from './product.mjs';
 const require = createRequire(import.meta.url);
 const started = Date.now();
 process.exitCode = 1; // until the run has actually passed
-const TIMEOUT_MS = Number(process.env.KPP_E2E_TIMEOUT_MS || 12 * 60_000);
+// The whole run: product checks, then host tests and 32 UI checks on two code-servers (dev, VSIX). It took 700-723 s
+// on this project's 2-CPU VM at 12 min and hit that bound with every check passed: a bound against a hang, not a
+// speed target (each UI check and the host tests have their own).
+const TIMEOUT_MS = Number(process.env.KPP_E2E_TIMEOUT_MS || 20 * 60_000);
 const HOST_TESTS_TIMEOUT_MS = Math.min(4 * 60_000, TIMEOUT_MS);
 const UI_CHECK_TIMEOUT_MS = 90_000;
 // The workbench page pulls many scripts; on a loaded CI machine `load` can take well over 30 s.
