@@ -300,7 +300,9 @@ class IndexFacts implements KubeFacts<number, number> {
   private readonly valueAt = new Int32Array(READINGS);
   private readonly valueEnd = new Int32Array(READINGS);
   private readonly valueNegated = new Uint8Array(READINGS);
-  private markName = '';
+  /** Where the option word of each kept value is: [optionAt, optionEnd). */
+  private readonly valueOptionAt = new Int32Array(READINGS);
+  private readonly valueOptionEnd = new Int32Array(READINGS);
   /** Where the rule's `-m` modules' names are in the text, in order (`moduleCount` of them), and their kinds. */
   private moduleAt: number[] = [];
   private moduleEnd: number[] = [];
@@ -513,7 +515,10 @@ class IndexFacts implements KubeFacts<number, number> {
     // The target may have come from the line's end without the line read.
     this.read(r);
     if (this.valueRead[Reading.Mark] !== this.reads) return undefined;
-    return { name: this.markName, value: this.valueOf(Reading.Mark) };
+    const name = canonicalOptionName(
+      this.text.slice(this.valueOptionAt[Reading.Mark], this.valueOptionEnd[Reading.Mark]),
+    );
+    return { name, value: this.valueOf(Reading.Mark) };
   }
 
   matchesKubeSet(r: number): boolean {
@@ -686,7 +691,10 @@ class IndexFacts implements KubeFacts<number, number> {
               this.valueAt[reading] = at;
               this.valueEnd[reading] = valueEnd;
               this.valueNegated[reading] = negated ? 1 : 0;
-              if (reading === Reading.Mark) this.markName = canonicalOptionName(text.slice(optionAt, i - 1));
+              // Kept for every value, not only a MARK target's (read once, at the end of the view): a store run
+              // for the first time in optimized code has no type feedback and deoptimizes the whole function.
+              this.valueOptionAt[reading] = optionAt;
+              this.valueOptionEnd[reading] = i - 1;
             } else if (reading === Reading.Dport) {
               // Two: the first in module order is the view's, and an implied module may come later in that order.
               throw new IndexGaveUp();
