@@ -5,7 +5,7 @@
  * are read; nothing is run.
  */
 import { isWhiteCode } from '../common/chars';
-import { COMMAND_OPTION_VALUES, RULE_CHANGING_COMMANDS } from './options';
+import { COMMAND_OPTION_VALUES, FAMILY_OPTIONS, familyOptionAt, RULE_CHANGING_COMMANDS } from './options';
 
 /** What an iptables command does: a rule command, `-C` (changes nothing), a chain command, anything else. */
 export type CommandKind = 'rule' | 'check' | 'chain' | 'other';
@@ -25,6 +25,11 @@ export interface IptablesCommand {
   end: number;
   /** The line ends in `\`: the command goes on on the next line. */
   continues: boolean;
+  /**
+   * A family option of the other tool's family (`iptables -6 ...`, `ip6tables -A X -4 ...`): where, and as written.
+   * The tool refuses the command (exit status 2) and changes nothing.
+   */
+  otherFamily?: { at: number; option: string };
 }
 
 const RULE_COMMANDS = new Set(RULE_CHANGING_COMMANDS);
@@ -148,8 +153,9 @@ function readCommand(
   to: number,
   variables: ToolOfVariable,
 ): IptablesCommand | undefined {
-  let k = from;
   const word = (i: number) => text.slice(words[i].start, words[i].end);
+  const start = afterCompoundWords(text, words, from, to);
+  let k = start;
   if (k < to && word(k) === 'sudo') for (k++; k < to && word(k).startsWith('-'); k++);
   if (k >= to) return undefined;
   // `$IPT -A ...` where the script set `IPT=/sbin/iptables`: the tool the variable names.
@@ -164,8 +170,7 @@ function readCommand(
   for (k++; k < to; k++) {
     const w = word(k);
     const takes = COMMAND_OPTION_VALUES.get(w);
-    if (takes === undefined && !(w === '-4' || w === '-6' || w.startsWith('--table=') || w.startsWith('--wait=')))
-      break;
+    if (takes === undefined && !(FAMILY_OPTIONS.has(w) || w.startsWith('--table=') || w.startsWith('--wait='))) break;
     // `-w` takes a number if one follows.
     if (takes === 1 || (takes === -1 && k + 1 < to && /^\d+$/.test(word(k + 1)))) k++;
   }
@@ -181,7 +186,8 @@ function readCommand(
   const { end, continues } = wordsEnd(text, words, k, to, words[to - 1].end);
   if (readsAsSentence(text, words, k + 1, end)) return undefined;
   return {
-    at: words[from].start,
+    otherFamily: otherFamilyOption(text, words, start, end, ipv6 ? 4 : 6),
+    at: words[start].start,
     commandAt: words[k].start,
     command,
     kind,
@@ -190,6 +196,45 @@ function readCommand(
     end,
     continues,
   };
+}
+
+/** Shell words a command may follow on its line: a group's or a body's opening, a condition, a loop's body. */
+const COMPOUND_WORDS = new Set(['{', '(', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', '!']);
+/** A function's name with its parentheses (`allow()`), as one word. */
+const FUNCTION_NAME_WORD = /^[\w.:-]+\(\)$/;
+
+/**
+ * Where the command of words [from, to) starts after the shell words before it on its line: a one-line function's
+ * head and body (`allow() { $IPT -A ...; }`, `function allow { ...`), a condition (`if ! iptables -C ...`), a
+ * branch or a loop's body (`then iptables -A ...`, `do $IPT -A ...`).
+ */
+function afterCompoundWords(text: string, words: ShellWord[], from: number, to: number): number {
+  const word = (i: number) => (i < to ? text.slice(words[i].start, words[i].end) : '');
+  let k = from;
+  // A function's head counts only before the `{` or `(` of its body.
+  let head = k;
+  if (word(head) === 'function') head += word(head + 2) === '()' ? 3 : 2;
+  else if (FUNCTION_NAME_WORD.test(word(head))) head++;
+  else if (word(head + 1) === '()' && /^[\w.:-]+$/.test(word(head))) head += 2;
+  if (head > k && (word(head) === '{' || word(head) === '(')) k = head;
+  while (k < to && COMPOUND_WORDS.has(word(k))) k++;
+  return k;
+}
+
+/** The first family option naming `family` among the command's words (from word `from` to offset `end`). */
+function otherFamilyOption(
+  text: string,
+  words: ShellWord[],
+  from: number,
+  end: number,
+  family: 4 | 6,
+): IptablesCommand['otherFamily'] {
+  for (let k = from; k < words.length && words[k].start < end; k++) {
+    const w = words[k];
+    if (familyOptionAt(text, w.start, w.end - w.start) === family)
+      return { at: w.start, option: text.slice(w.start, w.end) };
+  }
+  return undefined;
 }
 
 /**
@@ -378,20 +423,44 @@ export function runsToolVariable(text: string, at: number, content: string): boo
   return tool !== undefined && TOOL.test(tool);
 }
 
+/**
+ * A line that opens shell a command may follow on it (`allow() {`, `if`, `then`, `do`, `for ...; do`, `{`): its
+ * iptables command, if any, is found among its words (`iptablesCommandOn`), not at its start.
+ */
+const OPENS_COMPOUND = new RegExp(
+  String.raw`^(?:${FUNCTION_HEAD}[ \t]*[{(]|[{(]|(?:then|do|else|if|elif|while|until|for)(?=[ \t]))`,
+);
+
+export function opensCompound(content: string): boolean {
+  return OPENS_COMPOUND.test(content);
+}
+
 /** `<<EOF`, `<<-'RULES'` (not a here-string `<<<`): group 2 is the word that ends the here-document. */
 const HERE_DOCUMENT = /(?<!<)<<-?[ \t]*(['"]?)(\w+)\1/;
-/** What feeds a here-document's lines to iptables-restore or writes them to a file (`cat > rules.v4`, `tee`). */
-const FEEDS_RULES = /\bip6?tables(?:-legacy|-nft)?-restore\b|^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:cat|tee)\b/;
+/** A restore tool anywhere on the line (`cat <<EOF | sudo iptables-restore -n`, `iptables-restore <<RULES`). */
+const RESTORE_TOOL_WORD = /\bip6?tables(?:-legacy|-nft)?-restore\b/;
+/** A line that runs `cat` or `tee` (what writes a here-document's lines to a file). */
+const WRITES_FILE = /^[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:cat|tee)\b/;
+/**
+ * A file restore input is kept in (`/etc/iptables/rules.v4`, `/etc/iptables.up.rules`, `/etc/sysconfig/iptables`,
+ * `ip6tables.conf`, a file under `/etc/iptables/`), as a word of the line (after `>`, `>>` or as tee's argument).
+ */
+const RULES_FILE =
+  /^(?:\d?>>?)?['"]?(?:\S*\/)?(?:ip6?tables[\w.-]*|rules\.v[46]|[\w.-]*\.rules(?:\.v[46])?|ip6?tables\/[\w./-]+)['"]?$/;
 
 /**
- * The word that ends the here-document a line opens to give its lines to iptables-restore or a rules file
- * (`iptables-restore --noflush <<RULES`, `cat <<'EOF' | sudo iptables-restore -n`, `cat > /etc/iptables/rules.v4
- * <<EOF`): restore input the script writes, not rules iptables printed.
+ * The here-document a line opens (`cat > /etc/hosts <<EOF`, `iptables-restore --noflush <<RULES`): the word that
+ * ends it, and whether its lines are restore input: given to iptables-restore or ip6tables-restore, or written to a
+ * rules file (`cat <<'EOF' | sudo iptables-restore -n`, `cat > /etc/iptables/rules.v4 <<EOF`). Any other
+ * here-document (a sysctl file, /etc/hosts, a YAML manifest) holds no rules.
  */
-export function rulesHereDocument(line: string): string | undefined {
+export function hereDocumentOf(line: string): { word: string; rules: boolean } | undefined {
   if (!line.includes('<<')) return undefined;
   const m = HERE_DOCUMENT.exec(line);
-  return m && FEEDS_RULES.test(line) ? m[2] : undefined;
+  if (!m) return undefined;
+  const rules =
+    RESTORE_TOOL_WORD.test(line) || (WRITES_FILE.test(line) && line.split(/[ \t|;&]+/).some((w) => RULES_FILE.test(w)));
+  return { word: m[2], rules };
 }
 
 /** `iptables-restore`, `sudo /usr/sbin/ip6tables-legacy-restore`: group 1 the tool, the rest after it. */
@@ -439,35 +508,102 @@ export function continuationEnd(text: string, from: number, end: number): { end:
 }
 
 /**
- * A line as iptables-save, -S or -L prints it: a table header, a chain declaration, a policy, a new chain or an
- * appended rule as -S writes them (not the rest of a command a `\` continues), a listing's chain header.
+ * A line only iptables prints: a table header, a chain declaration, a policy or a new chain as -S writes them (not
+ * the rest of a command a `\` continues), a listing's chain header.
  */
-const RULES_AS_PRINTED =
-  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-A \S|-[PN] \S+(?: (?:ACCEPT|DROP))?[ \t]*\r?$|Chain \S+ \((?:policy \w+|\d+ references)\b)/m;
-/** A line with `<<`: maybe one that opens a here-document of rules (`rulesHereDocument`). */
+const PRINTED_FORMAT =
+  /(?<!\\\r?\n)^[ \t]*(?:\*(?:filter|nat|mangle|raw|security)[ \t]*\r?$|:[^\s:]+ (?:ACCEPT|DROP|-) \[|-[PN] \S+(?: (?:ACCEPT|DROP))?[ \t]*\r?$|Chain \S+ \((?:policy \w+|\d+ references)\b)/m;
+/** An appended rule as iptables-save and -S print it, also what restore input or a stray script line writes. */
+const PRINTED_RULE = /(?<!\\\r?\n)^[ \t]*-A \S/m;
+/** A line with `<<`: maybe one that opens a here-document (`hereDocumentOf`). */
 const HERE_DOCUMENT_LINE = /^[^\n]*<<[^\n]*\n/gm;
 
+/** An iptables tool (or a variable naming one) where a command may run it: `iptables-save` (group 1) or the tool. */
+const LISTING_TOOL = /\bip6?tables(?:-legacy|-nft)?(-save)?(?=[ \t\r\n|;&]|$)|\$\{?\w+\}?(?=[ \t])/g;
+/** Where a command's words end: a pipe, a list, a line break. */
+const COMMAND_WORDS_END = /[|;&\n]/g;
+/** `-S`, `-L`, `-nvL`, `--list`: the options that print rules. */
+const LISTING_OPTION = /[ \t](?:-[a-zA-Z]*[SL]|--list(?:-rules)?)(?=[ \t\r]|$)/;
+
 /**
- * Whether the text shows rules as iptables printed them (iptables-save, -S, -L output), outside a here-document a
- * script feeds to iptables-restore: then commands around them are a transcript's history, not the state.
+ * Whether the text runs a command that prints rules (`iptables-save | grep X`, `iptables -t nat -S X 1`,
+ * `$IPT -nvL`). Each command's words are read once: a tool named again among them is no command of its own.
+ */
+function runsListingCommand(text: string): boolean {
+  LISTING_TOOL.lastIndex = 0;
+  for (let m; (m = LISTING_TOOL.exec(text));) {
+    if (m[1]) return true;
+    const from = m.index + m[0].length;
+    COMMAND_WORDS_END.lastIndex = from;
+    const end = COMMAND_WORDS_END.exec(text)?.index ?? text.length;
+    if (LISTING_OPTION.test(text.slice(from, end))) return true;
+    LISTING_TOOL.lastIndex = Math.max(end, from);
+  }
+  return false;
+}
+
+/**
+ * Whether the text shows rules as iptables printed them (iptables-save, -S, -L output), outside a here-document:
+ * then commands around them are a transcript's history, not the state. Rule lines alone (`-A X ...`, what
+ * `iptables-save | grep X` prints) are printed output only beside a command that prints rules: in a script of
+ * commands, a bare `-A INPUT ...` line is one the shell does not run, and the script stays one.
  */
 export function showsPrintedRules(text: string): boolean {
-  if (!RULES_AS_PRINTED.test(text)) return false;
-  if (!text.includes('<<')) return true;
+  if (!PRINTED_FORMAT.test(text) && !PRINTED_RULE.test(text)) return false;
+  const outside = outsideHereDocuments(text);
+  if (PRINTED_FORMAT.test(outside)) return true;
+  return PRINTED_RULE.test(outside) && runsListingCommand(outside);
+}
+
+/**
+ * The text without the lines of its here-documents (a script's, never iptables' output). One of restore input
+ * runs to the text's end when nothing closes it (the paste cut it); any other only where its word closes it.
+ */
+function outsideHereDocuments(text: string): string {
+  if (!text.includes('<<')) return text;
+  const closing = closingLinesOf(text);
   let outside = '';
   let from = 0;
   HERE_DOCUMENT_LINE.lastIndex = 0;
   for (let m; (m = HERE_DOCUMENT_LINE.exec(text));) {
-    const word = rulesHereDocument(m[0]);
-    if (word === undefined) continue;
+    const opened = hereDocumentOf(m[0]);
+    if (!opened) continue;
     const body = m.index + m[0].length;
+    const end = firstAtOrAfter(closing.get(opened.word), body);
+    if (end < 0 && !opened.rules) continue;
     outside += text.slice(from, body);
-    const close = new RegExp(`^\\t*${word}[ \\t]*\\r?$`, 'm');
-    const end = close.exec(text.slice(body));
-    from = end ? body + end.index : text.length;
+    from = end < 0 ? text.length : end;
     HERE_DOCUMENT_LINE.lastIndex = from;
   }
-  return RULES_AS_PRINTED.test(outside + text.slice(from));
+  return outside + text.slice(from);
+}
+
+/** A line that may close a here-document: one word, after tabs (`<<-`). */
+const CLOSING_LINE = /^\t*(\w+)[ \t]*\r?$/gm;
+
+/** Where each word stands alone on a line (offsets, in text order): one pass, however many here-documents. */
+function closingLinesOf(text: string): Map<string, number[]> {
+  const closing = new Map<string, number[]>();
+  CLOSING_LINE.lastIndex = 0;
+  for (let m; (m = CLOSING_LINE.exec(text));) {
+    let list = closing.get(m[1]);
+    if (!list) closing.set(m[1], (list = []));
+    list.push(m.index);
+  }
+  return closing;
+}
+
+/** The first of the sorted `list` at or after `at` (by halves), -1 when none. */
+export function firstAtOrAfter(list: readonly number[] | undefined, at: number): number {
+  if (!list) return -1;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length ? list[lo] : -1;
 }
 
 /**
@@ -491,7 +627,8 @@ export function readsIpv6Commands(text: string): boolean | undefined {
     const from = m.index + m[0].length - m[1].length;
     const lineEnd = text.indexOf('\n', from);
     const found = iptablesCommandOn(text, from, lineEnd < 0 ? text.length : lineEnd);
-    if (!found || found.read.kind === 'check') continue;
+    // A command its tool refuses (`iptables -6 ...`) changes no rules of either family.
+    if (!found || found.read.kind === 'check' || found.read.otherFamily) continue;
     if (!found.read.ipv6) return false;
     ipv6 = true;
   }
@@ -510,8 +647,13 @@ const SHELL_WORDS = new Set([
   ...['modprobe', 'sysctl', 'ip', 'ipset', 'conntrack', 'systemctl', 'service', 'logger', 'sleep', 'mkdir'],
   ...['rm', 'cp', 'mv', 'cat', 'tee', 'grep', 'sed', 'awk', 'touch', 'chmod', 'ln'],
 ]);
-/** An assignment (`IPT=/sbin/iptables`, `PORTS+=(22)`) or a function's definition (`setup() {`, `function f {`). */
-const SHELL_FORM = new RegExp(String.raw`^(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|${FUNCTION_HEAD}[ \t]*\{?[ \t]*$)`);
+/**
+ * An assignment (`IPT=/sbin/iptables`, `PORTS+=(22)`) or a function's definition (`setup() {`, `function f {`, on one
+ * line `log() { logger -t fw "$1"; }`).
+ */
+const SHELL_FORM = new RegExp(
+  String.raw`^(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|${FUNCTION_HEAD}[ \t]*(?:\{.*\})?\{?[ \t]*$)`,
+);
 /** A `case` pattern (`start)`, `stop|restart)`, `*)`) and what follows it. */
 const CASE_PATTERN = /^[^\s()]+\)(?:[ \t]|$)/;
 /**

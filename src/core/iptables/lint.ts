@@ -298,7 +298,34 @@ const chainTargetNames: (string | undefined)[] = [];
 
 /** Rule i's comparable text, read once per chain. */
 function textAt(texts: (string | undefined)[], rules: readonly Rule[], i: number): string {
-  return (texts[i] ??= ruleComparableText(rules[i]));
+  return (texts[i] ??= withoutOwnFamily(rules[i], ruleComparableText(rules[i])));
+}
+
+/**
+ * The comparable text without the dump's own family option (`-4`, `! -4`, `--ipv4` in IPv4 rules): iptables takes
+ * the rule as if it were not written, so `-A X -4 -j ACCEPT` and `-A X -j ACCEPT` are one rule.
+ */
+function withoutOwnFamily(r: Rule, text: string): string {
+  const spellings = ownFamily === 'ipv6' ? IPV6_SPELLINGS : IPV4_SPELLINGS;
+  if (!spellings.some((w) => text.includes(w))) return text;
+  hasOwnFamily = false;
+  forEachOptionName(r, noteOwnFamily);
+  if (!hasOwnFamily) return text;
+  const words = text.split(' ');
+  const kept: string[] = [];
+  for (const w of words) {
+    if (!spellings.includes(w)) kept.push(w);
+    else if (kept[kept.length - 1] === '!') kept.pop();
+  }
+  return kept.join(' ');
+}
+
+const IPV4_SPELLINGS = ['-4', '--ipv4'];
+const IPV6_SPELLINGS = ['-6', '--ipv6'];
+let hasOwnFamily = false;
+
+function noteOwnFamily(module: string | null, name: string): void {
+  if (module === '' && name === ownFamily) hasOwnFamily = true;
 }
 
 /** An endpoint rule of a Service chain's probability ladder (a `recent` rule is session affinity's, not a step). */

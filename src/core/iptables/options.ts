@@ -26,6 +26,23 @@ export const GENERIC_OPTION_NAMES: Readonly<Record<string, string>> = {
   '--ipv6': 'ipv6',
 };
 
+/** The family options' spellings (`-4`, `--ipv6`) and the family each names. */
+export const FAMILY_OPTIONS: ReadonlyMap<string, 4 | 6> = new Map([
+  ['-4', 4],
+  ['--ipv4', 4],
+  ['-6', 6],
+  ['--ipv6', 6],
+]);
+
+/**
+ * The family option written at text[at, at + length) (`-4`, `--ipv6`), or undefined. iptables-restore takes one
+ * before a line's command as well as after it (`-4 -A FWR ...`, as a rules file for both tools writes them).
+ */
+export function familyOptionAt(text: string, at: number, length: number): 4 | 6 | undefined {
+  if (text.charCodeAt(at) !== 45 || (length !== 2 && length !== 6)) return undefined;
+  return FAMILY_OPTIONS.get(text.slice(at, at + length));
+}
+
 /** Long-option aliases inside match modules (`--destination-port` is `--dport`). */
 export const OPTION_ALIASES: Readonly<Record<string, string>> = {
   'destination-port': 'dport',

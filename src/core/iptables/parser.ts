@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import { lineSpan } from '../common/diagnostics';
-import { isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
+import { isAlnumCode, isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { commandOfTools, promptCommand, readHashPrompt } from '../common/commandLines';
 import { LineIndex, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
@@ -14,16 +14,28 @@ import { CAPTION, isProse } from '../common/prose';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import type { NftBaseChain } from '../nft/objects';
 import { isNftTableStart, parseNftTable } from '../nft/ruleset';
-import { EXTENSION_TARGETS, isKnownOptionSpelling, RULE_COMMAND_OF } from './options';
+import { EXTENSION_TARGETS, FAMILY_OPTIONS, isKnownOptionSpelling, RULE_COMMAND_OF } from './options';
 import { problem, relatedAt } from './problems';
-import { commentValue, readRuleBody, scanned, scanWords, valueId, WRAP_GAP } from './ruleReader';
+import {
+  afterFamilyOptions,
+  commentValue,
+  leadingFamilyWords,
+  moveLeadingWords,
+  readRuleBody,
+  scanned,
+  scanWords,
+  valueId,
+  WRAP_GAP,
+} from './ruleReader';
 import {
   continuationEnd,
+  firstAtOrAfter,
   iptablesCommandOn,
+  opensCompound,
   readsAsShell,
   readsIpv6Commands,
   restoreFileOf,
-  rulesHereDocument,
+  hereDocumentOf,
   runsToolVariable,
   showsPrintedRules,
   TOOL_DIRECTORY,
@@ -141,6 +153,8 @@ const ELISION = /^(?:\.{2,}|\u2026+)$/;
 const LISTING_COLUMNS = /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/;
 /** Lines a hard-wrapped rule may go on over, after its first. */
 const MAX_CONTINUATION_LINES = 4;
+/** Bare rule lines said in a script (`rule-line-not-command`): a stray line or a few, not a dump's rules. */
+const MAX_BARE_RULE_NOTES = 64;
 /** Narrower lines are not taken for a terminal's fold. */
 const MIN_FOLD_WIDTH = 60;
 /** A rule a terminal folded may take this many rows (a hard wrap by mail, MAX_CONTINUATION_LINES). */
@@ -174,18 +188,21 @@ function ruleCommandAt(text: string, at: number, length: number): Rule['command'
   return RULE_COMMANDS.get(text.slice(at, at + length));
 }
 
-/** `-A `/`-I ` (and their long forms) or a `[p:b]` counter prefix at offset `at`. */
+/**
+ * `-A `/`-I ` (and their long forms) or a `[p:b]` counter prefix at offset `at`, also after family options (`-4 -A
+ * FWR ...`).
+ */
 function startsLikeRule(text: string, at: number): boolean {
   const c0 = text.charCodeAt(at);
   if (c0 === 91) return isDigitCode(text.charCodeAt(at + 1));
   if (c0 !== 45) return false;
   const c1 = text.charCodeAt(at + 1);
   const c2 = text.charCodeAt(at + 2);
-  return (
-    ((c1 === 65 || c1 === 73) && isBlankCode(c2)) ||
-    text.startsWith('--append ', at) ||
-    text.startsWith('--insert ', at)
-  );
+  if ((c1 === 65 || c1 === 73) && isBlankCode(c2)) return true;
+  if (c1 !== 45 && c1 !== 52 && c1 !== 54) return false;
+  if (text.startsWith('--append ', at) || text.startsWith('--insert ', at)) return true;
+  const command = afterFamilyOptions(text, at);
+  return command > at && text.charCodeAt(command) === 45 && startsLikeRule(text, command);
 }
 
 interface Context {
@@ -235,12 +252,16 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let ipv6Commands: boolean | undefined;
   /** The word that ends the here-document the last command line opened (`iptables-restore <<EOF`). */
   let hereDocument: string | undefined;
+  /** The lines holding one word, by word: where here-documents close (see `skipHereDocument`). */
+  let closingLines: Map<string, number[]> | undefined;
   /** Commands read as a script's (not a transcript's history): with any, the text is a script of commands. */
   let appliedCommands = 0;
   /** The notes on lines that read as shell (`set -e`, `fi`, `IPT=...`): one note says them all in a script. */
   const shellLines: Diagnostic[] = [];
   /** Those lines, also the ones said nothing of (a `}` after the first). */
   let shellLineCount = 0;
+  /** Rule lines written bare (`-A INPUT ...`) outside restore input: in a script, lines the shell does not run. */
+  const bareRules: Rule[] = [];
   /** By `table name`: the last -X (no `to`) or -E of a chain name in restore input. */
   const chainFates = new Map<string, { line: number; to?: string }>();
   /** `table name` of chains restore input flushes or zeroes without making them: they must be in the kernel. */
@@ -380,6 +401,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   }
 
   sayShellLines();
+  sayBareRules();
   // In a paste that shows it left lines out, a missing declaration is most likely among them: say so quietly.
   if (sawCutMarks || diagnostics.some((d) => d.code === 'grep-numbered-paste'))
     for (const d of undeclared) d.severity = 'info';
@@ -449,7 +471,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       promptCommand(c) ?? (isIptablesCommand(c) || runsToolVariable(src, lines.contentStart[li], c) ? c : undefined);
     if (command !== undefined) {
       noteCommand(command);
-      hereDocument = rulesHereDocument(command);
+      const opened = hereDocumentOf(command);
+      // `$ cat <<EOF > /etc/hosts`: the lines up to EOF are that file's, no rules.
+      if (opened && !opened.rules) return skipHereDocument(li, opened.word);
+      hereDocument = opened?.word;
       const restored = hereDocument === undefined ? restoreFileOf(command) : undefined;
       // Rules loaded from a file the text does not show: the trace and lint see only what is written here.
       if (restored) diagnostics.push(problem('restore-file-not-shown', 'info', lineSpan(sl.line, sl.raw), restored));
@@ -457,11 +482,28 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       // command it runs, in the table it names.
       return readCommandLine(li, lines.contentEnd[li] - command.length) ?? li;
     }
-    // Shell that feeds the lines after it to iptables-restore or a rules file (`cat <<EOF | iptables-restore`).
-    const fed = rulesHereDocument(c);
-    if (fed !== undefined) {
-      hereDocument = fed;
+    // A command after shell on its line: a one-line function (`allow() { $IPT -A INPUT ...; }`), a condition or a
+    // loop (`if ! iptables -C X ...; then iptables -A X ...; fi`, `for p in 22 80; do $IPT -A ...; done`).
+    if (opensCompound(c)) {
+      const read = readCommandLine(li, lines.contentStart[li]);
+      if (read !== undefined) return read;
+    }
+    // Shell that feeds the lines after it to iptables-restore or a rules file (`cat <<EOF | iptables-restore`); the
+    // lines of any other here-document (`cat > /etc/sysctl.d/x.conf <<EOF`) are its file's, no rules.
+    const opened = hereDocumentOf(c);
+    if (opened?.rules) {
+      hereDocument = opened.word;
       return li;
+    }
+    if (opened && readsAsShell(c, false)) {
+      const end = skipHereDocument(li, opened.word);
+      if (end > li) {
+        noteOtherLine(
+          problem('unrecognized-line', 'warning', lineSpan(sl.line, sl.raw), { text: truncate(c, 60) }),
+          true,
+        );
+        return end;
+      }
     }
     if (c.startsWith('#')) {
       // A root prompt as docs print it (`# iptables -t nat -S`) says which table the lines after it are; inside
@@ -552,7 +594,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     // `[p:b] -N X` (restore input with counters): the chain command starts after the prefix.
     const prefix = c.charCodeAt(0) === 91 ? counterPrefix(c, 0, c.length) : undefined;
-    const words = joinWrappedWords(splitWords(c, sl.offset, prefix?.next ?? 0).words);
+    let words = joinWrappedWords(splitWords(c, sl.offset, prefix?.next ?? 0).words);
+    // `-4 -N X` (restore input for both tools): the family options before the command change nothing of a chain.
+    let lead = 0;
+    while (lead < words.length && FAMILY_OPTIONS.has(words[lead].raw)) lead++;
+    if (lead > 0 && lead < words.length && CHAIN_COMMANDS.has(words[lead].raw)) words = words.slice(lead);
     const head = words[0];
     if (head && CHAIN_COMMANDS.has(head.raw)) {
       handleChainCommand(words, sl, tableFor, getChain, forgetChain, renameChain, dump, tokens);
@@ -625,6 +671,15 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   }
 
   /**
+   * In a script of commands (no transcript), a bare rule line (`-A INPUT ...`, no tool before it) is no command:
+   * the shell would not run it. It is read as the rule it writes (a paste may have lost its `iptables`), and said.
+   */
+  function sayBareRules(): void {
+    if (appliedCommands === 0 || showsRulesAsPrinted !== false) return;
+    for (const rule of bareRules) diagnostics.push(problem('rule-line-not-command', 'warning', rule.span));
+  }
+
+  /**
    * The iptables command of line `li` from offset `from` that changes the rules, read as its rule or chain command
    * (commandLine.ts); returns the last line read, undefined when the line runs no such command.
    */
@@ -635,6 +690,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     for (const other of found.unread) {
       const span = { line: li, column: other.at - base, length: other.end - other.at };
       diagnostics.push(problem('command-not-read', 'info', span, { command: other.command }));
+    }
+    const refused = found.read.otherFamily;
+    if (refused) {
+      // `iptables -6 -A ...`: the tool refuses the other family's option (exit status 2) and changes nothing.
+      const span = { line: li, column: refused.at - base, length: refused.option.length };
+      const tool = found.read.ipv6 ? 'ip6tables' : 'iptables';
+      diagnostics.push(problem('command-family-refused', 'error', span, { tool, option: refused.option }, tool));
+      return li;
     }
     if (found.read.kind !== 'check' && (showsRulesAsPrinted ??= showsPrintedRules(src))) {
       // A transcript: the rules iptables-save or -S printed are the state; a command run before or after that
@@ -674,6 +737,31 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     } finally {
       scriptCommand = undefined;
     }
+  }
+
+  /**
+   * Past the lines of a here-document that holds no rules (opened on line `li`, closed by `word`): they are its
+   * file's lines, shell the script writes. Returns the closing line; `li` when no line closes it (a paste that cut
+   * it: its lines are read as they are).
+   */
+  function skipHereDocument(li: number, word: string): number {
+    if (!closingLines) {
+      // Lines of one word, by word: found once, however many here-documents the script opens.
+      closingLines = new Map();
+      for (let l = 0; l < lines.count; l++) {
+        const at = lines.contentStart[l];
+        const end = lines.contentEnd[l];
+        if (end === at || !isWordOnly(src, at, end)) continue;
+        const w = src.slice(at, end);
+        let list = closingLines.get(w);
+        if (!list) closingLines.set(w, (list = []));
+        list.push(l);
+      }
+    }
+    const end = firstAtOrAfter(closingLines.get(word), li + 1);
+    if (end < 0) return li;
+    shellLineCount += end - li;
+    return end;
   }
 
   /** Nothing but blank lines follows line `li`. */
@@ -835,8 +923,26 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const wordProblems = diagnostics.length;
     scanWords(store, lines, li, from, diagnostics, li, undefined, script?.end);
     let end = scanned.end;
+    // `-4 -A FWR ...` (restore input for both tools): the family options are the rule's, read after its command.
+    const lead =
+      script || src.charCodeAt(base + store.wordCol[first]) !== 45 ? 0 : leadingFamilyWords(store, first, end, base);
     const ruleCommand =
-      end - first >= 2 ? ruleCommandAt(src, base + store.wordCol[first], store.wordLen[first]) : undefined;
+      end - first - lead >= 2
+        ? ruleCommandAt(src, base + store.wordCol[first + lead], store.wordLen[first + lead])
+        : undefined;
+    if (ruleCommand && lead > 0) {
+      const positioned =
+        ruleCommand !== 'append' &&
+        ruleCommand !== 'check' &&
+        end - first - lead > 2 &&
+        /^\d+$/.test(
+          src.slice(
+            base + store.wordCol[first + lead + 2],
+            base + store.wordCol[first + lead + 2] + store.wordLen[first + lead + 2],
+          ),
+        );
+      moveLeadingWords(store, first, lead, positioned ? 3 : 2);
+    }
     // Word problems belong to lines read as commands: the caller reports prose and unknown lines whole (an
     // apostrophe in "Here's the dump" is no unclosed quote).
     const chainCommand =
@@ -951,6 +1057,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     lastChainWordLength = store.wordLen[first + 1];
     const chain = store.nameOf(chainId);
     const body = readRuleBody(store, li, base, bodyFirst, end, diagnostics, script !== undefined);
+    // The family options moved after the command: the rule's words are compared in the store's order.
+    if (lead > 0) body.commandOptions = true;
     // Only text without a `*table` header may need the comment to tell the table.
     const table = tableFor(chain, body.targetName, ctx.table ? undefined : commentValue(store, body, base));
     const init = ruleInit;
@@ -974,6 +1082,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (ctx.table && !chainRecord.builtin && !(chainRecord as ChainRecord).declared)
       reportUndeclared(chainRecord, rule);
     addRule(rule, table, chainRecord);
+    // A rule line outside restore input (no `*table`, no here-document): in a script, one the shell does not run.
+    if (!script && !ctx.table && hereDocument === undefined && bareRules.length < MAX_BARE_RULE_NOTES)
+      bareRules.push(rule);
     return true;
   }
 
@@ -1894,4 +2005,13 @@ function decideFamily(dump: IptablesDump): 4 | 6 {
     if (address) return address.includes(':') ? 6 : 4;
   }
   return 4;
+}
+
+/** Whether text[at, end) is one word of letters, digits and `_` (what closes a here-document). */
+function isWordOnly(text: string, at: number, end: number): boolean {
+  for (let i = at; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (!(isAlnumCode(c) || c === 95)) return false;
+  }
+  return true;
 }

@@ -5,10 +5,11 @@
  * Each word gets its flags and token kind; nothing per word is allocated, and a line allocates only what it keeps.
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
-import { isAlnumCode, isDigitCode } from '../common/chars';
+import { isAlnumCode, isBlankCode, isDigitCode } from '../common/chars';
 import type { LineIndex } from '../common/lines';
 import {
   COMMAND_OPTION_VALUES,
+  familyOptionAt,
   IMPLICIT_PROTOCOL_MODULES,
   knownModuleOptions,
   RULE_CHANGING_COMMANDS,
@@ -51,6 +52,48 @@ export function wordValue(store: RuleStore, k: number, base: number): string {
       .join('');
   if (flags & SPANS_LINES) return unquoteWord(store.wordAcrossLines(k, at));
   return flags & UNQUOTE ? unquoteWord(text) : text;
+}
+
+/**
+ * Where the family options written before a line's command end (`-4 -A FWR ...`, `--ipv6 -A ...`: iptables-restore
+ * takes them there as after the command): the offset after them and their blanks, `at` when none starts there.
+ */
+export function afterFamilyOptions(text: string, at: number): number {
+  let next = at;
+  for (;;) {
+    let end = next;
+    while (end < text.length && text.charCodeAt(end) > 32) end++;
+    if (end === next || end === text.length || !isBlankCode(text.charCodeAt(end))) return next;
+    if (familyOptionAt(text, next, end - next) === undefined) return next;
+    while (end < text.length && isBlankCode(text.charCodeAt(end))) end++;
+    next = end;
+  }
+}
+
+/** How many of the store's words from `first` (up to `end`) are family options (`-4 -6 -A ...`: two). */
+export function leadingFamilyWords(store: RuleStore, first: number, end: number, base: number): number {
+  let k = first;
+  while (
+    k < end &&
+    !(store.wordFlags[k] & (QUOTED | JOINED)) &&
+    familyOptionAt(store.text, base + store.wordCol[k], store.wordLen[k])
+  )
+    k++;
+  return k - first;
+}
+
+/**
+ * Puts the `lead` family words the line wrote before its command after the command's own words (`-4 -A X ...` is
+ * stored as `-A X -4 ...`, `-6 -I X 2 ...` as `-I X 2 -6 ...`), so they are read as the rule's options, as
+ * iptables-restore reads them. `commandWords`: the command, its chain and a position.
+ */
+export function moveLeadingWords(store: RuleStore, first: number, lead: number, commandWords: number): void {
+  const n = lead + commandWords;
+  const columns = [store.wordCol, store.wordLen, store.wordFlags, store.wordKind];
+  for (const column of columns) {
+    const moved = Array.from(column.subarray(first, first + n));
+    for (let k = 0; k < n; k++) column[first + k] = moved[(k + lead) % n];
+  }
 }
 
 /** How a terminal's fold joins a segment to the rule: line breaks in words read as nothing; the first word glued on. */

@@ -538,6 +538,8 @@ export class StoredRule implements Rule {
           });
       } else out.push({ kind, text: this.rawWord(k), span: this.wordSpan(k) });
     }
+    // Family options written before the command (`-4 -A X ...`) are stored after it: tokens go in text order.
+    for (let i = 1; i < out.length; i++) if (comesBefore(out[i].span, out[i - 1].span)) return out.sort(inTextOrder);
     return out;
   }
 
@@ -674,4 +676,12 @@ class StoredTarget implements Target {
   toJSON(): Target {
     return { name: this.name, kind: this.kind, span: this.span, options: this.options };
   }
+}
+
+function comesBefore(a: Span, b: Span): boolean {
+  return a.line < b.line || (a.line === b.line && a.column < b.column);
+}
+
+function inTextOrder(a: Token, b: Token): number {
+  return a.span.line - b.span.line || a.span.column - b.span.column;
 }

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { parseResultJsonBytes, parseTextJsonBytes } from '../../../src/cli/commands/parseJson';
 import { traceJson } from '../../../src/cli/commands/trace';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { detectDump } from '../../../src/core/detect';
 import { formatTraceTree } from '../../../src/core/iptables/trace';
 import { traceAnalysis, traceText, type TraceAnswer } from '../../../src/core/traceAnalysis';
 import { hover } from '../../../src/server/features/hover';
@@ -158,4 +159,108 @@ test('lint: a rule whose only condition is its own family matches every packet; 
     diagnosticsOf(analyzeText(text), 'en').map((d) => [d.span.line, d.code]),
     [[5, 'unreachable-rule']],
   );
+});
+
+/**
+ * The same host's file as a tool that writes the family first writes it (`-4 -A ...`, `-6 -A ...`): iptables-restore
+ * 1.8.9 (nft and legacy, run in a network namespace) loads `-4 -A FWR -p tcp -j ACCEPT` as `-A FWR -p tcp -j ACCEPT`
+ * and skips the `-6` lines, counters before them included (`[3:4] -4 -I ...`), and `-4 -N` makes the chain.
+ */
+const LEADING = [
+  '*filter',
+  ':INPUT DROP [0:0]',
+  ':FORWARD DROP [0:0]',
+  '-4 -N SSH-IN',
+  '-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
+  '-4 -A INPUT -p icmp -j ACCEPT',
+  '-6 -A INPUT -p tcp -m tcp --dport 22 -j DROP',
+  '--ipv4 -A INPUT -p tcp -m tcp --dport 22 -j SSH-IN',
+  '[3:180] -4 -I SSH-IN 1 -s 192.168.1.0/24 -j ACCEPT',
+  '-6 -4 -A SSH-IN -j DROP',
+  'COMMIT',
+].join('\n');
+
+test('-4 and -6 before the rule command are the rule family options, as iptables-restore reads them', () => {
+  const a = analyzeText(LEADING);
+  // An iptables text, every line of it; no unrecognized line: every rule read, in its chain, with its family option
+  // and counters.
+  assert.equal(detectDump(LEADING).confidence, 1);
+  assert.deepEqual(
+    diagnosticsOf(a, 'en').map((d) => d.code),
+    [],
+  );
+  const rule = (line: number) => a.iptables!.dump.rules.find((r) => r.line === line)!;
+  const options = (line: number) => rule(line).matches.flatMap((m) => m.options.map((o) => o.name));
+  assert.deepEqual(options(5), ['ipv4', 'protocol']);
+  assert.deepEqual(options(6), ['ipv6', 'protocol', 'dport']);
+  assert.deepEqual(options(7), ['ipv4', 'protocol', 'dport']);
+  assert.deepEqual(options(9), ['ipv6', 'ipv4']);
+  assert.deepEqual(
+    [rule(8).chain, rule(8).command, rule(8).position, rule(8).counters?.packets],
+    ['SSH-IN', 'insert', 1, 3],
+  );
+  assert.deepEqual(
+    a.iptables!.dump.tables[0].chains.get('SSH-IN')!.rules.map((r) => r.line),
+    [8, 9],
+  );
+  // The hover on the -4 before the command explains it and the rule, in both languages; the tokens are in line order.
+  const lines = LEADING.split('\n');
+  const at = (line: number, column: number, lang: 'en' | 'zh-CN') =>
+    JSON.stringify(hover(a, line, column, lang)?.contents);
+  assert.match(at(5, 0, 'en'), /IPv4 only: no effect in iptables' rules/);
+  assert.match(at(5, 0, 'en'), /IPv4 only, protocol icmp: accept/);
+  assert.match(at(6, 0, 'en'), /iptables-restore skips this rule/);
+  assert.match(at(5, 0, 'zh-CN'), /仅限 IPv4/);
+  assert.match(at(8, lines[8].indexOf('-4'), 'en'), /IPv4 only/);
+  for (const line of [5, 8]) {
+    const columns = a.iptables!.tokensOnLine(line).map((t) => t.span.column);
+    assert.deepEqual(
+      columns,
+      [...columns].sort((x, y) => x - y),
+    );
+  }
+});
+
+test('the trace reads -4 and -6 before the command as after it: the -6 DROP is skipped, the -4 jump taken', () => {
+  const packet = { ...HOST, dport: 22 };
+  assert.deepEqual(verdicts(traceText(LEADING, packet, 'en').answer), ['ACCEPT@INPUT:7,SSH-IN:8']);
+  const outside = { ...packet, src: '10.9.9.9' };
+  // `-6 -4 -A SSH-IN -j DROP` is a -6 rule (iptables-restore skips it): the chain returns, INPUT's policy drops.
+  assert.deepEqual(verdicts(traceText(LEADING, outside, 'en').answer), ['DROP@INPUT:7,SSH-IN:3,INPUT:1']);
+  assert.deepEqual(
+    shown(traceText(LEADING, packet, 'en').answer),
+    shown(traceAnalysis(analyzeText(LEADING), packet, 'en')),
+  );
+});
+
+test('lint: a rule that writes its own family option is the same rule as one that does not (duplicate-rule)', () => {
+  const text = (header: string, own: string, other: string) =>
+    [
+      header,
+      '*filter',
+      ':FWR - [0:0]',
+      ':INPUT ACCEPT [0:0]',
+      '-A INPUT -j FWR',
+      '-A FWR -p tcp -m tcp --dport 80 -j ACCEPT',
+      `-A FWR ${own} -p tcp -m tcp --dport 80 -j ACCEPT`,
+      `${own} -A FWR -p tcp -m tcp --dport 80 -j ACCEPT`,
+      `-A FWR ! ${own} -p tcp -m tcp --dport 80 -j ACCEPT`,
+      `-A FWR ${other} -p tcp -m tcp --dport 80 -j ACCEPT`,
+      'COMMIT',
+    ].join('\n');
+  const duplicates = (t: string) =>
+    diagnosticsOf(analyzeText(t), 'en')
+      .filter((d) => d.code === 'duplicate-rule')
+      .map((d) => [d.span.line, d.related?.[0].span.line]);
+  // In iptables' (IPv4) rules -4 is nothing; -6 makes another rule (one iptables-restore skips).
+  assert.deepEqual(duplicates(text('# Generated by iptables-save v1.8.9', '-4', '-6')), [
+    [6, 5],
+    [7, 5],
+    [8, 5],
+  ]);
+  assert.deepEqual(duplicates(text('# Generated by ip6tables-save v1.8.9', '--ipv6', '-4')), [
+    [6, 5],
+    [7, 5],
+    [8, 5],
+  ]);
 });

@@ -896,8 +896,9 @@ test('a rule a hard wrap broke over lines (mail, issue text) is read whole, its 
       [4, 4],
     ],
   );
-  // Review cases: a command after global options is a line of its own; a flag the catalog does not know does not
-  // pull in the prose after it, nor does a joined line that opens a quote it never closes.
+  // Review cases: a command after global options is a line of its own (`-4 -A ...`: a rule, as iptables-restore
+  // reads it); a flag the catalog does not know does not pull in the prose after it, nor does a joined line that
+  // opens a quote it never closes.
   const own = parseIptables(
     [
       '-A INPUT -s 1.2.3.4 -j DROP',
@@ -913,6 +914,7 @@ test('a rule a hard wrap broke over lines (mail, issue text) is read whole, its 
     own.rules.map((r) => [r.line, r.endLine, r.target?.name]),
     [
       [0, 0, 'DROP'],
+      [1, 1, 'ACCEPT'],
       [2, 2, undefined],
       [4, 4, undefined],
       [6, 6, 'ACCEPT'],

@@ -83,6 +83,12 @@ export const parseMessages: MessageBundle = {
       "The log's ip6tables command changes IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: it is not applied to them.",
     'parse.logfmt-other-family.other':
       "The log's {count} ip6tables commands (the first here) change IPv6 rules, which the kernel keeps apart from the IPv4 rules of its iptables commands: they are not applied to them.",
+    'parse.command-family-refused.iptables':
+      'iptables refuses {option}: it is the IPv4 tool, and stops with exit status 2 (1.8.x prints only "Try `iptables -h\' ..."). This command changes no rule; IPv6 rules are written with ip6tables.',
+    'parse.command-family-refused.ip6tables':
+      'ip6tables refuses {option}: it is the IPv6 tool, and stops with exit status 2 (1.8.x prints only "Try `ip6tables -h\' ..."). This command changes no rule; IPv4 rules are written with iptables.',
+    'parse.rule-line-not-command':
+      'This rule line runs no tool (no iptables before it): in a script of iptables commands the shell would not run it ("-A: command not found"). It is read as the rule it writes, as if its iptables were lost in the paste.',
     'parse.restore-file-not-shown':
       '{tool} loads the rules of {file}, which the text does not show: lint and the trace read only the rules written here.',
     'parse.shell-lines-not-run.one':
@@ -194,6 +200,12 @@ export const parseMessages: MessageBundle = {
       '此处的 ip6tables {command} 修改的是 IPv6 规则，内核把它们与文本中 iptables 命令的 IPv4 规则分开保存：它不应用到这些规则上。',
     'parse.logfmt-other-family.other':
       '日志中的 {count} 条 ip6tables 命令（第一条在此）修改的是 IPv6 规则，内核把它们与日志中 iptables 命令的 IPv4 规则分开保存：它们不应用到这些规则上。',
+    'parse.command-family-refused.iptables':
+      'iptables 拒绝 {option}：它是 IPv4 工具，会以退出状态 2 停止（1.8.x 只打印 "Try `iptables -h\' ..."）。这条命令不修改任何规则；IPv6 规则要用 ip6tables 写。',
+    'parse.command-family-refused.ip6tables':
+      'ip6tables 拒绝 {option}：它是 IPv6 工具，会以退出状态 2 停止（1.8.x 只打印 "Try `ip6tables -h\' ..."）。这条命令不修改任何规则；IPv4 规则要用 iptables 写。',
+    'parse.rule-line-not-command':
+      '这一行规则前面没有工具（没有 iptables）：在 iptables 命令的脚本中，shell 不会运行它（“-A: command not found”）。这里按它写出的规则读取，就像粘贴时丢掉了它的 iptables。',
     'parse.restore-file-not-shown':
       '{tool} 加载 {file} 中的规则，文本里没有这些规则：lint 和追踪只读取这里写出的规则。',
     'parse.shell-lines-not-run.other':
