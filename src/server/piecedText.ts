@@ -9,6 +9,7 @@
  * holds the only copy of the text as characters, and the server has it back, piece by piece, for what the worker
  * cannot do (an edit, another analysis after a worker stopped).
  */
+import { EditedDocument } from './editedText';
 import { pack, unpack, type Packed } from './packedText';
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
@@ -125,7 +126,8 @@ export function textParts(doc: TextDocument): readonly string[] {
 }
 
 export function textLength(doc: TextDocument): number {
-  return doc instanceof PiecedDocument ? doc.length : doc.getText().length;
+  // An edited document's text is joined only when read: its length is known without it.
+  return doc instanceof PiecedDocument || doc instanceof EditedDocument ? doc.length : doc.getText().length;
 }
 
 /** The worker holding `doc`'s text as it was forwarded (stdioReader.ts), while no analysis took it. */
@@ -133,7 +135,10 @@ export function forwardedText(doc: TextDocument): ForwardedText | undefined {
   return doc instanceof PiecedDocument ? doc.forwarded : undefined;
 }
 
-/** TextDocuments' configuration: TextDocument's own, except that a pieced text opens a PiecedDocument. */
+/**
+ * TextDocuments' configuration: TextDocument's own, except that a pieced text opens a PiecedDocument and a
+ * document edited becomes an EditedDocument (a change costs the lines it touches, not a copy of the text).
+ */
 export const PIECED_DOCUMENTS = {
   create(uri: string, languageId: string, version: number, content: string | PiecedText): TextDocument {
     return content instanceof PiecedText
@@ -141,7 +146,8 @@ export const PIECED_DOCUMENTS = {
       : TextDocument.create(uri, languageId, version, content);
   },
   update(document: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
-    const flat = document instanceof PiecedDocument ? document.flatDocument() : document;
-    return TextDocument.update(flat, changes, version);
+    const edited = document instanceof EditedDocument ? document : EditedDocument.of(document);
+    edited.update(changes, version);
+    return edited;
   },
 };
