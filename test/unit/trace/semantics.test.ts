@@ -506,6 +506,8 @@ describe('trace: forks', () => {
       { length: 20 },
       (_, i) => `-A FORWARD -m statistic --mode random --probability 0.5 -j MARK --or-mark ${1 << i}`,
     );
+    // A rule reads the bits, so each draw leads to a different walk (unread bits would not fork).
+    rules.push('-A FORWARD -m mark --mark 0x0/0xfffff -j ACCEPT');
     const r = tracePacket(parseIptables(forward(rules)), PKT, { maxPaths: 50 });
     assertSumsToOne(r);
     assert.ok(r.paths.length <= 50);
@@ -515,6 +517,10 @@ describe('trace: forks', () => {
     const cut = r.paths.filter((p) => p.verdict === 'UNKNOWN');
     assert.equal(r.truncated?.paths, cut.length);
     assert.ok(Math.abs(r.truncated!.probability - cut.reduce((a, p) => a + p.probability, 0)) < 1e-12);
+    assert.equal(
+      r.truncated?.message,
+      `The trace stopped forking at 50 paths: ${cut.length} paths are left unfinished where they would have split and end as UNKNOWN; they depend on 0 facts the paste does not decide (each path lists its own).`,
+    );
   });
 });
 

@@ -15,14 +15,17 @@ export const traceMessages: MessageBundle = {
     'trace.warn.no-local-addresses':
       'The node addresses (localAddresses) were not given: only loopback destinations count as local, and addrtype LOCAL tests fork.',
     // A limit stopped the trace early (TraceResult.truncated).
+    // {facts}: the undecided facts the unfinished paths took sides on (their `given`), counted once each.
     'trace.truncated.paths':
-      'The trace stopped forking at {limit} paths: where they would have split, the paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
+      'The trace stopped forking at {limit} paths: {paths} paths are left unfinished where they would have split and end as UNKNOWN; they depend on {facts} facts the paste does not decide (each path lists its own).',
+    'trace.truncated.facts':
+      'The trace stopped forking where a path would take sides on more than {limit} facts the paste does not decide: {paths} paths are left unfinished there and end as UNKNOWN; they depend on {facts} such facts (each path lists its own). Pasting what decides them (an ipset list, the node addresses) lets the trace go on.',
     'trace.truncated.evaluations':
-      'The trace stopped after {limit} rule evaluations: the unfinished paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
+      'The trace stopped after {limit} rule evaluations: {paths} paths are left unfinished and end as UNKNOWN; they depend on {facts} facts the paste does not decide (each path lists its own).',
     'trace.truncated.steps':
-      'The trace stopped after {limit} steps: the unfinished paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
+      'The trace stopped after {limit} steps: {paths} paths are left unfinished and end as UNKNOWN; they depend on {facts} facts the paste does not decide (each path lists its own).',
     'trace.truncated.time':
-      'The trace stopped after {limit} ms: the unfinished paths end as UNKNOWN ({paths} of them, with probability {p} in total).',
+      'The trace stopped after {limit} ms: {paths} paths are left unfinished and end as UNKNOWN; they depend on {facts} facts the paste does not decide (each path lists its own).',
     'trace.warn.unknown-target': 'Unknown target {target} at {where}: treated as continue.',
     'trace.hint.service-port-mismatch':
       '{dst} belongs to {services} (ports {ports}), but no rule matched {port}: the packet leaves without DNAT and no Service answers it. Check the port and protocol.',
@@ -83,6 +86,8 @@ export const traceMessages: MessageBundle = {
     'trace.assume.kube-jumps': "{table}/{chain} is not in the dump: assumed kube-proxy's standard jumps to {targets}",
     'trace.assume.redirect-address':
       'REDIRECT goes to the address of the incoming interface, which is unknown: the destination address was kept',
+    'trace.assume.mark-unread':
+      'the packet may also carry {bits}: rules it passed would set them if their undecided matches hold (no rule of this dump reads those bits)',
     // Notes on steps.
     'trace.note.random-taken': 'statistic random: taken with probability {p}',
     'trace.note.random-not-taken': 'statistic random: not taken (probability {p})',
@@ -96,6 +101,8 @@ export const traceMessages: MessageBundle = {
     'trace.note.return-to-policy': 'back in the builtin chain: its policy applies',
     'trace.note.policy-implied': 'the chain is not in the dump: ACCEPT',
     'trace.note.maybe-match': 'may match (depends on an unknown); the target does not change the path',
+    'trace.note.maybe-mark-unread':
+      'may match (depends on an unknown); it would change {bits}, which no rule of this dump reads: the path goes on the same either way',
     'trace.note.tproxy': 'TPROXY: delivered to a local socket',
     'trace.note.reject': 'rejected with {with}',
     'trace.note.queue': 'handed to a userspace queue: the verdict is decided there',
@@ -144,11 +151,15 @@ export const traceMessages: MessageBundle = {
     'trace.warn.no-local-addresses':
       '未提供节点地址（localAddresses）：只有回环地址被视为本机地址，addrtype LOCAL 判断将分叉。',
     'trace.truncated.paths':
-      '追踪在 {limit} 条路径处停止分叉：{paths} 条路径（概率合计 {p}）在本应分叉处以 UNKNOWN 结束。',
+      '追踪在 {limit} 条路径处停止分叉：{paths} 条路径在本应分叉处未走完，以 UNKNOWN 结束；它们取决于粘贴内容未能确定的 {facts} 个事实（每条路径列出各自的条件）。',
+    'trace.truncated.facts':
+      '在一条路径需要对超过 {limit} 个粘贴内容未能确定的事实作出假设之处，追踪停止分叉：{paths} 条路径在此未走完，以 UNKNOWN 结束；它们取决于 {facts} 个这样的事实（每条路径列出各自的条件）。粘贴能确定这些事实的内容（ipset list、节点地址）后即可继续追踪。',
     'trace.truncated.evaluations':
-      '追踪在评估 {limit} 条规则后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
-    'trace.truncated.steps': '追踪在记录 {limit} 个步骤后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
-    'trace.truncated.time': '追踪在 {limit} 毫秒后停止：{paths} 条未走完的路径（概率合计 {p}）以 UNKNOWN 结束。',
+      '追踪在评估 {limit} 条规则后停止：{paths} 条路径未走完，以 UNKNOWN 结束；它们取决于粘贴内容未能确定的 {facts} 个事实（每条路径列出各自的条件）。',
+    'trace.truncated.steps':
+      '追踪在记录 {limit} 个步骤后停止：{paths} 条路径未走完，以 UNKNOWN 结束；它们取决于粘贴内容未能确定的 {facts} 个事实（每条路径列出各自的条件）。',
+    'trace.truncated.time':
+      '追踪在 {limit} 毫秒后停止：{paths} 条路径未走完，以 UNKNOWN 结束；它们取决于粘贴内容未能确定的 {facts} 个事实（每条路径列出各自的条件）。',
     'trace.warn.unknown-target': '{where} 处的目标 {target} 未知：按继续处理。',
     'trace.hint.service-port-mismatch':
       '{dst} 属于 {services}（端口 {ports}），但没有规则匹配 {port}：数据包不经 DNAT 就发出，不会有 Service 应答。请检查端口和协议。',
@@ -203,6 +214,8 @@ export const traceMessages: MessageBundle = {
     'trace.assume.policy-accept': '转储中没有 {table}/{chain} 的默认策略：假设为 ACCEPT',
     'trace.assume.kube-jumps': '转储中没有 {table}/{chain}：假设存在 kube-proxy 标准的跳转（到 {targets}）',
     'trace.assume.redirect-address': 'REDIRECT 会改写为入接口的地址，但该地址未知：保留原目的地址',
+    'trace.assume.mark-unread':
+      '数据包可能还带有 {bits}：它经过的规则在其无法确定的匹配成立时会设置这些位（此转储中没有规则读取这些位）',
     'trace.note.random-taken': 'statistic random：以概率 {p} 命中',
     'trace.note.random-not-taken': 'statistic random：未命中（概率 {p}）',
     'trace.note.random-not-taken-run.other':
@@ -213,6 +226,8 @@ export const traceMessages: MessageBundle = {
     'trace.note.return-to-policy': '回到内置链：应用其默认策略',
     'trace.note.policy-implied': '转储中没有该链：ACCEPT',
     'trace.note.maybe-match': '可能匹配（取决于未知条件）；该目标不改变路径',
+    'trace.note.maybe-mark-unread':
+      '可能匹配（取决于未知条件）；它会改变 {bits}，而此转储中没有规则读取这些位：无论是否匹配，路径都一样',
     'trace.note.tproxy': 'TPROXY：交给本机套接字',
     'trace.note.reject': '以 {with} 拒绝',
     'trace.note.queue': '交给用户态队列：由其决定结论',

@@ -19,7 +19,8 @@ import {
 import { compileConditions, type CompileProblem, type Cond, type GenericInfo } from './conditions';
 import { impliedJumps } from './hooks';
 import { msg } from './message';
-import { compileTarget, type CompiledTarget } from './targets';
+import { compileTarget, type CompiledTarget, type MarkBits } from './targets';
+import { marksReadBy } from './markReaders';
 import type { TraceMessage } from './types';
 import { parseAddressList, singleHost } from './values';
 import { chainKey, DeferredChain, traceSliceOf } from '../traceSlice';
@@ -63,6 +64,8 @@ export interface DumpIndex {
   hasTable(table: string): boolean;
   /** A chain of the dump, or for a missing builtin chain the implied kube-proxy jumps (if any). */
   chain(table: string, name: string): CompiledChain | undefined;
+  /** The mark bits the dump's rules read (`marksReadBy`), found when first asked. */
+  marksRead(): MarkBits;
 }
 
 const cache = new WeakMap<object, DumpIndex>();
@@ -103,7 +106,14 @@ function buildIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: read
     compiled.set(key, result ?? null);
     return result;
   };
-  return { family, duplicateTables, hasTable: (t) => tables.has(t), chain };
+  let marksRead: MarkBits | undefined;
+  return {
+    family,
+    duplicateTables,
+    hasTable: (t) => tables.has(t),
+    chain,
+    marksRead: () => (marksRead ??= marksReadBy(tables.values())),
+  };
 }
 
 function compileRule(

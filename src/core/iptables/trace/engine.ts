@@ -1,7 +1,10 @@
 /**
  * The walk. Each path is a walker with its own packet, call stack and step list; a rule whose match is uncertain
  * (statistic draws, unknown facts) splits the walker in two, the copy taking the "does not match" side with the
- * complementary probability. Pending walkers run depth-first so the order of paths is deterministic.
+ * complementary probability. A rule that only changes mark bits no rule of the dump reads does not split it: either
+ * way the walk goes on the same, and the path says which bits it may lack. Each undecided fact doubles the paths, so
+ * one path takes sides on at most `maxFacts` of them. Pending walkers run depth-first so the order of paths is
+ * deterministic.
  *
  * Steps are a tree: a walker's list is a linked list towards the first step, and a copy shares its original's
  * list. A run of statistic rules a path did not take is one step (`skipped`), so the path to the k-th endpoint of
@@ -26,7 +29,15 @@ import { formatProbability } from '../../common/shares';
 import { formatMark, givenCode, msg, renderTraceMessage } from './message';
 import { addressType, ipText, isForThisNode, preparePacket, type TraceEnv } from './packet';
 import type { PacketState } from './state';
-import { hasNoEffect, verdictMapKey, type CompiledTarget, type NftVerdict } from './targets';
+import {
+  hasNoEffect,
+  markChanges,
+  verdictMapKey,
+  type CompiledTarget,
+  type MarkBits,
+  type NftVerdict,
+} from './targets';
+import { changesNothingRead } from './markReaders';
 import type {
   Packet,
   TraceAction,
@@ -83,10 +94,13 @@ interface Walker {
   facts: Map<string, boolean>;
   route?: TraceRoute;
   skipRun?: SkipRun;
+  /** Mark bits that rules the walker passed may have set (undecided matches) and no rule reads: not in `pkt`. */
+  unreadMarks?: MarkBits;
 }
 
 interface Limits {
   maxPaths: number;
+  maxFacts: number;
   maxDepth: number;
   maxEvaluations: number;
   maxSteps: number;
@@ -127,6 +141,8 @@ interface Run {
   /** A limit that stops every walker (evaluations, steps, time); the path limit only stops forking. */
   stopped?: TraceLimit;
   truncated?: Truncation;
+  /** The undecided facts the cut paths took sides on (their `facts` keys), for the truncation message. */
+  cutFacts: Set<string>;
 }
 
 const STAGES: Record<Phase, readonly Stage[]> = {
@@ -186,6 +202,7 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     packet,
     limits: {
       maxPaths: options.maxPaths ?? 16_384,
+      maxFacts: options.maxFacts ?? 10,
       maxDepth: options.maxDepth ?? 64,
       maxEvaluations: options.maxEvaluations ?? 2_000_000,
       maxSteps: options.maxSteps ?? 500_000,
@@ -198,6 +215,7 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     warned: new Set(),
     evaluations: 0,
     steps: 0,
+    cutFacts: new Set(),
     now,
     deadline: now() + maxMillis,
   };
@@ -231,7 +249,10 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     const messageCode = msg(`truncated.${limited.reason}`, {
       limit: limited.limit,
       paths: limited.paths,
+      // Kept for readers of the code's parameters; the text no longer shows it (a sum over paths under different
+      // givens is no probability).
       p: formatProbability(limited.probability),
+      facts: run.cutFacts.size,
     });
     const message = renderTraceMessage(messageCode, lang);
     result.truncated = { ...limited, message, messageCode };
@@ -359,6 +380,7 @@ function skipRandom(run: Run, w: Walker, rule: CompiledRule, pNot: number, note:
 }
 
 function finish(run: Run, w: Walker, verdict: TraceVerdict): void {
+  if (w.unreadMarks) assume(w, msg('assume.mark-unread', { bits: describeBits(w.unreadMarks) }));
   const path: Done['path'] = {
     probability: w.probability,
     verdict,
@@ -380,6 +402,7 @@ function cut(run: Run, w: Walker, reason: TraceLimit, limit: number): void {
   const t = (run.truncated ??= { reason, limit, paths: 0, probability: 0 });
   t.paths++;
   t.probability += w.probability;
+  for (const key of w.facts.keys()) run.cutFacts.add(key);
   finish(run, w, 'UNKNOWN');
 }
 
@@ -396,6 +419,7 @@ function globalLimit(run: Run): { reason: TraceLimit; limit: number } | undefine
     steps: run.limits.maxSteps,
     time: run.limits.maxMillis,
     paths: run.limits.maxPaths,
+    facts: run.limits.maxFacts,
   }[run.stopped];
   return { reason: run.stopped, limit };
 }
@@ -578,6 +602,16 @@ function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match'
     const pHolds = u.holdsIfTrue ? u.p : 1 - u.p;
     if (pHolds >= 1) continue;
     if (pHolds <= 0) return 'no-match';
+    const unread = unreadMarkChange(run, rule.target);
+    if (unread) {
+      // Matching or not, the walk goes on the same: one path, which says what its mark may lack.
+      addStep(run, w, rule, 'continue', msg('note.maybe-mark-unread', { bits: describeBits(unread) }));
+      const before = w.unreadMarks;
+      w.unreadMarks = before
+        ? { mark: (before.mark | unread.mark) >>> 0, ctmark: (before.ctmark | unread.ctmark) >>> 0 }
+        : unread;
+      return 'no-match';
+    }
     if (run.done.length + run.pending.length + 1 >= run.limits.maxPaths) {
       cut(run, w, 'paths', run.limits.maxPaths);
       return 'stopped';
@@ -585,6 +619,11 @@ function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match'
     // A fact of the node (a key: decided once per path) is not a draw: each side is an alternative that holds or
     // not as a whole, with the probabilities of its own draws. Only draws (statistic, nth) share out probability.
     const draw = u.key === undefined;
+    // Each fact doubles the paths: a dump with many undecided tests would fork into millions of them.
+    if (!draw && w.given.length >= run.limits.maxFacts) {
+      cut(run, w, 'facts', run.limits.maxFacts);
+      return 'stopped';
+    }
     const other = clone(w);
     if (draw) other.probability *= 1 - pHolds;
     if (u.random) skipRandom(run, other, rule, 1 - pHolds, u.holdsIfTrue ? u.whenFalse : u.whenTrue);
@@ -594,6 +633,20 @@ function evaluate(run: Run, w: Walker, rule: CompiledRule): 'match' | 'no-match'
     decide(run, w, rule, u, u.holdsIfTrue);
   }
   return 'match';
+}
+
+/** The mark bits the target changes when that is all it does and no rule of the dump reads them. */
+function unreadMarkChange(run: Run, target: CompiledTarget): MarkBits | undefined {
+  const changes = markChanges(target);
+  return changes && changesNothingRead(changes, run.index.marksRead()) ? changes : undefined;
+}
+
+/** `mark 0x4`, `ctmark 0x10`, or both. */
+function describeBits(bits: MarkBits): string {
+  const parts: string[] = [];
+  if (bits.mark) parts.push(`mark ${formatMark(bits.mark)}`);
+  if (bits.ctmark) parts.push(`ctmark ${formatMark(bits.ctmark)}`);
+  return parts.join(', ') || `mark ${formatMark(0)}`;
 }
 
 function decide(run: Run, w: Walker, rule: CompiledRule, u: Uncertain, factValue: boolean): void {

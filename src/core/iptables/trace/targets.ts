@@ -13,8 +13,12 @@ export type CompiledTarget =
   | { kind: 'redirect'; port?: number; text: string }
   | { kind: 'snat'; to?: NatTo; text: string }
   | { kind: 'masquerade' }
-  | { kind: 'mark'; apply: (mark: number) => number }
-  | { kind: 'connmark'; apply: (marks: { mark: number; ctmark: number }) => { mark: number; ctmark: number } }
+  | { kind: 'mark'; apply: (mark: number) => number; changes: MarkBits }
+  | {
+      kind: 'connmark';
+      apply: (marks: { mark: number; ctmark: number }) => { mark: number; ctmark: number };
+      changes: MarkBits;
+    }
   | { kind: 'notrack'; name: string }
   | { kind: 'noop'; name: string }
   | { kind: 'vmap'; map: string; selectors: string[]; lookup?: ReadonlyMap<string, NftVerdict> }
@@ -22,6 +26,12 @@ export type CompiledTarget =
   | { kind: 'unknown-target'; name: string }
   | { kind: 'undefined-chain'; name: string }
   | { kind: 'bad-option'; name: string; option: string };
+
+/** Bits of the packet mark and of the connection's mark (ctmark): those a target may change, or those rules read. */
+export interface MarkBits {
+  mark: number;
+  ctmark: number;
+}
 
 /** What an element of an nft verdict map does: `goto CHAIN`, `jump CHAIN`, `accept`, `drop`, `return`, ... */
 export interface NftVerdict {
@@ -94,6 +104,11 @@ export function hasNoEffect(t: CompiledTarget): boolean {
   return t.kind === 'none' || t.kind === 'noop';
 }
 
+/** The mark bits the target may change when all it does is change marks; undefined for any other target. */
+export function markChanges(t: CompiledTarget): MarkBits | undefined {
+  return t.kind === 'mark' || t.kind === 'connmark' ? t.changes : undefined;
+}
+
 function opt(target: Target, ...names: string[]): OptionArg | undefined {
   return target.options.find((o) => names.includes(o.name));
 }
@@ -106,13 +121,21 @@ function compileMark(target: Target): CompiledTarget {
   if (setX) {
     const vm = parseValueMask(setX.values[0] ?? '');
     if (!vm) return bad(setX);
-    return { kind: 'mark', apply: (m) => ((m & ~vm.mask & U32) ^ vm.value) >>> 0 };
+    return {
+      kind: 'mark',
+      apply: (m) => ((m & ~vm.mask & U32) ^ vm.value) >>> 0,
+      changes: { mark: (vm.mask | vm.value) >>> 0, ctmark: 0 },
+    };
   }
   const set = opt(target, 'set-mark');
   if (set) {
     const vm = parseValueMask(set.values[0] ?? '');
     if (!vm) return bad(set);
-    return { kind: 'mark', apply: (m) => ((m & ~vm.mask & U32) | vm.value) >>> 0 };
+    return {
+      kind: 'mark',
+      apply: (m) => ((m & ~vm.mask & U32) | vm.value) >>> 0,
+      changes: { mark: (vm.mask | vm.value) >>> 0, ctmark: 0 },
+    };
   }
   for (const [name, op] of [
     ['or-mark', (m: number, v: number) => m | v],
@@ -123,7 +146,9 @@ function compileMark(target: Target): CompiledTarget {
     if (!o) continue;
     const v = parseU32(o.values[0] ?? '');
     if (v === undefined) return bad(o);
-    return { kind: 'mark', apply: (m) => op(m, v) >>> 0 };
+    // --and-mark V clears the bits outside V; --or-mark and --xor-mark touch the bits of V.
+    const changed = name === 'and-mark' ? ~v >>> 0 : v;
+    return { kind: 'mark', apply: (m) => op(m, v) >>> 0, changes: { mark: changed, ctmark: 0 } };
   }
   return { kind: 'noop', name: target.name };
 }
@@ -141,6 +166,7 @@ function compileConnmark(target: Target): CompiledTarget {
         mark: m.mark,
         ctmark: (xor ? (m.ctmark & ~vm.mask & U32) ^ vm.value : (m.ctmark & ~vm.mask & U32) | vm.value) >>> 0,
       }),
+      changes: { mark: 0, ctmark: (vm.mask | vm.value) >>> 0 },
     };
   }
   const masks = (def: number) => {
@@ -154,6 +180,7 @@ function compileConnmark(target: Target): CompiledTarget {
     return {
       kind: 'connmark',
       apply: (m) => ({ mark: m.mark, ctmark: ((m.ctmark & ~ct & U32) ^ (m.mark & nf)) >>> 0 }),
+      changes: { mark: 0, ctmark: (ct | nf) >>> 0 },
     };
   }
   if (opt(target, 'restore-mark')) {
@@ -162,6 +189,7 @@ function compileConnmark(target: Target): CompiledTarget {
     return {
       kind: 'connmark',
       apply: (m) => ({ mark: ((m.mark & ~nf & U32) ^ (m.ctmark & ct)) >>> 0, ctmark: m.ctmark }),
+      changes: { mark: (nf | ct) >>> 0, ctmark: 0 },
     };
   }
   return { kind: 'noop', name: target.name };

@@ -103,15 +103,19 @@ export interface TraceSharedStep {
   parent: number;
 }
 
-export type TraceLimit = 'paths' | 'evaluations' | 'steps' | 'time';
+export type TraceLimit = 'paths' | 'facts' | 'evaluations' | 'steps' | 'time';
 
 /** A limit stopped the trace before every path ended; the cut paths end as UNKNOWN (probabilities still sum to 1). */
 export interface TraceTruncation {
   reason: TraceLimit;
-  /** The limit's value: paths, rule evaluations, steps, or milliseconds. */
+  /** The limit's value: paths, undecided facts on one path, rule evaluations, steps, or milliseconds. */
   limit: number;
-  /** How many paths the limit cut short (their verdict is UNKNOWN), and their probability in total. */
+  /** How many paths the limit cut short (their verdict is UNKNOWN). */
   paths: number;
+  /**
+   * Their probabilities added up. Paths under different `given` are alternatives, not shares of one whole, so past
+   * a fork on an undecided fact this is no probability (it can exceed 1); the message does not show it.
+   */
   probability: number;
   /** Rendered in the trace's language, and as a code with parameters (`renderTraceMessage`). */
   message: string;
@@ -137,6 +141,11 @@ export interface TraceOptions {
   lang?: Lang;
   /** Stop forking beyond this many paths (default 16,384: a Service with thousands of endpoints traces whole). */
   maxPaths?: number;
+  /**
+   * Undecided facts one path may take sides on (default 10): each doubles the paths, so past this the path ends
+   * as UNKNOWN instead of forking again (an `ipset list` or the node's addresses in the paste decide them).
+   */
+  maxFacts?: number;
   /** Chain nesting depth (jumps + gotos) that counts as a loop (default 64). */
   maxDepth?: number;
   /** Rule evaluations per trace before giving up (default 2,000,000). */
