@@ -17,8 +17,8 @@ else {
  * writable: compiling the bundle and the functions a command runs is a large part of a small dump's answer. Each dump
  * command has a cache of its own, made when it first runs, so that it holds the functions that command compiles (a
  * trace of a small dump with the cache `--version` made: ~15 ms more). The cache names the Node it was made for and
- * holds a copy of the bundle it was made from; on any difference, or when V8 refuses it, the bundle is compiled as
- * usual and the cache written again when the command ends.
+ * the bundle file it was made from; on any difference, or when V8 refuses it, the bundle is compiled as usual and the
+ * cache written again when the command ends.
  */
 function loadCli() {
   const fs = require('node:fs');
@@ -26,29 +26,24 @@ function loadCli() {
   const vm = require('node:vm');
   const Module = require('node:module');
   const file = path.join(__dirname, '..', 'dist', 'cli.js');
-  let bundle;
+  let source;
+  let key;
   try {
-    bundle = fs.readFileSync(file);
+    ({ source, key } = readBundle(fs, file, Module.wrapper));
   } catch {
     return require(file);
   }
-  // The bundle's bytes themselves, not its size and time: V8 checks only the source's length, and installs that set
-  // fixed times (npm, reproducible tarballs) would otherwise run an old release's code after an update of equal
-  // size. Comparing a copy costs less than hashing it (node:crypto alone takes milliseconds to load).
-  const key = Buffer.from(`kpp ${process.version} ${process.arch} ${bundle.length}\n`);
   // The commands with a cache of their own: a fixed list, as the file's name must not come from the command line.
   const command = ['parse', 'trace', 'explain', 'lint', 'generate'].find((name) => name === process.argv[2]);
   const cacheFile = `${file}.${command ?? 'other'}.v8-cache`;
   let cachedData;
   try {
     const cache = fs.readFileSync(cacheFile);
-    const start = key.length + bundle.length;
-    if (cache.subarray(0, key.length).equals(key) && cache.subarray(key.length, start).equals(bundle))
-      cachedData = cache.subarray(start);
+    if (cache.subarray(0, key.length).equals(key)) cachedData = cache.subarray(key.length);
   } catch {
     // No cache yet.
   }
-  const script = new vm.Script(Module.wrap(bundle.toString('utf8')), { filename: file, cachedData });
+  const script = new vm.Script(source, { filename: file, cachedData });
   const cli = new Module(file, module);
   cli.filename = file;
   require.cache[file] = cli;
@@ -58,7 +53,7 @@ function loadCli() {
     process.once('exit', () => {
       const partial = `${cacheFile}.${process.pid}`;
       try {
-        fs.writeFileSync(partial, Buffer.concat([key, bundle, script.createCachedData()]));
+        fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
         fs.renameSync(partial, cacheFile);
       } catch {
         // A read-only install: every run compiles, as without the cache.
@@ -67,4 +62,35 @@ function loadCli() {
     });
   }
   return cli.exports;
+}
+
+/**
+ * The bundle as CommonJS wraps it (`Module.wrap`), read into one buffer with the wrapper around it and made a string
+ * once: the bundle is ASCII (scripts/build.mjs refuses anything else), so its bytes are its characters, where a
+ * UTF-8 decode and a concatenation made two more copies of a megabyte, each page of them a fault.
+ *
+ * `key` names the file: V8 checks only the source's length, so the cache must say which bytes it was made from.
+ * An update of equal size with a fixed file time (npm sets 1985-10-26) still writes the file: its change time (which
+ * no installer can set) and mostly its inode differ. Comparing the bytes instead meant a second copy of the bundle
+ * in each cache, read and compared on every run.
+ */
+function readBundle(fs, file, [head, tail]) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const stat = fs.fstatSync(fd, { bigint: true });
+    const size = Number(stat.size);
+    const bytes = Buffer.allocUnsafe(head.length + size + tail.length);
+    bytes.write(head, 0, 'latin1');
+    let at = head.length;
+    for (let n; at < head.length + size && (n = fs.readSync(fd, bytes, at, head.length + size - at, null)) > 0;)
+      at += n;
+    if (at !== head.length + size) throw new Error(`${file} changed while it was read`);
+    bytes.write(tail, at, 'latin1');
+    const { isAscii } = require('node:buffer');
+    const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    const identity = [stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join(' ');
+    return { source, key: Buffer.from(`kpp ${process.version} ${process.arch} ${identity}\n`) };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
