@@ -1,22 +1,24 @@
 /**
- * The analyses of the open documents, each held by a worker process, and the budgets that keep every request
+ * The analyses of the open documents, each held by a worker thread, and the budgets that keep every request
  * bounded.
  *
  * - A document's text is analysed in a worker (parse + model of a 40 MB dump is seconds of synchronous work); the
- *   server's own process keeps reading the editor's messages meanwhile.
+ *   server's main thread keeps reading the editor's messages meanwhile.
  * - A big document (from 1M characters) gets a worker of its own for each analysis. Requests are answered by the
  *   worker holding the last complete analysis (`serving`), also while a newer version is analysed in another
  *   worker; when the new one is complete it serves, and the old worker ends once its last answer is sent.
  * - Small documents share one worker, which holds the analysis of each (their analyses take milliseconds; a
- *   process each would cost 60 MB apiece).
+ *   thread each would cost 10 MB apiece).
  * - The first worker starts when the editor is ready, before the first document comes, and a big document's next
- *   one when an edit comes, during the wait before it is read: an analysis does not wait for a process to start.
- * - A big text goes to its worker in parts, each written once the pipe took the previous one. A didOpen's text
+ *   one when an edit comes, during the wait before it is read: an analysis does not wait for a worker to start.
+ * - A big text goes to its worker in parts, one per turn of the event loop. A didOpen's text
  *   read over stdio goes as it is decoded, to the worker its first analysis will run in (`textSink`); the server
  *   keeps it compressed (piecedText.ts).
- * - Workers are child processes, not threads: an ended worker gives all its memory back to the system. Threads
- *   of one process were tried first; the allocator kept what ended threads had used, and the server grew by
- *   half after a few edits of a 23 MB dump.
+ * - Workers are threads of the server's process, not processes of their own: a process is Node's whole
+ *   runtime again (about 30 MB of a 23 MB dump's peak of 225-230 MB; as threads 194-195 MB). Threads were tried
+ *   first, before the allocator's settings (allocatorEnv.ts), and the server grew by half over a few edits of that
+ *   dump: with the extension's settings it now stays at 200-204 MB over five edits (processes: 240), without them
+ *   at 254-262 MB (processes: 249). An ended worker's V8 heap goes back to the system with it.
  * - Only a document's first analysis is waited for. Its parse problems are published as soon as the worker knows
  *   them when the document is big (lint's findings on a 23 MB dump take as long again): the whole set, published
  *   when lint is done, replaces them. A later analysis publishes its whole set only: the findings shown stay
@@ -27,10 +29,9 @@
  *   own budget; past it the worker is killed and the previous analysis keeps serving.
  * - A cancelled request is answered at once (RequestCancelled) and its late result dropped.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
-import { allocatorEnv } from './allocatorEnv';
 import { collectGarbage } from './gc';
 import { PiecedText, type ForwardedText } from './piecedText';
 import { TracePacketRequest } from './protocol';
@@ -103,17 +104,17 @@ interface Pending {
 }
 
 /**
- * A young generation of 2 MB semi-spaces instead of V8's 16: a parse allocates many short-lived objects, and the
+ * A young generation of 6 MB (2 MB semi-spaces) instead of V8's 48 (16 MB semi-spaces): a parse allocates many short-lived objects, and the
  * larger nursery only added its size to the worker's peak (about 20 MB on a 23 MB dump at 16, 3-4 MB at 4) without
  * making it faster (the worker's CPU time on that dump is the same at 2 and 4; at 1 it was higher).
  */
-const WORKER_EXEC_ARGV = ['--max-semi-space-size=2'];
+const WORKER_YOUNG_GENERATION_MB = 6;
 
 type Analysed = Extract<FromWorker, { kind: 'parsed' | 'analysed' | 'analysisFailed' }>;
 
-/** One worker process holding the analyses of one big document or of all small ones. */
+/** One worker thread holding the analyses of one big document or of all small ones. */
 class Host {
-  readonly child: ChildProcess;
+  readonly thread: Worker;
   readonly pending = new Map<number, Pending>();
   /** Per document: what to do when its analysis is done. */
   readonly analysed = new Map<string, (m: Analysed) => void>();
@@ -128,16 +129,17 @@ class Host {
     public shared: boolean,
     error: (message: string) => void,
   ) {
-    // `advanced`: structured clone, so a text goes over as strings, not as JSON.
-    this.child = fork(file, [WORKER_ARG], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      execArgv: WORKER_EXEC_ARGV,
-      env: allocatorEnv(),
+    // Its stdout is not the server's (that carries the protocol): whatever it prints is dropped.
+    this.thread = new Worker(file, {
+      argv: [WORKER_ARG],
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
+    this.thread.stdout.resume();
     let stderr = '';
-    this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-    this.child.on('message', (m: FromWorker) => {
+    this.thread.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+    this.thread.on('message', (m: FromWorker) => {
       if (m.kind === 'parsed') return this.analysed.get(m.uri)?.(m);
       if (m.kind === 'analysed' || m.kind === 'analysisFailed') {
         const done = this.analysed.get(m.uri);
@@ -153,11 +155,11 @@ class Host {
         p.reject(new ResponseError(m.code, m.message));
       }
     });
-    this.child.on('error', (e) => error(`analysis worker failed: ${e.stack ?? String(e)}`));
-    this.child.on('exit', (code, signal) => {
+    this.thread.on('error', (e) => error(`analysis worker failed: ${e.stack ?? String(e)}`));
+    this.thread.on('exit', (code) => {
       const expected = this.dead;
       this.dead = true;
-      if (!expected) error(`analysis worker exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr}` : ''}`);
+      if (!expected) error(`analysis worker exited (code ${code})${stderr ? `: ${stderr}` : ''}`);
       for (const [id, p] of [...this.pending]) {
         this.settle(id);
         p.reject(new ResponseError(REQUEST_FAILED, `${p.method} abandoned: the analysis worker stopped`));
@@ -196,19 +198,25 @@ class Host {
   private write(): void {
     this.writing = true;
     for (let m = this.outbox.shift(); m; m = this.outbox.shift()) {
-      if (this.dead || !this.child.connected) break;
+      if (this.dead) break;
       const part = m.kind === 'textPart' || m.kind === 'packedPart';
-      this.child.send(m, (e) => {
-        if (e && !this.dead) this.terminate();
-        else if (part) {
-          // A part's next once the pipe took it: one part at a time is in memory as its serialised copy. The
-          // copies written are garbage outside V8's heap, which a young collection frees (else they add up to
-          // the text's size at the server's peak); a compressed part's are small.
+      try {
+        this.thread.postMessage(m);
+      } catch {
+        // Not a message structured clone can copy: the worker would wait for it in vain.
+        if (!this.dead) this.terminate();
+        break;
+      }
+      if (part) {
+        // A part's next in the next turn, once the worker could take this one: the slices are garbage, which a
+        // young collection frees (else they add up to the text's size at the server's peak); a compressed
+        // part's are small.
+        setImmediate(() => {
           if (m.kind === 'textPart') collectGarbage(true);
           this.write();
-        }
-      });
-      if (part) return;
+        });
+        return;
+      }
     }
     this.outbox.length = 0;
     this.writing = false;
@@ -258,7 +266,7 @@ class Host {
 
   terminate(): void {
     this.dead = true;
-    this.child.kill('SIGKILL');
+    void this.thread.terminate();
   }
 }
 

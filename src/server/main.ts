@@ -1,7 +1,8 @@
 /**
  * The entry of the language server's bundle (`node dist/server.js --stdio`, or the transport the client names):
- * the server, or with WORKER_ARG one of its analysis workers. Each role requires only its own modules: a worker
- * has no use for the protocol's connection, nor the server's own process for the engines' features.
+ * the server, or with WORKER_ARG (a worker thread's argv) one of its analysis workers. Each role requires only its
+ * own modules: a worker has no use for the protocol's connection, nor the server's main thread for the engines'
+ * features.
  */
 import { WORKER_ARG } from './workerArg';
 

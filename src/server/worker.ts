@@ -1,8 +1,9 @@
 /**
- * One analysis in a worker process: the worker reads one version of one document (the synchronous parse + model
+ * One analysis in a worker thread of the server's process: the worker reads one version of one document (the synchronous parse + model
  * of a 40 MB dump takes seconds) and then answers the feature requests on it, while the server keeps reading the
  * editor's messages. Messages are plain data both ways; an exception in a feature becomes an error answer.
  */
+import { parentPort } from 'node:worker_threads';
 import { analyzeText, diagnosticsOf, type Analysis } from '../core/analyze';
 import type { Lang } from '../core/i18n/catalog';
 import type { DumpKind } from '../core/detect';
@@ -126,10 +127,9 @@ export function runWorker(): void {
     parts = [];
     return text;
   };
-  const post = (m: FromWorker) => process.send!(m);
-  // The server went away: so does the worker.
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', (m: ToWorker) => {
+  const port = parentPort!;
+  const post = (m: FromWorker) => port.postMessage(m);
+  port.on('message', (m: ToWorker) => {
     if (m.kind === 'textPart') {
       parts.push(m.part);
       return;

@@ -1,4 +1,4 @@
-/** The processes a process started, read from Linux's /proc (tests and benchmarks of the server's workers). */
+/** The processes and threads of a process, read from Linux's /proc (tests and benchmarks of the server's workers). */
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** The children `pid` started that are still running; empty where /proc does not tell. */
@@ -9,5 +9,14 @@ export function childProcesses(pid: number): number[] {
     );
   } catch {
     return [];
+  }
+}
+
+/** How many threads `pid` runs (a language server's analysis workers are threads); NaN where /proc does not tell. */
+export function threadCount(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/task`).length;
+  } catch {
+    return NaN;
   }
 }
