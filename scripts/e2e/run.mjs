@@ -465,6 +465,7 @@ async function runUiChecks(origin, workspace, { devPath, profile, shots, label }
     },
     log: (text) => console.log(`  [ui] ${text}`),
   };
+  const spent = timeSpentIn(page);
   let passed = 0;
   let failed = 0;
   for (const check of checks) {
@@ -488,7 +489,49 @@ async function runUiChecks(origin, workspace, { devPath, profile, shots, label }
     }
   }
   await page.close().catch(() => undefined);
+  say(`${label}: UI checks took ${seconds(t)}; ${spent()}`);
   return { passed, failed };
+}
+
+/**
+ * Where the UI checks' time goes: the workbench helpers the checks call (counted where a check calls one, through
+ * the module's exports: a helper's own calls of another count in it only) and the fixed waits on `page` (also counted
+ * in the helper that waits). Returns a function that says the totals.
+ */
+function timeSpentIn(page) {
+  const helpers = require(path.join(uiChecksDir, 'workbench.js'));
+  const spent = new Map();
+  const count = (name, since) => {
+    const entry = spent.get(name) ?? { calls: 0, ms: 0 };
+    entry.calls++;
+    entry.ms += Date.now() - since;
+    spent.set(name, entry);
+  };
+  for (const [name, helper] of Object.entries(helpers)) {
+    if (typeof helper !== 'function' || helper.constructor.name !== 'AsyncFunction') continue;
+    helpers[name] = async (...args) => {
+      const since = Date.now();
+      try {
+        return await helper(...args);
+      } finally {
+        count(name, since);
+      }
+    };
+  }
+  const waitForTimeout = page.waitForTimeout.bind(page);
+  page.waitForTimeout = async (ms) => {
+    const since = Date.now();
+    try {
+      return await waitForTimeout(ms);
+    } finally {
+      count('page.waitForTimeout', since);
+    }
+  };
+  return () =>
+    [...spent]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .map(([name, { calls, ms }]) => `${name} ${calls}x ${(ms / 1000).toFixed(1)} s`)
+      .join(', ');
 }
 
 // Playwright colours its call logs; CI logs want plain text.

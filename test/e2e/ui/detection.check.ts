@@ -117,8 +117,10 @@ export const checks: UiCheck[] = [
         30_000,
       );
       assert.equal(language, 'iptables dump');
+      // The new page, not the old one still on screen: wait for the reload's document before looking.
+      const reloaded = page.waitForEvent('domcontentloaded', { timeout: 120_000 });
       await runCommand(page, 'Developer: Reload Window');
-      await page.waitForTimeout(2_000);
+      await reloaded;
       await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
       await activeEditor(page).waitFor({ state: 'visible', timeout: 60_000 });
       const after = await settle(

@@ -1,4 +1,6 @@
 // Playwright steps on the VS Code workbench DOM, shared by the UI checks.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
 // Waits are generous: on a busy 2-core CI machine the workbench can take many seconds per step.
@@ -135,18 +137,23 @@ export async function hoverText(
 ): Promise<{ text: string; hover: Locator }> {
   await token.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   const hover = page.locator('.monaco-hover').filter({ visible: true });
+  const shown = async () => ((await hover.count()) ? (await hover.first().innerText()).replace(/\u00a0/g, ' ') : '');
   const text = await settle(
     async () => {
       await page.mouse.move(5, 5);
       await token.hover();
-      await page.waitForTimeout(800);
-      return (await hover.count()) ? (await hover.first().innerText()).replace(/\u00a0/g, ' ') : '';
+      // The hover opens after the editor's delay and fills in when the server answers: read it as it comes, and
+      // point anew only when it has not passed after a while (a language change, a server still starting).
+      return settle(shown, accept, HOVER_WAIT_MS);
     },
     accept,
     2 * STEP_TIMEOUT_MS,
   );
   return { text, hover: hover.first() };
 }
+
+/** How long one pointing at a token waits for its hover to pass before pointing again. */
+const HOVER_WAIT_MS = 3_000;
 
 /** A hover with some of the text around it, for the README's picture. */
 export async function aroundHover(
@@ -175,28 +182,47 @@ export async function sideBarRows(page: Page): Promise<string[]> {
 
 /**
  * Sets an enum setting in the Settings editor, as a person would: Preferences: Open User Settings, search for the
- * setting by its id, pick `value` in its drop-down, close the editor.
+ * setting by its id, pick `value` in its drop-down, close the editor once the setting is written.
  */
 export async function setEnumSetting(page: Page, id: string, value: string): Promise<void> {
   await runCommand(page, 'Preferences: Open User Settings');
   const editor = page.locator('.settings-editor');
-  await editor.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-  // The search box has the focus once the editor is drawn; typing into it filters the settings.
-  await editor.locator('.settings-body').first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  const body = editor.locator('.settings-body').first();
+  await body.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   // A hover the last click left (an editor tab's path) may lie over the search box: the mouse leaves it first.
-  await editor.locator('.settings-body').first().hover({ force: true });
-  await page.waitForTimeout(1_000);
+  await body.hover({ force: true });
+  await page
+    .locator('.workbench-hover')
+    .filter({ visible: true })
+    .first()
+    .waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS })
+    .catch(() => undefined);
   await editor.locator('.search-container').first().click();
   await page.keyboard.press('Control+A');
-  // `@id:` shows that one setting: a bare id also lists the settings it fuzzily matches, and the first select
-  // may then be another one's (kubePacketPath.language's for kubePacketPath.detectLanguage).
-  await page.keyboard.type(`@id:${id}`, { delay: 20 });
-  const select = editor.locator('.settings-body select.monaco-select-box').first();
+  // `@id:` shows that one setting: a bare id also lists the settings it fuzzily matches.
+  await page.keyboard.type(`@id:${id}`);
+  const row = body.locator(`[data-key="${id}"]`).first();
+  const select = row.locator('select.monaco-select-box').first();
   await select.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
   await select.selectOption(value);
-  await page.waitForTimeout(500);
+  // The editor writes the change a moment later (a debounce; closed before, the change is lost), then marks the row
+  // as set, or not when the value is the default (the setting is removed from the file).
+  const configured = value !== settingDefault(id);
+  const marked = await settle(
+    async () => ((await row.getAttribute('class')) ?? '').split(/\s+/).includes('is-configured'),
+    (is) => is === configured,
+  );
+  if (marked !== configured) throw new Error(`${id} was not written as ${value} by the Settings editor`);
   await runCommand(page, 'View: Close Editor');
   await editor.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+}
+
+/** The default of one of the extension's settings, from its manifest. */
+function settingDefault(id: string): unknown {
+  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+  };
+  return manifest.contributes.configuration.properties[id]?.default;
 }
 
 /**
@@ -210,13 +236,14 @@ export async function closeAllEditors(page: Page): Promise<void> {
     .click({ position: { x: 5, y: 5 } });
   await runCommand(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
-  if (
-    await dontSave.waitFor({ state: 'visible', timeout: 3_000 }).then(
-      () => true,
-      () => false,
-    )
-  )
-    await dontSave.click();
+  const tabs = page.locator('.part.editor .tabs-container .tab');
+  // Either every editor goes at once, or an unsaved one asks first.
+  const asked = await settle(
+    async () => ((await dontSave.isVisible()) ? 'asked' : (await tabs.count()) === 0 ? 'closed' : ''),
+    (state) => state !== '',
+  );
+  if (asked === 'asked') await dontSave.click();
+  await tabs.first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
 }
 
 /** The side bar's width when the workbench starts (the checks that widen it put it back). */
