@@ -284,6 +284,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let fillingChain: Chain | undefined;
   const pendingRules: Rule[] = [];
   let pendingCount = 0;
+  /** The chain rules are being inserted into at one place (see settleInsertRun). */
+  let insertChain: Chain | undefined;
+  let insertPosition: number | undefined;
+  let insertAt = 0;
+  let insertRun: Rule[] = [];
   /** How the words scanned last join the rule when a terminal folded the line before them (one for every rule). */
   const ruleFold = { breaks: false, glueFirst: false };
   /** Where the rule being read is: one record reused for every rule (the rule copies it into the store). */
@@ -344,6 +349,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const c = new ChainRecord(chainColumns, table.name, name, nameId, isBuiltinChain(table.name, name));
     table.chains.set(name, c);
     idsOf(table)[nameId] = c;
+    renamesOf.get(table)?.chainOrder.push(c);
     return c;
   };
   const getChain = (table: Table, name: string): Chain =>
@@ -355,21 +361,61 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const id = store.names.find(name);
     if (id >= 0) idsOf(table)[id] = undefined;
   };
+  /**
+   * A table's renames so far: its chains in the order they were made, as a renamed chain keeps its place (the
+   * Map's order is mended once, after the last line), and its chains' rules by the name id they jump to. Made on a
+   * table's first `-E`, kept up to date after it: a rename touching every chain and rule made 20k renames run for
+   * minutes.
+   */
+  const renamesOf = new Map<Table, { chainOrder: Chain[]; jumpsTo: Map<number, Rule[]> }>();
+  const noteJump = (table: Table, rule: Rule): void => {
+    const renames = renamesOf.get(table);
+    if (!renames || !(rule instanceof StoredRule)) return;
+    const id = rule.targetNameId;
+    const same = renames.jumpsTo.get(id);
+    if (same) same.push(rule);
+    else renames.jumpsTo.set(id, [rule]);
+  };
   /** `-E`: the chain keeps its place and rules under the new name, and every rule that jumps to it follows. */
   const renameChain = (table: Table, chain: Chain, to: string) => {
+    settleFillingChain();
+    let renames = renamesOf.get(table);
+    if (!renames) {
+      renames = { chainOrder: [...table.chains.values()], jumpsTo: new Map() };
+      renamesOf.set(table, renames);
+      for (const c of table.chains.values()) for (const r of c.rules) noteJump(table, r);
+    }
     const fromId = store.names.find(chain.name);
     const toId = store.names.idOf(to, 0, to.length);
     forgetChain(table, chain.name);
-    const entries = [...table.chains];
-    table.chains.clear();
-    for (const [name, c] of entries) table.chains.set(c === chain ? to : name, c);
+    table.chains.delete(chain.name);
+    table.chains.set(to, chain);
     chain.name = to;
     (chain as ChainRecord).nameId = toId;
     idsOf(table)[toId] = chain;
     if (fromId < 0) return;
-    for (const c of table.chains.values()) {
-      sameRuleIndex.delete(c); // the rules that jump to the chain now read with its new name
-      for (const r of c.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
+    // The rules that jump to the chain now read with its new name, and so do the chain's own rules.
+    sameRuleIndex.delete(chain);
+    for (const r of chain.rules) if (r instanceof StoredRule) r.followRename(fromId, toId);
+    const jumpers = renames.jumpsTo.get(fromId);
+    if (!jumpers) return;
+    renames.jumpsTo.delete(fromId);
+    for (const r of jumpers) {
+      // A rule deleted, replaced or flushed before the rename keeps the name it was written with.
+      if (dump.removedAt.has(r) || r.table !== table.name) continue;
+      (r as StoredRule).followRename(fromId, toId);
+      noteJump(table, r);
+      const from = idsOf(table)[(r as StoredRule).chainNameId];
+      if (from) sameRuleIndex.delete(from);
+    }
+  };
+  /** Each renamed table's chains back in the order they were made, as iptables lists them. */
+  const settleChainOrder = (): void => {
+    for (const [table, { chainOrder }] of renamesOf) {
+      const current = new Map(table.chains);
+      table.chains.clear();
+      for (const c of chainOrder) if (current.get(c.name) === c) table.chains.set(c.name, c);
+      for (const [name, c] of current) if (!table.chains.has(name)) table.chains.set(name, c);
     }
   };
   const tableFor = (chain: string, targetName: string | undefined, comment: string | undefined): Table => {
@@ -394,9 +440,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       li = ruleEndLine;
       continue;
     }
-    // Whatever this line is, it may read or change a chain's rules: the appended ones must be in place.
-    settleFillingChain();
-    if (src.charCodeAt(cs) === 58 && readDeclaration(li)) continue;
+    // Whatever this line is, it may read or change a chain's rules: the appended ones must be in place. Rules
+    // being inserted stay in their run (a script's next `iptables -I` line goes on with it); whatever reads or
+    // changes chains settles it (addRule, chain commands, declarations, renames).
+    settleAppendedRules();
+    if (src.charCodeAt(cs) === 58) {
+      settleInsertRun();
+      if (readDeclaration(li)) continue;
+    }
     li = readOtherLine(li);
   }
 
@@ -418,6 +469,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   // Final ids and per-chain indexes. Rules arrive in line order; only -I within listings could disturb it.
   numberRules(dump.rules);
   settleFillingChain();
+  settleChainOrder();
   store.trim();
   indexChainRules(dump.tables);
   dump.format =
@@ -601,6 +653,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (lead > 0 && lead < words.length && CHAIN_COMMANDS.has(words[lead].raw)) words = words.slice(lead);
     const head = words[0];
     if (head && CHAIN_COMMANDS.has(head.raw)) {
+      settleInsertRun();
       handleChainCommand(words, sl, tableFor, getChain, forgetChain, renameChain, dump, tokens);
       if (ctx.table && words[1]) noteChainFate(ctx.table, head.raw, words[1].value, sl.line);
       if (head.raw === '-P' || head.raw === '--policy' || head.raw === '-N' || head.raw === '--new-chain')
@@ -732,6 +785,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const words = joinWrappedWords(
         splitWords(sl.content.slice(0, read.end - cs), sl.offset, read.commandAt - cs).words,
       );
+      settleInsertRun();
       handleChainCommand(words, sl, tableFor, getChain, forgetChain, renameChain, dump, tokens);
       return li;
     } finally {
@@ -1325,6 +1379,29 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
    * each chain's rules in one block, and pushing one by one would grow 60,000 small arrays to 17 slots each.
    */
   function settleFillingChain(): void {
+    settleInsertRun();
+    settleAppendedRules();
+  }
+
+  /**
+   * Rules inserted one after another at one place of a chain (`-I INPUT 1 ...` for each address of a ban list)
+   * wait in `insertRun` and go in at once, the last one first: inserting each at the front moved the whole chain,
+   * and 80k of them took seconds.
+   */
+  function settleInsertRun(): void {
+    const chain = insertChain;
+    if (!chain) return;
+    insertChain = undefined;
+    insertRun.reverse();
+    const rules = chain.rules;
+    chain.rules =
+      insertAt === rules.length
+        ? rules.concat(insertRun)
+        : rules.slice(0, insertAt).concat(insertRun, rules.slice(insertAt));
+    insertRun = [];
+  }
+
+  function settleAppendedRules(): void {
     const chain = fillingChain;
     if (!chain) return;
     fillingChain = undefined;
@@ -1341,14 +1418,27 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
 
   function addRule(rule: Rule, table?: Table, known?: Chain): void {
     const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
-    if (chain !== fillingChain || rule.command !== 'append') {
+    const insertsAgain = rule.command === 'insert' && chain === insertChain && rule.position === insertPosition;
+    if (!insertsAgain && (chain !== fillingChain || rule.command !== 'append')) {
       settleFillingChain();
       fillingChain = chain;
     }
-    if (rule.command === 'append') pendingRules[pendingCount++] = rule;
-    else if (rule.command === 'insert') {
+    if (rule.command === 'append') {
+      pendingRules[pendingCount++] = rule;
+      if (renamesOf.size > 0) noteJump(table ?? getTable(rule.table), rule);
+    } else if (rule.command === 'insert') {
       sameRuleIndex.delete(chain);
-      chain.rules.splice(Math.max(0, (rule.position ?? 1) - 1), 0, rule);
+      const at = Math.max(0, (rule.position ?? 1) - 1);
+      if (insertsAgain) insertRun.push(rule);
+      else if (at >= chain.rules.length)
+        chain.rules.push(rule); // past the end: appended, as splice would
+      else {
+        insertChain = chain;
+        insertPosition = rule.position;
+        insertAt = at;
+        insertRun.push(rule);
+      }
+      if (renamesOf.size > 0) noteJump(table ?? getTable(rule.table), rule);
     } else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
     dump.rules.push(rule);
   }
@@ -1389,7 +1479,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     dump.removedAt.set(rules[at], rule.line);
     dump.editedRule.set(rule, rules[at]);
     if (rule.command === 'delete') rules.splice(at, 1);
-    else rules[at] = rule;
+    else {
+      rules[at] = rule;
+      if (renamesOf.size > 0) noteJump(getTable(rule.table), rule);
+    }
   }
 }
 
