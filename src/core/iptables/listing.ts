@@ -298,8 +298,9 @@ function mapExtra(
     const v = w.raw;
     tokens.push({ kind: 'value', text: v, span: sp(w) });
     if (v === '/*') {
-      const end = rest.findIndex((x, j) => j > i && x.raw === '*/');
-      const stop = end < 0 ? rest.length : end;
+      // Searched from the comment on: from the row's start, a row of many comments took quadratic time.
+      let stop = i + 1;
+      while (stop < rest.length && rest[stop].raw !== '*/') stop++;
       comment = rest
         .slice(i + 1, stop)
         .map((x) => x.raw)

@@ -2,7 +2,8 @@
 import { lineSpan, type Severity, type Span } from '../common/diagnostics';
 import type { SourceLine } from '../common/lines';
 import { t, type Lang } from '../i18n/catalog';
-import type { IpvsDump, IpvsLayout, IpvsLine, IpvsToken, IpvsTokenKind } from './types';
+import { realServerKey, serviceKey } from './identity';
+import type { IpvsDump, IpvsLayout, IpvsLine, IpvsToken, IpvsTokenKind, RealServer, VirtualService } from './types';
 import { wordSpan, type Word } from './words';
 
 type TokenExtra = Omit<IpvsToken, 'kind' | 'text' | 'span'>;
@@ -42,6 +43,59 @@ export class ParseContext {
   readonly removedService = new Map<number, number>();
   readonly removedRealServer = new Map<string, number>();
   private readonly reported = new Set<string>();
+  /**
+   * The services no restore line took out, in order and by key (a paste can show one service twice), and each
+   * one's real servers still in it, by key: a restore of thousands of `-a`/`-d` lines searched them all per line.
+   */
+  private readonly liveServiceSet = new Set<number>();
+  private readonly liveServicesByKey = new Map<string, number[]>();
+  private readonly liveRealServersOf = new Map<number, Map<string, number[]>>();
+
+  /** Adds a service to the dump; returns its index. */
+  addService(svc: VirtualService): number {
+    const index = this.dump.services.push(svc) - 1;
+    this.liveServiceSet.add(index);
+    pushTo(this.liveServicesByKey, serviceKey(svc), index);
+    return index;
+  }
+
+  /** The indexes of the services no restore line took out, in order. */
+  liveServices(): number[] {
+    return [...this.liveServiceSet];
+  }
+
+  /** The same, of the services with this key. */
+  liveServicesWithKey(key: string): readonly number[] {
+    return this.liveServicesByKey.get(key) ?? [];
+  }
+
+  /** Takes service `index` out, as removal `removal` did. */
+  removeService(index: number, removal: number): void {
+    this.removedService.set(index, removal);
+    this.liveServiceSet.delete(index);
+    dropFrom(this.liveServicesByKey, serviceKey(this.dump.services[index]), index);
+  }
+
+  /** Adds a real server to service `service`; returns its index there. */
+  addRealServer(service: number, rs: RealServer): number {
+    const at = this.dump.services[service].realServers.push(rs) - 1;
+    let byKey = this.liveRealServersOf.get(service);
+    if (!byKey) this.liveRealServersOf.set(service, (byKey = new Map()));
+    pushTo(byKey, realServerKey(rs), at);
+    return at;
+  }
+
+  /** The first real server of service `service` with this key that no restore line took out, -1 if none. */
+  liveRealServer(service: number, key: string): number {
+    return this.liveRealServersOf.get(service)?.get(key)?.[0] ?? -1;
+  }
+
+  /** Takes real server `at` out of service `service`, as removal `removal` did. */
+  removeRealServer(service: number, at: number, removal: number): void {
+    this.removedRealServer.set(`${service}|${at}`, removal);
+    const byKey = this.liveRealServersOf.get(service);
+    if (byKey) dropFrom(byKey, realServerKey(this.dump.services[service].realServers[at]), at);
+  }
 
   constructor(readonly lang: Lang) {}
 
@@ -103,4 +157,18 @@ export class ParseContext {
   lineSpan(sl: SourceLine): Span {
     return lineSpan(sl.line, sl.raw);
   }
+}
+
+function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function dropFrom<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  const at = list ? list.indexOf(value) : -1;
+  if (at < 0) return;
+  if (list!.length === 1) map.delete(key);
+  else list!.splice(at, 1);
 }

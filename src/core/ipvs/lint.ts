@@ -9,7 +9,7 @@ import { t, type Lang } from '../i18n/catalog';
 import { realServerKey, realServerLabel, serviceKey, serviceLabel } from './identity';
 import { overloadOf } from './distribution';
 import { flagBelongsElsewhere, isKnownScheduler, KNOWN_SCHEDULERS } from './schedulers';
-import type { IpvsDump, VirtualService } from './types';
+import type { IpvsDump, RealServer, VirtualService } from './types';
 
 const RESERVED_CLASS_E = parseCidr('240.0.0.0/4')!;
 
@@ -33,8 +33,12 @@ class Findings {
 
 /** True when nothing but blank lines or a `...` follows the line: the paste may have been cut right there. */
 function endsThePaste(dump: IpvsDump, line: number): boolean {
-  const next = dump.lines.slice(line + 1).find((l) => l.kind !== 'blank');
-  return next === undefined || next.kind === 'ellipsis';
+  // A walk, not a copy of the lines after it: thousands of emptied services copied the rest of the text each.
+  for (let l = line + 1; l < dump.lines.length; l++) {
+    const kind = dump.lines[l]?.kind;
+    if (kind !== 'blank') return kind === undefined || kind === 'ellipsis';
+  }
+  return true;
 }
 
 function lintService(f: Findings, dump: IpvsDump, svc: VirtualService): void {
@@ -60,15 +64,19 @@ function lintService(f: Findings, dump: IpvsDump, svc: VirtualService): void {
     if (flagBelongsElsewhere(flag, svc.scheduler))
       f.add('flag-other-scheduler', 'info', svc.span, { flag, scheduler: svc.scheduler ?? '' });
   }
-  const firstSeen = new Map<string, number>();
+  const firstSeen = new Map<string, RealServer>();
   for (const r of svc.realServers) {
     const key = realServerKey(r);
     const first = firstSeen.get(key);
     if (first !== undefined) {
-      f.add('duplicate-real-server', 'warning', r.span, { address: realServerLabel(r), service, line: first + 1 }, [
-        { span: svc.realServers.find((x) => realServerKey(x) === key)!.span, message: realServerLabel(r) },
-      ]);
-    } else firstSeen.set(key, r.line);
+      f.add(
+        'duplicate-real-server',
+        'warning',
+        r.span,
+        { address: realServerLabel(r), service, line: first.line + 1 },
+        [{ span: first.span, message: realServerLabel(r) }],
+      );
+    } else firstSeen.set(key, r);
     const ip = parseIp(r.address);
     if (ip && cidrContains(RESERVED_CLASS_E, ip)) f.add('reserved-address', 'warning', r.span, { address: r.address });
     if (ip && svc.family !== undefined && ip.family !== svc.family && r.forward !== 'Tunnel') {

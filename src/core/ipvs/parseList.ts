@@ -207,8 +207,7 @@ function placeService(ctx: ParseContext, svc: VirtualService, layout: IpvsLayout
     ctx.currentServiceMerged = true;
     return existing;
   }
-  const index = ctx.dump.services.length;
-  ctx.dump.services.push(svc);
+  const index = ctx.addService(svc);
   if (existing === undefined) ctx.serviceByKey.set(key, index);
   ctx.serviceOrigin.set(index, { section: ctx.section, layouts: new Set([layout]) });
   ctx.currentServiceMerged = false;
@@ -334,17 +333,13 @@ function placeRealServer(ctx: ParseContext, rs: RealServer): Owner {
   const svc = ctx.dump.services[ctx.currentService];
   if (ctx.currentServiceMerged) {
     // Not into one a restore line took out (`-d`): a later listing shows it back in the table.
-    const service = ctx.currentService;
-    const at = svc.realServers.findIndex(
-      (r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${service}|${i}`),
-    );
+    const at = ctx.liveRealServer(ctx.currentService, realServerKey(rs));
     if (at >= 0) {
       mergeRealServer(svc.realServers[at], rs);
       return { service: ctx.currentService, realServer: at };
     }
   }
-  svc.realServers.push(rs);
-  return { service: ctx.currentService, realServer: svc.realServers.length - 1 };
+  return { service: ctx.currentService, realServer: ctx.addRealServer(ctx.currentService, rs) };
 }
 
 /** `-> 10.244.0.2:53  Masq 1 0 0` and its numeric variants. */

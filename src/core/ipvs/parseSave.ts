@@ -343,8 +343,7 @@ function applyServiceRule(
   if (candidate.persistent === undefined) delete candidate.persistent;
   if (candidate.netmask === undefined) delete candidate.netmask;
   if (candidate.pe === undefined) delete candidate.pe;
-  const index = ctx.dump.services.length;
-  ctx.dump.services.push(candidate);
+  const index = ctx.addService(candidate);
   if (existing === undefined) ctx.serviceByKey.set(key, index);
   ctx.serviceOrigin.set(index, { section: ctx.section, layouts: new Set(['save']) });
   return index;
@@ -393,9 +392,7 @@ function applyServerRule(
     return { orphan: ctx.dump.orphanRealServers.length - 1 };
   }
   const svc = ctx.dump.services[index];
-  const at = svc.realServers.findIndex(
-    (r, i) => realServerKey(r) === realServerKey(rs) && !ctx.removedRealServer.has(`${index}|${i}`),
-  );
+  const at = ctx.liveRealServer(index, realServerKey(rs));
   if (command === 'edit-server' && at >= 0) {
     const old = svc.realServers[at];
     if (rule.forward) old.forward = rule.forward;
@@ -410,8 +407,7 @@ function applyServerRule(
     });
     return undefined;
   }
-  svc.realServers.push(rs);
-  return { service: index, realServer: svc.realServers.length - 1 };
+  return { service: index, realServer: ctx.addRealServer(index, rs) };
 }
 
 /**
@@ -421,7 +417,7 @@ function applyServerRule(
 function deleteService(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: VirtualService): number | undefined {
   const key = serviceKey(candidate);
   // A paste can hold the same service twice (two listings): every copy leaves.
-  const copies = liveServices(ctx).filter((i) => serviceKey(ctx.dump.services[i]) === key);
+  const copies = [...ctx.liveServicesWithKey(key)];
   if (copies.length === 0) {
     ctx.diag('save-delete-unknown', 'warning', ctx.lineSpan(sl), { service: serviceLabel(candidate) });
     return undefined;
@@ -431,22 +427,15 @@ function deleteService(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate:
   return copies.map((i) => removeService(ctx, sl.line, i))[0];
 }
 
-/** Indexes of the services no restore line took out, in order. */
-function liveServices(ctx: ParseContext): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < ctx.dump.services.length; i++) if (!ctx.removedService.has(i)) out.push(i);
-  return out;
-}
-
 function removeService(ctx: ParseContext, line: number, index: number): number {
   const removal = ctx.dump.removals.push({ line, service: ctx.dump.services[index] }) - 1;
-  ctx.removedService.set(index, removal);
+  ctx.removeService(index, removal);
   return removal;
 }
 
 /** `-C`: every virtual service leaves the table. */
 function clearTable(ctx: ParseContext, sl: SourceLine): void {
-  for (const index of liveServices(ctx)) removeService(ctx, sl.line, index);
+  for (const index of ctx.liveServices()) removeService(ctx, sl.line, index);
   ctx.serviceByKey.clear();
   ctx.currentService = undefined;
 }
@@ -462,15 +451,12 @@ function deleteServer(ctx: ParseContext, sl: SourceLine, rule: Rule, candidate: 
   const key = realServerKey({ address: rule.realEndpoint.address, port });
   const removals: number[] = [];
   // Out of every copy of the service (two listings of it in one paste).
-  for (const index of liveServices(ctx)) {
+  for (const index of ctx.liveServicesWithKey(serviceId)) {
     const svc = ctx.dump.services[index];
-    if (serviceKey(svc) !== serviceId) continue;
-    const at = svc.realServers.findIndex(
-      (r, i) => realServerKey(r) === key && !ctx.removedRealServer.has(`${index}|${i}`),
-    );
+    const at = ctx.liveRealServer(index, key);
     if (at < 0) continue;
     const removal = ctx.dump.removals.push({ line: sl.line, service: svc, realServer: svc.realServers[at] }) - 1;
-    ctx.removedRealServer.set(`${index}|${at}`, removal);
+    ctx.removeRealServer(index, at, removal);
     removals.push(removal);
   }
   if (removals.length === 0) {

@@ -37,6 +37,8 @@ export class IpsetReader {
   private inMembers = false;
   private membersSeen = false;
   private entriesSpan?: Span;
+  /** The last set read under each name, for `add` lines: searching the sets read so far made a save quadratic. */
+  private readonly lastByName = new Map<string, IpSet>();
 
   constructor(
     private readonly reporter: Reporter,
@@ -122,6 +124,7 @@ export class IpsetReader {
     const kube = kubeProxySetInfo(name);
     if (kube) set.kubeProxy = kube;
     this.out.push(set);
+    this.lastByName.set(name, set);
     this.current = set;
   }
 
@@ -181,12 +184,13 @@ export class IpsetReader {
     const kube = kubeProxySetInfo(set.name);
     if (kube) set.kubeProxy = kube;
     this.out.push(set);
+    this.lastByName.set(set.name, set);
   }
 
   /** `add KUBE-CLUSTER-IP 10.96.0.1,tcp:443` */
   private addSaved(words: Word[]): boolean {
     const name = words[1].text;
-    const set = [...this.out].reverse().find((s) => s.name === name);
+    const set = this.lastByName.get(name);
     const member = parseIpsetMember(words.slice(2), set?.type);
     if (!member) {
       this.reporter.report('routes-ipset-bad-member', 'warning', wordsSpan(words[2], words[words.length - 1]), {
