@@ -127,6 +127,29 @@ export function scanWords(
   const multiLine = ruleLine !== line && from < lines.start[line];
   let unterminatedQuoteAt = -1;
   const glueFirst = fold.glueFirst;
+  // A word extended over wrap gaps, and what it read before the first and in the pieces after: one note for the
+  // run when it ends (a note per piece, each quoting the whole word so far, was quadratic on a padded line).
+  let joining = -1;
+  let joinedBefore = '';
+  let joinedAfter = '';
+  const noteJoin = (): void => {
+    if (joining < 0) return;
+    const params = { before: joinedBefore, after: joinedAfter, joined: joinedBefore + joinedAfter };
+    diagnostics.push(problem('wrapped-word-joined', 'info', store.spanOf(ruleLine, joining), params));
+    joining = -1;
+  };
+  // Where the next line break is at or after `nextBreakFrom` (-1: none): a search back from each word of a rule
+  // over several lines crossed the whole line so far, quadratic in its words.
+  let nextBreakFrom = -1;
+  let nextBreak = -1;
+  /** Whether a line break is in [from, to]. */
+  const breakWithin = (from: number, to: number): boolean => {
+    if (from < nextBreakFrom || (nextBreak >= 0 && nextBreak < from) || nextBreakFrom < 0) {
+      nextBreakFrom = from;
+      nextBreak = text.indexOf('\n', from);
+    }
+    return nextBreak >= 0 && nextBreak <= to;
+  };
   // The loop of `forEachWord`, written out: a closure per line was the parse's largest allocation.
   let i = from;
   while (i < n) {
@@ -164,17 +187,25 @@ export function scanWords(
     if (prev >= first && !(flags & QUOTED) && text.charCodeAt(start) !== 45 && !(store.wordFlags[prev] & QUOTED)) {
       const prevEnd = store.wordCol[prev] + store.wordLen[prev];
       // A wide gap inside the line is a terminal wrap; one across a line break is a hard wrap between words.
-      if (start - base - prevEnd >= WRAP_GAP && !(multiLine && text.lastIndexOf('\n', start) >= base + prevEnd)) {
-        joinWrapped(store, prev, ruleLine, base, start - base, end - base, flags, diagnostics);
+      if (start - base - prevEnd >= WRAP_GAP && !(multiLine && breakWithin(base + prevEnd, start))) {
+        if (joining !== prev) {
+          noteJoin();
+          joining = prev;
+          joinedBefore = wordValue(store, prev, base);
+          joinedAfter = '';
+        }
+        joinedAfter += joinWrapped(store, prev, base, start - base, end - base, flags);
         continue;
       }
     }
+    noteJoin();
     const spans =
-      multiLine && flags & QUOTED && text.lastIndexOf('\n', end) > start
+      multiLine && flags & QUOTED && breakWithin(start + 1, end)
         ? SPANS_LINES | UNQUOTE | (fold.breaks ? FOLDED : 0)
         : 0;
     store.addWord(start - base, end - start, flags | spans | shapeFlags(text, start, end, flags));
   }
+  noteJoin();
   scanned.end = store.wordCount;
   scanned.unterminatedQuoteAt = unterminatedQuoteAt;
 }
@@ -193,18 +224,8 @@ function shapeFlags(text: string, start: number, end: number, flags: number): nu
   return end - start === 2 && (c1 === 52 || c1 === 54) ? OPTION_LIKE | NEGATIVE_NUMBER : NEGATIVE_NUMBER;
 }
 
-/** Extends word `prev` over a wrap gap to the word at columns [start, end) and says so. */
-function joinWrapped(
-  store: RuleStore,
-  prev: number,
-  line: number,
-  base: number,
-  start: number,
-  end: number,
-  flags: number,
-  diagnostics: Diagnostic[],
-): void {
-  const before = wordValue(store, prev, base);
+/** Extends word `prev` over a wrap gap to the word at columns [start, end); returns that piece's value. */
+function joinWrapped(store: RuleStore, prev: number, base: number, start: number, end: number, flags: number): string {
   const piece = store.addWord(start, end - start, flags);
   const after = wordValue(store, piece, base);
   store.wordCount--; // the piece was only read for its value
@@ -212,9 +233,7 @@ function joinWrapped(
   store.setWordLength(prev, end - col);
   const joined = (store.wordFlags[prev] & (QUOTED | UNQUOTE)) | JOINED | (flags & UNQUOTE);
   store.wordFlags[prev] = joined | shapeFlags(store.text, base + col, base + end, joined);
-  diagnostics.push(
-    problem('wrapped-word-joined', 'info', store.spanOf(line, prev), { before, after, joined: before + after }),
-  );
+  return after;
 }
 
 /** What `readRuleBody` found: one object reused for every rule (the rule copies what it keeps). */

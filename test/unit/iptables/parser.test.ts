@@ -830,6 +830,24 @@ test('a word split by a terminal wrap is joined back', () => {
   assert.ok(d.diagnostics.some((x) => x.code === 'wrapped-word-joined'));
 });
 
+test('a word a terminal wrapped over several gaps is one note, naming its first piece and the rest', () => {
+  const gap = ' '.repeat(30);
+  const d = parseIptables(`*nat\n-A POSTROUTING -j KUBE-POS${gap}TROU${gap}TING\nCOMMIT\n`);
+  assert.equal(d.rules[0].target!.name, 'KUBE-POSTROUTING');
+  const notes = d.diagnostics.filter((x) => x.code === 'wrapped-word-joined');
+  assert.deepEqual(
+    notes.map((x) => x.params),
+    [{ before: 'KUBE-POS', after: 'TROUTING', joined: 'KUBE-POSTROUTING' }],
+  );
+  // The note covers the whole word as written, gaps included.
+  assert.equal(notes[0].span.length, `KUBE-POS${gap}TROU${gap}TING`.length);
+  // Thousands of padded words on a line: one note, not one per gap quoting the whole word so far (quadratic).
+  const padded = parseIptables(`*filter\n-A INPUT -m comment --comment x${`${gap}x`.repeat(3000)}\nCOMMIT\n`);
+  const joined = padded.diagnostics.filter((x) => x.code === 'wrapped-word-joined');
+  assert.equal(joined.length, 1);
+  assert.equal(joined[0].params!.joined, 'x'.repeat(3001));
+});
+
 test('a rule a hard wrap broke over lines (mail, issue text) is read whole, its tokens on their own lines', () => {
   // Wrapped between words at 72 columns: after an option that needs its value, before an option, inside a quote.
   const wrap = (text: string) =>
