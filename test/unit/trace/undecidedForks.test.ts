@@ -44,7 +44,7 @@ describe('trace: undecided matches that only set marks', () => {
     assert.deepEqual(path.assumptionMessages, [{ code: 'assume.mark-unread', params: { bits: 'mark 0x3fffffff' } }]);
     assert.equal(
       path.assumptions[0],
-      'the packet may also carry mark 0x3fffffff: rules it passed would set them if their undecided matches hold (no rule of this dump reads those bits)',
+      "the packet's mark 0x3fffffff may differ: rules it passed change those bits if their undecided matches hold (no rule of this dump reads them)",
     );
   });
 

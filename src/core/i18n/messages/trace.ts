@@ -87,7 +87,7 @@ export const traceMessages: MessageBundle = {
     'trace.assume.redirect-address':
       'REDIRECT goes to the address of the incoming interface, which is unknown: the destination address was kept',
     'trace.assume.mark-unread':
-      'the packet may also carry {bits}: rules it passed would set them if their undecided matches hold (no rule of this dump reads those bits)',
+      "the packet's {bits} may differ: rules it passed change those bits if their undecided matches hold (no rule of this dump reads them)",
     // Notes on steps.
     'trace.note.random-taken': 'statistic random: taken with probability {p}',
     'trace.note.random-not-taken': 'statistic random: not taken (probability {p})',
@@ -215,7 +215,7 @@ export const traceMessages: MessageBundle = {
     'trace.assume.kube-jumps': '转储中没有 {table}/{chain}：假设存在 kube-proxy 标准的跳转（到 {targets}）',
     'trace.assume.redirect-address': 'REDIRECT 会改写为入接口的地址，但该地址未知：保留原目的地址',
     'trace.assume.mark-unread':
-      '数据包可能还带有 {bits}：它经过的规则在其无法确定的匹配成立时会设置这些位（此转储中没有规则读取这些位）',
+      '数据包的 {bits} 可能不同：它经过的规则在其无法确定的匹配成立时会改变这些位（此转储中没有规则读取它们）',
     'trace.note.random-taken': 'statistic random：以概率 {p} 命中',
     'trace.note.random-not-taken': 'statistic random：未命中（概率 {p}）',
     'trace.note.random-not-taken-run.other':
