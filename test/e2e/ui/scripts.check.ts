@@ -2,7 +2,9 @@
 // once Detect Dump Language has set it to an iptables dump: a hover on a jump target on a continuation line explains
 // the chain and its rule, Go to Definition (F12) lands on the chain's `-N`, the Outline lists the tables and chains
 // the commands build, and Problems has one note for the ip6tables command (another family, not applied), in
-// English and Chinese. The checks run in order on the one open editor.
+// English and Chinese. The checks run in order on the one open editor. A second script, which loads the node's saved
+// rules with iptables-restore and opens ports in a shell loop, has one note for its shell lines and one for the rules
+// file the text does not show, in both languages; set to iptables, it is iptables again when closed and reopened.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { UiCheck } from './check';
@@ -22,6 +24,11 @@ import {
 } from './workbench';
 
 const SCRIPT = 'node-firewall.sh';
+/**
+ * A script that reloads the node's saved rules (`iptables-restore < rules.v4`) and opens ports in a loop through a
+ * variable set to the tool: five lines of shell around its commands.
+ */
+const RELOAD_SCRIPT = 'node-firewall-reload.sh';
 /** The chain the script makes with `-N` on line 4 and jumps to from the rule continued onto line 7. */
 const CHAIN = 'METRICS-FWD';
 
@@ -145,6 +152,97 @@ export const checks: UiCheck[] = [
           assert.equal(problems.length, 1, problems.join(' | '));
           assert.match(problems[0], /^Info: .* at line 20 /);
         }
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await closeAllEditors(page);
+        await runCommand(page, 'View: Hide Panel');
+      }
+    },
+  },
+  {
+    name: 'a script that loads a rules file and loops over ports: one note for its shell lines, one for the file iptables-restore loads, in both languages',
+    async run({ page, screenshot, log }) {
+      await openFile(page, RELOAD_SCRIPT);
+      assert.equal(await statusBarLanguage(page), 'Shell Script');
+      await runCommand(page, 'Kube Packet Path: Detect Dump Language');
+      assert.equal(
+        await settle(
+          () => statusBarLanguage(page),
+          (l) => l === 'iptables dump',
+          60_000,
+        ),
+        'iptables dump',
+      );
+      try {
+        for (const [lang, shell, restore, shot] of [
+          [
+            'auto',
+            /^Info: 5 lines of shell around the iptables commands \(the first here\) are not run: .* at line 3 /,
+            /^Info: iptables-restore loads the rules of rules\.v4, which the text does not show: .* at line 7 /,
+            'script-shell-lines-problems',
+          ],
+          [
+            'zh-CN',
+            /^Info: iptables 命令周围的 5 行 shell 代码（第一行在此）不会运行：.* at line 3 /,
+            /^Info: iptables-restore 加载 rules\.v4 中的规则，文本里没有这些规则：.* at line 7 /,
+            'script-shell-lines-problems-zh-CN',
+          ],
+        ] as const) {
+          await setEnumSetting(page, 'kubePacketPath.language', lang);
+          const rows = await problemRows(
+            page,
+            (all) => all.some((r) => shell.test(r)) && all.some((r) => restore.test(r)),
+          );
+          log(`problems (${lang}): ${rows.join(' | ')}`);
+          await screenshot(shot, page.locator('.markers-panel'));
+          // Said once each: the loop, the variables and `set` are not a warning apiece, and nothing else is noted.
+          const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
+          assert.equal(problems.length, 2, problems.join(' | '));
+          assert.ok(
+            problems.some((r) => shell.test(r)),
+            problems.join(' | '),
+          );
+          assert.ok(
+            problems.some((r) => restore.test(r)),
+            problems.join(' | '),
+          );
+        }
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await runCommand(page, 'View: Hide Panel');
+      }
+    },
+  },
+  {
+    name: 'a .sh set to iptables with Detect Dump Language is an iptables dump again when closed and opened again',
+    async run({ page, screenshot, log }) {
+      await closeAllEditors(page);
+      await openFile(page, RELOAD_SCRIPT);
+      // VS Code opens a .sh as Shell Script; the extension gives it the language the person chose for this file.
+      const language = await settle(
+        () => statusBarLanguage(page),
+        (l) => l === 'iptables dump',
+        60_000,
+      );
+      log(`status bar after reopening: ${language}`);
+      // Read as the rules again: the note about the rules file is back in Problems.
+      const rows = await problemRows(page, (all) => all.some((r) => /loads the rules of rules\.v4/.test(r)));
+      await screenshot('script-reopened', page.locator('.part.editor'));
+      assert.equal(language, 'iptables dump');
+      assert.ok(
+        rows.some((r) => /^Info: iptables-restore loads the rules of rules\.v4/.test(r)),
+        rows.join(' | '),
+      );
+      await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+      try {
+        const zh = await problemRows(page, (all) => all.some((r) => /加载 rules\.v4 中的规则/.test(r)));
+        log(`problems after reopening (zh-CN): ${zh.join(' | ')}`);
+        await screenshot('script-reopened-zh-CN', page.locator('.part.editor'));
+        assert.equal(await statusBarLanguage(page), 'iptables dump');
+        assert.ok(
+          zh.some((r) => /加载 rules\.v4 中的规则/.test(r)),
+          zh.join(' | '),
+        );
       } finally {
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
         await closeAllEditors(page);
