@@ -4,8 +4,9 @@
  * line; forks on a fact the dump cannot decide (is this address the node's?) are alternatives, each under its
  * condition, and not a coin flip. Steps paths have in common come once from the server (`sharedSteps`); a path
  * shows them folded under one node, resolved only when opened. Every rule a path matched is highlighted in the
- * dump; selecting a path highlights that path's lines only. The trace's warnings are the view's message, which
- * wraps, so each is read whole at any side bar width (a tree row is cut at the side bar's edge). Texts follow
+ * dump; selecting a path highlights that path's lines only. What is long is the view's message, which wraps, so it
+ * is read whole at any side bar width (a tree row is cut at the side bar's edge): the summary, each alternative's
+ * condition with its paths, the warnings; a path's endpoint chain is its first row, whole. Texts follow
  * `kubePacketPath.language`.
  */
 import * as vscode from 'vscode';
@@ -17,8 +18,8 @@ import { uiLang } from './config';
 import { foldSteps, type FoldedStep } from '../core/iptables/trace/fold';
 
 type Node =
-  | { kind: 'summary'; text: string }
   | { kind: 'alternative'; given: string[]; paths: number[] }
+  | { kind: 'endpoint'; chain: string; path: number }
   | { kind: 'path'; path: TracePathResult; index: number }
   | { kind: 'shared'; path: number; prefix: number; count: number }
   | { kind: 'step'; step: TraceStepResult; path: number }
@@ -75,9 +76,14 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     this.uri = uri;
     this.result = result;
     this.selectedPath = undefined;
-    this.view.message = warningsMessage(result, uiLang());
+    this.view.message = viewMessage(result, uiLang());
     this.changed.fire(undefined);
     this.decorate();
+  }
+
+  /** The view's message: what the side bar would cut in a row, whole (undefined: none). */
+  get message(): string | undefined {
+    return this.view.message;
   }
 
   /** Texts were rendered in another language: draw the rows again. */
@@ -130,7 +136,8 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     if (!r) return [];
     const lang = uiLang();
     if (!node) {
-      const top: Node[] = [{ kind: 'summary', text: r.summary }];
+      // The summary is the view's message (whole, wrapped), not a row.
+      const top: Node[] = [];
       if (r.localAddresses) {
         const addresses = r.localAddresses.addresses.join(', ');
         top.push({
@@ -151,7 +158,11 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       const prefix = node.path.prefix ?? -1;
       const shared: Node[] =
         prefix >= 0 ? [{ kind: 'shared', path: node.index, prefix, count: this.sharedChain(prefix).length }] : [];
+      const endpoint: Node[] = node.path.endpointChain
+        ? [{ kind: 'endpoint', chain: node.path.endpointChain, path: node.index }]
+        : [];
       return [
+        ...endpoint,
         ...shared,
         ...this.stepNodes(node.path.steps, node.index),
         ...node.path.assumptions.map((text): Node => ({ kind: 'note', text })),
@@ -200,10 +211,11 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
   getTreeItem(node: Node): vscode.TreeItem {
     const lang = uiLang();
     switch (node.kind) {
-      case 'summary': {
-        const item = new vscode.TreeItem(node.text);
-        item.tooltip = node.text;
-        item.iconPath = new vscode.ThemeIcon('send');
+      case 'endpoint': {
+        // The path row's description has room for the chain's start only.
+        const item = new vscode.TreeItem(node.chain);
+        item.tooltip = t(lang, 'ui.trace.endpoint', { chain: node.chain });
+        item.iconPath = new vscode.ThemeIcon('symbol-function');
         return item;
       }
       case 'note': {
@@ -272,27 +284,40 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
 }
 
 /**
- * The trace's warnings, each whole, for the view's message; the summary row already says a warning that is the
- * summary (a Service without endpoints). Undefined when there is none: the message goes.
+ * The view's message: the summary, then each alternative's condition and its paths, then the warnings, each whole (a
+ * message wraps; a row is cut at the side bar's edge). A warning that is the summary (a Service without endpoints) is
+ * said once.
  */
-export function warningsMessage(r: TracePacketResult, lang: Lang): string | undefined {
-  const said = r.warnings.filter((w) => w !== r.summary).map((text) => t(lang, 'ui.trace.warning', { text }));
-  // A plain-text message: its lines are not kept, so the warnings follow each other as sentences.
-  return said.length ? said.join(' ') : undefined;
+export function viewMessage(r: TracePacketResult, lang: Lang): string | undefined {
+  const alternatives = new Map<string, string[]>();
+  r.paths.forEach((p) => {
+    const given = (p.given ?? []).join('; ');
+    if (given) alternatives.set(given, [...(alternatives.get(given) ?? []), pathLabel(p, lang)]);
+  });
+  const said = [
+    r.summary,
+    ...[...alternatives].map(([text, paths]) => `${t(lang, 'ui.trace.alternative', { text })} → ${paths.join(', ')}`),
+    ...r.warnings.filter((w) => w !== r.summary).map((text) => t(lang, 'ui.trace.warning', { text })),
+  ].filter(Boolean);
+  // A plain-text message: its lines are not kept, so the parts are set apart in the line.
+  return said.length ? said.join(' · ') : undefined;
 }
 
 function shortChain(chain: string): string {
   return chain.length <= CHAIN_CHARS ? chain : `${chain.slice(0, CHAIN_CHARS - 1)}…`;
 }
 
-/** `33.3% DNAT 10.244.1.11:6443` with the endpoint chain as description; everything in the tooltip. */
-export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean): vscode.TreeItem {
-  const pct = formatShare(p.probability);
-  const to = p.dnat
+function targetOf(p: TracePathResult): string | undefined {
+  return p.dnat
     ? joinHostPort(p.dnat.ip, p.dnat.port ?? undefined)
     : p.forward
       ? joinHostPort(p.forward.ip, p.forward.port)
       : undefined;
+}
+
+/** `33.3% DNAT 10.244.1.11:6443`, `100% REJECT`. */
+function pathLabel(p: TracePathResult, lang: Lang): string {
+  const to = targetOf(p);
   const what = p.dnat
     ? t(lang, 'ui.trace.dnat', { to: to! })
     : p.forward
@@ -300,8 +325,13 @@ export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean):
       : p.verdict;
   // A DNATed path that is not accepted in the end says so; an accepted one needs no word for it.
   // One space apart: a row of the default side bar has room for `33.3% DNAT 10.244.1.11:6443` and no more.
-  const label = `${pct} ${what}${(p.dnat || p.forward) && p.verdict !== 'ACCEPT' ? ` ${p.verdict}` : ''}`;
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  return `${formatShare(p.probability)} ${what}${(p.dnat || p.forward) && p.verdict !== 'ACCEPT' ? ` ${p.verdict}` : ''}`;
+}
+
+/** `33.3% DNAT 10.244.1.11:6443` with the endpoint chain as description; everything in the tooltip. */
+export function pathItem(p: TracePathResult, lang: Lang, alternatives: boolean): vscode.TreeItem {
+  const to = targetOf(p);
+  const item = new vscode.TreeItem(pathLabel(p, lang), vscode.TreeItemCollapsibleState.Collapsed);
   item.description = [
     p.endpointChain ? shortChain(p.endpointChain) : '',
     p.masquerade ? t(lang, 'ui.trace.masqueraded') : '',

@@ -1,5 +1,6 @@
-// The Packet Trace view as a person reads it, in the real extension host: one summary row per path (share,
-// DNAT target, endpoint chain), steps that decide nothing folded, alternatives under their condition instead of
+// The Packet Trace view as a person reads it, in the real extension host: the summary and the alternatives'
+// conditions whole in the view's message, one row per path (share, DNAT target, endpoint chain, which is also the
+// path's first row, whole), steps that decide nothing folded, alternatives under their condition instead of
 // "50% ACCEPT / 50% REJECT", a Service without endpoints said to be one, a selected path's lines alone
 // highlighted, the picker finding Services by name, and every text following kubePacketPath.language.
 import * as assert from 'node:assert/strict';
@@ -75,6 +76,11 @@ suite('Packet Trace view', () => {
     assert.match(result.summary, /^shop\/checkout:p has no endpoints: kube-proxy rejects the connection/);
     const shown = rows(ctx, () => true);
     const text = shown.join('\n');
+    // The summary and each alternative's condition with its paths, whole in the view's message (a row is cut).
+    const message = ctx.traceView.message ?? '';
+    assert.ok(message.startsWith(result.summary), message);
+    assert.match(message, /alternative: if 10\.96\.0\.10 is not an address of this node → 100% REJECT/);
+    assert.match(message, /alternative: if 10\.96\.0\.10 is an address of this node → 100% ACCEPT/);
     assert.ok(!/50%/.test(text), `no coin flip:\n${text}`);
     assert.ok(!/Check the port and protocol/.test(text), text);
     assert.match(text, /^if 10\.96\.0\.10 is not an address of this node \| 1 path\n {2}100% REJECT/m);
@@ -85,8 +91,9 @@ suite('Packet Trace view', () => {
     const result = await trace(shop.document.uri, '10.96.0.20:80', ['192.168.0.5']);
     assert.equal(result.paths.length, 3);
     const top = rows(ctx);
-    assert.match(top[0], /^TCP 10\.244\.0\.9 → 10\.96\.0\.20:80: 3 paths → /);
-    assert.match(top[1], /^node addresses: 192\.168\.0\.5/);
+    // The summary is the view's message, which wraps: no row to cut it.
+    assert.match(ctx.traceView.message ?? '', /^TCP 10\.244\.0\.9 → 10\.96\.0\.20:80: 3 paths → /);
+    assert.match(top[0], /^node addresses: 192\.168\.0\.5/);
     const paths = top.filter((r) => /^\d/.test(r));
     assert.deepEqual(
       paths.map((r) => r.split(' | ')[0]),
@@ -99,8 +106,10 @@ suite('Packet Trace view', () => {
     const item = ctx.traceView.getTreeItem(pathNode);
     assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'steps start collapsed');
     assert.match(String(item.tooltip), /endpoint chain KUBE-SEP-[A-Z0-9]{16}/);
-    // The filter chains entered and left without a match (KUBE-FORWARD, KUBE-SERVICES) are one line.
+    // The filter chains entered and left without a match (KUBE-FORWARD, KUBE-SERVICES) are one line; the endpoint
+    // chain, shortened in the path's row, is its first row, whole.
     const steps = rows(ctx, () => true, pathNode);
+    assert.match(steps[0], /^KUBE-SEP-[A-Z0-9]{16}$/);
     assert.ok(
       steps.some((r) => /^filter\/KUBE-FORWARD, filter\/KUBE-SERVICES: no rule matched \(4 steps\)/.test(r.trim())),
       steps.join('\n'),
@@ -176,15 +185,16 @@ suite('Packet Trace view', () => {
       .getConfiguration('kubePacketPath')
       .update('language', 'zh-CN', vscode.ConfigurationTarget.Global);
     const zh = await waitFor('the view in Chinese', () => {
-      const text = rows(ctx, () => true).join('\n');
+      const text = [ctx.traceView.message ?? '', ...rows(ctx, () => true)].join('\n');
       return /没有端点/.test(text) ? text : undefined;
     });
     assert.match(zh, /^若 10\.96\.0\.10 不是本节点的地址 \| 1 条路径/m);
+    assert.match(zh, /分支：若 10\.96\.0\.10 不是本节点的地址 → 100% REJECT/);
     await vscode.workspace
       .getConfiguration('kubePacketPath')
       .update('language', 'en', vscode.ConfigurationTarget.Global);
     await waitFor('the view in English again', () =>
-      /has no endpoints/.test(rows(ctx).join('\n')) ? true : undefined,
+      /has no endpoints/.test(ctx.traceView.message ?? '') ? true : undefined,
     );
   });
 

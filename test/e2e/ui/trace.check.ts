@@ -1,9 +1,10 @@
 // Trace Packet... as a person runs it: the palette, a source IP, a Service picked from the dump by its name, and
-// the paths in the Packet Trace view: one summary row per path that fits the default side bar, a selected path's
-// lines alone highlighted in a colour of their own, the view in Chinese, and a Service without endpoints whose
-// "is it the node's address?" fork is two alternatives after the node's addresses were asked for once; a Service
-// whose KUBE-SERVICES rule is missing, said as such in both languages, the whole warning readable at the default
-// side bar width (the view's message wraps; a tree row would be cut at the side bar's edge).
+// the paths in the Packet Trace view: one row per path that fits the default side bar, the summary whole in the
+// view's message (it wraps; a tree row would be cut at the side bar's edge), a selected path's lines alone highlighted
+// in a colour of their own and its endpoint chain whole as its first row, the view in Chinese, and a Service without
+// endpoints whose "is it the node's address?" fork is two alternatives after the node's addresses were asked for
+// once, each condition with its paths whole in the message; a Service whose KUBE-SERVICES rule is missing, said as
+// such in both languages, the whole warning readable at the default side bar width.
 import * as assert from 'node:assert/strict';
 import { t, type Lang } from '../../../src/core/i18n/catalog';
 import { SAMPLES } from '../support/samples';
@@ -14,8 +15,8 @@ import {
   openFile,
   setEnumSetting,
   settle,
-  sideBarRows,
   SIDE_BAR_WIDTH,
+  sideBarRows,
   statusBarLanguage,
   traceFromPalette,
   widenSideBar,
@@ -33,10 +34,15 @@ const SHOP_LOG = 'kube-proxy-v9.log';
 const SERVICE_RULE_MISSING = 'kube-proxy-service-rule-missing.iptables';
 
 /** Path rows whose label the side bar cuts (text wider than its box). */
-async function cutPathRows(page: Page): Promise<string[]> {
-  // In the page (no DOM types here): rows that start with a share, whose label is wider than its box.
+function cutPathRows(page: Page): Promise<string[]> {
+  return cutRows(page, '^\\d+(\\.\\d+)?%');
+}
+
+/** Rows whose text matches `pattern` (a RegExp source) and whose label the side bar cuts. */
+async function cutRows(page: Page, pattern: string): Promise<string[]> {
+  // In the page (no DOM types here): the label wider than its row's box.
   return page.evaluate(`[...document.querySelectorAll('.part.sidebar .pane-body .monaco-list-row')]
-    .filter((row) => /^\\d+(\\.\\d+)?%/.test((row.textContent || '').trim()))
+    .filter((row) => new RegExp(${JSON.stringify(pattern)}).test((row.textContent || '').trim()))
     .filter((row) => { const name = row.querySelector('.label-name'); return !!name && name.getBoundingClientRect().right > row.getBoundingClientRect().right - 2; })
     .map((row) => (row.textContent || '').trim())`);
 }
@@ -76,10 +82,13 @@ export const checks: UiCheck[] = [
       await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
       const rows = await settle(
         () => sideBarRows(page),
-        (texts) =>
-          texts.some((t) => t.includes('3 paths')) &&
-          texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
+        (texts) => texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
         60_000,
+      );
+      const said = await settle(
+        () => traceViewMessages(page),
+        (all) => all.some((m) => m.text.includes('3 paths')),
+        30_000,
       );
       await foldView(page, 'Cluster');
       await page.waitForTimeout(500);
@@ -92,9 +101,11 @@ export const checks: UiCheck[] = [
       // At the default side bar width: the rows are read whole.
       await screenshot('trace-view', { x: 0, y: 30, width: 760, height: 560 });
       assert.deepEqual(await cutPathRows(page), [], 'path rows fit the default side bar');
-      const summary = rows.find((t) => t.includes('3 paths')) ?? '';
+      // The summary is the view's message, read whole.
+      const summary = said.find((m) => m.text.includes('3 paths'));
+      assert.ok(summary?.whole, JSON.stringify(said));
       for (const ip of ['10.244.1.5:8080', '10.244.2.7:8080', '10.244.3.9:8080'])
-        assert.ok(summary.includes(ip), `${ip} in the summary: ${summary}`);
+        assert.ok(summary.text.includes(ip), `${ip} in the summary: ${summary.text}`);
       assert.ok(!rows.some((t) => /path\(s\)|ACCEPT DNAT to/.test(t)), rows.join(' | '));
     },
   },
@@ -111,7 +122,18 @@ export const checks: UiCheck[] = [
         (n) => n > 0,
         15_000,
       );
+      // The path opens: its first row is its endpoint chain, whole (the path's row shows its start only).
+      const chain = await settle(
+        () => sideBarRows(page),
+        (texts) => texts.some((t) => /^KUBE-SEP-[A-Z0-9]{16}$/.test(t)),
+        15_000,
+      );
       await screenshot('trace-path-selected', { x: 0, y: 30, width: 1000, height: 560 });
+      assert.ok(
+        chain.some((t) => /^KUBE-SEP-[A-Z0-9]{16}$/.test(t)),
+        chain.join(' | '),
+      );
+      assert.deepEqual(await cutRows(page, '^KUBE-SEP-'), [], 'the endpoint chain is read whole');
       assert.equal(before, 0);
       // The path's filter and nat rules on screen (FORWARD, PREROUTING...), not every matched line of the trace.
       assert.ok(lit >= 3, `${lit} lines lit`);
@@ -124,13 +146,19 @@ export const checks: UiCheck[] = [
       await page.keyboard.press('Escape');
       await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
       try {
-        const rows = await settle(
-          () => sideBarRows(page),
-          (texts) => texts.some((t) => t.includes('3 条路径')),
+        const said = await settle(
+          () => traceViewMessages(page),
+          (all) => all.some((m) => m.text.includes('3 条路径')),
           30_000,
         );
+        const rows = await sideBarRows(page);
         await screenshot('trace-view-zh', { x: 0, y: 30, width: 760, height: 560 });
-        assert.ok(!rows.some((t) => /\bpaths?\b|masqueraded/.test(t)), rows.join(' | '));
+        const texts = [...said.map((m) => m.text), ...rows];
+        assert.ok(
+          texts.some((t) => t.includes('3 条路径')),
+          texts.join(' | '),
+        );
+        assert.ok(!texts.some((t) => /\bpaths?\b|masqueraded/.test(t)), texts.join(' | '));
       } finally {
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
       }
@@ -156,12 +184,20 @@ export const checks: UiCheck[] = [
         (texts) => texts.some((t) => t.startsWith('if 10.96.0.10 is not an address of this node')),
         30_000,
       );
-      await widenSideBar(page);
-      await page.waitForTimeout(500);
-      await screenshot('trace-alternatives', { x: 0, y: 30, width: 1000, height: 560 });
-      await widenSideBar(page, SIDE_BAR_WIDTH);
-      const text = rows.join('\n');
-      assert.match(text, /has no endpoints: kube-proxy rejects the connection/);
+      // At the default side bar width: the summary and each alternative's condition with its paths are the view's
+      // message, read whole (the rows are cut at the side bar's edge).
+      const said = await settle(
+        () => traceViewMessages(page),
+        (all) => all.some((m) => /has no endpoints: kube-proxy rejects the connection/.test(m.text)),
+        30_000,
+      );
+      await page.mouse.move(900, 500);
+      await screenshot('trace-alternatives', { x: 0, y: 30, width: 760, height: 560 });
+      const message = said.find((m) => /has no endpoints/.test(m.text));
+      assert.ok(message?.whole, `the message is read whole: ${JSON.stringify(said)}`);
+      assert.match(message.text, /alternative: if 10\.96\.0\.10 is not an address of this node → 100% REJECT/);
+      assert.match(message.text, /alternative: if 10\.96\.0\.10 is an address of this node → 100% ACCEPT/);
+      const text = [message.text, ...rows].join('\n');
       assert.ok(!/50%/.test(text), text);
       // Asked once per document: a second trace does not ask again.
       await traceFromPalette(page, '10.244.0.9', 'shop/checkout', /shop\/checkout:p/);
@@ -184,8 +220,9 @@ export const checks: UiCheck[] = [
       await page.waitForTimeout(300);
       await page.keyboard.press('Enter');
       // The view still shows the trace of the dump itself (its line 17) until this one replaces it.
+      const summary = () => traceViewMessages(page).then((all) => all.map((m) => m.text));
       const rows = await settle(
-        () => sideBarRows(page),
+        summary,
         (texts) => texts.some((t) => /has no endpoints: kube-proxy rejects the connection \(\S+ line 2,/.test(t)),
         30_000,
       );
@@ -198,11 +235,7 @@ export const checks: UiCheck[] = [
         // Line 2 of the log holds the whole input; line 17 is a line of the escaped dump, nowhere in the log.
         assert.match(said, /filter\/KUBE-SERVICES line 2,/);
         await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
-        const zh = await settle(
-          () => sideBarRows(page),
-          (texts) => texts.some((t) => t.includes('没有端点')),
-          30_000,
-        );
+        const zh = await settle(summary, (texts) => texts.some((t) => t.includes('没有端点')), 30_000);
         const saidZh = zh.find((t) => t.includes('没有端点')) ?? '';
         log(`summary (zh-CN): ${saidZh}`);
         await screenshot('trace-kube-proxy-log-zh-CN', { x: 0, y: 30, width: 1000, height: 560 });
@@ -210,11 +243,7 @@ export const checks: UiCheck[] = [
       } finally {
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
         // The trace on screen is made again in English: wait for it, so that the next check starts from rest.
-        await settle(
-          () => sideBarRows(page),
-          (texts) => texts.some((t) => /has no endpoints: kube-proxy rejects/.test(t)),
-          30_000,
-        );
+        await settle(summary, (texts) => texts.some((t) => /has no endpoints: kube-proxy rejects/.test(t)), 30_000);
         await widenSideBar(page, SIDE_BAR_WIDTH);
         // Off the sash and the tabs (a tab's tooltip can cover what the next check clicks), and no editors left.
         await page.mouse.move(900, 500);
@@ -243,20 +272,23 @@ export const checks: UiCheck[] = [
       const paths: Record<Lang, RegExp> = { en: /: 2 paths → /, 'zh-CN': /：2 条路径 → / };
       const seeWhole = async (lang: Lang, shot: string) => {
         // The message is set at once, the rows come when the workbench asks for them: both show this trace.
-        const rows = await settle(
-          () => sideBarRows(page),
-          (texts) => texts.some((r) => r.startsWith('TCP 10.244.1.9 → 172.16.45.20:80') && paths[lang].test(r)),
-          30_000,
-        );
+        // The summary and the warning are the view's message; the rows come when the workbench asks for them.
         const messages = await settle(
           () => traceViewMessages(page),
-          (all) => all.some((m) => m.text === warning(lang)),
+          (all) =>
+            all.some(
+              (m) =>
+                m.text.startsWith('TCP 10.244.1.9 → 172.16.45.20:80') &&
+                paths[lang].test(m.text) &&
+                m.text.endsWith(warning(lang)),
+            ),
           30_000,
         );
-        log(`warning (${lang}): ${JSON.stringify(messages)}`);
+        const rows = await sideBarRows(page);
+        log(`message (${lang}): ${JSON.stringify(messages)}`);
         await screenshot(shot, { x: 0, y: 30, width: 760, height: 560 });
-        const shown = messages.find((m) => m.text === warning(lang));
-        assert.ok(shown, `the whole warning is the view's message: ${JSON.stringify(messages)}`);
+        const shown = messages.find((m) => m.text.endsWith(warning(lang)));
+        assert.ok(shown, `the whole warning is in the view's message: ${JSON.stringify(messages)}`);
         assert.ok(shown.whole, `no part of it is cut or scrolled away: ${JSON.stringify(shown)}`);
         assert.ok(shown.lines > 1, `it wraps: ${JSON.stringify(shown)}`);
         // Said once: no tree row repeats it (cut at the side bar's edge).
@@ -273,7 +305,7 @@ export const checks: UiCheck[] = [
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
         await settle(
           () => traceViewMessages(page),
-          (all) => all.some((m) => m.text === warning('en')),
+          (all) => all.some((m) => m.text.endsWith(warning('en'))),
           30_000,
         );
         await page.mouse.move(900, 500);
