@@ -134,6 +134,38 @@ export function bracedElements(text: string): Omit<NftElement, 'line' | 'column'
   return out;
 }
 
+/** Past this many characters a numgen rule is shown on each path cut to the element the path took. */
+const WIDE_RULE_CHARS = 512;
+
+/**
+ * The text each path through `numgen ... vmap { ... }` shows for the rule, by the value it drew: the rule itself,
+ * or for a rule longer than WIDE_RULE_CHARS the rule cut to that value's element
+ * (`numgen random mod 1000 vmap { ..., 7 : goto e7, ... }`). The N paths of a Service with N endpoints each
+ * showing its whole rule made a trace grow with N² (34 MB of JSON at N = 1000). Reads the rule once.
+ */
+export function numgenPathTexts(ruleText: string): (value: number) => string {
+  const open = ruleText.length > WIDE_RULE_CHARS ? /\bvmap\s*\{/.exec(ruleText) : null;
+  if (!open) return () => ruleText;
+  const head = ruleText.slice(0, open.index + open[0].length);
+  const body = ruleText.slice(head.length);
+  const close = closingBrace(body);
+  const tail = close >= 0 ? ` ${body.slice(close)}` : '';
+  const pieces = splitElements(close >= 0 ? body.slice(0, close) : body);
+  // The first element of a value is the one the tracer takes.
+  const byValue = new Map<number, number>();
+  pieces.forEach((piece, index) => {
+    const key = readElement(piece.text)?.key;
+    if (key?.length === 1 && !byValue.has(Number(key[0]))) byValue.set(Number(key[0]), index);
+  });
+  return (value) => {
+    const index = byValue.get(value);
+    if (index === undefined) return `${head} ...${tail}`;
+    const before = index > 0 ? '..., ' : '';
+    const after = index < pieces.length - 1 ? ', ...' : '';
+    return `${head} ${before}${pieces[index].text}${after}${tail}`;
+  };
+}
+
 /** Index of the `}` that closes an open brace in `text` (quotes respected), -1 when none does. */
 function closingBrace(text: string): number {
   let depth = 0;

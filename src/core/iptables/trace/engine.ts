@@ -53,6 +53,7 @@ import type {
 } from './types';
 import type { IptablesDump } from '../dump';
 import { compileSets } from './ipsets';
+import { numgenPathTexts } from '../../nft/objects';
 
 interface Frame {
   chain: CompiledChain;
@@ -927,13 +928,16 @@ function applyNumgen(run: Run, w: Walker, rule: CompiledRule, t: Extract<Compile
     return false;
   }
   const share = w.probability / n;
+  const pathText = numgenPathTexts(rule.text);
   const pick = (walker: Walker, k: number): boolean => {
     walker.probability = share;
     const v = t.verdicts[k];
     const note = msg('note.numgen', { value: k, modulus: n, mode: t.mode, to: v ? (v.chain ?? v.verdict) : '-' });
-    addStep(run, walker, rule, 'fork', note);
+    const text = pathText(k);
+    const shown = text === rule.text ? rule : { ...rule, text };
+    addStep(run, walker, shown, 'fork', note);
     // A value with no element leaves the rule without a verdict: the chain goes on.
-    return v ? applyNftVerdict(run, walker, rule, v) : true;
+    return v ? applyNftVerdict(run, walker, shown, v) : true;
   };
   // Pending walkers run last-in first-out: pushed from the last value, they finish in value order.
   for (let k = n - 1; k >= 1; k--) {
