@@ -612,7 +612,9 @@ function genericSentence(rule: Rule, lang: Lang): string {
       conds.push(negates(o) ? t(lang, 'iptables.cond.not', { cond: base }) : base);
     }
   }
-  const conditions = conds.length ? conds.join(', ') : t(lang, 'iptables.rule.all-packets');
+  const conditions = conds.length
+    ? conds.join(t(lang, 'iptables.cond.separator'))
+    : t(lang, 'iptables.rule.all-packets');
   return t(lang, 'iptables.rule.generic', { conditions: capitalize(conditions), action: actionPhrase(rule, lang) });
 }
 

@@ -49,7 +49,7 @@ export const checks: UiCheck[] = [
           option: '-4',
           protocol: 'icmp',
           said: /仅限 IPv4：在 iptables 的规则中不起作用；ip6tables-restore 会跳过这条规则/,
-          rule: /仅限 IPv4, 协议 icmp：放行。/,
+          rule: /仅限 IPv4，协议 icmp：放行。/,
         },
         {
           lang: 'zh-CN',
@@ -57,7 +57,7 @@ export const checks: UiCheck[] = [
           option: '-6',
           protocol: 'ipv6-icmp',
           said: /仅限 IPv6：在 ip6tables 的规则中不起作用；iptables-restore 会跳过这条规则/,
-          rule: /仅限 IPv6, 协议 ipv6-icmp：放行。/,
+          rule: /仅限 IPv6，协议 ipv6-icmp：放行。/,
         },
       ] as const;
       let language = 'auto';

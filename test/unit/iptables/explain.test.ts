@@ -191,3 +191,13 @@ test('a ladder rule whose ladder is cut short says its share is unknown', () => 
   assert.match(text, /share is unknown/);
   assert.doesNotMatch(text, /Sends \d/);
 });
+
+test('a rule of several conditions reads with the comma of its language', () => {
+  const dump = parseIptables('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -s 10.0.0.0/8 -p tcp -j ACCEPT\nCOMMIT\n');
+  const model = buildModel(dump);
+  const rule = dump.rules[0];
+  assert.match(explainRule(model, rule, 'en'), /10\.0\.0\.0\/8, /);
+  const zh = explainRule(model, rule, 'zh-CN');
+  assert.match(zh, /10\.0\.0\.0\/8，/);
+  assert.doesNotMatch(zh, /, /);
+});
