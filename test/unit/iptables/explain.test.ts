@@ -201,3 +201,24 @@ test('a rule of several conditions reads with the comma of its language', () => 
   assert.match(zh, /10\.0\.0\.0\/8，/);
   assert.doesNotMatch(zh, /, /);
 });
+
+test('a hover on an nft verdict map names it as the map the key is looked up in', () => {
+  const nft = [
+    'table ip kube-proxy {',
+    '\tmap service-ips {',
+    '\t\ttype ipv4_addr . inet_proto . inet_service : verdict',
+    '\t\telements = { 10.96.0.1 . tcp . 443 : goto service-X-default/kubernetes/tcp/https }',
+    '\t}',
+    '\tchain services {',
+    '\t\tip daddr . meta l4proto . th dport vmap @service-ips',
+    '\t}',
+    '\tchain service-X-default/kubernetes/tcp/https {',
+    '\t}',
+    '}',
+  ];
+  const m = buildModel(parseIptables(nft.join('\n')));
+  const line = nft.findIndex((l) => l.includes('vmap @service-ips'));
+  const hover = (lang: 'en' | 'zh-CN') => explainAt(m, line, nft[line].indexOf('@service-ips') + 2, lang)!.markdown;
+  assert.match(hover('en'), /Verdict map \*\*@service-ips\*\*, declared in this table/);
+  assert.match(hover('zh-CN'), /判决映射 \*\*@service-ips\*\*/);
+});

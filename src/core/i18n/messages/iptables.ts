@@ -206,6 +206,8 @@ export const iptablesMessages: MessageBundle = {
     'iptables.target.goto-chain': 'Go to chain **{chain}** (no return to this chain).',
     'iptables.target.other': 'Target **{target}**.',
     'iptables.target-option.to-destination': 'New destination **{value}**.',
+    'iptables.target-option.map':
+      "Verdict map **@{value}**, declared in this table: the packet's key is looked up among its elements, and the element found gives the verdict.",
     'iptables.target-option.to-source': 'New source **{value}**.',
     'iptables.target-option.set-xmark': 'Mark value/mask **{value}**: clears the mask bits, then XORs the value in.',
     'iptables.target-option.set-mark': 'Sets the mark to **{value}**.',
@@ -510,6 +512,7 @@ export const iptablesMessages: MessageBundle = {
     'iptables.target.goto-chain': '转到链 **{chain}**（不再返回本链）。',
     'iptables.target.other': '目标 **{target}**。',
     'iptables.target-option.to-destination': '新的目的地址 **{value}**。',
+    'iptables.target-option.map': '本表中声明的判决映射 **@{value}**：以数据包的键在其元素中查找，找到的元素给出判决。',
     'iptables.target-option.to-source': '新的源地址 **{value}**。',
     'iptables.target-option.set-xmark': '标记 值/掩码 **{value}**：先清除掩码位，再异或上值。',
     'iptables.target-option.set-mark': '把标记设为 **{value}**。',
