@@ -87,6 +87,16 @@ describe('trace: an nft Service with many endpoints (numgen vmap)', () => {
     assert.match(formatTraceTree(big, 'zh-CN'), /numgen random mod 2000 .*endpoint-7\b/);
   });
 
+  it('a modulus far beyond its elements (nft allows up to 2^32 - 1) stops at the paths limit, not out of memory', () => {
+    const text = numgenRuleset(2).replace('numgen random mod 2 ', 'numgen random mod 4294967295 ');
+    const result = tracePacket(parseIptables(text), TCP('1.2.3.4', '10.96.0.1', 80));
+    assert.equal(result.truncated?.reason, 'paths');
+    assert.deepEqual(
+      result.paths.map((p) => p.verdict),
+      ['UNKNOWN'],
+    );
+  });
+
   it('a narrow numgen rule is shown whole on every path', () => {
     const result = traceService(3);
     const rule = 'numgen random mod 3 vmap { 0 : goto endpoint-0, 1 : goto endpoint-1, 2 : goto endpoint-2 }';

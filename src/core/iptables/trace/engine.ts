@@ -931,7 +931,7 @@ function applyNumgen(run: Run, w: Walker, rule: CompiledRule, t: Extract<Compile
   const pathText = numgenPathTexts(rule.text);
   const pick = (walker: Walker, k: number): boolean => {
     walker.probability = share;
-    const v = t.verdicts[k];
+    const v = t.verdicts.get(k);
     const note = msg('note.numgen', { value: k, modulus: n, mode: t.mode, to: v ? (v.chain ?? v.verdict) : '-' });
     const text = pathText(k);
     const shown = text === rule.text ? rule : { ...rule, text };

@@ -22,7 +22,7 @@ export type CompiledTarget =
   | { kind: 'notrack'; name: string }
   | { kind: 'noop'; name: string }
   | { kind: 'vmap'; map: string; selectors: string[]; lookup?: ReadonlyMap<string, NftVerdict> }
-  | { kind: 'numgen'; modulus: number; mode: string; verdicts: (NftVerdict | undefined)[] }
+  | { kind: 'numgen'; modulus: number; mode: string; verdicts: ReadonlyMap<number, NftVerdict> }
   | { kind: 'unknown-target'; name: string }
   | { kind: 'undefined-chain'; name: string }
   | { kind: 'bad-option'; name: string; option: string };
@@ -56,10 +56,15 @@ function compileVerdictMap(target: Target, objectNamed: (name: string) => NftObj
     named !== undefined ? objectNamed(named)?.elements : bracedElements(opt(target, 'elements')?.values[0] ?? '');
   if (target.name === 'NUMGEN') {
     const modulus = Number(opt(target, 'mod')?.values[0]);
-    const verdicts: (NftVerdict | undefined)[] = [];
-    for (let k = 0; k < modulus; k++) {
-      const e = elements?.find((x) => x.key.length === 1 && Number(x.key[0]) === k);
-      verdicts.push(e?.verdict ? { verdict: e.verdict, ...(e.chain ? { chain: e.chain } : {}) } : undefined);
+    // By the elements, once each, not by the values: `mod 400000000` with two elements is a paste too.
+    const verdicts = new Map<number, NftVerdict>();
+    const seen = new Set<number>();
+    for (const e of elements ?? []) {
+      const k = e.key.length === 1 ? Number(e.key[0]) : NaN;
+      // The first element of a value is the one that counts.
+      if (!Number.isInteger(k) || k < 0 || k >= modulus || seen.has(k)) continue;
+      seen.add(k);
+      if (e.verdict) verdicts.set(k, { verdict: e.verdict, ...(e.chain ? { chain: e.chain } : {}) });
     }
     return { kind: 'numgen', modulus, mode: opt(target, 'mode')?.values[0] ?? 'random', verdicts };
   }
