@@ -110,12 +110,12 @@ export const checks: UiCheck[] = [
         for (const [lang, said, shot] of [
           [
             'auto',
-            /looks ip daddr \. meta l4proto \. th dport up in @service-ips and takes the verdict of the element found/,
+            /^(?=[\s\S]*Verdict map @service-ips, declared in this table)[\s\S]*looks ip daddr \. meta l4proto \. th dport up in @service-ips and takes the verdict of the element found/,
             'hover-verdict-map',
           ],
           [
             'zh-CN',
-            /查找 ip daddr \. meta l4proto \. th dport 在 @service-ips 中的元素，并执行其判决/,
+            /^(?=[\s\S]*判决映射 @service-ips)[\s\S]*查找 ip daddr \. meta l4proto \. th dport 在 @service-ips 中的元素，并执行其判决/,
             'hover-verdict-map-zh-CN',
           ],
         ] as const) {
