@@ -21,7 +21,10 @@ function random(seed: number): (n: number) => number {
 type Table = Map<string, Map<string, number>>; // service address -> real server address -> weight
 
 function tableOf(text: string): [string, [string, number][]][] {
-  return parseIpvs(text).services.map((s) => [s.address!, s.realServers.map((r): [string, number] => [r.address, r.weight ?? 1])]);
+  return parseIpvs(text).services.map((s) => [
+    s.address!,
+    s.realServers.map((r): [string, number] => [r.address, r.weight ?? 1]),
+  ]);
 }
 
 function modelOf(table: Table): [string, [string, number][]][] {
