@@ -6,17 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseIpvs } from '../../../src/core/ipvs';
-
-/** A small seeded generator: every run checks the same sequences. */
-function random(seed: number): (n: number) => number {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
+import { Rng } from '../../helpers/mutate';
 
 type Table = Map<string, Map<string, number>>; // service address -> real server address -> weight
 
@@ -33,7 +23,8 @@ function modelOf(table: Table): [string, [string, number][]][] {
 
 test('restore edits match a model of the table over random sequences', () => {
   for (let seed = 1; seed <= 300; seed++) {
-    const pick = random(seed);
+    const rng = new Rng(seed);
+    const pick = (n: number) => rng.int(n);
     const table: Table = new Map();
     const lines: string[] = [];
     let unknown = 0;
