@@ -275,7 +275,7 @@ export async function runLsp(
     const definition = await latencies(definitionPositions, (p) =>
       guard(connection.sendRequest(DefinitionRequest.type, at(p)), 'definition'),
     );
-    // The server and its analysis workers (child processes).
+    // The server with its analysis workers (threads of its process).
     const memory = child.pid ? treeMemory(child.pid) : undefined;
     return {
       openToDiagnosticsMs: opened.ms,

@@ -8,6 +8,7 @@ import { fuzzSources } from '../helpers/mutate';
 import { startSession } from '../lsp/client';
 import { emptyStats, recordInvalid, runLspFuzz, type FuzzStats } from '../lsp/fuzz';
 import { TracePacketRequest } from '../../src/server/protocol';
+import { threadCount } from '../helpers/processes';
 import { treeMemory } from './engine';
 import { formatMb, formatMs, percentile } from './stats';
 
@@ -96,9 +97,6 @@ export interface EditSoakResult {
   latency: LatencyRow[];
 }
 
-/** Processes of the server (itself and its analysis workers: one not released would show here). */
-const processes = (pid: number) => treeMemory(pid)?.processes ?? NaN;
-
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -166,8 +164,9 @@ export async function runEditSoak(
       rssAfterEdits.push(treeMemory(s.process.pid!)?.rss ?? NaN);
       const log = s.logs.filter((l) => l.startsWith('analysed ')).pop();
       if (log) console.log(`  server: ${log}`);
+      // The analysis workers are threads of the server's process: one not released shows in the count.
       console.log(
-        `  edit ${k + 1}: analysed in ${formatMs(edits[k].analysedMs)}, ${meanwhile} requests answered meanwhile; server RSS ${formatMb(rssAfterEdits[k])}, ${processes(s.process.pid!)} processes`,
+        `  edit ${k + 1}: analysed in ${formatMs(edits[k].analysedMs)}, ${meanwhile} requests answered meanwhile; server RSS ${formatMb(rssAfterEdits[k])}, ${threadCount(s.process.pid!)} threads`,
       );
     }
     return { bytes: text.length, openMs, rssAfterOpen, rssAfterEdits, edits, latency: rows(latencies) };
