@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainIpvsLine, parseIpvs, resolveVirtual, type IpvsDump, type IpvsToken } from '../../../src/core/ipvs';
+import { detectDump } from '../../../src/core/detect';
 import { CONNECTIONS, EXACT, LIST, MESSY, PERSISTENT_CONN, RATE, SAVE, STATS, THRESHOLDS, TIMEOUT } from './samples';
 
 function codes(dump: IpvsDump): string[] {
@@ -291,6 +292,20 @@ describe('cut lines', () => {
 
 describe('ipvsadm -S (save / restore) format', () => {
   const dump = parseIpvs(SAVE);
+
+  it('is ipvsadm input when it only adds and deletes services (a chain name never starts with -)', () => {
+    const servicesOnly = ['-A -t 192.0.2.7:80 -s rr', '-A -u 192.0.2.8:53 -s wlc', '-D -t 192.0.2.7:80', ''].join('\n');
+    assert.deepEqual(
+      { kind: detectDump(servicesOnly).kind, certain: detectDump(servicesOnly).confidence >= 0.5 },
+      { kind: 'ipvs', certain: true },
+    );
+    assert.deepEqual(
+      parseIpvs(servicesOnly).services.map((s) => `${s.protocol} ${s.address}:${s.port}`),
+      ['UDP 192.0.2.8:53'],
+    );
+    // The iptables reading of the same shape stays: a chain after -A.
+    assert.equal(detectDump('-A KUBE-SERVICES -j RETURN\n-D KUBE-SERVICES -j RETURN\n').kind, 'iptables');
+  });
 
   it('declares services with ipvsadm defaults', () => {
     assert.equal(dump.format, 'save');
