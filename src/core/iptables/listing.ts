@@ -17,6 +17,31 @@ const PROTOCOLS = /^(?:all|tcp|udp|icmp|sctp|udplite|icmpv6|ipv6-icmp|esp|ah|gre
 /** The opt column: `--`, fragment flags (`-f`, `!f`); ip6tables may leave it blank. */
 const OPT_COLUMN = /^(?:--|-f|!f)$/;
 
+/**
+ * iptables 1.8.9 (Debian bookworm, Fedora 39, the kube-proxy images built on them) lists the protocol as its number
+ * under `-n`: `0` for all, `6` for tcp. Read as the name every other release lists, so the rule, its Service's
+ * protocol and the hash of its chain name read alike in both forms.
+ */
+const LISTED_PROTOCOL_NUMBERS: Readonly<Record<string, string>> = {
+  '0': 'all',
+  '1': 'icmp',
+  '6': 'tcp',
+  '17': 'udp',
+  '47': 'gre',
+  '50': 'esp',
+  '51': 'ah',
+  '58': 'ipv6-icmp',
+  '132': 'sctp',
+  '136': 'udplite',
+};
+
+/** The protocol column's word by name (`!6` reads `!tcp`). */
+function listedProtocol(raw: string): string {
+  const negated = raw.startsWith('!');
+  const name = ownEntry(LISTED_PROTOCOL_NUMBERS, negated ? raw.slice(1) : raw);
+  return name === undefined ? raw : (negated ? '!' : '') + name;
+}
+
 function isProtocolWord(raw: string): boolean {
   return PROTOCOLS.test(raw.startsWith('!') ? raw.slice(1) : raw);
 }
@@ -211,7 +236,8 @@ function parseRow(
     });
     tokens.push({ kind: 'value', text: w.raw, span: sp(w) });
   };
-  if (prot.raw !== 'all') addGeneric('protocol', prot, prot.raw);
+  const protocol = listedProtocol(prot.raw);
+  if (protocol !== 'all') addGeneric('protocol', prot, protocol);
   else tokens.push({ kind: 'value', text: prot.raw, span: sp(prot) });
   if (opt) tokens.push({ kind: 'value', text: opt.raw, span: sp(opt) });
   if (cols.interfaces) {
