@@ -91,7 +91,8 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
       messageKey: key,
       ...(params ? { params } : {}),
     });
-  const { quote, numbers, log, logfmt, logfmtOtherFamily, html, typographic, kubeProxy } = paste;
+  const { spaces, quote, numbers, log, logfmt, logfmtOtherFamily, html, typographic, kubeProxy } = paste;
+  if (spaces) note('unicode-spaces', spaces.line, spaces.column, 1, 'parse.unicode-spaces');
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');
   if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');

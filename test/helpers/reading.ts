@@ -12,6 +12,7 @@ const UNWRAP_NOTES = new Set([
   'numbered-paste',
   'typographic-quotes',
   'html-references',
+  'unicode-spaces',
 ]);
 
 export function readingOf(text: string): string {

@@ -1,5 +1,7 @@
 /**
- * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a quote
+ * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: the
+ * no-break and zero-width spaces a chat, a mail client or a page made of its blanks first (the marks below are
+ * found by their blanks), then a quote
  * of a chat or a mail outermost, then line numbers (`cat -n`), then Markdown's code fences, then a log collector's
  * prefixes, then HTML character references (a page's source), then kube-proxy's own log of its iptables-restore
  * input. Typographic quotes on rule lines (a word processor's) are read as straight ones. Every face (the detector,
@@ -14,6 +16,7 @@ import { blankLogfmtCommands } from './logfmtCommands';
 import type { PastePositions } from './pastePositions';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
 import { straightenRuleQuotes } from './typographicQuotes';
+import { readUnicodeSpaces } from './unicodeSpaces';
 
 export interface UnwrappedPaste {
   /** The text the engines read. */
@@ -33,10 +36,14 @@ export interface UnwrappedPaste {
   html?: { line: number; column: number };
   /** The first typographic quote read as a straight one. */
   typographic?: { line: number; column: number };
+  /** The first no-break or zero-width space read as a blank. */
+  spaces?: { line: number; column: number };
 }
 
 /** The paste unwrapped, or undefined when nothing was wrapped around it. */
-export function unwrapPaste(text: string): UnwrappedPaste | undefined {
+export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
+  const spaces = readUnicodeSpaces(pasted);
+  const text = spaces?.text ?? pasted;
   const quote = blankQuoteMarks(text);
   const quoted = quote?.text ?? text;
   const numbered = blankLineNumbers(quoted);
@@ -54,8 +61,8 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
   const logged = straightened?.text ?? html?.text ?? unprefixed;
   // Its positions would be those of the decoded page, not of the text: a page's source is read as it is.
   const kubeProxy = html ? undefined : readKubeProxyLog(logged);
-  if (!quote && !numbered && unfenced === undefined && !blanked && !agent && !html && !straightened && !kubeProxy)
-    return undefined;
+  const wrappers = [spaces, quote, numbered, blanked, agent, html, straightened, kubeProxy];
+  if (unfenced === undefined && wrappers.every((wrapper) => !wrapper)) return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,
@@ -66,6 +73,7 @@ export function unwrapPaste(text: string): UnwrappedPaste | undefined {
     ...(agent?.otherFamily ? { logfmtOtherFamily: agent.otherFamily } : {}),
     ...(html ? { html: { line: html.line, column: html.column } } : {}),
     ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
+    ...(spaces ? { spaces: { line: spaces.line, column: spaces.column } } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),
     ...(kubeProxy?.positions || html ? { positions: kubeProxy?.positions ?? html?.positions } : {}),
   };

@@ -122,6 +122,8 @@ export const parseMessages: MessageBundle = {
       'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
     'parse.typographic-quotes':
       'Typographic quotes (“ ”) on rule lines are read as the straight quotes iptables writes: the paste went through a word processor, a mail client or a wiki.',
+    'parse.unicode-spaces':
+      'No-break or zero-width spaces (U+00A0, U+200B, ...) are read as the blanks the tool wrote: the paste went through a chat, a mail client, a wiki or a web page.',
     'parse.html-references':
       "HTML character references (`&quot;`, `&gt;`, `&amp;`) are read as the characters they stand for: the text was copied from a web page's source or a ticket export.",
     'parse.numbered-paste':
@@ -230,6 +232,8 @@ export const parseMessages: MessageBundle = {
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.typographic-quotes':
       '规则行中的排版引号（“ ”）按 iptables 输出的直引号读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
+    'parse.unicode-spaces':
+      '不换行空格或零宽空格（U+00A0、U+200B 等）按工具输出的空格读取：粘贴内容经过了聊天工具、邮件客户端、wiki 或网页的转换。',
     'parse.html-references':
       'HTML 字符引用（`&quot;`、`&gt;`、`&amp;`）按其代表的字符读取：文本复制自网页源代码或工单导出。',
     'parse.numbered-paste': '各行以行号和制表符开头（`cat -n`、`nl`）；已忽略这些行号（位置按本文件的行计）。',

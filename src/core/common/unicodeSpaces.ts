@@ -1,0 +1,40 @@
+/**
+ * A dump copied out of a chat, a mail client, a wiki or a web page (Teams, Outlook, Confluence, a page that renders
+ * its code with `&nbsp;`) comes back with its blanks made no-break spaces (U+00A0, U+202F, U+2007, ...), and some
+ * editors add zero-width spaces (U+200B, U+2060, U+FEFF) at the starts and ends of lines. No tool writes them, and
+ * read as they are they glue every rule into one word. Each is read as a blank, one character for one (every column
+ * stays where it is). A zero-width space inside a word is left: read as a blank it would cut the word in two.
+ */
+
+/** No-break and other fixed-width spaces a copy makes of the blanks. */
+const WIDE_SPACES = '\u00a0\u2000-\u200a\u202f\u205f';
+/** Zero-width spaces and the word joiner (a byte order mark inside the text reads as one). */
+const ZERO_WIDTH = '\u200b\u2060\ufeff';
+const ANY = new RegExp(`[${WIDE_SPACES}${ZERO_WIDTH}]`);
+/** A zero-width space where a blank changes no word: beside a blank (or another), or at a line's start or end. */
+const SPACES = new RegExp(
+  `[${WIDE_SPACES}]|(?<=^|[\\s${WIDE_SPACES}${ZERO_WIDTH}])[${ZERO_WIDTH}]|[${ZERO_WIDTH}](?=$|[\\s${WIDE_SPACES}${ZERO_WIDTH}])`,
+  'gm',
+);
+
+export interface ReadUnicodeSpaces {
+  text: string;
+  /** The first such space read as a blank (0-based line and column). */
+  line: number;
+  column: number;
+}
+
+export function readUnicodeSpaces(text: string): ReadUnicodeSpaces | undefined {
+  // Most pastes have none: one search of the text decides.
+  if (!ANY.test(text)) return undefined;
+  let first = -1;
+  const read = text.replace(SPACES, (_space, offset: number) => {
+    if (first < 0) first = offset;
+    return ' ';
+  });
+  if (first < 0) return undefined;
+  const lineStart = text.lastIndexOf('\n', first - 1) + 1;
+  let line = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < first; i = text.indexOf('\n', i + 1)) line++;
+  return { text: read, line, column: first - lineStart };
+}

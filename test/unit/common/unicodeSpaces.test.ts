@@ -1,0 +1,77 @@
+/**
+ * A dump copied through a chat, a mail client, a wiki or a web page has no-break spaces for its blanks, and some
+ * editors add zero-width spaces at the starts of lines: each reads as a blank, columns unchanged, with one note.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { readUnicodeSpaces } from '../../../src/core/common/unicodeSpaces';
+import { seedDump } from '../../helpers/dumps';
+import { readingOf } from '../../helpers/reading';
+
+const SAVE = seedDump(['172.18.0.2:6443', '172.18.0.3:6443'], 'default/kubernetes:https', '10.96.0.1').text;
+const IPVS = [
+  'IP Virtual Server version 1.2.1 (size=4096)',
+  'Prot LocalAddress:Port Scheduler Flags',
+  '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+  'TCP  10.96.0.1:443 rr',
+  '  -> 172.18.0.2:6443              Masq    1      2          0',
+  'UDP  10.96.0.10:53 rr',
+  '  -> 10.244.0.4:53                Masq    1      0          3',
+].join('\n');
+const ROUTES =
+  'default via 192.168.7.1 dev eth0 proto dhcp metric 100\n10.244.1.0/24 via 192.168.7.12 dev eth0 onlink\n';
+
+const noBreak = (text: string) => text.replace(/ /g, '\u00a0');
+const narrowNoBreak = (text: string) => text.replace(/ /g, '\u202f');
+const zeroWidthStarts = (text: string) => text.replace(/^(?=\S)/gm, '\u200b');
+
+test('every engine reads an output whose blanks are no-break spaces as the output', () => {
+  for (const text of [SAVE, IPVS, ROUTES]) {
+    for (const copy of [noBreak, narrowNoBreak, zeroWidthStarts]) {
+      const copied = copy(text);
+      assert.notEqual(copied, text);
+      assert.equal(readingOf(copied), readingOf(text), `${copy.name}: ${text.slice(0, 30)}`);
+    }
+  }
+});
+
+test('rules keep their columns and the note points at the first such space', () => {
+  const a = analyzeText(noBreak(SAVE));
+  const plain = analyzeText(SAVE);
+  assert.deepEqual(
+    a.iptables!.dump.rules.map((r) => [r.span, r.comment]),
+    plain.iptables!.dump.rules.map((r) => [r.span, r.comment]),
+  );
+  const firstBlank = SAVE.split('\n').findIndex((l) => l.includes(' '));
+  const notes = diagnosticsOf(a, 'en').filter((d) => d.code === 'unicode-spaces');
+  assert.deepEqual(
+    notes.map((d) => d.span),
+    [{ line: firstBlank, column: SAVE.split('\n')[firstBlank].indexOf(' '), length: 1 }],
+  );
+  assert.match(diagnosticsOf(a, 'zh-CN').find((d) => d.code === 'unicode-spaces')!.message, /不换行空格/);
+  assert.equal(
+    diagnosticsOf(plain, 'en').some((d) => d.code === 'unicode-spaces'),
+    false,
+  );
+});
+
+test('a quoted paste whose quote marks are followed by no-break spaces is unquoted too', () => {
+  const quoted = SAVE.split('\n')
+    .map((l) => `>\u00a0${l}`)
+    .join('\n');
+  assert.equal(
+    readingOf(quoted),
+    readingOf(
+      SAVE.split('\n')
+        .map((l) => `> ${l}`)
+        .join('\n'),
+    ),
+  );
+});
+
+test('a zero-width space inside a word is left there: a blank would cut the word in two', () => {
+  assert.equal(readUnicodeSpaces('-A KUBE-SVC-\u200bABC -j DROP'), undefined);
+  assert.equal(readUnicodeSpaces('-A KUBE-SVC-ABC\u200b -j DROP')?.text, '-A KUBE-SVC-ABC  -j DROP');
+  assert.equal(readUnicodeSpaces(SAVE), undefined);
+});
