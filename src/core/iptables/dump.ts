@@ -307,6 +307,41 @@ export function ruleComparableText(rule: Rule): string {
   return rule.comparableText ? rule.comparableText() : collapseSpaces(rule.text);
 }
 
+/**
+ * The comparable text without the family's generic option (`-4`, `! -4`, `--ipv4` in IPv4 rules; `-6` in IPv6
+ * ones): iptables takes the rule as if it were not written, so `-A X -4 -j ACCEPT` and `-A X -j ACCEPT` are one rule,
+ * and `-D X -4 -j ACCEPT` deletes it. Only the rule's own option counts, not a `-4` that is a value.
+ */
+export function withoutFamilyOption(rule: Rule, text: string, family: 'ipv4' | 'ipv6'): string {
+  const spellings = family === 'ipv6' ? IPV6_SPELLINGS : IPV4_SPELLINGS;
+  // A word of its own: `KUBE-SEP-4ABC` holds "-4" too.
+  if (!FAMILY_WORD[family].test(text)) return text;
+  familyToDrop = family;
+  hasFamilyOption = false;
+  forEachOptionName(rule, noteFamilyOption);
+  if (!hasFamilyOption) return text;
+  const kept: string[] = [];
+  for (const w of text.split(' ')) {
+    if (!spellings.includes(w)) kept.push(w);
+    else if (kept[kept.length - 1] === '!') kept.pop();
+  }
+  return kept.join(' ');
+}
+
+const IPV4_SPELLINGS = ['-4', '--ipv4'];
+const IPV6_SPELLINGS = ['-6', '--ipv6'];
+const FAMILY_WORD = {
+  ipv4: /(?:^| )(?:-4|--ipv4)(?= |$)/,
+  ipv6: /(?:^| )(?:-6|--ipv6)(?= |$)/,
+};
+// A visitor of its own with its finding in module variables, not a closure per rule (see lint's visitors).
+let familyToDrop: 'ipv4' | 'ipv6' = 'ipv4';
+let hasFamilyOption = false;
+
+function noteFamilyOption(module: string | null, name: string): void {
+  if (module === '' && name === familyToDrop) hasFamilyOption = true;
+}
+
 export function targetOption(rule: Rule, name: string): OptionArg | undefined {
   return rule.target?.options.find((o) => o.name === name);
 }

@@ -18,6 +18,7 @@ import {
   STANDARD_TARGETS,
   type Chain,
   type Rule,
+  withoutFamilyOption,
 } from './dump';
 
 export const IPTABLES_LINT_CODES = [
@@ -298,34 +299,7 @@ const chainTargetNames: (string | undefined)[] = [];
 
 /** Rule i's comparable text, read once per chain. */
 function textAt(texts: (string | undefined)[], rules: readonly Rule[], i: number): string {
-  return (texts[i] ??= withoutOwnFamily(rules[i], ruleComparableText(rules[i])));
-}
-
-/**
- * The comparable text without the dump's own family option (`-4`, `! -4`, `--ipv4` in IPv4 rules): iptables takes
- * the rule as if it were not written, so `-A X -4 -j ACCEPT` and `-A X -j ACCEPT` are one rule.
- */
-function withoutOwnFamily(r: Rule, text: string): string {
-  const spellings = ownFamily === 'ipv6' ? IPV6_SPELLINGS : IPV4_SPELLINGS;
-  if (!spellings.some((w) => text.includes(w))) return text;
-  hasOwnFamily = false;
-  forEachOptionName(r, noteOwnFamily);
-  if (!hasOwnFamily) return text;
-  const words = text.split(' ');
-  const kept: string[] = [];
-  for (const w of words) {
-    if (!spellings.includes(w)) kept.push(w);
-    else if (kept[kept.length - 1] === '!') kept.pop();
-  }
-  return kept.join(' ');
-}
-
-const IPV4_SPELLINGS = ['-4', '--ipv4'];
-const IPV6_SPELLINGS = ['-6', '--ipv6'];
-let hasOwnFamily = false;
-
-function noteOwnFamily(module: string | null, name: string): void {
-  if (module === '' && name === ownFamily) hasOwnFamily = true;
+  return (texts[i] ??= withoutFamilyOption(rules[i], ruleComparableText(rules[i]), ownFamily));
 }
 
 /** An endpoint rule of a Service chain's probability ladder (a `recent` rule is session affinity's, not a step). */
@@ -338,7 +312,7 @@ function isLadderRule(r: Rule): boolean {
 // runs to its end without yielding, so one set of variables serves.
 let conditional = false;
 /** `-4` in IPv4 rules (`-6` in IPv6 ones) is no condition: iptables takes the rule as if it were not there. */
-let ownFamily = 'ipv4';
+let ownFamily: 'ipv4' | 'ipv6' = 'ipv4';
 let unknownName = false;
 let targetKnown: ReadonlySet<string> | undefined;
 

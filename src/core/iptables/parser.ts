@@ -60,6 +60,7 @@ import {
   type Rule,
   type Table,
   type Token,
+  withoutFamilyOption,
 } from './dump';
 import { isWordBreakCode, lastWord, scanWord, splitWords, type Word } from './words';
 
@@ -278,6 +279,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let allLines: SourceLine[] | undefined;
   // Rules come chain by chain: a chain word equal to the last rule's needs no interning.
   let lastChainId = -1;
+  /** The family `-D CHAIN spec` compares in, decided at the first such delete. */
+  let familyOfDeletes: 'ipv4' | 'ipv6' | undefined;
   let lastChainWordAt = 0;
   let lastChainWordLength = -1;
   /** The chain rules were last appended to; its appended rules wait in `pendingRules` (see settleFillingChain). */
@@ -1465,7 +1468,9 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         return;
       }
     } else if (rule.command === 'delete') {
-      at = takeSameRule(chain, ruleComparableText(rule));
+      // The family is the dump's as read so far (a header, the first address), decided once per parse.
+      deleteFamily = familyOfDeletes ??= decideFamily(dump) === 6 ? 'ipv6' : 'ipv4';
+      at = takeSameRule(chain, deleteKey(rule));
       if (at < 0) {
         // A command deletes from the kernel's rules, which the text may not show: not applied, and said so.
         const command = scriptCommand ? 'command' : undefined;
@@ -1873,8 +1878,19 @@ function applyCommandContext(command: string, ctx: Context): void {
  */
 const sameRuleIndex = new WeakMap<Chain, Map<string, Rule[]>>();
 
+/**
+ * The family whose option `-D CHAIN spec` leaves out (iptables takes `-4` in IPv4 rules as unwritten); set by the
+ * parse before each delete, so every key of a chain's index is read with the same one.
+ */
+let deleteFamily: 'ipv4' | 'ipv6' = 'ipv4';
+
+/** What `-D CHAIN spec` compares: the rule as written, its own family option left out. */
+function deleteKey(rule: Rule): string {
+  return withoutFamilyOption(rule, ruleComparableText(rule), deleteFamily);
+}
+
 function indexRule(index: Map<string, Rule[]>, rule: Rule): void {
-  const text = ruleComparableText(rule);
+  const text = deleteKey(rule);
   const same = index.get(text);
   if (same) same.push(rule);
   else index.set(text, [rule]);
@@ -1896,7 +1912,7 @@ function takeSameRule(chain: Chain, text: string): number {
   if (at >= 0) return at;
   // An edit the index missed: read the chain as it is, as before the index.
   sameRuleIndex.delete(chain);
-  return chain.rules.findIndex((r) => ruleComparableText(r) === text);
+  return chain.rules.findIndex((r) => deleteKey(r) === text);
 }
 
 function flushChain(chain: Chain, line: number, dump: IptablesDump): void {
