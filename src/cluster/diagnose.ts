@@ -5,7 +5,14 @@
  * again; and hands everything to the pure verdict (core/diagnose). Whatever it created is removed in `finally`.
  */
 import { setMaxListeners } from 'node:events';
-import { hasConnectTool, planChecks, readTools, toolProbeCheck } from '../core/diagnose/plan';
+import {
+  clusterDomainFromResolvConf,
+  hasConnectTool,
+  planChecks,
+  readTools,
+  resolvConfCheck,
+  toolProbeCheck,
+} from '../core/diagnose/plan';
 import type { ProxyMode } from '../core/diagnose/node';
 import type { CheckResult, CheckSpec, DiagnoseInput, DiagnoseReport, NodeEvidence } from '../core/diagnose/types';
 import type { Lang } from '../core/i18n/catalog';
@@ -38,6 +45,7 @@ export interface DiagnoseOptions {
   debugImage?: string;
   /** Read the node's rules before and after the probes (default true). */
   nodeEvidence?: boolean;
+  /** The cluster's DNS domain; default: what the pod's resolv.conf search list says, else `cluster.local`. */
   clusterDomain?: string;
   signal?: AbortSignal;
   /** One line per step (for a progress bar or stderr). */
@@ -219,6 +227,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   }
   throwIfCancelled();
 
+  // Set from the pod's resolv.conf once its tools are known (unless the caller gave one).
+  let clusterDomain = opts.clusterDomain;
   const report = (
     checks: CheckResult[],
     input: Partial<DiagnoseInput>,
@@ -232,7 +242,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       source,
       ...(node ? { node } : {}),
       checks,
-      ...(opts.clusterDomain ? { clusterDomain: opts.clusterDomain } : {}),
+      ...(clusterDomain ? { clusterDomain } : {}),
       ...input,
     };
     const verdict = dumpEngine().decideVerdict(full, lang);
@@ -339,6 +349,18 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     }
     throwIfCancelled();
 
+    // The DNS name to look up is the cluster's, which need not be cluster.local: the pod's search list says it.
+    let resolvConf: CheckResult | undefined;
+    if (tools.cat) {
+      resolvConf = await check(resolvConfCheck(), cont);
+      checks.push(resolvConf);
+      if (!clusterDomain && resolvConf.exitCode === 0) {
+        clusterDomain = clusterDomainFromResolvConf(resolvConf.stdout, source.namespace);
+        if (clusterDomain) progress(`cluster DNS domain ${clusterDomain} (from the pod's resolv.conf)`);
+      }
+    }
+    throwIfCancelled();
+
     // 4. The plan.
     const plan = planChecks({
       service,
@@ -347,8 +369,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       source,
       tools,
       timeoutMs: checkTimeout,
-      ...(opts.clusterDomain ? { clusterDomain: opts.clusterDomain } : {}),
-    });
+      ...(clusterDomain ? { clusterDomain } : {}),
+    }).filter((c) => !(resolvConf && c.kind === 'resolv-conf'));
 
     // 5. Node evidence before.
     let access: NodeAccess | undefined;

@@ -78,6 +78,34 @@ export function safeIp(text: unknown): string | undefined {
   return formatIp(ip);
 }
 
+/** The pod's resolv.conf, read before the plan: its search list names the cluster's DNS domain. */
+export function resolvConfCheck(timeoutMs = 10_000): CheckSpec {
+  return { id: 'resolv-conf', kind: 'resolv-conf', argv: ['cat', '/etc/resolv.conf'], timeoutMs };
+}
+
+/**
+ * The cluster's DNS domain as the pod's resolv.conf gives it: kubelet writes `search <ns>.svc.<domain> svc.<domain>
+ * <domain>` for a pod with dnsPolicy ClusterFirst, whatever the domain is (`cluster.local` is only the default).
+ * Undefined when the search list has no such entry (dnsPolicy Default, a dnsConfig of its own).
+ */
+export function clusterDomainFromResolvConf(text: string, podNamespace: string): string | undefined {
+  const search: string[] = [];
+  for (const line of text.split('\n')) {
+    const words = line
+      .replace(/[#;].*$/, '')
+      .trim()
+      .split(/\s+/);
+    if (words[0] === 'search' || words[0] === 'domain')
+      search.push(...words.slice(1).map((w) => w.toLowerCase().replace(/\.$/, '')));
+  }
+  const valid = (d: string | undefined) => (d && isSubdomainName(d) ? d : undefined);
+  const own = `${podNamespace.toLowerCase()}.svc.`;
+  const fromOwn = search.find((w) => w.startsWith(own));
+  if (fromOwn) return valid(fromOwn.slice(own.length));
+  const fromSvc = search.find((w) => w.startsWith('svc.') && search.includes(w.slice(4)));
+  return fromSvc ? valid(fromSvc.slice(4)) : undefined;
+}
+
 /** `svc.ns.svc.<domain>` when every part validates, else undefined (the DNS check is then not planned). */
 export function serviceDnsName(namespace: string, name: string, clusterDomain?: string): string | undefined {
   const domain = clusterDomain ?? DEFAULT_CLUSTER_DOMAIN;
