@@ -252,6 +252,22 @@ const REJECT_WITH_V6: Record<string, string> = {
 };
 
 /** Reads one rule line of a chain: selectors become matches, the statement and verdict the target. */
+/**
+ * The table's first dynamic set of this name, from the objects read so far. An index kept beside the table, grown
+ * as objects are pushed: a lookup per rule that scanned every object was quadratic in kube-proxy's affinity sets.
+ */
+function dynamicSetNamed(table: NftTable, name: string): NftObject | undefined {
+  let index = dynamicSets.get(table);
+  if (!index) dynamicSets.set(table, (index = { read: 0, byName: new Map() }));
+  for (; index.read < table.objects.length; index.read++) {
+    const o = table.objects[index.read];
+    if (o.kind === 'set' && o.flags.includes('dynamic') && !index.byName.has(o.name)) index.byName.set(o.name, o);
+  }
+  return index.byName.get(name);
+}
+
+const dynamicSets = new WeakMap<NftTable, { read: number; byName: Map<string, NftObject> }>();
+
 function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftChain, diagnostics: Diagnostic[]): Rule {
   const words = splitWords(content, sl.offset).words;
   const line = sl.line;
@@ -439,9 +455,7 @@ function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftCh
       // A set the ruleset fills itself with sources (`update @affinity-... { ip saddr }`, kube-proxy's session
       // affinity) is what iptables' `-m recent --rcheck --name` is: whether this client came recently.
       const recent =
-        value.startsWith('@') && next === 'saddr' && !val.negated
-          ? table.objects.find((o) => o.kind === 'set' && o.name === value.slice(1) && o.flags.includes('dynamic'))
-          : undefined;
+        value.startsWith('@') && next === 'saddr' && !val.negated ? dynamicSetNamed(table, value.slice(1)) : undefined;
       if (recent) {
         add('recent', opt('rcheck', words[i + 1], [], false), words[i]);
         add('recent', opt('name', words[i + 1], val.values, false, [recent.name]), words[i]);
