@@ -555,6 +555,31 @@ if (skipReason) {
       ['pod-route-bypasses-node', ['--from-namespace', 'shop', '--from', 'pod/toolbox'], 'svc/kubernetes'],
     ]),
   );
+  // Endpoints on a node the client's node cannot reach, dotted node names, another DNS domain, one apiserver.
+  scenario('node-path-down', (lab) => {
+    const from = ['--from-namespace', 'payments', '--from', 'pod/probe-0'];
+    verdicts(lab, 'node-path-down', [
+      ['backend-unreachable', ['-n', 'payments', ...from], 'svc/ledger'],
+      // One endpoint on each side: whichever the ClusterIP probe lands on, a share of connections fails.
+      ['backend-unreachable', ['-n', 'payments', ...from], 'svc/cache'],
+      ['ok', from, 'svc/kubernetes'],
+      ['ok', ['-n', 'kube-system', ...from], 'svc/kube-dns'],
+    ]);
+    it('the summary says the path to the endpoints is broken and names their node', async () => {
+      const { report } = await diagnose(lab(), 'node-path-down ledger', ['-n', 'payments', ...from], 'svc/ledger');
+      assert.match(report.verdict.summary, /the path to the backends is broken/);
+      assert.ok(report.verdict.summary.includes('on node edge-3.dc1.example.net'), report.verdict.summary);
+      const cache = await diagnose(lab(), 'node-path-down cache', ['-n', 'payments', ...from], 'svc/cache');
+      assert.ok(cache.report.verdict.summary.includes('edge-3.dc1.example.net'), cache.report.verdict.summary);
+    });
+    it("one endpoint that answered is not reported as failed; the Service's name is looked up in the cluster's domain", async () => {
+      const { report } = await diagnose(lab(), 'node-path-down kubernetes', from, 'svc/kubernetes');
+      const texts = (report.verdict.evidence as { text: string }[]).map((e) => e.text);
+      assert.ok(texts.includes('The only endpoint probed answered a direct connect.'), texts.join('\n'));
+      const dns = report.checks.find((c) => c.id === 'dns');
+      assert.deepEqual(dns?.argv, ['nslookup', 'kubernetes.default.svc.k8s.example.net']);
+    });
+  });
   scenario('no-endpoints', (lab) => verdicts(lab, 'no-endpoints', [['no-endpoints']]));
   scenario('endpoints-not-ready', (lab) => verdicts(lab, 'endpoints-not-ready', [['endpoints-not-ready']]));
   scenario('backend-down', (lab) => verdicts(lab, 'backend-down', [['backend-unreachable']]));

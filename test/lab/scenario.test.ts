@@ -123,6 +123,17 @@ describe('scenario validation names the bad field', () => {
       /^faults\.customGateway\.segment: overlaps nodeNetwork\.cidr/,
     ],
     [
+      'a broken node path to a missing node',
+      (s) => (s.faults = { nodePathDown: [{ from: 'node-a', to: 'node-z' }] }),
+      /^faults\.nodePathDown\[0\]\.to: no node named "node-z"/,
+    ],
+    [
+      'a broken node path from a node to itself',
+      (s) => (s.faults = { nodePathDown: [{ from: 'node-a', to: 'node-a' }] }),
+      /^faults\.nodePathDown\[0\]\.to: must differ/,
+    ],
+    ['a node name that is no DNS name', (s) => (s.nodes[0].name = 'Node_A'), /^nodes\[0\]\.name: /],
+    [
       'stale rules on a missing node',
       (s) => (s.faults = { staleRules: [{ node: 'x', services: ['default/web'] }] }),
       /^faults\.staleRules\[0\]\.node: /,

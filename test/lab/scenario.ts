@@ -32,6 +32,8 @@
  *     via the node, so pod IPs (e.g. the apiserver endpoints) remain reachable directly.
  *   - `staleRules`: `[{node, services}]`: that node's kube-proxy rules lack those Services (a stale sync).
  *   - `backendDown`: Services whose endpoint pods do not listen (connections are refused after DNAT).
+ *   - `nodePathDown`: `[{from, to}]`: node `from`'s route to node `to`'s pod CIDR is a blackhole (a broken tunnel):
+ *     from `from` and its pods, connections to pods on `to` time out, DNATed ones included.
  *   - `dnsDown`: the `dns` pods do not serve.
  *   - `noEndpoints`: Services scaled to zero: their endpoint pods do not exist, Endpoints are empty.
  *   - `endpointsNotReady`: Services whose endpoint pods all fail readiness (not-ready endpoints; the pods serve).
@@ -116,6 +118,12 @@ export interface CustomGatewayFault {
   interface: string;
 }
 
+/** Node `from` cannot reach the pods of node `to` (a broken tunnel or route between nodes). */
+export interface NodePathDownFault {
+  from: string;
+  to: string;
+}
+
 export interface ApiGoesAwayFault {
   /** The API server answers this many requests, then stops listening (clients see connection refused). */
   afterRequests: number;
@@ -132,6 +140,7 @@ export interface ScenarioFaults {
   customGateway?: CustomGatewayFault;
   staleRules: StaleRulesFault[];
   backendDown: string[];
+  nodePathDown: NodePathDownFault[];
   dnsDown: boolean;
   noEndpoints: string[];
   endpointsNotReady: string[];
@@ -253,6 +262,16 @@ class Reader {
     if (v === undefined && optional) return undefined;
     if (typeof v !== 'string' || v === '') {
       this.problem(join(at, key), v === undefined ? 'is required' : 'must be a non-empty string');
+      return undefined;
+    }
+    return v;
+  }
+
+  /** A node name: a DNS subdomain as Kubernetes allows (`ip-10-0-1-5.eu-west-1.compute.internal`), not just a label. */
+  nodeName(o: Obj, key: string, at: string): string | undefined {
+    const v = this.string(o, key, at);
+    if (v !== undefined && (v.length > 63 || !v.split('.').every((l) => DNS_LABEL.test(l)))) {
+      this.problem(join(at, key), `"${v}" is not a DNS name of at most 63 characters (labels joined by '.')`);
       return undefined;
     }
     return v;
@@ -433,7 +452,7 @@ function readNodes(
     const at = `nodes[${i}]`;
     const o = r.object(raw, at, ['name', 'ip', 'podCidr', 'podNetwork']);
     if (!o) return;
-    const name = r.name(o, 'name', at);
+    const name = r.nodeName(o, 'name', at);
     const ip = r.ipv4(o, 'ip', at);
     const podCidr = r.cidr(o, 'podCidr', at);
     const podNetwork = (r.string(o, 'podNetwork', at, true) ?? 'routed') as PodNetwork;
@@ -633,6 +652,7 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
   const faults: ScenarioFaults = {
     staleRules: [],
     backendDown: [],
+    nodePathDown: [],
     dnsDown: false,
     noEndpoints: [],
     endpointsNotReady: [],
@@ -644,6 +664,7 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
     'customGateway',
     'staleRules',
     'backendDown',
+    'nodePathDown',
     'dnsDown',
     'noEndpoints',
     'endpointsNotReady',
@@ -682,6 +703,23 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
           r.problem(`${at}.services[${j}]`, `no Service "${ref}"`);
       });
       if (node) faults.staleRules.push({ node, services });
+    });
+  }
+
+  if (o.nodePathDown !== undefined) {
+    (r.array(o.nodePathDown, 'faults.nodePathDown') ?? []).forEach((raw, i) => {
+      const at = `faults.nodePathDown[${i}]`;
+      const d = r.object(raw, at, ['from', 'to']);
+      if (!d) return;
+      const from = r.string(d, 'from', at);
+      const to = r.string(d, 'to', at);
+      for (const [key, node] of [
+        ['from', from],
+        ['to', to],
+      ] as const)
+        if (node && !ctx.nodes.some((n) => n.name === node)) r.problem(`${at}.${key}`, `no node named "${node}"`);
+      if (from && from === to) r.problem(`${at}.to`, 'must differ from "from"');
+      if (from && to) faults.nodePathDown.push({ from, to });
     });
   }
 

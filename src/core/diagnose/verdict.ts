@@ -24,7 +24,7 @@
  *  8. The ClusterIP answers -> `ok`. Anything else -> `inconclusive`, with what is known.
  */
 import { analyzeText, type Analysis } from '../analyze';
-import { cidrContains, joinHostPort, parseCidr, parseIp } from '../common/ip';
+import { cidrContains, joinHostPort, parseCidr, parseIp, splitHostPort } from '../common/ip';
 import { formatShare } from '../common/shares';
 import { generateIptablesRestore } from '../iptables/generate';
 import { buildModel, type IptablesModel } from '../iptables/model';
@@ -252,7 +252,8 @@ function counterFacts(
           counter: c,
           ...(ev.after ? { after: c.packets } : { before: c.packets }),
         }));
-  const entry = changes.find(isEntry);
+  // A Service without endpoints has no nat rule: the filter table's REJECT for ClusterIP:port is what the probe hits.
+  const entry = changes.find(isEntry) ?? changes.find((c) => c.counter.role === 'no-endpoints');
   const detected: DiagnoseFacts['counters']['rule'] = entry?.counter.role === 'ipvs-service' ? 'ipvs' : rule;
   if (!entry) {
     const a = read(dumpText);
@@ -542,7 +543,10 @@ function addEndpointEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts, o
   for (const c of f.endpointConnects) if (!onlyFailed || c.outcome !== 'connected') addConnectEvidence(x, c);
   const failed = f.endpointConnects.filter((c) => c.outcome !== 'connected').length;
   if (f.endpointConnects.length)
-    x.add('connect-endpoint', 'diagnose.ev.connect-summary', { failed, count: f.endpointConnects.length });
+    x.add('connect-endpoint', failed ? 'diagnose.ev.connect-summary' : 'diagnose.ev.connect-summary-ok', {
+      failed,
+      count: f.endpointConnects.length,
+    });
   const distinct = new Set(input.endpoints.map((e) => endpointKey(e.ip, e.port))).size;
   if (distinct > MAX_ENDPOINT_CHECKS && f.endpointConnects.length >= MAX_ENDPOINT_CHECKS) {
     x.add('connect-endpoint', 'diagnose.ev.endpoint-cap', {
@@ -706,11 +710,42 @@ function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof g
     x.add('api', 'diagnose.ev.expected', { rule: f.expected.rule });
 }
 
+type EndpointConnect = { result: CheckResult; outcome: ConnectOutcome };
+
+/** The failed endpoints' outcomes and nodes (as the API places them), for a backend summary. */
+function failureParams(x: Texts, input: DiagnoseInput, failed: readonly EndpointConnect[]): Params {
+  const outcomes = [...new Set(failed.map((c) => outcomeText(x, c.outcome)))].join(', ');
+  const nodes: string[] = [];
+  for (const c of failed) {
+    const e = input.endpoints.find((ep) => endpointKey(ep.ip, ep.port) === c.result.target);
+    if (e?.nodeName && !nodes.includes(e.nodeName)) nodes.push(e.nodeName);
+  }
+  const where = nodes.length ? x.t('diagnose.word.on-nodes', { nodes: nodes.join(', '), count: nodes.length }) : '';
+  return { outcome: outcomes, where };
+}
+
+/** The pod's route to a failed endpoint, when the plan asked the kernel about that one (it asks for the first). */
+function addEndpointRouteEvidence(x: Texts, input: DiagnoseInput, failed: readonly EndpointConnect[]): void {
+  const asked = findCheck(input.checks, 'route-endpoint')?.target;
+  const askedIp = asked ? canonicalIp(asked) : undefined;
+  const hit = failed.some((c) => {
+    const host = splitHostPort(c.result.target ?? '')?.host;
+    return !!host && canonicalIp(host) === askedIp;
+  });
+  const r = hit && asked ? routeTo(input.checks, asked, 'route-endpoint') : undefined;
+  if (!r || !r.found || r.source !== 'ip route get') return;
+  const extra = { argv: r.check.argv, output: outputOf(r.check) };
+  const where = { dst: r.dst, dev: r.dev ?? '?', src: r.src ?? '?' };
+  if (r.gateway) x.add(r.check.id, 'diagnose.ev.route-get', { ...where, gateway: r.gateway }, extra);
+  else x.add(r.check.id, 'diagnose.ev.route-get-onlink', where, extra);
+}
+
 function dnsWhy(x: Texts, r: CheckResult): string {
   const text = `${r.stdout}\n${r.stderr}`;
   if (r.error === 'timeout' || /timed out|no servers could be reached/i.test(text)) return x.t('diagnose.dns.timeout');
-  if (/NXDOMAIN|can't find|not found|Non-existent/i.test(text)) return x.t('diagnose.dns.nxdomain');
+  // `** server can't find NAME: SERVFAIL`: the rcode decides, not the words before it.
   if (/SERVFAIL/i.test(text)) return x.t('diagnose.dns.servfail');
+  if (/NXDOMAIN|can't find|not found|Non-existent/i.test(text)) return x.t('diagnose.dns.nxdomain');
   if (toolOf(r.argv) === 'getent' && r.exitCode === 2) return x.t('diagnose.dns.not-found');
   return x.t('diagnose.dns.other', { code: r.exitCode ?? '—' });
 }
@@ -952,9 +987,12 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       if (f.connect) addConnectEvidence(x, f.connect);
       addRouteEvidence(x, input, f);
       addTraceEvidence(x, input, f);
+      // A UDP 53 port is probed with a DNS query, which needs a DNS client, not a TCP one.
       const summary = probeFailed
         ? x.t('diagnose.summary.tool-missing.probe-failed', { why: probeWhy(probe!) })
-        : x.t('diagnose.summary.tool-missing', { target: f.target });
+        : x.t(input.port.protocol === 'UDP' ? 'diagnose.summary.tool-missing.dns' : 'diagnose.summary.tool-missing', {
+            target: f.target,
+          });
       return verdict('tool-missing', summary, x, nextSteps(x, 'tool-missing', 2, names));
     }
   }
@@ -978,13 +1016,17 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       addCounterEvidence(x, input, f);
       addTraceEvidence(x, input, f);
       addEndpointEvidence(x, input, f);
+      addEndpointRouteEvidence(x, input, failed);
       addApiEvidence(x, input);
+      // Refused: the backends' host answered, nothing listens. Timed out / unreachable: the path to them is broken.
+      const pathBroken = failed.every((c) => c.outcome === 'timeout' || c.outcome === 'unreachable');
       return verdict(
         'backend-unreachable',
-        x.t('diagnose.summary.backend-unreachable', {
+        x.t(pathBroken ? 'diagnose.summary.backend-path' : 'diagnose.summary.backend-unreachable', {
           target: f.target,
           failed: failed.length,
           count: failed.length + answered.length,
+          ...failureParams(x, input, failed),
         }),
         x,
         nextSteps(x, 'backend-unreachable', 2, names),
@@ -1009,6 +1051,34 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       x,
       nextSteps(x, 'inconclusive', 2),
     );
+  }
+
+  // 6b. The ClusterIP answered, but ready endpoints fail when connected to directly: kube-proxy spreads connections
+  // over all of them, so that share fails (an endpoint on a node the pod's node cannot reach; this probe was lucky).
+  if (connected) {
+    const readyKeys = new Set(input.endpoints.filter((e) => e.ready).map((e) => endpointKey(e.ip, e.port)));
+    const failedReady = f.endpointConnects.filter(
+      (c) =>
+        ['refused', 'unreachable', 'timeout', 'no-connect'].includes(c.outcome) && readyKeys.has(c.result.target ?? ''),
+    );
+    if (failedReady.length > 0) {
+      addConnectEvidence(x, f.connect!);
+      addEndpointEvidence(x, input, f);
+      addEndpointRouteEvidence(x, input, failedReady);
+      addCounterEvidence(x, input, f);
+      addApiEvidence(x, input);
+      return verdict(
+        'backend-unreachable',
+        x.t('diagnose.summary.backend-partly', {
+          target: f.target,
+          failed: failedReady.length,
+          count: f.endpointConnects.filter((c) => readyKeys.has(c.result.target ?? '')).length,
+          ...failureParams(x, input, failedReady),
+        }),
+        x,
+        nextSteps(x, 'backend-unreachable', 2, names),
+      );
+    }
   }
 
   // 7. DNS, 8. ok.

@@ -135,7 +135,11 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
         ['route', 'add', 'default', 'via', sc.nodeNetwork.router, 'dev', 'eth0'],
         ...plan.nodes
           .filter((o) => o !== n)
-          .map((o) => ['route', 'add', o.node.podCidr, 'via', o.node.ip, 'dev', 'eth0']),
+          .map((o) =>
+            pathDown(plan, n.node.name, o.node.name)
+              ? ['route', 'add', 'blackhole', o.node.podCidr]
+              : ['route', 'add', o.node.podCidr, 'via', o.node.ip, 'dev', 'eth0'],
+          ),
         ...(bridge
           ? [
               ['link', 'add', 'cni0', 'type', 'bridge'],
@@ -153,6 +157,11 @@ export async function buildNetwork(plan: LabPlan): Promise<void> {
       ipBatch(p.netns, p.pod.network === 'veth' ? podSide(plan, p) : segmentPodSide(plan, p, segmentPods.indexOf(p))),
     ),
   );
+}
+
+/** Whether the scenario breaks the path from node `from` to the pods of node `to` (fault nodePathDown). */
+function pathDown(plan: LabPlan, from: string, to: string): boolean {
+  return plan.scenario.faults.nodePathDown.some((d) => d.from === from && d.to === to);
 }
 
 /** A macvlan pod: its link (made in the host network namespace) renamed eth0, on the node network. */

@@ -71,11 +71,23 @@ export const diagnoseMessages: MessageBundle = {
       '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly: the backend does not accept connections.',
     'diagnose.summary.backend-unreachable.other':
       '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly: the backends do not accept connections.',
+    'diagnose.summary.backend-path.one':
+      '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly ({outcome}{where}): the pod cannot reach it, so the path to the backend is broken (routes or tunnels between nodes, a firewall), not the Service.',
+    'diagnose.summary.backend-path.other':
+      '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly ({outcome}{where}): the pod cannot reach them, so the path to the backends is broken (routes or tunnels between nodes, a firewall), not the Service.',
+    'diagnose.summary.backend-partly.one':
+      '{target} answered this time, but the only ready endpoint probed fails when connected to directly ({outcome}{where}): connections kube-proxy sends to it fail.',
+    'diagnose.summary.backend-partly.other':
+      '{target} answered this time, but {failed} of {count} ready endpoints probed fail when connected to directly ({outcome}{where}): the connections kube-proxy sends to them fail.',
+    'diagnose.word.on-nodes.one': ', on node {nodes}',
+    'diagnose.word.on-nodes.other': ', on nodes {nodes}',
     'diagnose.summary.dns-failure': '{target} answers, but {name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-failure.not-checkable': '{name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-mismatch': '{target} answers, but {name} resolves to {addresses}, not to the ClusterIP {ip}.',
     'diagnose.summary.tool-missing':
       'The container has no tool to open a connection with (looked for curl, wget, nc and bash): {target} was not probed.',
+    'diagnose.summary.tool-missing.dns':
+      'The container has no DNS client to query {target} with (looked for nslookup): a UDP port is probed with a DNS query, so it was not probed.',
     'diagnose.summary.tool-missing.probe-failed':
       'The tool probe could not run in the container ({why}): without a shell (or when it does not answer) no check can be chosen.',
     'diagnose.summary.exec-forbidden': 'Exec into pod {pod} was refused ({status}): {message}',
@@ -120,6 +132,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.tools-failed': 'The tool probe failed ({why}): nothing is known about the container.',
     'diagnose.ev.connect': '{tool} to {target}: {outcome} (exit {code}, {ms} ms).',
     'diagnose.ev.connect-summary.one': 'The only direct connect to an endpoint failed.',
+    'diagnose.ev.connect-summary-ok.one': 'The only endpoint probed answered a direct connect.',
+    'diagnose.ev.connect-summary-ok.other': 'All {count} endpoints probed answered a direct connect.',
     'diagnose.ev.connect-summary.other': '{failed} of {count} direct connects to endpoints failed.',
     'diagnose.ev.endpoint-cap':
       'Only {probed} of {total} endpoints were probed directly (the plan probes at most {cap}).',
@@ -315,11 +329,18 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.missing.ipvs-no-real-servers': '它的 IPVS 虚拟服务没有真实服务器，而 API 列出的是 {expected}',
     'diagnose.summary.backend-unreachable.other':
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
+    'diagnose.summary.backend-path.other':
+      '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败（{outcome}{where}）：Pod 到不了它们，坏的是通往后端的路径（节点之间的路由或隧道、防火墙），而不是 Service。',
+    'diagnose.summary.backend-partly.other':
+      '{target} 这次有响应，但探测的 {count} 个就绪端点中有 {failed} 个直接连接失败（{outcome}{where}）：kube-proxy 转发给它们的连接会失败。',
+    'diagnose.word.on-nodes.other': '，位于节点 {nodes}',
     'diagnose.summary.dns-failure': '{target} 有响应，但在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-failure.not-checkable': '在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-mismatch': '{target} 有响应，但 {name} 解析为 {addresses}，而不是 ClusterIP {ip}。',
     'diagnose.summary.tool-missing':
       '容器里没有可用来建立连接的工具（查找了 curl、wget、nc 和 bash）：没有探测 {target}。',
+    'diagnose.summary.tool-missing.dns':
+      '容器里没有可用来查询 {target} 的 DNS 客户端（查找了 nslookup）：UDP 端口要用 DNS 查询来探测，因此没有探测。',
     'diagnose.summary.tool-missing.probe-failed':
       '工具探测无法在容器中运行（{why}）：没有 shell（或它没有响应）时无法选择任何检查。',
     'diagnose.summary.exec-forbidden': '进入 Pod {pod} 执行命令（exec）被拒绝（{status}）：{message}',
@@ -360,6 +381,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.tools-failed': '工具探测失败（{why}）：对容器一无所知。',
     'diagnose.ev.connect': '用 {tool} 连接 {target}：{outcome}（退出码 {code}，{ms} 毫秒）。',
     'diagnose.ev.connect-summary.other': '{count} 次直接连接端点中有 {failed} 次失败。',
+    'diagnose.ev.connect-summary-ok.other': '探测的 {count} 个端点都接受了直接连接。',
     'diagnose.ev.endpoint-cap': '只直接探测了 {total} 个端点中的 {probed} 个（计划最多探测 {cap} 个）。',
     'diagnose.ev.not-checkable': '{proto} 端口 {port}：TCP 连接无法说明它的情况，因此没有探测。',
     'diagnose.ev.route-get': 'Pod 的内核把 {dst} 经 {dev} 上的 {gateway} 转发（源地址 {src}）。',

@@ -1,0 +1,207 @@
+// Verdicts on facts the seed lab never had: another DNS domain, a Service with one endpoint, a Service without
+// endpoints whose REJECT counts the probe, a SERVFAIL, a UDP DNS port from a pod without a DNS client. Outputs are
+// written here in the tools' own formats (see fixtures.ts).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { decideVerdict } from '../../../src/core/diagnose/verdict';
+import { clusterDomainFromResolvConf } from '../../../src/core/diagnose/plan';
+import type { DiagnoseInput } from '../../../src/core/diagnose/types';
+import {
+  calicoPod,
+  connects,
+  counters,
+  CURL_OK,
+  CURL_TIMEOUT,
+  routeGet,
+  dnsName,
+  dnsOk,
+  endpoints,
+  evidence,
+  nodeDump,
+  PLAN_A,
+  PLAN_B,
+  scenario,
+  service,
+  type AddressPlan,
+} from './fixtures';
+
+const PLANS: AddressPlan[] = [PLAN_A, PLAN_B];
+
+function both(input: DiagnoseInput) {
+  const en = decideVerdict(input, 'en');
+  const zh = decideVerdict(input, 'zh-CN');
+  assert.equal(zh.code, en.code);
+  for (const e of [...en.evidence, ...zh.evidence]) assert.ok(!/diagnose\.[a-z]|\{\w+\}/.test(e.text), e.text);
+  assert.ok(!/diagnose\.[a-z]|\{\w+\}/.test(en.summary + zh.summary), en.summary + zh.summary);
+  return { en, zh };
+}
+
+describe("the cluster's DNS domain comes from the pod's resolv.conf", () => {
+  test('ClusterFirst search lists, whatever the domain', () => {
+    const rc = (ns: string, d: string) =>
+      `search ${ns}.svc.${d} svc.${d} ${d}\nnameserver 10.43.0.10\noptions ndots:5\n`;
+    assert.equal(clusterDomainFromResolvConf(rc('team-a', 'corp.internal'), 'team-a'), 'corp.internal');
+    assert.equal(clusterDomainFromResolvConf(rc('default', 'cluster.local'), 'default'), 'cluster.local');
+    assert.equal(clusterDomainFromResolvConf(rc('prod-eu', 'k8s.example.com.'), 'prod-eu'), 'k8s.example.com');
+    // The node's own search domains follow the cluster's (kubelet appends the host's list).
+    const withHost = `search shop.svc.kube.acme shop svc.kube.acme kube.acme eu-west-1.compute.internal\nnameserver 172.30.0.10\n`;
+    assert.equal(clusterDomainFromResolvConf(withHost, 'shop'), 'kube.acme');
+    // Read from another namespace's pod: the svc.<domain> + <domain> pair still says it.
+    assert.equal(clusterDomainFromResolvConf(rc('other', 'corp.internal'), 'team-a'), 'corp.internal');
+  });
+
+  test('no cluster search list (dnsPolicy Default, custom dnsConfig): unknown', () => {
+    assert.equal(clusterDomainFromResolvConf('nameserver 1.1.1.1\nsearch example.com\n', 'default'), undefined);
+    assert.equal(clusterDomainFromResolvConf('', 'default'), undefined);
+    assert.equal(clusterDomainFromResolvConf('search a.svc.$(reboot) svc.$(reboot) $(reboot)\n', 'a'), undefined);
+  });
+});
+
+describe('a Service with one endpoint', () => {
+  for (const p of PLANS) {
+    test(`plan ${p.name}: the endpoint answered: the report says so, not that it failed`, () => {
+      const one = { ...p, endpoints: [p.endpoints[0]] };
+      const input = scenario({
+        plan: one,
+        outputs: { ...calicoPod(one), ...connects(one, 'ok', 'ok'), ...dnsOk(one) },
+        nodeEvidence: evidence(one, nodeDump(one, { svcPackets: 0 }), nodeDump(one, { svcPackets: 1 })),
+      });
+      const { en, zh } = both(input);
+      assert.equal(en.code, 'ok');
+      const summary = en.evidence.find((e) => e.source === 'connect-endpoint');
+      assert.equal(summary?.text, 'The only endpoint probed answered a direct connect.');
+      assert.ok(!en.evidence.some((e) => /failed/.test(e.text)), JSON.stringify(en.evidence));
+      assert.ok(zh.evidence.some((e) => e.text === '探测的 1 个端点都接受了直接连接。'));
+    });
+  }
+
+  test('all of several endpoints answered', () => {
+    const p = PLAN_B;
+    const input = scenario({
+      plan: p,
+      outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok'), ...dnsOk(p) },
+      nodeEvidence: evidence(p, nodeDump(p, { svcPackets: 0 }), nodeDump(p, { svcPackets: 1 })),
+    });
+    const { en } = both(input);
+    assert.ok(
+      en.evidence.some((e) => e.text === `All ${p.endpoints.length} endpoints probed answered a direct connect.`),
+    );
+  });
+});
+
+describe('a Service without endpoints: the REJECT rule is the counter', () => {
+  for (const p of PLANS) {
+    test(`plan ${p.name}: the filter REJECT counted the probe`, () => {
+      const noEps = (n: number) => nodeDump(p, { eps: [], svcPackets: n });
+      const input = scenario({
+        plan: p,
+        eps: [],
+        outputs: { ...calicoPod(p), ...connects(p, 'refused', 'refused') },
+        nodeEvidence: evidence(p, noEps(2), noEps(3)),
+      });
+      const { en } = both(input);
+      assert.equal(en.code, 'no-endpoints');
+      const counter = en.evidence.find((e) => e.source === 'node-rules');
+      assert.ok(counter, JSON.stringify(en.evidence));
+      assert.doesNotMatch(counter.text, /carry no packet counters|needs `-c`/);
+      assert.match(counter.text, /KUBE-SERVICES line \d+ .*2 packets before the probe, 3 after/);
+      assert.equal(counter.before, 2);
+      assert.equal(counter.after, 3);
+      assert.match(counter.output ?? '', /REJECT/);
+    });
+  }
+});
+
+describe('DNS answers read by their rcode', () => {
+  test("`server can't find NAME: SERVFAIL` is a server failure, not NXDOMAIN", () => {
+    const p = PLAN_B;
+    const name = dnsName(p);
+    const input = scenario({
+      plan: p,
+      outputs: {
+        ...calicoPod(p),
+        ...connects(p, 'ok', 'ok'),
+        dns: {
+          exitCode: 1,
+          stdout: `;; Got SERVFAIL reply from 172.30.0.10\nServer:\t\t172.30.0.10\nAddress:\t172.30.0.10#53\n\n** server can't find ${name}: SERVFAIL\n\n`,
+        },
+      },
+      nodeEvidence: evidence(p, nodeDump(p, { svcPackets: 0 }), nodeDump(p, { svcPackets: 1 })),
+    });
+    const { en } = both(input);
+    assert.equal(en.code, 'dns-failure');
+    assert.match(en.summary, /SERVFAIL|server failure/i);
+    assert.doesNotMatch(en.summary, /NXDOMAIN/);
+  });
+});
+
+describe('a UDP DNS port from a pod without a DNS client', () => {
+  test('tool-missing names the DNS client it needs, not a TCP tool the pod has', () => {
+    const p = PLAN_A;
+    const svc = service(p, {
+      name: 'kube-dns',
+      namespace: 'kube-system',
+      ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }],
+    });
+    const eps = endpoints({ ...p, targetPort: 53 }).map((e) => ({ ...e, protocol: 'UDP' as const }));
+    const input = scenario({ plan: p, svc, eps, tools: ['wget', 'ip', 'cat'], outputs: { ...calicoPod(p) } });
+    const { en, zh } = both(input);
+    assert.equal(en.code, 'tool-missing');
+    assert.match(en.summary, /no DNS client .*nslookup/);
+    assert.doesNotMatch(en.summary, /curl, wget, nc and bash/);
+    assert.match(zh.summary, /DNS 客户端/);
+  });
+});
+
+describe('endpoints on another node the pod cannot reach', () => {
+  /** The pod's node has no working path to `far` (say a broken tunnel): direct connects to it time out. */
+  const farOutputs = (p: AddressPlan, clusterIP: 'ok' | 'timeout', far: string[]) => {
+    const out = { ...calicoPod(p), ...dnsOk(p) };
+    out['connect-clusterip'] = clusterIP === 'ok' ? CURL_OK(p.clusterIP) : CURL_TIMEOUT(p.clusterIP, p.port);
+    for (const ip of p.endpoints)
+      out[`connect-endpoint:${ip}:${p.targetPort}`] = far.includes(ip) ? CURL_TIMEOUT(ip, p.targetPort) : CURL_OK(ip);
+    out['route-endpoint'] = { exitCode: 0, stdout: routeGet(p.endpoints[0], '169.254.1.1', p.podIface, p.podIP) };
+    return out;
+  };
+
+  for (const p of PLANS) {
+    test(`plan ${p.name}: every endpoint times out -> backend-unreachable, the path named, with the nodes`, () => {
+      const input = scenario({
+        plan: p,
+        outputs: farOutputs(p, 'timeout', p.endpoints),
+        nodeEvidence: counters(p, 7, 8),
+      });
+      const { en, zh } = both(input);
+      assert.equal(en.code, 'backend-unreachable');
+      assert.match(en.summary, /the path to the backends? is broken/);
+      assert.ok(en.summary.includes('timed out'), en.summary);
+      const nodes = p.endpoints.map((_, i) => `peer-${i}`).join(', ');
+      assert.ok(en.summary.includes(nodes), en.summary);
+      assert.doesNotMatch(en.summary, /do not accept connections/);
+      assert.ok(en.evidence.some((e) => e.source === 'route-endpoint' && e.text.includes(p.endpoints[0])));
+      assert.ok(zh.summary.includes('路径'), zh.summary);
+    });
+
+    test(`plan ${p.name}: the ClusterIP answered once, one endpoint times out -> backend-unreachable, not ok`, () => {
+      const far = p.endpoints[p.endpoints.length - 1];
+      const input = scenario({ plan: p, outputs: farOutputs(p, 'ok', [far]), nodeEvidence: counters(p, 7, 8) });
+      const { en } = both(input);
+      assert.equal(en.code, 'backend-unreachable', en.summary);
+      assert.ok(en.summary.startsWith(`${p.clusterIP}:${p.port} answered this time, but `), en.summary);
+      assert.ok(en.summary.includes(`peer-${p.endpoints.length - 1}`), en.summary);
+      assert.ok(en.evidence.some((e) => e.source === `connect-endpoint:${far}:${p.targetPort}`));
+    });
+  }
+
+  test('a not-ready endpoint that does not answer does not spoil a working Service', () => {
+    const p = PLAN_B;
+    const eps = endpoints(p).map((e, i) => (i === 0 ? { ...e, ready: false, serving: false } : e));
+    const input = scenario({
+      plan: p,
+      eps,
+      outputs: farOutputs(p, 'ok', [p.endpoints[0]]),
+      nodeEvidence: counters(p, 7, 8),
+    });
+    assert.equal(both(input).en.code, 'ok');
+  });
+});
