@@ -91,7 +91,22 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
       messageKey: key,
       ...(params ? { params } : {}),
     });
-  const { spaces, quote, numbers, log, logfmt, logfmtOtherFamily, html, typographic, kubeProxy } = paste;
+  const {
+    terminalEscapes,
+    doubleSpaced,
+    spaces,
+    quote,
+    numbers,
+    log,
+    logfmt,
+    logfmtOtherFamily,
+    html,
+    typographic,
+    kubeProxy,
+  } = paste;
+  if (terminalEscapes)
+    note('terminal-escapes', terminalEscapes.line, terminalEscapes.column, 1, 'parse.terminal-escapes');
+  if (doubleSpaced) note('double-spaced-paste', doubleSpaced.line, 0, doubleSpaced.length, 'parse.double-spaced-paste');
   if (spaces) note('unicode-spaces', spaces.line, spaces.column, 1, 'parse.unicode-spaces');
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');

@@ -13,6 +13,8 @@ const UNWRAP_NOTES = new Set([
   'typographic-quotes',
   'html-references',
   'unicode-spaces',
+  'double-spaced-paste',
+  'terminal-escapes',
 ]);
 
 export function readingOf(text: string): string {

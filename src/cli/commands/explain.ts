@@ -28,7 +28,11 @@ function firstThingOn(a: Analysis, text: string, line: number): TextPosition {
   const first = enginePosition(a, line, 0).line;
   let last = first;
   while (a.positions && last + 1 < engineLines.length && a.positions.toOriginal(last + 1, 0).line === line) last++;
-  const candidates = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  // A line the engines did not read (a double-spaced paste's added blank) maps to the engine line before it.
+  const candidates = Array.from({ length: last - first + 1 }, (_, i) => first + i).filter(
+    (l) => !a.positions || a.positions.toOriginal(l, 0).line === line,
+  );
+  if (!candidates.length) return { line: -1, column: 0 };
   const chosen =
     candidates.find((l) => a.iptables?.ruleAtLine(l)) ?? candidates.find((l) => engineLines[l]?.trim()) ?? first;
   const content = engineLines[chosen] ?? '';

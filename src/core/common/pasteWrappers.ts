@@ -1,13 +1,14 @@
 /**
- * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: the
- * no-break and zero-width spaces a chat, a mail client or a page made of its blanks first (the marks below are
- * found by their blanks), then a quote
- * of a chat or a mail outermost, then line numbers (`cat -n`), then Markdown's code fences, then a log collector's
- * prefixes, then HTML character references (a page's source), then kube-proxy's own log of its iptables-restore
- * input. Typographic quotes on rule lines (a word processor's) are read as straight ones. Every face (the detector,
- * the engines) reads the same unwrapped text.
+ * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a
+ * terminal's escape sequences (colours) first, then a mail's or a chat's double spacing (a blank line after every line) and the no-break and zero-width spaces it made of the
+ * blanks first (the marks below are found by their blanks), then a quote of a chat or a mail, then line numbers
+ * (`cat -n`), then Markdown's code fences, then a log collector's prefixes, then HTML character references (a
+ * page's source), then kube-proxy's own log of its iptables-restore input. Typographic quotes on rule lines (a word
+ * processor's) are read as straight ones. Every face (the detector, the engines) reads the same unwrapped text.
  */
+import { readAnsiEscapes } from './ansiEscapes';
 import { blankCodeFences } from './codeFences';
+import { readDoubleSpacing } from './doubleSpacing';
 import { readHtmlReferences } from './htmlReferences';
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
@@ -36,14 +37,23 @@ export interface UnwrappedPaste {
   html?: { line: number; column: number };
   /** The first typographic quote read as a straight one. */
   typographic?: { line: number; column: number };
+  /** The first terminal escape sequence read as nothing. */
+  terminalEscapes?: { line: number; column: number };
+  /** The first line of a double-spaced paste, read without the blank line after each line. */
+  doubleSpaced?: { line: number; length: number };
   /** The first no-break or zero-width space read as a blank. */
   spaces?: { line: number; column: number };
 }
 
 /** The paste unwrapped, or undefined when nothing was wrapped around it. */
 export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
-  const spaces = readUnicodeSpaces(pasted);
-  const text = spaces?.text ?? pasted;
+  const ansi = readAnsiEscapes(pasted);
+  const uncoloured = ansi?.text ?? pasted;
+  // One map of positions at a time: a wrapper read with positions of its own is not read in a text that has them.
+  const doubled = ansi ? undefined : readDoubleSpacing(uncoloured);
+  const single = doubled?.text ?? uncoloured;
+  const spaces = readUnicodeSpaces(single);
+  const text = spaces?.text ?? single;
   const quote = blankQuoteMarks(text);
   const quoted = quote?.text ?? text;
   const numbered = blankLineNumbers(quoted);
@@ -56,12 +66,12 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   // An agent's logfmt log (behind a log prefix or not): the iptables commands it says it ran.
   const agent = blankLogfmtCommands(blanked?.text ?? inside);
   const unprefixed = agent?.text ?? blanked?.text ?? inside;
-  const html = readHtmlReferences(unprefixed);
+  const html = ansi || doubled ? undefined : readHtmlReferences(unprefixed);
   const straightened = straightenRuleQuotes(html?.text ?? unprefixed);
   const logged = straightened?.text ?? html?.text ?? unprefixed;
   // Its positions would be those of the decoded page, not of the text: a page's source is read as it is.
-  const kubeProxy = html ? undefined : readKubeProxyLog(logged);
-  const wrappers = [spaces, quote, numbered, blanked, agent, html, straightened, kubeProxy];
+  const kubeProxy = html || ansi || doubled ? undefined : readKubeProxyLog(logged);
+  const wrappers = [ansi, doubled, spaces, quote, numbered, blanked, agent, html, straightened, kubeProxy];
   if (unfenced === undefined && wrappers.every((wrapper) => !wrapper)) return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
@@ -73,8 +83,12 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     ...(agent?.otherFamily ? { logfmtOtherFamily: agent.otherFamily } : {}),
     ...(html ? { html: { line: html.line, column: html.column } } : {}),
     ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
+    ...(ansi ? { terminalEscapes: { line: ansi.line, column: ansi.column } } : {}),
+    ...(doubled ? { doubleSpaced: { line: doubled.line, length: doubled.length } } : {}),
     ...(spaces ? { spaces: { line: spaces.line, column: spaces.column } } : {}),
     ...(kubeProxy ? { kubeProxy } : {}),
-    ...(kubeProxy?.positions || html ? { positions: kubeProxy?.positions ?? html?.positions } : {}),
+    ...(kubeProxy?.positions || html || doubled || ansi
+      ? { positions: kubeProxy?.positions ?? html?.positions ?? doubled?.positions ?? ansi?.positions }
+      : {}),
   };
 }

@@ -122,6 +122,10 @@ export const parseMessages: MessageBundle = {
       'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
     'parse.typographic-quotes':
       'Typographic quotes (“ ”) on rule lines are read as the straight quotes iptables writes: the paste went through a word processor, a mail client or a wiki.',
+    'parse.terminal-escapes':
+      "A terminal's escape sequences (colours: `ESC[32m`) are read as nothing: the output was captured from a terminal (`kubectl exec -it`, `--color=always`, `script`).",
+    'parse.double-spaced-paste':
+      'Every line is followed by a blank line (the paste went through a mail, a word processor or a chat that made each line a paragraph): the lines are read without those blank lines; positions are lines of this file.',
     'parse.unicode-spaces':
       'No-break or zero-width spaces (U+00A0, U+200B, ...) are read as the blanks the tool wrote: the paste went through a chat, a mail client, a wiki or a web page.',
     'parse.html-references':
@@ -232,6 +236,10 @@ export const parseMessages: MessageBundle = {
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.typographic-quotes':
       '规则行中的排版引号（“ ”）按 iptables 输出的直引号读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
+    'parse.terminal-escapes':
+      '终端转义序列（颜色：`ESC[32m`）按不存在读取：输出是从终端捕获的（`kubectl exec -it`、`--color=always`、`script`）。',
+    'parse.double-spaced-paste':
+      '每行之后都有一个空行（粘贴内容经过了邮件、文字处理软件或聊天工具的转换，每行成了一个段落）：读取时忽略这些空行；位置按本文件的行计。',
     'parse.unicode-spaces':
       '不换行空格或零宽空格（U+00A0、U+200B 等）按工具输出的空格读取：粘贴内容经过了聊天工具、邮件客户端、wiki 或网页的转换。',
     'parse.html-references':

@@ -1,0 +1,72 @@
+/**
+ * An output copied out of a mail, a word processor or a chat that made each line a paragraph has a blank line after
+ * every line (a CRLF output converted again, `\r\r\n`, too): it reads as the output, every position on its own line
+ * of the paste, with one note.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
+import { readDoubleSpacing } from '../../../src/core/common/doubleSpacing';
+import { documentDiagnostic } from '../../../src/core/documentPositions';
+import { seedDump } from '../../helpers/dumps';
+import { readingOf } from '../../helpers/reading';
+
+const SAVE = seedDump(['172.18.0.2:6443', '172.18.0.3:6443'], 'default/kubernetes:https', '10.96.0.1').text;
+const LISTING = [
+  'Chain KUBE-SERVICES (2 references)',
+  ' pkts bytes target     prot opt in     out     source               destination',
+  '    3   180 KUBE-SVC-NPX46M4PTMTKRN6Y  tcp  --  *      *       0.0.0.0/0            10.96.0.1            /* default/kubernetes:https cluster IP */ tcp dpt:443',
+  '',
+  'Chain KUBE-SVC-NPX46M4PTMTKRN6Y (1 references)',
+  ' pkts bytes target     prot opt in     out     source               destination',
+  '    3   180 KUBE-SEP-QZ3EQWJ5PDF7H2KU  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* default/kubernetes:https -> 172.18.0.2:6443 */',
+  '',
+  'Chain KUBE-SEP-QZ3EQWJ5PDF7H2KU (1 references)',
+  ' pkts bytes target     prot opt in     out     source               destination',
+  '    3   180 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* default/kubernetes:https */ tcp to:172.18.0.2:6443',
+].join('\n');
+const IPVS = [
+  'IP Virtual Server version 1.2.1 (size=4096)',
+  'Prot LocalAddress:Port Scheduler Flags',
+  '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+  'TCP  10.96.0.1:443 rr',
+  '  -> 172.18.0.2:6443              Masq    1      2          0',
+  '  -> 172.18.0.3:6443              Masq    1      1          0',
+].join('\n');
+
+const doubleSpaced = (text: string) => text.replace(/\n/g, '\n\n');
+const crCrLf = (text: string) => text.replace(/\n/g, '\r\r\n');
+
+test('a double-spaced output reads as the output for every engine, also from CR CR LF line ends', () => {
+  for (const text of [SAVE, LISTING, IPVS]) {
+    const expected = JSON.parse(readingOf(text));
+    for (const copy of [doubleSpaced, crCrLf]) {
+      // The engines read the output's own lines: the faces map them to the paste's.
+      const read = JSON.parse(readingOf(copy(text)));
+      assert.deepEqual(read, expected, `${copy.name}: ${text.slice(0, 30)}`);
+    }
+  }
+  assert.equal(analyzeText(doubleSpaced(LISTING)).iptables!.dump.rules.length, 3);
+  assert.equal(analyzeText(doubleSpaced(IPVS)).ipvs!.services[0].realServers.length, 2);
+});
+
+test("an output's own blank lines are kept, positions point at the paste's lines, and one note says so", () => {
+  const read = readDoubleSpacing(doubleSpaced(LISTING))!;
+  assert.equal(read.text, LISTING);
+  const a = analyzeText(doubleSpaced(LISTING));
+  const dnat = a.iptables!.dump.rules.find((r) => r.target?.name === 'DNAT')!;
+  assert.deepEqual(a.positions!.toOriginal(dnat.line, 4), { line: 20, column: 4 });
+  assert.deepEqual(a.positions!.toEngine(20, 4), { line: dnat.line, column: 4 });
+  const notes = diagnosticsOf(a, 'en').filter((d) => d.code === 'double-spaced-paste');
+  assert.equal(notes.length, 1);
+  assert.equal(documentDiagnostic(a, notes[0]).span.line, 0);
+  assert.match(diagnosticsOf(a, 'zh-CN').find((d) => d.code === 'double-spaced-paste')!.message, /空行/);
+});
+
+test('outputs and prose with blank lines of their own are not double-spaced', () => {
+  assert.equal(readDoubleSpacing(LISTING), undefined);
+  assert.equal(readDoubleSpacing(SAVE), undefined);
+  assert.equal(readDoubleSpacing('Hi,\n\nthe rules are below.\n\nThanks\n'), undefined);
+  // A caption typed above a double-spaced paste does not hide it.
+  assert.notEqual(readDoubleSpacing(`Output of iptables -t nat -nvL:\n${doubleSpaced(LISTING)}`), undefined);
+});
