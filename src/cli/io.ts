@@ -1,15 +1,20 @@
 /** File reading and output helpers for the CLI: the only place the CLI touches the file system. */
 import { isAscii } from 'node:buffer';
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Diagnostic } from '../core/common/diagnostics';
 import { UsageError } from './args';
 
-/** The largest input read, also once unpacked from gzip. */
-const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+/**
+ * The largest input read, also once unpacked from gzip. The engine holds about 16 times a dump's size (its rules,
+ * indexes and answers): a cluster of 20,000 Services dumps 45 MB; at 200 MB Node ran out of heap after minutes.
+ */
+const MAX_INPUT_BYTES = 128 * 1024 * 1024;
+const MAX_INPUT_TEXT = '128 MB';
+const TOO_LARGE_ADVICE = `kpp reads one saved output up to ${MAX_INPUT_TEXT}; save only the table you need (iptables-save -t nat > FILE)`;
 
 export function readInput(path: string | undefined): string {
   if (!path) throw new UsageError('missing FILE argument');
-  if (path === '-') return text(unpacked(readFileSync(0), 'standard input'), 'standard input');
+  if (path === '-') return text(unpacked(readStandardInput(), 'standard input'), 'standard input');
   let stat: Stats;
   try {
     stat = statSync(path);
@@ -19,7 +24,8 @@ export function readInput(path: string | undefined): string {
     );
   }
   if (stat.isDirectory()) throw new UsageError(`cannot read ${path}: it is a folder; give kpp one saved output`);
-  if (stat.size > MAX_INPUT_BYTES) throw new UsageError(`${path} is larger than 512 MB`);
+  if (stat.size > MAX_INPUT_BYTES)
+    throw new UsageError(`${path} is larger than ${MAX_INPUT_TEXT}: ${TOO_LARGE_ADVICE}`);
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -27,6 +33,40 @@ export function readInput(path: string | undefined): string {
     throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
   }
   return text(unpacked(bytes, path), path);
+}
+
+/**
+ * Standard input to its end, read in pieces so that a stream without one (`kubectl logs -f ... | kpp lint -`) stops
+ * at the input limit with a message, where reading it whole grew without bound in silence.
+ */
+function readStandardInput(): Buffer {
+  if (process.stdin.isTTY) process.stderr.write('kpp: reading the output from standard input; end it with Ctrl-D\n');
+  const piece = Buffer.allocUnsafe(1024 * 1024);
+  const pieces: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, piece, 0, piece.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      // A non-blocking descriptor (some terminals and pipes): wait a moment for more.
+      if (code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      throw new UsageError(`cannot read standard input: ${(e as Error).message}`);
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > MAX_INPUT_BYTES)
+      throw new UsageError(
+        `standard input is larger than ${MAX_INPUT_TEXT} (a stream that does not end, such as kubectl logs -f?): ${TOO_LARGE_ADVICE}`,
+      );
+    pieces.push(Buffer.from(piece.subarray(0, n)));
+  }
+  return Buffer.concat(pieces, total);
 }
 
 /** A gzip file's content (`iptables-save | gzip`, as support bundles keep outputs), else the bytes as they are. */
@@ -39,7 +79,7 @@ function unpacked(bytes: Buffer, name: string): Buffer {
   } catch (e) {
     const reason =
       (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
-        ? 'unpacks to more than 512 MB'
+        ? `unpacks to more than ${MAX_INPUT_TEXT}: ${TOO_LARGE_ADVICE}`
         : `is cut off or damaged (${(e as Error).message})`;
     throw new UsageError(`cannot read ${name}: its gzip data ${reason}`);
   }

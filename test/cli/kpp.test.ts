@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
 import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
@@ -269,6 +270,41 @@ test("a dump saved as UTF-16 (Windows PowerShell's `>`), with a byte order mark 
     assert.equal(kpp('lint', file, '--json').stdout, expected.lint.replaceAll(utf8, file), file);
     assert.equal(kpp('trace', file, ...trace).stdout, expected.trace, file);
   }
+});
+
+test('an input over the limit exits 2 with one line that says so: a big file, a gzip bomb, an endless pipe', async () => {
+  const big = join(dir, 'big.iptables');
+  writeFileSync(big, '');
+  truncateSync(big, 129 * 1024 * 1024); // sparse: no disk written
+  const bomb = join(dir, 'bomb.iptables.gz');
+  writeFileSync(bomb, gzipSync(Buffer.alloc(129 * 1024 * 1024), { level: 1 })); // 129 MB of NULs: 130 KB packed
+  for (const [file, said] of [
+    [big, /big\.iptables is larger than 128 MB: .*iptables-save -t nat/],
+    [bomb, /its gzip data unpacks to more than 128 MB/],
+  ] as const) {
+    const r = kpp('lint', file);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, said);
+  }
+  // `kubectl logs -f ... | kpp lint -`: the stream never ends; kpp stops at the limit instead of growing without end.
+  const child = spawn(process.execPath, [cli, 'lint', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdout.resume();
+  child.stdin.on('error', () => undefined); // EPIPE once kpp has stopped reading
+  const block = Buffer.alloc(1024 * 1024, '-A INPUT -s 10.0.0.1/32 -j ACCEPT\n');
+  const endless = new Readable({
+    read() {
+      this.push(block);
+    },
+  });
+  endless.pipe(child.stdin);
+  const exited = new Promise<number | null>((done) => child.on('exit', done));
+  assert.equal(await exited, 2, stderr);
+  endless.unpipe();
+  endless.destroy();
+  assert.match(stderr, /standard input is larger than 128 MB \(a stream that does not end/);
 });
 
 test('a gzip file reads as what it holds; archives, programs, folders and damaged gzip exit 2 naming what they are', () => {
