@@ -4,7 +4,7 @@
  * `nodeCaptureChecks` / `nodeRulesCheck` of core/diagnose: `iptables-save -c`, `ipvsadm -Ln --stats` or
  * `nft list ruleset`, `ip -o addr`, `ip route`.
  */
-import { nodeCaptureChecks, nodeRulesCheck, type ProxyMode } from '../core/diagnose/node';
+import { nodeCaptureChecks, nodeRulesCheck, type IpFamily, type ProxyMode } from '../core/diagnose/node';
 import type { CheckResult, CheckSpec } from '../core/diagnose/types';
 import { createNodeDebugPod, type DebugHandle, type DebugOptions } from './debug';
 import { dumpEngine } from './dumpEngine';
@@ -181,8 +181,12 @@ export interface NodeCapture {
 }
 
 /** Runs the mode-less node capture (every dump tool, addresses, routes) in parallel and picks the mode. */
-export async function captureNode(access: NodeAccess, opts: CallOptions = {}): Promise<NodeCapture> {
-  const specs = nodeCaptureChecks(undefined, opts.timeoutMs ?? 30_000);
+export async function captureNode(
+  access: NodeAccess,
+  opts: CallOptions = {},
+  family: IpFamily = 4,
+): Promise<NodeCapture> {
+  const specs = nodeCaptureChecks(undefined, opts.timeoutMs ?? 30_000, family);
   const results = await Promise.all(specs.map((s) => access.run(s, opts)));
   const { mode, dump } = dumpEngine().nodeModeOf(results);
   return {
@@ -199,8 +203,9 @@ export async function captureRules(
   access: NodeAccess,
   mode: ProxyMode | undefined,
   opts: CallOptions = {},
+  family: IpFamily = 4,
 ): Promise<{ dump?: string; result: CheckResult }> {
-  const spec = nodeRulesCheck(mode ?? 'iptables', opts.timeoutMs ?? 30_000);
+  const spec = nodeRulesCheck(mode ?? 'iptables', opts.timeoutMs ?? 30_000, family);
   const result = await access.run(spec, opts);
   return { ...(result.exitCode === 0 ? { dump: result.stdout } : {}), result };
 }

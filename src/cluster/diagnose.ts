@@ -13,7 +13,7 @@ import {
   resolvConfCheck,
   toolProbeCheck,
 } from '../core/diagnose/plan';
-import type { ProxyMode } from '../core/diagnose/node';
+import { serviceFamily, type ProxyMode } from '../core/diagnose/node';
 import type { CheckResult, CheckSpec, DiagnoseInput, DiagnoseReport, NodeEvidence } from '../core/diagnose/types';
 import type { Lang } from '../core/i18n/catalog';
 import { normaliseCluster } from '../core/kube/objects';
@@ -390,7 +390,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         });
         created.push(access);
         nodeEvidence.via = access.via;
-        const cap = await captureNode(access, call);
+        // An IPv6 ClusterIP's iptables rules are in ip6tables-save, not iptables-save.
+        const cap = await captureNode(access, call, serviceFamily(service));
         mode = cap.mode;
         if (mode) nodeEvidence.mode = mode;
         if (cap.dump !== undefined) nodeEvidence.before = cap.dump;
@@ -448,7 +449,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     if (access && nodeEvidence && nodeEvidence.before !== undefined) {
       progress(`reading node ${source.nodeName}'s rules (after the probes)`);
       try {
-        const after = await captureRules(access, mode, call);
+        const after = await captureRules(access, mode, call, serviceFamily(service));
         if (after.dump !== undefined) nodeEvidence.after = after.dump;
         else
           nodeEvidence.error = `the second rules dump failed: ${after.result.error ?? after.result.stderr.trim() ?? `exit ${after.result.exitCode}`}`;

@@ -8,11 +8,19 @@ import type { ServiceInfo } from '../kube/types';
 
 export type ProxyMode = NonNullable<NodeEvidence['mode']>;
 
+/** The address family of the Service's ClusterIP: iptables keeps IPv6 rules apart, in `ip6tables-save`. */
+export type IpFamily = 4 | 6;
+
 const RULES_ARGV: Record<ProxyMode, string[]> = {
   iptables: ['iptables-save', '-c'],
   ipvs: ['ipvsadm', '-Ln', '--stats'],
   nftables: ['nft', 'list', 'ruleset'],
 };
+
+/** The dump command of a mode for a family (ipvsadm and nft list both families at once). */
+function rulesArgv(mode: ProxyMode, family: IpFamily): string[] {
+  return mode === 'iptables' && family === 6 ? ['ip6tables-save', '-c'] : [...RULES_ARGV[mode]];
+}
 
 /** Ids of the node checks when the mode is not known yet: one per dump tool. */
 export const NODE_RULE_CHECK_IDS: Record<ProxyMode, string> = {
@@ -23,29 +31,34 @@ export const NODE_RULE_CHECK_IDS: Record<ProxyMode, string> = {
 
 /**
  * The node captures. With a mode: `node-rules` (that mode's dump with counters), `node-addresses` (`ip -o addr`),
- * `node-routes` (`ip route`). Without: one check per dump tool (`node-iptables`, `node-ipvs`, `node-nft`; the ones
+ * `node-routes` (`ip route`; `ip -6 route` for IPv6). Without: one check per dump tool (`node-iptables`, `node-ipvs`, `node-nft`; the ones
  * whose tool is missing simply fail) and the same address/route checks; `nodeModeOf` then picks the mode, and the
  * capture after the probe runs `nodeRulesCheck(mode)` only.
  */
-export function nodeCaptureChecks(mode?: ProxyMode, timeoutMs = 30_000): CheckSpec[] {
+export function nodeCaptureChecks(mode?: ProxyMode, timeoutMs = 30_000, family: IpFamily = 4): CheckSpec[] {
   const rules: CheckSpec[] = mode
-    ? [nodeRulesCheck(mode, timeoutMs)]
+    ? [nodeRulesCheck(mode, timeoutMs, family)]
     : (Object.keys(RULES_ARGV) as ProxyMode[]).map((m) => ({
         id: NODE_RULE_CHECK_IDS[m],
         kind: 'node-rules',
-        argv: [...RULES_ARGV[m]],
+        argv: rulesArgv(m, family),
         timeoutMs,
       }));
   return [
     ...rules,
     { id: 'node-addresses', kind: 'node-addresses', argv: ['ip', '-o', 'addr'], timeoutMs },
-    { id: 'node-routes', kind: 'node-routes', argv: ['ip', 'route'], timeoutMs },
+    { id: 'node-routes', kind: 'node-routes', argv: family === 6 ? ['ip', '-6', 'route'] : ['ip', 'route'], timeoutMs },
   ];
 }
 
-/** The dump of one mode (`iptables-save -c`, `ipvsadm -Ln --stats`, `nft list ruleset`). */
-export function nodeRulesCheck(mode: ProxyMode, timeoutMs = 30_000): CheckSpec {
-  return { id: 'node-rules', kind: 'node-rules', argv: [...RULES_ARGV[mode]], timeoutMs };
+/** The dump of one mode (`iptables-save -c` or for IPv6 `ip6tables-save -c`, `ipvsadm -Ln --stats`, `nft list ruleset`). */
+export function nodeRulesCheck(mode: ProxyMode, timeoutMs = 30_000, family: IpFamily = 4): CheckSpec {
+  return { id: 'node-rules', kind: 'node-rules', argv: rulesArgv(mode, family), timeoutMs };
+}
+
+/** The family of a Service's ClusterIP (its primary one, which the diagnosis probes); 4 when it has none. */
+export function serviceFamily(service: ServiceInfo): IpFamily {
+  return safeIp(service.clusterIP)?.includes(':') ? 6 : 4;
 }
 
 /** The ClusterIPs of the Service that parse (dual-stack: one per family). */

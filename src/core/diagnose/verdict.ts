@@ -36,7 +36,7 @@ import { t, type Lang } from '../i18n/catalog';
 import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
 import { parseIpAddr } from '../netstate';
 import { isWhiteCode } from '../common/chars';
-import { compareCounters, serviceClusterIPs, type CounterChange } from './node';
+import { compareCounters, serviceClusterIPs, serviceFamily, type CounterChange } from './node';
 import { ruleCountersOf, serviceEntryRules } from './nodeDumps';
 import {
   connectOutcome,
@@ -287,10 +287,10 @@ function expectedRules(input: DiagnoseInput): { rule?: string; chain?: string; e
       issues: [],
       warnings: [],
     };
-    const generated = generateIptablesRestore(
-      snapshot,
-      input.source.nodeName ? { nodeName: input.source.nodeName } : {},
-    );
+    const generated = generateIptablesRestore(snapshot, {
+      ipFamily: serviceFamily(input.service),
+      ...(input.source.nodeName ? { nodeName: input.source.nodeName } : {}),
+    });
     const model = buildModel(parseIptables(generated.text));
     const entry = serviceEntryRules(model, input.service, input.port).find((r) => r.table === 'nat');
     if (!entry) return { endpoints };

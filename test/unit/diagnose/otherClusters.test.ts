@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decideVerdict } from '../../../src/core/diagnose/verdict';
+import { nodeCaptureChecks, nodeRulesCheck, serviceFamily } from '../../../src/core/diagnose/node';
+import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { clusterDomainFromResolvConf } from '../../../src/core/diagnose/plan';
 import type { DiagnoseInput } from '../../../src/core/diagnose/types';
 import {
@@ -11,6 +13,7 @@ import {
   connects,
   counters,
   CURL_OK,
+  CURL_REFUSED,
   CURL_TIMEOUT,
   routeGet,
   dnsName,
@@ -203,5 +206,75 @@ describe('endpoints on another node the pod cannot reach', () => {
       nodeEvidence: counters(p, 7, 8),
     });
     assert.equal(both(input).en.code, 'ok');
+  });
+});
+
+describe('an IPv6 ClusterIP (single stack v6, or v6 first in dual stack)', () => {
+  const V6: AddressPlan = {
+    ...PLAN_B,
+    name: 'v6',
+    serviceCidr: 'fd00:10:96::/112',
+    clusterCidr: 'fd00:10:244::/56',
+    clusterIP: 'fd00:10:96::4a2',
+    endpoints: ['fd00:10:244:2::1c', 'fd00:10:244:3::7'],
+    podIP: 'fd00:10:244:1::2f',
+    nodeIP: 'fd00:172:20::b',
+    podCIDR: 'fd00:10:244:1::/64',
+  };
+
+  test("the node's rules are read with ip6tables-save: iptables-save holds only IPv4 rules", () => {
+    const svc = service(V6);
+    assert.equal(serviceFamily(svc), 6);
+    assert.equal(serviceFamily(service(PLAN_A)), 4);
+    assert.deepEqual(nodeCaptureChecks(undefined, 1000, 6)[0].argv, ['ip6tables-save', '-c']);
+    assert.deepEqual(nodeRulesCheck('iptables', 1000, 6).argv, ['ip6tables-save', '-c']);
+    assert.deepEqual(nodeRulesCheck('nftables', 1000, 6).argv, ['nft', 'list', 'ruleset']);
+    assert.deepEqual(nodeRulesCheck('iptables', 1000).argv, ['iptables-save', '-c']);
+  });
+
+  test('refused after DNAT in the ip6tables rules: backend-unreachable, the expected rule in IPv6', () => {
+    const p = V6;
+    const svc = service(p);
+    const eps = endpoints(p);
+    const dump = (n: number) =>
+      generateIptablesRestore(
+        {
+          services: [svc],
+          endpoints: { [`${svc.namespace}/${svc.name}`]: { [svc.ports[0].name]: eps } },
+          endpointSources: {},
+          issues: [],
+          warnings: [],
+        },
+        { ipFamily: 6, clusterCidr: p.clusterCidr, nodeName: p.nodeName },
+      )
+        .text.split('\n')
+        .map((l) => (l.startsWith('-A ') ? `[${l.includes(p.clusterIP) ? n : 2}:${n * 80}] ${l}` : l))
+        .join('\n');
+    const gw = 'fe80::ecee:eeff:feee:eeee';
+    const outputs = {
+      'connect-clusterip': CURL_REFUSED(p.clusterIP, p.port),
+      ...Object.fromEntries(
+        p.endpoints.map((ip) => [`connect-endpoint:[${ip}]:${p.targetPort}`, CURL_REFUSED(ip, p.targetPort)]),
+      ),
+      'route-clusterip': {
+        exitCode: 0,
+        stdout: `${p.clusterIP} from :: via ${gw} dev ${p.podIface} proto static src ${p.podIP} metric 1024 pref medium\n`,
+      },
+      addresses: {
+        exitCode: 0,
+        stdout: `4: ${p.podIface}    inet6 ${p.podIP}/128 scope global \\       valid_lft forever preferred_lft forever\n`,
+      },
+    };
+    const input = scenario({
+      plan: p,
+      outputs,
+      nodeEvidence: evidence(p, dump(3), dump(4), {
+        addresses: `2: eth0    inet6 ${p.nodeIP}/64 scope global \\       valid_lft forever preferred_lft forever\n`,
+      }),
+    });
+    const { en } = both(input);
+    assert.equal(en.code, 'backend-unreachable', en.summary);
+    assert.ok(en.summary.startsWith(`[${p.clusterIP}]:${p.port} is DNATed on the node`), en.summary);
+    assert.ok(en.evidence.some((e) => e.source === 'trace' && e.text.includes(`[${p.endpoints[0]}]:${p.targetPort}`)));
   });
 });
