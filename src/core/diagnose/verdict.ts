@@ -1018,11 +1018,19 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       addEndpointEvidence(x, input, f);
       addEndpointRouteEvidence(x, input, failed);
       addApiEvidence(x, input);
-      // Refused: the backends' host answered, nothing listens. Timed out / unreachable: the path to them is broken.
+      // TCP refused: the backends' host answered, nothing listens. TCP timed out / unreachable: the kernel of a live
+      // pod completes a handshake by itself, so the path to them is broken. A DNS query (UDP) that gets no answer
+      // cannot tell a dead server from a broken path.
       const pathBroken = failed.every((c) => c.outcome === 'timeout' || c.outcome === 'unreachable');
+      const key =
+        input.port.protocol === 'UDP'
+          ? 'diagnose.summary.backend-no-answer'
+          : pathBroken
+            ? 'diagnose.summary.backend-path'
+            : 'diagnose.summary.backend-unreachable';
       return verdict(
         'backend-unreachable',
-        x.t(pathBroken ? 'diagnose.summary.backend-path' : 'diagnose.summary.backend-unreachable', {
+        x.t(key, {
           target: f.target,
           failed: failed.length,
           count: failed.length + answered.length,

@@ -138,6 +138,34 @@ describe('DNS answers read by their rcode', () => {
   });
 });
 
+describe('a UDP DNS port whose servers do not answer', () => {
+  test('backend-unreachable says the DNS pods do not answer, not that a path is broken', () => {
+    const p = { ...PLAN_A, port: 53, targetPort: 53, endpoints: [PLAN_A.endpoints[1]] };
+    const svc = service(p, {
+      name: 'dns',
+      namespace: 'infra',
+      ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }],
+    });
+    const eps = endpoints(p).map((e) => ({ ...e, protocol: 'UDP' as const }));
+    const silent = {
+      exitCode: 1,
+      stdout: ';; connection timed out; no servers could be reached\n\n',
+      durationMs: 5012,
+    };
+    const outputs = {
+      ...calicoPod(p),
+      'connect-clusterip': silent,
+      [`connect-endpoint:${p.endpoints[0]}:53`]: silent,
+    };
+    const dump = (n: number) => nodeDump(p, { svc, eps, svcPackets: n });
+    const input = scenario({ plan: p, svc, eps, outputs, nodeEvidence: evidence(p, dump(0), dump(3)) });
+    const { en } = both(input);
+    assert.equal(en.code, 'backend-unreachable', en.summary);
+    assert.match(en.summary, /does not answer a query sent to it directly either \(timed out, on node peer-0\)/);
+    assert.doesNotMatch(en.summary, /path to the backend is broken|do(es)? not accept connections/);
+  });
+});
+
 describe('a UDP DNS port from a pod without a DNS client', () => {
   test('tool-missing names the DNS client it needs, not a TCP tool the pod has', () => {
     const p = PLAN_A;

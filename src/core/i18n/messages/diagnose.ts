@@ -75,6 +75,10 @@ export const diagnoseMessages: MessageBundle = {
       '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly ({outcome}{where}): the pod cannot reach it, so the path to the backend is broken (routes or tunnels between nodes, a firewall), not the Service.',
     'diagnose.summary.backend-path.other':
       '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly ({outcome}{where}): the pod cannot reach them, so the path to the backends is broken (routes or tunnels between nodes, a firewall), not the Service.',
+    'diagnose.summary.backend-no-answer.one':
+      '{target} is DNATed on the node, but the only DNS server probed does not answer a query sent to it directly either ({outcome}{where}): the DNS pod does not answer, or the path to it is broken.',
+    'diagnose.summary.backend-no-answer.other':
+      '{target} is DNATed on the node, but {failed} of {count} DNS servers probed do not answer a query sent to them directly either ({outcome}{where}): the DNS pods do not answer, or the path to them is broken.',
     'diagnose.summary.backend-partly.one':
       '{target} answered this time, but the only ready endpoint probed fails when connected to directly ({outcome}{where}): connections kube-proxy sends to it fail.',
     'diagnose.summary.backend-partly.other':
@@ -331,6 +335,8 @@ export const diagnoseMessages: MessageBundle = {
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
     'diagnose.summary.backend-path.other':
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败（{outcome}{where}）：Pod 到不了它们，坏的是通往后端的路径（节点之间的路由或隧道、防火墙），而不是 Service。',
+    'diagnose.summary.backend-no-answer.other':
+      '{target} 在节点上被 DNAT 了，但探测的 {count} 个 DNS 服务器中有 {failed} 个对直接发给它们的查询也没有应答（{outcome}{where}）：DNS Pod 没有应答，或者通往它们的路径坏了。',
     'diagnose.summary.backend-partly.other':
       '{target} 这次有响应，但探测的 {count} 个就绪端点中有 {failed} 个直接连接失败（{outcome}{where}）：kube-proxy 转发给它们的连接会失败。',
     'diagnose.word.on-nodes.other': '，位于节点 {nodes}',
