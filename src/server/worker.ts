@@ -9,6 +9,7 @@ import type { Lang } from '../core/i18n/catalog';
 import type { DumpKind } from '../core/detect';
 import { kindOfLanguage } from '../core/languages';
 import { toLspDiagnostic } from './convert';
+import { shownInEditor } from './shownDiagnostics';
 import { hover } from './features/hover';
 import { networkSymbols } from './features/networkSymbols';
 import { codeLenses, inlayHints } from './features/lens';
@@ -107,7 +108,8 @@ export const HANDLERS: Record<string, Handler> = {
   'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
   [METHODS.tracePacket]: (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
   [METHODS.listTargets]: (d) => listTargets(d.analysis),
-  diagnostics: (d, _p, lang) => diagnosticsOf(d.analysis, lang).map((x) => toLspDiagnostic(x, d.uri)),
+  diagnostics: (d, _p, lang) =>
+    shownInEditor(diagnosticsOf(d.analysis, lang), lang).map((x) => toLspDiagnostic(x, d.uri)),
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -157,7 +159,9 @@ export function runWorker(): void {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
         const analysis = analyzeText(text, kindForLanguage(m.languageId));
         if (m.early) {
-          const parsed = diagnosticsOf(analysis, m.lang, false).map((x) => toLspDiagnostic(x, m.uri));
+          const parsed = shownInEditor(diagnosticsOf(analysis, m.lang, false), m.lang).map((x) =>
+            toLspDiagnostic(x, m.uri),
+          );
           const diagnostics = resultToDocument('diagnostics', parsed, analysis.positions) as unknown[];
           post({ kind: 'parsed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
         }

@@ -130,6 +130,10 @@ export const uiMessages: MessageBundle = {
     'ui.detect.keep-log': 'Keep as a log',
     'ui.detect.offer': '{file} looks like {name}. Open it as {name}?',
     'ui.server.not-started': 'Kube Packet Path: the language server did not start: {message}',
+    'ui.diagnostics.capped.one':
+      '1 more {code} problem in this document is not listed here (the first {shown} are); kpp lint FILE lists them all.',
+    'ui.diagnostics.capped.other':
+      '{count} more {code} problems in this document are not listed here (the first {shown} are); kpp lint FILE lists them all.',
   },
   'zh-CN': {
     'ui.trace.dnat': 'DNAT {to}',
@@ -239,5 +243,9 @@ export const uiMessages: MessageBundle = {
     'ui.detect.keep-log': '保持为日志',
     'ui.detect.offer': '{file} 看起来是 {name}。要以 {name}打开吗？',
     'ui.server.not-started': 'Kube Packet Path：语言服务器没有启动：{message}',
+    'ui.diagnostics.capped.one':
+      '本文档中另有 1 条 {code} 问题未在此列出（已列出前 {shown} 条）；kpp lint 文件 会全部列出。',
+    'ui.diagnostics.capped.other':
+      '本文档中另有 {count} 条 {code} 问题未在此列出（已列出前 {shown} 条）；kpp lint 文件 会全部列出。',
   },
 };
