@@ -286,8 +286,10 @@ class Forwarding implements TextSink, ForwardedText {
     this.pieced.forwarded = this;
   }
 
-  add(piece: string): void {
-    const packed = this.pieced.pack(this.pieced.push(piece));
+  add(piece: string | Uint8Array): void {
+    const packed = this.pieced.pack(
+      typeof piece === 'string' ? this.pieced.push(piece) : this.pieced.pushLatin1(piece),
+    );
     if (this.host && !this.host.dead) this.host.send({ kind: 'packedPart', ...packed });
   }
 

@@ -16,7 +16,15 @@ export interface Packed {
 
 export function pack(piece: string): Packed {
   const wide = /[^\u0000-\u00ff]/.test(piece);
-  const raw = Buffer.from(piece, wide ? 'utf16le' : 'latin1');
+  return compress(Buffer.from(piece, wide ? 'utf16le' : 'latin1'), wide);
+}
+
+/** A piece given as its Latin-1 bytes (no string made of them): packed as `pack` packs the string they stand for. */
+export function packLatin1(bytes: Uint8Array): Packed {
+  return compress(bytes, false);
+}
+
+function compress(raw: Uint8Array, wide: boolean): Packed {
   const bytes = brotliCompressSync(raw, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
   });

@@ -10,7 +10,7 @@
  * cannot do (an edit, another analysis after a worker stopped).
  */
 import { EditedDocument } from './editedText';
-import { pack, unpack, type Packed } from './packedText';
+import { pack, packLatin1, unpack, type Packed } from './packedText';
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
 
@@ -36,6 +36,12 @@ export class PiecedText {
   push(piece: string): number {
     this.length += piece.length;
     return this.slots.push(piece) - 1;
+  }
+
+  /** Adds the next piece given as its Latin-1 bytes, compressed at once (no string is made of them); its index. */
+  pushLatin1(bytes: Uint8Array): number {
+    this.length += bytes.length;
+    return this.slots.push(packLatin1(bytes)) - 1;
   }
 
   /** Piece `i` compressed from now on (its string is garbage before the next young collection); its bytes. */

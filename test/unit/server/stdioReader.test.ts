@@ -5,7 +5,14 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import type { Message } from 'vscode-languageserver/node';
 import { PiecedText } from '../../../src/server/piecedText';
-import { BigBody, isDidOpenText, StdioMessageReader, type TextSink } from '../../../src/server/stdioReader';
+import {
+  BigBody,
+  isDidOpenText,
+  latin1String,
+  StdioMessageReader,
+  unescapeAscii,
+  type TextSink,
+} from '../../../src/server/stdioReader';
 
 // ArrayBuffers freed by a collection are counted out of process.memoryUsage().arrayBuffers by V8's sweeper, on a
 // background thread by default: under load, the buffers of the tests before were still counted when a reader
@@ -216,8 +223,8 @@ function recordingSink() {
   text.forwarded = { release: () => released++ };
   const sink: TextSink = {
     add: (piece) => {
-      given.push(piece);
-      text.pack(text.push(piece));
+      given.push(typeof piece === 'string' ? piece : latin1String(piece));
+      text.pack(typeof piece === 'string' ? text.push(piece) : text.pushLatin1(piece));
     },
     text: () => text,
   };
@@ -287,4 +294,45 @@ test('only a didOpen whose method comes before its text gives the text to a sink
   assert.ok(!isDidOpenText('{"method":"textDocument/didOpen","params":{"textDocument":{"text":"a","uri":'));
   assert.ok(!isDidOpenText('{"method":"textDocument/didOpen","params":{"textDocument":[{"text":'));
   assert.ok(!isDidOpenText('{"params":{"method":"textDocument/didOpen","textDocument":{"text":'));
+});
+
+test('ASCII string bytes are unescaped as JSON.parse reads them; anything else is left to JSON.parse', () => {
+  const read = (json: string): string | undefined => {
+    const bytes = Buffer.from(json, 'utf8');
+    const into = Buffer.alloc(bytes.length);
+    const n = unescapeAscii(bytes, 0, bytes.length, into);
+    return n === undefined ? undefined : latin1String(into.subarray(0, n));
+  };
+  const escapes = ['\\"', '\\\\', '\\/', '\\b', '\\f', '\\n', '\\r', '\\t', '\\\\n', '\\\\\\"'];
+  // Every escape next to each other and to plain characters, DEL included (JSON allows it unescaped).
+  for (const a of escapes)
+    for (const b of ['', 'x', ' ', '\x7f', ...escapes]) {
+      const json = `-A ${a}${b} -j X${b}${a}`;
+      assert.equal(read(json), JSON.parse(`"${json}"`), json);
+    }
+  // Not printable ASCII with one-character escapes: undefined, JSON.parse reads (or refuses) them.
+  for (const json of ['\\u0041', 'a\\', 'a"b', 'tab\tin', 'nul\u0000', '\u4e2d\u6587', 'caf\u00e9', '\\x41'])
+    assert.equal(read(json), undefined, JSON.stringify(json));
+});
+
+test("a kube-proxy dump's didOpen goes to the sink as bytes, no piece a string, and reads as JSON.parse reads it", () => {
+  const text = '-A KUBE-SVC-X -m comment --comment "default/web:http cluster IP" -j KUBE-SEP-Y\n'.repeat(40_000);
+  const json = Buffer.from(
+    JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { text } } }),
+  );
+  const kinds = new Set<string>();
+  const pieced = new PiecedText();
+  const body = new BigBody(json.length, () => ({
+    add: (piece) => {
+      kinds.add(typeof piece);
+      pieced.pack(typeof piece === 'string' ? pieced.push(piece) : pieced.pushLatin1(piece));
+    },
+    text: () => pieced,
+  }));
+  for (let at = 0; at < json.length; at += 65_536) body.take(json.subarray(at, at + 65_536));
+  const read = body.message() as unknown as { params: { textDocument: { text: unknown } } };
+  assert.deepEqual([...kinds], ['object']);
+  assert.ok(pieced.pieces.length > 4);
+  assert.equal(pieced.length, text.length);
+  assert.equal(String(read.params.textDocument.text), text);
 });
