@@ -9,8 +9,9 @@
  *   worker; when the new one is complete it serves, and the old worker ends once its last answer is sent.
  * - Small documents share one worker, which holds the analysis of each (their analyses take milliseconds; a
  *   thread each would cost 10 MB apiece).
- * - The first worker starts when the editor is ready, before the first document comes, and a big document's next
- *   one when an edit comes, during the wait before it is read: an analysis does not wait for a worker to start.
+ * - The first worker starts with the server's process (main.ts), before the first document comes, and a big
+ *   document's next one when an edit comes, during the wait before it is read: an analysis does not wait for a
+ *   worker to start.
  * - A big text goes to its worker in parts, one per turn of the event loop. A didOpen's text
  *   read over stdio goes as it is decoded, to the worker its first analysis will run in (`textSink`); the server
  *   keeps it compressed (piecedText.ts).
@@ -29,7 +30,7 @@
  *   own budget; past it the worker is killed and the previous analysis keeps serving.
  * - A cancelled request is answered at once (RequestCancelled) and its late result dropped.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
 import { collectGarbage } from './gc';
@@ -37,7 +38,7 @@ import { PiecedText, type ForwardedText } from './piecedText';
 import { TracePacketRequest } from './protocol';
 import type { TextSink } from './stdioReader';
 import type { FromWorker, ToWorker } from './worker';
-import { WORKER_ARG } from './workerArg';
+import { startWorkerThread, takeFirstWorker } from './workerThread';
 
 export interface Budgets {
   /** Default budget of a request, from the moment it is handed to the worker holding the analysis. */
@@ -103,13 +104,6 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-/**
- * A young generation of 6 MB (2 MB semi-spaces) instead of V8's 48 (16 MB semi-spaces): a parse allocates many short-lived objects, and the
- * larger nursery only added its size to the worker's peak (about 20 MB on a 23 MB dump at 16, 3-4 MB at 4) without
- * making it faster (the worker's CPU time on that dump is the same at 2 and 4; at 1 it was higher).
- */
-const WORKER_YOUNG_GENERATION_MB = 6;
-
 type Analysed = Extract<FromWorker, { kind: 'parsed' | 'analysed' | 'analysisFailed' }>;
 
 /** One worker thread holding the analyses of one big document or of all small ones. */
@@ -128,14 +122,11 @@ class Host {
     /** Holds the small documents' analyses (a spare's role is set when it is given its first document). */
     public shared: boolean,
     error: (message: string) => void,
+    /** The thread, if it was started before (workerThread.ts). */
+    thread?: Worker,
   ) {
-    // Its stdout is not the server's (that carries the protocol): whatever it prints is dropped.
-    this.thread = new Worker(file, {
-      argv: [WORKER_ARG],
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-    });
+    this.thread = thread ?? startWorkerThread(file);
+    // Whatever it prints is dropped.
     this.thread.stdout.resume();
     let stderr = '';
     this.thread.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
@@ -476,9 +467,9 @@ export class AnalysisCache {
   }
 
   /**
-   * Starts a worker ahead of the first document (a worker's start, about 0.1 s, would otherwise be waited for by
-   * the first analysis). Once that worker is taken, the next ones start when needed: a spare kept at all times
-   * would be a whole process of memory.
+   * A worker ready ahead of the first document (a worker's start, 0.1-0.3 s, would otherwise be waited for by the
+   * first analysis): the one main.ts started with the server's process, else one started now. Once that worker is
+   * taken, the next ones start when needed: a spare kept at all times would be a worker's memory (about 10 MB) more.
    */
   prepare(): void {
     if (!this.spare && !this.shared && this.entries.size === 0) this.spare = this.newHost(false);
@@ -497,7 +488,7 @@ export class AnalysisCache {
   }
 
   private newHost(shared: boolean): Host {
-    const host = new Host(this.hooks.workerFile, shared, this.hooks.error);
+    const host = new Host(this.hooks.workerFile, shared, this.hooks.error, takeFirstWorker());
     host.onExit = () => this.lost(host);
     return host;
   }

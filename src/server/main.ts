@@ -5,8 +5,13 @@
  * features.
  */
 import { WORKER_ARG } from './workerArg';
+import { startFirstWorker } from './workerThread';
 
 if (require.main === module) {
   if (process.argv.includes(WORKER_ARG)) (require('./worker') as typeof import('./worker')).runWorker();
-  else (require('./languageServer') as typeof import('./languageServer')).serve();
+  else {
+    // The first analysis worker boots while the server's modules load and the editor initializes.
+    startFirstWorker(__filename);
+    (require('./languageServer') as typeof import('./languageServer')).serve();
+  }
 }
