@@ -6,7 +6,8 @@
  *
  * Order of the decision (the first that holds wins):
  *  1. exec refused (403) -> `exec-forbidden`; exec failed otherwise -> `inconclusive`.
- *  2. The API: no endpoints -> `no-endpoints`; endpoints but none ready -> `endpoints-not-ready`.
+ *  2. The API: no endpoints -> `no-endpoints`; endpoints but none ready -> `endpoints-not-ready`. A headless
+ *     Service (no ClusterIP, nothing of kube-proxy's) is judged by its endpoints, their direct connects and its name.
  *  3. The ClusterIP connect did not succeed and the pod's route to the ClusterIP does not lead into the node
  *     (no route; a macvlan/ipvlan interface; another interface than the pod's own; a gateway that is not one of the
  *     node's addresses) -> `pod-route-bypasses-node`. A gateway that cannot be placed (the node's own address list
@@ -20,6 +21,7 @@
  *  5. No tool could probe -> `tool-missing`.
  *  6. The ClusterIP connect failed after the packet reached the node (counters moved, or the route leads there and
  *     the rules DNAT) and endpoints fail when connected to directly too -> `backend-unreachable`.
+ *     The ClusterIP answered but ready endpoints fail when connected to directly -> `backend-unreachable` too.
  *  7. The ClusterIP answers but the Service's name does not resolve (or resolves elsewhere) -> `dns-failure`.
  *  8. The ClusterIP answers -> `ok`. Anything else -> `inconclusive`, with what is known.
  */
@@ -712,6 +714,107 @@ function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof g
 
 type EndpointConnect = { result: CheckResult; outcome: ConnectOutcome };
 
+/**
+ * A headless Service (`clusterIP: None`): kube-proxy writes nothing for it; clients resolve its name to the ready
+ * endpoints' addresses and connect to them directly. So the verdict reads the API's endpoints, the DNS answer and
+ * the direct connects.
+ */
+function headlessVerdict(x: Texts, input: DiagnoseInput, f: ReturnType<typeof gatherFacts>, names: Params): Verdict {
+  const pod = podLabel(input);
+  const service = serviceLabel(input);
+  const port = input.port.name || String(input.port.port);
+  const name = serviceDnsName(input.service.namespace, input.service.name, input.clusterDomain) ?? service;
+  addApiEvidence(x, input);
+  if (input.endpointsKnown && input.endpoints.length === 0)
+    return verdict(
+      'no-endpoints',
+      x.t('diagnose.summary.headless.no-endpoints', { service, port, name }),
+      x,
+      nextSteps(x, 'no-endpoints', 3, names),
+    );
+  const ready = input.endpoints.filter((e) => e.ready);
+  if (input.endpointsKnown && ready.length === 0) {
+    addEndpointEvidence(x, input, f);
+    return verdict(
+      'endpoints-not-ready',
+      x.t('diagnose.summary.headless.not-ready', { service, port, name, count: input.endpoints.length }),
+      x,
+      nextSteps(x, 'endpoints-not-ready', 2, names),
+    );
+  }
+  const readyKeys = new Set(ready.map((e) => endpointKey(e.ip, e.port)));
+  const failed = f.endpointConnects.filter(
+    (c) =>
+      ['refused', 'unreachable', 'timeout', 'no-connect'].includes(c.outcome) && readyKeys.has(c.result.target ?? ''),
+  );
+  if (failed.length > 0) {
+    addEndpointEvidence(x, input, f);
+    addEndpointRouteEvidence(x, input, failed);
+    return verdict(
+      'backend-unreachable',
+      x.t('diagnose.summary.headless.backend', {
+        service,
+        failed: failed.length,
+        count: f.endpointConnects.filter((c) => readyKeys.has(c.result.target ?? '')).length,
+        ...failureParams(x, input, failed),
+      }),
+      x,
+      nextSteps(x, 'backend-unreachable', 2, names),
+    );
+  }
+  const dns = findCheck(input.checks, 'dns');
+  const dnsRan = ran(dns) && dns.exitCode !== 126 && dns.exitCode !== 127;
+  if (dnsRan) {
+    addDnsEvidence(x, input);
+    const addrs = resolvedAddresses(dns);
+    const readyIps = new Set(ready.map((e) => canonicalIp(e.ip) ?? e.ip));
+    if (addrs.length === 0)
+      return verdict(
+        'dns-failure',
+        x.t('diagnose.summary.dns-failure.not-checkable', { name, why: dnsWhy(x, dns) }),
+        x,
+        nextSteps(x, 'dns-failure', 3, names),
+      );
+    if (!addrs.some((a) => readyIps.has(a)))
+      return verdict(
+        'dns-failure',
+        x.t('diagnose.summary.headless.dns-mismatch', {
+          name,
+          addresses: addrs.join(', '),
+          endpoints: [...readyIps].join(', '),
+        }),
+        x,
+        nextSteps(x, 'dns-failure', 3, names),
+      );
+  }
+  const answered = f.endpointConnects.filter((c) => c.outcome === 'connected' && readyKeys.has(c.result.target ?? ''));
+  if (answered.length > 0) {
+    addEndpointEvidence(x, input, f);
+    return verdict(
+      'ok',
+      x.t(dnsRan ? 'diagnose.summary.headless.ok' : 'diagnose.summary.headless.ok.no-dns', {
+        pod,
+        service,
+        name,
+        count: answered.length,
+      }),
+      x,
+      nextSteps(x, 'ok', 2),
+    );
+  }
+  addToolsEvidence(x, input);
+  return verdict(
+    'inconclusive',
+    x.t('diagnose.summary.inconclusive', {
+      target: name,
+      pod,
+      reason: x.t('diagnose.reason.headless', { clusterIP: input.service.clusterIP }),
+    }),
+    x,
+    nextSteps(x, 'inconclusive', 2),
+  );
+}
+
 /** The failed endpoints' outcomes and nodes (as the API places them), for a backend summary. */
 function failureParams(x: Texts, input: DiagnoseInput, failed: readonly EndpointConnect[]): Params {
   const outcomes = [...new Set(failed.map((c) => outcomeText(x, c.outcome)))].join(', ');
@@ -868,6 +971,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   const f = gatherFacts(input, lang);
 
   // 2. The API.
+  if (!f.clusterIP && input.service.clusterIP === 'None') return headlessVerdict(x, input, f, names);
   if (!f.clusterIP) {
     addApiEvidence(x, input);
     return verdict(

@@ -13,6 +13,7 @@ import {
   connects,
   counters,
   CURL_OK,
+  nslookupNx,
   CURL_REFUSED,
   CURL_TIMEOUT,
   routeGet,
@@ -305,4 +306,68 @@ describe('an IPv6 ClusterIP (single stack v6, or v6 first in dual stack)', () =>
     assert.ok(en.summary.startsWith(`[${p.clusterIP}]:${p.port} is DNATed on the node`), en.summary);
     assert.ok(en.evidence.some((e) => e.source === 'trace' && e.text.includes(`[${p.endpoints[0]}]:${p.targetPort}`)));
   });
+});
+
+describe('a headless Service (clusterIP None): its name and its pods decide', () => {
+  for (const p of PLANS) {
+    const svc = service(p, { clusterIP: 'None', clusterIPs: ['None'] });
+    const resolved = (addrs: string[]) => ({
+      exitCode: 0,
+      stdout: `Server:\t\t10.0.0.10\nAddress:\t10.0.0.10#53\n\nName:\t${dnsName(p)}\n${addrs.map((a) => `Address: ${a}`).join(`\nName:\t${dnsName(p)}\n`)}\n\n`,
+    });
+    const direct = (kind: 'ok' | 'timeout', only?: string) =>
+      Object.fromEntries(
+        p.endpoints.map((ip) => [
+          `connect-endpoint:${ip}:${p.targetPort}`,
+          kind === 'timeout' && (!only || only === ip) ? CURL_TIMEOUT(ip, p.targetPort) : CURL_OK(ip),
+        ]),
+      );
+
+    test(`plan ${p.name}: the name resolves to the endpoints and they answer -> ok`, () => {
+      const input = scenario({
+        plan: p,
+        svc,
+        outputs: { ...calicoPod(p), ...direct('ok'), dns: resolved(p.endpoints) },
+      });
+      const { en } = both(input);
+      assert.equal(en.code, 'ok', en.summary);
+      assert.ok(en.summary.includes(`headless ${p.svcNamespace}/${p.svcName} works`), en.summary);
+      assert.doesNotMatch(en.summary, /None/);
+    });
+
+    test(`plan ${p.name}: no endpoints -> no-endpoints, said for a headless Service`, () => {
+      const input = scenario({
+        plan: p,
+        svc,
+        eps: [],
+        outputs: { ...calicoPod(p), dns: nslookupNx(dnsName(p), '10.0.0.10') },
+      });
+      const { en } = both(input);
+      assert.equal(en.code, 'no-endpoints');
+      assert.match(en.summary, /^Headless Service .* resolves to no pod/);
+    });
+
+    test(`plan ${p.name}: an endpoint times out -> backend-unreachable naming its node`, () => {
+      const far = p.endpoints[p.endpoints.length - 1];
+      const input = scenario({
+        plan: p,
+        svc,
+        outputs: { ...calicoPod(p), ...direct('timeout', far), dns: resolved(p.endpoints) },
+      });
+      const { en } = both(input);
+      assert.equal(en.code, 'backend-unreachable', en.summary);
+      assert.ok(en.summary.includes(`on node peer-${p.endpoints.length - 1}`), en.summary);
+    });
+
+    test(`plan ${p.name}: the name does not resolve -> dns-failure`, () => {
+      const input = scenario({
+        plan: p,
+        svc,
+        outputs: { ...calicoPod(p), ...direct('ok'), dns: nslookupNx(dnsName(p), '10.0.0.10') },
+      });
+      const { en } = both(input);
+      assert.equal(en.code, 'dns-failure', en.summary);
+      assert.ok(en.summary.includes(dnsName(p)), en.summary);
+    });
+  }
 });

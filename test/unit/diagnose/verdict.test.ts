@@ -655,10 +655,15 @@ describe('tools and exec', () => {
 });
 
 describe('other inputs', () => {
-  test('a headless Service is inconclusive (no ClusterIP)', () => {
+  test('a headless Service nothing could be probed for is inconclusive (no ClusterIP)', () => {
     const p = PLAN_A;
     const v = decideVerdict(
-      scenario({ plan: p, svc: service(p, { clusterIP: 'None', clusterIPs: ['None'] }), outputs: calicoPod(p) }),
+      scenario({
+        plan: p,
+        tools: ['cat'],
+        svc: service(p, { clusterIP: 'None', clusterIPs: ['None'] }),
+        outputs: calicoPod(p),
+      }),
       'en',
     );
     assert.equal(v.code, 'inconclusive');

@@ -79,6 +79,26 @@ export const diagnoseMessages: MessageBundle = {
       '{target} is DNATed on the node, but the only DNS server probed does not answer a query sent to it directly either ({outcome}{where}): the DNS pod does not answer, or the path to it is broken.',
     'diagnose.summary.backend-no-answer.other':
       '{target} is DNATed on the node, but {failed} of {count} DNS servers probed do not answer a query sent to them directly either ({outcome}{where}): the DNS pods do not answer, or the path to them is broken.',
+    'diagnose.summary.headless.no-endpoints':
+      'Headless Service {service} has no endpoints for port {port}: its name {name} resolves to no pod, so clients have nothing to connect to.',
+    'diagnose.summary.headless.not-ready.one':
+      'Headless Service {service} has 1 endpoint for port {port} and it is not ready: {name} does not resolve to it.',
+    'diagnose.summary.headless.not-ready.other':
+      'Headless Service {service} has {count} endpoints for port {port} and none is ready: {name} resolves to none of them.',
+    'diagnose.summary.headless.backend.one':
+      'Headless Service {service}: clients connect to its pods directly, and the only ready endpoint probed fails ({outcome}{where}).',
+    'diagnose.summary.headless.backend.other':
+      'Headless Service {service}: clients connect to its pods directly, and {failed} of {count} ready endpoints probed fail ({outcome}{where}).',
+    'diagnose.summary.headless.dns-mismatch':
+      '{name} resolves to {addresses}, none of the ready endpoints of the headless Service ({endpoints}).',
+    'diagnose.summary.headless.ok.one':
+      'From pod {pod}, headless {service} works: {name} resolves to its endpoints, and the endpoint probed answers.',
+    'diagnose.summary.headless.ok.other':
+      'From pod {pod}, headless {service} works: {name} resolves to its endpoints, and the {count} endpoints probed answer.',
+    'diagnose.summary.headless.ok.no-dns.one':
+      'From pod {pod}, the endpoint of headless {service} answers (its name was not looked up).',
+    'diagnose.summary.headless.ok.no-dns.other':
+      'From pod {pod}, the {count} endpoints of headless {service} probed answer (its name was not looked up).',
     'diagnose.summary.backend-partly.one':
       '{target} answered this time, but the only ready endpoint probed fails when connected to directly ({outcome}{where}): connections kube-proxy sends to it fail.',
     'diagnose.summary.backend-partly.other':
@@ -337,6 +357,18 @@ export const diagnoseMessages: MessageBundle = {
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败（{outcome}{where}）：Pod 到不了它们，坏的是通往后端的路径（节点之间的路由或隧道、防火墙），而不是 Service。',
     'diagnose.summary.backend-no-answer.other':
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个 DNS 服务器中有 {failed} 个对直接发给它们的查询也没有应答（{outcome}{where}）：DNS Pod 没有应答，或者通往它们的路径坏了。',
+    'diagnose.summary.headless.no-endpoints':
+      '无头 Service {service} 的端口 {port} 没有端点：名称 {name} 解析不到任何 Pod，客户端没有可连接的对象。',
+    'diagnose.summary.headless.not-ready.other':
+      '无头 Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：{name} 不会解析到它们。',
+    'diagnose.summary.headless.backend.other':
+      '无头 Service {service}：客户端直接连接它的 Pod，而探测的 {count} 个就绪端点中有 {failed} 个连接失败（{outcome}{where}）。',
+    'diagnose.summary.headless.dns-mismatch':
+      '{name} 解析为 {addresses}，不是这个无头 Service 的任何就绪端点（{endpoints}）。',
+    'diagnose.summary.headless.ok.other':
+      '从 Pod {pod} 访问无头 Service {service} 正常：{name} 解析到它的端点，探测的 {count} 个端点都有响应。',
+    'diagnose.summary.headless.ok.no-dns.other':
+      '从 Pod {pod} 访问无头 Service {service}：探测的 {count} 个端点都有响应（没有查询它的名称）。',
     'diagnose.summary.backend-partly.other':
       '{target} 这次有响应，但探测的 {count} 个就绪端点中有 {failed} 个直接连接失败（{outcome}{where}）：kube-proxy 转发给它们的连接会失败。',
     'diagnose.word.on-nodes.other': '，位于节点 {nodes}',
