@@ -5,7 +5,9 @@
  * cannot change the document's structure.
  */
 import { t, type Lang } from '../i18n/catalog';
+import { joinHostPort } from '../common/ip';
 import { compareCounters } from './node';
+import { safeIp } from './plan';
 import type { DiagnoseReport, Evidence } from './types';
 
 /** Text for a table cell or a line: no line breaks, `|` and Markdown punctuation escaped. */
@@ -56,7 +58,9 @@ export function reportMarkdown(report: DiagnoseReport, lang: Lang): string {
   const out: string[] = [];
   const svc = report.service;
   const src = report.source;
-  const serviceText = `${svc.namespace}/${svc.name} (${svc.clusterIP}:${svc.port}/${svc.protocol})`;
+  // `[fd00::a]:80` (an IPv6 ClusterIP's port would read as part of it); a headless Service has no address to join.
+  const address = safeIp(svc.clusterIP) ? joinHostPort(svc.clusterIP, svc.port) : `${svc.clusterIP || '—'} ${svc.port}`;
+  const serviceText = `${svc.namespace}/${svc.name} (${address}/${svc.protocol})`;
   const podText = `${src.namespace}/${src.pod}${src.container ? ` [${src.container}]` : ''}${src.debugContainer ? ` (debug: ${src.debugContainer})` : ''}`;
   out.push(`# ${inline(x('diagnose.report.title', { service: serviceText, pod: podText }))}`, '');
   const where = [src.ip ? `IP ${src.ip}` : '', src.node ? x('diagnose.report.source-node', { node: src.node }) : '']

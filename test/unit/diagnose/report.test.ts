@@ -122,3 +122,14 @@ test('a report without checks or node says so', () => {
   assert.match(md, /No command was run in the pod\./);
   assert.ok(!md.includes('rule counters'));
 });
+
+test('the title joins an IPv6 ClusterIP with its port in brackets; a headless Service shows None and the port', () => {
+  const p = PLAN_A;
+  const input = scenario({ plan: p, outputs: {}, execError: { status: 403, message: 'forbidden' } });
+  const v6 = reportOf(p, input, 'en');
+  v6.service = { ...v6.service, clusterIP: 'fd00:10:96::4a2', port: 8443 };
+  assert.match(reportMarkdown(v6, 'en'), /\(\\?\[fd00:10:96::4a2\\?\]:8443\/TCP\)/ /* Markdown escapes the brackets */);
+  const headless = reportOf(p, input, 'en');
+  headless.service = { ...headless.service, clusterIP: 'None' };
+  assert.match(reportMarkdown(headless, 'en'), new RegExp(`\\(None ${p.port}/TCP\\)`));
+});
