@@ -354,10 +354,6 @@ async function serve(cli) {
   const require = createRequire(import.meta.url);
   const write = process.stdout.write.bind(process.stdout);
   const writeErr = process.stderr.write;
-  // The CLI writes a dump command's output with write(2) on descriptors 1 and 2 (src/cli/io.ts), the cluster
-  // commands' through the streams: both are captured. Node's own streams hold their writeSync from before.
-  const fs = require('node:fs');
-  const writeSync = fs.writeSync;
   const answer = (obj) => new Promise((resolve) => write(`${JSON.stringify(obj)}\n`, resolve));
   for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
     const { id, args } = JSON.parse(line);
@@ -368,20 +364,10 @@ async function serve(cli) {
       if (cb) process.nextTick(cb);
       return true;
     };
-    const captureFd = (fd, data, offset = 0, length) => {
-      if (fd !== 1 && fd !== 2) return writeSync(fd, data, offset, length);
-      const bytes =
-        typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      const part =
-        typeof data === 'string' ? bytes : bytes.subarray(offset, length === undefined ? undefined : offset + length);
-      captured[fd === 1 ? 'stdout' : 'stderr'] += part.toString('utf8');
-      return part.length;
-    };
     const listeners = process.stdout.listeners('error');
     delete require.cache[require.resolve(cli)];
     process.stdout.write = capture('stdout');
     process.stderr.write = capture('stderr');
-    fs.writeSync = captureFd;
     let code;
     try {
       const { main } = require(cli);
@@ -392,7 +378,6 @@ async function serve(cli) {
     } finally {
       process.stdout.write = write;
       process.stderr.write = writeErr;
-      fs.writeSync = writeSync;
       for (const l of process.stdout.listeners('error')) if (!listeners.includes(l)) process.stdout.off('error', l);
     }
     await answer({ id, stdout: captured.stdout, stderr: captured.stderr, code });
