@@ -5,6 +5,7 @@
  * ranges), hover and definition latency at positions spread over the document, and the server's memory from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import {
   createProtocolConnection,
   DefinitionRequest,
@@ -22,6 +23,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
+import { allocatorEnv } from '../../src/server/allocatorEnv';
 import { treeMemory } from './engine';
 import { median, percentile } from './stats';
 import type { EditorPosition } from './workload';
@@ -102,7 +104,7 @@ interface ServerSession {
   guard<T>(p: Promise<T>, what: string): Promise<T>;
   serverLog: string[];
   /** Opens a document and waits for its first diagnostics: the time between, and how many. */
-  open(uri: string, text: string): Promise<{ ms: number; diagnostics: number }>;
+  open(uri: string, text: string): Promise<{ ms: number; cpuMs: number; diagnostics: number }>;
   /**
    * The last diagnostics published since the open: ms after it, and how many. Read once a request is answered,
    * they are the whole set (the server publishes it before it answers from the analysis).
@@ -112,9 +114,27 @@ interface ServerSession {
   close(): Promise<void>;
 }
 
+/**
+ * CPU time (user + system, all its threads; 10 ms ticks) of a running process, from /proc: the server's work
+ * between two moments, which on a shared machine varies less than the wall time. NaN where /proc does not tell.
+ */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** How the bench starts the server: as the extension does, with its allocator settings (ctx.ts, allocatorEnv.ts). */
+export const SERVER_START = `node dist/server.js --stdio with the extension's allocator settings (GLIBC_TUNABLES=${allocatorEnv({}).GLIBC_TUNABLES})`;
+
 async function startServer(serverJs: string, opts: { timeoutMs: number; nodeArgs?: string[] }): Promise<ServerSession> {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), serverJs, '--stdio'], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: allocatorEnv(),
   });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -137,9 +157,12 @@ async function startServer(serverJs: string, opts: { timeoutMs: number; nodeArgs
   connection.onRequest('workspace/configuration', () => [{ language: 'en' }]);
   let firstDiagnostics: ((p: PublishDiagnosticsParams) => void) | undefined;
   let opened = 0;
+  let cpuAtOpen = NaN;
+  let cpuAtFirst = NaN;
   let last = { ms: NaN, diagnostics: NaN };
   connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
     last = { ms: performance.now() - opened, diagnostics: p.diagnostics.length };
+    if (firstDiagnostics) cpuAtFirst = processCpuMs(child.pid);
     firstDiagnostics?.(p);
     firstDiagnostics = undefined;
   });
@@ -161,12 +184,14 @@ async function startServer(serverJs: string, opts: { timeoutMs: number; nodeArgs
   };
   const open = async (uri: string, text: string) => {
     const diagnostics = new Promise<PublishDiagnosticsParams>((resolve) => (firstDiagnostics = resolve));
+    cpuAtOpen = processCpuMs(child.pid);
     opened = performance.now();
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId: 'iptables', version: 1, text },
     });
     const published = await guard(diagnostics, 'first publishDiagnostics');
-    return { ms: performance.now() - opened, diagnostics: published.diagnostics.length };
+    const ms = performance.now() - opened;
+    return { ms, cpuMs: cpuAtFirst - cpuAtOpen, diagnostics: published.diagnostics.length };
   };
   try {
     await guard(
@@ -189,18 +214,18 @@ async function startServer(serverJs: string, opts: { timeoutMs: number; nodeArgs
 /**
  * One editor session as a person has it: a fresh server opens the dump (the time to its first diagnostics), the
  * editor asks for the document's colours (semantic tokens) and a few hovers and definitions, and the server's peak
- * memory (its worker processes included) is read.
+ * memory (its worker threads included) is read.
  */
 export async function openOnce(
   serverJs: string,
   text: string,
   positions: EditorPosition[],
   timeoutMs: number,
-): Promise<{ openToDiagnosticsMs: number; openToWholeDiagnosticsMs: number; peakRss: number }> {
+): Promise<{ openToDiagnosticsMs: number; openCpuMs: number; openToWholeDiagnosticsMs: number; peakRss: number }> {
   const server = await startServer(serverJs, { timeoutMs });
   try {
     const uri = 'file:///bench/kube-proxy.iptables';
-    const { ms } = await server.open(uri, text);
+    const { ms, cpuMs } = await server.open(uri, text);
     await server.guard(
       server.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }),
       'semantic tokens',
@@ -213,6 +238,7 @@ export async function openOnce(
     }
     return {
       openToDiagnosticsMs: ms,
+      openCpuMs: cpuMs,
       openToWholeDiagnosticsMs: whole.ms,
       peakRss: (server.child.pid && treeMemory(server.child.pid)?.hwm) || NaN,
     };

@@ -20,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
 import { COLD_RUN_DONE, runEngine, type EngineInput, type EngineResult, type RunTimes } from './engine';
-import { runLsp, type LspResult } from './lsp';
+import { runLsp, SERVER_START, type LspResult } from './lsp';
 import { peerCommand, runPeer, type PeerResult } from './peer';
 import { QUICK_SIZES, runTargets, SIZES, targetFigures, type TargetsResult } from './targets';
 import { clusterFigures, runClusterBench, type ClusterBenchResult } from './cluster';
@@ -332,6 +332,7 @@ async function main(): Promise<number> {
   step('language server over stdio');
   let lsp: LspResult | undefined;
   if (o.lsp) {
+    console.log(`the server is started as the extension starts it: ${SERVER_START}`);
     try {
       const positions = editorPositions(w.text, 40);
       const hoverAt = positions;

@@ -7,6 +7,7 @@ import { CodeLensRequest, DidChangeTextDocumentNotification, HoverRequest } from
 import { fuzzSources } from '../helpers/mutate';
 import { startSession } from '../lsp/client';
 import { emptyStats, recordInvalid, runLspFuzz, type FuzzStats } from '../lsp/fuzz';
+import { allocatorEnv } from '../../src/server/allocatorEnv';
 import { TracePacketRequest } from '../../src/server/protocol';
 import { threadCount } from '../helpers/processes';
 import { treeMemory } from './engine';
@@ -58,7 +59,11 @@ export async function runFuzzSoak(options: {
   editsPerDocument: number;
 }): Promise<FuzzSoakResult> {
   const stats: FuzzStats = emptyStats();
-  const s = await startSession({ onInvalid: (m, p) => recordInvalid(stats, m, p), requestTimeoutMs: 120_000 });
+  const s = await startSession({
+    onInvalid: (m, p) => recordInvalid(stats, m, p),
+    requestTimeoutMs: 120_000,
+    env: allocatorEnv(),
+  });
   const started = performance.now();
   const rss: [number, number][] = [];
   const sample = () => {
@@ -107,7 +112,7 @@ export async function runEditSoak(
   text: string,
   options: { edits: number; hoverLine: number; traceDst: string; podIP: string },
 ): Promise<EditSoakResult> {
-  const s = await startSession({ requestTimeoutMs: 10 * 60_000 });
+  const s = await startSession({ requestTimeoutMs: 10 * 60_000, env: allocatorEnv() });
   const uri = 'file:///bench/soak.iptables';
   const latencies: Record<string, number[]> = {};
   const timed = async (method: string, run: () => Promise<unknown>) => {

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { which } from '../helpers/which';
-import { openOnce } from './lsp';
+import { openOnce, SERVER_START } from './lsp';
 import type { PeerCommand } from './peer';
 import { against, info, type Figure } from './report';
 import { formatMb, formatMs, MB, median } from './stats';
@@ -78,29 +78,14 @@ function gnuTime(scratch: string): string | undefined {
   return ok ? time : undefined;
 }
 
-/**
- * A CA bundle Node reads at every start when this variable names one (this project's VMs set it; ~80% of `node -e 0`
- * there). A user's machine usually has none, so the Node processes are also timed without it; the product never
- * unsets it itself.
- */
-export const EXTRA_CA_CERTS = 'NODE_EXTRA_CA_CERTS';
-
-/** The environment without EXTRA_CA_CERTS, or undefined when it is not set (the figures would be the same). */
-function envWithoutExtraCaCerts(): NodeJS.ProcessEnv | undefined {
-  if (!process.env[EXTRA_CA_CERTS]) return undefined;
-  const env = { ...process.env };
-  delete env[EXTRA_CA_CERTS];
-  return env;
-}
-
 /** Runs a command to its end (output discarded, as `> /dev/null`): its wall and CPU time and peak RSS. */
-function processRunner(scratchDir: string): (argv: string[], env?: NodeJS.ProcessEnv) => Sample {
+function processRunner(scratchDir: string): (argv: string[]) => Sample {
   const scratch = join(scratchDir, 'time.out');
   const time = gnuTime(scratch);
-  return (argv, env) => {
+  return (argv) => {
     const full = time ? [time, '-f', TIME_FORMAT, '-o', scratch, ...argv] : argv;
     const t0 = performance.now();
-    const r = spawnSync(full[0], full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * MB, env });
+    const r = spawnSync(full[0], full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * MB });
     const wallMs = performance.now() - t0;
     if (r.status !== 0)
       throw new Error(`${argv.join(' ')} failed (${r.status ?? r.signal}): ${String(r.stderr).trim().slice(0, 300)}`);
@@ -120,8 +105,6 @@ export interface SizeResult {
   trace: Sample[];
   parse: Sample[];
   peer?: Sample[];
-  /** The same Node processes with NODE_EXTRA_CA_CERTS unset (absent when it was not set): what a user waits for. */
-  withoutExtraCaCerts?: { node: Sample[]; trace: Sample[]; parse: Sample[] };
 }
 
 export interface ServerResult {
@@ -141,8 +124,6 @@ export interface TargetsResult {
   runs: number;
   bigServices: number;
   timeTool: boolean;
-  /** The EXTRA_CA_CERTS file this run's Node processes read at start-up, when one was set. */
-  extraCaCerts?: string;
   sizes: SizeResult[];
   server?: ServerResult;
 }
@@ -164,9 +145,6 @@ export interface TargetsInput {
   log: (line: string) => void;
 }
 
-/** The name suffix of the contenders run without EXTRA_CA_CERTS. */
-const NO_CA = ' without extra CA certs';
-
 function lineCount(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
@@ -181,10 +159,8 @@ export async function runTargets(input: TargetsInput): Promise<TargetsResult> {
     runs,
     bigServices: input.bigServices,
     timeTool: gnuTime(join(workDir, 'time.probe')) !== undefined,
-    ...(process.env[EXTRA_CA_CERTS] ? { extraCaCerts: process.env[EXTRA_CA_CERTS] } : {}),
     sizes: [],
   };
-  const noCa = envWithoutExtraCaCerts();
   if (!result.timeTool) log('GNU time (/usr/bin/time) is missing: peak RSS of processes is not measured');
   const dumps =
     input.processes === false ? [] : [...new Set([...input.sizes, input.bigServices])].sort((a, b) => a - b);
@@ -194,18 +170,14 @@ export async function runTargets(input: TargetsInput): Promise<TargetsResult> {
     const path = own ? input.bigPath : join(workDir, `kube-proxy-${services}x${input.endpoints}.iptables`);
     if (!own) writeFileSync(path, w.text);
     const t = w.targets[0];
-    const nodeRuns = (suffix: string, env?: NodeJS.ProcessEnv): Contender[] => [
-      { name: `node${suffix}`, run: () => runProcess([process.execPath, '-e', '0'], env) },
-      {
-        name: `trace${suffix}`,
-        run: () => runProcess([...kpp, 'trace', path, '--src', w.podIP, '--dst', `${t.clusterIP}:${t.port}`], env),
-      },
-      { name: `parse${suffix}`, run: () => runProcess([...kpp, 'parse', path, '--json'], env) },
-    ];
     const contenders: Contender[] = [
-      ...nodeRuns(''),
+      { name: 'node', run: () => runProcess([process.execPath, '-e', '0']) },
+      {
+        name: 'trace',
+        run: () => runProcess([...kpp, 'trace', path, '--src', w.podIP, '--dst', `${t.clusterIP}:${t.port}`]),
+      },
+      { name: 'parse', run: () => runProcess([...kpp, 'parse', path, '--json']) },
       ...(peer ? [{ name: 'peer', run: () => runProcess(peer.argv(path)) }] : []),
-      ...(noCa ? nodeRuns(NO_CA, noCa) : []),
     ];
     const s = await alternate(contenders, runs);
     const r: SizeResult = {
@@ -216,9 +188,6 @@ export async function runTargets(input: TargetsInput): Promise<TargetsResult> {
       trace: s.trace,
       parse: s.parse,
       ...(peer ? { peer: s.peer } : {}),
-      ...(noCa
-        ? { withoutExtraCaCerts: { node: s[`node${NO_CA}`], trace: s[`trace${NO_CA}`], parse: s[`parse${NO_CA}`] } }
-        : {}),
     };
     result.sizes.push(r);
     log(sizeLine(r));
@@ -238,7 +207,7 @@ async function serverTargets(input: TargetsInput, runProcess: (argv: string[]) =
     const positions = editorPositions(text, 4);
     const r = await openOnce(serverJs, text, positions, timeoutMs);
     wholeMs?.push(r.openToWholeDiagnosticsMs);
-    return { wallMs: r.openToDiagnosticsMs, cpuMs: NaN, peakRss: r.peakRss };
+    return { wallMs: r.openToDiagnosticsMs, cpuMs: r.openCpuMs, peakRss: r.peakRss };
   };
   const bigText = input.big.text;
   const s = await alternate(
@@ -262,7 +231,8 @@ async function serverTargets(input: TargetsInput, runProcess: (argv: string[]) =
     bigLines: lineCount(bigText),
   };
   log(
-    `server: open -> first diagnostics ${formatMs(wallOf(r.open))}${r.peer ? ` (peer ${formatMs(wallOf(r.peer))})` : ''}, ` +
+    `server (${SERVER_START}): open -> first diagnostics ${formatMs(wallOf(r.open))} (CPU ${formatMs(cpuOf(r.open))})` +
+      `${r.peer ? ` (peer ${formatMs(wallOf(r.peer))}, CPU ${formatMs(cpuOf(r.peer))})` : ''}, ` +
       `the whole set (lint's findings too) ${formatMs(median(r.openToWholeMs))}, ` +
       `peak RSS ${formatMb(rssOf(r.open))}; one-line document ${formatMb(r.emptyPeakRss)}; ` +
       `${scale}x dump (${r.larger.lines} lines): open ${formatMs(wallOf(r.larger.open))}, peak RSS ${formatMb(rssOf(r.larger.open))}`,
@@ -275,11 +245,7 @@ function sizeLine(r: SizeResult): string {
   return (
     `${r.services} Services (${r.lines} lines, ${(r.bytes / MB).toFixed(1)} MB; load average ${loadavg()[0].toFixed(1)}): ` +
     `node -e 0 ${formatMs(wallOf(r.node))} (CPU ${formatMs(cpuOf(r.node))}); ` +
-    `trace ${both(r.trace)}; parse --json ${both(r.parse)}; peer ${r.peer ? both(r.peer) : 'skipped'}` +
-    (r.withoutExtraCaCerts
-      ? `; ${EXTRA_CA_CERTS} unset: node -e 0 ${formatMs(wallOf(r.withoutExtraCaCerts.node))} (CPU ${formatMs(cpuOf(r.withoutExtraCaCerts.node))}), ` +
-        `trace ${both(r.withoutExtraCaCerts.trace)}, parse --json ${both(r.withoutExtraCaCerts.parse)}`
-      : '')
+    `trace ${both(r.trace)}; parse --json ${both(r.parse)}; peer ${r.peer ? both(r.peer) : 'skipped'}`
   );
 }
 
@@ -320,24 +286,19 @@ export function targetFigures(r: TargetsResult | undefined): Figure[] {
       ),
     );
   }
-  // Each Node figure as measured, then (labelled) with NODE_EXTRA_CA_CERTS unset, as on most users' machines.
-  const runsOf = (s: SizeResult) => [
-    { label: '', node: s.node, trace: s.trace, parse: s.parse },
-    ...(s.withoutExtraCaCerts ? [{ label: `, ${EXTRA_CA_CERTS} unset`, ...s.withoutExtraCaCerts }] : []),
-  ];
   const small = r.sizes.find((s) => s.services === T.smallServices);
-  for (const run of small ? runsOf(small) : []) {
+  if (small) {
     for (const [what, samples] of [
-      ['trace', run.trace],
-      ['parse --json', run.parse],
+      ['trace', small.trace],
+      ['parse --json', small.parse],
     ] as const) {
       figures.push(
         against(
-          `kpp ${what} ${T.smallServices}x5${run.label}`,
+          `kpp ${what} ${T.smallServices}x5`,
           wallOf(samples),
           T.smallMs,
           (v) =>
-            `${formatMs(v)} (peer ${small!.peer ? formatMs(wallOf(small!.peer)) : '-'}; CPU ${formatMs(cpuOf(samples))}; node -e 0 ${formatMs(wallOf(run.node))})`,
+            `${formatMs(v)} (peer ${small.peer ? formatMs(wallOf(small.peer)) : '-'}; CPU ${formatMs(cpuOf(samples))})`,
           `< ${T.smallMs} ms`,
         ),
       );
@@ -345,24 +306,22 @@ export function targetFigures(r: TargetsResult | undefined): Figure[] {
   }
   for (const s of r.sizes) {
     if (!s.peer) continue;
+    const node = wallOf(s.node);
     const peer = wallOf(s.peer);
-    for (const run of runsOf(s)) {
-      const node = wallOf(run.node);
-      for (const [what, samples] of [
-        ['trace', run.trace],
-        ['parse --json', run.parse],
-      ] as const) {
-        const over = wallOf(samples) - peer;
-        figures.push(
-          against(
-            `${s.services}x5 ${what} - peer${run.label}`,
-            over - node,
-            0,
-            () => `${over >= 0 ? '+' : ''}${formatMs(over)} (${formatMs(wallOf(samples))} / ${formatMs(peer)})`,
-            `<= node -e 0 (${formatMs(node)})`,
-          ),
-        );
-      }
+    for (const [what, samples] of [
+      ['trace', s.trace],
+      ['parse --json', s.parse],
+    ] as const) {
+      const over = wallOf(samples) - peer;
+      figures.push(
+        against(
+          `${s.services}x5 ${what} - peer`,
+          over - node,
+          0,
+          () => `${over >= 0 ? '+' : ''}${formatMs(over)} (${formatMs(wallOf(samples))} / ${formatMs(peer)})`,
+          `<= node -e 0 (${formatMs(node)})`,
+        ),
+      );
     }
   }
   const sv = r.server;
@@ -379,7 +338,7 @@ export function targetFigures(r: TargetsResult | undefined): Figure[] {
         'server open -> first diagnostics (parse problems) / peer',
         open / peer,
         T.openRatio,
-        () => ratio(open, peer),
+        () => `${ratio(open, peer)}${sv.peer ? `; ${cpuRatio(sv.open, sv.peer)}` : ''}`,
         `< ${T.openRatio}`,
       ),
       info(

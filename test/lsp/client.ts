@@ -65,6 +65,8 @@ export interface SessionOptions {
   onInvalid?: (method: string, problems: Problem[]) => void;
   /** Lets the server register its document symbol provider itself, as VS Code does. */
   documentSymbolDynamicRegistration?: boolean;
+  /** The server's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class InvalidResponseError extends Error {
@@ -77,7 +79,10 @@ export class InvalidResponseError extends Error {
 }
 
 export async function startSession(options: SessionOptions = {}): Promise<LspSession> {
-  const child = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverPath(), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const raw = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
