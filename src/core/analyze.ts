@@ -96,6 +96,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
     doubleSpaced,
     spaces,
     quote,
+    fileNames,
     numbers,
     log,
     logfmt,
@@ -109,6 +110,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
   if (doubleSpaced) note('double-spaced-paste', doubleSpaced.line, 0, doubleSpaced.length, 'parse.double-spaced-paste');
   if (spaces) note('unicode-spaces', spaces.line, spaces.column, 1, 'parse.unicode-spaces');
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
+  if (fileNames) note('grep-file-names', fileNames.firstLine, 0, fileNames.length, 'parse.grep-file-names');
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');
   if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');
   if (logfmt) note('logfmt-commands', logfmt.line, logfmt.column, logfmt.length, 'parse.logfmt-commands');

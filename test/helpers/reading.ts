@@ -15,6 +15,7 @@ const UNWRAP_NOTES = new Set([
   'unicode-spaces',
   'double-spaced-paste',
   'terminal-escapes',
+  'grep-file-names',
 ]);
 
 export function readingOf(text: string): string {

@@ -1,13 +1,15 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a
  * terminal's escape sequences (colours) first, then a mail's or a chat's double spacing (a blank line after every line) and the no-break and zero-width spaces it made of the
- * blanks first (the marks below are found by their blanks), then a quote of a chat or a mail, then line numbers
+ * blanks first (the marks below are found by their blanks), then a quote of a chat or a mail, then the file names
+ * a grep over files put before each line, then line numbers
  * (`cat -n`), then Markdown's code fences, then a log collector's prefixes, then HTML character references (a
  * page's source), then kube-proxy's own log of its iptables-restore input. Typographic quotes on rule lines (a word
  * processor's) are read as straight ones. Every face (the detector, the engines) reads the same unwrapped text.
  */
 import { readAnsiEscapes } from './ansiEscapes';
 import { blankCodeFences } from './codeFences';
+import { blankGrepFileNames, type BlankedFileNames } from './grepFileNames';
 import { readDoubleSpacing } from './doubleSpacing';
 import { readHtmlReferences } from './htmlReferences';
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
@@ -24,6 +26,8 @@ export interface UnwrappedPaste {
   text: string;
   quote?: BlankedQuoteMarks;
   numbers?: Omit<BlankedLineNumbers, 'text'>;
+  /** The first file name a grep put before a line. */
+  fileNames?: Omit<BlankedFileNames, 'text'>;
   /** The first line with a log prefix and where the prefix is on it. */
   log?: { line: number; column: number; length: number };
   /** An agent's logfmt log of the iptables commands it ran: the first command read. */
@@ -56,13 +60,16 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const text = spaces?.text ?? single;
   const quote = blankQuoteMarks(text);
   const quoted = quote?.text ?? text;
-  const numbered = blankLineNumbers(quoted);
-  const unnumbered = numbered?.text ?? quoted;
+  // A grep's file names start the lines: a quoted grep is left as it is.
+  const grepped = quote ? undefined : blankGrepFileNames(text);
+  const named = grepped?.text ?? quoted;
+  const numbered = blankLineNumbers(named);
+  const unnumbered = numbered?.text ?? named;
   // The fences need no note: whoever pasted them knows, and the lines between read as they would without them.
   const unfenced = blankCodeFences(unnumbered)?.text;
   const inside = unfenced ?? unnumbered;
-  // A log quoted in a chat or numbered: its prefixes follow the blanks.
-  const blanked = blankLogPrefixes(inside, !!quote || !!numbered);
+  // A log quoted in a chat, grepped or numbered: its prefixes follow the blanks.
+  const blanked = blankLogPrefixes(inside, !!quote || !!grepped || !!numbered);
   // An agent's logfmt log (behind a log prefix or not): the iptables commands it says it ran.
   const agent = blankLogfmtCommands(blanked?.text ?? inside);
   const unprefixed = agent?.text ?? blanked?.text ?? inside;
@@ -71,12 +78,13 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const logged = straightened?.text ?? html?.text ?? unprefixed;
   // Its positions would be those of the decoded page, not of the text: a page's source is read as it is.
   const kubeProxy = html || ansi || doubled ? undefined : readKubeProxyLog(logged);
-  const wrappers = [ansi, doubled, spaces, quote, numbered, blanked, agent, html, straightened, kubeProxy];
+  const wrappers = [ansi, doubled, spaces, quote, grepped, numbered, blanked, agent, html, straightened, kubeProxy];
   if (unfenced === undefined && wrappers.every((wrapper) => !wrapper)) return undefined;
   const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
   return {
     text: kubeProxy?.text ?? logged,
     ...(quote ? { quote } : {}),
+    ...(grepped ? { fileNames: { firstLine: grepped.firstLine, length: grepped.length } } : {}),
     ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
     ...(log ? { log } : {}),
     ...(agent ? { logfmt: { line: agent.line, column: agent.column, length: agent.length } } : {}),

@@ -122,6 +122,8 @@ export const parseMessages: MessageBundle = {
       'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
     'parse.typographic-quotes':
       'Typographic quotes (“ ”) on rule lines are read as the straight quotes iptables writes: the paste went through a word processor, a mail client or a wiki.',
+    'parse.grep-file-names':
+      'Lines start with the name of the file grep read them from (`grep -r`, `grep -H`, a grep over several files); the names are ignored.',
     'parse.terminal-escapes':
       "A terminal's escape sequences (colours: `ESC[32m`) are read as nothing: the output was captured from a terminal (`kubectl exec -it`, `--color=always`, `script`).",
     'parse.double-spaced-paste':
@@ -236,6 +238,8 @@ export const parseMessages: MessageBundle = {
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.typographic-quotes':
       '规则行中的排版引号（“ ”）按 iptables 输出的直引号读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
+    'parse.grep-file-names':
+      '各行以 grep 读取的文件名开头（`grep -r`、`grep -H` 或对多个文件的 grep）；已忽略这些文件名。',
     'parse.terminal-escapes':
       '终端转义序列（颜色：`ESC[32m`）按不存在读取：输出是从终端捕获的（`kubectl exec -it`、`--color=always`、`script`）。',
     'parse.double-spaced-paste':
