@@ -8,6 +8,8 @@ export const CAPTION = /^[A-Za-z][\w.'\u2019-]*(?:\s+[\w.'\u2019()/-]+){0,5}:$/;
 /** Markdown around a dump: a bold label (`**Output:**`, `__Node A__`) or a list item of words (`* raw table`). */
 const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\s+[A-Za-z]/;
 
+const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
+
 /**
  * A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`),
  * a caption or Markdown. `content` is the line without indentation and trailing blanks.
@@ -15,5 +17,7 @@ const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\
 export function isProse(content: string): boolean {
   if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
-  return /^[A-Za-z][\w'\u2019,]*(?:\s+\S+){2,}$/.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
+  // Three words or more: the line has no trailing blanks, so a third word's first character says it. (A group
+  // repeated per word, `(?:\s+\S+){2,}$`, kept a backtrack entry per word: a flattened paste of 3M words overflowed.)
+  return SENTENCE_START.test(prose) && !/\s-[jgAmsd]\s/.test(prose);
 }

@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isProse } from '../../../src/core/common/prose';
+
+test('a sentence is three words or more that start with a word; a rule or two words are not prose', () => {
+  for (const line of ['Then the packet goes to KUBE-SERVICES', "It's fine, see below", '- The default rule changed'])
+    assert.equal(isProse(line), true, line);
+  for (const line of ['Chain INPUT', 'iptables -A INPUT -s 10.0.0.1 -j DROP', 'COMMIT', '10.0.0.1 dev eth0 scope'])
+    assert.equal(isProse(line), false, line);
+});
+
+test('a flattened paste of millions of words (echo $(...), a chat that joined the lines) is read, not a stack overflow', () => {
+  const words = 'Then ' + 'word '.repeat(3_200_000) + 'end';
+  assert.equal(isProse(words), true);
+  assert.equal(isProse('x '.repeat(5_000_000) + 'x'), true);
+  assert.equal(isProse('1 '.repeat(5_000_000) + '1'), false); // a number first: no sentence
+});
