@@ -73,6 +73,8 @@ const NFT_LINE =
   /^(?:table\s+(?:ip|ip6|inet|arp|bridge|netdev)\s|chain\s+\S+\s*\{|type\s+(?:nat|filter|route)\s+hook|(?:ip6?\s+(?:saddr|daddr|protocol)|(?:tcp|udp|sctp|th)\s+[sd]port|[io]ifname\s|meta\s+\w+|ct\s+state|counter\s+packets)\b.*\b(?:jump|goto|accept|drop|counter|dnat|snat|masquerade|return)\b)/;
 const NFT_INCOMPATIBLE_TABLE = /^#\s*Table `(\w+)' is incompatible, use 'nft' tool\.?$/;
 const NFT_INCOMPATIBLE_CHAIN = /chain `([^']+)' in table `(\w+)' is incompatible, use 'nft' tool/;
+/** What iptables-nft says on stderr, and lists nothing, when a whole table is nft's: `...: table `nat' is incompatible ...`. */
+const NFT_INCOMPATIBLE_TABLE_MESSAGE = /: table `(\w+)' is incompatible, use 'nft' tool/;
 /** nft's family for the tool that printed a message: ip6tables' tables are nft's `ip6` ones. */
 function familyOfTool(message: string): 'ip' | 'ip6' {
   return message.startsWith('ip6tables') ? 'ip6' : 'ip';
@@ -507,19 +509,18 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     // Before commands: `iptables v1.8.7 (nf_tables): ...` starts like one.
     if (TOOL_MESSAGE.test(c)) {
-      // `iptables v1.8.7 (nf_tables): chain `X' in table `filter' is incompatible, use 'nft' tool.`
+      // `iptables v1.8.7 (nf_tables): chain `X' in table `filter' is incompatible, use 'nft' tool.`, or the same of
+      // a whole table (`: table `nat' is incompatible`): iptables listed nothing of it.
       const chain = NFT_INCOMPATIBLE_CHAIN.exec(c);
+      const table = chain ? null : NFT_INCOMPATIBLE_TABLE_MESSAGE.exec(c);
+      const span = lineSpan(sl.line, sl.raw);
+      const family = familyOfTool(c);
       if (chain)
         diagnostics.push(
-          problem(
-            'nft-incompatible',
-            'warning',
-            lineSpan(sl.line, sl.raw),
-            { chain: chain[1], table: chain[2], family: familyOfTool(c) },
-            'chain',
-          ),
+          problem('nft-incompatible', 'warning', span, { chain: chain[1], table: chain[2], family }, 'chain'),
         );
-      else diagnostics.push(problem('tool-message', 'info', lineSpan(sl.line, sl.raw), { text: c }));
+      else if (table) diagnostics.push(problem('nft-incompatible', 'warning', span, { table: table[1], family }));
+      else diagnostics.push(problem('tool-message', 'info', span, { text: c }));
       return li;
     }
     const command =
