@@ -564,6 +564,9 @@ if (skipReason) {
       ['backend-unreachable', ['-n', 'payments', ...from], 'svc/cache'],
       ['ok', from, 'svc/kubernetes'],
       ['ok', ['-n', 'kube-system', ...from], 'svc/kube-dns'],
+      // An image with nc only: no curl, no ip (routes from /proc/net/route), no DNS client.
+      ['backend-unreachable', ['-n', 'payments', '--from', 'pod/probe-nc'], 'svc/ledger'],
+      ['ok', ['--from-namespace', 'payments', '--from', 'pod/probe-nc'], 'svc/kubernetes'],
     ]);
     it('the summary says the path to the endpoints is broken and names their node', async () => {
       const { report } = await diagnose(lab(), 'node-path-down ledger', ['-n', 'payments', ...from], 'svc/ledger');
