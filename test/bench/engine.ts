@@ -79,8 +79,9 @@ export function procMemory(pid: number | 'self'): { rss: number; hwm: number } |
 }
 
 /**
- * Memory of a process and its descendants (the language server's analyses live in worker processes): RSS summed
- * now, and the sum of each process's peak (an upper bound of the tree's peak).
+ * Memory of a process and its descendants (the language server's analysis workers are threads of its process, so
+ * one process there; the sum covers a server built with worker processes too): RSS summed now, and the sum of each
+ * process's peak (an upper bound of the tree's peak).
  */
 export function treeMemory(pid: number): { rss: number; hwm: number; processes: number } | undefined {
   const own = procMemory(pid);
