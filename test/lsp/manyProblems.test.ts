@@ -32,7 +32,9 @@ for (const [locale, counted] of [
       assert.equal(capped.length, 1);
       assert.equal(capped[0].range.start.line, SHOWN + 3, 'at the first problem not listed');
       assert.equal(capped[0].severity, duplicates[0].severity);
-      assert.match(capped[0].message, counted);
+      const message = capped[0].message;
+      assert.ok(typeof message === 'string');
+      assert.match(message, counted);
     } finally {
       await s.close();
     }
