@@ -1097,7 +1097,8 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
         : x.t(input.port.protocol === 'UDP' ? 'diagnose.summary.tool-missing.dns' : 'diagnose.summary.tool-missing', {
             target: f.target,
           });
-      return verdict('tool-missing', summary, x, nextSteps(x, 'tool-missing', 2, names));
+      const steps = !probeFailed && input.port.protocol === 'UDP' ? 'tool-missing-dns' : 'tool-missing';
+      return verdict('tool-missing', summary, x, nextSteps(x, steps, 2, names));
     }
   }
 

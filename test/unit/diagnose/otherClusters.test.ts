@@ -182,6 +182,8 @@ describe('a UDP DNS port from a pod without a DNS client', () => {
     assert.match(en.summary, /no DNS client .*nslookup/);
     assert.doesNotMatch(en.summary, /curl, wget, nc and bash/);
     assert.match(zh.summary, /DNS 客户端/);
+    assert.match(en.nextSteps[1], /has nslookup\.$/);
+    assert.match(zh.nextSteps[1], /nslookup/);
   });
 });
 

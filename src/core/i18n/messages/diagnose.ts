@@ -267,6 +267,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.tool-missing.1':
       "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
     'diagnose.next.tool-missing.2': 'Or diagnose from another pod on the same node that has curl, wget, nc or bash.',
+    'diagnose.next.tool-missing-dns.1':
+      "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
+    'diagnose.next.tool-missing-dns.2': 'Or diagnose from another pod on the same node that has nslookup.',
     'diagnose.next.exec-forbidden.1':
       'Ask for `create` on `pods/exec` in namespace {namespace} (RBAC), or use a kube context that has it.',
     'diagnose.next.exec-forbidden.2': 'Check with `kubectl auth can-i create pods/exec -n {namespace}`.',
@@ -511,6 +514,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.tool-missing.1':
       '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
     'diagnose.next.tool-missing.2': '或者从同一节点上带有 curl、wget、nc 或 bash 的另一个 Pod 进行诊断。',
+    'diagnose.next.tool-missing-dns.1':
+      '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
+    'diagnose.next.tool-missing-dns.2': '或者从同一节点上带有 nslookup 的另一个 Pod 进行诊断。',
     'diagnose.next.exec-forbidden.1':
       '申请命名空间 {namespace} 中 `pods/exec` 的 `create` 权限（RBAC），或使用有该权限的 kube 上下文。',
     'diagnose.next.exec-forbidden.2': '用 `kubectl auth can-i create pods/exec -n {namespace}` 确认。',
