@@ -17,7 +17,8 @@ function portsText(s: ServiceInfo): string {
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  // A loop, not Math.max(...): a cluster's Services can outnumber the arguments a call has room for (~120k).
+  const widths = rows[0].map((_, i) => rows.reduce((widest, r) => Math.max(widest, r[i].length), 0));
   return rows
     .map((r) =>
       r

@@ -263,7 +263,8 @@ export function podInterfaces(checks: readonly CheckResult[]): {
   const addrs = findCheck(checks, 'addresses');
   if (ran(addrs) && addrs.exitCode === 0) {
     if (/^\s*(Main|Local):/m.test(addrs.stdout) || /\|--/.test(addrs.stdout)) {
-      localAddresses.push(...parseFibTrieLocal(addrs.stdout));
+      // Not push(...): an IPVS node holds every ClusterIP on kube-ipvs0, more than a call has arguments for.
+      for (const a of parseFibTrieLocal(addrs.stdout)) localAddresses.push(a);
     } else {
       for (const iface of parseIpAddr(addrs.stdout).interfaces) {
         if (iface.name === 'lo') continue;

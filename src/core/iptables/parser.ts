@@ -864,7 +864,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     for (const r of nft.rules) addRule(r, table);
     nftRules += nft.rules.length;
-    if (nft.objects.length) (dump.nftObjects ??= []).push(...nft.objects);
+    if (nft.objects.length) dump.nftObjects = (dump.nftObjects ?? []).concat(nft.objects); // not push(...): 100k+ sets
     return block.nextLine;
   }
 

@@ -53,6 +53,7 @@ export function foldSteps<S extends FoldableStep>(steps: readonly S[]): FoldedSt
 
 function push<S extends FoldableStep>(out: FoldedStep<S>[], f: Extract<FoldedStep<S>, { kind: 'nothing' }>): void {
   const top = out[out.length - 1];
-  if (top?.kind === 'nothing') top.steps.push(...f.steps);
+  // A loop, not push(...): a chain of 100k+ rules that match nothing is more steps than a call has arguments for.
+  if (top?.kind === 'nothing') for (const step of f.steps) top.steps.push(step);
   else out.push(f);
 }
