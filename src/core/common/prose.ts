@@ -11,11 +11,19 @@ const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\
 const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
 
 /**
+ * A program's own message around the output, its name and a colon before it: `sudo: unable to resolve host node-a:
+ * Name or service not known` (a host whose name is not in /etc/hosts: above every command run with sudo), `bash:
+ * ipvsadm: command not found`, kubectl's `error: ...`. Not the output's, whatever the engine. Two words after the colon at least (as below, the
+ * start says it: the line has no trailing blanks).
+ */
+const PROGRAM_MESSAGE = /^[A-Za-z][\w.+-]*:\s+\S+\s+\S/;
+
+/**
  * A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`),
  * a caption or Markdown. `content` is the line without indentation and trailing blanks.
  */
 export function isProse(content: string): boolean {
-  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
+  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content) || PROGRAM_MESSAGE.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
   // Three words or more: the line has no trailing blanks, so a third word's first character says it. (A group
   // repeated per word, `(?:\s+\S+){2,}$`, kept a backtrack entry per word: a flattened paste of 3M words overflowed.)
