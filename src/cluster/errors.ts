@@ -222,6 +222,15 @@ export function timeoutError(what: RequestWhat, ms: number): ClusterError {
   );
 }
 
+export function answerTooLargeError(what: RequestWhat): ClusterError {
+  const target = what.name ? `${what.resource} ${what.name}` : what.resource;
+  return new ClusterError(
+    'api',
+    `the API's answer to ${what.verb} ${target}${what.namespace ? ` in ${what.namespace}` : ''} is larger than 256 MB`,
+    'narrow it: one namespace (-n NAMESPACE) instead of all; is the server a Kubernetes API server?',
+  );
+}
+
 export function cancelledError(): ClusterError {
   return new ClusterError('cancelled', 'cancelled', '');
 }

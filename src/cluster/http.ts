@@ -13,12 +13,16 @@ import {
   isClusterError,
   timeoutError,
   transportError,
+  answerTooLargeError,
   type RequestWhat,
 } from './errors';
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Whole call, answer body included. Default: the transport's. */
+  /**
+   * How long the API may be silent: until the answer starts, then between its pieces (a big answer still arriving
+   * is not cut off). Default: the transport's.
+   */
   timeoutMs?: number;
 }
 
@@ -30,6 +34,8 @@ export interface RequestOptions extends CallOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/** The largest answer read: more is a list to narrow (lists come in pages), not one to hold in memory. */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 export function withQuery(path: string, query?: RequestOptions['query']): string {
   if (!query) return path;
@@ -149,17 +155,40 @@ export class ApiTransport {
       };
       const req = mod.request(url, { ...conn, method: opts.method ?? 'GET', headers }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          finish(undefined, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (bytes > MAX_ANSWER_BYTES) {
+            finish(answerTooLargeError(what));
+            req.destroy();
+            return;
+          }
+          chunks.push(c);
+          armTimer(); // the answer is arriving: silence counts from its last piece
+        });
+        res.on('end', () => {
+          if (settled) return;
+          let text: string;
+          try {
+            text = Buffer.concat(chunks, bytes).toString('utf8');
+          } catch {
+            finish(answerTooLargeError(what));
+            return;
+          }
+          finish(undefined, { status: res.statusCode ?? 0, body: text });
+        });
         res.on('error', (e) => finish(transportError(e, this.server)));
         res.on('aborted', () => finish(transportError(new Error('the connection closed mid-answer'), this.server)));
       });
-      const timer = setTimeout(() => {
-        finish(timeoutError(what, timeoutMs));
-        req.destroy();
-      }, timeoutMs);
+      let timer: NodeJS.Timeout | undefined;
+      const armTimer = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          finish(timeoutError(what, timeoutMs));
+          req.destroy();
+        }, timeoutMs);
+      };
+      armTimer();
       const onAbort = () => {
         finish(cancelledError());
         req.destroy();
@@ -218,6 +247,10 @@ export class ApiTransport {
         }
         let pending = '';
         const idleMs = opts.idleTimeoutMs ?? 330_000;
+        const tooLong = () => {
+          finish(answerTooLargeError(what));
+          req.destroy();
+        };
         let idle = setTimeout(onIdle, idleMs);
         function onIdle() {
           finish(
@@ -231,6 +264,8 @@ export class ApiTransport {
           clearTimeout(idle);
           idle = setTimeout(onIdle, idleMs);
           pending += chunk;
+          // One event is one line: a line without end past the answer limit is no watch event.
+          if (pending.length > MAX_ANSWER_BYTES) return tooLong();
           let nl: number;
           while ((nl = pending.indexOf('\n')) >= 0) {
             const line = pending.slice(0, nl).trim();

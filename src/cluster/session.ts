@@ -12,6 +12,9 @@ import { loadKubeconfig, type KubeconfigOptions, type LoadedKubeconfig } from '.
 import { checkContainerName, checkNamespace, checkNodeName, checkPodName, checkServiceName } from './validate';
 
 /** `listServices(ALL_NAMESPACES)`: every namespace (`-A`). */
+/** Items per page of a list (kubectl's default chunk size). */
+const LIST_PAGE_ITEMS = 500;
+
 export const ALL_NAMESPACES = '*';
 export type NamespaceScope = string;
 
@@ -133,7 +136,10 @@ export class ClusterSession {
 
   // ---- raw reads ----
 
-  /** GET a list, following `continue` pages. */
+  /**
+   * GET a list in pages of `limit` items (500, as kubectl asks), following `continue`: a big cluster's Services or
+   * EndpointSlices as one answer can be hundreds of MB, past the answer limit and any timeout.
+   */
   async list(path: string, what: RequestWhat, opts: CallOptions & { limit?: number } = {}): Promise<KubeList> {
     const items: KubeObject[] = [];
     let cont: string | undefined;
@@ -141,7 +147,7 @@ export class ClusterSession {
     do {
       const page = await this.transport.json<KubeList>(path, what, {
         ...opts,
-        query: { ...(opts.limit ? { limit: opts.limit } : {}), ...(cont ? { continue: cont } : {}) },
+        query: { limit: opts.limit ?? LIST_PAGE_ITEMS, ...(cont ? { continue: cont } : {}) },
       });
       for (const it of page.items ?? []) items.push(it);
       cont = page.metadata?.continue || undefined;

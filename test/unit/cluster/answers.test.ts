@@ -1,0 +1,125 @@
+// How the cluster client reads an API answer that is slow, endless or big: from a plain HTTP server of the test's
+// own on 127.0.0.1 (a kubeconfig naming it), as a slow VPN, a broken proxy or a huge cluster would answer.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ClusterSession, isClusterError } from '../../../src/cluster';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const service = (i: number) => ({
+  metadata: { name: `svc-${i}`, namespace: 'shop', uid: `u${i}`, resourceVersion: '1' },
+  spec: { type: 'ClusterIP', clusterIP: `10.0.${i >> 8}.${i & 255}`, ports: [{ port: 80, protocol: 'TCP' }] },
+});
+const listOf = (items: unknown[], cont?: string) =>
+  JSON.stringify({
+    kind: 'ServiceList',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: '7', ...(cont ? { continue: cont } : {}) },
+    items,
+  });
+
+describe('API answers that are slow, endless or big', () => {
+  let server: http.Server;
+  let handler: Handler = (_req, res) => res.end();
+  let session: ClusterSession;
+  const asked: string[] = [];
+  before(async () => {
+    server = http.createServer((req, res) => {
+      asked.push(req.url ?? '');
+      handler(req, res);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const dir = mkdtempSync(join(tmpdir(), 'kpp-answers-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        `- name: local\n  cluster:\n    server: http://127.0.0.1:${(server.address() as AddressInfo).port}\n    insecure-skip-tls-verify: true`,
+        'users:',
+        '- name: tester\n  user:\n    token: not-a-real-token',
+        'contexts:',
+        '- name: local\n  context:\n    cluster: local\n    user: tester\n    namespace: shop',
+        'current-context: local',
+        '',
+      ].join('\n'),
+    );
+    session = await ClusterSession.open({ kubeconfig, timeoutMs: 600 });
+  });
+  after(() => {
+    session?.dispose();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('asks for lists in pages of 500 and follows continue', async () => {
+    asked.length = 0;
+    handler = (req, res) => {
+      const page = new URL(req.url ?? '', 'http://x').searchParams.get('continue') === 'p2' ? 2 : 1;
+      res.setHeader('Content-Type', 'application/json');
+      res.end(page === 1 ? listOf([service(1), service(2)], 'p2') : listOf([service(3)]));
+    };
+    const names = (await session.listServices('shop')).map((s) => s.name);
+    assert.deepEqual(names, ['svc-1', 'svc-2', 'svc-3']);
+    assert.deepEqual(asked, [
+      '/api/v1/namespaces/shop/services?limit=500',
+      '/api/v1/namespaces/shop/services?limit=500&continue=p2',
+    ]);
+  });
+
+  it('an answer still arriving after the timeout is read whole: the timeout is for silence', async () => {
+    const body = Buffer.from(listOf(Array.from({ length: 40 }, (_, i) => service(i))));
+    handler = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      // 8 pieces 250 ms apart: 1.75 s in all, never 600 ms without a byte.
+      let at = 0;
+      const piece = Math.ceil(body.length / 8);
+      const next = () => {
+        res.write(body.subarray(at, (at += piece)));
+        if (at >= body.length) res.end();
+        else setTimeout(next, 250);
+      };
+      next();
+    };
+    assert.equal((await session.listServices('shop')).length, 40);
+  });
+
+  it('an answer that stops arriving times out, saying what was asked', async () => {
+    handler = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.write('{"kind":"ServiceList","items":[');
+    };
+    await assert.rejects(session.listServices('shop'), (e: unknown) => {
+      assert.ok(isClusterError(e));
+      assert.equal(e.code, 'timeout');
+      assert.match(e.message, /timed out after 0\.6 s: list services in shop/);
+      return true;
+    });
+  });
+
+  it('an answer that never ends stops at 256 MB with a message, not a crash or all of memory', async () => {
+    const block = Buffer.alloc(1024 * 1024, ' ');
+    handler = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      const pump = () => {
+        while (!res.destroyed && res.write(block));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    };
+    await assert.rejects(session.listServices('shop'), (e: unknown) => {
+      assert.ok(isClusterError(e));
+      assert.equal(e.code, 'api');
+      assert.match(e.message, /answer to list services in shop is larger than 256 MB/);
+      assert.match(e.hint, /-n NAMESPACE/);
+      return true;
+    });
+  });
+});
