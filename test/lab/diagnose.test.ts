@@ -583,6 +583,14 @@ if (skipReason) {
       assert.deepEqual(dns?.argv, ['nslookup', 'kubernetes.default.svc.k8s.example.net']);
     });
   });
+  // kube-proxy in nftables mode: the node's rules are `table ip kube-proxy`, read with nft, without counters.
+  scenario('nft-gateway-bypass', (lab) =>
+    verdicts(lab, 'nft-gateway-bypass', [
+      ['pod-route-bypasses-node', ['-n', 'payments', '--from', 'pod/probe-0'], 'svc/ledger'],
+      ['pod-route-bypasses-node', ['--from-namespace', 'payments', '--from', 'pod/probe-0'], 'svc/kubernetes'],
+      ['ok', ['-n', 'payments', '--from', 'pod/probe-nc'], 'svc/ledger'],
+    ]),
+  );
   scenario('no-endpoints', (lab) => verdicts(lab, 'no-endpoints', [['no-endpoints']]));
   scenario('endpoints-not-ready', (lab) => verdicts(lab, 'endpoints-not-ready', [['endpoints-not-ready']]));
   scenario('backend-down', (lab) => verdicts(lab, 'backend-down', [['backend-unreachable']]));

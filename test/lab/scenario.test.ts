@@ -132,6 +132,7 @@ describe('scenario validation names the bad field', () => {
       (s) => (s.faults = { nodePathDown: [{ from: 'node-a', to: 'node-a' }] }),
       /^faults\.nodePathDown\[0\]\.to: must differ/,
     ],
+    ['a kube-proxy mode the kernel has not', (s) => (s.kubeProxyMode = 'ipvs'), /^kubeProxyMode: "ipvs" is not/],
     ['a node name that is no DNS name', (s) => (s.nodes[0].name = 'Node_A'), /^nodes\[0\]\.name: /],
     [
       'stale rules on a missing node',

@@ -22,6 +22,8 @@
  *   TCP/UDP, nodePort for NodePort Services), and either a `selector` (endpoints = matching pods in the Service's
  *   namespace, as the endpoints controller does) or `endpointPods` (`ns/name` list, for selector-less Services such
  *   as `default/kubernetes`, whose endpoints the API server itself maintains).
+ * - `kubeProxyMode`: `iptables` (default: the generator's iptables-restore input) or `nftables` (kube-proxy's
+ *   `table ip kube-proxy`, loaded with `nft -f`).
  * - `kubeProxyPods` (default true): one hostNetwork pod per node in kube-system, `kube-proxy-<suffix>` with
  *   `k8s-app: kube-proxy`, whose exec runs in the node's namespace with the node tools of a kube-proxy image
  *   (iptables, iptables-save, nft, ip, ipset, conntrack; ipvsadm when installed). false: a cluster without them.
@@ -162,6 +164,8 @@ export interface Scenario {
   services: ScenarioService[];
   /** One hostNetwork kube-proxy pod per node in kube-system (`k8s-app: kube-proxy`); default true. */
   kubeProxyPods: boolean;
+  /** kube-proxy's mode on every node: `iptables` (default) or `nftables` (its `table ip kube-proxy`). */
+  kubeProxyMode: 'iptables' | 'nftables';
   faults: ScenarioFaults;
 }
 
@@ -383,6 +387,7 @@ export function validateScenario(data: unknown): ScenarioResult {
     'pods',
     'services',
     'kubeProxyPods',
+    'kubeProxyMode',
     'faults',
   ]);
   if (!top) return { ok: false, problems: r.problems };
@@ -417,6 +422,12 @@ export function validateScenario(data: unknown): ScenarioResult {
   const pods = readPods(r, top, nodes, nodeNetwork);
   const services = readServices(r, top, serviceCidr, pods);
   const kubeProxyPods = r.bool(top, 'kubeProxyPods', '', true);
+  const kubeProxyMode = (r.string(top, 'kubeProxyMode', '', true) ?? 'iptables') as Scenario['kubeProxyMode'];
+  if (kubeProxyMode !== 'iptables' && kubeProxyMode !== 'nftables')
+    r.problem(
+      'kubeProxyMode',
+      `"${String(kubeProxyMode)}" is not iptables or nftables (IPVS does not exist in this kernel)`,
+    );
   const faults = readFaults(r, top, { nodes, pods, services, serviceCidr, clusterCidr, nodeNetwork });
 
   if (r.problems.length > 0 || !name || !description || !serviceCidr || !clusterCidr || !nodeNetwork)
@@ -434,6 +445,7 @@ export function validateScenario(data: unknown): ScenarioResult {
       pods,
       services,
       kubeProxyPods,
+      kubeProxyMode,
       faults,
     },
   };

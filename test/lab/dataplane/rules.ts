@@ -1,9 +1,11 @@
 /**
  * Each node's kube-proxy rules, written by the engine's own generator from the objects the lab's API serves
- * (minus the Services a staleRules fault leaves out), and loaded into the node's namespace with iptables-restore.
+ * (minus the Services a staleRules fault leaves out), and loaded into the node's namespace with iptables-restore
+ * (or, with `kubeProxyMode: "nftables"`, kube-proxy's nftables ruleset loaded with `nft -f`).
  */
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { normaliseCluster } from '../../../src/core/kube/objects';
+import { nodeNftRules } from './nftRules';
 import { asList, nodeObjects, serviceObjects } from './objects';
 import type { LabPlan, NodePlan } from './plan';
 import { nsExec } from './sys';
@@ -11,6 +13,8 @@ import { nsExec } from './sys';
 export interface NodeRules {
   text: string;
   warnings: string[];
+  /** kube-proxy's mode: iptables-restore input, or an nft ruleset for `nft -f`. */
+  mode: 'iptables' | 'nftables';
 }
 
 export function nodeRules(plan: LabPlan, node: NodePlan, created: string): NodeRules {
@@ -19,14 +23,18 @@ export function nodeRules(plan: LabPlan, node: NodePlan, created: string): NodeR
     ...serviceObjects(plan, created, (s) => !node.missingServices.has(s.key)),
   ]);
   const snapshot = normaliseCluster(list);
+  if (plan.scenario.kubeProxyMode === 'nftables')
+    return { text: nodeNftRules(snapshot, plan.scenario.clusterCidr), warnings: snapshot.warnings, mode: 'nftables' };
   const result = generateIptablesRestore(snapshot, {
     clusterCidr: plan.scenario.clusterCidr,
     nodeName: node.node.name,
     nodeIPs: [node.node.ip],
   });
-  return { text: result.text, warnings: [...snapshot.warnings, ...result.warnings] };
+  return { text: result.text, warnings: [...snapshot.warnings, ...result.warnings], mode: 'iptables' };
 }
 
 export async function loadNodeRules(node: NodePlan, rules: NodeRules): Promise<void> {
-  await nsExec(node.netns, ['iptables-restore'], { input: rules.text });
+  await nsExec(node.netns, rules.mode === 'nftables' ? ['nft', '-f', '-'] : ['iptables-restore'], {
+    input: rules.text,
+  });
 }
