@@ -34,6 +34,8 @@ const BIG_MESSAGE_BYTES = 8 << 20;
  */
 const YOUNG_GC_BYTES = 1 << 20;
 const HEADER_END = Buffer.from('\r\n\r\n', 'ascii');
+/** More than any header the protocol has (Content-Length and Content-Type lines). */
+const MAX_HEADER_BYTES = 64 * 1024;
 
 export class StdioMessageReader extends AbstractMessageReader {
   /** What has come of the header being read (before its blank line). */
@@ -71,6 +73,8 @@ export class StdioMessageReader extends AbstractMessageReader {
 
   /** A big message's body being read (instead of `body`). */
   private big?: BigBody;
+  /** Input without a header end was reported (once, until a header ends again). */
+  private saidNoHeaderEnd = false;
 
   private read(chunk: Buffer, callback: DataCallback): void {
     let data = chunk;
@@ -79,10 +83,21 @@ export class StdioMessageReader extends AbstractMessageReader {
         const header = this.header.length ? Buffer.concat([this.header, data]) : data;
         const end = header.indexOf(HEADER_END);
         if (end < 0) {
+          // A header is a line or two. Input that never ends one (LF-only headers, another transport, no LSP at
+          // all) was kept and copied again with every chunk: quadratic and without bound. It is dropped, said once.
+          if (header.length > MAX_HEADER_BYTES) {
+            this.header = Buffer.from(header.subarray(header.length - (HEADER_END.length - 1)));
+            if (this.saidNoHeaderEnd) return;
+            this.saidNoHeaderEnd = true;
+            throw new Error(
+              `no message header end (\\r\\n\\r\\n) in ${MAX_HEADER_BYTES} bytes: the input is not the Language Server Protocol (Content-Length: N, a blank line, then N bytes of JSON); those bytes are dropped`,
+            );
+          }
           this.header = Buffer.from(header);
           return;
         }
         this.header = Buffer.alloc(0);
+        this.saidNoHeaderEnd = false;
         const length = contentLength(header.toString('ascii', 0, end));
         data = header.subarray(end + HEADER_END.length);
         if (length >= BIG_MESSAGE_BYTES) this.big = new BigBody(length, this.textSink);

@@ -336,3 +336,13 @@ test("a kube-proxy dump's didOpen goes to the sink as bytes, no piece a string, 
   assert.equal(pieced.length, text.length);
   assert.equal(String(read.params.textDocument.text), text);
 });
+
+test('input that never ends a header (LF-only headers, not LSP at all) is dropped and said once; a message after it still comes', async () => {
+  // Its end (the blank line that ends the bad header) at a chunk's end: an error drops the rest of its chunk.
+  const garbage = Buffer.alloc(4 * 1024 * 1024 - 4, 'Content-Length: 2\n\n{}\n');
+  const after = frame({ jsonrpc: '2.0', id: 7, method: 'shutdown' });
+  const { messages, errors } = await read(Buffer.concat([garbage, Buffer.from('\r\n\r\n'), after]), [65536]);
+  assert.equal(errors.length, 2, errors.join('\n')); // the dropped bytes, then the header that ends them (no length)
+  assert.match(errors[0], /no message header end .* in 65536 bytes: the input is not the Language Server Protocol/);
+  assert.deepEqual(messages, [{ jsonrpc: '2.0', id: 7, method: 'shutdown' }]);
+});
