@@ -667,7 +667,11 @@ function addCounterEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts): v
     });
   if (c.state === 'no-rule') return x.add('node-rules', 'diagnose.ev.counter-no-rule', { node, target: f.target });
   if (c.state === 'no-counters')
-    return x.add('node-rules', 'diagnose.ev.counter-no-counters', { node, target: f.target });
+    return x.add(
+      'node-rules',
+      c.rule === 'nft' ? 'diagnose.ev.counter-no-counters.nft' : 'diagnose.ev.counter-no-counters',
+      { node, target: f.target },
+    );
   if (!c.entry) return;
   const e = c.entry;
   if (e.before !== undefined && e.after !== undefined) {

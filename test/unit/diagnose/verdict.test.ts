@@ -939,6 +939,16 @@ describe("kube-proxy's nftables mode on the node", () => {
       assert.equal(f.trace.state, 'dnat');
       assert.equal(f.counters.state, 'no-counters');
       assert.equal(both(ok).en.code, 'ok');
+      // The counters' note speaks of nft, not of iptables-save's -c.
+      const note = both(
+        scenario({
+          plan: p,
+          outputs: { ...calicoPod(p), ...connects(p, 'timeout', 'timeout') },
+          nodeEvidence: evidence(p, good, good, { mode: 'nftables' }),
+        }),
+      ).en.evidence.find((e) => e.source === 'node-rules');
+      assert.match(note?.text ?? '', /nftables rules for .* carry no packet counters \(kube-proxy writes none/);
+      assert.doesNotMatch(note?.text ?? '', /iptables-save/);
 
       const stale = nftRuleset(p, ['10.250.7.7']);
       const v = both(

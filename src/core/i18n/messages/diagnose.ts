@@ -203,6 +203,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.counter-no-rule': "Node {node}'s dump has no rule for {target} with counters.",
     'diagnose.ev.counter-no-counters':
       "Node {node}'s rules for {target} carry no packet counters (`iptables-save` needs `-c`; kube-proxy's nftables mode keeps none).",
+    'diagnose.ev.counter-no-counters.nft':
+      "Node {node}'s kube-proxy nftables rules for {target} carry no packet counters (kube-proxy writes none in that mode), so they cannot show whether the probe reached them.",
     'diagnose.ev.node-missing': 'No node evidence: {error}.',
     'diagnose.ev.node-none': "The node's rules were not captured: nothing shows whether the probe reached them.",
     'diagnose.ev.node-other':
@@ -459,6 +461,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.counter-no-rule': '节点 {node} 的转储中没有带计数器的 {target} 规则。',
     'diagnose.ev.counter-no-counters':
       '节点 {node} 上 {target} 的规则没有包计数器（`iptables-save` 需要 `-c`；kube-proxy 的 nftables 模式不保留计数器）。',
+    'diagnose.ev.counter-no-counters.nft':
+      '节点 {node} 上 {target} 的 kube-proxy nftables 规则没有包计数器（该模式下 kube-proxy 不写计数器），因此无法显示探测是否到达了这些规则。',
     'diagnose.ev.node-missing': '没有节点证据：{error}。',
     'diagnose.ev.node-none': '没有采集节点的规则：无法判断探测是否到达了这些规则。',
     'diagnose.ev.node-other':
