@@ -1,9 +1,13 @@
 /**
  * A piece of a big text kept compressed, by the server's process (piecedText.ts) and on its way to a worker:
- * brotli's quality 1 takes about 2 ms a megabyte of a kube-proxy dump and leaves a seventh of it (zlib's fastest
- * level took 3 ms a megabyte). Apart from the LSP libraries: the worker reads these too.
+ * deflate's fastest level leaves about a seventh of a kube-proxy dump (24 MB in 256 KB pieces: 3.4 MB; brotli's
+ * quality 1, used before, 3.1 MB) at about 3 ms a megabyte. Brotli was as fast without the extension's allocator
+ * settings, but with them (allocatorEnv.ts: every block from 128 KB a mapping of its own) each piece's brotli
+ * state was fresh memory, page faults and all: packing the 10k-Service dump took 400 ms of CPU against deflate's
+ * 70-150, most of the server's main thread while the dump's didOpen came. Apart from the LSP libraries: the worker
+ * reads these too.
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * A piece's characters as bytes, compressed: Latin-1 when every character fits a byte, else UTF-16 (both keep
@@ -25,13 +29,10 @@ export function packLatin1(bytes: Uint8Array): Packed {
 }
 
 function compress(raw: Uint8Array, wide: boolean): Packed {
-  const bytes = brotliCompressSync(raw, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-  });
-  return { bytes, wide };
+  return { bytes: deflateRawSync(raw, { level: 1 }), wide };
 }
 
 /** The characters of a packed piece. */
 export function unpack(p: Packed): string {
-  return brotliDecompressSync(p.bytes).toString(p.wide ? 'utf16le' : 'latin1');
+  return inflateRawSync(p.bytes).toString(p.wide ? 'utf16le' : 'latin1');
 }

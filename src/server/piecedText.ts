@@ -4,7 +4,7 @@
  * moment, and the server's process only forwards a freshly opened text to its worker, part by part. The first
  * time anything needs the text as one string (an edit, a line count), it is joined once and the pieces let go.
  *
- * A didOpen's text read over stdio is compressed piece by piece as it is decoded (packedText.ts: to a seventh) and
+ * A didOpen's text read over stdio is compressed piece by piece as it is decoded (packedText.ts: to about a seventh) and
  * goes so to the worker that will analyse it, which reads it while the rest comes (see `TextSink`): the worker
  * holds the only copy of the text as characters, and the server has it back, piece by piece, for what the worker
  * cannot do (an edit, another analysis after a worker stopped).
