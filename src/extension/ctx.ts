@@ -50,7 +50,7 @@ export class Ctx implements vscode.Disposable {
 
   private async start(): Promise<LanguageClient> {
     const module = this.extension.asAbsolutePath('dist/server.js');
-    // The server's process runs with the allocator settings its workers get (they inherit them from it).
+    // The server's process runs with the allocator settings; its analysis workers are threads of it, so they too.
     const env = allocatorEnv();
     // Over stdio the server reads a big dump's didOpen as it comes, in pieces, and hands them to its worker
     // compressed (server/stdioReader.ts): over node IPC the whole text arrives as one string the server keeps.
