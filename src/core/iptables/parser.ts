@@ -1469,8 +1469,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         return;
       }
     } else if (rule.command === 'delete') {
-      // The family is the dump's as read so far (a header, the first address), decided once per parse.
-      deleteFamily = familyOfDeletes ??= decideFamily(dump) === 6 ? 'ipv6' : 'ipv4';
+      // The family is a script's commands' (ip6tables or iptables), else the dump's as read so far (a header, the
+      // first address); decided once per parse.
+      familyOfDeletes ??=
+        ipv6Commands !== undefined ? (ipv6Commands ? 'ipv6' : 'ipv4') : decideFamily(dump) === 6 ? 'ipv6' : 'ipv4';
+      deleteFamily = familyOfDeletes;
       at = takeSameRule(chain, deleteKey(rule));
       if (at < 0) {
         // A command deletes from the kernel's rules, which the text may not show: not applied, and said so.
