@@ -31,7 +31,9 @@ export function readUnicodeSpaces(text: string): ReadUnicodeSpaces | undefined {
   // Most pastes have none: one search of the text decides.
   if (!text.includes(NO_BREAK) && !ANY_WIDE.test(text)) return undefined;
   let first = -1;
-  const read = text.replace(SPACES, (_space, offset: number) => {
+  const read = text.replace(SPACES, (space: string, offset: number) => {
+    // A file's byte order mark, before its first line: the readers' as before, no copy's.
+    if (offset === 0 && space === '\ufeff') return space;
     if (first < 0) first = offset;
     return ' ';
   });

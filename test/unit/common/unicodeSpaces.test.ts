@@ -75,3 +75,8 @@ test('a zero-width space inside a word is left there: a blank would cut the word
   assert.equal(readUnicodeSpaces('-A KUBE-SVC-ABC\u200b -j DROP')?.text, '-A KUBE-SVC-ABC  -j DROP');
   assert.equal(readUnicodeSpaces(SAVE), undefined);
 });
+
+test("a file's byte order mark before its first line is no copy's space", () => {
+  assert.equal(readUnicodeSpaces(`\ufeff${SAVE}`), undefined);
+  assert.equal(readUnicodeSpaces(`\ufeff\u200b${SAVE}`)?.text, `\ufeff ${SAVE}`);
+});
