@@ -17,13 +17,19 @@ const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
  * start says it: the line has no trailing blanks).
  */
 const PROGRAM_MESSAGE = /^[A-Za-z][\w.+-]*:\s+\S+\s+\S/;
+/**
+ * What after such a colon is the output's, not a message: a host prefix (pdsh, clush: `node1: -A KUBE-SERVICES ...`,
+ * `node1: :KUBE-SVC-X - [0:0]`, `node1: TCP 10.96.0.1:443 rr`) puts a rule, a declaration or an address there.
+ */
+const OUTPUT_AFTER_NAME = /^[^:]*:\s+[-:*[#]|\s-[-\w]|\d+\.\d+\.\d+\.\d+|[\da-f]{1,4}:[\da-f]{0,4}:[\da-f]/i;
 
 /**
  * A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`),
  * a caption or Markdown. `content` is the line without indentation and trailing blanks.
  */
 export function isProse(content: string): boolean {
-  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content) || PROGRAM_MESSAGE.test(content)) return true;
+  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
+  if (PROGRAM_MESSAGE.test(content) && !OUTPUT_AFTER_NAME.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
   // Three words or more: the line has no trailing blanks, so a third word's first character says it. (A group
   // repeated per word, `(?:\s+\S+){2,}$`, kept a backtrack entry per word: a flattened paste of 3M words overflowed.)

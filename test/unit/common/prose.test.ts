@@ -15,3 +15,20 @@ test('a flattened paste of millions of words (echo $(...), a chat that joined th
   assert.equal(isProse('x '.repeat(5_000_000) + 'x'), true);
   assert.equal(isProse('1 '.repeat(5_000_000) + '1'), false); // a number first: no sentence
 });
+
+test("a program's message is prose; a host prefix before the output's lines (pdsh, clush) is not", () => {
+  for (const line of [
+    'sudo: unable to resolve host node-a: Name or service not known',
+    'bash: ipvsadm: command not found',
+    'error: unable to upgrade connection: container not found ("kube-proxy")',
+  ])
+    assert.equal(isProse(line), true, line);
+  for (const line of [
+    'node1: -A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y',
+    'node1: :KUBE-SERVICES - [0:0]',
+    'node1: TCP  10.96.0.1:443 rr',
+    'node1: -> 10.244.1.5:6443 Masq 1 0 0',
+    'node1: TCP  [fd00::1]:443 rr',
+  ])
+    assert.equal(isProse(line), false, line);
+});
