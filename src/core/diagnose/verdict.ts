@@ -723,6 +723,30 @@ type EndpointConnect = { result: CheckResult; outcome: ConnectOutcome };
  * endpoints' addresses and connect to them directly. So the verdict reads the API's endpoints, the DNS answer and
  * the direct connects.
  */
+/** Ports the pod's probe opens like TCP: TCP, and UDP 53 (a DNS query). */
+function probedLikeTcp(input: DiagnoseInput): boolean {
+  return input.port.protocol === 'TCP' || (input.port.protocol === 'UDP' && input.port.port === 53);
+}
+
+/** The pod cannot probe `target`: its tools probe failed, or found no tool for the port. */
+function toolMissingVerdict(
+  x: Texts,
+  input: DiagnoseInput,
+  probe: CheckResult | undefined,
+  probeFailed: boolean,
+  target: string,
+  names: Params,
+): Verdict {
+  // A UDP 53 port is probed with a DNS query, which needs a DNS client, not a TCP one.
+  const summary = probeFailed
+    ? x.t('diagnose.summary.tool-missing.probe-failed', { why: probeWhy(probe!) })
+    : x.t(input.port.protocol === 'UDP' ? 'diagnose.summary.tool-missing.dns' : 'diagnose.summary.tool-missing', {
+        target,
+      });
+  const steps = !probeFailed && input.port.protocol === 'UDP' ? 'tool-missing-dns' : 'tool-missing';
+  return verdict('tool-missing', summary, x, nextSteps(x, steps, 2, names));
+}
+
 function headlessVerdict(x: Texts, input: DiagnoseInput, f: ReturnType<typeof gatherFacts>, names: Params): Verdict {
   const pod = podLabel(input);
   const service = serviceLabel(input);
@@ -779,7 +803,8 @@ function headlessVerdict(x: Texts, input: DiagnoseInput, f: ReturnType<typeof ga
         x,
         nextSteps(x, 'dns-failure', 3, names),
       );
-    if (!addrs.some((a) => readyIps.has(a)))
+    // Only against endpoints the API showed: unread ones (no right to list them) are no evidence of a mismatch.
+    if (input.endpointsKnown && !addrs.some((a) => readyIps.has(a)))
       return verdict(
         'dns-failure',
         x.t('diagnose.summary.headless.dns-mismatch', {
@@ -807,6 +832,11 @@ function headlessVerdict(x: Texts, input: DiagnoseInput, f: ReturnType<typeof ga
     );
   }
   addToolsEvidence(x, input);
+  // No endpoint was probed: the pod has no tool to, as for a ClusterIP.
+  const probe = lastCheck(input.checks, 'tools');
+  const probeFailed = !!probe && (probe.exitCode !== 0 || !!probe.error);
+  if (probe && (probeFailed || (probedLikeTcp(input) && !hasConnectTool(readTools(probe)))))
+    return toolMissingVerdict(x, input, probe, probeFailed, `${name}:${input.port.port}`, names);
   return verdict(
     'inconclusive',
     x.t('diagnose.summary.inconclusive', {
@@ -1087,7 +1117,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   // 5. Tools.
   const probe = lastCheck(input.checks, 'tools');
   const probeFailed = !!probe && (probe.exitCode !== 0 || !!probe.error);
-  const tcpLike = input.port.protocol === 'TCP' || (input.port.protocol === 'UDP' && input.port.port === 53);
+  const tcpLike = probedLikeTcp(input);
   const noConnectTool = probe && !probeFailed ? !hasConnectTool(readTools(probe)) : false;
   if (!f.connect || f.connect.outcome === 'error') {
     if (probeFailed || (tcpLike && (noConnectTool || !f.connect || f.connect.outcome === 'error'))) {
@@ -1095,14 +1125,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       if (f.connect) addConnectEvidence(x, f.connect);
       addRouteEvidence(x, input, f);
       addTraceEvidence(x, input, f);
-      // A UDP 53 port is probed with a DNS query, which needs a DNS client, not a TCP one.
-      const summary = probeFailed
-        ? x.t('diagnose.summary.tool-missing.probe-failed', { why: probeWhy(probe!) })
-        : x.t(input.port.protocol === 'UDP' ? 'diagnose.summary.tool-missing.dns' : 'diagnose.summary.tool-missing', {
-            target: f.target,
-          });
-      const steps = !probeFailed && input.port.protocol === 'UDP' ? 'tool-missing-dns' : 'tool-missing';
-      return verdict('tool-missing', summary, x, nextSteps(x, steps, 2, names));
+      return toolMissingVerdict(x, input, probe, probeFailed, f.target, names);
     }
   }
 

@@ -337,6 +337,32 @@ describe('a headless Service (clusterIP None): its name and its pods decide', ()
       assert.doesNotMatch(en.summary, /None/);
     });
 
+    test(`plan ${p.name}: endpoints the client may not list are no DNS mismatch: its name resolving is not dns-failure`, () => {
+      const input = scenario({
+        plan: p,
+        svc,
+        eps: [],
+        endpointsKnown: false,
+        outputs: { ...calicoPod(p), dns: resolved(p.endpoints) },
+      });
+      const { en } = both(input);
+      assert.notEqual(en.code, 'dns-failure', en.summary);
+    });
+
+    test(`plan ${p.name}: a pod with no tool to connect with -> tool-missing naming the Service, as for a ClusterIP`, () => {
+      const input = scenario({
+        plan: p,
+        svc,
+        tools: ['ip', 'nslookup', 'cat'],
+        outputs: { ...calicoPod(p), dns: resolved(p.endpoints) },
+      });
+      const { en, zh } = both(input);
+      assert.equal(en.code, 'tool-missing', en.summary);
+      assert.equal(zh.code, 'tool-missing');
+      assert.ok(en.summary.includes(`${dnsName(p)}:${p.port}`), en.summary);
+      assert.doesNotMatch(en.summary, /kube-proxy writes no rule/);
+    });
+
     test(`plan ${p.name}: no endpoints -> no-endpoints, said for a headless Service`, () => {
       const input = scenario({
         plan: p,

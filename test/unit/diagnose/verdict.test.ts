@@ -655,7 +655,7 @@ describe('tools and exec', () => {
 });
 
 describe('other inputs', () => {
-  test('a headless Service nothing could be probed for is inconclusive (no ClusterIP)', () => {
+  test('a headless Service the pod has no tool to probe is tool-missing, as a ClusterIP is', () => {
     const p = PLAN_A;
     const v = decideVerdict(
       scenario({
@@ -666,8 +666,8 @@ describe('other inputs', () => {
       }),
       'en',
     );
-    assert.equal(v.code, 'inconclusive');
-    assert.match(v.summary, /no ClusterIP \(None\)/);
+    assert.equal(v.code, 'tool-missing');
+    assert.doesNotMatch(v.summary, /kube-proxy writes no rule/);
   });
 
   test('a UDP port other than 53 is not probed; healthy facts give ok(not checkable)', () => {

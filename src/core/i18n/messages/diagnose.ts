@@ -117,7 +117,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.exec-forbidden': 'Exec into pod {pod} was refused ({status}): {message}',
     'diagnose.summary.inconclusive': 'No verdict for {target} from pod {pod}: {reason}',
     'diagnose.reason.exec-failed': 'exec into the pod failed: {message}.',
-    'diagnose.reason.headless': 'the Service has no ClusterIP ({clusterIP}), so kube-proxy writes no rule for it.',
+    'diagnose.reason.headless':
+      'the Service is headless (ClusterIP {clusterIP}): its clients reach its pods directly, and none of them could be probed (its endpoints could not be read, or its port cannot be probed).',
     'diagnose.reason.not-checkable':
       'a {proto} port cannot be probed with a TCP connect, and no other check found a fault.',
     'diagnose.reason.counters-still-route-node':
@@ -389,7 +390,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.exec-forbidden': '进入 Pod {pod} 执行命令（exec）被拒绝（{status}）：{message}',
     'diagnose.summary.inconclusive': '从 Pod {pod} 访问 {target} 无法得出结论：{reason}',
     'diagnose.reason.exec-failed': '进入 Pod 执行命令失败：{message}。',
-    'diagnose.reason.headless': 'Service 没有 ClusterIP（{clusterIP}），kube-proxy 不会为它写规则。',
+    'diagnose.reason.headless':
+      'Service 是无头服务（ClusterIP {clusterIP}）：客户端直接访问它的 Pod，而没有一个能探测（无法读取其端点，或其端口无法探测）。',
     'diagnose.reason.not-checkable': '{proto} 端口无法用 TCP 连接来探测，其他检查也没有发现故障。',
     'diagnose.reason.counters-still-route-node':
       '连接失败（{outcome}），节点上的规则也没有计到任何包，尽管 Pod 的路由指向节点：在 kube-proxy 的 nat 规则之前有东西（eBPF 程序、Pod 接口上的策略）丢弃了它，或者证据来自另一个节点。',
