@@ -227,7 +227,7 @@ export function answerTooLargeError(what: RequestWhat): ClusterError {
   return new ClusterError(
     'api',
     `the API's answer to ${what.verb} ${target}${what.namespace ? ` in ${what.namespace}` : ''} is larger than 256 MB`,
-    'narrow it: one namespace (-n NAMESPACE) instead of all; is the server a Kubernetes API server?',
+    'lists come in pages of 500 items, far less than that: is the server a Kubernetes API server, or is a proxy in between sending something else?',
   );
 }
 

@@ -21,7 +21,7 @@ const PROGRAM_MESSAGE = /^[A-Za-z][\w.+-]*:\s+\S+\s+\S/;
  * What after such a colon is the output's, not a message: a host prefix (pdsh, clush: `node1: -A KUBE-SERVICES ...`,
  * `node1: :KUBE-SVC-X - [0:0]`, `node1: TCP 10.96.0.1:443 rr`) puts a rule, a declaration or an address there.
  */
-const OUTPUT_AFTER_NAME = /^[^:]*:\s+[-:*[#]|\s-[-\w]|\d+\.\d+\.\d+\.\d+|[\da-f]{1,4}:[\da-f]{0,4}:[\da-f]/i;
+const OUTPUT_AFTER_NAME = /^[^:]*:\s+(?:[-:*[#]|(?:TCP|UDP|SCTP|FWM)\s+\S*(?:\d+\.\d+\.\d+\.\d+|[\da-f]*:[\da-f]*:))/i;
 
 /**
  * A sentence of prose around a dump, also as a list item (`- The default rule is changed to ...`, `2. Then ...`),

@@ -96,7 +96,7 @@ export function clusterDomainFromResolvConf(text: string, podNamespace: string):
       .trim()
       .split(/\s+/);
     if (words[0] === 'search' || words[0] === 'domain')
-      search.push(...words.slice(1).map((w) => w.toLowerCase().replace(/\.$/, '')));
+      for (const w of words.slice(1)) search.push(w.toLowerCase().replace(/\.$/, '')); // not push(...): no bound
   }
   const valid = (d: string | undefined) => (d && isSubdomainName(d) ? d : undefined);
   const own = `${podNamespace.toLowerCase()}.svc.`;

@@ -207,7 +207,7 @@ function readOptions(ctx: ParseContext, sl: SourceLine, words: Word[], commandWo
           break;
         case 'sched-flags':
           take((v) => {
-            rule.flags.push(...v.text.split(',').filter((f) => f !== ''));
+            for (const flag of v.text.split(',')) if (flag !== '') rule.flags.push(flag); // not push(...): no bound
             rule.tokens.push({ kind: 'flag', word: v });
           }, w.text);
           break;

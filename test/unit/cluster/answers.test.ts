@@ -51,7 +51,7 @@ describe('API answers that are slow, endless or big', () => {
         '',
       ].join('\n'),
     );
-    session = await ClusterSession.open({ kubeconfig, timeoutMs: 600 });
+    session = await ClusterSession.open({ kubeconfig, timeoutMs: 2000 });
   });
   after(() => {
     session?.dispose();
@@ -78,13 +78,13 @@ describe('API answers that are slow, endless or big', () => {
     const body = Buffer.from(listOf(Array.from({ length: 40 }, (_, i) => service(i))));
     handler = (_req, res) => {
       res.setHeader('Content-Type', 'application/json');
-      // 8 pieces 250 ms apart: 1.75 s in all, never 600 ms without a byte.
+      // 8 pieces 400 ms apart: 2.8 s in all, never 2 s without a byte (a margin of 1.6 s for a loaded machine).
       let at = 0;
       const piece = Math.ceil(body.length / 8);
       const next = () => {
         res.write(body.subarray(at, (at += piece)));
         if (at >= body.length) res.end();
-        else setTimeout(next, 250);
+        else setTimeout(next, 400);
       };
       next();
     };
@@ -99,7 +99,7 @@ describe('API answers that are slow, endless or big', () => {
     await assert.rejects(session.listServices('shop'), (e: unknown) => {
       assert.ok(isClusterError(e));
       assert.equal(e.code, 'timeout');
-      assert.match(e.message, /timed out after 0\.6 s: list services in shop/);
+      assert.match(e.message, /timed out after 2 s: list services in shop/);
       return true;
     });
   });
@@ -118,7 +118,7 @@ describe('API answers that are slow, endless or big', () => {
       assert.ok(isClusterError(e));
       assert.equal(e.code, 'api');
       assert.match(e.message, /answer to list services in shop is larger than 256 MB/);
-      assert.match(e.hint, /-n NAMESPACE/);
+      assert.match(e.hint, /is the server a Kubernetes API server/);
       return true;
     });
   });

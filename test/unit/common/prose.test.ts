@@ -21,6 +21,8 @@ test("a program's message is prose; a host prefix before the output's lines (pds
     'sudo: unable to resolve host node-a: Name or service not known',
     'bash: ipvsadm: command not found',
     'error: unable to upgrade connection: container not found ("kube-proxy")',
+    'error: error dialing backend: dial tcp 10.0.0.5:10250: i/o timeout',
+    'sudo: a terminal is required to read the password; either use the -S option to read from standard input',
   ])
     assert.equal(isProse(line), true, line);
   for (const line of [
