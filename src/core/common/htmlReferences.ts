@@ -33,8 +33,13 @@ export interface ReadHtmlReferences {
   column: number;
 }
 
+/** Whether the text's head has HTML character references (what `readHtmlReferences` looks at first). */
+export function mayHoldHtmlReferences(text: string): boolean {
+  return headLines(text, HEAD_LINES).some((line) => ESCAPED.test(line));
+}
+
 export function readHtmlReferences(text: string): ReadHtmlReferences | undefined {
-  if (!headLines(text, HEAD_LINES).some((line) => ESCAPED.test(line))) return undefined;
+  if (!mayHoldHtmlReferences(text)) return undefined;
   const map = new PastePositionsBuilder();
   const out: string[] = [];
   let first: { line: number; column: number } | undefined;

@@ -11,8 +11,8 @@ import { readAnsiEscapes } from './ansiEscapes';
 import { blankCodeFences } from './codeFences';
 import { blankGrepFileNames, type BlankedFileNames } from './grepFileNames';
 import { readDoubleSpacing } from './doubleSpacing';
-import { readHtmlReferences } from './htmlReferences';
-import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
+import { mayHoldHtmlReferences, readHtmlReferences } from './htmlReferences';
+import { mayCarryRestoreInput, readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
 import { blankLogfmtCommands } from './logfmtCommands';
@@ -51,10 +51,12 @@ export interface UnwrappedPaste {
 
 /** The paste unwrapped, or undefined when nothing was wrapped around it. */
 export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
-  const ansi = readAnsiEscapes(pasted);
+  // One map of positions at a time. A page's source or a kube-proxy log keep theirs, as before the colour and
+  // double-spacing readers came: their readers read them through colours and blank lines, which cost little there.
+  const ownMap = mayHoldHtmlReferences(pasted) || mayCarryRestoreInput(pasted);
+  const ansi = ownMap ? undefined : readAnsiEscapes(pasted);
   const uncoloured = ansi?.text ?? pasted;
-  // One map of positions at a time: a wrapper read with positions of its own is not read in a text that has them.
-  const doubled = ansi ? undefined : readDoubleSpacing(uncoloured);
+  const doubled = ansi || ownMap ? undefined : readDoubleSpacing(uncoloured);
   const single = doubled?.text ?? uncoloured;
   const spaces = readUnicodeSpaces(single);
   const text = spaces?.text ?? single;

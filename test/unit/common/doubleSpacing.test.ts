@@ -70,3 +70,26 @@ test('outputs and prose with blank lines of their own are not double-spaced', ()
   // A caption typed above a double-spaced paste does not hide it.
   assert.notEqual(readDoubleSpacing(`Output of iptables -t nat -nvL:\n${doubleSpaced(LISTING)}`), undefined);
 });
+
+test('a double-spaced page source or kube-proxy log reads as before: its own reader keeps its map, blank lines and all', () => {
+  const page = SAVE.replace(/"/g, '&quot;');
+  const log = [
+    'I1207 09:00:01.000000       1 proxier.go:1500] "Syncing iptables rules"',
+    `I1207 09:00:01.000001       1 proxier.go:1538] "Restoring iptables" rules="${SAVE.replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`,
+    'I1207 09:00:01.000002       1 proxier.go:1550] "SyncProxyRules complete" elapsed="12ms"',
+    '',
+  ].join('\n');
+  // What was read, without where: the blank lines stay in the text these readers map.
+  const read = (text: string) => {
+    const a = analyzeText(text);
+    return {
+      rules: a.iptables?.dump.rules.map((r) => r.text),
+      problems: diagnosticsOf(a, 'en').map((d) => `${d.code}: ${d.message}`),
+    };
+  };
+  for (const text of [page, log]) {
+    const expected = read(text);
+    assert.ok(expected.rules!.length > 0);
+    assert.deepEqual(read(doubleSpaced(text)), expected, text.slice(0, 40));
+  }
+});
