@@ -40,7 +40,10 @@ export function readInput(path: string | undefined): string {
  * at the input limit with a message, where reading it whole grew without bound in silence.
  */
 function readStandardInput(): Buffer {
-  if (process.stdin.isTTY) process.stderr.write('kpp: reading the output from standard input; end it with Ctrl-D\n');
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      'kpp: reading the output from standard input; end it with Ctrl-D (on Windows: Ctrl-Z, then Enter)\n',
+    );
   const piece = Buffer.allocUnsafe(1024 * 1024);
   const pieces: Buffer[] = [];
   let total = 0;

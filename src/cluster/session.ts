@@ -11,10 +11,10 @@ import { ApiTransport, DEFAULT_TIMEOUT_MS, type CallOptions } from './http';
 import { loadKubeconfig, type KubeconfigOptions, type LoadedKubeconfig } from './kubeconfig';
 import { checkContainerName, checkNamespace, checkNodeName, checkPodName, checkServiceName } from './validate';
 
-/** `listServices(ALL_NAMESPACES)`: every namespace (`-A`). */
 /** Items per page of a list (kubectl's default chunk size). */
 const LIST_PAGE_ITEMS = 500;
 
+/** `listServices(ALL_NAMESPACES)`: every namespace (`-A`). */
 export const ALL_NAMESPACES = '*';
 export type NamespaceScope = string;
 

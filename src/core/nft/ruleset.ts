@@ -251,7 +251,6 @@ const REJECT_WITH_V6: Record<string, string> = {
   'reject-route': 'icmp6-reject-route',
 };
 
-/** Reads one rule line of a chain: selectors become matches, the statement and verdict the target. */
 /**
  * The table's first dynamic set of this name, from the objects read so far. An index kept beside the table, grown
  * as objects are pushed: a lookup per rule that scanned every object was quadratic in kube-proxy's affinity sets.
@@ -268,6 +267,7 @@ function dynamicSetNamed(table: NftTable, name: string): NftObject | undefined {
 
 const dynamicSets = new WeakMap<NftTable, { read: number; byName: Map<string, NftObject> }>();
 
+/** Reads one rule line of a chain: selectors become matches, the statement and verdict the target. */
 function readRule(sl: SourceLine, content: string, table: NftTable, chain: NftChain, diagnostics: Diagnostic[]): Rule {
   const words = splitWords(content, sl.offset).words;
   const line = sl.line;

@@ -426,6 +426,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.tools-failed': '工具探测失败（{why}）：对容器一无所知。',
     'diagnose.ev.connect': '用 {tool} 连接 {target}：{outcome}（退出码 {code}，{ms} 毫秒）。',
     'diagnose.ev.connect-summary.other': '{count} 次直接连接端点中有 {failed} 次失败。',
+    'diagnose.ev.connect-summary-ok.one': '探测的唯一端点接受了直接连接。',
     'diagnose.ev.connect-summary-ok.other': '探测的 {count} 个端点都接受了直接连接。',
     'diagnose.ev.endpoint-cap': '只直接探测了 {total} 个端点中的 {probed} 个（计划最多探测 {cap} 个）。',
     'diagnose.ev.not-checkable': '{proto} 端口 {port}：TCP 连接无法说明它的情况，因此没有探测。',

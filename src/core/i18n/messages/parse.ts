@@ -125,7 +125,7 @@ export const parseMessages: MessageBundle = {
     'parse.grep-file-names':
       'Lines start with the name of the file grep read them from (`grep -r`, `grep -H`, a grep over several files); the names are ignored.',
     'parse.terminal-escapes':
-      "A terminal's escape sequences (colours: `ESC[32m`) are read as nothing: the output was captured from a terminal (`kubectl exec -it`, `--color=always`, `script`).",
+      "A terminal's escape sequences (colours: `ESC[32m`) are left out: the output was captured from a terminal (`kubectl exec -it`, `--color=always`, `script`).",
     'parse.double-spaced-paste':
       'Every line is followed by a blank line (the paste went through a mail, a word processor or a chat that made each line a paragraph): the lines are read without those blank lines; positions are lines of this file.',
     'parse.unicode-spaces':
@@ -241,7 +241,7 @@ export const parseMessages: MessageBundle = {
     'parse.grep-file-names':
       '各行以 grep 读取的文件名开头（`grep -r`、`grep -H` 或对多个文件的 grep）；已忽略这些文件名。',
     'parse.terminal-escapes':
-      '终端转义序列（颜色：`ESC[32m`）按不存在读取：输出是从终端捕获的（`kubectl exec -it`、`--color=always`、`script`）。',
+      '终端转义序列（颜色：`ESC[32m`）被略去：输出是从终端捕获的（`kubectl exec -it`、`--color=always`、`script`）。',
     'parse.double-spaced-paste':
       '每行之后都有一个空行（粘贴内容经过了邮件、文字处理软件或聊天工具的转换，每行成了一个段落）：读取时忽略这些空行；位置按本文件的行计。',
     'parse.unicode-spaces':
