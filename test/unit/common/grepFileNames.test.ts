@@ -71,3 +71,21 @@ test('field names, IPv6 addresses and outputs of their own are not file names', 
     .join('\n');
   assert.equal(blankGrepFileNames(many), undefined);
 });
+
+test("grep -A/-B/-C's context lines (`name-` where a match has `name:`) read as the output too", () => {
+  const file = 'nodes/node-a/iptables-save.txt';
+  // Every other line a match, the rest context, as `grep -r -A1 KUBE-` prints around the matches.
+  const context = SAVE.split('\n')
+    .map((line, i) => `${file}${i % 2 ? '-' : ':'}${line}`)
+    .join('\n');
+  const a = analyzeText(context);
+  const plain = analyzeText(SAVE);
+  assert.deepEqual(
+    a.iptables!.dump.rules.map((r) => r.text.trim()),
+    plain.iptables!.dump.rules.map((r) => r.text.trim()),
+  );
+  assert.deepEqual(
+    diagnosticsOf(a, 'en').map((d) => d.code),
+    [...diagnosticsOf(plain, 'en').map((d) => d.code), 'grep-file-names'].sort(),
+  );
+});
