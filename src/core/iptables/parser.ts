@@ -289,11 +289,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   let fillingChain: Chain | undefined;
   const pendingRules: Rule[] = [];
   let pendingCount = 0;
-  /** The chain rules are being inserted into at one place (see settleInsertRun). */
-  let insertChain: Chain | undefined;
-  let insertPosition: number | undefined;
-  let insertAt = 0;
-  let insertRun: Rule[] = [];
+  /** Chains rules are being inserted into at one place each (see settleInsertRun). */
+  const insertRuns = new Map<Chain, InsertRun>();
   /** How the words scanned last join the rule when a terminal folded the line before them (one for every rule). */
   const ruleFold = { breaks: false, glueFirst: false };
   /** Where the rule being read is: one record reused for every rule (the rule copies it into the store). */
@@ -1388,21 +1385,21 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   }
 
   /**
-   * Rules inserted one after another at one place of a chain (`-I INPUT 1 ...` for each address of a ban list)
-   * wait in `insertRun` and go in at once, the last one first: inserting each at the front moved the whole chain,
-   * and 80k of them took seconds.
+   * Rules inserted one after another at one place of a chain (`-I INPUT 1 ...` for each address of a ban list,
+   * also in turn with `-I FORWARD 1 ...`) wait in the chain's run and go in at once, the last one first: inserting
+   * each at the front moved the whole chain, and 80k of them took seconds. `chain`: only its run (a rule of it is
+   * read or changed); none: every run (a line that may read any chain).
    */
-  function settleInsertRun(): void {
-    const chain = insertChain;
-    if (!chain) return;
-    insertChain = undefined;
-    insertRun.reverse();
-    const rules = chain.rules;
-    chain.rules =
-      insertAt === rules.length
-        ? rules.concat(insertRun)
-        : rules.slice(0, insertAt).concat(insertRun, rules.slice(insertAt));
-    insertRun = [];
+  function settleInsertRun(chain?: Chain): void {
+    if (chain) {
+      const run = insertRuns.get(chain);
+      if (!run) return;
+      insertRuns.delete(chain);
+      insertRunInto(chain, run);
+      return;
+    }
+    for (const [c, run] of insertRuns) insertRunInto(c, run);
+    insertRuns.clear();
   }
 
   function settleAppendedRules(): void {
@@ -1422,9 +1419,12 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
 
   function addRule(rule: Rule, table?: Table, known?: Chain): void {
     const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
-    const insertsAgain = rule.command === 'insert' && chain === insertChain && rule.position === insertPosition;
+    const run = insertRuns.get(chain);
+    const insertsAgain = rule.command === 'insert' && run !== undefined && rule.position === run.position;
     if (!insertsAgain && (chain !== fillingChain || rule.command !== 'append')) {
-      settleFillingChain();
+      // Only this chain's inserted rules need to be in place: other chains' runs go on.
+      settleInsertRun(chain);
+      settleAppendedRules();
       fillingChain = chain;
     }
     if (rule.command === 'append') {
@@ -1433,15 +1433,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     } else if (rule.command === 'insert') {
       sameRuleIndex.delete(chain);
       const at = Math.max(0, (rule.position ?? 1) - 1);
-      if (insertsAgain) insertRun.push(rule);
+      if (insertsAgain) run.rules.push(rule);
       else if (at >= chain.rules.length)
         chain.rules.push(rule); // past the end: appended, as splice would
-      else {
-        insertChain = chain;
-        insertPosition = rule.position;
-        insertAt = at;
-        insertRun.push(rule);
-      }
+      else insertRuns.set(chain, { position: rule.position, at, rules: [rule] });
       if (renamesOf.size > 0) noteJump(table ?? getTable(rule.table), rule);
     } else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
     dump.rules.push(rule);
@@ -1872,6 +1867,22 @@ function applyCommandContext(command: string, ctx: Context): void {
   }
   // A new command's output starts outside any *table block.
   ctx.table = undefined;
+}
+
+/** Rules inserted one after another at one place of a chain, in the order of their lines. */
+interface InsertRun {
+  position: number | undefined;
+  /** Where in the chain's rules they go. */
+  at: number;
+  rules: Rule[];
+}
+
+/** The run's rules into the chain at its place, the last one first (each was inserted before the one before it). */
+function insertRunInto(chain: Chain, run: InsertRun): void {
+  run.rules.reverse();
+  const rules = chain.rules;
+  chain.rules =
+    run.at === rules.length ? rules.concat(run.rules) : rules.slice(0, run.at).concat(run.rules, rules.slice(run.at));
 }
 
 /** `-F`: the chain's rules are gone from line `line` on. */
