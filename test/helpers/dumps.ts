@@ -173,3 +173,22 @@ export const ODD_SERVICES = {
   externalIPEvery: 6,
   notReadyOneIn: 7,
 } as const;
+
+/** iptables-save of the kubernetes Service with two API servers: what the paste-wrapper tests wrap. */
+export const KUBERNETES_SAVE = seedDump(
+  ['172.18.0.2:6443', '172.18.0.3:6443'],
+  'default/kubernetes:https',
+  '10.96.0.1',
+).text;
+
+/** `ipvsadm -Ln` of the same Service and kube-dns: what the paste-wrapper tests wrap. */
+export const KUBERNETES_IPVS = [
+  'IP Virtual Server version 1.2.1 (size=4096)',
+  'Prot LocalAddress:Port Scheduler Flags',
+  '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+  'TCP  10.96.0.1:443 rr',
+  '  -> 172.18.0.2:6443              Masq    1      2          0',
+  '  -> 172.18.0.3:6443              Masq    1      1          0',
+  'UDP  10.96.0.10:53 rr',
+  '  -> 10.244.0.4:53                Masq    1      0          3',
+].join('\n');

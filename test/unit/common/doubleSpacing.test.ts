@@ -8,10 +8,10 @@ import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
 import { readDoubleSpacing } from '../../../src/core/common/doubleSpacing';
 import { documentDiagnostic } from '../../../src/core/documentPositions';
-import { seedDump } from '../../helpers/dumps';
+import { KUBERNETES_IPVS, KUBERNETES_SAVE } from '../../helpers/dumps';
 import { readingOf } from '../../helpers/reading';
 
-const SAVE = seedDump(['172.18.0.2:6443', '172.18.0.3:6443'], 'default/kubernetes:https', '10.96.0.1').text;
+const SAVE = KUBERNETES_SAVE;
 const LISTING = [
   'Chain KUBE-SERVICES (2 references)',
   ' pkts bytes target     prot opt in     out     source               destination',
@@ -25,14 +25,7 @@ const LISTING = [
   ' pkts bytes target     prot opt in     out     source               destination',
   '    3   180 DNAT       tcp  --  *      *       0.0.0.0/0            0.0.0.0/0            /* default/kubernetes:https */ tcp to:172.18.0.2:6443',
 ].join('\n');
-const IPVS = [
-  'IP Virtual Server version 1.2.1 (size=4096)',
-  'Prot LocalAddress:Port Scheduler Flags',
-  '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
-  'TCP  10.96.0.1:443 rr',
-  '  -> 172.18.0.2:6443              Masq    1      2          0',
-  '  -> 172.18.0.3:6443              Masq    1      1          0',
-].join('\n');
+const IPVS = KUBERNETES_IPVS;
 
 const doubleSpaced = (text: string) => text.replace(/\n/g, '\n\n');
 const crCrLf = (text: string) => text.replace(/\n/g, '\r\r\n');

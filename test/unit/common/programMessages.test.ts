@@ -7,16 +7,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
 import { isProse } from '../../../src/core/common/prose';
-import { seedDump } from '../../helpers/dumps';
+import { KUBERNETES_IPVS, seedDump } from '../../helpers/dumps';
 
 const SAVE = seedDump(['172.18.0.2:6443'], 'default/kubernetes:https', '10.96.0.1').text;
-const IPVS = [
-  'IP Virtual Server version 1.2.1 (size=4096)',
-  'Prot LocalAddress:Port Scheduler Flags',
-  '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
-  'TCP  10.96.0.1:443 rr',
-  '  -> 172.18.0.2:6443              Masq    1      2          0',
-].join('\n');
+const IPVS = KUBERNETES_IPVS;
 const MESSAGES = [
   'sudo: unable to resolve host node-a: Name or service not known',
   'sudo: unable to resolve host node-a: Temporary failure in name resolution',

@@ -6,19 +6,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
 import { readUnicodeSpaces } from '../../../src/core/common/unicodeSpaces';
-import { seedDump } from '../../helpers/dumps';
+import { KUBERNETES_IPVS, KUBERNETES_SAVE } from '../../helpers/dumps';
 import { readingOf } from '../../helpers/reading';
 
-const SAVE = seedDump(['172.18.0.2:6443', '172.18.0.3:6443'], 'default/kubernetes:https', '10.96.0.1').text;
-const IPVS = [
-  'IP Virtual Server version 1.2.1 (size=4096)',
-  'Prot LocalAddress:Port Scheduler Flags',
-  '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
-  'TCP  10.96.0.1:443 rr',
-  '  -> 172.18.0.2:6443              Masq    1      2          0',
-  'UDP  10.96.0.10:53 rr',
-  '  -> 10.244.0.4:53                Masq    1      0          3',
-].join('\n');
+const SAVE = KUBERNETES_SAVE;
+const IPVS = KUBERNETES_IPVS;
 const ROUTES =
   'default via 192.168.7.1 dev eth0 proto dhcp metric 100\n10.244.1.0/24 via 192.168.7.12 dev eth0 onlink\n';
 
