@@ -4,6 +4,8 @@
  * and node dumps from the project's own generator with counters set per rule. Two address plans (and a few
  * variants) so nothing in the verdict can lean on one set of addresses.
  */
+import assert from 'node:assert/strict';
+import { decideVerdict } from '../../../src/core/diagnose/verdict';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { classifyCheck } from '../../../src/core/diagnose/classify';
 import { planChecks, readTools, toolProbeCheck } from '../../../src/core/diagnose/plan';
@@ -555,3 +557,23 @@ export function scenario(s: Scenario): DiagnoseInput {
   if (s.execError) input.execError = s.execError;
   return input;
 }
+
+/** The verdict in both languages, checked to agree and to be rendered whole (no raw key, no placeholder). */
+export function both(input: DiagnoseInput) {
+  const en = decideVerdict(input, 'en');
+  const zh = decideVerdict(input, 'zh-CN');
+  assert.equal(zh.code, en.code, 'the code does not depend on the language');
+  assert.equal(zh.evidence.length, en.evidence.length);
+  assert.ok(/[\u4e00-\u9fff]/.test(zh.summary), `Chinese summary: ${zh.summary}`);
+  assert.ok(zh.nextSteps.length > 0 && zh.nextSteps.every((s) => /[\u4e00-\u9fff]/.test(s)));
+  for (const v of [en, zh]) {
+    assert.ok(v.summary.length > 0 && !v.summary.includes('\n'), 'one line');
+    assert.ok(!/diagnose\.|\{\w+\}/.test(v.summary), `no raw key or placeholder: ${v.summary}`);
+    for (const e of v.evidence) assert.ok(!/diagnose\.[a-z]|\{\w+\}/.test(e.text), `evidence text rendered: ${e.text}`);
+    for (const s of v.nextSteps) assert.ok(!/diagnose\.[a-z]/.test(s), s);
+  }
+  return { en, zh };
+}
+
+/** The two address plans every verdict test runs on. */
+export const PLANS: AddressPlan[] = [PLAN_A, PLAN_B];

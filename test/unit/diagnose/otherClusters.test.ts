@@ -3,11 +3,9 @@
 // written here in the tools' own formats (see fixtures.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decideVerdict } from '../../../src/core/diagnose/verdict';
 import { nodeCaptureChecks, nodeRulesCheck, serviceFamily } from '../../../src/core/diagnose/node';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
 import { clusterDomainFromResolvConf } from '../../../src/core/diagnose/plan';
-import type { DiagnoseInput } from '../../../src/core/diagnose/types';
 import {
   calicoPod,
   connects,
@@ -27,18 +25,9 @@ import {
   scenario,
   service,
   type AddressPlan,
+  both,
+  PLANS,
 } from './fixtures';
-
-const PLANS: AddressPlan[] = [PLAN_A, PLAN_B];
-
-function both(input: DiagnoseInput) {
-  const en = decideVerdict(input, 'en');
-  const zh = decideVerdict(input, 'zh-CN');
-  assert.equal(zh.code, en.code);
-  for (const e of [...en.evidence, ...zh.evidence]) assert.ok(!/diagnose\.[a-z]|\{\w+\}/.test(e.text), e.text);
-  assert.ok(!/diagnose\.[a-z]|\{\w+\}/.test(en.summary + zh.summary), en.summary + zh.summary);
-  return { en, zh };
-}
 
 describe("the cluster's DNS domain comes from the pod's resolv.conf", () => {
   test('ClusterFirst search lists, whatever the domain', () => {

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { decideVerdict, gatherFacts } from '../../../src/core/diagnose/verdict';
 import { classifyCheck } from '../../../src/core/diagnose/classify';
 import { toolProbeCheck } from '../../../src/core/diagnose/plan';
-import { VERDICT_CODES, type DiagnoseInput } from '../../../src/core/diagnose/types';
+import { VERDICT_CODES } from '../../../src/core/diagnose/types';
 import { catalogs } from '../../../src/core/i18n/catalog';
 import {
   besideNodePod,
@@ -28,25 +28,9 @@ import {
   service,
   toolsProbe,
   type AddressPlan,
+  both,
+  PLANS,
 } from './fixtures';
-
-const PLANS: AddressPlan[] = [PLAN_A, PLAN_B];
-
-function both(input: DiagnoseInput) {
-  const en = decideVerdict(input, 'en');
-  const zh = decideVerdict(input, 'zh-CN');
-  assert.equal(zh.code, en.code, 'the code does not depend on the language');
-  assert.equal(zh.evidence.length, en.evidence.length);
-  assert.ok(/[\u4e00-\u9fff]/.test(zh.summary), `Chinese summary: ${zh.summary}`);
-  assert.ok(zh.nextSteps.length > 0 && zh.nextSteps.every((s) => /[\u4e00-\u9fff]/.test(s)));
-  for (const v of [en, zh]) {
-    assert.ok(v.summary.length > 0 && !v.summary.includes('\n'), 'one line');
-    assert.ok(!/diagnose\.|\{\w+\}/.test(v.summary), `no raw key or placeholder: ${v.summary}`);
-    for (const e of v.evidence) assert.ok(!/diagnose\.[a-z]|\{\w+\}/.test(e.text), `evidence text rendered: ${e.text}`);
-    for (const s of v.nextSteps) assert.ok(!/diagnose\.[a-z]/.test(s), s);
-  }
-  return { en, zh };
-}
 
 describe('seed case: a second interface takes the ClusterIP to another gateway', () => {
   for (const p of PLANS) {
