@@ -154,6 +154,12 @@ test('explain prints Markdown in English and Chinese', () => {
     'zh-CN',
   );
   assert.match(zh.stdout, /负载均衡链/);
+  // Without --column, a chain's declaration line explains the chain it declares (not the `:` before its name).
+  const declared = kpp('explain', seedFile, '--line', String(seed.lineOf(':KUBE-SVC-') + 1));
+  assert.match(
+    declared.stdout,
+    /\*\*KUBE-SVC-[A-Z0-9]+\*\*: the load-balancing chain of Service \*\*default\/kubernetes/,
+  );
 });
 
 test('lint exits 1 on errors, 0 when clean; --json lists diagnostics 1-based', () => {

@@ -36,7 +36,9 @@ function firstThingOn(a: Analysis, text: string, line: number): TextPosition {
   const chosen =
     candidates.find((l) => a.iptables?.ruleAtLine(l)) ?? candidates.find((l) => engineLines[l]?.trim()) ?? first;
   const content = engineLines[chosen] ?? '';
-  return { line: chosen, column: content.length - content.trimStart().length };
+  // Past a declaration's `:` or a table's `*`: the chain or table they name is what the line is about.
+  const word = content.search(/[\w-]/);
+  return { line: chosen, column: word >= 0 ? word : content.length - content.trimStart().length };
 }
 
 export function runExplain(argv: string[]): number {
