@@ -74,6 +74,13 @@ export class ApiTransport {
       await this.kc.applyToHTTPSOptions(opts);
     } catch (e) {
       const text = (e as Error).message ?? String(e);
+      // client-node refuses a plain-HTTP server unless TLS checks are off: the server's address, not the user's.
+      if (/HTTP protocol is not allowed/i.test(text))
+        throw new ClusterError(
+          'kubeconfig',
+          `the kubeconfig's server ${this.server} is plain http://, which the Kubernetes client refuses unless the cluster sets insecure-skip-tls-verify: true`,
+          "use the API server's https:// address (kubectl cluster-info shows it)",
+        );
       throw new ClusterError(
         'kubeconfig',
         `cannot get credentials for user "${this.user}": ${text.split('\n')[0].slice(0, 300)}`,

@@ -123,3 +123,37 @@ describe('API answers that are slow, endless or big', () => {
     });
   });
 });
+
+describe('a kubeconfig whose server is plain http://', () => {
+  it('says the server address is the problem, not the user credentials', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kpp-http-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: plain\n  cluster:\n    server: http://127.0.0.1:1',
+        'users:',
+        '- name: tester\n  user:\n    token: not-a-real-token',
+        'contexts:',
+        '- name: plain\n  context:\n    cluster: plain\n    user: tester',
+        'current-context: plain',
+        '',
+      ].join('\n'),
+    );
+    const session = await ClusterSession.open({ kubeconfig });
+    try {
+      await assert.rejects(session.listServices('default'), (e: unknown) => {
+        assert.ok(isClusterError(e));
+        assert.equal(e.code, 'kubeconfig');
+        assert.match(e.message, /server http:\/\/127\.0\.0\.1:1 is plain http:\/\//);
+        assert.doesNotMatch(e.message, /credentials/);
+        return true;
+      });
+    } finally {
+      session.dispose();
+    }
+  });
+});
