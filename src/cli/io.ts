@@ -136,6 +136,8 @@ function binaryKind(bytes: Buffer): string | undefined {
   // A log that logrotate's copytruncate cut while its writer kept its offset starts with a run of NULs: text after it.
   let head = 0;
   while (head < bytes.length && bytes[head] === 0) head++;
+  // Nothing after the NULs: no text at all (a preallocated or wiped file).
+  if (head > 0 && head === bytes.length) return 'a file of NUL bytes only';
   const sample = bytes.subarray(head, head + BINARY_SAMPLE);
   let nuls = 0;
   for (let at = sample.indexOf(0); at >= 0; at = sample.indexOf(0, at + 1)) nuls++;

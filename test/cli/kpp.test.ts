@@ -327,6 +327,8 @@ test('a gzip file reads as what it holds; archives, programs, folders and damage
   writeFileSync(tar, Buffer.concat([header, Buffer.from(seed.text)]));
   const tgz = join(dir, 'bundle.tgz');
   writeFileSync(tgz, gzipSync(readFileSync(tar)));
+  const nuls = join(dir, 'wiped.iptables');
+  writeFileSync(nuls, Buffer.alloc(4096));
   const zip = join(dir, 'bundle.zip');
   writeFileSync(zip, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(seed.text)]));
   for (const [file, said] of [
@@ -335,6 +337,7 @@ test('a gzip file reads as what it holds; archives, programs, folders and damage
     [tgz, /is a tar archive/],
     [zip, /is a zip archive/],
     [process.execPath, /is a binary file, not a text output/],
+    [nuls, /is a file of NUL bytes only, not a text output/],
     [dir, /is a folder/],
   ] as const) {
     for (const command of ['parse', 'lint', 'trace']) {
