@@ -23,6 +23,28 @@ const listOf = (items: unknown[], cont?: string) =>
     items,
   });
 
+/** A kubeconfig of one cluster at `server` (plain HTTP: `skipTls` lets client-node use it) and a token user. */
+function writeKubeconfig(server: string, skipTls: boolean): string {
+  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kpp-answers-')), 'kubeconfig');
+  const cluster = `- name: local\n  cluster:\n    server: ${server}${skipTls ? '\n    insecure-skip-tls-verify: true' : ''}`;
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      cluster,
+      'users:',
+      '- name: tester\n  user:\n    token: not-a-real-token',
+      'contexts:',
+      '- name: local\n  context:\n    cluster: local\n    user: tester\n    namespace: shop',
+      'current-context: local',
+      '',
+    ].join('\n'),
+  );
+  return kubeconfig;
+}
+
 describe('API answers that are slow, endless or big', () => {
   let server: http.Server;
   let handler: Handler = (_req, res) => res.end();
@@ -34,23 +56,7 @@ describe('API answers that are slow, endless or big', () => {
       handler(req, res);
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const dir = mkdtempSync(join(tmpdir(), 'kpp-answers-'));
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        `- name: local\n  cluster:\n    server: http://127.0.0.1:${(server.address() as AddressInfo).port}\n    insecure-skip-tls-verify: true`,
-        'users:',
-        '- name: tester\n  user:\n    token: not-a-real-token',
-        'contexts:',
-        '- name: local\n  context:\n    cluster: local\n    user: tester\n    namespace: shop',
-        'current-context: local',
-        '',
-      ].join('\n'),
-    );
+    const kubeconfig = writeKubeconfig(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, true);
     session = await ClusterSession.open({ kubeconfig, timeoutMs: 2000 });
   });
   after(() => {
@@ -126,23 +132,7 @@ describe('API answers that are slow, endless or big', () => {
 
 describe('a kubeconfig whose server is plain http://', () => {
   it('says the server address is the problem, not the user credentials', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kpp-http-'));
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: plain\n  cluster:\n    server: http://127.0.0.1:1',
-        'users:',
-        '- name: tester\n  user:\n    token: not-a-real-token',
-        'contexts:',
-        '- name: plain\n  context:\n    cluster: plain\n    user: tester',
-        'current-context: plain',
-        '',
-      ].join('\n'),
-    );
+    const kubeconfig = writeKubeconfig('http://127.0.0.1:1', false);
     const session = await ClusterSession.open({ kubeconfig });
     try {
       await assert.rejects(session.listServices('default'), (e: unknown) => {
