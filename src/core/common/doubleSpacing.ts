@@ -6,7 +6,8 @@
  * line dropped, a blank line of the output kept); `positions` maps each line the engines read to its line in the
  * text.
  */
-import { PastePositionsBuilder, type PastePositions } from './pastePositions';
+import { MappedTextWriter } from './mappedText';
+import type { PastePositions } from './pastePositions';
 import { headLines } from './text';
 
 /** Lines looked at to decide; the rest of a big paste follows what its head does. */
@@ -24,34 +25,27 @@ export interface ReadDoubleSpacing {
 
 export function readDoubleSpacing(text: string): ReadDoubleSpacing | undefined {
   if (!headIsDoubleSpaced(headLines(text, HEAD_LINES))) return undefined;
-  const map = new PastePositionsBuilder();
-  const out: string[] = [];
+  const writer = new MappedTextWriter(text);
   let blanks: number[] = [];
   let first: { line: number; length: number } | undefined;
   const keepHalf = () => {
-    for (const offset of blanks.slice(0, blanks.length >> 1)) {
-      map.line(offset);
-      out.push('');
-    }
+    for (const offset of blanks.slice(0, blanks.length >> 1)) writer.line(offset);
     blanks = [];
   };
   for (let at = 0; at <= text.length;) {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 ? text.length : nl;
-    const line = text.slice(at, end);
-    if (line.trim() === '') blanks.push(at);
+    if (text.slice(at, end).trim() === '') blanks.push(at);
     else {
       keepHalf();
-      first ??= { line: out.length, length: line.length };
-      map.line(at);
-      out.push(line);
+      writer.line(at);
+      first ??= { line: writer.position.line, length: end - at };
+      writer.copy(at, end);
     }
     at = end + 1;
   }
   keepHalf();
-  if (!first) return undefined;
-  const read = out.join('\n');
-  return { text: read, positions: map.build(text, read), ...first };
+  return first && { ...writer.build(), ...first };
 }
 
 /**

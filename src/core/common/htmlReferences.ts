@@ -5,7 +5,7 @@
  * character it stands for; the lines stay the lines of the text, and `positions` maps each engine column back to the
  * text's (a reference is several characters for one).
  */
-import { PastePositionsBuilder, type PastePositions } from './pastePositions';
+import { replaceMapped, type MappedReplacement } from './mappedText';
 import { headLines } from './text';
 
 /** Lines looked at to decide. */
@@ -25,13 +25,7 @@ const NAMED: Record<string, string> = {
   rdquo: '\u201d',
 };
 
-export interface ReadHtmlReferences {
-  text: string;
-  positions: PastePositions;
-  /** The first reference read (0-based line and column of the engine text). */
-  line: number;
-  column: number;
-}
+export type ReadHtmlReferences = MappedReplacement;
 
 /** Whether the text's head has HTML character references (what `readHtmlReferences` looks at first). */
 export function mayHoldHtmlReferences(text: string): boolean {
@@ -40,37 +34,7 @@ export function mayHoldHtmlReferences(text: string): boolean {
 
 export function readHtmlReferences(text: string): ReadHtmlReferences | undefined {
   if (!mayHoldHtmlReferences(text)) return undefined;
-  const map = new PastePositionsBuilder();
-  const out: string[] = [];
-  let first: { line: number; column: number } | undefined;
-  // The next reference in the text, found once: most lines of a dump have none.
-  const nextFrom = (from: number) => {
-    REFERENCE.lastIndex = from;
-    return REFERENCE.exec(text);
-  };
-  let next = nextFrom(0);
-  for (let at = 0, line = 0; at <= text.length; line++) {
-    const nl = text.indexOf('\n', at);
-    const end = nl < 0 ? text.length : nl;
-    map.line(at);
-    let copied = at;
-    let shrunk = 0;
-    for (; next && next.index < end; next = nextFrom(copied)) {
-      const column = next.index - at - shrunk;
-      first ??= { line, column };
-      out.push(text.slice(copied, next.index), characterOf(next[0]));
-      map.escape(column, next[0].length - 1);
-      shrunk += next[0].length - 1;
-      copied = next.index + next[0].length;
-    }
-    out.push(text.slice(copied, end));
-    if (nl < 0) break;
-    out.push('\n');
-    at = nl + 1;
-  }
-  if (!first) return undefined;
-  const decoded = out.join('');
-  return { text: decoded, positions: map.build(text, decoded), ...first };
+  return replaceMapped(text, REFERENCE, (reference) => characterOf(reference[0]));
 }
 
 /** One character for one reference: a code point beyond 16 bits, or a control character, is held by a blank. */

@@ -3,14 +3,59 @@
  * kube-proxy log line carries a whole iptables-restore input with its line breaks written as `\n` (and quotes as
  * `\"`), and the engine reads it unescaped, one line per line of the input. Each engine line starts at an offset of
  * the original text and its characters follow it one for one, except where an escape (two or more characters of
- * the original, such as a page's `&quot;`) stood for one. Positions cross between the two at the faces: the engine's line and column become
- * an offset, and the offset the original's line and column, and back.
+ * the original, such as a page's `&quot;`) stood for one, or a character was added (a word processor's en dash read as
+ * `--`). Positions cross between the two at the faces: the engine's line and column become an offset, and the offset
+ * the original's line and column, and back. Readers applied one after another chain their maps (`chainPositions`).
  */
 import { grownColumn } from './columns';
 
 export interface TextPosition {
   line: number;
   column: number;
+}
+
+/** The crossing between the engines' lines and columns and the text's. */
+export interface PastePositions {
+  /** The text the engines read (the same string they hold: kept here for the faces that measure its lines). */
+  readonly engineText: string;
+  /** The original text's position of an engine position (a column past an escape counts its whole width). */
+  toOriginal(line: number, column: number): TextPosition;
+  toEngine(line: number, column: number): TextPosition;
+  /** The original line an engine line starts on. */
+  lineToOriginal(line: number): number;
+}
+
+/**
+ * The maps of readers applied one after another (each read the text the one before it made), as one: undefined
+ * when none applied.
+ */
+export function chainPositions(maps: readonly (PastePositions | undefined)[]): PastePositions | undefined {
+  const applied = maps.filter((map): map is PastePositions => map !== undefined);
+  return applied.length < 2 ? applied[0] : new ChainedPositions(applied);
+}
+
+class ChainedPositions implements PastePositions {
+  constructor(private readonly maps: readonly PastePositions[]) {}
+
+  get engineText(): string {
+    return this.maps[this.maps.length - 1].engineText;
+  }
+
+  toOriginal(line: number, column: number): TextPosition {
+    let at = { line, column };
+    for (let i = this.maps.length - 1; i >= 0; i--) at = this.maps[i].toOriginal(at.line, at.column);
+    return at;
+  }
+
+  toEngine(line: number, column: number): TextPosition {
+    let at = { line, column };
+    for (const map of this.maps) at = map.toEngine(at.line, at.column);
+    return at;
+  }
+
+  lineToOriginal(line: number): number {
+    return this.toOriginal(line, 0).line;
+  }
 }
 
 /** Builds the map line by line, in order. */
@@ -33,7 +78,10 @@ export class PastePositionsBuilder {
     this.escapeFirst[this.lines++] = this.escapes;
   }
 
-  /** On the current line, the character at `column` stood for `1 + extra` characters of the original. */
+  /**
+   * On the current line, the character at `column` stood for `1 + extra` characters of the original; an `extra` of
+   * -1: it stands for none, added before the next one (the two characters of `--` read from one en dash).
+   */
   escape(column: number, extra: number): void {
     if (this.escapes === this.escapeColumns.length) {
       this.escapeColumns = grownColumn(this.escapeColumns, this.escapes * 2);
@@ -45,7 +93,7 @@ export class PastePositionsBuilder {
 
   build(original: string, engineText: string): PastePositions {
     this.escapeFirst[this.lines] = this.escapes;
-    return new PastePositions(
+    return new EscapeMap(
       engineText,
       lineStarts(original),
       this.starts.slice(0, this.lines),
@@ -56,9 +104,8 @@ export class PastePositionsBuilder {
   }
 }
 
-export class PastePositions {
+class EscapeMap implements PastePositions {
   constructor(
-    /** The text the engines read (the same string they hold: kept here for the faces that measure its lines). */
     readonly engineText: string,
     /** Offset of each line of the original text. */
     private readonly originalStarts: Int32Array,
@@ -70,11 +117,6 @@ export class PastePositions {
     private readonly escapeExtras: Int32Array,
   ) {}
 
-  get engineLineCount(): number {
-    return this.engineStarts.length;
-  }
-
-  /** The original text's position of an engine position (a column past an escape counts its whole width). */
   toOriginal(line: number, column: number): TextPosition {
     if (line < 0 || line >= this.engineStarts.length) return { line, column };
     let offset = this.engineStarts[line] + column;
@@ -84,7 +126,6 @@ export class PastePositions {
     return { line: original, column: offset - this.originalStarts[original] };
   }
 
-  /** The engine's position of a position in the original text (inside an escape: the character it stands for). */
   toEngine(line: number, column: number): TextPosition {
     if (line < 0 || line >= this.originalStarts.length) return { line, column };
     const offset = this.originalStarts[line] + column;
@@ -95,7 +136,8 @@ export class PastePositions {
     for (let e = this.escapeFirst[engine]; e < this.escapeFirst[engine + 1]; e++) {
       const at = this.escapeColumns[e] + wider;
       if (rest < at) break;
-      if (rest <= at + this.escapeExtras[e]) {
+      // An added character (extra -1) is where the original's next character is.
+      if (rest <= at + Math.max(0, this.escapeExtras[e])) {
         rest = at;
         break;
       }
@@ -104,7 +146,6 @@ export class PastePositions {
     return { line: engine, column: rest - wider };
   }
 
-  /** The original line an engine line starts on. */
   lineToOriginal(line: number): number {
     return this.toOriginal(line, 0).line;
   }
