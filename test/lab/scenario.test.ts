@@ -8,6 +8,7 @@ import { namespaceOwner } from './dataplane/cleanup';
 import { answerDnsQuery, clusterDnsZone, frameTcpMessage, splitTcpMessages } from './dataplane/dns';
 import { clusterObjects, endpointsObject } from './dataplane/objects';
 import { ownerPid, planLab, runIdOf } from './dataplane/plan';
+import { filterCommands } from './dataplane/rules';
 import { listScenarios, loadScenario, scenariosDir, validateScenario, type Scenario } from './scenario';
 
 const CONTRACT_NAMES = [
@@ -279,6 +280,62 @@ describe('new options in the plan and the objects', () => {
       assert.ok(s.pods.some((p) => p.namespace === 'shop' && p.name === 'toolbox' && p.node === 'worker-2'));
     }
     assert.equal(loadScenario('seed-gateway-bypass-alt-addresses').faults.customGateway?.interface, 'net1');
+  });
+});
+
+describe('faults in the path: container ports, internalTrafficPolicy, filter rules', () => {
+  it('pods listen on and declare containerPort; the Service keeps its targetPort and its policy', () => {
+    const p = planLab(loadScenario('faults-in-the-path'), 'p42r00ab');
+    const invoices = p.services.find((s) => s.key === 'billing/invoices')!;
+    assert.deepEqual(
+      invoices.endpoints.map((e) => e.listeners.map((l) => l.port)),
+      [
+        [8081, 9090],
+        [8081, 9090],
+      ],
+    );
+    const objects = clusterObjects(p, 'now');
+    const pod = objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'invoices-0')!;
+    const declared = (pod.spec as { containers: { ports: { containerPort: number }[] }[] }).containers[0].ports;
+    assert.deepEqual(
+      declared.map((d) => d.containerPort),
+      [8081, 9090],
+    );
+    const svc = (name: string) => objects.find((o) => o.kind === 'Service' && o.metadata.name === name)!;
+    const spec = (name: string) => svc(name).spec as { internalTrafficPolicy: string; ports: { targetPort: number }[] };
+    assert.equal(spec('invoices').ports[0].targetPort, 8080);
+    assert.equal(spec('ledger').internalTrafficPolicy, 'Local');
+    assert.equal(spec('audit').internalTrafficPolicy, 'Cluster');
+  });
+
+  it('filter faults become iptables inserts in the node FORWARD or the pod INPUT chain', () => {
+    const p = planLab(loadScenario('faults-in-the-path'), 'p42r00ab');
+    const cmds = filterCommands(p);
+    assert.deepEqual(
+      cmds.map((c) => [
+        c.netns.endsWith('-n-k8s-node-01.dc2.example') || c.netns.endsWith('-p-billing-reports-0'),
+        c.argv.join(' '),
+      ]),
+      [
+        [true, 'iptables -w -I FORWARD 1 -d 10.233.65.13/32 -p tcp --dport 8080 -j DROP'],
+        [true, 'iptables -w -I FORWARD 1 -d 10.233.65.14/32 -j REJECT --reject-with icmp-host-prohibited'],
+        [true, 'iptables -w -I INPUT 1 -p tcp --dport 8080 -j REJECT --reject-with tcp-reset'],
+      ],
+    );
+  });
+
+  it('a bad filter names its field', () => {
+    const data = healthyJson();
+    data.faults = { filters: [{ in: 'node-z', target: 'ACCEPT', rejectWith: 'icmp-nonsense', to: 'default/nope' }] };
+    const problems = problemsOf(data);
+    for (const field of ['in', 'target', 'rejectWith', 'to'])
+      assert.ok(
+        problems.some((m) => m.startsWith(`faults.filters[0].${field}:`)),
+        problems.join('\n'),
+      );
+    const itp = healthyJson();
+    itp.services[1].internalTrafficPolicy = 'Nearby';
+    assert.ok(problemsOf(itp).some((m) => m.startsWith('services[1].internalTrafficPolicy:')));
   });
 });
 

@@ -45,6 +45,13 @@
  *   - `execDenied`: the kubeconfig the lab writes has kpp-lab-viewer as its current context (a user who may read
  *     but not exec or create pods: 403 Forbidden); context kpp-lab is still there.
  *   `customGateway.interface` names the pod's link on the segment (default eth1).
+ *   - `filters`: `[{in, target, rejectWith?, to?, port?}]`: a firewall rule as a NetworkPolicy or a node firewall
+ *     writes it, inserted first: in a node (`in` a node name: its FORWARD chain) or in a pod (`in` a pod `ns/name`:
+ *     its INPUT chain), matching packets to pod `to` (default any) and TCP port `port` (default any), with target
+ *     DROP or REJECT (`rejectWith` as iptables' `--reject-with`, default icmp-port-unreachable).
+ * - Service ports may give `containerPort`: the port the endpoint pods really listen on (and declare), when it is
+ *   not the targetPort (a Service whose targetPort does not match the container). Services may set
+ *   `internalTrafficPolicy` (`Cluster` default, or `Local`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -98,6 +105,8 @@ export interface ScenarioServicePort {
   targetPort: number;
   protocol: Protocol;
   nodePort?: number;
+  /** The port the endpoint pods listen on and declare; default targetPort. */
+  containerPort?: number;
 }
 
 export interface ScenarioService {
@@ -108,6 +117,8 @@ export interface ScenarioService {
   ports: ScenarioServicePort[];
   selector?: Record<string, string>;
   endpointPods?: string[];
+  /** Default `Cluster`. */
+  internalTrafficPolicy: 'Cluster' | 'Local';
 }
 
 export interface CustomGatewayFault {
@@ -133,6 +144,27 @@ export interface ApiGoesAwayFault {
   downForMs?: number;
 }
 
+export const REJECT_WITH = [
+  'icmp-port-unreachable',
+  'icmp-host-unreachable',
+  'icmp-net-unreachable',
+  'icmp-host-prohibited',
+  'icmp-admin-prohibited',
+  'tcp-reset',
+] as const;
+
+/** A DROP/REJECT rule in a node's FORWARD chain or a pod's INPUT chain (a NetworkPolicy, a node firewall). */
+export interface FilterFault {
+  /** A node name, or a pod as `ns/name`. */
+  in: string;
+  target: 'DROP' | 'REJECT';
+  rejectWith?: (typeof REJECT_WITH)[number];
+  /** Only packets to this pod (`ns/name`). */
+  to?: string;
+  /** Only TCP packets to this port. */
+  port?: number;
+}
+
 export interface StaleRulesFault {
   node: string;
   services: string[];
@@ -150,6 +182,7 @@ export interface ScenarioFaults {
   apiGoesAway?: ApiGoesAwayFault;
   /** The kubeconfig's current context is kpp-lab-viewer: exec and pod creation answer 403 (kpp-lab still works). */
   execDenied: boolean;
+  filters: FilterFault[];
 }
 
 export interface Scenario {
@@ -582,7 +615,16 @@ function readServices(r: Reader, top: Obj, serviceCidr: string | undefined, pods
   const list = r.array(top.services, 'services') ?? [];
   list.forEach((raw, i) => {
     const at = `services[${i}]`;
-    const o = r.object(raw, at, ['namespace', 'name', 'type', 'clusterIP', 'ports', 'selector', 'endpointPods']);
+    const o = r.object(raw, at, [
+      'namespace',
+      'name',
+      'type',
+      'clusterIP',
+      'ports',
+      'selector',
+      'endpointPods',
+      'internalTrafficPolicy',
+    ]);
     if (!o) return;
     const namespace = r.name(o, 'namespace', at);
     const name = r.name(o, 'name', at);
@@ -598,6 +640,9 @@ function readServices(r: Reader, top: Obj, serviceCidr: string | undefined, pods
     const ports = readServicePorts(r, o, at, type);
     const selector = r.labels(o, 'selector', at);
     const endpointPods = o.endpointPods === undefined ? undefined : r.stringList(o, 'endpointPods', at);
+    const internalTrafficPolicy = r.string(o, 'internalTrafficPolicy', at, true) ?? 'Cluster';
+    if (internalTrafficPolicy !== 'Cluster' && internalTrafficPolicy !== 'Local')
+      r.problem(`${at}.internalTrafficPolicy`, `"${internalTrafficPolicy}" is not Cluster or Local`);
     if (selector && endpointPods) r.problem(`${at}.endpointPods`, 'give either selector or endpointPods, not both');
     endpointPods?.forEach((ref, j) => {
       if (!pods.some((p) => `${p.namespace}/${p.name}` === ref))
@@ -612,6 +657,7 @@ function readServices(r: Reader, top: Obj, serviceCidr: string | undefined, pods
         ports,
         ...(selector ? { selector } : {}),
         ...(endpointPods ? { endpointPods } : {}),
+        internalTrafficPolicy: internalTrafficPolicy === 'Local' ? 'Local' : 'Cluster',
       });
   });
   const nodePorts = out.flatMap((s) => s.ports.map((p) => p.nodePort).filter((n) => n !== undefined));
@@ -626,7 +672,7 @@ function readServicePorts(r: Reader, o: Obj, at: string, type: ServiceType): Sce
   const ports: ScenarioServicePort[] = [];
   list.forEach((raw, j) => {
     const pat = `${at}.ports[${j}]`;
-    const p = r.object(raw, pat, ['name', 'port', 'targetPort', 'protocol', 'nodePort']);
+    const p = r.object(raw, pat, ['name', 'port', 'targetPort', 'protocol', 'nodePort', 'containerPort']);
     if (!p) return;
     const name = p.name === undefined ? '' : r.name(p, 'name', pat);
     const port = r.port(p, 'port', pat);
@@ -634,6 +680,7 @@ function readServicePorts(r: Reader, o: Obj, at: string, type: ServiceType): Sce
     const protocol = (r.string(p, 'protocol', pat, true) ?? 'TCP') as Protocol;
     if (protocol !== 'TCP' && protocol !== 'UDP') r.problem(`${pat}.protocol`, `"${protocol}" is not TCP or UDP`);
     const nodePort = r.port(p, 'nodePort', pat, true);
+    const containerPort = r.port(p, 'containerPort', pat, true);
     if (nodePort !== undefined && type !== 'NodePort')
       r.problem(`${pat}.nodePort`, 'only a NodePort Service has nodePorts');
     if (nodePort !== undefined && (nodePort < 30000 || nodePort > 32767))
@@ -644,7 +691,14 @@ function readServicePorts(r: Reader, o: Obj, at: string, type: ServiceType): Sce
     if (ports.some((q) => q.name === name)) r.problem(`${pat}.name`, `duplicate port name "${name}"`);
     if (ports.some((q) => q.port === port && q.protocol === protocol))
       r.problem(`${pat}.port`, `duplicate port ${port}/${protocol}`);
-    ports.push({ name, port, targetPort, protocol, ...(nodePort !== undefined ? { nodePort } : {}) });
+    ports.push({
+      name,
+      port,
+      targetPort,
+      protocol,
+      ...(nodePort !== undefined ? { nodePort } : {}),
+      ...(containerPort !== undefined ? { containerPort } : {}),
+    });
   });
   if (ports.length > 1 && ports.some((p) => p.name === ''))
     r.problem(`${at}.ports`, 'with several ports, every port needs a name');
@@ -670,6 +724,7 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
     endpointsNotReady: [],
     legacyApi: false,
     execDenied: false,
+    filters: [],
   };
   if (top.faults === undefined) return faults;
   const o = r.object(top.faults, 'faults', [
@@ -683,6 +738,7 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
     'legacyApi',
     'apiGoesAway',
     'execDenied',
+    'filters',
   ]);
   if (!o) return faults;
   const serviceRefs = (key: string): string[] => {
@@ -732,6 +788,40 @@ function readFaults(r: Reader, top: Obj, ctx: FaultContext): ScenarioFaults {
         if (node && !ctx.nodes.some((n) => n.name === node)) r.problem(`${at}.${key}`, `no node named "${node}"`);
       if (from && from === to) r.problem(`${at}.to`, 'must differ from "from"');
       if (from && to) faults.nodePathDown.push({ from, to });
+    });
+  }
+
+  if (o.filters !== undefined) {
+    (r.array(o.filters, 'faults.filters') ?? []).forEach((raw, i) => {
+      const at = `faults.filters[${i}]`;
+      const d = r.object(raw, at, ['in', 'target', 'rejectWith', 'to', 'port']);
+      if (!d) return;
+      const where = r.string(d, 'in', at);
+      if (
+        where &&
+        !ctx.nodes.some((n) => n.name === where) &&
+        !ctx.pods.some((p) => `${p.namespace}/${p.name}` === where)
+      )
+        r.problem(`${at}.in`, `no node or pod (ns/name) "${where}"`);
+      const target = r.string(d, 'target', at);
+      if (target && target !== 'DROP' && target !== 'REJECT')
+        r.problem(`${at}.target`, `"${target}" is not DROP or REJECT`);
+      const rejectWith = r.string(d, 'rejectWith', at, true);
+      if (rejectWith !== undefined && !(REJECT_WITH as readonly string[]).includes(rejectWith))
+        r.problem(`${at}.rejectWith`, `"${rejectWith}" is not one of ${REJECT_WITH.join(', ')}`);
+      if (rejectWith !== undefined && target !== 'REJECT') r.problem(`${at}.rejectWith`, 'only a REJECT has one');
+      const to = r.string(d, 'to', at, true);
+      if (to !== undefined && !ctx.pods.some((p) => `${p.namespace}/${p.name}` === to))
+        r.problem(`${at}.to`, `no pod "${to}"`);
+      const port = r.port(d, 'port', at, true);
+      if (where && (target === 'DROP' || target === 'REJECT'))
+        faults.filters.push({
+          in: where,
+          target,
+          ...(rejectWith !== undefined ? { rejectWith: rejectWith as FilterFault['rejectWith'] } : {}),
+          ...(to !== undefined ? { to } : {}),
+          ...(port !== undefined ? { port } : {}),
+        });
     });
   }
 

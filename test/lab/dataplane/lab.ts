@@ -25,7 +25,7 @@ import { KUBE_PROXY_BINARIES, makeExecHandler, type ExecContainer } from './exec
 import { addPodNetwork, buildNetwork, createNamespaces } from './network';
 import { clusterObjects } from './objects';
 import { allNamespaces, netnsName, newRunId, planLab, podKey, type LabPlan, type PodPlan } from './plan';
-import { loadNodeRules, nodeRules } from './rules';
+import { filterCommands, loadNodeRules, nodeRules } from './rules';
 import { startPodServer, type RunningServer } from './servers';
 import { labSupport, nsExec, type RunOptions, type RunResult } from './sys';
 
@@ -148,6 +148,7 @@ export async function startLab(scenario: Scenario, opts: LabOptions = {}): Promi
           await loadNodeRules(n, rules);
         }),
       );
+      for (const c of filterCommands(plan)) await nsExec(c.netns, c.argv);
       phase('kube-proxy rules loaded');
     })();
     // Wait for both before judging, so a failure never leaves a server starting behind the teardown.

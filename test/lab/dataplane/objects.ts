@@ -245,7 +245,7 @@ export function serviceObject(plan: LabPlan, s: ServicePlan, created: string): K
       ipFamilies: ['IPv4'],
       ipFamilyPolicy: 'SingleStack',
       sessionAffinity: 'None',
-      internalTrafficPolicy: 'Cluster',
+      internalTrafficPolicy: svc.internalTrafficPolicy,
       ...(svc.type === 'NodePort' ? { externalTrafficPolicy: 'Cluster' } : {}),
       ...(svc.selector ? { selector: { ...svc.selector } } : {}),
       ports: svc.ports.map((p) => ({

@@ -151,8 +151,8 @@ export function planLab(scenario: Scenario, runId: string): LabPlan {
       if (down || (f.dnsDown && ep.pod.role === 'dns')) continue;
       for (const port of service.ports) {
         const kind = listenerKind(ep.pod, port.protocol);
-        if (!ep.listeners.some((l) => l.port === port.targetPort && l.kind === kind))
-          ep.listeners.push({ port: port.targetPort, kind });
+        const listen = port.containerPort ?? port.targetPort;
+        if (!ep.listeners.some((l) => l.port === listen && l.kind === kind)) ep.listeners.push({ port: listen, kind });
       }
     }
   }

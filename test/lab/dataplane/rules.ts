@@ -33,6 +33,38 @@ export function nodeRules(plan: LabPlan, node: NodePlan, created: string): NodeR
   return { text: result.text, warnings: [...snapshot.warnings, ...result.warnings], mode: 'iptables' };
 }
 
+/**
+ * The scenario's filter faults as `iptables` argv per namespace: inserted first in a node's FORWARD or a pod's
+ * INPUT chain, as a NetworkPolicy implementation or a node firewall puts its own chain ahead of the rest.
+ */
+export function filterCommands(plan: LabPlan): { netns: string; argv: string[] }[] {
+  const out: { netns: string; argv: string[] }[] = [];
+  for (const f of plan.scenario.faults.filters) {
+    const node = plan.nodes.find((n) => n.node.name === f.in);
+    const pod = plan.pods.find((p) => p.key === f.in);
+    const netns = node?.netns ?? pod?.netns;
+    if (!netns) continue; // a pod scaled away by another fault
+    const to = f.to ? plan.pods.find((p) => p.key === f.to)?.pod.ip : undefined;
+    if (f.to && !to) continue;
+    out.push({
+      netns,
+      argv: [
+        'iptables',
+        '-w',
+        '-I',
+        node ? 'FORWARD' : 'INPUT',
+        '1',
+        ...(to ? ['-d', `${to}/32`] : []),
+        ...(f.port !== undefined ? ['-p', 'tcp', '--dport', String(f.port)] : []),
+        '-j',
+        f.target,
+        ...(f.target === 'REJECT' ? ['--reject-with', f.rejectWith ?? 'icmp-port-unreachable'] : []),
+      ],
+    });
+  }
+  return out;
+}
+
 export async function loadNodeRules(node: NodePlan, rules: NodeRules): Promise<void> {
   await nsExec(node.netns, rules.mode === 'nftables' ? ['nft', '-f', '-'] : ['iptables-restore'], {
     input: rules.text,
