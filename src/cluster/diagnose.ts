@@ -8,13 +8,21 @@ import { setMaxListeners } from 'node:events';
 import {
   clusterDomainFromResolvConf,
   hasConnectTool,
+  MAX_ENDPOINT_CHECKS,
   planChecks,
   readTools,
   resolvConfCheck,
   toolProbeCheck,
 } from '../core/diagnose/plan';
 import { serviceFamily, type ProxyMode } from '../core/diagnose/node';
-import type { CheckResult, CheckSpec, DiagnoseInput, DiagnoseReport, NodeEvidence } from '../core/diagnose/types';
+import type {
+  CheckResult,
+  CheckSpec,
+  DiagnoseInput,
+  DiagnoseReport,
+  EndpointPodPorts,
+  NodeEvidence,
+} from '../core/diagnose/types';
 import type { Lang } from '../core/i18n/catalog';
 import { normaliseCluster } from '../core/kube/objects';
 import { isSubdomainName } from '../core/kube/validate';
@@ -57,6 +65,44 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
 function container(pod: KubeObject): string[] {
   const cs = Array.isArray(pod.spec?.containers) ? (pod.spec?.containers as { name?: unknown }[]) : [];
   return cs.map((c) => c.name).filter((n): n is string => typeof n === 'string');
+}
+
+/**
+ * The pods behind the first endpoints the plan probes (ready first), with the container ports they declare. A pod
+ * that cannot be read is left out: this is evidence for a refused endpoint, never a reason to fail.
+ */
+async function readEndpointPods(
+  session: ClusterSession,
+  namespace: string,
+  endpoints: readonly EndpointInfo[],
+  call: { signal?: AbortSignal | undefined },
+): Promise<EndpointPodPorts[]> {
+  const names: string[] = [];
+  for (const e of [...endpoints].sort((a, b) => Number(b.ready) - Number(a.ready)))
+    if (e.pod && !names.includes(e.pod) && names.length < MAX_ENDPOINT_CHECKS) names.push(e.pod);
+  const read = await Promise.all(
+    names.map(async (name): Promise<EndpointPodPorts | undefined> => {
+      try {
+        const pod = await session.getPod(namespace, name, call);
+        const containers = Array.isArray(pod.spec?.containers) ? (pod.spec.containers as unknown[]) : [];
+        const ports: EndpointPodPorts['ports'] = [];
+        for (const c of containers) {
+          const list = (c as { ports?: unknown }).ports;
+          for (const p of Array.isArray(list) ? (list as Record<string, unknown>[]) : []) {
+            if (typeof p.containerPort !== 'number') continue;
+            const protocol = typeof p.protocol === 'string' ? p.protocol : 'TCP';
+            ports.push({ ...(typeof p.name === 'string' ? { name: p.name } : {}), port: p.containerPort, protocol });
+          }
+        }
+        const ip = typeof pod.status?.podIP === 'string' ? pod.status.podIP : undefined;
+        return { namespace, name, ...(ip ? { ip } : {}), ports };
+      } catch (e) {
+        if (isClusterError(e) && e.code === 'cancelled') throw e;
+        return undefined;
+      }
+    }),
+  );
+  return read.filter((p): p is EndpointPodPorts => !!p);
 }
 
 /** The Service port asked for: by number or name; else the only port, else the first (said in progress). */
@@ -413,7 +459,11 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
 
     // 6. The probes, in parallel.
     progress(`running ${plan.length} checks from ${podNs}/${source.name}`);
-    const results = await Promise.all(plan.map((spec) => check(spec, cont)));
+    // The endpoints' pods (their declared container ports) are read meanwhile: a refused endpoint is judged by them.
+    const [results, endpointPods] = await Promise.all([
+      Promise.all(plan.map((spec) => check(spec, cont))),
+      readEndpointPods(session, ns, endpoints, call),
+    ]);
     checks.push(...results);
 
     // The results are the pod's only while it is the same pod: deleted (or replaced) mid-check, they are not.
@@ -470,7 +520,11 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
           ...(nodeEvidence.error ? { error: nodeEvidence.error } : {}),
         }
       : undefined;
-    const out = report(checks, { ...(nodeEvidence ? { nodeEvidence } : {}) }, nodeReport ? { node: nodeReport } : {});
+    const out = report(
+      checks,
+      { ...(nodeEvidence ? { nodeEvidence } : {}), ...(endpointPods.length ? { endpointPods } : {}) },
+      nodeReport ? { node: nodeReport } : {},
+    );
     if (debugContainer) out.source.debugContainer = debugContainer.container;
     return out;
   } finally {

@@ -591,6 +591,69 @@ if (skipReason) {
       ['ok', ['-n', 'payments', '--from', 'pod/probe-nc'], 'svc/ledger'],
     ]),
   );
+  // Faults between the pod and the backends, each named by its cause, on yet another address plan.
+  scenario('faults-in-the-path', (lab) => {
+    const shell = ['-n', 'billing', '--from', 'pod/shell'];
+    verdicts(lab, 'faults-in-the-path', [
+      ['backend-unreachable', [...shell, '--port', 'http'], 'svc/invoices'],
+      ['ok', [...shell, '--port', 'admin'], 'svc/invoices'],
+      ['ok', ['-n', 'billing', '--from-namespace', 'ops', '--from', 'pod/toolbox', '--port', 'admin'], 'svc/invoices'],
+      ['no-endpoints', shell, 'svc/ledger'],
+      ['backend-unreachable', shell, 'svc/audit'],
+      ['backend-unreachable', shell, 'svc/search'],
+      ['backend-unreachable', shell, 'svc/reports'],
+      ['no-endpoints', shell, 'svc/ghost'],
+      ['backend-unreachable', ['-n', 'billing', '--from', 'pod/loopy'], 'svc/loopy'],
+      ['ok', ['-n', 'billing', '--from', 'pod/selfie'], 'svc/selfie'],
+      [
+        'ok',
+        ['-n', 'kube-system', '--from-namespace', 'billing', '--from', 'pod/shell', '--port', 'dns'],
+        'svc/kube-dns',
+      ],
+    ]);
+    const summary = async (label: string, svc: string, extra: string[] = shell) =>
+      (await diagnose(lab(), `faults-in-the-path ${label}`, extra, svc)).report;
+    it('each summary names its cause with what this cluster showed', async () => {
+      const invoices = await summary('invoices', 'svc/invoices', [...shell, '--port', 'http']);
+      assert.match(
+        invoices.verdict.summary,
+        /declare container ports 8081\/TCP, 9090\/TCP, not the Service's targetPort 8080/,
+      );
+      const ledger = await summary('ledger', 'svc/ledger');
+      assert.match(
+        ledger.verdict.summary,
+        /internalTrafficPolicy Local and no ready endpoint .* on node k8s-node-01\.dc2\.example/,
+      );
+      const audit = await summary('audit', 'svc/audit');
+      assert.match(audit.verdict.summary, /FORWARD line \d+ drops the packets to 10\.233\.65\.13:8080 .*timed out/);
+      const search = await summary('search', 'svc/search');
+      assert.match(search.verdict.summary, /FORWARD line \d+ rejects .*icmp-host-prohibited.*unreachable/);
+      const reports = await summary('reports', 'svc/reports');
+      assert.match(
+        reports.verdict.summary,
+        /refuses a direct connect to port 8080 too.*nothing listens on the Service's targetPort 8080/,
+      );
+      const ghost = await summary('ghost', 'svc/ghost');
+      const texts = (ghost.verdict.evidence as { text: string }[]).map((e) => e.text);
+      assert.ok(
+        texts.some((t) => /^The refusal the pod got at 10\.233\.12\.85:80 is that REJECT/.test(t)),
+        texts.join('\n'),
+      );
+      const toolbox = await summary('toolbox', 'svc/invoices', [
+        '-n',
+        'billing',
+        '--from-namespace',
+        'ops',
+        '--from',
+        'pod/toolbox',
+        '--port',
+        'admin',
+      ]);
+      assert.match(toolbox.verdict.summary, /from namespace ops its bare name invoices does not resolve/);
+      const loopy = await summary('loopy', 'svc/loopy', ['-n', 'billing', '--from', 'pod/loopy']);
+      assert.match(loopy.verdict.summary, /only ready endpoint is pod billing\/loopy itself .*hairpin/);
+    });
+  });
   scenario('no-endpoints', (lab) => verdicts(lab, 'no-endpoints', [['no-endpoints']]));
   scenario('endpoints-not-ready', (lab) => verdicts(lab, 'endpoints-not-ready', [['endpoints-not-ready']]));
   scenario('backend-down', (lab) => verdicts(lab, 'backend-down', [['backend-unreachable']]));

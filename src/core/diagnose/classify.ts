@@ -21,6 +21,7 @@ export function classifyCheck(spec: CheckSpec, raw: RawResult): CheckResult {
       ok = connectOutcome({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }) === 'connected';
       break;
     case 'dns':
+    case 'dns-short':
       // busybox nslookup may exit 1 after printing the A answer (the AAAA query found nothing): addresses decide.
       ok = resolvedAddresses({ ...raw, argv: raw.argv.length ? raw.argv : spec.argv }).length > 0;
       break;

@@ -130,9 +130,12 @@ export function connectArgv(tools: ToolSet, ip: string, port: number, seconds: n
   const guard = (argv: string[]) => (tools.timeout ? ['timeout', String(seconds + 1), ...argv] : argv);
   if (tools.curl) {
     const url = `http://${joinHostPort(ip, port)}/`;
+    // `-v`: curl 7.8x says "Couldn't connect to server" for a refusal and an ICMP unreachable alike; only its
+    // verbose `* connect to ... failed: Connection refused` line tells a closed port from a REJECT or no route.
     return [
       'curl',
       '-sS',
+      '-v',
       '-g',
       '--noproxy',
       '*',
@@ -210,6 +213,9 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
     add(`connect-endpoint:${target}`, 'connect-endpoint', probe(e.ip, e.port), target);
   }
   if (dnsName) add('dns', 'dns', dnsArgv(tools, dnsName), dnsName);
+  // A client in another namespace that uses the bare name gets its own namespace's answer (search list order).
+  if (dnsName && req.source.namespace !== req.service.namespace)
+    add('dns-short', 'dns-short', dnsArgv(tools, req.service.name), req.service.name);
 
   const firstEndpoint = orderedEndpoints(req.endpoints)[0];
   if (tools.ip) {

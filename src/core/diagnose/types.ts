@@ -37,6 +37,8 @@ export type CheckKind =
   | 'connect-clusterip'
   | 'connect-endpoint'
   | 'dns'
+  /** The Service's bare name from a pod of another namespace: what its search list makes of it. */
+  | 'dns-short'
   | 'route-clusterip'
   | 'route-endpoint'
   | 'addresses'
@@ -140,6 +142,16 @@ export interface DiagnoseInput {
   clusterDomain?: string;
   /** Exec into the pod was refused (403) or failed before any check ran. */
   execError?: { status?: number; message: string };
+  /** Pods behind the endpoints (a few, as the API gives them), with the container ports they declare. */
+  endpointPods?: EndpointPodPorts[];
+}
+
+/** A pod behind an endpoint and the ports its containers declare (`spec.containers[].ports`). */
+export interface EndpointPodPorts {
+  namespace: string;
+  name: string;
+  ip?: string;
+  ports: { name?: string; port: number; protocol: string }[];
 }
 
 /** `kpp diagnose --json`: the contract. */

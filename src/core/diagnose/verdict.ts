@@ -31,7 +31,7 @@ import { formatShare } from '../common/shares';
 import { generateIptablesRestore } from '../iptables/generate';
 import { buildModel, type IptablesModel } from '../iptables/model';
 import { parseIptables } from '../iptables/parser';
-import { tracePacket } from '../iptables/trace';
+import { tracePacket, type TraceStep } from '../iptables/trace';
 import { displayRuleText, ruleTargetName } from '../iptables/dump';
 import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
@@ -65,7 +65,7 @@ import {
   type PodInterface,
   type RouteFact,
 } from './podnet';
-import type { CheckResult, DiagnoseInput, Evidence, Verdict, VerdictCode } from './types';
+import type { CheckResult, DiagnoseInput, EndpointPodPorts, Evidence, Verdict, VerdictCode } from './types';
 
 /** Link kinds that put the pod beside the node on the parent network instead of behind it. */
 const BESIDE_NODE_KINDS = new Set(['macvlan', 'macvtap', 'ipvlan', 'ipvtap']);
@@ -109,7 +109,24 @@ export interface DiagnoseFacts {
     dnat: { target: string; share: number }[];
     verdicts: string[];
     missing?: { key: string; params: Params };
+    /** The rules that dropped or rejected the traced packet (iptables dumps only). */
+    stops?: TraceStop[];
   };
+}
+
+/** A rule that ended the pod's traced packet with DROP or REJECT, and whose rule it is. */
+export interface TraceStop {
+  /** kube-proxy's rule for a Service port without endpoints, for one without a local endpoint, or another rule. */
+  kind: 'no-endpoints' | 'no-local-endpoints' | 'filter';
+  verdict: 'DROP' | 'REJECT';
+  table: string;
+  chain: string;
+  /** 1-based line in the dump. */
+  line: number;
+  rule: string;
+  /** The endpoint the packet was DNATed to before the rule stopped it. */
+  dnat?: string;
+  share: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -123,8 +140,19 @@ function trimOutput(text: string, maxLines = 8, maxChars = 800): string {
   return out;
 }
 
+/** curl -v's lines that say how the connect ended; its request and response headers prove nothing here. */
+const CURL_CONNECT_LINE =
+  /^(?:curl: |\* (?:connect to|connected to|failed to connect|immediate connect fail|connection timed out))/i;
+
 function outputOf(r: CheckResult): string {
-  return trimOutput([r.stdout.trim(), r.stderr.trim()].filter(Boolean).join('\n'));
+  const stderr =
+    toolOf(r.argv) === 'curl'
+      ? r.stderr
+          .split('\n')
+          .filter((l) => CURL_CONNECT_LINE.test(l.trim()))
+          .join('\n')
+      : r.stderr;
+  return trimOutput([r.stdout.trim(), stderr.trim()].filter(Boolean).join('\n'));
 }
 
 function ran(r: CheckResult | undefined): r is CheckResult {
@@ -375,24 +403,26 @@ function iptablesTrace(
   );
   const byTarget = new Map<string, number>();
   const verdicts: string[] = [];
+  const stops: TraceStop[] = [];
   for (const p of result.paths) {
-    if (p.dnat) {
-      const k = endpointKey(p.dnat.ip, p.dnat.port ?? input.port.port);
-      byTarget.set(k, (byTarget.get(k) ?? 0) + p.probability);
-    } else if (!verdicts.includes(p.verdict)) verdicts.push(p.verdict);
+    const k = p.dnat ? endpointKey(p.dnat.ip, p.dnat.port ?? input.port.port) : undefined;
+    if (k) byTarget.set(k, (byTarget.get(k) ?? 0) + p.probability);
+    else if (!verdicts.includes(p.verdict)) verdicts.push(p.verdict);
+    if (p.verdict === 'DROP' || p.verdict === 'REJECT') addStop(stops, p.verdict, p.steps, k, p.probability);
   }
   const dnat = [...byTarget].map(([target, p]) => ({ target, share: p }));
   // A trace a limit stopped early proves nothing by what it did not find.
-  if (dnat.length === 0 && result.truncated) return { state: 'unknown', dnat, verdicts };
+  if (dnat.length === 0 && result.truncated) return { state: 'unknown', dnat, verdicts, stops };
   const expectedText = expected.endpoints.join(', ') || '—';
   const current = dnat.filter((d) => expected.endpoints.includes(d.target));
   if (current.length > 0 || (dnat.length > 0 && expected.endpoints.length === 0))
-    return { state: 'dnat', dnat, verdicts };
+    return { state: 'dnat', dnat, verdicts, stops };
   if (dnat.length > 0) {
     return {
       state: 'stale',
       dnat,
       verdicts,
+      stops,
       missing: {
         key: 'diagnose.missing.stale',
         params: { stale: dnat.map((d) => d.target).join(', '), expected: expectedText },
@@ -422,7 +452,40 @@ function iptablesTrace(
       params: { verdicts: verdicts.join(', ') || '—', expected: expectedText },
     };
   }
-  return { state: 'none', dnat, verdicts, missing };
+  return { state: 'none', dnat, verdicts, missing, stops };
+}
+
+/** The rule that ended a DROP/REJECT path (its last step), merged with the same rule of other paths. */
+function addStop(
+  stops: TraceStop[],
+  verdict: 'DROP' | 'REJECT',
+  steps: readonly TraceStep[],
+  dnat: string | undefined,
+  share: number,
+): void {
+  const last = steps[steps.length - 1];
+  if (!last || last.line < 0) return;
+  const same = stops.find((s) => s.line === last.line + 1 && s.dnat === dnat);
+  if (same) {
+    same.share += share;
+    return;
+  }
+  // kube-proxy's own comments say which of its rules this is (iptables and its nft translation alike).
+  const kind = / has no local endpoints\b/.test(last.rule)
+    ? 'no-local-endpoints'
+    : / has no endpoints\b/.test(last.rule)
+      ? 'no-endpoints'
+      : 'filter';
+  stops.push({
+    kind,
+    verdict,
+    table: last.table,
+    chain: last.chain,
+    line: last.line + 1,
+    rule: last.rule,
+    ...(dnat ? { dnat } : {}),
+    share,
+  });
 }
 
 export function gatherFacts(
@@ -714,6 +777,27 @@ function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof g
     x.add('trace', 'diagnose.ev.trace-none', { src, target: f.target, node, verdicts: tr.verdicts.join(', ') || '—' });
   if ((tr.state === 'none' || tr.state === 'stale') && f.expected.rule)
     x.add('api', 'diagnose.ev.expected', { rule: f.expected.rule });
+  const stops = tr.stops ?? [];
+  for (const s of stops.slice(0, 3)) {
+    x.add(
+      'trace',
+      `diagnose.ev.stop.${s.kind}`,
+      {
+        node,
+        table: s.table,
+        chain: s.chain,
+        line: s.line,
+        action: x.t(s.verdict === 'REJECT' ? 'diagnose.word.rejects' : 'diagnose.word.drops'),
+        target: s.dnat ?? f.target,
+        share: formatShare(s.share),
+      },
+      { line: s.line, output: s.rule },
+    );
+  }
+  // kube-proxy's REJECT answers with an ICMP port unreachable, which the pod's tools report as "refused".
+  const refused = f.connect?.outcome === 'refused' || f.connect?.outcome === 'no-connect';
+  if (refused && stops.some((s) => s.kind === 'no-endpoints' && s.verdict === 'REJECT' && !s.dnat))
+    x.add('trace', 'diagnose.ev.refused-by-node', { target: f.target, node });
 }
 
 type EndpointConnect = { result: CheckResult; outcome: ConnectOutcome };
@@ -861,6 +945,57 @@ function failureParams(x: Texts, input: DiagnoseInput, failed: readonly Endpoint
   return { outcome: outcomes, where };
 }
 
+/** The pods behind refused endpoints, as the API gave them (with the container ports they declare). */
+function podsOfEndpoints(input: DiagnoseInput, failed: readonly EndpointConnect[]): EndpointPodPorts[] {
+  const out: EndpointPodPorts[] = [];
+  for (const c of failed) {
+    const e = input.endpoints.find((ep) => endpointKey(ep.ip, ep.port) === c.result.target);
+    const ip = e ? (canonicalIp(e.ip) ?? e.ip) : undefined;
+    const p = (input.endpointPods ?? []).find(
+      (q) => (!!e?.pod && q.name === e.pod) || (!!ip && !!q.ip && canonicalIp(q.ip) === ip),
+    );
+    if (p && !out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The ports of refused endpoints and the Service's targetPort, and (`declared`) the container ports their pods
+ * declare when every such pod declares ports and none of them is the port the endpoints were refused on.
+ */
+function refusedPorts(
+  input: DiagnoseInput,
+  failed: readonly EndpointConnect[],
+): { port: string; targetPort: string; declared?: string } {
+  const ports = [
+    ...new Set(failed.map((c) => splitHostPort(c.result.target ?? '')?.port).filter((p) => p !== undefined)),
+  ];
+  const tp = input.port.targetPort;
+  const targetPort =
+    typeof tp === 'string' ? `${tp} (${ports.join(', ') || '?'})` : String(tp ?? ports[0] ?? input.port.port);
+  const out: { port: string; targetPort: string; declared?: string } = { port: ports.join(', ') || '?', targetPort };
+  const pods = podsOfEndpoints(input, failed);
+  const proto = input.port.protocol;
+  const declared = pods.map((p) => p.ports.filter((q) => q.protocol === proto));
+  if (
+    pods.length > 0 &&
+    pods.length === failed.length &&
+    declared.every((d) => d.length > 0 && !d.some((q) => ports.includes(q.port)))
+  )
+    out.declared = [...new Set(declared.flat().map((q) => `${q.port}/${q.protocol}`))].join(', ');
+  return out;
+}
+
+function addContainerPortEvidence(x: Texts, input: DiagnoseInput, failed: readonly EndpointConnect[]): void {
+  for (const p of podsOfEndpoints(input, failed).slice(0, 3)) {
+    const ports = p.ports.map((q) => `${q.name ? `${q.name} ` : ''}${q.port}/${q.protocol}`).join(', ');
+    x.add('api', ports ? 'diagnose.ev.container-ports' : 'diagnose.ev.container-ports-none', {
+      pod: `${p.namespace}/${p.name}`,
+      ports,
+    });
+  }
+}
+
 /** The pod's route to a failed endpoint, when the plan asked the kernel about that one (it asks for the first). */
 function addEndpointRouteEvidence(x: Texts, input: DiagnoseInput, failed: readonly EndpointConnect[]): void {
   const asked = findCheck(input.checks, 'route-endpoint')?.target;
@@ -900,6 +1035,13 @@ function addDnsEvidence(x: Texts, input: DiagnoseInput): void {
   if (addrs.length)
     x.add('dns', 'diagnose.ev.dns-ok', { tool: toolOf(dns.argv) ?? '?', name, addresses: addrs.join(', ') }, extra);
   else x.add('dns', 'diagnose.ev.dns-failed', { tool: toolOf(dns.argv) ?? '?', name, why: dnsWhy(x, dns) }, extra);
+  const short = findCheck(input.checks, 'dns-short');
+  if (ran(short) && short.exitCode !== 126 && short.exitCode !== 127) {
+    const found = resolvedAddresses(short);
+    const params = { name: input.service.name, namespace: input.source.namespace, addresses: found.join(', ') };
+    const shortExtra = { argv: short.argv, output: outputOf(short) };
+    x.add(short.id, found.length ? 'diagnose.ev.dns-short-ok' : 'diagnose.ev.dns-short-failed', params, shortExtra);
+  }
   const resolv = findCheck(input.checks, 'resolv-conf');
   if (resolv && resolv.exitCode === 0) {
     const rc = parseResolvConf(resolv.stdout);
@@ -914,6 +1056,19 @@ function addDnsEvidence(x: Texts, input: DiagnoseInput): void {
       { argv: resolv.argv, output: trimOutput(resolv.stdout) },
     );
   }
+}
+
+/**
+ * What the Service's bare name gives a pod of another namespace, when it is not this Service: its search list
+ * tries the pod's own namespace first, so the name resolves to nothing or to a namesake there.
+ */
+function shortNameFact(input: DiagnoseInput): { kind: 'none' | 'other'; addresses: string[] } | undefined {
+  const short = findCheck(input.checks, 'dns-short');
+  if (!ran(short) || short.exitCode === 126 || short.exitCode === 127 || short.error === 'timeout') return undefined;
+  const addrs = resolvedAddresses(short);
+  if (addrs.length === 0) return { kind: 'none', addresses: [] };
+  const ips = serviceClusterIPs(input.service);
+  return addrs.some((a) => ips.includes(a)) ? undefined : { kind: 'other', addresses: addrs };
 }
 
 function addToolsEvidence(x: Texts, input: DiagnoseInput): void {
@@ -1034,24 +1189,63 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       nextSteps(x, 'no-endpoints', 3, names),
     );
   }
-  const podNode = input.source.nodeName;
-  if (
-    input.endpointsKnown &&
-    input.service.internalTrafficPolicy === 'Local' &&
-    podNode &&
-    !input.source.hostNetwork &&
-    input.endpoints.some((e) => e.ready) &&
-    !input.endpoints.some((e) => e.ready && e.nodeName === podNode)
-  ) {
-    // internalTrafficPolicy Local: kube-proxy on this node uses only this node's endpoints, and there are none.
+  const stops = f.trace.stops ?? [];
+  const stoppedAll = (kind: TraceStop['kind']) =>
+    f.trace.dnat.length === 0 && stops.length > 0 && stops.every((s) => s.kind === kind);
+  if (!input.endpointsKnown && stoppedAll('no-endpoints')) {
+    // The API would not say, but the node's kube-proxy has the Service port as one without endpoints.
     addApiEvidence(x, input);
     if (f.connect) addConnectEvidence(x, f.connect);
     addTraceEvidence(x, input, f);
+    addCounterEvidence(x, input, f);
     return verdict(
       'no-endpoints',
-      x.t('diagnose.summary.no-local-endpoints', { service, port: portLabel, node: podNode, target: f.target }),
+      x.t('diagnose.summary.no-endpoints.node', {
+        service,
+        port: portLabel,
+        target: f.target,
+        node: input.nodeEvidence?.name ?? f.nodeName ?? '?',
+        line: stops[0].line,
+      }),
       x,
       nextSteps(x, 'no-endpoints', 3, names),
+    );
+  }
+  const podNode = input.source.nodeName ?? f.nodeName;
+  const readyEndpoints = input.endpoints.filter((e) => e.ready);
+  // internalTrafficPolicy Local: kube-proxy on this node uses only this node's endpoints. The API says there are
+  // none here only when it places every ready endpoint on a node; else the node's "has no local endpoints" rule.
+  const noLocalByApi =
+    !!podNode &&
+    readyEndpoints.length > 0 &&
+    readyEndpoints.every((e) => !!e.nodeName) &&
+    !readyEndpoints.some((e) => e.nodeName === podNode);
+  if (
+    input.endpointsKnown &&
+    input.service.internalTrafficPolicy === 'Local' &&
+    !input.source.hostNetwork &&
+    readyEndpoints.length > 0 &&
+    (noLocalByApi || stoppedAll('no-local-endpoints'))
+  ) {
+    addApiEvidence(x, input);
+    if (f.connect) addConnectEvidence(x, f.connect);
+    addTraceEvidence(x, input, f);
+    addCounterEvidence(x, input, f);
+    return verdict(
+      'no-endpoints',
+      x.t('diagnose.summary.no-local-endpoints', {
+        service,
+        port: portLabel,
+        node: podNode ?? '?',
+        target: f.target,
+        nodes: readyEndpoints.every((e) => !!e.nodeName)
+          ? x.t('diagnose.word.endpoint-nodes', {
+              nodes: [...new Set(readyEndpoints.map((e) => e.nodeName))].join(', '),
+            })
+          : '',
+      }),
+      x,
+      nextSteps(x, 'no-local-endpoints', 3, names),
     );
   }
   if (input.endpointsKnown && !input.endpoints.some((e) => e.ready)) {
@@ -1143,6 +1337,59 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       (c) => c.outcome !== 'connected' && c.outcome !== 'error' && c.outcome !== 'not-run',
     );
     const answered = f.endpointConnects.filter((c) => c.outcome === 'connected');
+    // A filter rule on the node (FORWARD, a NetworkPolicy chain) that drops or rejects the DNATed packet.
+    const filtered = stops.filter((s) => s.kind === 'filter' && s.dnat);
+    if (filtered.length > 0 && (entered || rc.kind === 'node')) {
+      addConnectEvidence(x, f.connect!);
+      addCounterEvidence(x, input, f);
+      addTraceEvidence(x, input, f);
+      addEndpointEvidence(x, input, f);
+      addApiEvidence(x, input);
+      const first = filtered[0];
+      return verdict(
+        'backend-unreachable',
+        x.t('diagnose.summary.backend-filtered', {
+          target: f.target,
+          node: input.nodeEvidence?.name ?? f.nodeName ?? '?',
+          table: first.table,
+          chain: first.chain,
+          line: first.line,
+          action: x.t(first.verdict === 'REJECT' ? 'diagnose.word.rejects' : 'diagnose.word.drops'),
+          endpoints: [...new Set(filtered.map((s) => s.dnat))].join(', '),
+          outcome: outcomeText(x, f.connect!.outcome),
+          rule: first.rule,
+        }),
+        x,
+        nextSteps(x, 'backend-filtered', 2, names),
+      );
+    }
+    const own = podIPs(input);
+    const selfOnly =
+      readyEndpoints.length > 0 &&
+      readyEndpoints.every((e) => own.includes(canonicalIp(e.ip) ?? e.ip)) &&
+      answered.length > 0 &&
+      failed.length === 0;
+    if (entered && selfOnly) {
+      // Hairpin: the pod is its Service's only endpoint, so the DNATed packet must go back out the way it came.
+      addConnectEvidence(x, f.connect!);
+      addEndpointEvidence(x, input, f);
+      addCounterEvidence(x, input, f);
+      addTraceEvidence(x, input, f);
+      addRouteEvidence(x, input, f);
+      addApiEvidence(x, input);
+      return verdict(
+        'backend-unreachable',
+        x.t('diagnose.summary.hairpin', {
+          target: f.target,
+          pod,
+          endpoint: answered.map((c) => c.result.target ?? '?').join(', '),
+          outcome: outcomeText(x, f.connect!.outcome),
+          node: f.nodeName ?? '?',
+        }),
+        x,
+        nextSteps(x, 'hairpin', 2, names),
+      );
+    }
     if (entered && failed.length > 0) {
       addConnectEvidence(x, f.connect!);
       addCounterEvidence(x, input, f);
@@ -1154,12 +1401,21 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       // pod completes a handshake by itself, so the path to them is broken. A DNS query (UDP) that gets no answer
       // cannot tell a dead server from a broken path.
       const pathBroken = failed.every((c) => c.outcome === 'timeout' || c.outcome === 'unreachable');
+      // Refused: a host answered for the endpoint's address with a RST (or a port unreachable): the pod is there
+      // and nothing listens on the port (or a REJECT in that pod refuses it). Not a broken path.
+      const refused = failed.every((c) => c.outcome === 'refused');
+      const ports = refusedPorts(input, failed);
       const key =
         input.port.protocol === 'UDP'
           ? 'diagnose.summary.backend-no-answer'
           : pathBroken
             ? 'diagnose.summary.backend-path'
-            : 'diagnose.summary.backend-unreachable';
+            : refused && ports.declared
+              ? 'diagnose.summary.backend-port-mismatch'
+              : refused
+                ? 'diagnose.summary.backend-refused'
+                : 'diagnose.summary.backend-unreachable';
+      if (refused) addContainerPortEvidence(x, input, failed);
       return verdict(
         'backend-unreachable',
         x.t(key, {
@@ -1167,9 +1423,10 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
           failed: failed.length,
           count: failed.length + answered.length,
           ...failureParams(x, input, failed),
+          ...ports,
         }),
         x,
-        nextSteps(x, 'backend-unreachable', 2, names),
+        nextSteps(x, refused ? 'backend-refused' : 'backend-unreachable', 2, names),
       );
     }
     addConnectEvidence(x, f.connect!);
@@ -1258,7 +1515,18 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
       dnsRan && dnsName
         ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName })
         : x.t('diagnose.summary.ok.no-dns', { pod, service, target: f.target });
-    return verdict('ok', summary, x, nextSteps(x, 'ok', 2));
+    const short = shortNameFact(input);
+    if (!short) return verdict('ok', summary, x, nextSteps(x, 'ok', 2));
+    const params = {
+      name: input.service.name,
+      namespace: input.source.namespace,
+      qualified: `${input.service.name}.${input.service.namespace}`,
+      addresses: short.addresses.join(', '),
+    };
+    return verdict('ok', `${summary} ${x.t(`diagnose.summary.tail.short-${short.kind}`, params)}`, x, [
+      x.t('diagnose.next.short-name', params),
+      ...nextSteps(x, 'ok', 2),
+    ]);
   }
 
   // Not checkable with a connect (UDP other than 53, SCTP) or the tool could not tell.

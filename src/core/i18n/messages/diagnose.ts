@@ -22,12 +22,18 @@ export const diagnoseMessages: MessageBundle = {
     // Summaries.
     'diagnose.summary.ok': 'From pod {pod}, {service} answers on {target}, and its name {name} resolves.',
     'diagnose.summary.ok.no-dns': 'From pod {pod}, {service} answers on {target}.',
+    'diagnose.summary.tail.short-none':
+      'But from namespace {namespace} its bare name {name} does not resolve (the search list tries {namespace} first): clients there must use {qualified}.',
+    'diagnose.summary.tail.short-other':
+      'But from namespace {namespace} its bare name {name} resolves to {addresses}, another Service (the search list tries {namespace} first): clients there must use {qualified}.',
     'diagnose.summary.ok.not-checkable':
       'From pod {pod}, nothing is wrong with {service}: its endpoints are ready, the route leads to the node and the node DNATs {target} ({proto} cannot be probed with a connect).',
     'diagnose.summary.no-endpoints':
       'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
     'diagnose.summary.no-local-endpoints':
-      'Service {service} has internalTrafficPolicy Local and no ready endpoint for port {port} on node {node}: kube-proxy there drops connections to {target} from this pod.',
+      'Service {service} has internalTrafficPolicy Local and no ready endpoint for port {port} on node {node}{nodes}: kube-proxy there drops connections to {target} from this pod.',
+    'diagnose.summary.no-endpoints.node':
+      "The API's endpoints of {service} could not be read, but node {node}'s kube-proxy rules have port {port} as a Service without endpoints (line {line}): nothing backs {target}, so kube-proxy rejects connections to it.",
     'diagnose.summary.endpoints-not-ready.one':
       'Service {service} has 1 endpoint for port {port} and it is not ready: kube-proxy sends no traffic to {target}.',
     'diagnose.summary.endpoints-not-ready.other':
@@ -71,6 +77,18 @@ export const diagnoseMessages: MessageBundle = {
       '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly: the backend does not accept connections.',
     'diagnose.summary.backend-unreachable.other':
       '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly: the backends do not accept connections.',
+    'diagnose.summary.backend-refused.one':
+      "{target} is DNATed on the node, but the only endpoint probed refuses a direct connect to port {port} too{where}: the pod is there and nothing listens on the Service's targetPort {targetPort} (the container listens on another port, or its server is down), or a REJECT rule in that pod refuses it.",
+    'diagnose.summary.backend-refused.other':
+      "{target} is DNATed on the node, but {failed} of {count} endpoints probed refuse a direct connect to port {port} too{where}: the pods are there and nothing listens on the Service's targetPort {targetPort} (the containers listen on another port, or their server is down), or a REJECT rule in those pods refuses it.",
+    'diagnose.summary.backend-port-mismatch.one':
+      "{target} is DNATed to port {port} of its endpoint, which refuses it{where}: the pod declares container port {declared}, not the Service's targetPort {targetPort}. The Service's targetPort does not match the port the container listens on.",
+    'diagnose.summary.backend-port-mismatch.other':
+      "{target} is DNATed to port {port} of its endpoints, and {failed} of {count} probed refuse it{where}: their pods declare container ports {declared}, not the Service's targetPort {targetPort}. The Service's targetPort does not match the port the containers listen on.",
+    'diagnose.summary.backend-filtered':
+      "{target} is DNATed on node {node}, but its {table} rule {chain} line {line} {action} the packets to {endpoints} (`{rule}`; the pod's connect: {outcome}): a firewall or NetworkPolicy rule on the node blocks the traffic, not the Service or its backends.",
+    'diagnose.summary.hairpin':
+      "{target}'s only ready endpoint is pod {pod} itself ({endpoint}): it answers a direct connect, but its connect through the ClusterIP, DNATed back to itself on node {node}, {outcome}: the node does not send the packet back out the interface it came in on (hairpin).",
     'diagnose.summary.backend-path.one':
       '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly ({outcome}{where}): the pod cannot reach it, so the path to the backend is broken (routes or tunnels between nodes, a firewall), not the Service.',
     'diagnose.summary.backend-path.other':
@@ -135,6 +153,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.rule.ipvs': 'IPVS virtual service',
     'diagnose.rule.nft': 'kube-proxy service rule',
     'diagnose.word.not-ready': 'not ready',
+    'diagnose.word.drops': 'drops',
+    'diagnose.word.endpoint-nodes': ' (its ready endpoints are on {nodes})',
+    'diagnose.word.rejects': 'rejects',
     'diagnose.word.none': 'none',
 
     // Connect outcomes.
@@ -216,9 +237,23 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.trace-no-kube':
       "Node {node}'s dump has no kube-proxy rules (no KUBE-SERVICES chain and no kube-proxy table).",
     'diagnose.ev.expected': "kube-proxy would write, from the API's Service and endpoints: `{rule}`.",
+    'diagnose.ev.stop.no-endpoints':
+      "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}): kube-proxy's rule for a Service port without endpoints.",
+    'diagnose.ev.stop.no-local-endpoints':
+      "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}): kube-proxy's rule for internalTrafficPolicy Local without an endpoint on this node.",
+    'diagnose.ev.stop.filter':
+      "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}): not a kube-proxy rule (a firewall or a NetworkPolicy's).",
+    'diagnose.ev.refused-by-node':
+      "The refusal the pod got at {target} is that REJECT on node {node} (an ICMP port unreachable), not a backend's closed port.",
+    'diagnose.ev.container-ports': 'Pod {pod} declares container ports {ports}.',
+    'diagnose.ev.container-ports-none': 'Pod {pod} declares no container ports.',
     'diagnose.ev.ipvs-service': "Node {node}'s IPVS virtual service {target}: real servers {servers}.",
     'diagnose.ev.dns-ok': '{tool} {name}: resolves to {addresses}.',
     'diagnose.ev.dns-failed': '{tool} {name}: does not resolve ({why}).',
+    'diagnose.ev.dns-short-ok': 'The bare name {name}, looked up from namespace {namespace}: {addresses}.',
+    'diagnose.ev.dns-short-failed': 'The bare name {name}, looked up from namespace {namespace}: does not resolve.',
+    'diagnose.next.short-name':
+      "In namespace {namespace}, call the Service {qualified} (or by its full name), not {name}: a bare name means a Service of the client's own namespace.",
     'diagnose.ev.dns-invalid': "The Service's DNS name was not looked up: {name} is not a valid DNS name.",
     'diagnose.ev.resolv-conf': "The pod's resolv.conf: nameserver {servers}; search {search}; options {options}.",
     'diagnose.ev.no-route-check': "The pod's route to {dst} is unknown (no `ip` and no readable /proc/net/route).",
@@ -259,6 +294,24 @@ export const diagnoseMessages: MessageBundle = {
       'Restart kube-proxy on that node (delete its pod) so it rewrites its rules, then diagnose again.',
     'diagnose.next.dnat-missing.3':
       'Compare the node dump with `kpp generate` on the same Services and endpoints to see every difference.',
+    'diagnose.next.backend-refused.1':
+      "Compare the Service's targetPort with the port the container really listens on: `kubectl get svc {name} -n {namespace} -o jsonpath={.spec.ports}` and `ss -ltn` (or the server's log) inside an endpoint pod.",
+    'diagnose.next.backend-refused.2':
+      "Fix the Service's targetPort (or the address the server binds: a server on 127.0.0.1 refuses the pod IP), then diagnose again.",
+    'diagnose.next.backend-filtered.1':
+      "Find the rule's owner: `kubectl get networkpolicy -A` (a policy whose ingress or egress leaves this pod out), or the node's own firewall (`iptables-save -c` on the node: the rule's counter moves with each probe).",
+    'diagnose.next.backend-filtered.2':
+      'Allow the traffic from this pod to the endpoints on their targetPort, then diagnose again.',
+    'diagnose.next.no-local-endpoints.1':
+      "Run a ready endpoint on this pod's node too (a DaemonSet, or spread the Deployment), or set `internalTrafficPolicy: Cluster` on Service {name}.",
+    'diagnose.next.no-local-endpoints.2':
+      "Or run this client on a node that has an endpoint: `kubectl get endpointslices -n {namespace} -l kubernetes.io/service-name={name} -o wide` shows each endpoint's node.",
+    'diagnose.next.no-local-endpoints.3':
+      "kube-proxy's rule for it is a `has no local endpoints` DROP: the client sees a timeout, not a refusal.",
+    'diagnose.next.hairpin.1':
+      "On a bridge (cni0, docker0), the pod's bridge port needs hairpin mode: kubelet's `--hairpin-mode` (hairpin-veth or promiscuous-bridge) or the bridge CNI's `hairpinMode: true`; on the node, `/sys/class/net/<bridge>/brif/<veth>/hairpin_mode` must be 1.",
+    'diagnose.next.hairpin.2':
+      "kube-proxy must masquerade a pod's traffic to itself (its KUBE-SEP rule `-s <podIP> -j KUBE-MARK-MASQ`): compare `kpp generate` with the node's rules.",
     'diagnose.next.backend-unreachable.1':
       'Check the backend pods listen on the target port on all addresses (not only 127.0.0.1): `ss -ltn` inside them.',
     'diagnose.next.backend-unreachable.2':
@@ -271,7 +324,7 @@ export const diagnoseMessages: MessageBundle = {
       "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
     'diagnose.next.tool-missing.2': 'Or diagnose from another pod on the same node that has curl, wget, nc or bash.',
     'diagnose.next.tool-missing-dns.1':
-      "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
+      "A UDP DNS port is probed with a DNS query: run the checks from an ephemeral debug container that has nslookup and shares the pod's network (e.g. `kubectl debug -it {pod} --image=busybox`).",
     'diagnose.next.tool-missing-dns.2': 'Or diagnose from another pod on the same node that has nslookup.',
     'diagnose.next.exec-forbidden.1':
       'Ask for `create` on `pods/exec` in namespace {namespace} (RBAC), or use a kube context that has it.',
@@ -324,12 +377,18 @@ export const diagnoseMessages: MessageBundle = {
 
     'diagnose.summary.ok': '从 Pod {pod} 访问 {service}：{target} 有响应，名称 {name} 也能解析。',
     'diagnose.summary.ok.no-dns': '从 Pod {pod} 访问 {service}：{target} 有响应。',
+    'diagnose.summary.tail.short-none':
+      '但在命名空间 {namespace} 中，它的短名称 {name} 无法解析（搜索列表先查 {namespace}）：那里的客户端必须使用 {qualified}。',
+    'diagnose.summary.tail.short-other':
+      '但在命名空间 {namespace} 中，它的短名称 {name} 解析到 {addresses}，那是另一个 Service（搜索列表先查 {namespace}）：那里的客户端必须使用 {qualified}。',
     'diagnose.summary.ok.not-checkable':
       '从 Pod {pod} 看 {service} 没有问题：端点已就绪，路由经过节点，节点会对 {target} 做 DNAT（{proto} 无法用连接来探测）。',
     'diagnose.summary.no-endpoints':
       'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
     'diagnose.summary.no-local-endpoints':
-      'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
+      'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点{nodes}：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
+    'diagnose.summary.no-endpoints.node':
+      '无法从 API 读取 {service} 的端点，但节点 {node} 的 kube-proxy 规则把端口 {port} 当作没有端点的 Service（第 {line} 行）：{target} 背后没有任何后端，kube-proxy 会拒绝到它的连接。',
     'diagnose.summary.endpoints-not-ready.other':
       'Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：kube-proxy 不会把发往 {target} 的流量转给它们。',
     'diagnose.summary.bypass.gateway': 'Pod 到 {dst} 的路由经 {dev} 上的 {gateway} 转发，而该网关不是本节点',
@@ -359,6 +418,14 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.missing.ipvs-no-real-servers': '它的 IPVS 虚拟服务没有真实服务器，而 API 列出的是 {expected}',
     'diagnose.summary.backend-unreachable.other':
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
+    'diagnose.summary.backend-refused.other':
+      '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接端口 {port} 也被拒绝{where}：Pod 在那里，只是没有程序监听 Service 的 targetPort {targetPort}（容器监听的是别的端口，或者服务进程没有运行），或者该 Pod 中有 REJECT 规则拒绝了它。',
+    'diagnose.summary.backend-port-mismatch.other':
+      '{target} 被 DNAT 到端点的端口 {port}，探测的 {count} 个端点中有 {failed} 个拒绝连接{where}：这些 Pod 声明的容器端口是 {declared}，而不是 Service 的 targetPort {targetPort}。Service 的 targetPort 与容器实际监听的端口不一致。',
+    'diagnose.summary.backend-filtered':
+      '{target} 在节点 {node} 上被 DNAT 了，但该节点 {table} 表 {chain} 链第 {line} 行的规则{action}发往 {endpoints} 的数据包（`{rule}`；Pod 的连接结果：{outcome}）：是节点上的防火墙或 NetworkPolicy 规则拦住了流量，而不是 Service 或它的后端。',
+    'diagnose.summary.hairpin':
+      '{target} 唯一的就绪端点就是 Pod {pod} 自己（{endpoint}）：直接连接有响应，但经 ClusterIP 的连接在节点 {node} 上被 DNAT 回它自己后{outcome}：节点没有把数据包从它进来的接口发回去（hairpin）。',
     'diagnose.summary.backend-path.other':
       '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败（{outcome}{where}）：Pod 到不了它们，坏的是通往后端的路径（节点之间的路由或隧道、防火墙），而不是 Service。',
     'diagnose.summary.backend-no-answer.other':
@@ -407,6 +474,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.rule.ipvs': 'IPVS 虚拟服务',
     'diagnose.rule.nft': 'kube-proxy 的 Service 规则',
     'diagnose.word.not-ready': '未就绪',
+    'diagnose.word.drops': '丢弃',
+    'diagnose.word.endpoint-nodes': '（就绪端点位于 {nodes}）',
+    'diagnose.word.rejects': '拒绝',
     'diagnose.word.none': '无',
 
     'diagnose.outcome.connected': '已连接',
@@ -475,9 +545,23 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.trace-no-kube':
       '节点 {node} 的转储中没有 kube-proxy 的规则（没有 KUBE-SERVICES 链，也没有 kube-proxy 表）。',
     'diagnose.ev.expected': '根据 API 中的 Service 和端点，kube-proxy 本应写入：`{rule}`。',
+    'diagnose.ev.stop.no-endpoints':
+      '节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这是 kube-proxy 为没有端点的 Service 端口写的规则。',
+    'diagnose.ev.stop.no-local-endpoints':
+      '节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这是 kube-proxy 为 internalTrafficPolicy Local 且本节点没有端点时写的规则。',
+    'diagnose.ev.stop.filter':
+      '节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这不是 kube-proxy 的规则（是防火墙或 NetworkPolicy 的规则）。',
+    'diagnose.ev.refused-by-node':
+      'Pod 访问 {target} 时收到的拒绝来自节点 {node} 上的这条 REJECT（ICMP 端口不可达），而不是后端关闭的端口。',
+    'diagnose.ev.container-ports': 'Pod {pod} 声明的容器端口：{ports}。',
+    'diagnose.ev.container-ports-none': 'Pod {pod} 没有声明任何容器端口。',
     'diagnose.ev.ipvs-service': '节点 {node} 的 IPVS 虚拟服务 {target}：真实服务器 {servers}。',
     'diagnose.ev.dns-ok': '{tool} {name}：解析为 {addresses}。',
     'diagnose.ev.dns-failed': '{tool} {name}：无法解析（{why}）。',
+    'diagnose.ev.dns-short-ok': '从命名空间 {namespace} 查询短名称 {name}：{addresses}。',
+    'diagnose.ev.dns-short-failed': '从命名空间 {namespace} 查询短名称 {name}：无法解析。',
+    'diagnose.next.short-name':
+      '在命名空间 {namespace} 中用 {qualified}（或完整名称）访问该 Service，而不是 {name}：短名称指的是客户端自己命名空间中的 Service。',
     'diagnose.ev.dns-invalid': '没有查询 Service 的 DNS 名称：{name} 不是合法的 DNS 名称。',
     'diagnose.ev.resolv-conf': 'Pod 的 resolv.conf：nameserver {servers}；search {search}；options {options}。',
     'diagnose.ev.no-route-check': 'Pod 到 {dst} 的路由未知（没有 `ip`，也读不到 /proc/net/route）。',
@@ -510,6 +594,23 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dnat-missing.2': '重启该节点上的 kube-proxy（删除它的 Pod），让它重写规则，然后再诊断一次。',
     'diagnose.next.dnat-missing.3':
       '用 `kpp generate` 根据同样的 Service 和端点生成规则，与节点转储对比，找出所有差异。',
+    'diagnose.next.backend-refused.1':
+      '对比 Service 的 targetPort 和容器实际监听的端口：`kubectl get svc {name} -n {namespace} -o jsonpath={.spec.ports}`，并在端点 Pod 中运行 `ss -ltn`（或查看服务日志）。',
+    'diagnose.next.backend-refused.2':
+      '修正 Service 的 targetPort（或服务绑定的地址：只监听 127.0.0.1 的服务会拒绝发往 Pod IP 的连接），然后重新诊断。',
+    'diagnose.next.backend-filtered.1':
+      '找出规则的来源：`kubectl get networkpolicy -A`（入站或出站规则没有放行该 Pod 的策略），或节点自己的防火墙（在节点上运行 `iptables-save -c`：每次探测该规则的计数都会增加）。',
+    'diagnose.next.backend-filtered.2': '放行从该 Pod 到端点 targetPort 的流量，然后重新诊断。',
+    'diagnose.next.no-local-endpoints.1':
+      '让该 Pod 所在的节点上也有就绪端点（使用 DaemonSet，或把 Deployment 分散到各节点），或者把 Service {name} 的 internalTrafficPolicy 设为 Cluster。',
+    'diagnose.next.no-local-endpoints.2':
+      '或者把这个客户端调度到有端点的节点上：`kubectl get endpointslices -n {namespace} -l kubernetes.io/service-name={name} -o wide` 会显示每个端点所在的节点。',
+    'diagnose.next.no-local-endpoints.3':
+      'kube-proxy 为此写的是 `has no local endpoints` 的 DROP 规则：客户端看到的是超时，而不是连接被拒绝。',
+    'diagnose.next.hairpin.1':
+      '在网桥（cni0、docker0）上，Pod 的网桥端口需要开启 hairpin 模式：kubelet 的 `--hairpin-mode`（hairpin-veth 或 promiscuous-bridge），或 bridge CNI 的 `hairpinMode: true`；在节点上 `/sys/class/net/<网桥>/brif/<veth>/hairpin_mode` 必须为 1。',
+    'diagnose.next.hairpin.2':
+      'kube-proxy 必须对 Pod 访问自己的流量做伪装（KUBE-SEP 规则 `-s <podIP> -j KUBE-MARK-MASQ`）：用 `kpp generate` 与节点上的规则对比。',
     'diagnose.next.backend-unreachable.1':
       '检查后端 Pod 是否在所有地址（不只是 127.0.0.1）上监听目标端口：在 Pod 内运行 `ss -ltn`。',
     'diagnose.next.backend-unreachable.2':
@@ -522,7 +623,7 @@ export const diagnoseMessages: MessageBundle = {
       '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
     'diagnose.next.tool-missing.2': '或者从同一节点上带有 curl、wget、nc 或 bash 的另一个 Pod 进行诊断。',
     'diagnose.next.tool-missing-dns.1':
-      '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
+      'UDP 的 DNS 端口要用 DNS 查询来探测：在带有 nslookup 并共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=busybox`）。',
     'diagnose.next.tool-missing-dns.2': '或者从同一节点上带有 nslookup 的另一个 Pod 进行诊断。',
     'diagnose.next.exec-forbidden.1':
       '申请命名空间 {namespace} 中 `pods/exec` 的 `create` 权限（RBAC），或使用有该权限的 kube 上下文。',
