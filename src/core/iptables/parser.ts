@@ -1385,10 +1385,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   }
 
   /**
-   * Rules inserted one after another at one place of a chain (`-I INPUT 1 ...` for each address of a ban list,
-   * also in turn with `-I FORWARD 1 ...`) wait in the chain's run and go in at once, the last one first: inserting
-   * each at the front moved the whole chain, and 80k of them took seconds. `chain`: only its run (a rule of it is
-   * read or changed); none: every run (a line that may read any chain).
+   * Rules inserted one after another into one stretch of a chain (`-I INPUT 1 ...` for each address of a ban list,
+   * also in turn with `-I FORWARD 1 ...`; or `-I INPUT 1`, `-I INPUT 2`, ... at rising places) wait in the chain's
+   * run and go in at once: inserting each moved the rest of the chain, and 80k of them took seconds. `chain`: only
+   * its run (a rule of it is read or changed); none: every run (a line that may read any chain).
    */
   function settleInsertRun(chain?: Chain): void {
     if (chain) {
@@ -1420,7 +1420,8 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   function addRule(rule: Rule, table?: Table, known?: Chain): void {
     const chain = known ?? getChain(table ?? getTable(rule.table), rule.chain);
     const run = insertRuns.get(chain);
-    const insertsAgain = rule.command === 'insert' && run !== undefined && rule.position === run.position;
+    const insertAt = rule.command === 'insert' ? Math.max(0, (rule.position ?? 1) - 1) : 0;
+    const insertsAgain = rule.command === 'insert' && run !== undefined && insertRunTakes(run, insertAt);
     if (!insertsAgain && (chain !== fillingChain || rule.command !== 'append')) {
       // Only this chain's inserted rules need to be in place: other chains' runs go on.
       settleInsertRun(chain);
@@ -1432,11 +1433,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       if (renamesOf.size > 0) noteJump(table ?? getTable(rule.table), rule);
     } else if (rule.command === 'insert') {
       sameRuleIndex.delete(chain);
-      const at = Math.max(0, (rule.position ?? 1) - 1);
-      if (insertsAgain) run.rules.push(rule);
-      else if (at >= chain.rules.length)
+      if (insertsAgain) insertIntoRun(run, insertAt, rule);
+      else if (insertAt >= chain.rules.length)
         chain.rules.push(rule); // past the end: appended, as splice would
-      else insertRuns.set(chain, { position: rule.position, at, rules: [rule] });
+      else insertRuns.set(chain, { at: insertAt, before: [rule], after: [] });
       if (renamesOf.size > 0) noteJump(table ?? getTable(rule.table), rule);
     } else if (rule.command === 'delete' || rule.command === 'replace') applyEdit(rule, chain);
     dump.rules.push(rule);
@@ -1869,20 +1869,38 @@ function applyCommandContext(command: string, ctx: Context): void {
   ctx.table = undefined;
 }
 
-/** Rules inserted one after another at one place of a chain, in the order of their lines. */
+/**
+ * Rules inserted one after another into one stretch of a chain, kept as a gap buffer: the place the last one went
+ * is the gap, and the next insert moves it only as far as its place is from there (at the top of the stretch again,
+ * or one further down: a step each), so a run costs its length, not its length times the chain's.
+ */
 interface InsertRun {
-  position: number | undefined;
-  /** Where in the chain's rules they go. */
+  /** Where in the chain's rules the stretch goes. */
   at: number;
-  rules: Rule[];
+  /** The stretch's rules before the gap, in order. */
+  before: Rule[];
+  /** Its rules after the gap, last one first. */
+  after: Rule[];
 }
 
-/** The run's rules into the chain at its place, the last one first (each was inserted before the one before it). */
+/** Whether an insert at index `at` of the chain (as it reads with the run in place) lands in or next to the run. */
+function insertRunTakes(run: InsertRun, at: number): boolean {
+  return at >= run.at && at <= run.at + run.before.length + run.after.length;
+}
+
+function insertIntoRun(run: InsertRun, at: number, rule: Rule): void {
+  const gap = at - run.at;
+  while (run.before.length > gap) run.after.push(run.before.pop()!);
+  while (run.before.length < gap) run.before.push(run.after.pop()!);
+  run.before.push(rule);
+}
+
+/** The run's rules into the chain at its place. */
 function insertRunInto(chain: Chain, run: InsertRun): void {
-  run.rules.reverse();
+  const stretch = run.after.length === 0 ? run.before : run.before.concat(run.after.reverse());
   const rules = chain.rules;
   chain.rules =
-    run.at === rules.length ? rules.concat(run.rules) : rules.slice(0, run.at).concat(run.rules, rules.slice(run.at));
+    run.at === rules.length ? rules.concat(stretch) : rules.slice(0, run.at).concat(stretch, rules.slice(run.at));
 }
 
 /** `-F`: the chain's rules are gone from line `line` on. */

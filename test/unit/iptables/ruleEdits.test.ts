@@ -60,21 +60,24 @@ test('chain edits by rule and by number match a list model over random scripts (
         lines.push(`${pick(6) === 0 ? `[${pick(9)}:${pick(999)}] ` : ''}-A ${name} ${written}`);
         rules.push(spec);
       } else if (kind < 10) {
-        // Runs of inserts at one place (a ban list written `-I INPUT 1 ...` per address) go in as a block.
-        const run = pick(3) === 0 ? 1 + pick(4) : 1;
+        // Runs of inserts at one place (a ban list written `-I INPUT 1 ...` per address) go in as a block; so do
+        // runs at rising places (`-I INPUT 1`, `-I INPUT 2`, ...) and at each place twice (1, 1, 2, 2, ...).
+        const run = pick(3) === 0 ? 1 + pick(6) : 1;
         const at = 1 + pick(rules.length + 1);
+        const shape = pick(3);
+        const place = (from: number, k: number) => (shape === 0 ? from : shape === 1 ? from + k : from + (k >> 1));
         // Now and then in turn with another chain's run (a ban list written for INPUT and FORWARD alike).
         const other = pick(2) === 0 ? others[pick(others.length)] : undefined;
         const otherRules = other === undefined ? undefined : chains.get(other)!;
         const otherAt = otherRules ? 1 + pick(otherRules.length + 1) : 0;
         for (let k = 0; k < run; k++) {
           const inserted = k === 0 ? written : SPECS[pick(SPECS.length)];
-          lines.push(`-I ${name} ${at} ${inserted}`);
-          rules.splice(at - 1, 0, k === 0 ? spec : inserted);
+          lines.push(`-I ${name} ${place(at, k)} ${inserted}`);
+          rules.splice(place(at, k) - 1, 0, k === 0 ? spec : inserted);
           if (!otherRules) continue;
           const theirs = SPECS[pick(SPECS.length)];
-          lines.push(`-I ${other} ${otherAt} ${theirs}`);
-          otherRules.splice(otherAt - 1, 0, theirs);
+          lines.push(`-I ${other} ${place(otherAt, k)} ${theirs}`);
+          otherRules.splice(place(otherAt, k) - 1, 0, theirs);
         }
       } else if (kind < 15) {
         lines.push(`-D ${name} ${written}`);
