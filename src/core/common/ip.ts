@@ -17,13 +17,14 @@ const V4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 export function parseIPv4(text: string): bigint | undefined {
   const m = V4.exec(text);
   if (!m) return undefined;
-  let v = 0n;
+  // In a number first (32 bits fit exactly), one BigInt at the end: a BigInt per step was most of a list's cost.
+  let v = 0;
   for (let i = 1; i <= 4; i++) {
     const n = Number(m[i]);
     if (n > 255 || (m[i].length > 1 && m[i][0] === '0')) return undefined;
-    v = (v << 8n) | BigInt(n);
+    v = v * 256 + n;
   }
-  return v;
+  return BigInt(v);
 }
 
 export function parseIPv6(text: string): bigint | undefined {

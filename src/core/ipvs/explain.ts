@@ -245,9 +245,8 @@ function lineText(dump: IpvsDump, line: number, lang: Lang): string | undefined 
     case 'unknown':
       return undefined;
     default: {
-      const first =
-        dump.tokens.find((tok) => tok.span.line === line && LINE_LEVEL.has(tok.kind) && tok.kind !== 'prompt') ??
-        dump.tokens.find((tok) => tok.span.line === line);
+      const onLine = dump.tokens.onLine(line);
+      const first = onLine.find((tok) => LINE_LEVEL.has(tok.kind) && tok.kind !== 'prompt') ?? onLine[0];
       return first ? tokenText(dump, first, lang) : undefined;
     }
   }
@@ -261,7 +260,7 @@ export function explainIpvsLine(dump: IpvsDump, line: number, lang: Lang = 'en')
 }
 
 function tokenAt(dump: IpvsDump, line: number, column: number): IpvsToken | undefined {
-  const onLine = dump.tokens.filter((tok) => tok.span.line === line);
+  const onLine = dump.tokens.onLine(line);
   return (
     onLine.find((tok) => column >= tok.span.column && column < tok.span.column + tok.span.length) ??
     onLine.find((tok) => column === tok.span.column + tok.span.length)

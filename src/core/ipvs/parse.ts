@@ -75,7 +75,7 @@ export function parseIpvs(text: string, options: ParseIpvsOptions = {}): IpvsDum
   }
   applyRemovals(ctx);
   ctx.dump.format = overallFormat(ctx.layoutsSeen, ctx.dump.header !== undefined);
-  ctx.dump.tokens.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
+  ctx.dump.tokens.seal(ctx.dump.lines.length);
   return ctx.dump;
 }
 

@@ -5,7 +5,7 @@
  * the line points to the removal instead, so it can say what happened to it.
  */
 import type { ParseContext } from './context';
-import type { IpvsLine, IpvsToken, RealServer, VirtualService } from './types';
+import type { IpvsLine, RealServer, VirtualService } from './types';
 
 export function applyRemovals(ctx: ParseContext): void {
   if (ctx.dump.removals.length === 0) return;
@@ -28,11 +28,16 @@ export function applyRemovals(ctx: ParseContext): void {
   }
   dump.services = kept;
   for (const line of dump.lines) if (line) renumber(line, ctx, serviceIndex, serverIndex, true);
-  for (const tok of dump.tokens) renumber(tok, ctx, serviceIndex, serverIndex, false);
+  for (let i = 0; i < dump.tokens.length; i++) {
+    const owner = dump.tokens.ownerOf(i);
+    if (owner.service === undefined) continue;
+    renumber(owner, ctx, serviceIndex, serverIndex, false);
+    dump.tokens.setOwner(i, owner.service, owner.realServer);
+  }
 }
 
 function renumber(
-  entry: IpvsLine | IpvsToken,
+  entry: IpvsLine | { service?: number; realServer?: number },
   ctx: ParseContext,
   serviceIndex: number[],
   serverIndex: number[][],

@@ -63,12 +63,14 @@ export interface IpvsSemanticToken {
   span: Span;
 }
 
-/** Tokens in document order, without overlaps (LSP requires both). */
-export function ipvsSemanticTokens(dump: IpvsDump): IpvsSemanticToken[] {
+/** Tokens of lines `first`..`last` in document order, without overlaps (LSP requires both). */
+export function ipvsSemanticTokens(dump: IpvsDump, first = 0, last = Number.MAX_SAFE_INTEGER): IpvsSemanticToken[] {
   const out: IpvsSemanticToken[] = [];
   let lastLine = -1;
   let lastEnd = 0;
-  for (const tok of dump.tokens) {
+  const [from, to] = dump.tokens.lineRange(first, last);
+  for (let i = from; i < to; i++) {
+    const tok = dump.tokens.at(i);
     if (tok.span.length <= 0) continue;
     if (tok.span.line === lastLine && tok.span.column < lastEnd) continue;
     const modifiers = tok.kind === 'weight' && tok.text === '0' ? ['deprecated'] : [];

@@ -4,6 +4,7 @@
  * left undefined rather than guessed.
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
+import type { IpvsTokens } from './tokenStore';
 
 export type IpvsProtocol = 'TCP' | 'UDP' | 'SCTP' | 'FWM';
 export type ForwardMethod = 'Masq' | 'Route' | 'Tunnel' | 'Local';
@@ -259,7 +260,8 @@ export interface IpvsDump {
   /** True when `--exact` was seen, so counters are not rounded. */
   exact: boolean;
   diagnostics: Diagnostic[];
-  tokens: IpvsToken[];
+  /** In document order, found by line (`onLine`). */
+  tokens: IpvsTokens;
   /** One entry per line of the input, same index. */
   lines: IpvsLine[];
   /** Entries restore input took out again (`-D`, `-d`, `-C`), in line order; `services` is what is left. */

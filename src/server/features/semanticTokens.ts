@@ -75,8 +75,7 @@ export function semanticTokensIn(a: Analysis, range: LineRange): SemanticTokens 
   const { SemanticTokensBuilder } = require('vscode-languageserver') as typeof import('vscode-languageserver');
   const builder = new SemanticTokensBuilder();
   if (a.ipvs) {
-    for (const tok of ipvsSemanticTokens(a.ipvs)) {
-      if (tok.span.line < range.from || tok.span.line > range.to) continue;
+    for (const tok of ipvsSemanticTokens(a.ipvs, range.from, range.to)) {
       const type = (TOKEN_TYPES as readonly string[]).includes(tok.type) ? (tok.type as TokenType) : 'variable';
       const mods = tok.modifiers.filter((m): m is Modifier => (TOKEN_MODIFIERS as readonly string[]).includes(m));
       builder.push(tok.span.line, tok.span.column, tok.span.length, typeIndex(type), modifierBits(mods));

@@ -69,7 +69,10 @@ describe('ipvsadm -Ln', () => {
 
   it('gives every token a 0-based span that points at its text', () => {
     const kinds = (line: number): string[] =>
-      dump.tokens.filter((t) => t.span.line === line).map((t) => `${t.kind}=${at(LIST, t)}`);
+      dump.tokens
+        .all()
+        .filter((t) => t.span.line === line)
+        .map((t) => `${t.kind}=${at(LIST, t)}`);
     assert.deepEqual(kinds(0), ['prompt=[root@node1 ~]#', 'command=ipvsadm -Ln']);
     assert.deepEqual(kinds(8), [
       'protocol=TCP',
@@ -92,7 +95,7 @@ describe('ipvsadm -Ln', () => {
       'inactConn=0',
     ]);
     assert.deepEqual(kinds(16), ['protocol=FWM', 'fwmark=7', 'family=IPv6', 'scheduler=mh', 'flag=(mh-port)']);
-    const weight = dump.tokens.find((t) => t.kind === 'weight' && t.span.line === 7)!;
+    const weight = dump.tokens.all().find((t) => t.kind === 'weight' && t.span.line === 7)!;
     assert.deepEqual(weight.span, { line: 7, column: 42, length: 1 });
     assert.equal(weight.service, 0);
     assert.equal(weight.realServer, 2);
@@ -136,7 +139,7 @@ describe('numeric listings', () => {
       approximate: true,
     });
     assert.equal(svc.realServers[0].forward, undefined);
-    const counters = dump.tokens.filter((t) => t.kind === 'counter' && t.span.line === 3);
+    const counters = dump.tokens.all().filter((t) => t.kind === 'counter' && t.span.line === 3);
     assert.deepEqual(
       counters.map((t) => [t.column, at(STATS, t)]),
       [
@@ -259,7 +262,10 @@ describe('connections and timeouts', () => {
       ],
     );
     assert.deepEqual(codes(dump), []);
-    const roles = dump.tokens.filter((t) => t.kind === 'address' && t.span.line === 3).map((t) => t.role);
+    const roles = dump.tokens
+      .all()
+      .filter((t) => t.kind === 'address' && t.span.line === 3)
+      .map((t) => t.role);
     assert.deepEqual(roles, ['source', 'virtual', 'destination']);
   });
 
@@ -269,7 +275,10 @@ describe('connections and timeouts', () => {
     const to = dump.timeouts!;
     assert.deepEqual([to.tcp, to.tcpFin, to.udp, to.line], [900, 120, 300, 1]);
     assert.deepEqual(
-      dump.tokens.filter((t) => t.kind === 'timeout').map((t) => [t.column, at(TIMEOUT, t)]),
+      dump.tokens
+        .all()
+        .filter((t) => t.kind === 'timeout')
+        .map((t) => [t.column, at(TIMEOUT, t)]),
       [
         ['tcp', '900'],
         ['tcpfin', '120'],
@@ -541,7 +550,7 @@ describe('what people paste', () => {
       [0, 4, 6],
     );
     assert.equal(dump.lines[1].kind, 'comment');
-    const scheduler = dump.tokens.find((t) => t.kind === 'scheduler' && t.span.line === 2)!;
+    const scheduler = dump.tokens.all().find((t) => t.kind === 'scheduler' && t.span.line === 2)!;
     assert.equal(at(MESSY, scheduler), 'rr');
   });
 
