@@ -88,7 +88,7 @@ console.log(`build: done in ${Date.now() - started} ms`);
 
 /**
  * The trace slice's clean-line pattern (src/core/iptables/traceSlice.ts), made here once from the option tables: made
- * by each process, it was a third of the slice's work on a small dump. The module bundled on its own and run.
+ * by each process, it was a seventh of the slice's work on a small dump. The module bundled on its own and run.
  */
 async function cleanRulesSource() {
   const { outputFiles } = await build({
