@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -53,4 +53,14 @@ test('a bundle with non-ASCII text reads as UTF-8', () => {
   const { launcher } = install(bundle('na\u00efve \u4e2d\u6587'));
   assert.equal(run(launcher), 'na\u00efve \u4e2d\u6587\n');
   assert.equal(run(launcher), 'na\u00efve \u4e2d\u6587\n');
+});
+
+test('the cached code starts on an 8-byte boundary of the cache file, where V8 reads it without a copy', () => {
+  const { launcher, dist } = install(bundle('aligned'));
+  assert.equal(run(launcher), 'aligned\n');
+  const cache = readFileSync(join(dist, 'cli.js.parse.v8-cache'));
+  const payload = cache.indexOf(10) + 1;
+  assert.ok(payload > 0, 'the cache starts with its key line');
+  assert.equal(payload % 8, 0, `the key line is ${payload} bytes`);
+  assert.equal(run(launcher), 'aligned\n');
 });
