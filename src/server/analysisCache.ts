@@ -28,11 +28,13 @@
  * - Every request has a budget: past it, the request is answered with an error, logged, and the worker (which may
  *   be stuck in synchronous work) is killed; the document is analysed again in a fresh worker. An analysis has its
  *   own budget; past it the worker is killed and the previous analysis keeps serving.
- * - A cancelled request is answered at once (RequestCancelled) and its late result dropped.
+ * - A cancelled request is answered at once (RequestCancelled), and its worker stops it too (cancellation.ts):
+ *   the requests behind it do not wait for work nobody wants.
  */
 import type { Worker } from 'node:worker_threads';
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { Lang } from '../core/i18n/catalog';
+import { CancelFlags, REQUEST_CANCELLED } from './cancellation';
 import { collectGarbage } from './gc';
 import { PiecedText, type ForwardedText } from './piecedText';
 import { TracePacketRequest } from './protocol';
@@ -55,8 +57,7 @@ export const DEFAULT_BUDGETS: Budgets = {
   analysisMs: 120_000,
 };
 
-/** LSP's error codes used here. */
-export const REQUEST_CANCELLED = -32800;
+/** LSP's RequestFailed error code. */
 export const REQUEST_FAILED = -32803;
 
 /** From this many characters a document is analysed in a worker of its own; below, in the shared one. */
@@ -116,6 +117,7 @@ class Host {
   onExit?: () => void;
   onIdle?: () => void;
   private nextId = 1;
+  private readonly cancelFlags = new CancelFlags();
 
   constructor(
     file: string,
@@ -126,6 +128,7 @@ class Host {
     thread?: Worker,
   ) {
     this.thread = thread ?? startWorkerThread(file);
+    this.thread.postMessage({ kind: 'cancelFlags', buffer: this.cancelFlags.buffer } satisfies ToWorker);
     // Whatever it prints is dropped.
     this.thread.stdout.resume();
     let stderr = '';
@@ -240,6 +243,8 @@ class Host {
       this.pending.set(id, { method, resolve, reject, timer });
       token?.onCancellationRequested(() => {
         if (!this.pending.has(id)) return;
+        // Answered now; the worker stops the work at its next look at the mark, or skips it if not begun.
+        this.cancelFlags.cancel(id);
         this.settle(id);
         reject(new ResponseError(REQUEST_CANCELLED, 'cancelled'));
       });

@@ -8,6 +8,7 @@ import type { FoldingRange, Position, Range } from 'vscode-languageserver';
 import { countedEn } from '../core/i18n/english';
 import type { LineIndex } from './lineIndex';
 import { METHODS } from './protocolNames';
+import { throwIfCancelled } from './cancellation';
 
 export interface Fitted<T> {
   value: T;
@@ -75,7 +76,10 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
 /** Every range and position in `x` moved inside the document; a selectionRange outside its range widens the range. */
 function fitRanges(x: unknown, lines: LineIndex, note: (what: string) => void): unknown {
   if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) x[i] = fitRanges(x[i], lines, note);
+    for (let i = 0; i < x.length; i++) {
+      throwIfCancelled();
+      x[i] = fitRanges(x[i], lines, note);
+    }
     return x;
   }
   if (!isObject(x)) return x;
@@ -115,6 +119,7 @@ function fitTokens(data: number[], lines: LineIndex, note: (what: string) => voi
   let prevEnd = -1;
   let prevLine = -1;
   for (let i = 0; i + 4 < data.length; i += 5) {
+    throwIfCancelled();
     line += data[i];
     char = data[i] === 0 ? char + data[i + 1] : data[i + 1];
     let length = data[i + 2];

@@ -8,6 +8,7 @@ import { toRange } from '../convert';
 import { joinHostPort } from '../../core/common/ip';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
 import { COMMANDS } from '../protocolNames';
+import { throwIfCancelled } from '../cancellation';
 
 /** Above this many rules only the Service lenses are produced (counter lenses would flood the editor). */
 const COUNTER_LENS_LIMIT = 5000;
@@ -28,6 +29,7 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
   const out: CodeLens[] = [];
   const targets = new Map<string, TraceTarget>();
   for (const r of model.dump.rules) {
+    throwIfCancelled();
     if (r.chain !== 'KUBE-SERVICES' || r.table !== 'nat' || !r.target || targets.has(r.target.name)) continue;
     const s = model.kube.serviceByChain.get(r.target.name);
     const dst = r.matches
@@ -54,6 +56,7 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
   });
   for (const table of model.dump.tables) {
     for (const chain of table.chains.values()) {
+      throwIfCancelled();
       const kind = kubeChainKind(chain.name);
       if ((kind !== 'service' && kind !== 'service-local') || !chain.declSpan) continue;
       const s = model.kube.serviceByChain.get(chain.name);
@@ -97,6 +100,7 @@ export function codeLenses(a: Analysis, uri: string, lang: Lang = 'en'): CodeLen
   if (model.dump.rules.length <= COUNTER_LENS_LIMIT) {
     const number = lang === 'zh-CN' ? 'zh-CN' : 'en-US';
     for (const r of model.dump.rules) {
+      throwIfCancelled();
       if (!r.counters) continue;
       const packets = r.counters.packets;
       out.push({
@@ -118,7 +122,10 @@ export function inlayHints(a: Analysis, startLine: number, endLine: number): Inl
   const model = a.iptables;
   if (!model) return [];
   const out: InlayHint[] = [];
-  for (let line = startLine; line <= endLine; line++) {
+  // A range past the end (a client asking for "everything") stops at the last line, not a billion lines on.
+  const last = Math.min(endLine, model.dump.lineCount - 1);
+  for (let line = Math.max(0, startLine); line <= last; line++) {
+    throwIfCancelled();
     const r = model.ruleAtLine(line);
     // Once per rule, on the line of its target (a hard-wrapped rule answers on each of its lines).
     if (!r?.target || r.target.span.line !== line) continue;

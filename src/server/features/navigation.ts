@@ -11,6 +11,7 @@ import { verdictMapChains, type IptablesModel } from '../../core/iptables/model'
 import { ruleTargetName, type Chain, type Rule } from '../../core/iptables/dump';
 import { toRange } from '../convert';
 import type { LineLengths } from './symbols';
+import { throwIfCancelled } from '../cancellation';
 
 /** The chain named by the token under the cursor (a declaration, a `-A CHAIN`, or a jump target). */
 export function chainAt(model: IptablesModel, line: number, character: number): Chain | undefined {
@@ -67,9 +68,14 @@ export function references(
     const decl = chainLocation(uri, chain);
     if (decl) out.push(decl);
   }
-  for (const r of model.references(chain.table, chain.name))
+  for (const r of model.references(chain.table, chain.name)) {
+    throwIfCancelled();
     if (r.target) out.push({ uri, range: toRange(r.target.span) });
-  for (const e of model.mapReferences(chain.table, chain.name)) out.push({ uri, range: toRange(e) });
+  }
+  for (const e of model.mapReferences(chain.table, chain.name)) {
+    throwIfCancelled();
+    out.push({ uri, range: toRange(e) });
+  }
   return out;
 }
 
@@ -130,16 +136,17 @@ export function incomingCalls(
   const byCaller = new Map<string, { chain: Chain; rules: Rule[] }>();
   // nft: a rule looking up a named map (`vmap @service-ips`) calls the chains its elements go to.
   for (const r of [...model.references(chain.table, chain.name), ...model.namedMapCallers(chain.table, chain.name)]) {
+    throwIfCancelled();
     const caller = model.chain(r.table, r.chain);
     if (!caller) continue;
     const entry = byCaller.get(caller.name) ?? { chain: caller, rules: [] };
     entry.rules.push(r);
     byCaller.set(caller.name, entry);
   }
-  return [...byCaller.values()].map((e) => ({
-    from: item(uri, e.chain, lines),
-    fromRanges: e.rules.map((r) => toRange(r.target!.span)),
-  }));
+  return [...byCaller.values()].map((e) => {
+    throwIfCancelled();
+    return { from: item(uri, e.chain, lines), fromRanges: e.rules.map((r) => toRange(r.target!.span)) };
+  });
 }
 
 export function outgoingCalls(
@@ -154,6 +161,7 @@ export function outgoingCalls(
   // Each rule's callees once (a kube-proxy `services` rule's map names 10k chains), then each callee's rules.
   const rulesTo = new Map<string, Rule[]>();
   for (const r of chain.rules) {
+    throwIfCancelled();
     if (!r.target) continue;
     for (const name of new Set([r.target.name, ...verdictMapChains(model.dump, r)])) {
       const list = rulesTo.get(name);
@@ -163,6 +171,7 @@ export function outgoingCalls(
   }
   const out: CallHierarchyOutgoingCall[] = [];
   for (const callee of model.callees(chain.table, chain.name)) {
+    throwIfCancelled();
     const target = model.chain(callee.table, callee.name);
     if (!target) continue;
     const ranges = (rulesTo.get(callee.name) ?? []).map((r) => toRange(r.target!.span));

@@ -11,6 +11,7 @@ import { routeDestinationText } from '../../core/netstate/explain';
 import type { ConntrackEntry, NetworkState, PolicyRule, Route, RouteGet } from '../../core/netstate/types';
 import { toRange } from '../convert';
 import type { LineLengths } from './symbols';
+import { throwIfCancelled } from '../cancellation';
 
 /** An ipset's members are listed up to this many (a kube-proxy set can hold tens of thousands). */
 const MEMBERS_LISTED = 1000;
@@ -31,6 +32,8 @@ function record(
   children?: DocumentSymbol[],
   lastLine = line,
 ): DocumentSymbol {
+  // One per route, interface, flow or set member: a conntrack table of 100k flows is as many.
+  throwIfCancelled();
   const sel = toRange(span);
   const range = lineRange(lines, Math.min(line, sel.start.line), Math.max(lastLine, sel.end.line));
   return {

@@ -11,6 +11,7 @@ import { joinHostPort } from '../../core/common/ip';
 import { EXTENSION_TARGETS } from '../../core/iptables/options';
 import { optionValue, STANDARD_TARGETS, type Chain, type Rule } from '../../core/iptables/dump';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
+import { throwIfCancelled } from '../cancellation';
 
 export const TOKEN_TYPES = [
   'namespace',
@@ -159,6 +160,7 @@ function iptablesTokens(model: IptablesModel, builder: OrderedTokenEncoder, rang
   let lastChain = '';
   let lastChainBits = 0;
   for (let line = from; line <= to; line++) {
+    throwIfCancelled();
     const rule = model.ruleAtLine(line);
     if (rule) {
       // A listing's rules name their chain on the `Chain X` header line, not on their own.

@@ -11,6 +11,7 @@ import type { LineIndex } from '../lineIndex';
 import { joinHostPort } from '../../core/common/ip';
 import { formatShare } from '../../core/common/shares';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
+import { throwIfCancelled } from '../cancellation';
 
 /** The lengths of the document's lines: ranges that cover whole lines end where the line really ends. */
 export type LineLengths = Pick<LineIndex, 'lineLength'>;
@@ -52,15 +53,26 @@ const LARGE_TABLE_CHAINS = 1000;
  * interleave). So a chain is one symbol per run of its rules (the first carries its name and count, the others
  * say they continue it), and those never overlap; a chain without rules is its declaration line.
  */
-function chainRuns(chain: { rules: readonly { line: number; endLine?: number }[] }): [number, number][] {
-  const lines = chain.rules.map((r) => [r.line, r.endLine ?? r.line] as [number, number]).sort((a, b) => a[0] - b[0]);
-  const runs: [number, number][] = [];
-  for (const [from, to] of lines) {
+function chainRuns<R extends { line: number; endLine?: number }>(chain: { rules: readonly R[] }): Run<R>[] {
+  // Stable: of rules on one line, the first in the chain's order starts the run.
+  const lines = chain.rules
+    .map((r) => ({ from: r.line, to: r.endLine ?? r.line, rule: r }))
+    .sort((a, b) => a.from - b.from);
+  const runs: Run<R>[] = [];
+  for (const line of lines) {
+    throwIfCancelled();
     const last = runs[runs.length - 1];
-    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
-    else runs.push([from, to]);
+    if (last && line.from <= last.to + 1) last.to = Math.max(last.to, line.to);
+    else runs.push(line);
   }
   return runs;
+}
+
+/** Lines `from` to `to` of a chain's rules, and the rule on its first line. */
+interface Run<R> {
+  from: number;
+  to: number;
+  rule: R;
 }
 
 function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): DocumentSymbol[] {
@@ -74,10 +86,11 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): 
     let tableFirst = table.line ?? Number.MAX_SAFE_INTEGER;
     let tableLast = table.commitLine ?? table.line ?? 0;
     for (const chain of table.chains.values()) {
+      throwIfCancelled();
       if (chain.rules.length === 0 && !chain.declSpan) continue;
       const runs = chainRuns(chain);
-      const first = Math.min(chain.declSpan?.line ?? Number.MAX_SAFE_INTEGER, runs[0]?.[0] ?? Number.MAX_SAFE_INTEGER);
-      const last = Math.max(chain.declSpan?.line ?? 0, runs[runs.length - 1]?.[1] ?? 0);
+      const first = Math.min(chain.declSpan?.line ?? Number.MAX_SAFE_INTEGER, runs[0]?.from ?? Number.MAX_SAFE_INTEGER);
+      const last = Math.max(chain.declSpan?.line ?? 0, runs[runs.length - 1]?.to ?? 0);
       tableFirst = Math.min(tableFirst, first);
       tableLast = Math.max(tableLast, last);
       if (fold && (serviceByChain.has(chain.name) || endpointByChain.has(chain.name))) {
@@ -99,9 +112,10 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): 
         continue;
       }
       // The declaration joins the first run when it is the line before it (`-N X` then `-A X ...`).
-      const declJoins = chain.declSpan !== undefined && chain.declSpan.line === runs[0][0] - 1;
-      runs.forEach(([from, to], i) => {
-        const rule = chain.rules.find((r) => r.line === from) ?? chain.rules[0];
+      const declJoins = chain.declSpan !== undefined && chain.declSpan.line === runs[0].from - 1;
+      // KUBE-SERVICES in kube-proxy's layout is a run per Service: 10k on a 10k-Service dump.
+      runs.forEach(({ from, to, rule }, i) => {
+        throwIfCancelled();
         const sel = toRange(i === 0 && declJoins ? chain.declSpan! : rule.chainSpan);
         const start = i === 0 && declJoins ? from - 1 : from;
         chains.push({
@@ -151,6 +165,7 @@ function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: 
   const children: DocumentSymbol[] = [];
   let allLast = end;
   for (const [name, ports] of groups) {
+    throwIfCancelled();
     const portSymbols: DocumentSymbol[] = ports.map((s) => {
       const first = s.lines[0];
       const endpoints: DocumentSymbol[] = s.endpoints
@@ -208,6 +223,7 @@ function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: 
 
 function ipvsSymbols(dump: IpvsDump, lines: LineLengths, lang: Lang): DocumentSymbol[] {
   return dump.services.map((s) => {
+    throwIfCancelled();
     const last = s.realServers.length ? s.realServers[s.realServers.length - 1].line : s.line;
     const sel = toRange(s.span);
     return {
@@ -240,6 +256,7 @@ export function workspaceSymbols(
     if (model) {
       for (const table of model.dump.tables) {
         for (const chain of table.chains.values()) {
+          throwIfCancelled();
           if (out.length >= limit) return out;
           const sel = chain.declSpan ?? chain.rules[0]?.chainSpan;
           if (sel && chain.name.toLowerCase().includes(q))
@@ -252,6 +269,7 @@ export function workspaceSymbols(
         }
       }
       for (const s of model.kube.services) {
+        throwIfCancelled();
         if (out.length >= limit) return out;
         if (s.name && s.name.toLowerCase().includes(q) && s.lines.length)
           out.push({
@@ -299,6 +317,7 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
     const rules = model.dump.rules;
     let start = 0;
     for (let i = 1; i <= rules.length; i++) {
+      throwIfCancelled();
       if (
         i === rules.length ||
         rules[i].chain !== rules[start].chain ||

@@ -10,6 +10,7 @@ import { textLineOf, traceAnalysis } from '../../core/traceAnalysis';
 import { checkTracePacket, type TraceInputNames } from '../../core/tracePacketInput';
 import type { TraceStep } from '../../core/iptables/trace';
 import type { ServiceTarget, TracePacketParams, TracePacketResult, TraceStepResult } from '../protocol';
+import { throwIfCancelled } from '../cancellation';
 
 export class TraceInputError extends Error {}
 
@@ -27,6 +28,8 @@ export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang
   const checked = checkTracePacket(p, PARAM_NAMES);
   if (!checked.ok) throw new TraceInputError(checked.message);
   const answer = traceAnalysis(a, checked.packet, lang);
+  // The trace itself runs in the engine, which knows nothing of requests: it stops here, before its answer is made.
+  throwIfCancelled();
   if (answer.engine === 'none')
     return {
       summary: 'No iptables rules or IPVS services in this document',
