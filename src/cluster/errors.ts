@@ -231,6 +231,29 @@ export function answerTooLargeError(what: RequestWhat): ClusterError {
   );
 }
 
+/** A list whose pages did not end: a `continue` token came back, or far more pages or items than a cluster has. */
+export function endlessListError(what: RequestWhat, pages: number, items: number, repeated: boolean): ClusterError {
+  const target = `${what.verb} ${what.resource}${what.namespace ? ` in ${what.namespace}` : ''}`;
+  return new ClusterError(
+    'api',
+    repeated
+      ? `the API gave back a page token it had given before: ${target} stopped after ${pages} pages (${items} items)`
+      : `the API kept paging: ${target} stopped after ${pages} pages (${items} items)`,
+    'is a proxy between you and the API server dropping the `continue` parameter? Try the API server directly, or `kubectl get --raw` the same list to compare',
+  );
+}
+
+/** A watch the API server ended with an ERROR event other than 410 Gone (which only asks for a new list). */
+export function watchErrorEvent(what: RequestWhat, status: { code?: number; message?: string }): ClusterError {
+  const target = `${what.resource}${what.namespace ? ` in ${what.namespace}` : ''}`;
+  return new ClusterError(
+    'api',
+    `the API server ended the watch of ${target} with an error${status.code ? ` ${status.code}` : ''}${status.message ? `: ${status.message}` : ''}`,
+    'the list is read again after a pause; if this repeats, the API server (or a proxy in front of it) is unwell',
+    status.code !== undefined ? { status: status.code } : {},
+  );
+}
+
 export function cancelledError(): ClusterError {
   return new ClusterError('cancelled', 'cancelled', '');
 }

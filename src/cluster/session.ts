@@ -5,7 +5,14 @@
  */
 import { normaliseCluster } from '../core/kube/objects';
 import type { ClusterSnapshot, NodeInfo, PodInfo, ServiceInfo } from '../core/kube/types';
-import { cancelledError, ClusterError, isClusterError, type RequestWhat } from './errors';
+import {
+  cancelledError,
+  ClusterError,
+  endlessListError,
+  isClusterError,
+  watchErrorEvent,
+  type RequestWhat,
+} from './errors';
 import { execInPod, type ExecOptions, type ExecResult } from './exec';
 import { ApiTransport, DEFAULT_TIMEOUT_MS, type CallOptions } from './http';
 import { loadKubeconfig, type KubeconfigOptions, type LoadedKubeconfig } from './kubeconfig';
@@ -13,6 +20,11 @@ import { checkContainerName, checkNamespace, checkNodeName, checkPodName, checkS
 
 /** Items per page of a list (kubectl's default chunk size). */
 const LIST_PAGE_ITEMS = 500;
+/** Past these a list is not a cluster's: 2,000 pages of 500, a million items. */
+const MAX_LIST_PAGES = 2000;
+const MAX_LIST_ITEMS = 1_000_000;
+/** A watch the server ends sooner than this is followed by a pause (with backoff) before the next one. */
+const SHORT_WATCH_MS = 5000;
 
 /** `listServices(ALL_NAMESPACES)`: every namespace (`-A`). */
 export const ALL_NAMESPACES = '*';
@@ -142,6 +154,8 @@ export class ClusterSession {
    */
   async list(path: string, what: RequestWhat, opts: CallOptions & { limit?: number } = {}): Promise<KubeList> {
     const items: KubeObject[] = [];
+    const tokens = new Set<string>();
+    let pages = 0;
     let cont: string | undefined;
     let resourceVersion: string | undefined;
     do {
@@ -149,9 +163,15 @@ export class ClusterSession {
         ...opts,
         query: { limit: opts.limit ?? LIST_PAGE_ITEMS, ...(cont ? { continue: cont } : {}) },
       });
+      pages++;
       for (const it of page.items ?? []) items.push(it);
       cont = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion;
+      // A server that hands back a token it gave before (a proxy that drops the query, a broken aggregated API),
+      // or pages on without end, would have this loop run in silence for ever, its memory growing.
+      if (cont !== undefined && (tokens.has(cont) || pages >= MAX_LIST_PAGES || items.length >= MAX_LIST_ITEMS))
+        throw endlessListError(what, pages, items.length, tokens.has(cont));
+      if (cont !== undefined) tokens.add(cont);
     } while (cont);
     return { metadata: { ...(resourceVersion ? { resourceVersion } : {}) }, items };
   }
@@ -319,8 +339,9 @@ export class ClusterSession {
 
   /**
    * Lists, then watches, one kind in one namespace (or all). `onEvent` gets a SYNC with the whole list first and
-   * after every relist, then single changes. Failures go to `onError` and are retried with backoff (1 s doubling
-   * to 30 s); a 410 Gone relists. Returns the disposer.
+   * after every relist, then single changes. Failures (an ERROR event among them) go to `onError` and are retried
+   * with backoff (1 s doubling to 30 s); a 410 Gone relists; a watch that ends within 5 s is followed by the same
+   * backoff, which a watch that lasts resets. Returns the disposer.
    */
   watch(kind: WatchKind, ns: NamespaceScope, onEvent: (e: WatchEvent) => void, opts: WatchOptions = {}): () => void {
     const ctl = new AbortController();
@@ -344,6 +365,8 @@ export class ClusterSession {
           }
           const slices = kind === 'endpoints' ? this.slices !== false : false;
           let gone = false;
+          let failed: { code?: number; message?: string } | undefined;
+          const started = Date.now();
           await this.transport.stream(
             this.scopePath(kind, ns, slices),
             this.what(kind, ns, 'watch'),
@@ -356,13 +379,14 @@ export class ClusterSession {
               }
               const o = ev.object;
               if (ev.type === 'ERROR') {
-                if ((o as { code?: number } | undefined)?.code === 410) gone = true;
+                const status = (o ?? {}) as { code?: number; message?: string };
+                if (status.code === 410) gone = true;
+                else failed ??= status;
                 return;
               }
               if (o?.metadata?.resourceVersion) rv = o.metadata.resourceVersion;
               if (ev.type === 'BOOKMARK' || !o) return;
               if (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED') {
-                delay = first;
                 onEvent({
                   type: ev.type,
                   object: o,
@@ -375,7 +399,14 @@ export class ClusterSession {
               query: { watch: 1, allowWatchBookmarks: true, resourceVersion: rv || undefined, timeoutSeconds: 290 },
             },
           );
+          if (failed) throw watchErrorEvent(this.what(kind, ns, 'watch'), failed);
           if (gone) rv = undefined;
+          // A watch the server (or a proxy's idle timeout) ends at once would otherwise be asked again at once,
+          // hundreds of times a second: pause, longer each time, until watches last again.
+          if (Date.now() - started < SHORT_WATCH_MS) {
+            await sleep(delay, signal);
+            delay = Math.min(max, delay * 2);
+          } else delay = first;
         } catch (e) {
           if (signal.aborted) return;
           const err = isClusterError(e) ? e : new ClusterError('api', (e as Error).message ?? String(e));

@@ -80,6 +80,71 @@ describe('API answers that are slow, endless or big', () => {
     ]);
   });
 
+  it('a list whose page token comes back stops with a message, not a silent endless loop', async () => {
+    asked.length = 0;
+    // What a proxy that drops the query string gives: the first page, with the same token, each time.
+    handler = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(listOf([service(1)], 'same-token'));
+    };
+    await assert.rejects(session.listServices('shop'), (e: unknown) => {
+      assert.ok(isClusterError(e));
+      assert.equal(e.code, 'api');
+      assert.match(
+        e.message,
+        /gave back a page token it had given before: list services in shop stopped after 2 pages/,
+      );
+      assert.match(e.hint, /dropping the `continue` parameter/);
+      return true;
+    });
+    assert.equal(asked.length, 2);
+  });
+
+  it('a list that pages on without end, each page with a new token, stops after 2,000 pages', async () => {
+    let page = 0;
+    handler = (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(listOf(page % 2 ? [service(page)] : [], `page-${++page}`));
+    };
+    await assert.rejects(session.listServices('shop'), (e: unknown) => {
+      assert.ok(isClusterError(e));
+      assert.match(e.message, /the API kept paging: list services in shop stopped after 2000 pages \(1000 items\)/);
+      return true;
+    });
+  });
+
+  it('a watch the server ends at once, or ends with an ERROR event, is asked again only after a pause', async () => {
+    for (const ending of ['at once', 'with an ERROR 504'] as const) {
+      const watches: number[] = [];
+      handler = (req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        if (!req.url?.includes('watch=')) return res.end(listOf([service(1)]));
+        watches.push(Date.now());
+        if (ending === 'at once') return res.end();
+        res.end(
+          JSON.stringify({
+            type: 'ERROR',
+            object: { kind: 'Status', code: 504, message: 'Too large resource version' },
+          }) + '\n',
+        );
+      };
+      const errors: string[] = [];
+      const stop = session.watch('services', 'shop', () => undefined, {
+        backoffMs: 100,
+        maxBackoffMs: 400,
+        onError: (e) => errors.push(`${e.status} ${e.message}`),
+      });
+      await new Promise((done) => setTimeout(done, 1500));
+      stop();
+      // Backoff 100, 200, 400, 400 ... ms: at most a handful in 1.5 s (with no pause: hundreds).
+      assert.ok(watches.length >= 2 && watches.length <= 8, `${ending}: ${watches.length} watches in 1.5 s`);
+      for (let i = 1; i < watches.length; i++) assert.ok(watches[i] - watches[i - 1] >= 90, `${ending}: no pause`);
+      if (ending === 'at once') assert.deepEqual(errors, []);
+      else
+        assert.match(errors[0], /^504 the API server ended the watch of services in shop with an error 504: Too large/);
+    }
+  });
+
   it('an answer still arriving after the timeout is read whole: the timeout is for silence', async () => {
     const body = Buffer.from(listOf(Array.from({ length: 40 }, (_, i) => service(i))));
     handler = (_req, res) => {
