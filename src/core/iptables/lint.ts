@@ -7,6 +7,7 @@ import type { Diagnostic, RelatedLocation, Severity } from '../common/diagnostic
 import { t, type Lang } from '../i18n/catalog';
 import type { IptablesModel } from './model';
 import { kubeChainKind } from './chainHashes';
+import { jumpLoops, loopText } from './jumpLoops';
 import { EXTENSION_TARGETS, knownModuleOptions, knownTargetOptions } from './options';
 import {
   firstModuleOption,
@@ -34,6 +35,7 @@ export const IPTABLES_LINT_CODES = [
   'hash-mismatch',
   'nodeports-not-last',
   'legacy-nft-split',
+  'jump-loop',
 ] as const;
 export type IptablesLintCode = (typeof IPTABLES_LINT_CODES)[number];
 
@@ -85,6 +87,10 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
         add('unreferenced-chain', 'hint', chain.declSpan, { chain: chain.name, table: table.name });
       }
     });
+    for (const loop of jumpLoops(table)) {
+      const { span } = loop.rule.target!;
+      add('jump-loop', 'error', span, { cycle: loopText(loop.chains), count: loop.chains.length, table: table.name });
+    }
   }
 
   const rules = dump.rules;

@@ -233,3 +233,44 @@ test('module and target names that are Object.prototype properties lint like any
   ).map((d) => d.code);
   assert.ok(codes.includes('unknown-module'), codes.join());
 });
+
+test('a loop of jumps and gotos is an error at the jump that closes it, naming the chains; no loop, no finding', () => {
+  const table = (chains: string[], rules: string[]) =>
+    ['*nat', ':PREROUTING ACCEPT [0:0]', ...chains.map((c) => `:${c} - [0:0]`), ...rules, 'COMMIT', ''].join('\n');
+  const loops = (text: string, lang: 'en' | 'zh-CN' = 'en') => lint(text, lang).filter((d) => d.code === 'jump-loop');
+  const three = loops(
+    table(
+      ['A', 'B', 'C', 'S'],
+      ['-A PREROUTING -j A', '-A A -p tcp -j B', '-A B -j C', '-A C -s 10.0.0.1/32 -g A', '-A S -j S'],
+    ),
+  );
+  assert.deepEqual(
+    three.map((d) => [d.severity, d.span.line, d.span.column]),
+    [
+      ['error', 9, 23],
+      ['error', 10, 8],
+    ],
+  );
+  assert.match(three[0].message, /loop of 3 chains \(A -> B -> C -> A, table nat\).*Too many levels of symbolic links/);
+  assert.match(three[1].message, /jumps back to its own chain \(S -> S/);
+  assert.match(loops(table(['A', 'B'], ['-A A -j B', '-A B -j A']), 'zh-CN')[0].message, /A -> B -> A.*循环/);
+  // Two ways to one chain (a diamond) and a deep ladder are no loop: the kernel runs them.
+  assert.deepEqual(loops(table(['A', 'B', 'C', 'D'], ['-A A -j B', '-A A -j C', '-A B -j D', '-A C -g D'])), []);
+  const n = 20000;
+  const names = Array.from({ length: n }, (_, i) => `C${i}`);
+  const ladder = names.slice(1).map((c, i) => `-A C${i} -p tcp -j ${c}`);
+  assert.deepEqual(loops(table(names, ['-A PREROUTING -j C0', ...ladder])), []);
+  // Closed at its end, the ladder is one loop through all its chains, named by its ends.
+  const closed = loops(table(names, ['-A PREROUTING -j C0', ...ladder, `-A C${n - 1} -j C0`]));
+  assert.equal(closed.length, 1);
+  assert.equal(closed[0].span.line, 2 * n + 2);
+  assert.match(closed[0].message, /20000 chains \(C0 -> C1 -> C2 -> C3 -> … -> C19997 -> C19998 -> C19999 -> C0,/);
+  // Each tangle of chains that reach one another is said once, by its shortest loop through its first chain.
+  const tangle = loops(
+    table(['A', 'B', 'C', 'X', 'Y'], ['-A A -j B', '-A B -j C', '-A C -j A', '-A B -j A', '-A X -j Y', '-A Y -j X']),
+  );
+  assert.deepEqual(
+    tangle.map((d) => d.message.match(/\((.*?), table/)![1]),
+    ['A -> B -> A', 'X -> Y -> X'],
+  );
+});

@@ -36,6 +36,10 @@ export const lintMessages: MessageBundle = {
       'The KUBE-NODEPORTS jump must be the last rule of KUBE-SERVICES; {count} rules after it are matched after NodePort capture.',
     'lint.legacy-nft-split':
       'Rules exist in the other iptables backend ({text}): this dump shows only one of them, and kube-proxy may be writing to the other.',
+    'lint.jump-loop.one':
+      'This rule jumps back to its own chain ({cycle}, table {table}): a loop. The kernel refuses a table whose chains loop (iptables-restore: "Too many levels of symbolic links"; iptables-legacy only when a built-in chain reaches the loop).',
+    'lint.jump-loop.other':
+      'This jump closes a loop of {count} chains ({cycle}, table {table}). The kernel refuses a table whose chains loop (iptables-restore: "Too many levels of symbolic links"; iptables-legacy only when a built-in chain reaches the loop).',
   },
   'zh-CN': {
     'lint.undefined-chain': '跳转到 {chain}，但表 {table} 中没有这个链：iptables-restore 会拒绝这条规则。',
@@ -62,5 +66,7 @@ export const lintMessages: MessageBundle = {
       '跳转到 KUBE-NODEPORTS 的规则必须是 KUBE-SERVICES 的最后一条；它后面还有 {count} 条规则，会在 NodePort 捕获之后才被匹配。',
     'lint.legacy-nft-split':
       '另一个 iptables 后端中也有规则（{text}）：这份转储只包含其中一个后端，kube-proxy 可能正在写入另一个。',
+    'lint.jump-loop.other':
+      '这条跳转使 {count} 个链构成循环（{cycle}，表 {table}）。内核会拒绝链之间存在循环的表（iptables-restore 报错“Too many levels of symbolic links”；iptables-legacy 仅在内置链能到达该循环时拒绝）。',
   },
 };
