@@ -92,6 +92,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
       ...(params ? { params } : {}),
     });
   const {
+    containerLog,
     terminalEscapes,
     doubleSpaced,
     spaces,
@@ -101,10 +102,17 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
     log,
     logfmt,
     logfmtOtherFamily,
+    klogCommands,
     html,
     typographic,
+    dashes,
     kubeProxy,
   } = paste;
+  if (containerLog) {
+    const { form, line, column, joined } = containerLog;
+    if (form === 'docker-json') note('docker-json-log', line, column, 1, 'parse.docker-json-log');
+    else note('container-log-parts', line, column, 1, 'parse.container-log-parts', { count: joined });
+  }
   if (terminalEscapes)
     note('terminal-escapes', terminalEscapes.line, terminalEscapes.column, 1, 'parse.terminal-escapes');
   if (doubleSpaced) note('double-spaced-paste', doubleSpaced.line, 0, doubleSpaced.length, 'parse.double-spaced-paste');
@@ -119,8 +127,11 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
     const { line, column, length, count } = logfmtOtherFamily;
     note('command-other-family', line, column, length, 'parse.logfmt-other-family', { count });
   }
+  if (klogCommands)
+    note('klog-commands', klogCommands.line, klogCommands.column, klogCommands.length, 'parse.klog-commands');
   if (html) note('html-references', html.line, html.column, 1, 'parse.html-references');
   if (typographic) note('typographic-quotes', typographic.line, typographic.column, 1, 'parse.typographic-quotes');
+  if (dashes) note('typographic-dashes', dashes.line, dashes.column, 2, 'parse.typographic-dashes');
   if (kubeProxy) {
     const { line, column, length } = kubeProxy.header;
     const several = kubeProxy.inputs > 1;

@@ -4,7 +4,7 @@
  */
 import { normalizeLineBreaks } from './common/lines';
 import { iptablesCommandOn, TOOL_DIRECTORY, toolOfVariableAnywhere } from './iptables/commandLine';
-import { looksLikeKubeProxyLog, readKubeProxyLog } from './common/kubeProxyLog';
+import { looksLikeKubeProxyLog } from './common/kubeProxyLog';
 import { unwrapPaste } from './common/pasteWrappers';
 import { looksLikeIpvs } from './ipvs/detect';
 import { DETECTION_SAMPLE_LINES, LANGUAGE_OF_KIND, type DumpLanguageId } from './languages';
@@ -78,10 +78,12 @@ export function detectDump(fullText: string): Detection {
   const head = normalizeLineBreaks(headLines(fullText, SAMPLE_LINES));
   // A quoted or logged paste is what its lines say behind the quote marks and prefixes (a kube-proxy log: the
   // restore input it logged, whose lines may all be on one line of the log).
-  const unwrapped = unwrapPaste(head)?.text;
-  // A kube-proxy log whose restore input comes after the head: given the whole text, the input decides.
-  if (unwrapped === undefined && fullText.length > head.length && looksLikeKubeProxyLog(head)) {
-    if (readKubeProxyLog(normalizeLineBreaks(fullText)))
+  const paste = unwrapPaste(head);
+  const unwrapped = paste?.text;
+  // A kube-proxy log whose restore input comes after the head (bare, or in a container runtime's log file): given
+  // the whole text, the input decides.
+  if (!paste?.kubeProxy && fullText.length > head.length && looksLikeKubeProxyLog(unwrapped ?? head)) {
+    if (unwrapPaste(normalizeLineBreaks(fullText))?.kubeProxy)
       return { kind: 'iptables', confidence: 1, languageId: LANGUAGE_OF_KIND.iptables };
   }
   const text = unwrapped === undefined ? head : headLines(unwrapped, SAMPLE_LINES);

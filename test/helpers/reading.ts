@@ -11,10 +11,14 @@ const UNWRAP_NOTES = new Set([
   'quoted-paste',
   'numbered-paste',
   'typographic-quotes',
+  'typographic-dashes',
   'html-references',
   'unicode-spaces',
   'double-spaced-paste',
   'terminal-escapes',
+  'docker-json-log',
+  'container-log-parts',
+  'klog-commands',
   'grep-file-names',
 ]);
 

@@ -1,23 +1,28 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a
- * terminal's escape sequences (colours) first, then a mail's or a chat's double spacing (a blank line after every line) and the no-break and zero-width spaces it made of the
- * blanks first (the marks below are found by their blanks), then a quote of a chat or a mail, then the file names
- * a grep over files put before each line, then line numbers
- * (`cat -n`), then Markdown's code fences, then a log collector's prefixes, then HTML character references (a
- * page's source), then kube-proxy's own log of its iptables-restore input. Typographic quotes on rule lines (a word
- * processor's) are read as straight ones. Every face (the detector, the engines) reads the same unwrapped text.
+ * container runtime's log file (Docker's JSON entries, a long line's parts) first, then a terminal's escape
+ * sequences (colours), then a mail's or a chat's double spacing (a blank line after every line) and the no-break and
+ * zero-width spaces it made of the blanks (the marks below are found by their blanks), then a quote of a chat or a
+ * mail, then the file names a grep over files put before each line, then line numbers (`cat -n`), then Markdown's
+ * code fences, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML character references (a page's source), then kube-proxy's
+ * own log of its iptables-restore input. Typographic quotes and dashes on rule lines (a word processor's) are read
+ * as straight quotes and `--`. The readers that move lines or columns chain their maps of positions. Every face (the
+ * detector, the engines) reads the same unwrapped text.
  */
 import { readAnsiEscapes } from './ansiEscapes';
 import { blankCodeFences } from './codeFences';
+import { readContainerLog } from './containerLogs';
 import { blankGrepFileNames, type BlankedFileNames } from './grepFileNames';
 import { readDoubleSpacing } from './doubleSpacing';
-import { mayHoldHtmlReferences, readHtmlReferences } from './htmlReferences';
-import { mayCarryRestoreInput, readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
+import { readHtmlReferences } from './htmlReferences';
+import { readKlogCommands } from './klogCommands';
+import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
 import { blankLineNumbers, type BlankedLineNumbers } from './lineNumbers';
 import { blankLogPrefixes } from './logPrefix';
 import { blankLogfmtCommands } from './logfmtCommands';
-import type { PastePositions } from './pastePositions';
+import { chainPositions, type PastePositions } from './pastePositions';
 import { blankQuoteMarks, type BlankedQuoteMarks } from './quoteMarks';
+import { readTypographicDashes } from './typographicDashes';
 import { straightenRuleQuotes } from './typographicQuotes';
 import { readUnicodeSpaces } from './unicodeSpaces';
 
@@ -34,6 +39,8 @@ export interface UnwrappedPaste {
   logfmt?: { line: number; column: number; length: number };
   /** Its ip6tables commands beside iptables ones, not read: the first and how many. */
   logfmtOtherFamily?: { line: number; column: number; length: number; count: number };
+  /** kube-proxy's or the kubelet's klog of the iptables commands they ran: the first command read. */
+  klogCommands?: { line: number; column: number; length: number };
   kubeProxy?: LoggedRestoreInput;
   /** Where the engines' lines and columns are in the text, when they are not the text's own. */
   positions?: PastePositions;
@@ -41,22 +48,25 @@ export interface UnwrappedPaste {
   html?: { line: number; column: number };
   /** The first typographic quote read as a straight one. */
   typographic?: { line: number; column: number };
+  /** The first typographic dash read as `--` (or `-`). */
+  dashes?: { line: number; column: number };
   /** The first terminal escape sequence read as nothing. */
   terminalEscapes?: { line: number; column: number };
   /** The first line of a double-spaced paste, read without the blank line after each line. */
   doubleSpaced?: { line: number; length: number };
+  /** A container runtime's log file read as the output it holds: Docker's JSON entries, or parts of a long line. */
+  containerLog?: { form: 'docker-json' | 'cri'; line: number; column: number; joined: number };
   /** The first no-break or zero-width space read as a blank. */
   spaces?: { line: number; column: number };
 }
 
 /** The paste unwrapped, or undefined when nothing was wrapped around it. */
 export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
-  // One map of positions at a time. A page's source or a kube-proxy log keep theirs, as before the colour and
-  // double-spacing readers came: their readers read them through colours and blank lines, which cost little there.
-  const ownMap = mayHoldHtmlReferences(pasted) || mayCarryRestoreInput(pasted);
-  const ansi = ownMap ? undefined : readAnsiEscapes(pasted);
-  const uncoloured = ansi?.text ?? pasted;
-  const doubled = ansi || ownMap ? undefined : readDoubleSpacing(uncoloured);
+  const container = readContainerLog(pasted);
+  const contained = container?.text ?? pasted;
+  const ansi = readAnsiEscapes(contained);
+  const uncoloured = ansi?.text ?? contained;
+  const doubled = readDoubleSpacing(uncoloured);
   const single = doubled?.text ?? uncoloured;
   const spaces = readUnicodeSpaces(single);
   const text = spaces?.text ?? single;
@@ -74,31 +84,89 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const blanked = blankLogPrefixes(inside, !!quote || !!grepped || !!numbered);
   // An agent's logfmt log (behind a log prefix or not): the iptables commands it says it ran.
   const agent = blankLogfmtCommands(blanked?.text ?? inside);
-  const unprefixed = agent?.text ?? blanked?.text ?? inside;
-  const html = ansi || doubled ? undefined : readHtmlReferences(unprefixed);
-  const straightened = straightenRuleQuotes(html?.text ?? unprefixed);
-  const logged = straightened?.text ?? html?.text ?? unprefixed;
-  // Its positions would be those of the decoded page, not of the text: a page's source is read as it is.
-  const kubeProxy = html || ansi || doubled ? undefined : readKubeProxyLog(logged);
-  const wrappers = [ansi, doubled, spaces, quote, grepped, numbered, blanked, agent, html, straightened, kubeProxy];
+  const logfmtRead = agent?.text ?? blanked?.text ?? inside;
+  // kube-proxy's or the kubelet's klog of the iptables commands they ran (behind a log prefix or not).
+  const klogCommands = readKlogCommands(logfmtRead);
+  const unprefixed = klogCommands?.text ?? logfmtRead;
+  const html = readHtmlReferences(unprefixed);
+  const decoded = html?.text ?? unprefixed;
+  const straightened = straightenRuleQuotes(decoded);
+  const dashes = readTypographicDashes(straightened?.text ?? decoded);
+  const logged = dashes?.text ?? straightened?.text ?? decoded;
+  const kubeProxy = readKubeProxyLog(logged);
+  const wrappers = [
+    container,
+    ansi,
+    doubled,
+    spaces,
+    quote,
+    grepped,
+    numbered,
+    blanked,
+    agent,
+    klogCommands,
+    html,
+    straightened,
+    dashes,
+    kubeProxy,
+  ];
   if (unfenced === undefined && wrappers.every((wrapper) => !wrapper)) return undefined;
-  const log = blanked && { line: blanked.firstLine, column: blanked.column, length: blanked.length };
+  // The readers that move lines or columns, in the order they read: a note found by one is at its text's position,
+  // which the ones after it move.
+  const maps = [
+    container?.positions,
+    ansi?.positions,
+    doubled?.positions,
+    klogCommands?.positions,
+    html?.positions,
+    dashes?.positions,
+    kubeProxy?.positions,
+  ];
+  const after = (reader: number) => {
+    const later = maps.slice(reader + 1);
+    return (line: number, column: number) =>
+      later.reduce((at, map) => (map ? map.toEngine(at.line, at.column) : at), { line, column });
+  };
+  const [afterContainer, afterAnsi, afterDoubling, afterBlanking, afterKlog, afterHtml, afterDashes] = [
+    0, 1, 2, 2, 3, 4, 5,
+  ].map(after);
+  const positions = chainPositions(maps);
+  const log = blanked && { ...afterBlanking(blanked.firstLine, blanked.column), length: blanked.length };
+  const lineAfterBlanking = (line: number) => afterBlanking(line, 0).line;
   return {
     text: kubeProxy?.text ?? logged,
-    ...(quote ? { quote } : {}),
-    ...(grepped ? { fileNames: { firstLine: grepped.firstLine, length: grepped.length } } : {}),
-    ...(numbered ? { numbers: { firstLine: numbered.firstLine, length: numbered.length } } : {}),
+    ...(quote ? { quote: { ...quote, firstLine: lineAfterBlanking(quote.firstLine) } } : {}),
+    ...(grepped ? { fileNames: { firstLine: lineAfterBlanking(grepped.firstLine), length: grepped.length } } : {}),
+    ...(numbered ? { numbers: { firstLine: lineAfterBlanking(numbered.firstLine), length: numbered.length } } : {}),
     ...(log ? { log } : {}),
-    ...(agent ? { logfmt: { line: agent.line, column: agent.column, length: agent.length } } : {}),
-    ...(agent?.otherFamily ? { logfmtOtherFamily: agent.otherFamily } : {}),
-    ...(html ? { html: { line: html.line, column: html.column } } : {}),
-    ...(straightened ? { typographic: { line: straightened.line, column: straightened.column } } : {}),
-    ...(ansi ? { terminalEscapes: { line: ansi.line, column: ansi.column } } : {}),
-    ...(doubled ? { doubleSpaced: { line: doubled.line, length: doubled.length } } : {}),
-    ...(spaces ? { spaces: { line: spaces.line, column: spaces.column } } : {}),
-    ...(kubeProxy ? { kubeProxy } : {}),
-    ...(kubeProxy?.positions || html || doubled || ansi
-      ? { positions: kubeProxy?.positions ?? html?.positions ?? doubled?.positions ?? ansi?.positions }
+    ...(agent ? { logfmt: { ...afterBlanking(agent.line, agent.column), length: agent.length } } : {}),
+    ...(agent?.otherFamily
+      ? {
+          logfmtOtherFamily: {
+            ...agent.otherFamily,
+            ...afterBlanking(agent.otherFamily.line, agent.otherFamily.column),
+          },
+        }
       : {}),
+    ...(klogCommands
+      ? { klogCommands: { ...afterKlog(klogCommands.line, klogCommands.column), length: klogCommands.length } }
+      : {}),
+    ...(html ? { html: afterHtml(html.line, html.column) } : {}),
+    ...(straightened ? { typographic: afterHtml(straightened.line, straightened.column) } : {}),
+    ...(dashes ? { dashes: afterDashes(dashes.line, dashes.column) } : {}),
+    ...(ansi ? { terminalEscapes: afterAnsi(ansi.line, ansi.column) } : {}),
+    ...(doubled ? { doubleSpaced: { line: afterDoubling(doubled.line, 0).line, length: doubled.length } } : {}),
+    ...(spaces ? { spaces: afterBlanking(spaces.line, spaces.column) } : {}),
+    ...(container
+      ? {
+          containerLog: {
+            form: container.form,
+            ...afterContainer(container.line, container.column),
+            joined: container.joined,
+          },
+        }
+      : {}),
+    ...(kubeProxy ? { kubeProxy } : {}),
+    ...(positions ? { positions } : {}),
   };
 }

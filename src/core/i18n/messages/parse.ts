@@ -122,6 +122,14 @@ export const parseMessages: MessageBundle = {
       'Lines start with grep -n line numbers (`92:`); the numbers are ignored (positions are lines of this file).',
     'parse.typographic-quotes':
       'Typographic quotes (“ ”) on rule lines are read as the straight quotes iptables writes: the paste went through a word processor, a mail client or a wiki.',
+    'parse.klog-commands':
+      "A klog log of the iptables commands kube-proxy or the kubelet ran (`running iptables: iptables [-w 5 -I ...]`, `-v=5`): each command that changes the rules is read as typed, a comment's words quoted again; checks (`-C`), listings and the log's other lines are ignored.",
+    'parse.docker-json-log':
+      'Docker\'s JSON log file (`{"log":"...","stream":...}` per line, /var/lib/docker/containers/*/*-json.log): the output inside each entry is read, unescaped, the parts of a line longer than 16 KiB joined; positions are those of the file.',
+    'parse.container-log-parts':
+      "A container runtime's log file split lines longer than 16 KiB into parts (`P`, then `F` on the last): they are read as the one line they were (parts joined: {count}); positions are those of the file.",
+    'parse.typographic-dashes':
+      'Typographic dashes (– —) before options on rule and command lines are read as the `--` (or `-`) iptables writes: the paste went through a word processor, a mail client or a wiki.',
     'parse.grep-file-names':
       'Lines start with the name of the file grep read them from (`grep -r`, `grep -H`, a grep over several files); the names are ignored.',
     'parse.terminal-escapes':
@@ -238,6 +246,14 @@ export const parseMessages: MessageBundle = {
     'parse.grep-numbered-paste': '各行以 grep -n 的行号开头（`92:`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.typographic-quotes':
       '规则行中的排版引号（“ ”）按 iptables 输出的直引号读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
+    'parse.klog-commands':
+      '这是 kube-proxy 或 kubelet 运行的 iptables 命令的 klog 日志（`running iptables: iptables [-w 5 -I ...]`，`-v=5`）：每条修改规则的命令按原样读取，注释的各个词重新加上引号；检查（`-C`）、列出命令和日志的其他行被忽略。',
+    'parse.docker-json-log':
+      'Docker 的 JSON 日志文件（每行一个 `{"log":"...","stream":...}`，/var/lib/docker/containers/*/*-json.log）：读取每个条目中的输出（已反转义），超过 16 KiB 被拆开的行已合并；位置按该文件计。',
+    'parse.container-log-parts':
+      '容器运行时的日志文件把超过 16 KiB 的行拆成了若干部分（`P`，最后一部分为 `F`）：按原来的一行读取（合并了 {count} 个部分）；位置按该文件计。',
+    'parse.typographic-dashes':
+      '规则行和命令行中选项前的排版破折号（– —）按 iptables 使用的 `--`（或 `-`）读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
     'parse.grep-file-names':
       '各行以 grep 读取的文件名开头（`grep -r`、`grep -H` 或对多个文件的 grep）；已忽略这些文件名。',
     'parse.terminal-escapes':
