@@ -51,7 +51,14 @@ export const traceMessages: MessageBundle = {
       'The dump has {count} errors (first at line {line}: {message}): what the trace reads there may be incomplete or wrong.',
     'trace.warn.undefined-chain':
       'Jump to chain {target} at {where}, which the dump does not contain (a partial paste?): that path ends as UNKNOWN.',
-    'trace.warn.loop': 'Chain nesting deeper than {depth} at {chain}: the rules loop; the path stops as UNKNOWN.',
+    'trace.warn.loop.one':
+      'The rule at {where} jumps back to its own chain ({cycle}): the rules loop, so the path stops as UNKNOWN. The kernel refuses a table whose chains loop (iptables-restore: "Too many levels of symbolic links"): the node cannot hold these rules as written.',
+    'trace.warn.loop.other':
+      'The rule at {where} jumps back into a chain this path is still in, a loop of {count} chains ({cycle}), so the path stops as UNKNOWN. The kernel refuses a table whose chains loop (iptables-restore: "Too many levels of symbolic links"): the node cannot hold these rules as written.',
+    'trace.warn.nft-too-deep':
+      'The rule at {where} goes to {chain}, {depth} jumps and gotos below {base}: nf_tables (this dump is iptables-nft\'s) refuses a ruleset nested so deep (its jump stack holds 16; "Too many links"), so the node cannot hold these rules as written; the path stops as UNKNOWN.',
+    'trace.warn.nft-would-refuse':
+      'The rule at {where} goes to {chain}, {depth} jumps and gotos below {base}: iptables-legacy follows it (and so does this trace), but iptables-nft refuses a ruleset nested so deep (nf_tables\' jump stack holds 16; "Too many links").',
     // Assumptions a path made where the dump cannot tell.
     // The condition an alternative holds under (TracePath.given): the `assume.*` facts as "if" clauses.
     'trace.if.holds': 'if `{cond}` matches',
@@ -182,7 +189,12 @@ export const traceMessages: MessageBundle = {
     'trace.hint.listing-without-interfaces':
       '该列表（第 {line} 行）未加 -v 打印：匹配网卡的规则在这里看起来无条件，所以结论可能来自并不适用于此数据包的规则。请粘贴 `iptables -L -n -v` 以确认。',
     'trace.warn.undefined-chain': '{where} 处跳转到转储中没有的链 {target}（粘贴不完整？）：这条路径的结果为 UNKNOWN。',
-    'trace.warn.loop': '在 {chain} 处链嵌套超过 {depth} 层：规则存在循环；该路径以 UNKNOWN 结束。',
+    'trace.warn.loop.other':
+      '{where} 处的规则跳回这条路径仍在其中的链，{count} 个链构成循环（{cycle}），该路径以 UNKNOWN 结束。内核会拒绝链之间存在循环的表（iptables-restore 报错“Too many levels of symbolic links”）：节点不可能按所写的样子持有这些规则。',
+    'trace.warn.nft-too-deep':
+      '{where} 处的规则转到 {chain}，位于 {base} 之下 {depth} 层跳转：nf_tables（这份转储来自 iptables-nft）拒绝嵌套这么深的规则集（其跳转栈只有 16 层；“Too many links”），节点不可能按所写的样子持有这些规则；该路径以 UNKNOWN 结束。',
+    'trace.warn.nft-would-refuse':
+      '{where} 处的规则转到 {chain}，位于 {base} 之下 {depth} 层跳转：iptables-legacy 会照常执行（本次跟踪也照此进行），但 iptables-nft 会拒绝嵌套这么深的规则集（nf_tables 的跳转栈只有 16 层；“Too many links”）。',
     'trace.if.holds': '若 `{cond}` 匹配',
     'trace.if.fails': '若 `{cond}` 不匹配',
     'trace.if.in-iface': '若数据包从匹配 {pattern} 的接口进入',

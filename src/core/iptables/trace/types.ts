@@ -146,8 +146,6 @@ export interface TraceOptions {
    * as UNKNOWN instead of forking again (an `ipset list` or the node's addresses in the paste decide them).
    */
   maxFacts?: number;
-  /** Chain nesting depth (jumps + gotos) that counts as a loop (default 64). */
-  maxDepth?: number;
   /** Rule evaluations per trace before giving up (default 2,000,000). */
   maxEvaluations?: number;
   /** Steps recorded per trace (shared steps count once) before giving up (default 500,000). */
