@@ -118,15 +118,13 @@ describe('API answers that are slow, endless or big', () => {
       const watches: number[] = [];
       handler = (req, res) => {
         res.setHeader('Content-Type', 'application/json');
-        if (!req.url?.includes('watch=')) return res.end(listOf([service(1)]));
+        if (!req.url?.includes('watch=')) {
+          res.end(listOf([service(1)]));
+          return;
+        }
         watches.push(Date.now());
-        if (ending === 'at once') return res.end();
-        res.end(
-          JSON.stringify({
-            type: 'ERROR',
-            object: { kind: 'Status', code: 504, message: 'Too large resource version' },
-          }) + '\n',
-        );
+        const error = { kind: 'Status', code: 504, message: 'Too large resource version' };
+        res.end(ending === 'at once' ? '' : JSON.stringify({ type: 'ERROR', object: error }) + '\n');
       };
       const errors: string[] = [];
       const stop = session.watch('services', 'shop', () => undefined, {

@@ -495,3 +495,40 @@ test('an endpoint names its pod from targetRef (slices and Endpoints); other kin
   );
   assert.equal(s.endpoints['a/old'][''][0].pod, 'old-1');
 });
+
+test("a Service's endpoints over many slices: one entry per address and port, a later slice's node name kept", () => {
+  const slice = (n: number, addresses: string[], nodeName?: string) => ({
+    kind: 'EndpointSlice',
+    apiVersion: 'discovery.k8s.io/v1',
+    metadata: { name: `big-${n}`, namespace: 'a', labels: { 'kubernetes.io/service-name': 'big' } },
+    addressType: 'IPv4',
+    endpoints: addresses.map((ip) => ({
+      addresses: [ip],
+      conditions: { ready: true },
+      ...(nodeName ? { nodeName } : {}),
+    })),
+    ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+  });
+  const ips = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => `10.2.${(from + i) >> 8}.${(from + i) & 255}`);
+  const s = normaliseCluster([
+    {
+      kind: 'Service',
+      apiVersion: 'v1',
+      metadata: { name: 'big', namespace: 'a' },
+      spec: { clusterIP: '10.0.0.9', ports: [{ name: 'http', port: 80 }] },
+    },
+    slice(1, ips(0, 100)),
+    slice(2, ips(100, 100), 'n2'),
+    // During a rollout a slice repeats addresses of others: the first entry stays, and gains the node it lacked.
+    slice(3, [...ips(50, 10), ...ips(150, 10)], 'n3'),
+    slice(4, ips(200, 100)),
+  ]);
+  const eps = s.endpoints['a/big'].http;
+  assert.equal(eps.length, 300);
+  assert.deepEqual(
+    eps.slice(48, 62).map((e) => `${e.ip} ${e.nodeName ?? '-'}`),
+    ['10.2.0.48 -', '10.2.0.49 -', ...ips(50, 10).map((ip) => `${ip} n3`), '10.2.0.60 -', '10.2.0.61 -'],
+  );
+  assert.deepEqual(eps.filter((e) => e.nodeName === 'n2').length, 100, 'the slice that knew its node first keeps it');
+});
