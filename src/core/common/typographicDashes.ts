@@ -12,7 +12,7 @@ import { replaceMapped, type MappedReplacement } from './mappedText';
 /** En and em dash (what `--` becomes), and the hyphens a page may write for `-`: U+2010, U+2011, minus U+2212. */
 const DASHES = '\u2013\u2014\u2010\u2011\u2212';
 /** The doubled form of a long option, as a paste may keep it (two non-breaking hyphens, two en dashes), or one dash. */
-const OPTION_DASHES = new RegExp(`(?<=^|[ \\t])[${DASHES}-]{1,2}(?=[A-Za-z])`, 'g');
+const OPTION_DASHES = new RegExp(`(?<=^|[ \\t])[${DASHES}-]{1,2}(?=[A-Za-z])`, 'gm');
 /** The option's name: a long one (`dport`, `to-destination`) or one letter (`j`, `A`). */
 const NAME = /^[A-Za-z][\w-]*/;
 /** A line of a rule or a command: an option first (`-A KUBE-SERVICES`, `-a -t ...`), or the tool's name. */
