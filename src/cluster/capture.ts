@@ -9,6 +9,7 @@ import type { CheckResult, CheckSpec } from '../core/diagnose/types';
 import { createNodeDebugPod, type DebugHandle, type DebugOptions } from './debug';
 import { dumpEngine } from './dumpEngine';
 import { ClusterError, isClusterError } from './errors';
+import type { ExecResult } from './exec';
 import type { CallOptions } from './http';
 import type { ClusterSession, KubeObject } from './session';
 import { checkNodeName, checkPodName } from './validate';
@@ -31,7 +32,35 @@ export interface NodeAccess {
   dispose(): Promise<void>;
 }
 
-/** The raw result of one node command as a CheckResult (`ok` = exit 0). */
+/** Output kept of a node command: as much as kpp reads from a file (a ~45,000-Service iptables-save passes 64 MiB). */
+export const NODE_OUTPUT_BYTES = 128 * 1024 * 1024;
+
+/**
+ * One node command's exec result as a CheckResult (`ok` = exit 0). Output cut at the limit is not kept: a dump cut
+ * in the middle would read as whole, its missing rules as absent (`kpp capture` wrote it and exited 0).
+ */
+export function nodeCheckResult(spec: CheckSpec, r: ExecResult): CheckResult {
+  const common = { id: spec.id, kind: spec.kind, argv: spec.argv, durationMs: r.durationMs };
+  if (r.truncated)
+    return {
+      ...common,
+      exitCode: null,
+      ok: false,
+      stdout: '',
+      stderr: r.stderr,
+      error: `printed more than ${NODE_OUTPUT_BYTES / 1024 / 1024} MiB; a cut output is not read`,
+    };
+  return {
+    ...common,
+    exitCode: r.exitCode,
+    ok: r.exitCode === 0,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+/** Runs one node command as a CheckResult; refusals that end the whole capture are thrown. */
 async function runSpec(
   session: ClusterSession,
   ns: string,
@@ -44,19 +73,10 @@ async function runSpec(
     const r = await session.exec(ns, pod, spec.argv, {
       ...(container ? { container } : {}),
       timeoutMs: spec.timeoutMs,
+      maxOutputBytes: NODE_OUTPUT_BYTES,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    return {
-      id: spec.id,
-      kind: spec.kind,
-      argv: spec.argv,
-      exitCode: r.exitCode,
-      durationMs: r.durationMs,
-      ok: r.exitCode === 0,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      ...(r.error ? { error: r.error } : {}),
-    };
+    return nodeCheckResult(spec, r);
   } catch (e) {
     if (isClusterError(e) && (e.code === 'cancelled' || e.code === 'exec-forbidden' || e.code === 'unreachable'))
       throw e;

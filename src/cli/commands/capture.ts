@@ -67,7 +67,12 @@ export async function runCapture(argv: string[]): Promise<number> {
         printJson({ node, via: cap.via, ...(cap.mode ? { mode: cap.mode } : {}), files: written });
       else for (const w of written) process.stdout.write(`${w.file}\n`);
       if (!written.some((w) => w.rules)) {
-        process.stderr.write(`kpp capture: no rules dump could be read on node ${node} (via ${cap.via})\n`);
+        const why = cap.results
+          .filter((r) => /^node-(iptables|ipvs|nft)$/.test(r.id) && r.error)
+          .map((r) => `${r.argv.join(' ')}: ${r.error}`);
+        process.stderr.write(
+          `kpp capture: no rules dump could be read on node ${node} (via ${cap.via})${why.length ? `: ${why.join('; ')}` : ''}\n`,
+        );
         return 1;
       }
       return 0;

@@ -1,0 +1,43 @@
+// A node command's output past the exec limit: the capture neither writes nor reads a dump cut in the middle.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { nodeCheckResult } from '../../../src/cluster/capture';
+import { captureFiles } from '../../../src/cluster/captureFiles';
+import { nodeCaptureChecks } from '../../../src/core/diagnose/node';
+
+const rulesSpec = nodeCaptureChecks(undefined, 30_000, 4).find((s) => s.id === 'node-iptables')!;
+const dump = '*nat\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -j KUBE-SVC-X\nCOMMIT\n';
+
+describe('a node command whose output was cut', () => {
+  it('is a failed check saying why, with nothing to read, and no capture file', () => {
+    const cut = nodeCheckResult(rulesSpec, {
+      argv: rulesSpec.argv,
+      stdout: dump.slice(0, 60),
+      stderr: '',
+      exitCode: 0,
+      durationMs: 900,
+      truncated: true,
+    });
+    assert.equal(cut.ok, false);
+    assert.equal(cut.exitCode, null);
+    assert.equal(cut.stdout, '');
+    assert.match(cut.error ?? '', /printed more than 128 MiB; a cut output is not read/);
+    assert.deepEqual(captureFiles('node-a', [cut]), []);
+  });
+
+  it('a whole output is kept as the node printed it', () => {
+    const whole = nodeCheckResult(rulesSpec, {
+      argv: rulesSpec.argv,
+      stdout: dump,
+      stderr: '',
+      exitCode: 0,
+      durationMs: 9,
+    });
+    assert.equal(whole.ok, true);
+    assert.equal(whole.stdout, dump);
+    assert.deepEqual(
+      captureFiles('node-a', [whole]).map((f) => f.name),
+      ['node-a.iptables-save-c.txt'],
+    );
+  });
+});
