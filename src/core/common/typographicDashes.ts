@@ -5,14 +5,23 @@
  * signs. No tool writes them, and read as they are the option is a stray word and the rule reads broader than it
  * is. On the lines of rules and of iptables and ipvsadm commands, such a dash at a word's start before a long
  * option's name is read as `--`, before a one-letter option as `-`; other lines (prose) and quoted words (comments)
- * keep theirs. `--` is one character more than the dash: `positions` maps the two to the one.
+ * keep theirs. A listing's `opt` column made a dash (`tcp \u2013 0.0.0.0/0`) reads as `--` too. `--` is one
+ * character more than the dash: `positions` maps the two to the one.
  */
 import { replaceMapped, type MappedReplacement } from './mappedText';
 
 /** En and em dash (what `--` becomes), and the hyphens a page may write for `-`: U+2010, U+2011, minus U+2212. */
 const DASHES = '\u2013\u2014\u2010\u2011\u2212';
-/** The doubled form of a long option, as a paste may keep it (two non-breaking hyphens, two en dashes), or one dash. */
-const OPTION_DASHES = new RegExp(`(?<=^|[ \\t])[${DASHES}-]{1,2}(?=[A-Za-z])`, 'gm');
+/**
+ * Before an option: the doubled form of a long option, as a paste may keep it (two non-breaking hyphens, two en
+ * dashes), or one dash. Or an `iptables -L` row's `opt` column, `--` after the protocol, as one dash between blanks.
+ */
+const OPTION_DASHES = new RegExp(
+  `(?<=^|[ \\t])[${DASHES}-]{1,2}(?=[A-Za-z])|(?<=[ \\t](?:all|tcp|udp|udplite|icmp|icmpv6|ipv6-icmp|sctp|esp|ah|gre|\\d{1,3})[ \\t]+)[\u2013\u2014](?=[ \\t])`,
+  'gm',
+);
+/** A listing's column header, whose rows have the `opt` column. */
+const LISTING_HEADER = /\btarget +prot +opt\b/;
 /** The option's name: a long one (`dport`, `to-destination`) or one letter (`j`, `A`). */
 const NAME = /^[A-Za-z][\w-]*/;
 /** A line of a rule or a command: an option first (`-A KUBE-SERVICES`, `-a -t ...`), or the tool's name. */
@@ -27,8 +36,13 @@ export function readTypographicDashes(text: string): ReadTypographicDashes | und
   if (!ANY_DASH.test(text)) return undefined;
   let verdictLine = -1;
   let ruleLine = false;
+  let listing: boolean | undefined;
   return replaceMapped(text, OPTION_DASHES, (dashes, lineStart, lineEnd) => {
     if (!ANY_DASH.test(dashes[0])) return undefined;
+    if (text.charCodeAt(dashes.index + 1) === 32 || text.charCodeAt(dashes.index + 1) === 9) {
+      listing ??= LISTING_HEADER.test(text);
+      return listing ? '--' : undefined;
+    }
     if (verdictLine !== lineStart) {
       const line = text.slice(lineStart, lineEnd);
       ruleLine = OPTION_FIRST.test(line) || TOOL.test(line);

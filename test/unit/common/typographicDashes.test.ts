@@ -61,3 +61,20 @@ test('commands read too; prose, words and comments keep their dashes', () => {
   assert.equal(readTypographicDashes('We tried \u2013dport on Tuesday.\n'), undefined);
   assert.equal(readTypographicDashes('-A X -m comment --comment "2024\u20132025 \u2013old" -j ACCEPT\n'), undefined);
 });
+
+test("a listing's opt column made a dash reads as --: the Service keeps its name", () => {
+  const listing = [
+    'Chain KUBE-SERVICES (2 references)',
+    'target     prot opt source               destination',
+    'KUBE-SVC-ABCDEFGHIJKLMNOP  tcp  --  0.0.0.0/0            10.96.77.3           /* metrics/scraper:web cluster IP */ tcp dpt:80',
+    '',
+  ].join('\n');
+  const pasted = listing.replace(' -- ', ' \u2013 ');
+  assert.equal(readTypographicDashes(pasted)!.text, listing);
+  assert.deepEqual(
+    analyzeText(pasted).iptables!.kube.services.map((s) => s.name),
+    ['metrics/scraper:web'],
+  );
+  // Without a listing's header, a dash between blanks is prose.
+  assert.equal(readTypographicDashes('-A X -p tcp \u2013 a note\n'), undefined);
+});

@@ -129,7 +129,7 @@ export const parseMessages: MessageBundle = {
     'parse.container-log-parts':
       "A container runtime's log file split lines longer than 16 KiB into parts (`P`, then `F` on the last): they are read as the one line they were (parts joined: {count}); positions are those of the file.",
     'parse.typographic-dashes':
-      'Typographic dashes (– —) before options on rule and command lines are read as the `--` (or `-`) iptables writes: the paste went through a word processor, a mail client or a wiki.',
+      "Typographic dashes (– —) before options on rule and command lines, and in a listing's opt column, are read as the `--` (or `-`) iptables writes: the paste went through a word processor, a mail client or a wiki.",
     'parse.grep-file-names':
       'Lines start with the name of the file grep read them from (`grep -r`, `grep -H`, a grep over several files); the names are ignored.',
     'parse.terminal-escapes':
@@ -253,7 +253,7 @@ export const parseMessages: MessageBundle = {
     'parse.container-log-parts':
       '容器运行时的日志文件把超过 16 KiB 的行拆成了若干部分（`P`，最后一部分为 `F`）：按原来的一行读取（合并了 {count} 个部分）；位置按该文件计。',
     'parse.typographic-dashes':
-      '规则行和命令行中选项前的排版破折号（– —）按 iptables 使用的 `--`（或 `-`）读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
+      '规则行和命令行中选项前以及列表 opt 列中的排版破折号（– —）按 iptables 使用的 `--`（或 `-`）读取：粘贴内容经过了文字处理软件、邮件客户端或 wiki 的转换。',
     'parse.grep-file-names':
       '各行以 grep 读取的文件名开头（`grep -r`、`grep -H` 或对多个文件的 grep）；已忽略这些文件名。',
     'parse.terminal-escapes':
