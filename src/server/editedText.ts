@@ -174,6 +174,12 @@ export class EditedDocument implements TextDocument {
     return { start: { line: l, character: 0 }, end: { line: l, character: this.contentEnd(chunk, local) - start } };
   }
 
+  /** The UTF-16 code unit at `character` of `line` (both inside the text), read from its chunk: no joined text. */
+  codeUnitAt(line: number, character: number): number {
+    const { chunk, local } = this.chunkOfLine(line);
+    return this.chunks[chunk].charCodeAt(this.lineStart(chunk, local) + character);
+  }
+
   getEOLCharacters(line: number): string {
     if (line < 0 || line >= this.lineCount) return '';
     const { chunk, local } = this.chunkOfLine(line);

@@ -6,7 +6,7 @@
  */
 import type { FoldingRange, Position, Range } from 'vscode-languageserver';
 import { countedEn } from '../core/i18n/english';
-import type { LineIndex } from './lineIndex';
+import type { LineShape } from './lineIndex';
 import { METHODS } from './protocolNames';
 import { throwIfCancelled } from './cancellation';
 
@@ -22,7 +22,7 @@ const isPosition = (x: unknown): x is Position =>
 const isRange = (x: unknown): x is Range => isObject(x) && isPosition(x.start) && isPosition(x.end);
 const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
 
-export function fitResponse(method: string, value: unknown, lines: LineIndex): Fitted<unknown> {
+export function fitResponse(method: string, value: unknown, lines: LineShape): Fitted<unknown> {
   const changes: string[] = [];
   const note = (what: string) => {
     if (changes.length < 5) changes.push(what);
@@ -74,7 +74,7 @@ export function fitResponse(method: string, value: unknown, lines: LineIndex): F
 }
 
 /** Every range and position in `x` moved inside the document; a selectionRange outside its range widens the range. */
-function fitRanges(x: unknown, lines: LineIndex, note: (what: string) => void): unknown {
+function fitRanges(x: unknown, lines: LineShape, note: (what: string) => void): unknown {
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
       throwIfCancelled();
@@ -110,7 +110,7 @@ function fitRanges(x: unknown, lines: LineIndex, note: (what: string) => void): 
 }
 
 /** Tokens inside their lines, in order, not overlapping, not splitting a surrogate pair; the rest dropped. */
-function fitTokens(data: number[], lines: LineIndex, note: (what: string) => void): number[] {
+function fitTokens(data: number[], lines: LineShape, note: (what: string) => void): number[] {
   const out: number[] = [];
   let line = 0;
   let char = 0;
@@ -150,7 +150,7 @@ function fitTokens(data: number[], lines: LineIndex, note: (what: string) => voi
 }
 
 /** What VS Code keeps: ranges of at least two lines inside the document, nested or disjoint, one per first line. */
-function fitFolds(folds: FoldingRange[], lines: LineIndex, note: (what: string) => void): FoldingRange[] {
+function fitFolds(folds: FoldingRange[], lines: LineShape, note: (what: string) => void): FoldingRange[] {
   const last = lines.lineCount - 1;
   const sorted = folds
     .map((f) => (f.endLine > last ? { ...f, endLine: last } : f))

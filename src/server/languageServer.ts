@@ -26,7 +26,7 @@ import { AnalysisCache, DEFAULT_BUDGETS, type Budgets } from './analysisCache';
 import { REQUEST_CANCELLED } from './cancellation';
 import { fitResponse } from './fit';
 import { LEGEND } from './features/semanticTokens';
-import { LineIndex } from './lineIndex';
+import { DocumentLines } from './documentLines';
 import { DetectLanguageRequest, ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
 import { forwardedText, PIECED_DOCUMENTS, textLength, textParts } from './piecedText';
 import { StdioMessageReader } from './stdioReader';
@@ -115,16 +115,6 @@ export function startServer(connection: Connection, reader?: StdioMessageReader)
     error: (m) => connection.console.error(m),
   });
 
-  /** The current text's lines, once per version: answers are fitted into them. */
-  const lineIndexes = new Map<string, { version: number; index: LineIndex }>();
-  const linesOf = (doc: TextDocument): LineIndex => {
-    const hit = lineIndexes.get(doc.uri);
-    if (hit?.version === doc.version) return hit.index;
-    const index = LineIndex.of(doc.getText());
-    lineIndexes.set(doc.uri, { version: doc.version, index });
-    return index;
-  };
-
   /**
    * Asks the worker holding `uri`'s last analysis for `method`, fitted into the current text if it changed since. A
    * feature's exception is logged and answered with `fallback`; a bad trace input, a cancellation and a budget
@@ -157,7 +147,7 @@ export function startServer(connection: Connection, reader?: StdioMessageReader)
       );
     if (answer.version === now.version) return answer.result as R;
     // Answered from an older version of the text: fitted into the text the editor holds now.
-    return fitResponse(method, answer.result, linesOf(now)).value as R;
+    return fitResponse(method, answer.result, new DocumentLines(now)).value as R;
   }
 
   function schedule(uri: string, delay: number): void {
@@ -240,7 +230,6 @@ export function startServer(connection: Connection, reader?: StdioMessageReader)
   documents.onDidClose((e) => {
     forwardedText(e.document)?.release();
     cache.close(e.document.uri);
-    lineIndexes.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 

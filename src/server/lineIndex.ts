@@ -5,12 +5,70 @@
  */
 import type { Position, Range } from 'vscode-languageserver';
 
-export class LineIndex {
+/**
+ * What fitting an answer into a text reads of its lines: their count and lengths, and the code unit before a place
+ * (a surrogate pair is never split). Clamping is written once here, for a text (LineIndex) and an open document.
+ */
+export abstract class LineShape {
+  abstract get lineCount(): number;
+  /** Length of `line` without its terminator (0 for a line outside the document). */
+  abstract lineLength(line: number): number;
+  /** The UTF-16 code unit at `character` of `line`, which is inside the line. */
+  protected abstract codeUnit(line: number, character: number): number;
+
+  /** The end of `line`: where a range covering the whole line stops. */
+  endOf(line: number): Position {
+    return { line, character: this.lineLength(line) };
+  }
+
+  /** True when `character` of `line` falls between the two halves of a surrogate pair. */
+  splitsSurrogate(line: number, character: number): boolean {
+    if (character <= 0 || character >= this.lineLength(line)) return false;
+    const c = this.codeUnit(line, character - 1);
+    return c >= 0xd800 && c <= 0xdbff;
+  }
+
+  /** The nearest position inside the document on a character boundary (a pair is never split: moved before it). */
+  clamp(p: Position): Position {
+    if (p.line < 0) return { line: 0, character: 0 };
+    if (p.line >= this.lineCount) return this.endOf(this.lineCount - 1);
+    let character = Math.max(0, Math.min(p.character, this.lineLength(p.line)));
+    if (this.splitsSurrogate(p.line, character)) character--;
+    return character === p.character ? p : { line: p.line, character };
+  }
+
+  /** `r` moved inside the document; both ends move the same way, so a range inside another stays inside it. */
+  clampRange(r: Range): Range {
+    const start = this.clamp(r.start);
+    const end = this.clamp(r.end);
+    if (start === r.start && end === r.end) return r;
+    return { start, end };
+  }
+
+  /** True when `r` is inside the document, on character boundaries, and not inverted. */
+  isValid(r: Range): boolean {
+    const ok = (p: Position) =>
+      p.line >= 0 &&
+      p.line < this.lineCount &&
+      p.character >= 0 &&
+      p.character <= this.lineLength(p.line) &&
+      !this.splitsSurrogate(p.line, p.character);
+    return (
+      ok(r.start) &&
+      ok(r.end) &&
+      (r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character))
+    );
+  }
+}
+
+export class LineIndex extends LineShape {
   private constructor(
     private readonly text: string,
     /** Offset of each line's first character. */
     private readonly starts: Int32Array,
-  ) {}
+  ) {
+    super();
+  }
 
   static of(text: string): LineIndex {
     // Counted, then written into a column of that size: an array grown line by line cost a big dump's worker
@@ -63,47 +121,7 @@ export class LineIndex {
     return end - this.starts[line];
   }
 
-  /** The end of `line`: where a range covering the whole line stops. */
-  endOf(line: number): Position {
-    return { line, character: this.lineLength(line) };
-  }
-
-  /** True when `character` of `line` falls between the two halves of a surrogate pair. */
-  splitsSurrogate(line: number, character: number): boolean {
-    if (character <= 0 || character >= this.lineLength(line)) return false;
-    const c = this.text.charCodeAt(this.starts[line] + character - 1);
-    return c >= 0xd800 && c <= 0xdbff;
-  }
-
-  /** The nearest position inside the document on a character boundary (a pair is never split: moved before it). */
-  clamp(p: Position): Position {
-    if (p.line < 0) return { line: 0, character: 0 };
-    if (p.line >= this.lineCount) return this.endOf(this.lineCount - 1);
-    let character = Math.max(0, Math.min(p.character, this.lineLength(p.line)));
-    if (this.splitsSurrogate(p.line, character)) character--;
-    return character === p.character ? p : { line: p.line, character };
-  }
-
-  /** `r` moved inside the document; both ends move the same way, so a range inside another stays inside it. */
-  clampRange(r: Range): Range {
-    const start = this.clamp(r.start);
-    const end = this.clamp(r.end);
-    if (start === r.start && end === r.end) return r;
-    return { start, end };
-  }
-
-  /** True when `r` is inside the document, on character boundaries, and not inverted. */
-  isValid(r: Range): boolean {
-    const ok = (p: Position) =>
-      p.line >= 0 &&
-      p.line < this.lineCount &&
-      p.character >= 0 &&
-      p.character <= this.lineLength(p.line) &&
-      !this.splitsSurrogate(p.line, p.character);
-    return (
-      ok(r.start) &&
-      ok(r.end) &&
-      (r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character))
-    );
+  protected codeUnit(line: number, character: number): number {
+    return this.text.charCodeAt(this.starts[line] + character);
   }
 }
