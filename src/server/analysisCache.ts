@@ -25,9 +25,10 @@
  *   when lint is done, replaces them. A later analysis publishes its whole set only: the findings shown stay
  *   until they are replaced.
  * - At most one analysis per document runs; edits that arrive meanwhile are read by the next one, once it ends.
- * - Every request has a budget: past it, the request is answered with an error, logged, and the worker (which may
- *   be stuck in synchronous work) is killed; the document is analysed again in a fresh worker. An analysis has its
- *   own budget; past it the worker is killed and the previous analysis keeps serving.
+ * - Every request has a budget: past it, the request is answered with an error, logged, and stopped as a cancelled
+ *   one is; a worker still in it after STOP_GRACE_MS (stuck in work that does not look at the mark) is killed, and
+ *   the document is analysed again in a fresh worker. An analysis has its own budget; past it the worker is killed
+ *   and the previous analysis keeps serving.
  * - A cancelled request is answered at once (RequestCancelled), and its worker stops it too (cancellation.ts):
  *   the requests behind it do not wait for work nobody wants.
  */
@@ -59,6 +60,12 @@ export const DEFAULT_BUDGETS: Budgets = {
 
 /** LSP's RequestFailed error code. */
 export const REQUEST_FAILED = -32803;
+
+/**
+ * A request over its budget is marked cancelled; a worker that has not stopped it this long after is stuck (in
+ * work that does not look at the mark, such as the engine's trace) and is ended.
+ */
+const STOP_GRACE_MS = 3_000;
 
 /** From this many characters a document is analysed in a worker of its own; below, in the shared one. */
 const BIG_DOCUMENT_CHARS = 1_000_000;
@@ -105,6 +112,9 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** A request over its budget: just now, stopped by its worker, or not stopped (the worker is stuck in it). */
+type OverBudget = 'over' | 'stopped' | 'stuck';
+
 type Analysed = Extract<FromWorker, { kind: 'parsed' | 'analysed' | 'analysisFailed' }>;
 
 /** One worker thread holding the analyses of one big document or of all small ones. */
@@ -118,6 +128,8 @@ class Host {
   onIdle?: () => void;
   private nextId = 1;
   private readonly cancelFlags = new CancelFlags();
+  /** Requests over their budget, marked cancelled: what to do when the worker answers them (it is free again). */
+  private readonly stopping = new Map<number, () => void>();
 
   constructor(
     file: string,
@@ -140,6 +152,7 @@ class Host {
         this.analysed.delete(m.uri);
         return done?.(m);
       }
+      this.stopping.get(m.id)?.();
       const p = this.pending.get(m.id);
       if (!p) return; // cancelled or abandoned: the late answer is dropped
       this.settle(m.id);
@@ -153,6 +166,7 @@ class Host {
     this.thread.on('exit', (code) => {
       const expected = this.dead;
       this.dead = true;
+      for (const stopped of this.stopping.values()) stopped();
       if (!expected) error(`analysis worker exited (code ${code})${stderr ? `: ${stderr}` : ''}`);
       for (const [id, p] of [...this.pending]) {
         this.settle(id);
@@ -223,7 +237,8 @@ class Host {
     lang: Lang,
     budgetMs: number,
     token: CancellationToken | undefined,
-    overBudget: (method: string) => void,
+    /** Told when the budget is over, then whether the worker stopped the request or is stuck in it. */
+    overBudget: (method: string, now: OverBudget) => void,
   ): Promise<Answer> {
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
@@ -238,7 +253,8 @@ class Host {
             `${method} took longer than its budget of ${budgetMs} ms and was abandoned`,
           ),
         );
-        overBudget(method);
+        overBudget(method, 'over');
+        this.stopOverBudget(id, (stopped) => overBudget(method, stopped ? 'stopped' : 'stuck'));
       }, budgetMs);
       this.pending.set(id, { method, resolve, reject, timer });
       token?.onCancellationRequested(() => {
@@ -249,6 +265,20 @@ class Host {
         reject(new ResponseError(REQUEST_CANCELLED, 'cancelled'));
       });
       this.send({ kind: 'request', id, uri, method, params, lang });
+    });
+  }
+
+  /** A request over its budget stops as a cancelled one does, unless the worker is stuck in it. */
+  private stopOverBudget(id: number, done: (stopped: boolean) => void): void {
+    this.cancelFlags.cancel(id);
+    const stuck = setTimeout(() => {
+      this.stopping.delete(id);
+      if (!this.dead) done(false);
+    }, STOP_GRACE_MS);
+    this.stopping.set(id, () => {
+      clearTimeout(stuck);
+      this.stopping.delete(id);
+      if (!this.dead) done(true);
     });
   }
 
@@ -433,15 +463,18 @@ export class AnalysisCache {
     const current = this.hooks.current(uri);
     if (current && current.version !== version) e.staleServed = true;
     const budget = this.hooks.budgets.perMethod[method] ?? this.hooks.budgets.requestMs;
-    const answer = await host.request(uri, method, params, this.hooks.lang(), budget, token, (m) =>
-      this.overBudget(e, host, version, m, budget),
+    const answer = await host.request(uri, method, params, this.hooks.lang(), budget, token, (m, now) =>
+      this.overBudget(e, host, version, m, budget, now),
     );
     return { ...answer, version };
   }
 
-  private overBudget(e: Entry, host: Host, version: number, method: string, budget: number): void {
+  private overBudget(e: Entry, host: Host, version: number, method: string, budget: number, now: OverBudget): void {
+    const what = `${method} on ${e.uri} v${version}`;
+    if (now === 'over') return this.hooks.error(`${what} exceeded its budget of ${budget} ms: abandoned`);
+    if (now === 'stopped') return this.hooks.log(`${what} stopped after its budget; its worker keeps the analysis`);
     this.hooks.error(
-      `${method} on ${e.uri} v${version} exceeded its budget of ${budget} ms: abandoned, and its worker ended; ${host.shared ? 'the small documents are' : 'the document is'} analysed again`,
+      `${what} did not stop within ${STOP_GRACE_MS} ms after its budget: its worker ended; ${host.shared ? 'the small documents are' : 'the document is'} analysed again`,
     );
     host.terminate();
     // At once, not when the exit is reported: a request that comes meanwhile waits for the new analysis. The

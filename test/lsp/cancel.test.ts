@@ -158,3 +158,33 @@ test('an edit while a long request runs, then its cancel: the next hover does no
     await s.close();
   }
 });
+
+test('a request over its budget stops in its worker, which keeps its analysis: the next hover needs no new one', async () => {
+  // Document symbols of 2,000 Services take far longer than 1 ms; hovers keep the default budget.
+  const s = await startSession({
+    initializationOptions: { budgets: { perMethod: { 'textDocument/documentSymbol': 1 } } },
+  });
+  try {
+    const uri = 'file:///work/budget.iptables';
+    const text = dump(2000);
+    await s.open(uri, 'iptables', text);
+    await assert.rejects(
+      s.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }),
+      (e: unknown) => e instanceof ResponseError && e.code === -32803 && /budget of 1 ms/.test(e.message),
+    );
+    const hoverAt = { textDocument: { uri }, position: { line: lineOf(text, '-A KUBE-SERVICES '), character: 4 } };
+    assert.ok(await s.connection.sendRequest(HoverRequest.type, hoverAt));
+    assert.ok(
+      s.logs.some((l) => l.includes(`${uri} v1 stopped after its budget; its worker keeps the analysis`)),
+      s.logs.join('\n'),
+    );
+    // A worker ended over its budget would have made the analysis again before the hover: logged before it.
+    const over = s.logs.findIndex((l) => l.includes('exceeded its budget'));
+    assert.deepEqual(
+      s.logs.slice(over).filter((l) => l.startsWith('analysed ')),
+      [],
+    );
+  } finally {
+    await s.close();
+  }
+});
