@@ -105,6 +105,38 @@ async function readEndpointPods(
   return read.filter((p): p is EndpointPodPorts => !!p);
 }
 
+/**
+ * For a Service without endpoints: its selector and the pods of its namespace that match it (running, ready), which
+ * tell "matches nothing" from "matches pods that are no endpoints". Undefined when the pods cannot be listed.
+ */
+async function selectedPods(
+  session: ClusterSession,
+  svc: KubeObject,
+  namespace: string,
+  call: { signal?: AbortSignal | undefined },
+): Promise<DiagnoseInput['selected']> {
+  const raw = svc.spec?.selector;
+  const pairs =
+    raw && typeof raw === 'object'
+      ? Object.entries(raw as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string')
+      : [];
+  if (pairs.length === 0) return { matching: 0, running: 0, ready: 0 };
+  const selector = pairs.map(([k, v]) => `${k}=${v}`).join(',');
+  try {
+    const pods = await session.findPods(namespace, selector, undefined, call);
+    const running = pods.filter((p) => p.status?.phase === 'Running');
+    const ready = running.filter((p) =>
+      (Array.isArray(p.status?.conditions) ? (p.status.conditions as { type?: string; status?: string }[]) : []).some(
+        (c) => c.type === 'Ready' && c.status === 'True',
+      ),
+    );
+    return { selector, matching: pods.length, running: running.length, ready: ready.length };
+  } catch (e) {
+    if (isClusterError(e) && e.code === 'cancelled') throw e;
+    return undefined;
+  }
+}
+
 /** The Service port asked for: by number or name; else the only port, else the first (said in progress). */
 export function pickPort(service: ServiceInfo, wanted: string | number | undefined): ServicePortSpec {
   const ports = service.ports;
@@ -208,6 +240,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     progress(`Service has ${service.ports.length} ports; checking ${port.name || port.port} (choose with --port)`);
   }
   const endpoints: EndpointInfo[] = snap.endpoints[serviceKey(ns, svcName)]?.[port.name] ?? [];
+  const selected = endpointsKnown && endpoints.length === 0 ? await selectedPods(session, svcObj, ns, call) : undefined;
   throwIfCancelled();
 
   // 2. The source pod.
@@ -289,6 +322,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       ...(node ? { node } : {}),
       checks,
       ...(clusterDomain ? { clusterDomain } : {}),
+      ...(selected ? { selected } : {}),
       ...input,
     };
     const verdict = dumpEngine().decideVerdict(full, lang);

@@ -634,6 +634,7 @@ if (skipReason) {
         /refuses a direct connect to port 8080 too.*nothing listens on the Service's targetPort 8080/,
       );
       const ghost = await summary('ghost', 'svc/ghost');
+      assert.match(ghost.verdict.summary, /its selector app=ghost matches no pod in namespace billing/);
       const texts = (ghost.verdict.evidence as { text: string }[]).map((e) => e.text);
       assert.ok(
         texts.some((t) => /^The refusal the pod got at 10\.233\.12\.85:80 is that REJECT/.test(t)),

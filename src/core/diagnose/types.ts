@@ -142,6 +142,11 @@ export interface DiagnoseInput {
   clusterDomain?: string;
   /** Exec into the pod was refused (403) or failed before any check ran. */
   execError?: { status?: number; message: string };
+  /**
+   * For a Service without endpoints: its selector (`k=v,...`; absent: the Service has none) and the pods of its
+   * namespace it matches, running and ready. Absent when not read.
+   */
+  selected?: { selector?: string; matching: number; running: number; ready: number };
   /** Pods behind the endpoints (a few, as the API gives them), with the container ports they declare. */
   endpointPods?: EndpointPodPorts[];
 }

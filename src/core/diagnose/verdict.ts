@@ -1071,6 +1071,25 @@ function shortNameFact(input: DiagnoseInput): { kind: 'none' | 'other'; addresse
   return addrs.some((a) => ips.includes(a)) ? undefined : { kind: 'other', addresses: addrs };
 }
 
+/** Why a Service has no endpoints, from its selector and the pods it matches when those were read. */
+function noEndpointsSummary(x: Texts, input: DiagnoseInput, port: string, target: string): string {
+  const service = serviceLabel(input);
+  const s = input.selected;
+  if (!s) return x.t('diagnose.summary.no-endpoints', { service, port, target });
+  if (s.selector === undefined) return x.t('diagnose.summary.no-endpoints.no-selector', { service, port, target });
+  const key = s.matching === 0 ? 'diagnose.summary.no-endpoints.no-match' : 'diagnose.summary.no-endpoints.pods-match';
+  return x.t(key, {
+    service,
+    port,
+    target,
+    selector: s.selector,
+    namespace: input.service.namespace,
+    count: s.matching,
+    running: s.running,
+    targetPort: String(input.port.targetPort ?? input.port.port),
+  });
+}
+
 function addToolsEvidence(x: Texts, input: DiagnoseInput): void {
   const probe = lastCheck(input.checks, 'tools');
   if (!probe) return;
@@ -1184,7 +1203,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     addCounterEvidence(x, input, f);
     return verdict(
       'no-endpoints',
-      x.t('diagnose.summary.no-endpoints', { service, port: portLabel, target: f.target }),
+      noEndpointsSummary(x, input, portLabel, f.target),
       x,
       nextSteps(x, 'no-endpoints', 3, names),
     );

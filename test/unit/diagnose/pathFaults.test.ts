@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { connectOutcome } from '../../../src/core/diagnose/plan';
 import { t } from '../../../src/core/i18n/catalog';
+import type { DiagnoseInput } from '../../../src/core/diagnose/types';
 import type { EndpointInfo } from '../../../src/core/kube/types';
 import {
   both,
@@ -366,6 +367,34 @@ describe('a client in another namespace and the bare name of the Service', () =>
       const input = scenario({ plan: p, outputs: { ...calicoPod(p), ...connectsV(p, 'ok', 'ok'), ...dnsOk(p) } });
       assert.ok(!input.checks.some((c) => c.id === 'dns-short'));
       assert.doesNotMatch(both(input).en.summary, /bare name/);
+    });
+  }
+});
+
+describe('a Service without endpoints: what its selector matches', () => {
+  for (const p of PLANS) {
+    const noEps = (n: number) => nodeDump(p, { eps: [], svcPackets: n });
+    const run = (selected: DiagnoseInput['selected']) => {
+      const input = scenario({
+        plan: p,
+        eps: [],
+        outputs: { ...calicoPod(p), ...connectsV(p, 'refused', 'refused', []), ...dnsOk(p) },
+        nodeEvidence: evidence(p, noEps(0), noEps(1)),
+      });
+      if (selected) input.selected = selected;
+      return both(input).en;
+    };
+    test(`plan ${p.name}: a selector that matches no pod, pods that match but are no endpoints, no selector`, () => {
+      const none = run({ selector: 'app=gone,tier=web', matching: 0, running: 0, ready: 0 });
+      assert.equal(none.code, 'no-endpoints');
+      assert.match(
+        none.summary,
+        new RegExp(`selector app=gone,tier=web matches no pod in namespace ${p.svcNamespace}`),
+      );
+      const pending = run({ selector: 'app=web', matching: 2, running: 0, ready: 0 });
+      assert.match(pending.summary, /selector app=web matches 2 pods \(0 running\)/);
+      assert.match(run({ matching: 0, running: 0, ready: 0 }).summary, /has no selector/);
+      assert.doesNotMatch(run(undefined).summary, /selector/);
     });
   }
 });

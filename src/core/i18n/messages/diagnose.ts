@@ -32,6 +32,14 @@ export const diagnoseMessages: MessageBundle = {
       'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
     'diagnose.summary.no-local-endpoints':
       'Service {service} has internalTrafficPolicy Local and no ready endpoint for port {port} on node {node}{nodes}: kube-proxy there drops connections to {target} from this pod.',
+    'diagnose.summary.no-endpoints.no-match':
+      'Service {service} has no endpoints for port {port}: its selector {selector} matches no pod in namespace {namespace}, so nothing backs {target} and kube-proxy rejects connections to it.',
+    'diagnose.summary.no-endpoints.pods-match.one':
+      "Service {service} has no endpoints for port {port} although its selector {selector} matches 1 pod ({running} running): a pod without an IP yet (Pending) is no endpoint, nor one whose containers lack the Service's targetPort {targetPort} when it is a port name. kube-proxy rejects connections to {target}.",
+    'diagnose.summary.no-endpoints.pods-match.other':
+      "Service {service} has no endpoints for port {port} although its selector {selector} matches {count} pods ({running} running): pods without an IP yet (Pending) are no endpoints, nor ones whose containers lack the Service's targetPort {targetPort} when it is a port name. kube-proxy rejects connections to {target}.",
+    'diagnose.summary.no-endpoints.no-selector':
+      'Service {service} has no selector and no endpoints for port {port}: nothing writes its endpoints but whoever manages them (Endpoints or EndpointSlices of its own), so kube-proxy rejects connections to {target}.',
     'diagnose.summary.no-endpoints.node':
       "The API's endpoints of {service} could not be read, but node {node}'s kube-proxy rules have port {port} as a Service without endpoints (line {line}): nothing backs {target}, so kube-proxy rejects connections to it.",
     'diagnose.summary.endpoints-not-ready.one':
@@ -387,6 +395,12 @@ export const diagnoseMessages: MessageBundle = {
       'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
     'diagnose.summary.no-local-endpoints':
       'Service {service} 的 internalTrafficPolicy 为 Local，而节点 {node} 上没有端口 {port} 的就绪端点{nodes}：该节点的 kube-proxy 会丢弃这个 Pod 发往 {target} 的连接。',
+    'diagnose.summary.no-endpoints.no-match':
+      'Service {service} 的端口 {port} 没有端点：它的选择器 {selector} 在命名空间 {namespace} 中匹配不到任何 Pod，所以 {target} 背后没有后端，kube-proxy 会拒绝到它的连接。',
+    'diagnose.summary.no-endpoints.pods-match.other':
+      'Service {service} 的端口 {port} 没有端点，尽管它的选择器 {selector} 匹配到 {count} 个 Pod（{running} 个在运行）：还没有 IP 的 Pod（Pending）不是端点；targetPort {targetPort} 是端口名称时，容器里没有这个端口的 Pod 也不是。kube-proxy 会拒绝到 {target} 的连接。',
+    'diagnose.summary.no-endpoints.no-selector':
+      'Service {service} 没有选择器，端口 {port} 也没有端点：它的端点只能由管理它的人或控制器写入（自己的 Endpoints 或 EndpointSlice），所以 kube-proxy 会拒绝到 {target} 的连接。',
     'diagnose.summary.no-endpoints.node':
       '无法从 API 读取 {service} 的端点，但节点 {node} 的 kube-proxy 规则把端口 {port} 当作没有端点的 Service（第 {line} 行）：{target} 背后没有任何后端，kube-proxy 会拒绝到它的连接。',
     'diagnose.summary.endpoints-not-ready.other':
