@@ -346,6 +346,34 @@ test('a document above the full-request limit is coloured by ranges only', async
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });
 
+test('an ipvsadm listing above the full-request limit is coloured by ranges only, and a range holds its own lines', async () => {
+  const uri = 'file:///work/huge.ipvs';
+  const lines = ['IP Virtual Server version 1.2.1 (size=4096)', 'Prot LocalAddress:Port Scheduler Flags'];
+  lines.push('  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn');
+  for (let i = 0; lines.length <= FULL_TOKENS_MAX_LINES; i++) {
+    lines.push(
+      `TCP  10.96.${i >> 8}.${i & 255}:80 rr`,
+      `  -> 10.244.${i >> 8}.${i & 255}:8080    Masq    1      0          0`,
+    );
+  }
+  await s.open(uri, 'ipvs', lines.join('\n'));
+  assert.equal(await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }), null);
+  const at = lines.length - 2;
+  const range = await s.connection.sendRequest(SemanticTokensRangeRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: at, character: 0 }, end: { line: at + 1, character: 200 } },
+  });
+  const tokens = decodeTokens(range!.data, lines);
+  assert.deepEqual(
+    tokens.filter((t) => t.type === 'variable').map((t) => [t.line, t.text]),
+    [
+      [at, lines[at].slice(5, lines[at].indexOf(':'))],
+      [at + 1, lines[at + 1].slice(5, lines[at + 1].indexOf(':'))],
+    ],
+  );
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
 test('a dump of millions of characters reaches its worker in parts, whole: answers after the parts are on their lines', async () => {
   const uri = 'file:///work/parts.iptables';
   // Comments between the declarations and the rules, two-byte text with an emoji whose halves straddle the first

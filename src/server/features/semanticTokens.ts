@@ -86,7 +86,7 @@ export function semanticTokensIn(a: Analysis, range: LineRange): SemanticTokens 
 }
 
 function documentLines(a: Analysis): number {
-  return a.iptables?.dump.lineCount ?? 0;
+  return a.iptables?.dump.lineCount ?? a.ipvs?.lines.length ?? 0;
 }
 
 /**
