@@ -92,15 +92,21 @@ export function detectDump(fullText: string): Detection {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '' && !/^\s*(?:\.{2,}|--)\s*$/.test(l));
   if (lines.length === 0) return { kind: 'unknown', confidence: 0 };
-  const iptables = Math.max(
-    share(lines.map(withoutGrepLineNumber), IPTABLES_LINE),
-    hashPrefixedShare(lines),
-    share(
-      lines,
-      IPTABLES_COMMAND,
-      (l) => iptablesCommandOn(l, 0, l.length, toolOfVariableAnywhere(text)) !== undefined,
-    ),
-  );
+  // A dump whose every line is an iptables line scores 1 already: the other two readings (a test log's `# ` lines,
+  // commands) cannot score more, and the command pattern alone costs 2M instructions to compile.
+  const plainShare = share(lines.map(withoutGrepLineNumber), IPTABLES_LINE);
+  const iptables =
+    plainShare === 1
+      ? 1
+      : Math.max(
+          plainShare,
+          hashPrefixedShare(lines),
+          share(
+            lines,
+            IPTABLES_COMMAND,
+            (l) => iptablesCommandOn(l, 0, l.length, toolOfVariableAnywhere(text)) !== undefined,
+          ),
+        );
   // Every line an iptables line: no family can score more, and a tie goes to iptables (listed first), so the other
   // readers (the costliest part of a detection) are not asked.
   if (iptables === 1) return { kind: 'iptables', confidence: 1, languageId: LANGUAGE_OF_KIND.iptables };
