@@ -93,10 +93,18 @@ export function replaceMapped(
   pattern: RegExp,
   replace: (match: RegExpExecArray, lineStart: number, lineEnd: number) => string | undefined,
 ): MappedReplacement | undefined {
+  // Nothing is written before a match is replaced: most texts a reader looks into keep theirs (a dash in prose).
+  pattern.lastIndex = 0;
+  let next = pattern.exec(text);
+  for (; next; next = pattern.exec(text)) {
+    const nl = text.indexOf('\n', next.index);
+    if (replace(next, text.lastIndexOf('\n', next.index - 1) + 1, nl < 0 ? text.length : nl) !== undefined) break;
+  }
+  if (!next) return undefined;
   const writer = new MappedTextWriter(text);
   let first: { line: number; column: number } | undefined;
   pattern.lastIndex = 0;
-  let next = pattern.exec(text);
+  next = pattern.exec(text);
   for (let at = 0; at <= text.length;) {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 ? text.length : nl;

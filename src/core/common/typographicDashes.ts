@@ -12,14 +12,10 @@ import { replaceMapped, type MappedReplacement } from './mappedText';
 
 /** En and em dash (what `--` becomes), and the hyphens a page may write for `-`: U+2010, U+2011, minus U+2212. */
 const DASHES = '\u2013\u2014\u2010\u2011\u2212';
-/**
- * Before an option: the doubled form of a long option, as a paste may keep it (two non-breaking hyphens, two en
- * dashes), or one dash. Or an `iptables -L` row's `opt` column, `--` after the protocol, as one dash between blanks.
- */
-const OPTION_DASHES = new RegExp(
-  `(?<=^|[ \\t])[${DASHES}-]{1,2}(?=[A-Za-z])|(?<=[ \\t](?:all|tcp|udp|udplite|icmp|icmpv6|ipv6-icmp|sctp|esp|ah|gre|\\d{1,3})[ \\t]+)[\u2013\u2014](?=[ \\t])`,
-  'gm',
-);
+/** Where a dash is looked at: one or two (two non-breaking hyphens, two en dashes); the context decides. */
+const DASH_RUN = new RegExp(`[${DASHES}]{1,2}`, 'g');
+/** An `iptables -L` row's protocol column, before its `opt` column (`--`, made one dash between blanks). */
+const PROTOCOL_BEFORE = /(?:^|[ \t])(?:all|tcp|udp|udplite|icmp|icmpv6|ipv6-icmp|sctp|esp|ah|gre|\d{1,3})[ \t]+$/;
 /** A listing's column header, whose rows have the `opt` column. */
 const LISTING_HEADER = /\btarget +prot +opt\b/;
 /** The option's name: a long one (`dport`, `to-destination`) or one letter (`j`, `A`). */
@@ -37,21 +33,37 @@ export function readTypographicDashes(text: string): ReadTypographicDashes | und
   let verdictLine = -1;
   let ruleLine = false;
   let listing: boolean | undefined;
-  return replaceMapped(text, OPTION_DASHES, (dashes, lineStart, lineEnd) => {
-    if (!ANY_DASH.test(dashes[0])) return undefined;
-    if (text.charCodeAt(dashes.index + 1) === 32 || text.charCodeAt(dashes.index + 1) === 9) {
+  return replaceMapped(text, DASH_RUN, (dashes, lineStart, lineEnd) => {
+    const at = dashes.index;
+    const after = text.charCodeAt(at + dashes[0].length);
+    const hyphenBefore = text.charCodeAt(at - 1) === 45 && at - 1 >= lineStart;
+    const wordStart = hyphenBefore ? at - 1 : at;
+    const blankBefore = wordStart === lineStart || isBlank(text.charCodeAt(wordStart - 1));
+    if (isBlank(after) && dashes[0].length === 1 && !hyphenBefore && blankBefore) {
+      // A listing's opt column.
       listing ??= LISTING_HEADER.test(text);
-      return listing ? '--' : undefined;
+      return listing && PROTOCOL_BEFORE.test(text.slice(lineStart, at)) ? '--' : undefined;
     }
+    if (!blankBefore || !isLetter(after)) return undefined;
     if (verdictLine !== lineStart) {
       const line = text.slice(lineStart, lineEnd);
       ruleLine = OPTION_FIRST.test(line) || TOOL.test(line);
       verdictLine = lineStart;
     }
-    if (!ruleLine || insideQuotes(text, lineStart, dashes.index)) return undefined;
-    const name = NAME.exec(text.slice(dashes.index + dashes[0].length, lineEnd))![0];
+    if (!ruleLine || insideQuotes(text, lineStart, at)) return undefined;
+    const name = NAME.exec(text.slice(at + dashes[0].length, lineEnd))![0];
+    // With a hyphen before the dash, the dash is the option's second hyphen.
+    if (hyphenBefore) return '-'.repeat(dashes[0].length);
     return name.length > 1 ? '--' : '-';
   });
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /** Whether `at` is inside a double-quoted word of its line (a comment keeps its dashes). */

@@ -55,6 +55,11 @@ test('commands read too; prose, words and comments keep their dashes', () => {
     readTypographicDashes(command)!.text,
     'sudo iptables -t nat -A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 10.0.9.4:8080\n',
   );
+  // A hyphen and a dash, as a page that made only the second one a dash.
+  assert.equal(
+    readTypographicDashes('-A X -p tcp -\u2013dport 22 -j ACCEPT\n')?.text,
+    '-A X -p tcp --dport 22 -j ACCEPT\n',
+  );
   // A dash at a line's start (an option first).
   assert.equal(readTypographicDashes('*filter\n\u2013A INPUT \u2013j ACCEPT\n')?.text, '*filter\n-A INPUT -j ACCEPT\n');
   assert.equal(readTypographicDashes('The rules \u2013 as the node has them \u2013 are below.\n'), undefined);
