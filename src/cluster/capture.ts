@@ -9,7 +9,7 @@ import type { CheckResult, CheckSpec } from '../core/diagnose/types';
 import { createNodeDebugPod, type DebugHandle, type DebugOptions } from './debug';
 import { dumpEngine } from './dumpEngine';
 import { ClusterError, isClusterError } from './errors';
-import type { ExecResult } from './exec';
+import { DEFAULT_MAX_OUTPUT_BYTES, type ExecResult } from './exec';
 import type { CallOptions } from './http';
 import type { ClusterSession, KubeObject } from './session';
 import { checkNodeName, checkPodName } from './validate';
@@ -32,7 +32,7 @@ export interface NodeAccess {
   dispose(): Promise<void>;
 }
 
-/** Output kept of a node command: as much as kpp reads from a file (a ~45,000-Service iptables-save passes 64 MiB). */
+/** Output kept of a node's rules dump: as much as kpp reads from a file (a ~45,000-Service iptables-save passes 64 MiB). */
 export const NODE_OUTPUT_BYTES = 128 * 1024 * 1024;
 
 /**
@@ -40,6 +40,7 @@ export const NODE_OUTPUT_BYTES = 128 * 1024 * 1024;
  * in the middle would read as whole, its missing rules as absent (`kpp capture` wrote it and exited 0).
  */
 export function nodeCheckResult(spec: CheckSpec, r: ExecResult): CheckResult {
+  const cap = spec.kind === 'node-rules' ? NODE_OUTPUT_BYTES : DEFAULT_MAX_OUTPUT_BYTES;
   const common = { id: spec.id, kind: spec.kind, argv: spec.argv, durationMs: r.durationMs };
   if (r.truncated)
     return {
@@ -48,7 +49,7 @@ export function nodeCheckResult(spec: CheckSpec, r: ExecResult): CheckResult {
       ok: false,
       stdout: '',
       stderr: r.stderr,
-      error: `printed more than ${NODE_OUTPUT_BYTES / 1024 / 1024} MiB; a cut output is not read`,
+      error: `printed more than ${cap / 1024 / 1024} MiB; a cut output is not read`,
     };
   return {
     ...common,
@@ -73,7 +74,8 @@ async function runSpec(
     const r = await session.exec(ns, pod, spec.argv, {
       ...(container ? { container } : {}),
       timeoutMs: spec.timeoutMs,
-      maxOutputBytes: NODE_OUTPUT_BYTES,
+      // Only a rules dump may be that big; another command printing so much is flooding (exec's default cap).
+      ...(spec.kind === 'node-rules' ? { maxOutputBytes: NODE_OUTPUT_BYTES } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     return nodeCheckResult(spec, r);

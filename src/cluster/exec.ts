@@ -31,6 +31,9 @@ export interface ExecResult {
   truncated?: boolean;
 }
 
+/** Output kept per stream unless told otherwise. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 const SUBPROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io', 'channel.k8s.io'];
 const CH_STDOUT = 1;
 const CH_STDERR = 2;
@@ -85,7 +88,7 @@ export async function execInPod(
   const url = transport.url(withQuery(path));
   url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
   const timeoutMs = opts.timeoutMs ?? transport.defaultTimeoutMs;
-  const max = opts.maxOutputBytes ?? 64 * 1024 * 1024;
+  const max = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
 
   return new Promise<ExecResult>((resolve, reject) => {
     const out: Buffer[] = [];

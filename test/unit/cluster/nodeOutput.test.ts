@@ -25,6 +25,13 @@ describe('a node command whose output was cut', () => {
     assert.deepEqual(captureFiles('node-a', [cut]), []);
   });
 
+  it("another command's output is cut at exec's own limit, a rules dump's only at kpp's file limit", () => {
+    const routes = nodeCaptureChecks(undefined, 30_000, 4).find((s) => s.id === 'node-routes')!;
+    const cut = { stdout: 'x', stderr: '', exitCode: 0, durationMs: 1, truncated: true };
+    assert.match(nodeCheckResult(routes, { ...cut, argv: routes.argv }).error ?? '', /more than 64 MiB/);
+    assert.match(nodeCheckResult(rulesSpec, { ...cut, argv: rulesSpec.argv }).error ?? '', /more than 128 MiB/);
+  });
+
   it('a whole output is kept as the node printed it', () => {
     const whole = nodeCheckResult(rulesSpec, {
       argv: rulesSpec.argv,
