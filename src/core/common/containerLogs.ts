@@ -40,7 +40,7 @@ export function readContainerLog(text: string): ReadContainerLog | undefined {
   return form === 'docker-json' ? reader.readDocker() : reader.joinCriParts();
 }
 
-/** Docker's or CRI's when most non-blank lines of the head (and two or more) are its lines. */
+/** Docker's when most non-blank lines of the head are its entries; CRI's when most (two or more) are its lines. */
 function headForm(lines: readonly string[], docker: boolean): ReadContainerLog['form'] | undefined {
   let nonBlank = 0;
   let entries = 0;
@@ -53,7 +53,8 @@ function headForm(lines: readonly string[], docker: boolean): ReadContainerLog['
     // Ten lines of neither: no such log (a dump is decided without reading its 400 lines).
     else if (nonBlank >= 10 && entries + cri === 0) return undefined;
   }
-  if (entries >= 2 && entries * 10 >= nonBlank * 6) return 'docker-json';
+  // One entry may be the whole file: a kube-proxy log of one sync, or a tail of one line.
+  if (entries >= 1 && entries * 10 >= nonBlank * 6) return 'docker-json';
   return cri >= 2 && cri * 10 >= nonBlank * 6 ? 'cri' : undefined;
 }
 

@@ -123,3 +123,12 @@ test("the detector finds kube-proxy's restore input deep in Docker's file", () =
   const file = dockerLog([...chatter, klogSync(klogRestoreLine(SAVE))].join('\n'));
   assert.equal(detectDump(file).kind, 'iptables');
 });
+
+test("a file of one Docker entry (a kube-proxy log of one sync on one line) is Docker's too", () => {
+  const line = klogRestoreLine(SAVE);
+  const a = analyzeText(dockerLog(line));
+  assert.deepEqual(
+    a.iptables?.kube.services.map((s) => s.name),
+    ['billing/ledger:https'],
+  );
+});
