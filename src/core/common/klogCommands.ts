@@ -3,9 +3,9 @@
  * from the built-in chains are missing. klog prints the arguments as a Go slice, in two forms by version:
  * - `running iptables: iptables [-w 5 -W 100000 -I INPUT -t filter ... -j KUBE-FIREWALL]` (1.1x-1.2x);
  * - `running iptables -N [KUBE-POSTROUTING -t nat]` (the oldest: the operation outside the brackets).
- * Each command that changes the rules is read as typed (`iptables -w 5 -W 100000 -I INPUT ...`); a check (`-C`), a
- * listing (`iptables-save [-t nat]`) and the log's other lines are nothing. A slice loses the quotes of a
- * comment of several words (`--comment kubernetes forwarding rules -j ...`): they are put back around the words up to
+ * Each command that changes the rules is read as typed (`iptables -w 5 -W 100000 -I INPUT ...`; a dual-stack
+ * proxy's ip6tables ones, beside them, are not); a check (`-C`), a listing (`iptables-save [-t nat]`) and the log's
+ * other lines are nothing. A slice loses the quotes of a comment of several words (`--comment kubernetes forwarding rules -j ...`): they are put back around the words up to
  * the next option, and `positions` maps the added quotes to the words they stand beside.
  */
 import { mayCarryRestoreInput } from './kubeProxyLog';
@@ -19,6 +19,9 @@ const COMMAND = [
   /^running iptables: ((?:\S*\/)?ip6?tables(?:-legacy|-nft)?) \[([^\]]*)\]\s*$/,
   /^running (ip6?tables) (-[A-Z]) \[([^\]]*)\]\s*$/,
 ];
+/** An iptables (IPv4) command in either form. */
+const IPV4_COMMAND = /\] running iptables(?:: (?:\S*\/)?iptables(?:-legacy|-nft)? \[| -[A-Z] \[)/;
+const IP6TABLES = /(?:^|\/)ip6tables/;
 /** An option word: what ends a comment's words. */
 const OPTION = /^--?[A-Za-z]/;
 /** A check changes nothing. */
@@ -44,6 +47,8 @@ interface Command {
 export function readKlogCommands(text: string): ReadKlogCommands | undefined {
   // A log that also carries a restore input is read for that input (kube-proxy's reader).
   if (!headHasCommands(headLines(text, HEAD_LINES)) || mayCarryRestoreInput(text)) return undefined;
+  // A dual-stack proxy runs each rule through both tools: the IPv4 ones are read, as in a script of both.
+  const ipv4 = IPV4_COMMAND.test(text);
   const writer = new MappedTextWriter(text);
   let first: { line: number; column: number; length: number } | undefined;
   for (let at = 0; at <= text.length;) {
@@ -53,7 +58,8 @@ export function readKlogCommands(text: string): ReadKlogCommands | undefined {
     const header = KLOG_HEADER.exec(text.slice(at, Math.min(end, at + 120)));
     const command = header && commandOn(text, at + header[0].length, end);
     if (!header) writer.copy(at, end);
-    else if (!command) writer.replace(end - at, blanks(end - at));
+    else if (!command || (ipv4 && IP6TABLES.test(text.slice(command.tool[0], command.tool[1]))))
+      writer.replace(end - at, blanks(end - at));
     else {
       const column = command.tool[0] - at;
       const after = writeCommand(text, at, end, command, writer);

@@ -16,7 +16,8 @@ const LOG = [
   `${at(2)}running iptables: iptables [-w 5 -W 100000 -I FORWARD -t filter -m comment --comment kubernetes forwarding rules -j KUBE-FORWARD]`,
   `${at(3)}running iptables-save [-t nat]`,
   `${at(4)}running iptables: iptables [-w 5 -W 100000 -I OUTPUT -t nat -m comment --comment kubernetes service portals --bogus 9 -j KUBE-SERVICES]`,
-  `${at(5)}"SyncProxyRules complete" elapsed="21.4ms"`,
+  `${at(5)}running iptables: ip6tables [-w 5 -W 100000 -I FORWARD -t filter -j KUBE-FORWARD]`,
+  `${at(6)}"SyncProxyRules complete" elapsed="21.4ms"`,
   '',
 ].join('\n');
 /** The oldest form: the operation before the slice. */
@@ -26,7 +27,7 @@ const OLDEST = [
   '',
 ].join('\n');
 
-test('the commands that change the rules read as typed, comments quoted; checks and listings are nothing', () => {
+test('the commands that change the rules read as typed, comments quoted; checks, listings and ip6tables are nothing', () => {
   const a = analyzeText(LOG);
   assert.equal(a.detection.kind, 'iptables');
   assert.deepEqual(
