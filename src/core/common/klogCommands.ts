@@ -5,8 +5,9 @@
  * - `running iptables -N [KUBE-POSTROUTING -t nat]` (the oldest: the operation outside the brackets).
  * Each command that changes the rules is read as typed (`iptables -w 5 -W 100000 -I INPUT ...`; a dual-stack
  * proxy's ip6tables ones, beside them, are not); a check (`-C`), a listing (`iptables-save [-t nat]`) and the log's
- * other lines are nothing. A slice loses the quotes of a comment of several words (`--comment kubernetes forwarding rules -j ...`): they are put back around the words up to
- * the next option, and `positions` maps the added quotes to the words they stand beside.
+ * other lines are nothing. A slice loses the quotes of a comment of several words (`--comment kubernetes forwarding
+ * rules -j ...`): they are put back around the words up to the next option, and `positions` maps the added quotes to
+ * the words they stand beside.
  */
 import { mayCarryRestoreInput } from './kubeProxyLog';
 import { MappedTextWriter } from './mappedText';
