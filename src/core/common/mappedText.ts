@@ -1,8 +1,8 @@
 /**
  * How a paste reader writes the text the engines read from the text the person has while recording where each of
  * its characters came from (a `PastePositions`): lines copied, dropped, or with parts replaced by something shorter
- * (a colour sequence by nothing, `&quot;` by `"`) or longer (an en dash by `--`). Every reader that changes columns or lines
- * writes through here, so the map's rules live in one place.
+ * (a colour sequence by nothing, `&quot;` by `"`) or longer (an en dash by `--`). Every reader that changes columns
+ * or lines writes through here, so the map's rules live in one place.
  */
 import { PastePositionsBuilder, type PastePositions } from './pastePositions';
 

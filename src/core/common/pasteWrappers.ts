@@ -4,9 +4,9 @@
  * sequences (colours), then a mail's or a chat's double spacing (a blank line after every line) and the no-break and
  * zero-width spaces it made of the blanks (the marks below are found by their blanks), then a quote of a chat or a
  * mail, then the file names a grep over files put before each line, then line numbers (`cat -n`), then Markdown's
- * code fences, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML character references (a page's source), then kube-proxy's
- * own log of its iptables-restore input. Typographic quotes and dashes on rule lines (a word processor's) are read
- * as straight quotes and `--`. The readers that move lines or columns chain their maps of positions. Every face (the
+ * code fences, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML
+ * character references (a page's source), then kube-proxy's own log of its iptables-restore input. Typographic
+ * quotes and dashes on rule lines (a word processor's) are read as straight quotes and `--`. The readers that move lines or columns chain their maps of positions. Every face (the
  * detector, the engines) reads the same unwrapped text.
  */
 import { readAnsiEscapes } from './ansiEscapes';
