@@ -6,8 +6,9 @@
  * mail, then the file names a grep over files put before each line, then line numbers (`cat -n`), then Markdown's
  * code fences, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML
  * character references (a page's source), then kube-proxy's own log of its iptables-restore input. Typographic
- * quotes and dashes on rule lines (a word processor's) are read as straight quotes and `--`. The readers that move lines or columns chain their maps of positions. Every face (the
- * detector, the engines) reads the same unwrapped text.
+ * quotes and dashes on rule lines (a word processor's) are read as straight quotes and `--`. The readers that move
+ * lines or columns chain their maps of positions. Every face (the detector, the engines) reads the same unwrapped
+ * text.
  */
 import { readAnsiEscapes } from './ansiEscapes';
 import { blankCodeFences } from './codeFences';
