@@ -5,7 +5,7 @@
  * range). After `seal()` the tokens are in document order and found by line without a search.
  */
 import type { Span } from '../common/diagnostics';
-import type { EndpointRole, IpvsToken, IpvsTokenKind } from './types';
+import type { EndpointRole, IpvsToken, IpvsTokenKind } from './tokenTypes';
 
 type TokenExtra = Omit<IpvsToken, 'kind' | 'text' | 'span'>;
 
