@@ -1435,10 +1435,13 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
                 ? 'diagnose.summary.backend-refused'
                 : 'diagnose.summary.backend-unreachable';
       if (refused) addContainerPortEvidence(x, input, failed);
+      // Without the node's rules (its exec failed, timed out) the DNAT is assumed, not seen: the summary says so.
+      const nodeRead = Boolean(input.nodeEvidence?.before || input.nodeEvidence?.after);
       return verdict(
         'backend-unreachable',
         x.t(key, {
           target: f.target,
+          dnatted: x.t(nodeRead ? 'diagnose.dnatted.read' : 'diagnose.dnatted.unread'),
           failed: failed.length,
           count: failed.length + answered.length,
           ...failureParams(x, input, failed),

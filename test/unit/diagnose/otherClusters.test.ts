@@ -297,6 +297,27 @@ describe('an IPv6 ClusterIP (single stack v6, or v6 first in dual stack)', () =>
     assert.ok(en.summary.startsWith(`[${p.clusterIP}]:${p.port} is DNATed on the node`), en.summary);
     assert.ok(en.evidence.some((e) => e.source === 'trace' && e.text.includes(`[${p.endpoints[0]}]:${p.targetPort}`)));
   });
+
+  test('refused with no node rules read: the summary does not claim the node DNATs it', () => {
+    const p = V6;
+    const outputs = {
+      'connect-clusterip': CURL_REFUSED(p.clusterIP, p.port),
+      ...Object.fromEntries(
+        p.endpoints.map((ip) => [`connect-endpoint:[${ip}]:${p.targetPort}`, CURL_REFUSED(ip, p.targetPort)]),
+      ),
+    };
+    const input = scenario({ plan: p, outputs, nodeEvidence: { name: p.nodeName, error: 'exec timed out' } });
+    const { en, zh } = both(input);
+    assert.equal(en.code, 'backend-unreachable', en.summary);
+    assert.ok(
+      en.summary.startsWith(
+        `[${p.clusterIP}]:${p.port} was not checked on the node (its rules could not be read), but`,
+      ),
+      en.summary,
+    );
+    assert.ok(!en.summary.includes('DNATed on the node'), en.summary);
+    assert.ok(zh.summary.includes('未能在节点上核对'), zh.summary);
+  });
 });
 
 describe('a headless Service (clusterIP None): its name and its pods decide', () => {

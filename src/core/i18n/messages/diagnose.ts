@@ -81,14 +81,16 @@ export const diagnoseMessages: MessageBundle = {
       'IPVS has no virtual service for it (kube-proxy would add one with real servers {expected})',
     'diagnose.missing.ipvs-no-real-servers':
       'its IPVS virtual service has no real servers, while the API lists {expected}',
+    'diagnose.dnatted.read': 'is DNATed on the node',
+    'diagnose.dnatted.unread': 'was not checked on the node (its rules could not be read)',
     'diagnose.summary.backend-unreachable.one':
-      '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly: the backend does not accept connections.',
+      '{target} {dnatted}, but the only endpoint probed also fails when connected to directly: the backend does not accept connections.',
     'diagnose.summary.backend-unreachable.other':
-      '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly: the backends do not accept connections.',
+      '{target} {dnatted}, but {failed} of {count} endpoints probed also fail when connected to directly: the backends do not accept connections.',
     'diagnose.summary.backend-refused.one':
-      "{target} is DNATed on the node, but the only endpoint probed refuses a direct connect to port {port} too{where}: the pod is there and nothing listens on the Service's targetPort {targetPort} (the container listens on another port, or its server is down), or a REJECT rule in that pod refuses it.",
+      "{target} {dnatted}, but the only endpoint probed refuses a direct connect to port {port} too{where}: the pod is there and nothing listens on the Service's targetPort {targetPort} (the container listens on another port, or its server is down), or a REJECT rule in that pod refuses it.",
     'diagnose.summary.backend-refused.other':
-      "{target} is DNATed on the node, but {failed} of {count} endpoints probed refuse a direct connect to port {port} too{where}: the pods are there and nothing listens on the Service's targetPort {targetPort} (the containers listen on another port, or their server is down), or a REJECT rule in those pods refuses it.",
+      "{target} {dnatted}, but {failed} of {count} endpoints probed refuse a direct connect to port {port} too{where}: the pods are there and nothing listens on the Service's targetPort {targetPort} (the containers listen on another port, or their server is down), or a REJECT rule in those pods refuses it.",
     'diagnose.summary.backend-port-mismatch.one':
       "{target} is DNATed to port {port} of its endpoint, which refuses it{where}: the pod declares container port {declared}, not the Service's targetPort {targetPort}. The Service's targetPort does not match the port the container listens on.",
     'diagnose.summary.backend-port-mismatch.other':
@@ -98,13 +100,13 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.hairpin':
       "{target}'s only ready endpoint is pod {pod} itself ({endpoint}): it answers a direct connect, but its connect through the ClusterIP, DNATed back to itself on node {node}, {outcome}: the node does not send the packet back out the interface it came in on (hairpin).",
     'diagnose.summary.backend-path.one':
-      '{target} is DNATed on the node, but the only endpoint probed also fails when connected to directly ({outcome}{where}): the pod cannot reach it, so the path to the backend is broken (routes or tunnels between nodes, a firewall), not the Service.',
+      '{target} {dnatted}, but the only endpoint probed also fails when connected to directly ({outcome}{where}): the pod cannot reach it, so the path to the backend is broken (routes or tunnels between nodes, a firewall), not the Service.',
     'diagnose.summary.backend-path.other':
-      '{target} is DNATed on the node, but {failed} of {count} endpoints probed also fail when connected to directly ({outcome}{where}): the pod cannot reach them, so the path to the backends is broken (routes or tunnels between nodes, a firewall), not the Service.',
+      '{target} {dnatted}, but {failed} of {count} endpoints probed also fail when connected to directly ({outcome}{where}): the pod cannot reach them, so the path to the backends is broken (routes or tunnels between nodes, a firewall), not the Service.',
     'diagnose.summary.backend-no-answer.one':
-      '{target} is DNATed on the node, but the only DNS server probed does not answer a query sent to it directly either ({outcome}{where}): the DNS pod does not answer, or the path to it is broken.',
+      '{target} {dnatted}, but the only DNS server probed does not answer a query sent to it directly either ({outcome}{where}): the DNS pod does not answer, or the path to it is broken.',
     'diagnose.summary.backend-no-answer.other':
-      '{target} is DNATed on the node, but {failed} of {count} DNS servers probed do not answer a query sent to them directly either ({outcome}{where}): the DNS pods do not answer, or the path to them is broken.',
+      '{target} {dnatted}, but {failed} of {count} DNS servers probed do not answer a query sent to them directly either ({outcome}{where}): the DNS pods do not answer, or the path to them is broken.',
     'diagnose.summary.headless.no-endpoints':
       'Headless Service {service} has no endpoints for port {port}: its name {name} resolves to no pod, so clients have nothing to connect to.',
     'diagnose.summary.headless.not-ready.one':
@@ -430,10 +432,12 @@ export const diagnoseMessages: MessageBundle = {
       '追踪的所有路径都没有 DNAT（结果：{verdicts}），而 kube-proxy 本应把它转发到 {expected}',
     'diagnose.missing.ipvs-no-service': 'IPVS 中没有它的虚拟服务（kube-proxy 本应添加一个，真实服务器为 {expected}）',
     'diagnose.missing.ipvs-no-real-servers': '它的 IPVS 虚拟服务没有真实服务器，而 API 列出的是 {expected}',
+    'diagnose.dnatted.read': '在节点上被 DNAT 了',
+    'diagnose.dnatted.unread': '未能在节点上核对（读不到节点的规则）',
     'diagnose.summary.backend-unreachable.other':
-      '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
+      '{target} {dnatted}，但探测的 {count} 个端点中有 {failed} 个直接连接也失败：后端不接受连接。',
     'diagnose.summary.backend-refused.other':
-      '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接端口 {port} 也被拒绝{where}：Pod 在那里，只是没有程序监听 Service 的 targetPort {targetPort}（容器监听的是别的端口，或者服务进程没有运行），或者该 Pod 中有 REJECT 规则拒绝了它。',
+      '{target} {dnatted}，但探测的 {count} 个端点中有 {failed} 个直接连接端口 {port} 也被拒绝{where}：Pod 在那里，只是没有程序监听 Service 的 targetPort {targetPort}（容器监听的是别的端口，或者服务进程没有运行），或者该 Pod 中有 REJECT 规则拒绝了它。',
     'diagnose.summary.backend-port-mismatch.other':
       '{target} 被 DNAT 到端点的端口 {port}，探测的 {count} 个端点中有 {failed} 个拒绝连接{where}：这些 Pod 声明的容器端口是 {declared}，而不是 Service 的 targetPort {targetPort}。Service 的 targetPort 与容器实际监听的端口不一致。',
     'diagnose.summary.backend-filtered':
@@ -441,9 +445,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.hairpin':
       '{target} 唯一的就绪端点就是 Pod {pod} 自己（{endpoint}）：直接连接有响应，但经 ClusterIP 的连接在节点 {node} 上被 DNAT 回它自己后{outcome}：节点没有把数据包从它进来的接口发回去（hairpin）。',
     'diagnose.summary.backend-path.other':
-      '{target} 在节点上被 DNAT 了，但探测的 {count} 个端点中有 {failed} 个直接连接也失败（{outcome}{where}）：Pod 到不了它们，坏的是通往后端的路径（节点之间的路由或隧道、防火墙），而不是 Service。',
+      '{target} {dnatted}，但探测的 {count} 个端点中有 {failed} 个直接连接也失败（{outcome}{where}）：Pod 到不了它们，坏的是通往后端的路径（节点之间的路由或隧道、防火墙），而不是 Service。',
     'diagnose.summary.backend-no-answer.other':
-      '{target} 在节点上被 DNAT 了，但探测的 {count} 个 DNS 服务器中有 {failed} 个对直接发给它们的查询也没有应答（{outcome}{where}）：DNS Pod 没有应答，或者通往它们的路径坏了。',
+      '{target} {dnatted}，但探测的 {count} 个 DNS 服务器中有 {failed} 个对直接发给它们的查询也没有应答（{outcome}{where}）：DNS Pod 没有应答，或者通往它们的路径坏了。',
     'diagnose.summary.headless.no-endpoints':
       '无头 Service {service} 的端口 {port} 没有端点：名称 {name} 解析不到任何 Pod，客户端没有可连接的对象。',
     'diagnose.summary.headless.not-ready.other':
