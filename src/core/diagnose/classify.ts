@@ -3,7 +3,7 @@
  * netstate engine, which is why this is apart from plan.ts (the extension plans checks without carrying the engine).
  */
 import { parseIpRouteGet } from '../netstate';
-import { connectOutcome, resolvedAddresses, type RawResult } from './plan';
+import { connectOutcome, curlConnectLines, resolvedAddresses, toolOf, type RawResult } from './plan';
 import type { CheckResult, CheckSpec } from './types';
 
 /**
@@ -41,7 +41,11 @@ export function classifyCheck(spec: CheckSpec, raw: RawResult): CheckResult {
     durationMs: raw.durationMs,
     ok,
     stdout: raw.stdout,
-    stderr: raw.stderr,
+    // What curl printed, not what the API said when it refused the exec (exit code null).
+    stderr:
+      raw.exitCode !== null && toolOf(raw.argv.length ? raw.argv : spec.argv) === 'curl'
+        ? curlConnectLines(raw.stderr)
+        : raw.stderr,
     kind: raw.kind ?? spec.kind,
   };
   if (raw.error !== undefined) result.error = raw.error;

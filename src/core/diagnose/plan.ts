@@ -268,6 +268,21 @@ function notStarted(r: RawResult): ConnectOutcome | undefined {
   return undefined;
 }
 
+/** curl -v's lines that say how the connect ended; its request and response headers prove nothing here. */
+const CURL_CONNECT_LINE =
+  /^(?:curl: |\* (?:connect to|connected to|failed to connect|immediate connect fail|connection timed out))/i;
+
+/**
+ * Only the lines of curl's `-v` stderr that say how the connect ended: the rest is the request and the backend's
+ * response headers (session cookies, internal versions), which the report and `--json` must not carry.
+ */
+export function curlConnectLines(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => CURL_CONNECT_LINE.test(l.trim()))
+    .join('\n');
+}
+
 /** How a connect check ended, from its tool's exit code and messages. */
 export function connectOutcome(r: RawResult): ConnectOutcome {
   const early = notStarted(r);

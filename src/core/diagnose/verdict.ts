@@ -42,6 +42,7 @@ import { compareCounters, serviceClusterIPs, serviceFamily, type CounterChange }
 import { ruleCountersOf, serviceEntryRules } from './nodeDumps';
 import {
   connectOutcome,
+  curlConnectLines,
   hasConnectTool,
   MAX_ENDPOINT_CHECKS,
   readTools,
@@ -140,18 +141,8 @@ function trimOutput(text: string, maxLines = 8, maxChars = 800): string {
   return out;
 }
 
-/** curl -v's lines that say how the connect ended; its request and response headers prove nothing here. */
-const CURL_CONNECT_LINE =
-  /^(?:curl: |\* (?:connect to|connected to|failed to connect|immediate connect fail|connection timed out))/i;
-
 function outputOf(r: CheckResult): string {
-  const stderr =
-    toolOf(r.argv) === 'curl'
-      ? r.stderr
-          .split('\n')
-          .filter((l) => CURL_CONNECT_LINE.test(l.trim()))
-          .join('\n')
-      : r.stderr;
+  const stderr = toolOf(r.argv) === 'curl' ? curlConnectLines(r.stderr) : r.stderr;
   return trimOutput([r.stdout.trim(), stderr.trim()].filter(Boolean).join('\n'));
 }
 

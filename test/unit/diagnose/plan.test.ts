@@ -564,6 +564,37 @@ describe('reading connect results', () => {
   });
 });
 
+test("a connect check keeps curl -v's connect lines, never the backend's headers (the report is pasted into tickets)", () => {
+  const spec: CheckSpec = {
+    id: 'connect-clusterip',
+    kind: 'connect-clusterip',
+    argv: ['curl', '-sS', '-v', '-o', '/dev/null', 'http://10.100.12.34:80/'],
+    timeoutMs: 5000,
+  };
+  const verbose = [
+    '*   Trying 10.100.12.34:80...',
+    '* Connected to 10.100.12.34 (10.100.12.34) port 80 (#0)',
+    '> GET / HTTP/1.1',
+    '> Host: 10.100.12.34',
+    '< HTTP/1.1 200 OK',
+    '< Set-Cookie: session=s3cr3t-token; HttpOnly',
+    '< X-Internal-Build: payments-7f9c',
+    '* Connection #0 to host 10.100.12.34 left intact',
+  ].join('\n');
+  const raw = { id: spec.id, argv: spec.argv, durationMs: 9, stdout: 'connect=0.0005 code=200\n' };
+  const result = classifyCheck(spec, { ...raw, exitCode: 0, stderr: verbose });
+  assert.equal(result.ok, true);
+  assert.equal(result.stderr, '* Connected to 10.100.12.34 (10.100.12.34) port 80 (#0)');
+  // An exec the API refused: its message is kept whole.
+  const refused = classifyCheck(spec, {
+    ...raw,
+    exitCode: null,
+    error: 'forbidden',
+    stderr: 'pods "x" is forbidden\n',
+  });
+  assert.equal(refused.stderr, 'pods "x" is forbidden\n');
+});
+
 describe('reading DNS and routes', () => {
   test('nslookup (busybox, bind, old busybox) and getent', () => {
     assert.deepEqual(
