@@ -35,6 +35,13 @@ export interface NodeAccess {
 /** Output kept of a node's rules dump: as much as kpp reads from a file (a ~45,000-Service iptables-save passes 64 MiB). */
 export const NODE_OUTPUT_BYTES = 128 * 1024 * 1024;
 
+const CUT_OUTPUT = 'a cut output is not read';
+
+/** Whether a node command failed because it printed more than its limit (see nodeCheckResult). */
+export function wasCut(r: CheckResult): boolean {
+  return r.exitCode === null && !!r.error?.endsWith(CUT_OUTPUT);
+}
+
 /**
  * One node command's exec result as a CheckResult (`ok` = exit 0). Output cut at the limit is not kept: a dump cut
  * in the middle would read as whole, its missing rules as absent (`kpp capture` wrote it and exited 0).
@@ -49,7 +56,7 @@ export function nodeCheckResult(spec: CheckSpec, r: ExecResult): CheckResult {
       ok: false,
       stdout: '',
       stderr: r.stderr,
-      error: `printed more than ${cap / 1024 / 1024} MiB; a cut output is not read`,
+      error: `printed more than ${cap / 1024 / 1024} MiB; ${CUT_OUTPUT}`,
     };
   return {
     ...common,

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { captureFiles, captureNode, DEFAULT_DEBUG_IMAGE, openNodeAccess } from '../../cluster';
+import { captureFiles, captureNode, DEFAULT_DEBUG_IMAGE, openNodeAccess, wasCut } from '../../cluster';
 import { parseArgs, UsageError } from '../args';
 import { printJson } from '../io';
 import {
@@ -66,16 +66,18 @@ export async function runCapture(argv: string[]): Promise<number> {
       if (args.flags.has('json'))
         printJson({ node, via: cap.via, ...(cap.mode ? { mode: cap.mode } : {}), files: written });
       else for (const w of written) process.stdout.write(`${w.file}\n`);
+      const failed = cap.results.filter((r) => /^node-(iptables|ipvs|nft)$/.test(r.id) && r.error);
+      const why = failed.map((r) => `${r.argv.join(' ')}: ${r.error}`);
       if (!written.some((w) => w.rules)) {
-        const why = cap.results
-          .filter((r) => /^node-(iptables|ipvs|nft)$/.test(r.id) && r.error)
-          .map((r) => `${r.argv.join(' ')}: ${r.error}`);
         process.stderr.write(
           `kpp capture: no rules dump could be read on node ${node} (via ${cap.via})${why.length ? `: ${why.join('; ')}` : ''}\n`,
         );
         return 1;
       }
-      return 0;
+      // A dump cut at the output limit is left out: say so even when another tool's dump was written.
+      const cut = failed.filter(wasCut);
+      for (const r of cut) process.stderr.write(`kpp capture: ${r.argv.join(' ')}: ${r.error}; not written\n`);
+      return cut.length ? 1 : 0;
     } finally {
       process.removeListener('SIGINT', onSignal);
       if (access) {

@@ -1,7 +1,7 @@
 // A node command's output past the exec limit: the capture neither writes nor reads a dump cut in the middle.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nodeCheckResult } from '../../../src/cluster/capture';
+import { nodeCheckResult, wasCut } from '../../../src/cluster/capture';
 import { captureFiles } from '../../../src/cluster/captureFiles';
 import { nodeCaptureChecks } from '../../../src/core/diagnose/node';
 
@@ -23,6 +23,7 @@ describe('a node command whose output was cut', () => {
     assert.equal(cut.stdout, '');
     assert.match(cut.error ?? '', /printed more than 128 MiB; a cut output is not read/);
     assert.deepEqual(captureFiles('node-a', [cut]), []);
+    assert.equal(wasCut(cut), true);
   });
 
   it("another command's output is cut at exec's own limit, a rules dump's only at kpp's file limit", () => {
@@ -41,6 +42,7 @@ describe('a node command whose output was cut', () => {
       durationMs: 9,
     });
     assert.equal(whole.ok, true);
+    assert.equal(wasCut(whole), false);
     assert.equal(whole.stdout, dump);
     assert.deepEqual(
       captureFiles('node-a', [whole]).map((f) => f.name),
