@@ -281,3 +281,17 @@ test('service comments read by characters as the patterns read them (kube-proxy 
     assert.deepEqual(parseServiceComment(c), commentByPatterns(c), JSON.stringify(c));
   }
 });
+
+test('a Service of many endpoints, one step repeated: each endpoint listed once, in ladder order', () => {
+  const eps = Array.from({ length: 200 }, (_, i) => `10.244.${i >> 8}.${i & 255}:8080`);
+  const text = dumpFor('default/fleet:http', '172.16.9.9', 80, eps);
+  // A ladder step pasted twice (a re-run script, a merge) must not list its endpoint twice.
+  const repeated = text.split('\n').find((l) => l.includes(`-> ${eps[150]}"`))!;
+  const m = buildModel(parseIptables(text.replace(repeated, `${repeated}\n${repeated}`)));
+  const s = m.kube.services[0];
+  assert.deepEqual(
+    s.endpoints.map((e) => `${e.ip}:${e.port}`),
+    eps,
+  );
+  assert.equal(new Set(s.chains.map((c) => c.name)).size, s.chains.length, 'a chain listed twice');
+});
