@@ -1348,7 +1348,20 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     );
     const answered = f.endpointConnects.filter((c) => c.outcome === 'connected');
     // A filter rule on the node (FORWARD, a NetworkPolicy chain) that drops or rejects the DNATed packet.
-    const filtered = stops.filter((s) => s.kind === 'filter' && s.dnat);
+    // Named as the cause only for an endpoint whose every DNATed path stops at such a rule: a rule that drops
+    // some of them (a statistic match, an ipset the dump does not hold, a fork the trace assumed) is evidence in
+    // the trace's lines, not the cause.
+    const dnatTo = new Map(f.trace.dnat.map((d) => [d.target, d.share]));
+    const blockedTo = new Map<string, number>();
+    for (const s of stops)
+      if (s.kind === 'filter' && s.dnat) blockedTo.set(s.dnat, (blockedTo.get(s.dnat) ?? 0) + s.share);
+    const filtered = stops.filter(
+      (s) =>
+        s.kind === 'filter' &&
+        s.dnat !== undefined &&
+        (dnatTo.get(s.dnat) ?? 0) > 0 &&
+        blockedTo.get(s.dnat)! >= dnatTo.get(s.dnat)! * 0.99,
+    );
     if (filtered.length > 0 && (entered || rc.kind === 'node')) {
       addConnectEvidence(x, f.connect!);
       addCounterEvidence(x, input, f);

@@ -232,6 +232,27 @@ describe('a firewall rule in the node FORWARD chain', () => {
       assert.ok(en.evidence.some((e) => /not a kube-proxy rule/.test(e.text)));
     });
 
+    test(`plan ${p.name}: a rule that drops only some paths (an ipset the dump lacks, a statistic match) is not the cause`, () => {
+      for (const rule of [
+        '-A FORWARD -m set --match-set blocklist dst -j DROP',
+        '-A FORWARD -m statistic --mode random --probability 0.01 -j DROP',
+      ]) {
+        const input = scenario({
+          plan: p,
+          outputs: { ...calicoPod(p), ...connectsV(p, 'timeout', 'timeout'), ...dnsOk(p) },
+          nodeEvidence: evidence(
+            p,
+            withFilterRules(nodeDump(p, { svcPackets: 0 }), [`[0:0] ${rule}`]),
+            withFilterRules(nodeDump(p, { svcPackets: 1 }), [`[0:0] ${rule}`]),
+          ),
+        });
+        const { en } = both(input);
+        assert.equal(en.code, 'backend-unreachable', rule);
+        assert.ok(!/its filter rule/.test(en.summary), `${rule}: ${en.summary}`);
+        assert.match(en.summary, /the path to the backends is broken/, rule);
+      }
+    });
+
     test(`plan ${p.name}: a REJECT with an ICMP error: unreachable, "rejects"`, () => {
       const rule = `-A FORWARD -d ${p.endpoints[0]}/32 -j REJECT --reject-with icmp-host-prohibited`;
       const one = { ...p, endpoints: [p.endpoints[0]] };
