@@ -1386,13 +1386,16 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
         nextSteps(x, 'backend-filtered', 2, names),
       );
     }
+    // Without the node's rules (its exec failed, timed out) a DNAT is assumed, not seen: summaries say so.
+    const nodeRead = Boolean(input.nodeEvidence?.before || input.nodeEvidence?.after);
     const own = podIPs(input);
     const selfOnly =
       readyEndpoints.length > 0 &&
       readyEndpoints.every((e) => own.includes(canonicalIp(e.ip) ?? e.ip)) &&
       answered.length > 0 &&
       failed.length === 0;
-    if (entered && selfOnly) {
+    // Only with the node's rules read: without them the DNAT back to the pod is not seen (kube-proxy may have no rule).
+    if (entered && selfOnly && nodeRead) {
       // Hairpin: the pod is its Service's only endpoint, so the DNATed packet must go back out the way it came.
       addConnectEvidence(x, f.connect!);
       addEndpointEvidence(x, input, f);
@@ -1439,8 +1442,6 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
                 ? 'diagnose.summary.backend-refused'
                 : 'diagnose.summary.backend-unreachable';
       if (refused) addContainerPortEvidence(x, input, failed);
-      // Without the node's rules (its exec failed, timed out) the DNAT is assumed, not seen: the summary says so.
-      const nodeRead = Boolean(input.nodeEvidence?.before || input.nodeEvidence?.after);
       return verdict(
         'backend-unreachable',
         x.t(key, {

@@ -331,6 +331,19 @@ describe("a pod that is its own Service's only endpoint (hairpin)", () => {
       assert.match(en.nextSteps.join(' '), /hairpin/);
     });
 
+    test(`plan ${p.name}: the same without the node's rules read: no claim that the node DNATs it back`, () => {
+      const input = scenario({
+        plan: self,
+        eps,
+        pod: pod(p),
+        outputs: { ...calicoPod(self), ...own, ...connectsV(self, 'timeout', 'ok'), ...dnsOk(self) },
+        nodeEvidence: { name: p.nodeName, error: 'exec timed out' },
+      });
+      const { en } = both(input);
+      assert.ok(!/DNATed back to itself/.test(en.summary), en.summary);
+      assert.match(en.nextSteps.join(' ') + en.summary, /hairpin/);
+    });
+
     test(`plan ${p.name}: the ClusterIP answers: ok`, () => {
       const input = scenario({
         plan: self,
