@@ -403,7 +403,8 @@ export class ClusterSession {
           if (gone) rv = undefined;
           // A watch the server (or a proxy's idle timeout) ends at once would otherwise be asked again at once,
           // hundreds of times a second: pause, longer each time, until watches last again.
-          if (Date.now() - started < SHORT_WATCH_MS) {
+          // 410 Gone is the protocol's "list again": at once. Any other quick end pauses.
+          if (!gone && Date.now() - started < SHORT_WATCH_MS) {
             await sleep(delay, signal);
             delay = Math.min(max, delay * 2);
           } else delay = first;
