@@ -82,7 +82,8 @@ function commandOn(text: string, from: number, end: number): Command | undefined
   for (const [form, pattern] of COMMAND.entries()) {
     const m = pattern.exec(message);
     if (!m) continue;
-    const tool = from + message.indexOf(m[1]);
+    // The tool word itself: in `running iptables: iptables [...]` the first `iptables` is the message's own.
+    const tool = from + m.index + m[0].indexOf(m[1], form === 0 ? m[0].indexOf(': ') + 2 : 0);
     const slice = from + m.index + m[0].lastIndexOf('[') + 1;
     const words = wordsOf(text, slice, slice + m[form === 1 ? 3 : 2].length);
     if (form === 1) {

@@ -61,3 +61,10 @@ test('a kube-proxy log that also logged its restore input, and a log without com
   assert.equal(readKlogCommands(`${LOG}${restore}\n`), undefined);
   assert.equal(readKlogCommands(`${at(0)}"Syncing iptables rules"\n${at(1)}"SyncProxyRules complete"\n`), undefined);
 });
+
+test("the first command read is placed at its tool's word, not at the message's own 'iptables'", () => {
+  const read = readKlogCommands(LOG)!;
+  const line = LOG.split('\n')[2];
+  assert.equal(read.column, line.indexOf('iptables ['));
+  assert.equal(line.slice(read.column, read.column + 'iptables'.length), 'iptables');
+});
