@@ -849,10 +849,10 @@ function verifyEndpoint(s: KubeService, e: KubeEndpoint): boolean | null {
   return forms.some((ep) => verifyEndpointChain(e.chain, s.name, s.protocol!, ep));
 }
 
-/** Whether one of the first `count` endpoints of the list has this chain. */
 /** Past this many steps a ladder's listed chains are kept in a set (below it a scan is cheaper than the set). */
 const LONG_LADDER = 32;
 
+/** Whether one of the first `count` endpoints of the list has this chain. */
 function listsChain(endpoints: readonly KubeEndpoint[], count: number, chain: string): boolean {
   for (let i = 0; i < count; i++) if (endpoints[i].chain === chain) return true;
   return false;

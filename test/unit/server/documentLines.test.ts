@@ -20,12 +20,11 @@ test("an edited document's lines as fitting reads them: the same as a LineIndex 
       doc = PIECED_DOCUMENTS.update(doc, [{ range: { start: at, end: at }, text: text(rng, 3) }], edit + 2);
     }
     const want = LineIndex.of(doc.getText());
-    // An edit after the text was read: the chunks are apart again, and reading the lines must not join them.
+    // Edits after the text was read (a character typed, then taken back): the chunks are apart again, and reading
+    // the lines must not join them.
     const at = { line: 0, character: 0 };
     doc = PIECED_DOCUMENTS.update(doc, [{ range: { start: at, end: at }, text: 'y' }], 9);
-    const expected = LineIndex.of(doc.getText());
     doc = PIECED_DOCUMENTS.update(doc, [{ range: { start: at, end: { line: 0, character: 1 } }, text: '' }], 10);
-    assert.notEqual(want, expected);
     const joined = () => assert.fail('the whole text was read');
     const lines = new DocumentLines(Object.assign(doc, { getText: joined }));
     assert.equal(lines.lineCount, want.lineCount);
