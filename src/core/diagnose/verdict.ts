@@ -745,6 +745,14 @@ function addCounterEvidence(x: Texts, input: DiagnoseInput, f: DiagnoseFacts): v
   }
 }
 
+/** What the API, the pod's connect, the trace and the counters say, in that order (kube-proxy's own rules decide). */
+function addKubeProxyEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof gatherFacts>): void {
+  addApiEvidence(x, input);
+  if (f.connect) addConnectEvidence(x, f.connect);
+  addTraceEvidence(x, input, f);
+  addCounterEvidence(x, input, f);
+}
+
 function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof gatherFacts>): void {
   const node = input.nodeEvidence?.name ?? f.nodeName ?? '?';
   const src = f.podIP ?? f.route?.src ?? '?';
@@ -1188,10 +1196,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     ? `${input.port.name} (${input.port.port}/${input.port.protocol})`
     : `${input.port.port}/${input.port.protocol}`;
   if (input.endpointsKnown && input.endpoints.length === 0) {
-    addApiEvidence(x, input);
-    if (f.connect) addConnectEvidence(x, f.connect);
-    addTraceEvidence(x, input, f);
-    addCounterEvidence(x, input, f);
+    addKubeProxyEvidence(x, input, f);
     return verdict(
       'no-endpoints',
       noEndpointsSummary(x, input, portLabel, f.target),
@@ -1204,10 +1209,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     f.trace.dnat.length === 0 && stops.length > 0 && stops.every((s) => s.kind === kind);
   if (!input.endpointsKnown && stoppedAll('no-endpoints')) {
     // The API would not say, but the node's kube-proxy has the Service port as one without endpoints.
-    addApiEvidence(x, input);
-    if (f.connect) addConnectEvidence(x, f.connect);
-    addTraceEvidence(x, input, f);
-    addCounterEvidence(x, input, f);
+    addKubeProxyEvidence(x, input, f);
     return verdict(
       'no-endpoints',
       x.t('diagnose.summary.no-endpoints.node', {
@@ -1237,10 +1239,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     readyEndpoints.length > 0 &&
     (noLocalByApi || stoppedAll('no-local-endpoints'))
   ) {
-    addApiEvidence(x, input);
-    if (f.connect) addConnectEvidence(x, f.connect);
-    addTraceEvidence(x, input, f);
-    addCounterEvidence(x, input, f);
+    addKubeProxyEvidence(x, input, f);
     return verdict(
       'no-endpoints',
       x.t('diagnose.summary.no-local-endpoints', {
