@@ -1466,7 +1466,10 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
     let reason: string;
     if (f.trace.state === 'no-kube') reason = x.t('diagnose.reason.no-kube-rules', { outcome });
     else if (f.counters.state === 'still') reason = x.t('diagnose.reason.counters-still-route-node', { outcome });
-    else if (entered && answered.length > 0) reason = x.t('diagnose.reason.endpoints-answer', { outcome });
+    else if (entered && answered.length > 0)
+      reason = x.t(nodeRead ? 'diagnose.reason.endpoints-answer' : 'diagnose.reason.endpoints-answer-unread', {
+        outcome,
+      });
     else reason = x.t('diagnose.reason.connect-failed', { outcome });
     return verdict(
       'inconclusive',

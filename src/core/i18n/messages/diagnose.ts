@@ -155,6 +155,8 @@ export const diagnoseMessages: MessageBundle = {
       'the connect failed ({outcome}) and the node has no kube-proxy rules at all: Services are translated elsewhere (an eBPF kube-proxy replacement?), or kube-proxy is not running.',
     'diagnose.reason.endpoints-answer':
       'the connect to the ClusterIP failed ({outcome}) after the node DNATed it, while every endpoint probed answers directly: look at NetworkPolicies, hairpin masquerade and conntrack.',
+    'diagnose.reason.endpoints-answer-unread':
+      "the connect to the ClusterIP failed ({outcome}) while every endpoint probed answers directly; the node's rules could not be read, so whether it DNATs the ClusterIP is not known: look at kube-proxy on the node, NetworkPolicies, hairpin masquerade and conntrack.",
     'diagnose.reason.connect-failed': 'the connect failed ({outcome}) and no check explains why.',
     'diagnose.reason.connect-error': 'the connect tool could not answer ({outcome}), and no other check found a fault.',
     'diagnose.reason.nothing': 'no check gave an answer.',
@@ -484,6 +486,8 @@ export const diagnoseMessages: MessageBundle = {
       '连接失败（{outcome}），而节点上完全没有 kube-proxy 的规则：Service 在别处转换（eBPF 替代 kube-proxy？），或者 kube-proxy 没有运行。',
     'diagnose.reason.endpoints-answer':
       '节点对 ClusterIP 做了 DNAT 后连接仍失败（{outcome}），而探测的每个端点直接连接都有响应：请检查 NetworkPolicy、回环（hairpin）伪装和 conntrack。',
+    'diagnose.reason.endpoints-answer-unread':
+      '经 ClusterIP 的连接失败（{outcome}），而探测的每个端点直接连接都有响应；读不到节点的规则，无法确认节点是否对 ClusterIP 做了 DNAT：请检查节点上的 kube-proxy、NetworkPolicy、回环（hairpin）伪装和 conntrack。',
     'diagnose.reason.connect-failed': '连接失败（{outcome}），没有任何检查能解释原因。',
     'diagnose.reason.connect-error': '连接工具没有给出答案（{outcome}），其他检查也没有发现故障。',
     'diagnose.reason.nothing': '没有任何检查给出答案。',
