@@ -31,7 +31,7 @@ import { formatShare } from '../common/shares';
 import { generateIptablesRestore } from '../iptables/generate';
 import { buildModel, type IptablesModel } from '../iptables/model';
 import { parseIptables } from '../iptables/parser';
-import { tracePacket, type TraceStep } from '../iptables/trace';
+import { tracePacket } from '../iptables/trace';
 import { displayRuleText, ruleTargetName } from '../iptables/dump';
 import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
@@ -66,6 +66,7 @@ import {
   type PodInterface,
   type RouteFact,
 } from './podnet';
+import { endpointKey, traceOutcome, type TraceAlternative, type TraceOutcome, type TraceStop } from './traceOutcomes';
 import type { CheckResult, DiagnoseInput, EndpointPodPorts, Evidence, Verdict, VerdictCode } from './types';
 
 /** Link kinds that put the pod beside the node on the parent network instead of behind it. */
@@ -112,22 +113,12 @@ export interface DiagnoseFacts {
     missing?: { key: string; params: Params };
     /** The rules that dropped or rejected the traced packet (iptables dumps only). */
     stops?: TraceStop[];
+    /**
+     * Set when the trace's alternatives (sides of facts the dump cannot decide) end differently: each one's own
+     * outcome. `dnat` and `stops` then hold mean shares over them (see traceOutcome).
+     */
+    alternatives?: TraceAlternative[];
   };
-}
-
-/** A rule that ended the pod's traced packet with DROP or REJECT, and whose rule it is. */
-export interface TraceStop {
-  /** kube-proxy's rule for a Service port without endpoints, for one without a local endpoint, or another rule. */
-  kind: 'no-endpoints' | 'no-local-endpoints' | 'filter';
-  verdict: 'DROP' | 'REJECT';
-  table: string;
-  chain: string;
-  /** 1-based line in the dump. */
-  line: number;
-  rule: string;
-  /** The endpoint the packet was DNATed to before the rule stopped it. */
-  dnat?: string;
-  share: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -164,10 +155,6 @@ function inAnyCidr(ip: string, cidrs: readonly string[]): string | undefined {
 function usedEndpoints(endpoints: readonly EndpointInfo[]): EndpointInfo[] {
   const ready = endpoints.filter((e) => e.ready);
   return ready.length ? ready : endpoints.filter((e) => e.serving && e.terminating);
-}
-
-function endpointKey(ip: string, port: number | undefined): string {
-  return joinHostPort(canonicalIp(ip) ?? ip, port);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -392,28 +379,21 @@ function iptablesTrace(
     },
     { lang },
   );
-  const byTarget = new Map<string, number>();
-  const verdicts: string[] = [];
-  const stops: TraceStop[] = [];
-  for (const p of result.paths) {
-    const k = p.dnat ? endpointKey(p.dnat.ip, p.dnat.port ?? input.port.port) : undefined;
-    if (k) byTarget.set(k, (byTarget.get(k) ?? 0) + p.probability);
-    else if (!verdicts.includes(p.verdict)) verdicts.push(p.verdict);
-    if (p.verdict === 'DROP' || p.verdict === 'REJECT') addStop(stops, p.verdict, p.steps, k, p.probability);
-  }
-  const dnat = [...byTarget].map(([target, p]) => ({ target, share: p }));
+  const { dnat, verdicts, stops, alternatives } = traceOutcome(result.paths, input.port.port);
+  const apart = alternatives ? { alternatives } : {};
   // A trace a limit stopped early proves nothing by what it did not find.
-  if (dnat.length === 0 && result.truncated) return { state: 'unknown', dnat, verdicts, stops };
+  if (dnat.length === 0 && result.truncated) return { state: 'unknown', dnat, verdicts, stops, ...apart };
   const expectedText = expected.endpoints.join(', ') || '—';
   const current = dnat.filter((d) => expected.endpoints.includes(d.target));
   if (current.length > 0 || (dnat.length > 0 && expected.endpoints.length === 0))
-    return { state: 'dnat', dnat, verdicts, stops };
+    return { state: 'dnat', dnat, verdicts, stops, ...apart };
   if (dnat.length > 0) {
     return {
       state: 'stale',
       dnat,
       verdicts,
       stops,
+      ...apart,
       missing: {
         key: 'diagnose.missing.stale',
         params: { stale: dnat.map((d) => d.target).join(', '), expected: expectedText },
@@ -443,40 +423,7 @@ function iptablesTrace(
       params: { verdicts: verdicts.join(', ') || '—', expected: expectedText },
     };
   }
-  return { state: 'none', dnat, verdicts, missing, stops };
-}
-
-/** The rule that ended a DROP/REJECT path (its last step), merged with the same rule of other paths. */
-function addStop(
-  stops: TraceStop[],
-  verdict: 'DROP' | 'REJECT',
-  steps: readonly TraceStep[],
-  dnat: string | undefined,
-  share: number,
-): void {
-  const last = steps[steps.length - 1];
-  if (!last || last.line < 0) return;
-  const same = stops.find((s) => s.line === last.line + 1 && s.dnat === dnat);
-  if (same) {
-    same.share += share;
-    return;
-  }
-  // kube-proxy's own comments say which of its rules this is (iptables and its nft translation alike).
-  const kind = / has no local endpoints\b/.test(last.rule)
-    ? 'no-local-endpoints'
-    : / has no endpoints\b/.test(last.rule)
-      ? 'no-endpoints'
-      : 'filter';
-  stops.push({
-    kind,
-    verdict,
-    table: last.table,
-    chain: last.chain,
-    line: last.line + 1,
-    rule: last.rule,
-    ...(dnat ? { dnat } : {}),
-    share,
-  });
+  return { state: 'none', dnat, verdicts, missing, stops, ...apart };
 }
 
 export function gatherFacts(
@@ -764,39 +711,57 @@ function addTraceEvidence(x: Texts, input: DiagnoseInput, f: ReturnType<typeof g
       servers: f.servers.join(', ') || x.t('diagnose.word.none'),
     });
   else if (tr.state === 'no-kube') x.add('trace', 'diagnose.ev.trace-no-kube', { node });
-  else if (tr.state === 'dnat' || tr.state === 'stale') {
-    x.add('trace', 'diagnose.ev.trace-dnat', {
-      src,
-      target: f.target,
-      node,
-      dnat: tr.dnat.map((d) => d.target).join(', '),
-      share: tr.dnat.map((d) => formatShare(d.share)).join(', '),
-    });
-  } else if (tr.state === 'none')
-    x.add('trace', 'diagnose.ev.trace-none', { src, target: f.target, node, verdicts: tr.verdicts.join(', ') || '—' });
+  const traced = !f.servers && (tr.state === 'dnat' || tr.state === 'stale' || tr.state === 'none');
+  // Alternatives are not shares of one whole: each says its own, under its condition.
+  const apart = traced && tr.alternatives ? tr.alternatives : undefined;
+  if (apart) {
+    for (const a of apart.slice(0, MAX_ALTERNATIVES_SHOWN)) {
+      const given = a.given.join('; ');
+      addTraceOutcome(x, a, { src, target: f.target, node, given }, '-if');
+      for (const s of a.stops.slice(0, 3)) addStopEvidence(x, s, { node, target: f.target, given }, '-if');
+    }
+    if (apart.length > MAX_ALTERNATIVES_SHOWN)
+      x.add('trace', 'diagnose.ev.trace-more-alternatives', { count: apart.length - MAX_ALTERNATIVES_SHOWN });
+  } else if (traced) addTraceOutcome(x, tr, { src, target: f.target, node }, '');
   if ((tr.state === 'none' || tr.state === 'stale') && f.expected.rule)
     x.add('api', 'diagnose.ev.expected', { rule: f.expected.rule });
   const stops = tr.stops ?? [];
-  for (const s of stops.slice(0, 3)) {
-    x.add(
-      'trace',
-      `diagnose.ev.stop.${s.kind}`,
-      {
-        node,
-        table: s.table,
-        chain: s.chain,
-        line: s.line,
-        action: x.t(s.verdict === 'REJECT' ? 'diagnose.word.rejects' : 'diagnose.word.drops'),
-        target: s.dnat ?? f.target,
-        share: formatShare(s.share),
-      },
-      { line: s.line, output: s.rule },
-    );
-  }
+  if (!apart) for (const s of stops.slice(0, 3)) addStopEvidence(x, s, { node, target: f.target }, '');
   // kube-proxy's REJECT answers with an ICMP port unreachable, which the pod's tools report as "refused".
   const refused = f.connect?.outcome === 'refused' || f.connect?.outcome === 'no-connect';
   if (refused && stops.some((s) => s.kind === 'no-endpoints' && s.verdict === 'REJECT' && !s.dnat))
     x.add('trace', 'diagnose.ev.refused-by-node', { target: f.target, node });
+}
+
+/** Alternatives of a trace shown one by one; past this many, a count. */
+const MAX_ALTERNATIVES_SHOWN = 4;
+
+/** Where the traced packet went: DNATed (with each target's share) or not (with the paths' verdicts). */
+function addTraceOutcome(x: Texts, o: Omit<TraceOutcome, 'stops'>, params: Params, suffix: '' | '-if'): void {
+  if (o.dnat.length > 0)
+    x.add('trace', `diagnose.ev.trace-dnat${suffix}`, {
+      ...params,
+      dnat: o.dnat.map((d) => d.target).join(', '),
+      share: o.dnat.map((d) => formatShare(d.share)).join(', '),
+    });
+  else x.add('trace', `diagnose.ev.trace-none${suffix}`, { ...params, verdicts: o.verdicts.join(', ') || '—' });
+}
+
+function addStopEvidence(x: Texts, s: TraceStop, params: Params, suffix: '' | '-if'): void {
+  x.add(
+    'trace',
+    `diagnose.ev.stop.${s.kind}${suffix}`,
+    {
+      ...params,
+      table: s.table,
+      chain: s.chain,
+      line: s.line,
+      action: x.t(s.verdict === 'REJECT' ? 'diagnose.word.rejects' : 'diagnose.word.drops'),
+      target: s.dnat ?? params.target,
+      share: formatShare(s.share),
+    },
+    { line: s.line, output: s.rule },
+  );
 }
 
 type EndpointConnect = { result: CheckResult; outcome: ConnectOutcome };

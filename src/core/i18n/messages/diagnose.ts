@@ -257,6 +257,19 @@ export const diagnoseMessages: MessageBundle = {
       "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}): not a kube-proxy rule (a firewall or a NetworkPolicy's).",
     'diagnose.ev.refused-by-node':
       "The refusal the pod got at {target} is that REJECT on node {node} (an ICMP port unreachable), not a backend's closed port.",
+    // {given}: the trace's "if" clauses of one alternative (a fact the dump cannot decide), joined by "; ".
+    'diagnose.ev.trace-dnat-if':
+      "Traced {src} -> {target} through node {node}'s rules, {given}: DNAT to {dnat} (share {share}).",
+    'diagnose.ev.trace-none-if':
+      "Traced {src} -> {target} through node {node}'s rules, {given}: no path is DNATed (verdicts: {verdicts}).",
+    'diagnose.ev.trace-more-alternatives':
+      '{count} more alternatives of the trace (sides of facts the dump cannot decide) are not shown.',
+    'diagnose.ev.stop.no-endpoints-if':
+      "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}), {given}: kube-proxy's rule for a Service port without endpoints.",
+    'diagnose.ev.stop.no-local-endpoints-if':
+      "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}), {given}: kube-proxy's rule for internalTrafficPolicy Local without an endpoint on this node.",
+    'diagnose.ev.stop.filter-if':
+      "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}), {given}: not a kube-proxy rule (a firewall or a NetworkPolicy's).",
     'diagnose.ev.container-ports': 'Pod {pod} declares container ports {ports}.',
     'diagnose.ev.container-ports-none': 'Pod {pod} declares no container ports.',
     'diagnose.ev.ipvs-service': "Node {node}'s IPVS virtual service {target}: real servers {servers}.",
@@ -573,6 +586,17 @@ export const diagnoseMessages: MessageBundle = {
       '节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这是 kube-proxy 为 internalTrafficPolicy Local 且本节点没有端点时写的规则。',
     'diagnose.ev.stop.filter':
       '节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这不是 kube-proxy 的规则（是防火墙或 NetworkPolicy 的规则）。',
+    'diagnose.ev.trace-dnat-if':
+      '在节点 {node} 的规则中追踪 {src} -> {target}，{given}：DNAT 到 {dnat}（占比 {share}）。',
+    'diagnose.ev.trace-none-if':
+      '在节点 {node} 的规则中追踪 {src} -> {target}，{given}：没有任何路径做 DNAT（结果：{verdicts}）。',
+    'diagnose.ev.trace-more-alternatives': '追踪还有 {count} 个分支（转储无法判定的条件的不同取值）未列出。',
+    'diagnose.ev.stop.no-endpoints-if':
+      '{given}，节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这是 kube-proxy 为没有端点的 Service 端口写的规则。',
+    'diagnose.ev.stop.no-local-endpoints-if':
+      '{given}，节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这是 kube-proxy 为 internalTrafficPolicy Local 且本节点没有端点时写的规则。',
+    'diagnose.ev.stop.filter-if':
+      '{given}，节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这不是 kube-proxy 的规则（是防火墙或 NetworkPolicy 的规则）。',
     'diagnose.ev.refused-by-node':
       'Pod 访问 {target} 时收到的拒绝来自节点 {node} 上的这条 REJECT（ICMP 端口不可达），而不是后端关闭的端口。',
     'diagnose.ev.container-ports': 'Pod {pod} 声明的容器端口：{ports}。',
