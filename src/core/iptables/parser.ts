@@ -455,6 +455,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
 
   sayShellLines();
   sayBareRules();
+  sayProseOnly();
   // In a paste that shows it left lines out, a missing declaration is most likely among them: say so quietly.
   if (sawCutMarks || diagnostics.some((d) => d.code === 'grep-numbered-paste'))
     for (const d of undeclared) d.severity = 'info';
@@ -721,6 +722,29 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     const said = problem('shell-lines-not-run', 'info', first.span, { count: shellLineCount });
     let kept = 0;
     for (const d of diagnostics) if (!quiet.has(d) || d === first) diagnostics[kept++] = d === first ? said : d;
+    diagnostics.length = kept;
+  }
+
+  /**
+   * A text with nothing of a dump (no table, chain, rule or command: a kube-proxy log of another proxy mode, notes,
+   * the wrong file): one note says so where its first prose line is, instead of one per line (600,000 notes for a
+   * 56 MB log of an nftables-mode proxier). Lines that only look wrong keep their own warnings.
+   */
+  function sayProseOnly(): void {
+    if (dump.tables.length > 0 || dump.rules.length > 0 || appliedCommands > 0 || listingRules > 0 || nftRules > 0)
+      return;
+    let count = 0;
+    for (const d of diagnostics) if (d.code === 'text-line') count++;
+    if (count < 2) return;
+    let kept = 0;
+    let said = false;
+    for (const d of diagnostics) {
+      if (d.code !== 'text-line') diagnostics[kept++] = d;
+      else if (!said) {
+        diagnostics[kept++] = problem('prose-only', 'info', d.span, { count });
+        said = true;
+      }
+    }
     diagnostics.length = kept;
   }
 

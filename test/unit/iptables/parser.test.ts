@@ -802,6 +802,33 @@ test('pasted noise is recognised, not flagged: prompts, CRLF, indentation, grep 
   );
 });
 
+test('a text with nothing of a dump (a kube-proxy log of nftables mode) is one note, not a note per line', () => {
+  const syncs = Array.from({ length: 300 }, (_, i) =>
+    [
+      `I1207 10:0${i % 10}:00.000000       1 proxier.go:1234] "Syncing nftables rules"`,
+      `I1207 10:0${i % 10}:00.000002       1 proxier.go:1900] "SyncProxyRules complete" elapsed="0ms"`,
+    ].join('\n'),
+  );
+  const log = parseIptables(syncs.join('\n'));
+  assert.deepEqual(
+    log.diagnostics.map((d) => [d.span.line, d.code, d.severity]),
+    [[0, 'prose-only', 'info']],
+  );
+  assert.match(log.diagnostics[0].message, /600 lines of prose/);
+  assert.match(t('zh-CN', log.diagnostics[0].messageKey!, log.diagnostics[0].params), /600 行说明文字/);
+  // A line that looks like a broken rule keeps its own warning; prose beside a dump keeps its per-line note.
+  const typo = parseIptables('Notes from the node\nwhat we saw there\nA INPUT -j DROP');
+  assert.deepEqual(
+    typo.diagnostics.map((d) => `${d.span.line}:${d.code}`),
+    ['0:prose-only', '2:unrecognized-line'],
+  );
+  const beside = parseIptables('Notes from the node\nwhat we saw there\n*filter\n-A INPUT -j DROP\nCOMMIT');
+  assert.deepEqual(
+    beside.diagnostics.map((d) => `${d.span.line}:${d.code}`),
+    ['0:text-line', '1:text-line'],
+  );
+});
+
 test('broken input becomes diagnostics with positions and never throws', () => {
   const d = parseIptables(
     [
