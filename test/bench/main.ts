@@ -3,17 +3,8 @@
  * (`iptables-restore --test` in a private network namespace) and the language server on it, then prints a
  * table of figures against their targets and writes them to `.test-results/bench.json`.
  * A missed target is a finding, not a failure: the exit code is non-zero only when a phase could not run.
- *
- * Options: --services N (10000), --endpoints N (5), --no-peer, --no-lsp, --out PATH, --profile (CPU profiles of the
- * engine phase and the server in .test-results/bench/profile/, summarised as hot functions at the end),
- * --no-soak, --fuzz-docs N (300: the LSP fuzzer of the tests, longer), --soak-edits N (10 edits of the dump),
- * --no-cluster (skip the lab figures of the cluster half: listing 5,000 Services, the seed verdict; root only),
- * --runs N (5: alternating runs of each whole-process figure), --targets-only (only the figures of issue #28:
- * whole processes against the peer, the server's open, memory, hover and definition), --only-server (those of the
- * language server alone: no kpp processes),
- * --quick (for development: 2,000 Services, sizes 500 and 2,000, 3 runs, no soak, no cluster).
- * The engine phase runs in a child process of this same script (`--phase engine`).
- */
+ * The options are in USAGE (`npm run bench -- --help`).
+ * The engine phase runs in a child process of this same script (`--phase engine`). */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -60,6 +51,20 @@ interface Options {
   input?: string;
   result?: string;
 }
+
+const USAGE = `npm run bench -- [options]
+  --services N      Services in the generated dump (10000); --endpoints N endpoints each (5)
+  --runs N          alternating runs of each whole-process figure (5)
+  --targets-only    only the figures of issue #28: whole processes against the peer, the server's open, memory,
+                    hover and definition
+  --only-server     those of the language server alone (no kpp processes)
+  --quick           for development: 2,000 Services, sizes 500 and 2,000, 3 runs, no soak, no cluster
+  --no-peer         without iptables-restore --test; --no-lsp without the language server
+  --no-soak         without the edit and fuzz soak; --fuzz-docs N (300) and --soak-edits N (10) size it
+  --no-cluster      without the lab figures of the cluster half (listing 5,000 Services, the seed verdict; root)
+  --profile         CPU profiles of the engine phase and the server in .test-results/bench/profile/, summarised
+  --out PATH        where the figures go (.test-results/bench.json)
+  --no-build        (scripts/bench.mjs) use dist/server.js as built`;
 
 function parseArgs(argv: string[], root: string): Options {
   const o: Options = {
@@ -196,6 +201,10 @@ function step(title: string): void {
 
 async function main(): Promise<number> {
   const root = repoRoot(__dirname);
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   const o = parseArgs(process.argv.slice(2), root);
   if (o.phase) {
     runPhase(o);
