@@ -25,7 +25,7 @@ import type {
 } from '../core/diagnose/types';
 import type { Lang } from '../core/i18n/catalog';
 import { normaliseCluster } from '../core/kube/objects';
-import { isSubdomainName } from '../core/kube/validate';
+import { isSubdomainName, kubeIpText } from '../core/kube/validate';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
 import { serviceKey } from '../core/kube/types';
 import { captureNode, captureRules, openNodeAccess, type NodeAccess } from './capture';
@@ -94,7 +94,7 @@ async function readEndpointPods(
             ports.push({ ...(typeof p.name === 'string' ? { name: p.name } : {}), port: p.containerPort, protocol });
           }
         }
-        const ip = typeof pod.status?.podIP === 'string' ? pod.status.podIP : undefined;
+        const ip = kubeIpText(pod.status?.podIP);
         return { namespace, name, ...(ip ? { ip } : {}), ports };
       } catch (e) {
         if (isClusterError(e) && e.code === 'cancelled') throw e;
@@ -169,13 +169,16 @@ function podInfoOf(pod: KubeObject): PodInfo {
   return info;
 }
 
-/** A running pod of the namespace that is not hostNetwork and not a backend of the Service (sorted by name). */
-function pickSource(pods: KubeObject[], backends: Set<string>): KubeObject | undefined {
+/**
+ * A running pod of the namespace that is not hostNetwork and not a backend of the Service (sorted by name).
+ * `backends` holds canonical addresses (the snapshot's); a pod's is read as Kubernetes reads it to compare.
+ */
+export function pickSource(pods: KubeObject[], backends: Set<string>): KubeObject | undefined {
   const usable = pods
     .filter((p) => p.status?.phase === 'Running' && p.spec?.hostNetwork !== true && !p.metadata?.deletionTimestamp)
-    .filter((p) => typeof p.status?.podIP === 'string' && isSubdomainName(p.metadata?.name))
+    .filter((p) => kubeIpText(p.status?.podIP) !== undefined && isSubdomainName(p.metadata?.name))
     .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
-  return usable.find((p) => !backends.has(String(p.status?.podIP))) ?? usable[0];
+  return usable.find((p) => !backends.has(kubeIpText(p.status?.podIP)!)) ?? usable[0];
 }
 
 /** Exec errors that end the diagnosis (the pod is gone, the API went away, the caller cancelled). */

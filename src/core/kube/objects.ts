@@ -4,9 +4,9 @@
  * Nothing throws: a bad object or field becomes an issue and is left out, and the rest is kept.
  */
 import {
-  isCidrText,
-  isIpText,
   isLabelValue,
+  kubeCidrText,
+  kubeIpText,
   isNamespaceName,
   isPortName,
   isPortNumber,
@@ -52,9 +52,39 @@ function asString(v: unknown): string | undefined {
 
 class IssueLog {
   readonly issues: SnapshotIssue[] = [];
+  /** Addresses written with leading zeros: the first, and how many (one issue for all, not one each). */
+  private legacy?: { path: string; text: string; canonical: string; count: number };
   add(code: string, path: string, message: string): void {
     this.issues.push({ code, path, message });
   }
+  legacyAddress(path: string, text: string, canonical: string): void {
+    if (this.legacy) this.legacy.count++;
+    else this.legacy = { path, text, canonical, count: 1 };
+  }
+  /** The one issue that says legacy addresses were read, added once every object is read. */
+  close(): void {
+    const l = this.legacy;
+    if (!l) return;
+    const others = l.count === 1 ? '' : ` (${l.count - 1} more address${l.count === 2 ? '' : 'es'} so written)`;
+    this.add(
+      'legacy-ip',
+      l.path,
+      `address ${JSON.stringify(l.text)} has leading zeros: read as ${l.canonical}, as Kubernetes reads it${others}`,
+    );
+  }
+}
+
+/** An address from an object in canonical text, as Kubernetes reads it (see kubeIpText); undefined if none. */
+function readIp(v: unknown, path: string, log: IssueLog): string | undefined {
+  const ip = kubeIpText(v);
+  if (ip !== undefined && ip !== v) log.legacyAddress(path, v as string, ip);
+  return ip;
+}
+
+function readCidr(v: unknown, path: string, log: IssueLog): string | undefined {
+  const cidr = kubeCidrText(v);
+  if (cidr !== undefined && cidr !== v) log.legacyAddress(path, v as string, cidr);
+  return cidr;
 }
 
 interface Located {
@@ -132,7 +162,8 @@ function policyOf(v: unknown): TrafficPolicy {
 function ipList(values: unknown, path: string, code: string, what: string, log: IssueLog): string[] {
   const out: string[] = [];
   asArray(values).forEach((v, i) => {
-    if (isIpText(v)) out.push(v);
+    const ip = readIp(v, `${path}[${i}]`, log);
+    if (ip !== undefined) out.push(ip);
     else log.add(code, `${path}[${i}]`, `${what} ${JSON.stringify(v)} is not an IP address`);
   });
   return out;
@@ -189,17 +220,21 @@ function service(l: Located, log: IssueLog): ServiceInfo | undefined {
         `type ${JSON.stringify(spec.type)} is unknown; treated as ClusterIP`,
       );
   }
-  const clusterIP = spec.clusterIP ?? '';
-  if (clusterIP !== '' && clusterIP !== 'None' && !isIpText(clusterIP)) {
+  const writtenClusterIP = spec.clusterIP ?? '';
+  const clusterIP =
+    writtenClusterIP === '' || writtenClusterIP === 'None'
+      ? writtenClusterIP
+      : readIp(writtenClusterIP, `${at}.spec.clusterIP`, log);
+  if (clusterIP === undefined) {
     log.add(
       'invalid-cluster-ip',
       `${at}.spec.clusterIP`,
-      `clusterIP ${JSON.stringify(clusterIP)} is not an IP address; Service skipped`,
+      `clusterIP ${JSON.stringify(writtenClusterIP)} is not an IP address; Service skipped`,
     );
     return undefined;
   }
   let clusterIPs = ipList(spec.clusterIPs, `${at}.spec.clusterIPs`, 'invalid-cluster-ip', 'clusterIP', log);
-  if (clusterIPs.length === 0 && isIpText(clusterIP)) clusterIPs = [clusterIP];
+  if (clusterIPs.length === 0 && clusterIP !== '' && clusterIP !== 'None') clusterIPs = [clusterIP];
   if (clusterIP === 'None') clusterIPs = [];
 
   const status = asObject(asObject(l.item.status)?.loadBalancer);
@@ -208,21 +243,22 @@ function service(l: Located, log: IssueLog): ServiceInfo | undefined {
   asArray(status?.ingress).forEach((raw, i) => {
     const ing = asObject(raw);
     if (!ing || ing.ip === undefined || ing.ip === '') return; // hostname-only ingresses get no rules
-    if (!isIpText(ing.ip)) {
+    const ip = readIp(ing.ip, `${at}.status.loadBalancer.ingress[${i}].ip`, log);
+    if (ip === undefined) {
       return log.add(
         'invalid-load-balancer-ip',
         `${at}.status.loadBalancer.ingress[${i}].ip`,
         `ingress IP ${JSON.stringify(ing.ip)} is not an IP address`,
       );
     }
-    (ing.ipMode === 'Proxy' ? loadBalancerProxyIPs : loadBalancerIPs).push(ing.ip);
+    (ing.ipMode === 'Proxy' ? loadBalancerProxyIPs : loadBalancerIPs).push(ip);
   });
 
   const loadBalancerSourceRanges: string[] = [];
   asArray(spec.loadBalancerSourceRanges).forEach((raw, i) => {
     // The API has long let whitespace padding through; kube-proxy trims it.
-    const r = typeof raw === 'string' ? raw.trim() : raw;
-    if (isCidrText(r)) loadBalancerSourceRanges.push(r);
+    const r = readCidr(typeof raw === 'string' ? raw.trim() : raw, `${at}.spec.loadBalancerSourceRanges[${i}]`, log);
+    if (r !== undefined) loadBalancerSourceRanges.push(r);
     else
       log.add(
         'invalid-source-range',
@@ -249,7 +285,7 @@ function service(l: Located, log: IssueLog): ServiceInfo | undefined {
     namespace: meta.namespace,
     name: meta.name,
     type,
-    clusterIP: clusterIP as string,
+    clusterIP,
     clusterIPs,
     ports: servicePorts(spec, at, log),
     externalIPs: ipList(spec.externalIPs, `${at}.spec.externalIPs`, 'invalid-external-ip', 'externalIP', log),
@@ -306,7 +342,8 @@ function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
     ] as const) {
       asArray(subset[field]).forEach((rawAddr, a) => {
         const addr = asObject(rawAddr);
-        if (!addr || !isIpText(addr.ip)) {
+        const ip = addr && readIp(addr.ip, `${at}.${field}[${a}].ip`, log);
+        if (!addr || ip === undefined) {
           return log.add(
             'invalid-endpoint-ip',
             `${at}.${field}[${a}].ip`,
@@ -314,7 +351,7 @@ function coreEndpoints(l: Located, log: IssueLog): EndpointBatch | undefined {
           );
         }
         addresses.push({
-          ip: addr.ip,
+          ip,
           ready,
           nodeName: optionalNodeName(addr.nodeName, `${at}.${field}[${a}].nodeName`, log),
           pod: targetPod(addr.targetRef),
@@ -396,12 +433,13 @@ function endpointSlice(l: Located, log: IssueLog): EndpointBatch | undefined {
     const at = `${l.path}.endpoints[${e}]`;
     if (!ep) return;
     // kube-proxy uses the first address only.
-    const ip = asArray(ep.addresses)[0];
-    if (!isIpText(ip))
+    const written = asArray(ep.addresses)[0];
+    const ip = readIp(written, `${at}.addresses[0]`, log);
+    if (ip === undefined)
       return log.add(
         'invalid-endpoint-ip',
         `${at}.addresses[0]`,
-        `endpoint address ${JSON.stringify(ip)} is not an IP address`,
+        `endpoint address ${JSON.stringify(written)} is not an IP address`,
       );
     const cond = asObject(ep.conditions) ?? {};
     const topology = asObject(ep.topology) ?? {}; // discovery.k8s.io/v1beta1 kept node and zone here
@@ -453,11 +491,14 @@ function pod(l: Located, log: IssueLog): PodInfo | undefined {
   if (!meta) return undefined;
   const spec = asObject(l.item.spec) ?? {};
   const status = asObject(l.item.status) ?? {};
-  const ips = asArray(status.podIPs)
-    .map((v) => asObject(v)?.ip)
-    .filter(isIpText);
+  const ips: string[] = [];
+  asArray(status.podIPs).forEach((v, i) => {
+    const ip = readIp(asObject(v)?.ip, `${l.path}.status.podIPs[${i}].ip`, log);
+    if (ip !== undefined) ips.push(ip);
+  });
   const info: PodInfo = { namespace: meta.namespace, name: meta.name, ips, hostNetwork: spec.hostNetwork === true };
-  if (isIpText(status.podIP)) info.ip = status.podIP;
+  const podIP = readIp(status.podIP, `${l.path}.status.podIP`, log);
+  if (podIP !== undefined) info.ip = podIP;
   if (!info.ip && ips.length) info.ip = ips[0];
   if (info.ip && !ips.length) info.ips = [info.ip];
   const nodeName = optionalNodeName(spec.nodeName, `${l.path}.spec.nodeName`, log);
@@ -471,14 +512,19 @@ function node(l: Located, log: IssueLog): NodeInfo | undefined {
   if (!meta) return undefined;
   const spec = asObject(l.item.spec) ?? {};
   const info: NodeInfo = { name: meta.name, internalIPs: [], externalIPs: [], podCIDRs: [] };
-  for (const raw of asArray(asObject(l.item.status)?.addresses)) {
+  asArray(asObject(l.item.status)?.addresses).forEach((raw, i) => {
     const a = asObject(raw);
-    if (!a || !isIpText(a.address)) continue;
-    if (a.type === 'InternalIP') info.internalIPs.push(a.address);
-    else if (a.type === 'ExternalIP') info.externalIPs.push(a.address);
-  }
-  const cidrs = asArray(spec.podCIDRs).filter(isCidrText);
-  info.podCIDRs = cidrs.length ? cidrs : isCidrText(spec.podCIDR) ? [spec.podCIDR] : [];
+    if (!a || (a.type !== 'InternalIP' && a.type !== 'ExternalIP')) return;
+    const ip = readIp(a.address, `${l.path}.status.addresses[${i}].address`, log);
+    if (ip !== undefined) (a.type === 'InternalIP' ? info.internalIPs : info.externalIPs).push(ip);
+  });
+  const cidrs: string[] = [];
+  asArray(spec.podCIDRs).forEach((c, i) => {
+    const cidr = readCidr(c, `${l.path}.spec.podCIDRs[${i}]`, log);
+    if (cidr !== undefined) cidrs.push(cidr);
+  });
+  const podCIDR = cidrs.length ? undefined : readCidr(spec.podCIDR, `${l.path}.spec.podCIDR`, log);
+  info.podCIDRs = cidrs.length ? cidrs : podCIDR !== undefined ? [podCIDR] : [];
   const zone = optionalZone(meta.labels[ZONE_LABEL] ?? meta.labels[LEGACY_ZONE_LABEL]);
   if (zone) info.zone = zone;
   return info;
@@ -568,6 +614,7 @@ export function normaliseCluster(input: unknown): ClusterSnapshot {
         ignored.set(kind ?? '(no kind)', (ignored.get(kind ?? '(no kind)') ?? 0) + 1);
     }
   }
+  log.close();
   for (const [kind, count] of ignored) {
     log.add('ignored-kind', '(input)', `ignored ${count} object${count === 1 ? '' : 's'} of kind ${kind}`);
   }

@@ -58,8 +58,44 @@ export function isIpText(s: unknown): s is string {
   return typeof s === 'string' && (isIPv4Text(s) || (s.includes(':') && parseIp(s) !== undefined));
 }
 
+/** Longer than any address with padded parts Kubernetes could have stored; keeps a hostile field cheap. */
+const MAX_LEGACY_IPV4_LENGTH = 64;
+
+/**
+ * Dotted quad whose parts may carry leading zeros, read as decimal, as Kubernetes reads addresses it stored
+ * (netutils.ParseIPSloppy, Go's parser before 1.17): `010.096.000.010` is 10.96.0.10, never octal. The
+ * canonical text, or undefined.
+ */
+function legacyIPv4Text(s: string): string | undefined {
+  if (s.length > MAX_LEGACY_IPV4_LENGTH) return undefined;
+  const parts = s.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d+$/.test(p) && Number(p) <= 255)) return undefined;
+  return parts.map(Number).join('.');
+}
+
+/**
+ * An address from a cluster object as Kubernetes reads it, in canonical text (what iptables, ipvsadm and `ip`
+ * print): IPv4 with leading zeros, which the API accepted for years, reads as decimal. Undefined when it is no
+ * address. IPv6 text is kept as written.
+ */
+export function kubeIpText(s: unknown): string | undefined {
+  if (typeof s !== 'string') return undefined;
+  return isIpText(s) ? s : legacyIPv4Text(s as string);
+}
+
 export function isCidrText(s: unknown): s is string {
   return typeof s === 'string' && s.includes('/') && parseCidr(s) !== undefined;
+}
+
+/** A CIDR as Kubernetes reads it (netutils.ParseCIDRSloppy): its IPv4 address may be legacy text too. */
+export function kubeCidrText(s: unknown): string | undefined {
+  if (typeof s !== 'string') return undefined;
+  if (s.includes('/') && parseCidr(s) !== undefined) return s;
+  const slash = s.indexOf('/');
+  if (slash < 0) return undefined;
+  const ip = legacyIPv4Text(s.slice(0, slash));
+  const canonical = ip && `${ip}${s.slice(slash)}`;
+  return canonical && isCidrText(canonical) ? canonical : undefined;
 }
 
 /** The API's protocol, defaulting to TCP when absent; undefined when present but unknown. */

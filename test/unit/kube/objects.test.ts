@@ -532,3 +532,92 @@ test("a Service's endpoints over many slices: one entry per address and port, a 
   );
   assert.deepEqual(eps.filter((e) => e.nodeName === 'n2').length, 100, 'the slice that knew its node first keeps it');
 });
+
+test('IPv4 with leading zeros reads as Kubernetes reads it (decimal), in every address field, with one note', () => {
+  const snap = normaliseCluster([
+    {
+      kind: 'Service',
+      metadata: { name: 'legacy', namespace: 'apps' },
+      spec: {
+        type: 'LoadBalancer',
+        clusterIP: '010.096.000.010',
+        clusterIPs: ['010.096.000.010'],
+        externalIPs: ['203.000.113.009'],
+        loadBalancerSourceRanges: ['010.000.000.000/8'],
+        ports: [{ name: 'dns', port: 53, protocol: 'UDP', nodePort: 30053 }],
+      },
+      status: { loadBalancer: { ingress: [{ ip: '192.000.002.077' }] } },
+    },
+    {
+      kind: 'Endpoints',
+      metadata: { name: 'legacy', namespace: 'apps' },
+      subsets: [
+        {
+          addresses: [{ ip: '010.244.001.008' }],
+          notReadyAddresses: [{ ip: '10.244.2.9' }],
+          ports: [{ name: 'dns', port: 53, protocol: 'UDP' }],
+        },
+      ],
+    },
+    {
+      kind: 'Pod',
+      metadata: { name: 'old', namespace: 'apps' },
+      spec: { nodeName: 'n1' },
+      status: { podIP: '010.244.001.008', podIPs: [{ ip: '010.244.001.008' }] },
+    },
+    {
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: { podCIDRs: ['010.244.001.000/24'] },
+      status: {
+        addresses: [
+          { type: 'InternalIP', address: '172.016.000.011' },
+          { type: 'ExternalIP', address: '198.051.100.007' },
+        ],
+      },
+    },
+  ]);
+  const svc = snap.services[0];
+  // `010` is ten, not octal eight: Go's parser read every part as decimal.
+  assert.equal(svc.clusterIP, '10.96.0.10');
+  assert.deepEqual(svc.clusterIPs, ['10.96.0.10']);
+  assert.deepEqual(svc.externalIPs, ['203.0.113.9']);
+  assert.deepEqual(svc.loadBalancerIPs, ['192.0.2.77']);
+  assert.deepEqual(svc.loadBalancerSourceRanges, ['10.0.0.0/8']);
+  assert.deepEqual(
+    snap.endpoints['apps/legacy'].dns.map((e) => [e.ip, e.ready]),
+    [
+      ['10.244.1.8', true],
+      ['10.244.2.9', false],
+    ],
+  );
+  assert.equal(snap.pods?.[0].ip, '10.244.1.8');
+  assert.deepEqual(snap.pods?.[0].ips, ['10.244.1.8']);
+  assert.deepEqual(snap.nodes?.[0].internalIPs, ['172.16.0.11']);
+  assert.deepEqual(snap.nodes?.[0].externalIPs, ['198.51.100.7']);
+  assert.deepEqual(snap.nodes?.[0].podCIDRs, ['10.244.1.0/24']);
+  assert.deepEqual(codes(snap), ['legacy-ip']);
+  assert.equal(snap.issues[0].path, '[0].spec.clusterIP');
+  assert.match(
+    snap.issues[0].message,
+    /"010\.096\.000\.010" has leading zeros: read as 10\.96\.0\.10.*\(10 more addresses so written\)/,
+  );
+});
+
+test('what is no address with leading zeros either stays an invalid address', () => {
+  for (const bad of [
+    '256.0.0.1',
+    '0256.0.0.1',
+    '010.096.000',
+    '010.096.000.010.1',
+    '0x0a.0.0.1',
+    '10.96.0.1 ',
+    '１０.96.0.1',
+  ]) {
+    const snap = normaliseCluster([
+      { kind: 'Service', metadata: { name: 's', namespace: 'a' }, spec: { clusterIP: bad, ports: [{ port: 80 }] } },
+    ]);
+    assert.equal(snap.services.length, 0, bad);
+    assert.deepEqual(codes(snap), ['invalid-cluster-ip'], bad);
+  }
+});
