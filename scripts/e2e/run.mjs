@@ -469,29 +469,61 @@ async function runUiChecks(origin, workspace, { devPath, profile, shots, label }
   const spent = timeSpentIn(page);
   let passed = 0;
   let failed = 0;
+  let firstFailures = 0;
+  const secondAttempts = [];
+  const attempt = (check) =>
+    Promise.race([
+      check.run(context),
+      sleep(UI_CHECK_TIMEOUT_MS).then(() => {
+        throw new Error(`timed out after ${UI_CHECK_TIMEOUT_MS / 1000} s`);
+      }),
+    ]);
+  const reason = (error) => String(error?.message ?? error).replace(ANSI_ESCAPES, '');
   for (const check of checks) {
     const tc = Date.now();
-    try {
-      await Promise.race([
-        check.run(context),
-        sleep(UI_CHECK_TIMEOUT_MS).then(() => {
-          throw new Error(`timed out after ${UI_CHECK_TIMEOUT_MS / 1000} s`);
-        }),
-      ]);
-      passed++;
-      say(`  ok   ${check.name} (${seconds(tc)})`);
-    } catch (error) {
-      failed++;
-      const message = String(error?.message ?? error).replace(ANSI_ESCAPES, '');
-      say(`  FAIL ${check.name} (${seconds(tc)})\n       ${message.replace(/\n/g, '\n       ')}`);
-      await context.screenshot(`FAILED-${check.file}-${failed}`).catch(() => undefined);
-      // Leave no half-open widget behind for the next check.
-      await page.keyboard.press('Escape').catch(() => undefined);
+    let firstFailure;
+    // A check that fails is run once more: the workbench's own timing on a loaded 2-CPU machine (a hover shown
+    // late, a palette fading) once failed one check of 37 on CI with nothing wrong in the extension. A failure
+    // that repeats fails the run; one that does not is said, with its first reason and screenshot, below and at
+    // the end, so it is seen and not hidden.
+    for (let n = 1; n <= 2; n++) {
+      try {
+        await attempt(check);
+        passed++;
+        if (firstFailure === undefined) say(`  ok   ${check.name} (${seconds(tc)})`);
+        else {
+          secondAttempts.push(check.name);
+          say(`  ok   ${check.name} (${seconds(tc)}; on its second attempt, the first failed: ${firstFailure})`);
+        }
+        break;
+      } catch (error) {
+        const message = reason(error);
+        if (n === 1) {
+          firstFailure = message.split('\n')[0];
+          say(
+            `  ...  ${check.name}: first attempt failed (${seconds(tc)}), again:\n       ${message.replace(/\n/g, '\n       ')}`,
+          );
+          firstFailures++;
+          await context.screenshot(`FIRST-ATTEMPT-${check.file}-${firstFailures}`).catch(() => undefined);
+        } else {
+          failed++;
+          say(`  FAIL ${check.name} (${seconds(tc)})\n       ${message.replace(/\n/g, '\n       ')}`);
+          await context.screenshot(`FAILED-${check.file}-${failed}`).catch(() => undefined);
+        }
+        // Leave no half-open widget behind for the next attempt or check.
+        await page.keyboard.press('Escape').catch(() => undefined);
+      }
     }
   }
+  if (secondAttempts.length)
+    say(`${label}: passed on a second attempt (each first failure above): ${secondAttempts.join(' | ')}`);
   await page.close().catch(() => undefined);
   say(`${label}: UI checks took ${seconds(t)}; ${spent()}`);
-  return { passed, failed };
+  return {
+    passed,
+    failed,
+    note: secondAttempts.length ? `${secondAttempts.length} on a second attempt` : undefined,
+  };
 }
 
 /**
