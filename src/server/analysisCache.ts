@@ -38,6 +38,7 @@ import type { Lang } from '../core/i18n/catalog';
 import { CancelFlags, REQUEST_CANCELLED } from './cancellation';
 import { collectGarbage } from './gc';
 import { PiecedText, type ForwardedText } from './piecedText';
+import { RawResult } from './rawResult';
 import { TracePacketRequest } from './protocol';
 import type { TextSink } from './stdioReader';
 import type { FromWorker, ToWorker } from './worker';
@@ -99,7 +100,7 @@ export interface CacheHooks {
   error: (message: string) => void;
 }
 
-/** A worker's answer: the result, and what had to be fitted into the text it read. */
+/** A worker's answer: the result (a RawResult when the worker wrote it as JSON), and what had to be fitted into the text it read. */
 export interface Answer {
   result: unknown;
   fitted?: string[];
@@ -157,6 +158,7 @@ class Host {
       if (!p) return; // cancelled or abandoned: the late answer is dropped
       this.settle(m.id);
       if (m.kind === 'result') p.resolve({ result: m.result, fitted: m.fitted });
+      else if (m.kind === 'json') p.resolve({ result: new RawResult(m.text), fitted: m.fitted });
       else {
         if (m.log) error(m.log);
         p.reject(new ResponseError(m.code, m.message));

@@ -7,7 +7,6 @@ import {
   DocumentSymbolRequest,
   ProposedFeatures,
   ResponseError,
-  StreamMessageWriter,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -29,6 +28,7 @@ import { LEGEND } from './features/semanticTokens';
 import { DocumentLines } from './documentLines';
 import { DetectLanguageRequest, ListTargetsRequest, TracePacketRequest, type ServerSettings } from './protocol';
 import { forwardedText, PIECED_DOCUMENTS, textLength, textParts } from './piecedText';
+import { RawResult, StdoutMessageWriter } from './rawResult';
 import { StdioMessageReader } from './stdioReader';
 
 /** Re-parse and publish diagnostics this long after the last keystroke. */
@@ -147,7 +147,8 @@ export function startServer(connection: Connection, reader?: StdioMessageReader)
       );
     if (answer.version === now.version) return answer.result as R;
     // Answered from an older version of the text: fitted into the text the editor holds now.
-    return fitResponse(method, answer.result, new DocumentLines(now)).value as R;
+    const value = answer.result instanceof RawResult ? answer.result.value() : answer.result;
+    return fitResponse(method, value, new DocumentLines(now)).value as R;
   }
 
   function schedule(uri: string, delay: number): void {
@@ -292,12 +293,13 @@ export function serve(): void {
 }
 
 /**
- * A connection over stdin and stdout that reads big messages with fewer copies (stdioReader.ts), and does what
+ * A connection over stdin and stdout that reads big messages with fewer copies (stdioReader.ts), writes answers
+ * made as JSON text by the workers as they are (rawResult.ts), and does what
  * vscode-languageserver does for a --stdio it sets up itself: stdout carries the protocol only (console output
  * goes to the client's log), and the server ends with its input.
  */
 function stdioConnection(reader: StdioMessageReader): Connection {
-  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
+  const connection = createConnection(ProposedFeatures.all, reader, new StdoutMessageWriter(process.stdout));
   const to =
     (send: (message: string) => void) =>
     (...args: unknown[]) =>

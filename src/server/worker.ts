@@ -15,9 +15,10 @@ import { networkSymbols } from './features/networkSymbols';
 import { codeLenses, inlayHints } from './features/lens';
 import { definition, incomingCalls, outgoingCalls, prepareCallHierarchy, references } from './features/navigation';
 import { semanticTokens, semanticTokensIn } from './features/semanticTokens';
-import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
+import { foldingRanges, outline, workspaceSymbols } from './features/symbols';
 import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
 import { fitResponse } from './fit';
+import { writeJson, type JsonText } from './jsonAnswer';
 import { collectGarbage } from './gc';
 import { LineIndex } from './lineIndex';
 import { paramsToEngine, resultToDocument } from './pasteMapping';
@@ -53,6 +54,8 @@ export type FromWorker =
   | { kind: 'analysisFailed'; uri: string; version: number; message: string }
   /** `fitted`: what the feature answered that the editor rejects, fitted here (a feature's bug, for the log). */
   | { kind: 'result'; id: number; result: unknown; fitted?: string[] }
+  /** A result written as JSON text (jsonAnswer.ts), its blocks' buffers transferred. */
+  | { kind: 'json'; id: number; text: JsonText; fitted?: string[] }
   | { kind: 'error'; id: number; code: number; message: string; log?: string };
 
 export function kindForLanguage(languageId: string): DumpKind | undefined {
@@ -102,7 +105,7 @@ export const HANDLERS: Record<string, Handler> = {
   'textDocument/references': (d, p) =>
     references(d.analysis, d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
   'textDocument/documentSymbol': (d, _p, lang) => [
-    ...documentSymbols(d.analysis, d.lines, lang),
+    ...outline(d.analysis, d.lines, lang),
     ...networkSymbols(d.analysis, d.lines, lang),
   ],
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
@@ -122,6 +125,30 @@ export const HANDLERS: Record<string, Handler> = {
     shownInEditor(diagnosticsOf(d.analysis, lang), lang).map((x) => toLspDiagnostic(x, d.uri)),
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+/**
+ * Answers written as JSON text here, item by item (jsonAnswer.ts), and sent to the editor as they are: their
+ * positions are mapped and fitted item by item (the default of pasteMapping.ts and fit.ts).
+ */
+const WRITTEN_AS_JSON = new Set(['textDocument/documentSymbol']);
+
+/** An answer as a value, or as JSON text (`WRITTEN_AS_JSON`); `changes`: what fitting it changed (fit.ts). */
+export type Answer = { changes: string[] } & ({ value: unknown } | { text: JsonText });
+
+/** The answer to a request, its positions in the document's lines and fitted into them (see fit.ts). */
+export function answerOf(doc: Held, method: string, params: unknown, lang: Lang): Answer {
+  const map = doc.analysis.positions;
+  const lines = doc.documentLines ?? doc.lines;
+  const result = HANDLERS[method](doc, paramsToEngine(params, map), lang);
+  if (!WRITTEN_AS_JSON.has(method)) return fitResponse(method, resultToDocument(method, result, map) ?? null, lines);
+  const changes: string[] = [];
+  const text = writeJson(result, (item) => {
+    const fitted = fitResponse(method, resultToDocument(method, item, map), lines);
+    changes.push(...fitted.changes.slice(0, 5 - changes.length));
+    return fitted.value;
+  });
+  return { text, changes };
+}
 
 export function runWorker(): void {
   /** The analysis of each document this worker holds (one big document, or the small ones). */
@@ -207,23 +234,21 @@ export function runWorker(): void {
       return;
     }
     try {
-      const fitted = runningRequest(m.id, () => {
+      const answer = runningRequest(m.id, () => {
         throwIfCancelled();
         // Fitted into the text this analysis read: the answer is right for that version; the server fits it
         // again into a newer text if the document changed since.
-        const map = doc.analysis.positions;
-        const answer = resultToDocument(m.method, handler(doc, paramsToEngine(m.params, map), m.lang), map);
-        return fitResponse(m.method, answer ?? null, doc.documentLines ?? doc.lines);
+        return answerOf(doc, m.method, m.params, m.lang);
       });
       // Copying a big answer to the server takes as long as making it (0.5-0.8 s for 52,000 callers): not for
       // a request cancelled meanwhile.
       if (isCancelled(m.id)) throw new RequestCancelledError();
-      post({
-        kind: 'result',
-        id: m.id,
-        result: fitted.value ?? null,
-        ...(fitted.changes.length ? { fitted: fitted.changes } : {}),
-      });
+      const fitted = answer.changes.length ? { fitted: answer.changes } : {};
+      if ('text' in answer) {
+        // The blocks' memory moves to the server's thread, not copied.
+        const buffers = new Set(answer.text.blocks.map((b) => b.buffer as ArrayBuffer));
+        port.postMessage({ kind: 'json', id: m.id, text: answer.text, ...fitted } satisfies FromWorker, [...buffers]);
+      } else post({ kind: 'result', id: m.id, result: answer.value ?? null, ...fitted });
     } catch (e) {
       // The server answered it already: this only tells it the worker is free.
       if (e instanceof RequestCancelledError)

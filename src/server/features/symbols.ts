@@ -3,6 +3,7 @@ import type { DocumentSymbol, FoldingRange, Range, SymbolInformation } from 'vsc
 import { FoldingRangeKind, SymbolKind } from '../lspConstants';
 import type { Analysis } from '../../core/analyze';
 import type { KubeService } from '../../core/iptables/kubeView';
+import type { Chain, Rule } from '../../core/iptables/dump';
 import type { IptablesModel } from '../../core/iptables/model';
 import type { IpvsDump } from '../../core/ipvs/types';
 import { serviceLabel, realServerLabel } from '../../core/ipvs/identity';
@@ -12,6 +13,7 @@ import { joinHostPort } from '../../core/common/ip';
 import { formatShare } from '../../core/common/shares';
 import { t, tn, type Lang } from '../../core/i18n/catalog';
 import { throwIfCancelled } from '../cancellation';
+import { listed, OpenList } from '../jsonAnswer';
 
 /** The lengths of the document's lines: ranges that cover whole lines end where the line really ends. */
 export type LineLengths = Pick<LineIndex, 'lineLength'>;
@@ -33,6 +35,11 @@ function holding(range: Range, selection: Range): Range {
 }
 
 export function documentSymbols(a: Analysis, lines: LineLengths, lang: Lang = 'en'): DocumentSymbol[] {
+  return listed(outline(a, lines, lang)) as DocumentSymbol[];
+}
+
+/** The document symbols with the Services tree's made as they are written (jsonAnswer.ts): the worker's answer. */
+export function outline(a: Analysis, lines: LineLengths, lang: Lang = 'en'): (DocumentSymbol | OpenList)[] {
   // Both only in a session paste, in the editor's order of sections.
   return [
     ...(a.iptables ? iptablesSymbols(a.iptables, lines, lang) : []),
@@ -75,12 +82,55 @@ interface Run<R> {
   rule: R;
 }
 
-function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): DocumentSymbol[] {
-  const out: DocumentSymbol[] = [];
+/**
+ * A chain's symbol (a run of its rules, or its declaration when it has none), made when the outline is written
+ * (jsonAnswer.ts): 12,000 symbols held until then outlive the young generation, and V8 then allocates every symbol of
+ * their kind in the old one. `line`: where its range starts.
+ */
+interface ChainEntry {
+  line: number;
+  chain: Chain;
+  /** Undefined: the declaration of a chain without rules. */
+  run?: Run<Rule>;
+  /** The chain's first run (the declaration joins it when `declJoins`). */
+  first: boolean;
+  declJoins: boolean;
+}
+
+function* chainSymbols(entries: readonly ChainEntry[], lines: LineLengths, lang: Lang): Generator<DocumentSymbol> {
+  for (const { chain, run, first, declJoins } of entries) {
+    const count = tn(lang, 'outline.rules', chain.rules.length);
+    const detail = chain.policy ? t(lang, 'outline.policy', { policy: chain.policy, rules: count }) : count;
+    const kind = chain.builtin ? SymbolKind.Event : SymbolKind.Function;
+    if (!run) {
+      const sel = toRange(chain.declSpan!);
+      yield {
+        name: chain.name,
+        detail,
+        kind,
+        range: holding(spanRange(lines, sel.start.line, sel.start.line), sel),
+        selectionRange: sel,
+      };
+      continue;
+    }
+    const { from, to, rule } = run;
+    const sel = toRange(first && declJoins ? chain.declSpan! : rule.chainSpan);
+    yield {
+      name: chain.name,
+      detail: first ? detail : t(lang, 'outline.continued', { from: from + 1, to: to + 1 }),
+      kind,
+      range: holding(spanRange(lines, first && declJoins ? from - 1 : from, to), sel),
+      selectionRange: sel,
+    };
+  }
+}
+
+function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): OpenList[] {
+  const out: OpenList[] = [];
   const { serviceByChain, endpointByChain } = model.kube;
   let end = 0;
   for (const table of model.dump.tables) {
-    const chains: DocumentSymbol[] = [];
+    const chains: ChainEntry[] = [];
     const fold = table.chains.size > LARGE_TABLE_CHAINS;
     let folded = 0;
     let tableFirst = table.line ?? Number.MAX_SAFE_INTEGER;
@@ -88,59 +138,55 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): 
     for (const chain of table.chains.values()) {
       throwIfCancelled();
       if (chain.rules.length === 0 && !chain.declSpan) continue;
-      const runs = chainRuns(chain);
-      const first = Math.min(chain.declSpan?.line ?? Number.MAX_SAFE_INTEGER, runs[0]?.from ?? Number.MAX_SAFE_INTEGER);
-      const last = Math.max(chain.declSpan?.line ?? 0, runs[runs.length - 1]?.to ?? 0);
+      // Where the chain's lines are, without its runs: 60,000 chains of a 10k-Service dump are folded.
+      const declSpan = chain.declSpan;
+      let first = declSpan?.line ?? Number.MAX_SAFE_INTEGER;
+      let last = declSpan?.line ?? 0;
+      for (const rule of chain.rules) {
+        first = Math.min(first, rule.line);
+        last = Math.max(last, rule.endLine ?? rule.line);
+      }
       tableFirst = Math.min(tableFirst, first);
       tableLast = Math.max(tableLast, last);
       if (fold && (serviceByChain.has(chain.name) || endpointByChain.has(chain.name))) {
         folded++;
         continue;
       }
-      const count = tn(lang, 'outline.rules', chain.rules.length);
-      const detail = chain.policy ? t(lang, 'outline.policy', { policy: chain.policy, rules: count }) : count;
-      const kind = chain.builtin ? SymbolKind.Event : SymbolKind.Function;
+      const runs = chainRuns(chain);
       if (runs.length === 0) {
-        const sel = toRange(chain.declSpan!);
-        chains.push({
-          name: chain.name,
-          detail,
-          kind,
-          range: holding(spanRange(lines, sel.start.line, sel.start.line), sel),
-          selectionRange: sel,
-        });
+        chains.push({ line: declSpan!.line, chain, first: true, declJoins: false });
         continue;
       }
       // The declaration joins the first run when it is the line before it (`-N X` then `-A X ...`).
-      const declJoins = chain.declSpan !== undefined && chain.declSpan.line === runs[0].from - 1;
-      // KUBE-SERVICES in kube-proxy's layout is a run per Service: 10k on a 10k-Service dump.
-      runs.forEach(({ from, to, rule }, i) => {
+      const declJoins = declSpan !== undefined && declSpan.line === runs[0].from - 1;
+      // KUBE-SERVICES in kube-proxy's layout is a run per Service: 10k on a 10k-Service dump. A symbol's range
+      // starts at its run's first line, or at its selection when that is earlier (`holding`).
+      runs.forEach((run, i) => {
         throwIfCancelled();
-        const sel = toRange(i === 0 && declJoins ? chain.declSpan! : rule.chainSpan);
-        const start = i === 0 && declJoins ? from - 1 : from;
-        chains.push({
-          name: chain.name,
-          detail: i === 0 ? detail : t(lang, 'outline.continued', { from: from + 1, to: to + 1 }),
-          kind,
-          range: holding(spanRange(lines, start, to), sel),
-          selectionRange: sel,
-        });
+        const start = i === 0 && declJoins ? run.from - 1 : run.from;
+        const selLine = i === 0 && declJoins ? declSpan.line : run.rule.chainSpan.line;
+        chains.push({ line: Math.min(start, selLine), chain, run, first: i === 0, declJoins });
       });
     }
     if (chains.length === 0 && table.line === undefined) continue;
-    chains.sort((a, b) => a.range.start.line - b.range.start.line);
+    chains.sort((a, b) => a.line - b.line);
     const sel = table.span ? toRange(table.span) : spanRange(lines, tableFirst, tableFirst);
     const detail = folded ? t(lang, 'outline.folded', { count: folded }) : undefined;
     const range = holding(spanRange(lines, Math.min(tableFirst, sel.start.line), tableLast), sel);
     end = Math.max(end, range.end.line);
-    out.push({
-      name: `*${table.name}`,
-      ...(detail ? { detail } : {}),
-      kind: SymbolKind.Namespace,
-      range,
-      selectionRange: sel,
-      children: chains,
-    });
+    out.push(
+      new OpenList(
+        {
+          name: `*${table.name}`,
+          ...(detail ? { detail } : {}),
+          kind: SymbolKind.Namespace,
+          range,
+          selectionRange: sel,
+        },
+        'children',
+        chainSymbols(chains, lines, lang),
+      ),
+    );
   }
   const services = serviceTree(model, lines, lang, end);
   if (services) out.push(services);
@@ -150,20 +196,39 @@ function iptablesSymbols(model: IptablesModel, lines: LineLengths, lang: Lang): 
 /**
  * "Services": Service > port > endpoints, from the kube-proxy view. A view across tables (a Service without
  * endpoints has its REJECT in filter, the rest in nat), so it comes after them: its own range is the dump's last
- * line, and each entry is the one line it points at, so none of them holds the cursor for the chains' lines.
+ * line, and each entry is the one line it points at, so none of them holds the cursor for the chains' lines. Its
+ * children are made one Service at a time as the answer is written (70,000 symbols on a 10k-Service dump).
  */
-function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: number): DocumentSymbol | undefined {
+function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: number): OpenList | undefined {
   const groups = new Map<string, KubeService[]>();
+  let allLast = end;
   for (const s of model.kube.services) {
     if (s.lines.length === 0) continue;
     const key = s.namespace && s.service ? `${s.namespace}/${s.service}` : s.name || s.chain || '?';
     const list = groups.get(key) ?? [];
     list.push(s);
     groups.set(key, list);
+    allLast = Math.max(allLast, s.lines[s.lines.length - 1]);
   }
   if (groups.size === 0) return undefined;
-  const children: DocumentSymbol[] = [];
-  let allLast = end;
+  return new OpenList(
+    {
+      name: t(lang, 'outline.services'),
+      detail: tn(lang, 'outline.services.count', groups.size),
+      kind: SymbolKind.Module,
+      range: spanRange(lines, allLast, allLast),
+      selectionRange: spanRange(lines, allLast, allLast),
+    },
+    'children',
+    serviceSymbols(groups, lines, lang),
+  );
+}
+
+function* serviceSymbols(
+  groups: Map<string, KubeService[]>,
+  lines: LineLengths,
+  lang: Lang,
+): Generator<DocumentSymbol, void, undefined> {
   for (const [name, ports] of groups) {
     throwIfCancelled();
     const portSymbols: DocumentSymbol[] = ports.map((s) => {
@@ -199,26 +264,14 @@ function serviceTree(model: IptablesModel, lines: LineLengths, lang: Lang, end: 
       };
     });
     const first = ports.reduce((m, s) => Math.min(m, s.lines[0]), Number.MAX_SAFE_INTEGER);
-    allLast = Math.max(
-      allLast,
-      ports.reduce((m, s) => Math.max(m, s.lines[s.lines.length - 1]), 0),
-    );
-    children.push({
+    yield {
       name,
       kind: SymbolKind.Class,
       range: spanRange(lines, first, first),
       selectionRange: spanRange(lines, first, first),
       children: portSymbols,
-    });
+    };
   }
-  return {
-    name: t(lang, 'outline.services'),
-    detail: tn(lang, 'outline.services.count', groups.size),
-    kind: SymbolKind.Module,
-    range: spanRange(lines, allLast, allLast),
-    selectionRange: spanRange(lines, allLast, allLast),
-    children,
-  };
 }
 
 function ipvsSymbols(dump: IpvsDump, lines: LineLengths, lang: Lang): DocumentSymbol[] {
