@@ -35,7 +35,18 @@ export interface NodeAccess {
 /** Output kept of a node's rules dump: as much as kpp reads from a file (a ~45,000-Service iptables-save passes 64 MiB). */
 export const NODE_OUTPUT_BYTES = 128 * 1024 * 1024;
 
+/**
+ * Output kept of a command in the client pod (connects, DNS, routes, links): ample for what they print (a host-network
+ * pod's `ip -d link` with thousands of veths is a few MiB), and eleven checks that flood hold ~180 MB, not ~1.4 GB.
+ */
+export const POD_CHECK_OUTPUT_BYTES = 8 * 1024 * 1024;
+
 const CUT_OUTPUT = 'a cut output is not read';
+
+/** The error of a check whose output passed `cap` bytes: a cut output reads as whole (a route or rule missing). */
+export function cutOutputError(cap: number): string {
+  return `printed more than ${cap / 1024 / 1024} MiB; ${CUT_OUTPUT}`;
+}
 
 /** Whether a node command failed because it printed more than its limit (see nodeCheckResult). */
 export function wasCut(r: CheckResult): boolean {
@@ -56,7 +67,7 @@ export function nodeCheckResult(spec: CheckSpec, r: ExecResult): CheckResult {
       ok: false,
       stdout: '',
       stderr: r.stderr,
-      error: `printed more than ${cap / 1024 / 1024} MiB; ${CUT_OUTPUT}`,
+      error: cutOutputError(cap),
     };
   return {
     ...common,

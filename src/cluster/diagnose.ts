@@ -13,6 +13,7 @@ import {
   readTools,
   resolvConfCheck,
   toolProbeCheck,
+  type RawResult,
 } from '../core/diagnose/plan';
 import { serviceFamily, type ProxyMode } from '../core/diagnose/node';
 import type {
@@ -28,10 +29,18 @@ import { normaliseCluster } from '../core/kube/objects';
 import { isSubdomainName, kubeIpText } from '../core/kube/validate';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
 import { serviceKey } from '../core/kube/types';
-import { captureNode, captureRules, openNodeAccess, type NodeAccess } from './capture';
+import {
+  captureNode,
+  captureRules,
+  cutOutputError,
+  openNodeAccess,
+  POD_CHECK_OUTPUT_BYTES,
+  type NodeAccess,
+} from './capture';
 import { dumpEngine } from './dumpEngine';
 import { addDebugContainer, DEFAULT_DEBUG_IMAGE, type ConfirmCreation, type DebugHandle } from './debug';
 import { cancelledError, ClusterError, isClusterError } from './errors';
+import type { ExecResult } from './exec';
 import type { ClusterSession, KubeObject } from './session';
 import { checkContainerName, checkNamespace, checkPodName, checkServiceName } from './validate';
 
@@ -184,6 +193,25 @@ export function pickSource(pods: KubeObject[], backends: Set<string>): KubeObjec
 /** Exec errors that end the diagnosis (the pod is gone, the API went away, the caller cancelled). */
 function isFatal(e: unknown): boolean {
   return isClusterError(e) && ['cancelled', 'not-found', 'unreachable', 'unauthorized', 'tls'].includes(e.code);
+}
+
+/**
+ * What a check in the client pod read from its exec. A cut output is not read: a routing table missing its end
+ * would answer the route lookup wrongly; the check fails saying why.
+ */
+export function podCheckOutput(spec: CheckSpec, r: ExecResult): RawResult {
+  const error = r.truncated ? cutOutputError(POD_CHECK_OUTPUT_BYTES) : r.error;
+  return {
+    id: spec.id,
+    kind: spec.kind,
+    argv: spec.argv,
+    exitCode: r.truncated ? null : r.exitCode,
+    durationMs: r.durationMs,
+    stdout: r.truncated ? '' : r.stdout,
+    stderr: r.stderr,
+    ...(error ? { error } : {}),
+    ...(spec.target ? { target: spec.target } : {}),
+  };
 }
 
 export async function diagnoseService(session: ClusterSession, opts: DiagnoseOptions): Promise<DiagnoseReport> {
@@ -353,19 +381,10 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         const r = await session.exec(podNs, source.name, spec.argv, {
           ...(where ? { container: where } : {}),
           timeoutMs: spec.timeoutMs, // already holds slack over the in-pod tool's own limit
+          maxOutputBytes: POD_CHECK_OUTPUT_BYTES,
           ...(signal ? { signal } : {}),
         });
-        return dumpEngine().classifyCheck(spec, {
-          id: spec.id,
-          kind: spec.kind,
-          argv: spec.argv,
-          exitCode: r.exitCode,
-          durationMs: r.durationMs,
-          stdout: r.stdout,
-          stderr: r.stderr,
-          ...(r.error ? { error: r.error } : {}),
-          ...(spec.target ? { target: spec.target } : {}),
-        });
+        return dumpEngine().classifyCheck(spec, podCheckOutput(spec, r));
       } catch (e) {
         if (isClusterError(e) && e.code === 'not-found') {
           throw new ClusterError(
