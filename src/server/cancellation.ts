@@ -54,5 +54,17 @@ export function runningRequest<T>(id: number, work: () => T): T {
 
 /** Called in the loops that can run long on a big dump (one shared load: cheap enough for every iteration). */
 export function throwIfCancelled(): void {
-  if (running !== 0 && isCancelled(running)) throw new RequestCancelledError();
+  if (running === 0) return;
+  lookObserver?.();
+  if (isCancelled(running)) throw new RequestCancelledError();
+}
+
+let lookObserver: (() => void) | undefined;
+
+/**
+ * `observer` is called at every look at the mark (before it is read) while a request runs; undefined: none. How
+ * cancellation.test.ts counts a feature's looks and marks its request in the middle of its work.
+ */
+export function observeLooks(observer: (() => void) | undefined): void {
+  lookObserver = observer;
 }
