@@ -121,6 +121,19 @@ describe("the trace's shares in a verdict", () => {
       for (const d of facts.trace.dnat) assert.ok(Math.abs(d.share - 1 / p.endpoints.length) < 1e-9);
     });
 
+    test(`plan ${p.name}: past four alternatives, the rest are counted`, () => {
+      // Each set's members are rejected by their own rule: five ways the packet can end.
+      const rules = [1, 2, 3, 4].map((n) => `-A FORWARD -m set --match-set deny-${n} src -j REJECT`);
+      const { en, zh } = both(traceInput(p, (d) => withRules(d, 'filter', [], rules)));
+      assert.equal(en.evidence.filter((e) => /^Traced .*, if /.test(e.text)).length, 4);
+      assert.ok(
+        en.evidence.some(
+          (e) => e.text === 'One more alternative of the trace (a side of facts the dump cannot decide) is not shown.',
+        ),
+      );
+      assert.ok(zh.evidence.some((e) => e.text === '追踪还有 1 个分支（转储无法判定的条件的不同取值）未列出。'));
+    });
+
     test(`plan ${p.name}: "is this address the node's": its addresses decide; unknown, the alternatives end alike`, () => {
       // Docker's hook on a node: only packets for the node's own addresses go to its chain, which returns.
       const docker = (d: string) =>

@@ -262,7 +262,9 @@ export const diagnoseMessages: MessageBundle = {
       "Traced {src} -> {target} through node {node}'s rules, {given}: DNAT to {dnat} (share {share}).",
     'diagnose.ev.trace-none-if':
       "Traced {src} -> {target} through node {node}'s rules, {given}: no path is DNATed (verdicts: {verdicts}).",
-    'diagnose.ev.trace-more-alternatives':
+    'diagnose.ev.trace-more-alternatives.one':
+      'One more alternative of the trace (a side of facts the dump cannot decide) is not shown.',
+    'diagnose.ev.trace-more-alternatives.other':
       '{count} more alternatives of the trace (sides of facts the dump cannot decide) are not shown.',
     'diagnose.ev.stop.no-endpoints-if':
       "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}), {given}: kube-proxy's rule for a Service port without endpoints.",
@@ -590,7 +592,7 @@ export const diagnoseMessages: MessageBundle = {
       '在节点 {node} 的规则中追踪 {src} -> {target}，{given}：DNAT 到 {dnat}（占比 {share}）。',
     'diagnose.ev.trace-none-if':
       '在节点 {node} 的规则中追踪 {src} -> {target}，{given}：没有任何路径做 DNAT（结果：{verdicts}）。',
-    'diagnose.ev.trace-more-alternatives': '追踪还有 {count} 个分支（转储无法判定的条件的不同取值）未列出。',
+    'diagnose.ev.trace-more-alternatives.other': '追踪还有 {count} 个分支（转储无法判定的条件的不同取值）未列出。',
     'diagnose.ev.stop.no-endpoints-if':
       '{given}，节点 {node} 的 {table} 表 {chain} 链第 {line} 行{action}该 Pod 发往 {target} 的数据包（占比 {share}）：这是 kube-proxy 为没有端点的 Service 端口写的规则。',
     'diagnose.ev.stop.no-local-endpoints-if':
