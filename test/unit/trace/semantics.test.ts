@@ -610,9 +610,16 @@ describe('trace: bad input', () => {
     assert.ok(r.warningMessages.some((m) => m.code === 'warn.bad-value'));
   });
 
-  it('an IPv6 packet on an IPv4 dump warns and matches no address', () => {
+  it('an IPv6 packet on an IPv4 dump is not walked through rules it never meets', () => {
     const r = trace(forward(['-A FORWARD -s 10.0.0.0/8 -j DROP']), TCP('fd00::1', 'fd00::2', 80));
-    assert.equal(r.paths[0].verdict, 'ACCEPT');
-    assert.ok(r.warningMessages.some((m) => m.code === 'warn.family-mismatch'));
+    assertSumsToOne(r);
+    assert.deepEqual(
+      r.paths.map((p) => [p.verdict, p.steps.length]),
+      [['UNKNOWN', 0]],
+    );
+    assert.deepEqual(
+      r.warningMessages.map((m) => m.code),
+      ['warn.other-family.address'],
+    );
   });
 });

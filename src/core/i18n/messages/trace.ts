@@ -11,6 +11,14 @@ export const traceMessages: MessageBundle = {
     'trace.warn.bad-value': 'Could not read `{option}`; the trace treats it as unknown and forks on it.',
     'trace.warn.bad-target-value': 'Could not read the {target} value `{value}` at {where}.',
     'trace.warn.family-mismatch': 'The packet is IPv{packet} but the dump is IPv{dump}: no address can match.',
+    // The dump says it holds the other tool's rules: the packet is not traced ({dumpTool}, {packetTool}: iptables or
+    // ip6tables; {tool}: the header's tool as written).
+    'trace.warn.other-family.header':
+      "Not traced: the packet is IPv{packet}, but this dump holds IPv{dump} rules ({dumpTool}: its header names {tool}). The kernel passes IPv{packet} packets through {packetTool} rules only, never these: trace it through the node's `{packetTool}-save` output.",
+    'trace.warn.other-family.address':
+      "Not traced: the packet is IPv{packet}, but this dump holds IPv{dump} rules ({dumpTool}: they hold IPv{dump} addresses). The kernel passes IPv{packet} packets through {packetTool} rules only, never these: trace it through the node's `{packetTool}-save` output.",
+    'trace.warn.family-unknown':
+      "The packet is IPv{packet}, and nothing in the dump says whether its rules are iptables' (IPv4) or ip6tables' (IPv6): no header, no address. Traced through them; if they are {dumpTool} rules, IPv{packet} packets never meet them (the node's `{packetTool}-save` output holds the rules they pass).",
     'trace.warn.duplicate-table': 'Table {table} appears more than once; only the first copy is traced.',
     'trace.warn.no-local-addresses':
       'The node addresses (localAddresses) were not given: only loopback destinations count as local, and addrtype LOCAL tests fork.',
@@ -154,6 +162,12 @@ export const traceMessages: MessageBundle = {
     'trace.warn.bad-value': '无法读取 `{option}`；追踪将其视为未知条件并分叉。',
     'trace.warn.bad-target-value': '无法读取 {where} 处 {target} 的值 `{value}`。',
     'trace.warn.family-mismatch': '数据包是 IPv{packet}，规则转储是 IPv{dump}：任何地址都无法匹配。',
+    'trace.warn.other-family.header':
+      '未追踪：数据包是 IPv{packet}，但该转储是 {dumpTool} 的 IPv{dump} 规则（其头部写着 {tool}）。内核只让 IPv{packet} 数据包经过 {packetTool} 的规则，从不经过这些规则：请用节点上 `{packetTool}-save` 的输出来追踪。',
+    'trace.warn.other-family.address':
+      '未追踪：数据包是 IPv{packet}，但该转储是 {dumpTool} 的 IPv{dump} 规则（规则中是 IPv{dump} 地址）。内核只让 IPv{packet} 数据包经过 {packetTool} 的规则，从不经过这些规则：请用节点上 `{packetTool}-save` 的输出来追踪。',
+    'trace.warn.family-unknown':
+      '数据包是 IPv{packet}，而转储中没有任何信息说明其规则属于 iptables（IPv4）还是 ip6tables（IPv6）：没有头部，也没有地址。已照常追踪；若这些是 {dumpTool} 的规则，IPv{packet} 数据包根本不会经过它们（它们经过的规则在节点上 `{packetTool}-save` 的输出中）。',
     'trace.warn.duplicate-table': '表 {table} 出现了多次；只追踪第一份。',
     'trace.warn.no-local-addresses':
       '未提供节点地址（localAddresses）：只有回环地址被视为本机地址，addrtype LOCAL 判断将分叉。',

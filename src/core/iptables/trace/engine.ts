@@ -53,6 +53,7 @@ import type {
 } from './types';
 import type { IptablesDump } from '../dump';
 import { compileSets } from './ipsets';
+import { familyProblem } from './family';
 import { numgenPathTexts } from '../../nft/objects';
 import { loopText } from '../jumpLoops';
 
@@ -186,30 +187,10 @@ function stagesOf(dump: IptablesDump): Readonly<Record<Phase, readonly Stage[]>>
 export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOptions = {}): TraceResult {
   const lang = options.lang ?? 'en';
   const prepared = preparePacket(packet);
-  if (!prepared.ok) {
-    const path: TracePath = {
-      probability: 1,
-      verdict: 'UNKNOWN',
-      dnat: null,
-      snat: null,
-      masquerade: false,
-      mark: 0,
-      steps: [],
-      prefix: -1,
-      ownSteps: [],
-      assumptions: [],
-      assumptionMessages: [],
-      given: [],
-      givenMessages: [],
-    };
-    return {
-      packet,
-      paths: [path],
-      sharedSteps: [],
-      warnings: prepared.problems.map((m) => renderTraceMessage(m, lang)),
-      warningMessages: prepared.problems,
-    };
-  }
+  if (!prepared.ok) return untraced(packet, prepared.problems, lang);
+  const family = familyProblem(dump, prepared.env.family);
+  // The other tool's rules: the packet never meets them, so no walk through them is shown.
+  if (family?.refuse) return untraced(packet, [family.message], lang);
   const { state } = prepared;
   const sets = compileSets(options.ipsets);
   const env = sets ? { ...prepared.env, sets } : prepared.env;
@@ -239,8 +220,7 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     now,
     deadline: now() + maxMillis,
   };
-  if (env.family !== run.index.family)
-    warn(run, msg('warn.family-mismatch', { packet: env.family, dump: run.index.family }));
+  if (family) warn(run, family.message);
   for (const t of run.index.duplicateTables) warn(run, msg('warn.duplicate-table', { table: t }));
   if (env.hook === 'output' && state.outIface === undefined && isForThisNode(env, state)) state.outIface = 'lo';
   run.pending.push({
@@ -282,6 +262,32 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
     result.warningMessages.push(messageCode);
   }
   return result;
+}
+
+/** A packet not traced: one UNKNOWN path without steps, and why. */
+function untraced(packet: Packet, problems: TraceMessage[], lang: Lang): TraceResult {
+  const path: TracePath = {
+    probability: 1,
+    verdict: 'UNKNOWN',
+    dnat: null,
+    snat: null,
+    masquerade: false,
+    mark: 0,
+    steps: [],
+    prefix: -1,
+    ownSteps: [],
+    assumptions: [],
+    assumptionMessages: [],
+    given: [],
+    givenMessages: [],
+  };
+  return {
+    packet,
+    paths: [path],
+    sharedSteps: [],
+    warnings: problems.map((m) => renderTraceMessage(m, lang)),
+    warningMessages: problems,
+  };
 }
 
 /**

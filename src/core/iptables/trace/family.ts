@@ -1,0 +1,59 @@
+/**
+ * Whether a packet of one IP family can pass a dump's rules at all. The kernel keeps IPv4 and IPv6 rules apart:
+ * iptables' tables see IPv4 packets only, ip6tables' IPv6 packets only, so an IPv6 packet "traced" through an
+ * `iptables-save` dump walks rules it never meets. The dump's family is known when its header names the tool or a
+ * rule holds an address; nft rulesets are left alone (an `inet` table sees both families).
+ */
+import type { IpFamily } from '../../common/ip';
+import { forEachOptionName, type IptablesDump } from '../dump';
+import { msg } from './message';
+import type { TraceMessage } from './types';
+
+/** The tool whose rules packets of a family pass. */
+function toolOf(family: IpFamily): string {
+  return family === 6 ? 'ip6tables' : 'iptables';
+}
+
+/** The family of a NAT target (`10.0.0.1:80`, `[fd00::1]:80`, `fd00::1`); undefined when it has no address. */
+function natFamily(value: string): IpFamily | undefined {
+  if (value.startsWith('[') || value.indexOf(':') !== value.lastIndexOf(':')) return 6;
+  return /^\d/.test(value) ? 4 : undefined;
+}
+
+/**
+ * A packet whose family is not the dump's: `refuse` when the dump says it holds the other tool's rules (its header,
+ * the first rule with an address, as the parser decides the family, or a DNAT or SNAT target), so the packet never
+ * meets them; a warning only when nothing says (a dump without header or addresses may be either tool's) or the
+ * dump is nft's.
+ */
+export function familyProblem(
+  dump: IptablesDump,
+  packetFamily: IpFamily,
+): { message: TraceMessage; refuse: boolean } | undefined {
+  if (dump.family === packetFamily) return undefined;
+  const params = {
+    packet: packetFamily,
+    dump: dump.family,
+    dumpTool: toolOf(dump.family),
+    packetTool: toolOf(packetFamily),
+  };
+  if (dump.format === 'nft') return { message: msg('warn.family-mismatch', params), refuse: false };
+  const header = dump.headers.find((h) => /^ip6?tables/.test(h.tool));
+  if (header && header.tool.startsWith('ip6tables') === (dump.family === 6))
+    return { message: msg('warn.other-family.header', { ...params, tool: header.tool }), refuse: true };
+  for (const r of dump.rules) {
+    let seen: IpFamily | undefined;
+    forEachOptionName(r, (module, name, option) => {
+      if (seen !== undefined) return;
+      // The parser decides the dump's family by the first source or destination address.
+      if (module === '' && (name === 'source' || name === 'destination')) seen = dump.family;
+      else if (module === null && (name === 'to-destination' || name === 'to-source'))
+        seen = natFamily(option().values[0] ?? '');
+    });
+    if (seen === undefined) continue;
+    if (seen !== packetFamily) return { message: msg('warn.other-family.address', params), refuse: true };
+    // A NAT target of the packet's family where the parser read none: the warning of old, traced.
+    return { message: msg('warn.family-mismatch', params), refuse: false };
+  }
+  return { message: msg('warn.family-unknown', params), refuse: false };
+}
