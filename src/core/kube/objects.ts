@@ -57,12 +57,25 @@ class IssueLog {
   add(code: string, path: string, message: string): void {
     this.issues.push({ code, path, message });
   }
+  /** A Service listed again (a proxy that repeats pages): the first, and how many (one issue for all). */
+  private duplicate?: { path: string; key: string; count: number };
+  duplicateService(path: string, key: string): void {
+    if (this.duplicate) this.duplicate.count++;
+    else this.duplicate = { path, key, count: 1 };
+  }
   legacyAddress(path: string, text: string, canonical: string): void {
     if (this.legacy) this.legacy.count++;
     else this.legacy = { path, text, canonical, count: 1 };
   }
-  /** The one issue that says legacy addresses were read, added once every object is read. */
+  /** The issues that stand for many (repeated Services, legacy addresses), added once every object is read. */
   close(): void {
+    const d = this.duplicate;
+    if (d) {
+      const more = d.count - 1;
+      const others =
+        more === 0 ? '' : ` (${more} more repeat${more === 1 ? '' : 's'} of Services, the first of each kept)`;
+      this.add('duplicate-service', d.path, `Service ${d.key} appears twice; the first is kept${others}`);
+    }
     const l = this.legacy;
     if (!l) return;
     const others = l.count === 1 ? '' : ` (${l.count - 1} more address${l.count === 2 ? '' : 'es'} so written)`;
@@ -582,8 +595,7 @@ export function normaliseCluster(input: unknown): ClusterSnapshot {
         const svc = service(l, log);
         if (!svc) break;
         const key = serviceKey(svc.namespace, svc.name);
-        if (seenServices.has(key))
-          log.add('duplicate-service', l.path, `Service ${key} appears twice; the first is kept`);
+        if (seenServices.has(key)) log.duplicateService(l.path, key);
         else {
           seenServices.add(key);
           services.push(svc);

@@ -621,3 +621,25 @@ test('what is no address with leading zeros either stays an invalid address', ()
     assert.deepEqual(codes(snap), ['invalid-cluster-ip'], bad);
   }
 });
+
+test('a list whose pages repeat its items gives one duplicate-service issue, not one per repeat', () => {
+  const page = ['a', 'b', 'c'].map((name) => ({
+    kind: 'Service',
+    metadata: { name, namespace: 'shop' },
+    spec: { clusterIP: '10.96.0.1', ports: [{ port: 80 }] },
+  }));
+  // A proxy that hands out the same page three times.
+  const snap = normaliseCluster({ kind: 'ServiceList', items: [...page, ...page, ...page] });
+  assert.deepEqual(
+    snap.services.map((s) => s.name),
+    ['a', 'b', 'c'],
+  );
+  assert.deepEqual(codes(snap), ['duplicate-service']);
+  assert.equal(snap.issues[0].path, 'items[3]');
+  assert.equal(
+    snap.issues[0].message,
+    'Service shop/a appears twice; the first is kept (5 more repeats of Services, the first of each kept)',
+  );
+  const once = normaliseCluster([page[0], page[0]]);
+  assert.deepEqual(once.warnings, ['[1]: Service shop/a appears twice; the first is kept']);
+});
