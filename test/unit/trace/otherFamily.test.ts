@@ -121,7 +121,11 @@ describe('a packet of the other family than the dump', () => {
   });
 
   test('the language server trace request says the same', () => {
-    const result = tracePacketRequest(analyzeText(ipv4Dump), { src: v6Packet.src, dst: '[fd00:96::7]:80' }, 'zh-CN');
+    const result = tracePacketRequest(
+      analyzeText(ipv4Dump),
+      { uri: 'file:///node-a.txt', src: v6Packet.src, dst: '[fd00:96::7]:80' },
+      'zh-CN',
+    );
     assert.deepEqual(
       result.paths.map((p) => [p.verdict, p.steps.length]),
       [['UNKNOWN', 0]],
