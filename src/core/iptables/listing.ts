@@ -4,7 +4,7 @@
  * `statistic mode random probability 0.5`, `to:10.0.0.1:80`, ...) is mapped back to modules where possible.
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
-import type { SourceLine } from '../common/lines';
+import type { LineIndex, SourceLine } from '../common/lines';
 import { ownEntry } from '../common/own';
 import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, type Target, type Token } from './dump';
 import { problem } from './problems';
@@ -73,11 +73,10 @@ export function expandSuffix(n: string): number {
   return Number(m[1]) * mult;
 }
 
-interface Columns {
-  num: boolean;
-  counters: boolean;
-  interfaces: boolean;
-}
+/** The columns a listing's header shows (bits): `--line-numbers`, `-v`'s counters and its in/out columns. */
+const NUM_COLUMN = 1;
+const COUNTER_COLUMNS = 2;
+const INTERFACE_COLUMNS = 4;
 
 const NAT_TARGETS = new Set(['DNAT', 'SNAT', 'MASQUERADE', 'REDIRECT', 'NETMAP']);
 const NAT_CHAINS = /^KUBE-(?:SVC|SVL|SEP|EXT|FW|XLB)-|^KUBE-(?:MARK-MASQ|POSTROUTING)$/;
@@ -121,18 +120,22 @@ function natEvidence(block: ListingBlock): 'nat' | 'not-nat' | undefined {
   return nat ? 'nat' : undefined;
 }
 
-/** Parses consecutive listing blocks starting at `start`; stops at the first line that is not part of a listing. */
-export function parseListingBlock(lines: SourceLine[], start: number, table: string): ListingBlock {
+/**
+ * Parses consecutive listing blocks starting at `start`; stops at the first line that is not part of a listing.
+ * Rows are read in `table`; a caller that learns the table from the block (`listingTableOf`) sets their `table`.
+ */
+export function parseListingBlock(lines: LineIndex, start: number, table: string): ListingBlock {
   const out: ListingBlock = { chains: [], rules: [], tokens: [], diagnostics: [], nextLine: start };
   let chain: ListingChain | undefined;
-  let cols: Columns = { num: false, counters: false, interfaces: false };
+  let cols = 0;
   let i = start;
-  for (; i < lines.length; i++) {
-    const sl = lines[i];
+  for (; i < lines.count; i++) {
+    // One line at a time: a SourceLine kept for every line of a big listing cost more than its rows.
+    const sl = lines.line(i);
     const c = sl.content;
     if (c === '') {
       // A blank line separates chains; the listing goes on if another chain follows.
-      if (lines[i + 1] && isListingStart(lines[i + 1].content)) continue;
+      if (i + 1 < lines.count && isListingStart(lines.content(i + 1))) continue;
       break;
     }
     const cm = CHAIN_LINE.exec(c);
@@ -162,9 +165,9 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
     }
     const hm = HEADER.exec(c);
     if (hm) {
-      cols = { num: !!hm[1], counters: !!hm[2], interfaces: !!hm[3] };
+      cols = (hm[1] ? NUM_COLUMN : 0) | (hm[2] ? COUNTER_COLUMNS : 0) | (hm[3] ? INTERFACE_COLUMNS : 0);
       // Without -v the listing hides `-i`/`-o`: `ACCEPT all -- anywhere anywhere` may well be `-i lo -j ACCEPT`.
-      if (!cols.interfaces && !out.diagnostics.some((d) => d.code === 'listing-without-interfaces')) {
+      if (!(cols & INTERFACE_COLUMNS) && !out.diagnostics.some((d) => d.code === 'listing-without-interfaces')) {
         out.diagnostics.push(
           problem('listing-without-interfaces', 'info', { line: sl.line, column: sl.offset, length: c.length }),
         );
@@ -172,7 +175,7 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
       continue;
     }
     if (!chain) break;
-    const rule = parseRow(sl, chain, table, cols, out);
+    const rule = parseRow(sl, chain, table, cols, out.diagnostics, undefined, lines);
     if (!rule) break;
     out.rules.push(rule);
   }
@@ -180,25 +183,83 @@ export function parseListingBlock(lines: SourceLine[], start: number, table: str
   return out;
 }
 
+/**
+ * A row of a listing. Its tokens (one a word: ~50 on a kube-proxy row with its comment) are read again from its line
+ * when asked (a hover, a definition): kept for every row, they were most of a big listing's memory.
+ */
+class ListingRow implements Rule {
+  id = -1;
+  table: string;
+  chain: string;
+  line: number;
+  span: Span;
+  chainSpan: Span;
+  command: Rule['command'] = 'append';
+  text: string;
+  readonly listingRow = true;
+  declare readonly interfacesHidden?: boolean;
+  matches: Match[];
+  declare target?: Target;
+  declare comment?: string;
+  declare counters?: Counters;
+  index = -1;
+  /** The text's lines and the columns the listing showed: what reading the row again takes. */
+  private readonly source: LineIndex;
+  private readonly columns: number;
+
+  constructor(
+    source: LineIndex,
+    columns: number,
+    table: string,
+    chain: ListingChain,
+    sl: SourceLine,
+    text: string,
+    matches: Match[],
+  ) {
+    this.table = table;
+    this.chain = chain.name;
+    this.line = sl.line;
+    this.span = { line: sl.line, column: sl.offset, length: sl.content.length };
+    this.chainSpan = chain.declSpan;
+    this.text = text;
+    this.matches = matches;
+    this.source = source;
+    this.columns = columns;
+  }
+
+  get tokens(): Token[] {
+    const tokens: Token[] = [];
+    const chain = { name: this.chain, declSpan: this.chainSpan };
+    parseRow(this.source.line(this.line), chain, this.table, this.columns, [], tokens, this.source);
+    return tokens;
+  }
+}
+
+/**
+ * The row on `sl`, or undefined when the line is not one. `tokens`: where its tokens go, in column order (undefined:
+ * not made).
+ */
 function parseRow(
   sl: SourceLine,
   chain: ListingChain,
   table: string,
-  cols: Columns,
-  out: ListingBlock,
-): Rule | undefined {
+  cols: number,
+  diagnostics: Diagnostic[],
+  tokens: Token[] | undefined,
+  source: LineIndex,
+): ListingRow | undefined {
   const words = splitWords(sl.content, sl.offset).words;
   let k = 0;
   const line = sl.line;
-  const sp = (w: Word): Span => ({ line, column: w.column, length: w.raw.length });
-  const tokens: Token[] = [];
-  if (cols.num) {
+  // One span a word, shared by its token and its option (nothing changes a span once made).
+  const sp = (w: Word): Span => (w.span ??= { line, column: w.column, length: w.raw.length });
+  if (cols & NUM_COLUMN) {
     if (!words[k] || !/^\d+$/.test(words[k].raw)) return undefined;
-    tokens.push({ kind: 'value', text: words[k].raw, span: sp(words[k]) });
+    tokens?.push({ kind: 'value', text: words[k].raw, span: sp(words[k]) });
     k++;
   }
   let counters: Counters | undefined;
-  if (cols.counters) {
+  if (cols & COUNTER_COLUMNS) {
     const p = words[k];
     const b = words[k + 1];
     if (!p || !b || Number.isNaN(expandSuffix(p.raw)) || Number.isNaN(expandSuffix(b.raw))) return undefined;
@@ -207,7 +268,7 @@ function parseRow(
       bytes: expandSuffix(b.raw),
       span: { line, column: p.column, length: b.column + b.raw.length - p.column },
     };
-    tokens.push({ kind: 'counter', text: p.raw, span: sp(p) }, { kind: 'counter', text: b.raw, span: sp(b) });
+    tokens?.push({ kind: 'counter', text: p.raw, span: sp(p) }, { kind: 'counter', text: b.raw, span: sp(b) });
     k += 2;
   }
   // The row's own text starts after the line number and counters (`text` of a rule carries no counters).
@@ -226,21 +287,22 @@ function parseRow(
   const generic: OptionArg[] = [];
   const addGeneric = (name: string, w: Word, value: string) => {
     const negated = value.startsWith('!');
+    const span = sp(w);
     generic.push({
       name,
       written: name,
       values: [negated ? value.slice(1) : value],
       negated,
-      span: sp(w),
-      valueSpans: [sp(w)],
+      span,
+      valueSpans: [span],
     });
-    tokens.push({ kind: 'value', text: w.raw, span: sp(w) });
+    tokens?.push({ kind: 'value', text: w.raw, span });
   };
   const protocol = listedProtocol(prot.raw);
   if (protocol !== 'all') addGeneric('protocol', prot, protocol);
-  else tokens.push({ kind: 'value', text: prot.raw, span: sp(prot) });
-  if (opt) tokens.push({ kind: 'value', text: opt.raw, span: sp(opt) });
-  if (cols.interfaces) {
+  else tokens?.push({ kind: 'value', text: prot.raw, span: sp(prot) });
+  if (opt) tokens?.push({ kind: 'value', text: opt.raw, span: sp(opt) });
+  if (cols & INTERFACE_COLUMNS) {
     const inW = words[k];
     const outW = words[k + 1];
     if (!inW || !outW) return undefined;
@@ -259,36 +321,24 @@ function parseRow(
     const address = listedAddress(w.raw);
     addGeneric(name, w, address ?? w.raw);
     if (address === undefined && /[g-zG-Z]/.test(w.raw))
-      out.diagnostics.push(problem('listing-resolved-name', 'warning', sp(w), { name: w.raw.replace(/^!/, '') }));
+      diagnostics.push(problem('listing-resolved-name', 'warning', sp(w), { name: w.raw.replace(/^!/, '') }));
   }
   k += 2;
   const matches: Match[] = generic.length ? [{ module: '', options: generic }] : [];
   let target: Target | undefined;
   if (targetWord) {
     target = { name: targetWord.value, kind: 'jump', span: sp(targetWord), options: [] };
-    tokens.unshift({ kind: 'target', text: targetWord.raw, span: sp(targetWord) });
+    tokens?.unshift({ kind: 'target', text: targetWord.raw, span: sp(targetWord) });
   }
-  const rest = words.slice(k);
-  const comment = mapExtra(rest, matches, target, tokens, line, out.diagnostics);
-  tokens.sort((a, b) => a.span.column - b.span.column);
-  return {
-    id: -1,
-    table,
-    chain: chain.name,
-    line,
-    span: { line, column: sl.offset, length: sl.content.length },
-    chainSpan: chain.declSpan,
-    command: 'append',
-    text: sl.content.slice(rowStart - sl.offset),
-    listingRow: true,
-    ...(cols.interfaces ? {} : { interfacesHidden: true }),
-    matches,
-    ...(target ? { target } : {}),
-    ...(comment !== undefined ? { comment } : {}),
-    ...(counters ? { counters } : {}),
-    tokens,
-    index: -1,
-  };
+  const comment = mapExtra(words.slice(k), matches, target, tokens, line, diagnostics);
+  tokens?.sort((a, b) => a.span.column - b.span.column);
+  const row = new ListingRow(source, cols, table, chain, sl, sl.content.slice(rowStart - sl.offset), matches);
+  // Set only when present, as the rules of other formats have them.
+  if (!(cols & INTERFACE_COLUMNS)) (row as { interfacesHidden?: boolean }).interfacesHidden = true;
+  if (target) row.target = target;
+  if (comment !== undefined) row.comment = comment;
+  if (counters) row.counters = counters;
+  return row;
 }
 
 /** Maps listing trailer text back to modules and target options; returns the comment if any. */
@@ -296,20 +346,16 @@ function mapExtra(
   rest: Word[],
   matches: Match[],
   target: Target | undefined,
-  tokens: Token[],
+  tokens: Token[] | undefined,
   line: number,
   diagnostics: Diagnostic[],
 ): string | undefined {
   let comment: string | undefined;
-  const sp = (w: Word): Span => ({ line, column: w.column, length: w.raw.length });
-  const opt = (name: string, w: Word, values: string[], negated = false): OptionArg => ({
-    name,
-    written: name,
-    values,
-    negated,
-    span: sp(w),
-    valueSpans: [sp(w)],
-  });
+  const sp = (w: Word): Span => (w.span ??= { line, column: w.column, length: w.raw.length });
+  const opt = (name: string, w: Word, values: string[], negated = false): OptionArg => {
+    const span = sp(w);
+    return { name, written: name, values, negated, span, valueSpans: [span] };
+  };
   const add = (module: string, o: OptionArg) => {
     let m = matches.find((x) => x.module === module);
     if (!m) {
@@ -322,7 +368,7 @@ function mapExtra(
   while (i < rest.length) {
     const w = rest[i];
     const v = w.raw;
-    tokens.push({ kind: 'value', text: v, span: sp(w) });
+    tokens?.push({ kind: 'value', text: v, span: sp(w) });
     if (v === '/*') {
       // Searched from the comment on: from the row's start, a row of many comments took quadratic time.
       let stop = i + 1;
@@ -334,7 +380,7 @@ function mapExtra(
       const first = rest[i + 1] ?? w;
       add('comment', opt('comment', first, [comment]));
       for (let j = i + 1; j <= Math.min(stop, rest.length - 1); j++)
-        tokens.push({ kind: 'commentText', text: rest[j].raw, span: sp(rest[j]) });
+        tokens?.push({ kind: 'commentText', text: rest[j].raw, span: sp(rest[j]) });
       i = stop + 1;
       continue;
     }
@@ -389,7 +435,7 @@ function mapExtra(
     if ((keyword === 'ctstate' || keyword === 'state') && rest[stateAt + 1]) {
       const after = rest[stateAt + 1].raw === '!';
       const valWord = after ? rest[stateAt + 2] : rest[stateAt + 1];
-      if (stateAt > i) tokens.push({ kind: 'value', text: keyword, span: sp(rest[stateAt]) });
+      if (stateAt > i) tokens?.push({ kind: 'value', text: keyword, span: sp(rest[stateAt]) });
       if (valWord)
         add(keyword === 'ctstate' ? 'conntrack' : 'state', opt(keyword, valWord, [valWord.raw], after || stateAt > i));
       i = stateAt + (after ? 3 : 2);
@@ -534,7 +580,7 @@ function mapExtra(
           .join(' '),
       ]),
     );
-    for (let j = i + 1; j < rest.length; j++) tokens.push({ kind: 'value', text: rest[j].raw, span: sp(rest[j]) });
+    for (let j = i + 1; j < rest.length; j++) tokens?.push({ kind: 'value', text: rest[j].raw, span: sp(rest[j]) });
     break;
   }
   return comment;

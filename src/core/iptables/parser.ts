@@ -584,10 +584,10 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     }
     if (isListingStart(c) || (ctx.listingMode && /^(?:num\s+)?(?:pkts\s+bytes\s+)?target\s+prot\s+opt/.test(c))) {
       const said = ctx.table?.name ?? ctx.commandTable ?? options.defaultTable;
-      let block = parseListingBlock((allLines ??= lines.all()), li, said ?? 'filter');
-      // Nothing said which table: the listing's own chains and targets may (rows carry their table: read again).
+      const block = parseListingBlock(lines, li, said ?? 'filter');
+      // Nothing said which table: the listing's own chains and targets may (rows carry their table).
       const inferred = said ? undefined : listingTableOf(block);
-      if (inferred) block = parseListingBlock(allLines, li, inferred);
+      if (inferred) for (const r of block.rules) r.table = inferred;
       const tableName = said ?? inferred ?? 'filter';
       const table = getTable(tableName);
       for (const ch of block.chains) {
