@@ -2,7 +2,10 @@
 import { isAscii } from 'node:buffer';
 import { readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Diagnostic } from '../core/common/diagnostics';
+import { memoryCheckpoint } from '../core/common/memoryCheck';
+import type { Lang } from '../core/i18n/catalog';
 import { UsageError } from './args';
+import { watchMemory } from './memoryBackstop';
 
 /**
  * The largest input read, also once unpacked from gzip. The engine holds about 16 times a dump's size (its rules,
@@ -12,7 +15,18 @@ const MAX_INPUT_BYTES = 128 * 1024 * 1024;
 const MAX_INPUT_TEXT = '128 MB';
 const TOO_LARGE_ADVICE = `kpp reads one saved output up to ${MAX_INPUT_TEXT}; save only the table you need (iptables-save -t nat > FILE)`;
 
-export function readInput(path: string | undefined): string {
+/**
+ * The text of FILE (`-`: standard input). From here on the memory backstop watches the work on it: a text too large
+ * for this Node's heap stops with a message in `lang` (memoryBackstop.ts).
+ */
+export function readInput(path: string | undefined, lang: Lang = 'en'): string {
+  const read = readText(path);
+  watchMemory(path === '-' ? 'standard input' : path!, lang);
+  memoryCheckpoint();
+  return read;
+}
+
+function readText(path: string | undefined): string {
   if (!path) throw new UsageError('missing FILE argument');
   if (path === '-') return text(unpacked(readStandardInput(), 'standard input'), 'standard input');
   let stat: Stats;

@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from './common/diagnostics';
 import { LineIndex, normalizeLineBreaks } from './common/lines';
+import { memoryCheckpoint } from './common/memoryCheck';
 import type { PastePositions } from './common/pastePositions';
 import { unwrapPaste, type UnwrappedPaste } from './common/pasteWrappers';
 import { detectDump, type Detection, type DumpKind } from './detect';
@@ -165,22 +166,29 @@ function analyzeOutput<T>(
     ? { kind, confidence: 1, ...(kind === 'iptables' || kind === 'ipvs' ? { languageId: kind } : {}) }
     : detectDump(text);
   const chosen = detection.kind;
+  // Between phases: what a face's memory check sees before the next phase (the parse, then what asks the analysis).
+  memoryCheckpoint();
   switch (chosen) {
     case 'ipvs':
-      return { detection, ipvs: parseIpvs(text) };
+      return afterPhase({ detection, ipvs: parseIpvs(text) });
     case 'network':
-      return { detection, network: parseNetworkText(text) };
+      return afterPhase({ detection, network: parseNetworkText(text) });
     default: {
       const read = chosen === 'iptables' && plain ? plain(lines) : undefined;
       if (read !== undefined) return { read };
       // iptables, nft and unknown text all go through the iptables parser, which explains what it cannot read.
-      return {
+      return afterPhase({
         detection,
         lines,
         iptables: buildModel(parseIptables(text, { lines, ...(traceFocus ? { traceFocus } : {}) })),
-      };
+      });
     }
   }
+}
+
+function afterPhase<T>(result: T): T {
+  memoryCheckpoint();
+  return result;
 }
 
 /** Each engine reads its sections of a session paste; the detection names the editor's kind or the one with most lines. */
@@ -246,5 +254,6 @@ export function diagnosticsOf(a: Analysis, lang: Lang, lint = true): Diagnostic[
       lint ? lintIpvs(a.ipvs, lang) : [],
     );
   if (a.network) found = found.concat(a.network.diagnostics.map((d) => localizeDiagnostic(d, lang)));
+  memoryCheckpoint();
   return found.sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }

@@ -44,7 +44,7 @@ function firstThingOn(a: Analysis, text: string, line: number): TextPosition {
 export function runExplain(argv: string[]): number {
   const args = parseArgs(argv, ['line', 'column', 'lang'], []);
   const lang = langOption(args);
-  const text = normalizeLineBreaks(readInput(args.positionals[0]));
+  const text = normalizeLineBreaks(readInput(args.positionals[0], lang));
   const line = positiveInt('line', args.options.get('line')) - 1;
   const lines = text.split('\n');
   // A final line break ends the last line; it does not start one more (`wc -l` and editors' line count agree).

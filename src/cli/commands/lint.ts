@@ -10,7 +10,7 @@ export function runLint(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
   const lang = langOption(args);
-  const a = analyzeText(readInput(file));
+  const a = analyzeText(readInput(file, lang));
   const findings = diagnosticsOf(a, lang).map((d) => documentDiagnostic(a, d));
   if (args.flags.has('json')) printJson({ diagnostics: findings.map(diagnosticJson) });
   else {

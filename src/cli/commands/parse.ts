@@ -11,7 +11,7 @@ export function runParse(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
   const lang = langOption(args);
-  const text = readInput(file);
+  const text = readInput(file, lang);
   if (args.flags.has('json')) {
     printJsonBytes(parseTextJsonBytes(text, lang));
     return 0;

@@ -130,7 +130,7 @@ export function runTrace(argv: string[]): number {
   const packet = packetFromArgs(args);
   const lang = langOption(args);
   const json = args.flags.has('json');
-  const { analysis: a, answer } = traceText(readInput(args.positionals[0]), packet, lang);
+  const { analysis: a, answer } = traceText(readInput(args.positionals[0], lang), packet, lang);
   // Step lines as the text has them (a kube-proxy log carries the dump on one of its lines).
   if (answer.engine === 'iptables') documentTrace(a, answer.result);
   switch (answer.engine) {

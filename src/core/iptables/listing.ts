@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Span } from '../common/diagnostics';
 import type { LineIndex, SourceLine } from '../common/lines';
+import { MEMORY_CHECK_MASK, memoryCheckpoint } from '../common/memoryCheck';
 import { ownEntry } from '../common/own';
 import { ruleTargetName, type Counters, type Match, type OptionArg, type Rule, type Target, type Token } from './dump';
 import { problem } from './problems';
@@ -130,6 +131,8 @@ export function parseListingBlock(lines: LineIndex, start: number, table: string
   let cols = 0;
   let i = start;
   for (; i < lines.count; i++) {
+    // A listing is read here whole, however many lines it has: the engine's memory checkpoints are in this loop too.
+    if ((i & MEMORY_CHECK_MASK) === 0) memoryCheckpoint();
     // One line at a time: a SourceLine kept for every line of a big listing cost more than its rows.
     const sl = lines.line(i);
     const c = sl.content;

@@ -2,6 +2,7 @@
  * Indexes over a parsed dump, built once: chains by name, the jump graph (who jumps where), rules and tokens
  * by line. Hovers, definitions, references and lint answer from these instead of rescanning the dump.
  */
+import { memoryCheckpoint } from '../common/memoryCheck';
 import { buildKubeView } from './kubeView';
 import type { KubeProxyView } from './kubeServices';
 import type { ChainRef, IptablesModel } from './modelApi';
@@ -229,7 +230,11 @@ export function buildModel(dump: IptablesDump): IptablesModel {
   const model: IptablesModel = {
     dump,
     get kube(): KubeProxyView {
-      return (kube ??= buildKubeView(model));
+      if (!kube) {
+        kube = buildKubeView(model);
+        memoryCheckpoint();
+      }
+      return kube;
     },
     chain: chainOf,
     chainsNamed: (name) => {

@@ -12,6 +12,7 @@ import { LineIndex, type SourceLine } from '../common/lines';
 import { truncate } from '../common/text';
 import { CAPTION, isProse } from '../common/prose';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
+import { MEMORY_CHECK_MASK, memoryCheckpoint } from '../common/memoryCheck';
 import type { NftBaseChain } from '../nft/objects';
 import { isNftTableStart, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, FAMILY_OPTIONS, isKnownOptionSpelling, RULE_COMMAND_OF } from './options';
@@ -427,6 +428,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   };
 
   for (let li = 0; li < lines.count; li++) {
+    if ((li & MEMORY_CHECK_MASK) === 0) memoryCheckpoint();
     const cs = lines.contentStart[li];
     if (cs === lines.contentEnd[li]) continue;
     if (slice && slice.skip[li] !== 0) {

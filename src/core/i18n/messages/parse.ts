@@ -147,6 +147,8 @@ export const parseMessages: MessageBundle = {
     'parse.diff-paste': 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.',
     'parse.listing-text-unmapped':
       '"{text}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.',
+    'parse.input-too-large':
+      '{file} is too large for kpp: {used} MB of memory used reading it, of the {limit} MB Node allows; grep the chains you need first',
   },
   'zh-CN': {
     'parse.unexpected-word': '意外的 "{word}"：此处应为 -s、-m 或 -j 之类的选项。',
@@ -271,5 +273,7 @@ export const parseMessages: MessageBundle = {
     'parse.numbered-paste': '各行以行号和制表符开头（`cat -n`、`nl`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.diff-paste': '这是 diff 输出；读取标记为 ">" 的行（较新的转储），跳过 "<" 一侧。',
     'parse.listing-text-unmapped': '此列表中的 "{text}" 无法对应到匹配条件；追踪器把这条规则视为不确定。',
+    'parse.input-too-large':
+      '{file} 对 kpp 来说太大：读取它已用 {used} MB 内存（Node 允许 {limit} MB）；请先用 grep 取出需要的链',
   },
 };
