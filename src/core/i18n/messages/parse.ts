@@ -59,7 +59,9 @@ export const parseMessages: MessageBundle = {
     'parse.nft-incompatible.chain':
       'Chain {chain} of table {table} holds rules iptables cannot show (written with nft directly): this output leaves them out. `nft list chain {family} {table} {chain}` shows them.',
     'parse.text-line': 'Prose, not part of the dump; ignored.',
-    'parse.prose-only':
+    'parse.prose-only.one':
+      'No table, chain or rule in this text: its {count} line of prose is ignored. A kube-proxy log of nftables or IPVS mode holds no iptables rules: `nft list ruleset` or `ipvsadm -Ln` on the node shows them.',
+    'parse.prose-only.other':
       'No table, chain or rule in this text: its {count} lines of prose are ignored. A kube-proxy log of nftables or IPVS mode holds no iptables rules: `nft list ruleset` or `ipvsadm -Ln` on the node shows them.',
     'parse.unrecognized-line':
       'Not an iptables line: "{text}". Expected *table, :CHAIN, -A/-I/-N/-P rules, COMMIT or # comments.',
@@ -200,7 +202,7 @@ export const parseMessages: MessageBundle = {
     'parse.nft-incompatible.chain':
       '表 {table} 的链 {chain} 中有 iptables 无法显示的规则（直接用 nft 写入）：此输出不包含它们。用 `nft list chain {family} {table} {chain}` 查看。',
     'parse.text-line': '说明文字，不属于转储内容；已忽略。',
-    'parse.prose-only':
+    'parse.prose-only.other':
       '此文本中没有表、链或规则：其中 {count} 行说明文字已忽略。nftables 或 IPVS 模式的 kube-proxy 日志不含 iptables 规则：在节点上用 `nft list ruleset` 或 `ipvsadm -Ln` 查看。',
     'parse.unrecognized-line': '不是 iptables 行："{text}"。应为 *table、:CHAIN、-A/-I/-N/-P 规则、COMMIT 或 # 注释。',
     'parse.missing-chain-name': '{command} 后面需要链名。',
