@@ -146,19 +146,20 @@ export const checks: UiCheck[] = [
       await page.keyboard.press('Escape');
       await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
       try {
-        const said = await settle(
-          () => traceViewMessages(page),
-          (all) => all.some((m) => m.text.includes('3 条路径')),
+        // The message is set at once; the tree's rows are drawn anew when the workbench asks for them, later (under
+        // load, a run read English rows below the Chinese message): both are waited for.
+        const english = (t: string) => /\bpaths?\b|masqueraded/.test(t);
+        const texts = await settle(
+          async () => [...(await traceViewMessages(page)).map((m) => m.text), ...(await sideBarRows(page))],
+          (all) => all.some((t) => t.includes('3 条路径')) && !all.some(english),
           30_000,
         );
-        const rows = await sideBarRows(page);
         await screenshot('trace-view-zh', { x: 0, y: 30, width: 760, height: 560 });
-        const texts = [...said.map((m) => m.text), ...rows];
         assert.ok(
           texts.some((t) => t.includes('3 条路径')),
           texts.join(' | '),
         );
-        assert.ok(!texts.some((t) => /\bpaths?\b|masqueraded/.test(t)), texts.join(' | '));
+        assert.ok(!texts.some(english), texts.join(' | '));
       } finally {
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
       }
