@@ -6,6 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-languageserver/node';
+import { collectGarbage } from './gc';
 import type { JsonText } from './jsonAnswer';
 
 export class RawResult {
@@ -39,6 +40,8 @@ export function messageBytes(message: Message): Uint8Array[] {
   ];
 }
 
+const BIG_MESSAGE_BYTES = 1 << 20;
+
 export class StdoutMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errors = 0;
 
@@ -57,6 +60,9 @@ export class StdoutMessageWriter extends AbstractMessageWriter implements Messag
       return Promise.reject(e);
     }
     const length = pieces.reduce((n, p) => n + p.byteLength, 0);
+    // A raw result's blocks are garbage once written: their memory goes back now, not when the server's small heap
+    // next fills (a collection of the young generation, where the blocks' views are, takes a millisecond).
+    if (length >= BIG_MESSAGE_BYTES) setImmediate(() => collectGarbage(true));
     return new Promise((resolve, reject) => {
       this.out.write(`Content-Length: ${length}\r\n\r\n`, 'ascii');
       pieces.forEach((piece, i) =>

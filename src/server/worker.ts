@@ -127,12 +127,23 @@ export const HANDLERS: Record<string, Handler> = {
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /**
- * Answers written as JSON text here, item by item (jsonAnswer.ts), and sent to the editor as they are: their
- * positions are mapped and fitted item by item (the default of pasteMapping.ts and fit.ts).
+ * Answers written as JSON text here (jsonAnswer.ts) and sent to the editor as they are: the server's thread neither
+ * copies nor serialises them. The outline's positions are mapped and fitted item by item (the default of
+ * pasteMapping.ts and fit.ts), as it is written; the other answers are fitted whole first.
  */
-const WRITTEN_AS_JSON = new Set(['textDocument/documentSymbol']);
+const WRITTEN_ITEM_BY_ITEM = new Set(['textDocument/documentSymbol']);
+const WRITTEN_WHOLE = new Set([
+  'textDocument/references',
+  'textDocument/foldingRange',
+  'textDocument/codeLens',
+  'textDocument/inlayHint',
+  'textDocument/semanticTokens/full',
+  'textDocument/semanticTokens/range',
+  'callHierarchy/incomingCalls',
+  'callHierarchy/outgoingCalls',
+]);
 
-/** An answer as a value, or as JSON text (`WRITTEN_AS_JSON`); `changes`: what fitting it changed (fit.ts). */
+/** An answer as a value, or as JSON text; `changes`: what fitting it changed (fit.ts). */
 export type Answer = { changes: string[] } & ({ value: unknown } | { text: JsonText });
 
 /** The answer to a request, its positions in the document's lines and fitted into them (see fit.ts). */
@@ -140,7 +151,10 @@ export function answerOf(doc: Held, method: string, params: unknown, lang: Lang)
   const map = doc.analysis.positions;
   const lines = doc.documentLines ?? doc.lines;
   const result = HANDLERS[method](doc, paramsToEngine(params, map), lang);
-  if (!WRITTEN_AS_JSON.has(method)) return fitResponse(method, resultToDocument(method, result, map) ?? null, lines);
+  if (!WRITTEN_ITEM_BY_ITEM.has(method)) {
+    const fitted = fitResponse(method, resultToDocument(method, result, map) ?? null, lines);
+    return WRITTEN_WHOLE.has(method) ? { text: writeJson(fitted.value, (x) => x), changes: fitted.changes } : fitted;
+  }
   const changes: string[] = [];
   const text = writeJson(result, (item) => {
     const fitted = fitResponse(method, resultToDocument(method, item, map), lines);

@@ -16,7 +16,7 @@ import { networkSymbols } from '../../../src/server/features/networkSymbols';
 import { listed, OpenList, writeJson, type JsonText } from '../../../src/server/jsonAnswer';
 import { LineIndex } from '../../../src/server/lineIndex';
 import { resultToDocument } from '../../../src/server/pasteMapping';
-import { answerOf, type Held } from '../../../src/server/worker';
+import { answerOf, HANDLERS, type Held } from '../../../src/server/worker';
 import { CART, KUBE_DNS, klogRestoreLine, klogSync } from '../../helpers/kubeProxyLogs';
 import { kubeProxyDump } from '../trace/helpers';
 
@@ -107,4 +107,20 @@ test('text longer than a block is cut between characters, never inside one', () 
 test("an open list's property must be its object's last (it is written open)", () => {
   const misplaced = new OpenList({ name: 'x' }, 'children', []);
   assert.throws(() => writeJson([misplaced], (x) => ({ ...(x as object), after: 1 })), /not its object's last/);
+});
+
+test('answers fitted whole (folds, lenses, colours, hints) are written as the text of their value', () => {
+  const doc = held(kubeProxyDump([KUBE_DNS, CART]));
+  const everything = { start: { line: 0, character: 0 }, end: { line: doc.lines.lineCount, character: 0 } };
+  for (const [method, params] of [
+    ['textDocument/foldingRange', {}],
+    ['textDocument/codeLens', {}],
+    ['textDocument/semanticTokens/range', { range: everything }],
+    ['textDocument/inlayHint', { range: everything }],
+  ] as const) {
+    const answer = answerOf(doc, method, params, 'en');
+    assert.ok('text' in answer, `${method} is written as text`);
+    const whole = fitResponse(method, HANDLERS[method](doc, params, 'en'), doc.lines).value;
+    assert.equal(textOf(answer.text), JSON.stringify(whole), method);
+  }
 });
