@@ -272,20 +272,22 @@ export const checks: UiCheck[] = [
         });
       const paths: Record<Lang, RegExp> = { en: /: 2 paths → /, 'zh-CN': /：2 条路径 → / };
       const seeWhole = async (lang: Lang, shot: string) => {
-        // The message is set at once, the rows come when the workbench asks for them: both show this trace.
-        // The summary and the warning are the view's message; the rows come when the workbench asks for them.
-        const messages = await settle(
-          () => traceViewMessages(page),
-          (all) =>
-            all.some(
+        // The summary and the warning are the view's message, set at once; the rows are drawn when the workbench
+        // asks for them, later: both are waited for (the previous trace's rows, with its DNATs, may still show).
+        const dnatRow = (r: string) => /DNAT 10\.244\.\d\.\d:8080/.test(r);
+        const { messages, rows } = await settle(
+          async () => ({ messages: await traceViewMessages(page), rows: await sideBarRows(page) }),
+          (seen) =>
+            seen.messages.some(
               (m) =>
                 m.text.startsWith('TCP 10.244.1.9 → 172.16.45.20:80') &&
                 paths[lang].test(m.text) &&
                 m.text.endsWith(warning(lang)),
-            ),
+            ) &&
+            seen.rows.length > 0 &&
+            !seen.rows.some(dnatRow),
           30_000,
         );
-        const rows = await sideBarRows(page);
         log(`message (${lang}): ${JSON.stringify(messages)}`);
         await screenshot(shot, { x: 0, y: 30, width: 760, height: 560 });
         const shown = messages.find((m) => m.text.endsWith(warning(lang)));
@@ -295,7 +297,7 @@ export const checks: UiCheck[] = [
         // Said once: no tree row repeats it (cut at the side bar's edge).
         assert.ok(!rows.some((r) => r.includes('KUBE-SVC-XRY76EGRC3BSCIIJ')), rows.join(' | '));
         // No path took a DNAT: the Service's endpoints are nowhere in the view's paths.
-        assert.ok(!rows.some((r) => /DNAT 10\.244\.\d\.\d:8080/.test(r)), rows.join(' | '));
+        assert.ok(!rows.some(dnatRow), rows.join(' | '));
       };
       try {
         await page.mouse.move(900, 500);
