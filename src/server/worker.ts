@@ -5,7 +5,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { analyzeText, diagnosticsOf, type Analysis } from '../core/analyze';
-import type { Lang } from '../core/i18n/catalog';
+import { megabytes, setMemoryCheck, v8Heap, watchHeap } from '../core/common/memoryCheck';
+import { t, type Lang } from '../core/i18n/catalog';
 import type { DumpKind } from '../core/detect';
 import { kindOfLanguage } from '../core/languages';
 import { toLspDiagnostic } from './convert';
@@ -23,6 +24,7 @@ import { collectGarbage } from './gc';
 import { LineIndex } from './lineIndex';
 import { paramsToEngine, resultToDocument } from './pasteMapping';
 import { unpack } from './packedText';
+import { WORKER_YOUNG_GENERATION_MB } from './workerThread';
 import { METHODS } from './protocolNames';
 import {
   isCancelled,
@@ -164,6 +166,16 @@ export function answerOf(doc: Held, method: string, params: unknown, lang: Lang)
   return { text, changes };
 }
 
+/** The engine stopped at a checkpoint: the worker's heap holds too much of this text. */
+class DocumentTooLarge extends Error {
+  constructor(
+    readonly used: number,
+    readonly limit: number,
+  ) {
+    super(`the document needs more than this worker's heap (${megabytes(used)} of ${megabytes(limit)} MB)`);
+  }
+}
+
 export function runWorker(): void {
   /** The analysis of each document this worker holds (one big document, or the small ones). */
   const held = new Map<string, Held>();
@@ -182,6 +194,19 @@ export function runWorker(): void {
   };
   const port = parentPort!;
   const post = (m: FromWorker) => port.postMessage(m);
+  /**
+   * A text too large for the worker's heap: one error on its first line says so, and the document answers as an
+   * empty one (nothing of it was read; an older version's analysis would answer for a text it no longer is).
+   */
+  const sayTooLarge = (m: Extract<ToWorker, { kind: 'analyse' }>, e: DocumentTooLarge, started: number): void => {
+    held.delete(m.uri);
+    collectGarbage();
+    held.set(m.uri, heldDocument(m.uri, analyzeText('', kindForLanguage(m.languageId)), ''));
+    const message = t(m.lang, 'parse.document-too-large', { used: megabytes(e.used), limit: megabytes(e.limit) });
+    const span = { line: 0, column: 0, length: 0 };
+    const diagnostic = toLspDiagnostic({ span, severity: 'error', code: 'document-too-large', message }, m.uri);
+    post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics: [diagnostic], ms: Date.now() - started });
+  };
   port.on('message', (m: ToWorker) => {
     if (m.kind === 'cancelFlags') {
       useCancelFlags(m.buffer);
@@ -210,6 +235,9 @@ export function runWorker(): void {
       const text = joined ? joinParts(m.text) : m.text;
       // The parts are garbage: gone before the analysis, not under it at the worker's peak.
       if (joined) collectGarbage();
+      // A text too large for this worker's heap stops at the engine's next checkpoint, before V8 would end the
+      // worker with a crash and leave the document without a word.
+      watchHeap((used, limit) => new DocumentTooLarge(used, limit), v8Heap(WORKER_YOUNG_GENERATION_MB * 1024 * 1024));
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
         const analysis = analyzeText(text, kindForLanguage(m.languageId));
@@ -232,7 +260,10 @@ export function runWorker(): void {
         // The lines (tens of ms on a big dump) before the first request.
         void doc.lines;
       } catch (e) {
-        post({ kind: 'analysisFailed', uri: m.uri, version: m.version, message: (e as Error).stack ?? String(e) });
+        if (e instanceof DocumentTooLarge) sayTooLarge(m, e, started);
+        else post({ kind: 'analysisFailed', uri: m.uri, version: m.version, message: (e as Error).stack ?? String(e) });
+      } finally {
+        setMemoryCheck(undefined);
       }
       return;
     }

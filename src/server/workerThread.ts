@@ -13,7 +13,7 @@ import { WORKER_ARG } from './workerArg';
  * at 16, 3-4 MB at 4) without making it faster (the worker's CPU time on that dump is the same at 2 and 4; at 1 it
  * was higher).
  */
-const WORKER_YOUNG_GENERATION_MB = 6;
+export const WORKER_YOUNG_GENERATION_MB = 6;
 
 /** A worker thread running the bundle `file` as an analysis worker (its stdout is not the server's). */
 export function startWorkerThread(file: string): Worker {

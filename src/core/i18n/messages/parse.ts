@@ -149,6 +149,8 @@ export const parseMessages: MessageBundle = {
     'parse.diff-paste': 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.',
     'parse.listing-text-unmapped':
       '"{text}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.',
+    'parse.document-too-large':
+      'This document is too large for the language server: reading it used {used} MB of memory, of the {limit} MB its worker may use, so nothing of it is shown. Open the chains you need in a smaller file (grep them out of the dump).',
     'parse.input-too-large':
       '{file} is too large for kpp: {used} MB of memory used reading it, of the {limit} MB Node allows; grep the chains you need first',
   },
@@ -275,6 +277,8 @@ export const parseMessages: MessageBundle = {
     'parse.numbered-paste': '各行以行号和制表符开头（`cat -n`、`nl`）；已忽略这些行号（位置按本文件的行计）。',
     'parse.diff-paste': '这是 diff 输出；读取标记为 ">" 的行（较新的转储），跳过 "<" 一侧。',
     'parse.listing-text-unmapped': '此列表中的 "{text}" 无法对应到匹配条件；追踪器把这条规则视为不确定。',
+    'parse.document-too-large':
+      '此文档对语言服务器来说太大：读取它已用 {used} MB 内存，而其 worker 最多可用 {limit} MB，因此不显示其任何内容。请把需要的链放到一个较小的文件中打开（从转储中 grep 出来）。',
     'parse.input-too-large':
       '{file} 对 kpp 来说太大：读取它已用 {used} MB 内存（Node 允许 {limit} MB）；请先用 grep 取出需要的链',
   },

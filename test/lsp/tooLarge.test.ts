@@ -1,0 +1,68 @@
+/**
+ * A document too large for the language server's worker: one error on its first line says so (in the person's
+ * language), where V8 ended the worker with a crash and the document got no word; the document answers as an empty
+ * one and the server goes on serving the others. The heap is made small (`--max-old-space-size`), not the text huge.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { HoverRequest } from 'vscode-languageserver-protocol/node';
+import { seedDump } from '../helpers/dumps';
+import { startSession } from './client';
+
+// `iptables -t nat -L KUBE-SERVICES -n -v --line-numbers` of a large cluster: every row jumps to a chain it lacks.
+const listing = [
+  'Chain KUBE-SERVICES (2 references)',
+  'num   pkts bytes target     prot opt in     out     source               destination',
+  ...Array.from(
+    { length: 60_000 },
+    (_, i) =>
+      `${i + 1} 0 0 KUBE-SVC-X${i} tcp -- * * 0.0.0.0/0 172.30.${i >> 8}.${i & 255} /* ns/s${i}:https cluster IP */ tcp dpt:443`,
+  ),
+].join('\n');
+
+for (const language of ['en', 'zh-CN'] as const) {
+  test(`a listing too large for the worker's heap is one error that says so (${language}); the server serves on`, async () => {
+    const s = await startSession({
+      env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=96' },
+      locale: language === 'zh-CN' ? 'zh-cn' : 'en',
+    });
+    try {
+      const big = 'file:///work/one-chain.txt';
+      const shown = s.waitDiagnostics(big, (p) => p.diagnostics.some((d) => d.code === 'document-too-large'));
+      await s.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: big, languageId: 'iptables', version: 1, text: listing },
+      });
+      const { diagnostics } = await shown;
+      assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+      const [d] = diagnostics;
+      assert.equal(d.severity, 1);
+      assert.deepEqual(d.range.start, { line: 0, character: 0 });
+      assert.match(
+        String(d.message),
+        language === 'en'
+          ? /^This document is too large for the language server: reading it used \d+ MB of memory, of the 96 MB its worker may use/
+          : /^此文档对语言服务器来说太大：读取它已用 \d+ MB 内存，而其 worker 最多可用 96 MB/,
+      );
+      // Nothing of it was read: a hover on a row answers nothing, and answers.
+      assert.equal(
+        await s.connection.sendRequest(HoverRequest.type, {
+          textDocument: { uri: big },
+          position: { line: 5, character: 10 },
+        }),
+        null,
+      );
+      // Another document is served as ever.
+      const small = 'file:///work/seed.iptables';
+      const seed = seedDump();
+      await s.open(small, 'iptables', seed.text);
+      const line = seed.lineOf('-A KUBE-SERVICES ');
+      const hover = await s.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: small },
+        position: { line, character: 4 },
+      });
+      assert.ok(hover, 'a hover on the small dump');
+    } finally {
+      await s.close();
+    }
+  });
+}
