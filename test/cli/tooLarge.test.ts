@@ -9,22 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../helpers/corpus';
+import { oneChainListing } from '../helpers/dumps';
 
 const cli = join(repoRoot(), 'bin', 'kpp.js');
 const file = join(mkdtempSync(join(tmpdir(), 'kpp-cli-large-')), 'one-chain.txt');
-// `iptables -t nat -L KUBE-SERVICES -n -v --line-numbers` of a large cluster: every row jumps to a chain it lacks.
-writeFileSync(
-  file,
-  [
-    'Chain KUBE-SERVICES (2 references)',
-    'num   pkts bytes target     prot opt in     out     source               destination',
-    ...Array.from(
-      { length: 60_000 },
-      (_, i) =>
-        `${i + 1} 0 0 KUBE-SVC-X${i} tcp -- * * 0.0.0.0/0 172.30.${i >> 8}.${i & 255} /* ns/s${i}:https cluster IP */ tcp dpt:443`,
-    ),
-  ].join('\n'),
-);
+writeFileSync(file, oneChainListing(60_000));
 
 function kpp(...args: string[]) {
   const r = spawnSync(process.execPath, ['--max-old-space-size=96', cli, ...args], {

@@ -192,3 +192,19 @@ export const KUBERNETES_IPVS = [
   'UDP  10.96.0.10:53 rr',
   '  -> 10.244.0.4:53                Masq    1      0          3',
 ].join('\n');
+
+/**
+ * `iptables -t nat -L KUBE-SERVICES -n -v --line-numbers` of a large cluster: `rows` rows, each jumping to a Service
+ * chain the listing lacks (what listing one chain gives), with `comment(i)` as the row's comment.
+ */
+export function oneChainListing(rows: number, comment = (i: number) => `ns/s${i}:https cluster IP`): string {
+  return [
+    'Chain KUBE-SERVICES (2 references)',
+    'num   pkts bytes target     prot opt in     out     source               destination',
+    ...Array.from(
+      { length: rows },
+      (_, i) =>
+        `${i + 1} 0 0 KUBE-SVC-X${i} tcp -- * * 0.0.0.0/0 172.30.${i >> 8}.${i & 255} /* ${comment(i)} */ tcp dpt:443`,
+    ),
+  ].join('\n');
+}

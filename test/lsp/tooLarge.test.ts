@@ -6,19 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HoverRequest } from 'vscode-languageserver-protocol/node';
-import { seedDump } from '../helpers/dumps';
+import { oneChainListing, seedDump } from '../helpers/dumps';
 import { startSession } from './client';
 
-// `iptables -t nat -L KUBE-SERVICES -n -v --line-numbers` of a large cluster: every row jumps to a chain it lacks.
-const listing = [
-  'Chain KUBE-SERVICES (2 references)',
-  'num   pkts bytes target     prot opt in     out     source               destination',
-  ...Array.from(
-    { length: 60_000 },
-    (_, i) =>
-      `${i + 1} 0 0 KUBE-SVC-X${i} tcp -- * * 0.0.0.0/0 172.30.${i >> 8}.${i & 255} /* ns/s${i}:https cluster IP */ tcp dpt:443`,
-  ),
-].join('\n');
+const listing = oneChainListing(60_000);
 
 for (const language of ['en', 'zh-CN'] as const) {
   test(`a listing too large for the worker's heap is one error that says so (${language}); the server serves on`, async () => {

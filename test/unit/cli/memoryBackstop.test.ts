@@ -7,18 +7,9 @@ import { runInNewContext } from 'node:vm';
 import { InputTooLarge, watchMemory, type HeapProbe } from '../../../src/cli/memoryBackstop';
 import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
 import { setMemoryCheck } from '../../../src/core/common/memoryCheck';
+import { oneChainListing } from '../../helpers/dumps';
 
-const HEADER = 'num   pkts bytes target     prot opt in     out     source               destination';
-const listing = (rows: number) =>
-  [
-    'Chain KUBE-SERVICES (2 references)',
-    HEADER,
-    ...Array.from(
-      { length: rows },
-      (_, i) =>
-        `${i + 1} 0 0 KUBE-SVC-X${i} tcp -- * * 0.0.0.0/0 172.30.${i >> 8}.${i & 255} /* ns/s${i}:p */ tcp dpt:443`,
-    ),
-  ].join('\n');
+const listing = (rows: number) => oneChainListing(rows, (i) => `ns/s${i}:p`);
 
 /** The real heap with `room` bytes more than is live now as its limit's stopping share. */
 function heapWithRoom(room: number): HeapProbe {
