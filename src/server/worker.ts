@@ -72,13 +72,15 @@ export interface Held {
   readonly lines: LineIndex;
   /** The document's lines, when they differ from the engines'. */
   readonly documentLines?: LineIndex;
+  /** Reading the text stopped: it needs more than the worker's heap (the analysis is then an empty text's). */
+  readonly tooLarge?: { readonly used: number; readonly limit: number };
 }
 
 /**
  * The document's lines are counted when first asked for (the diagnostics do not wait for them), or taken from the
  * engine's line index when it read this very text.
  */
-function heldDocument(uri: string, analysis: Analysis, text: string): Held {
+function heldDocument(uri: string, analysis: Analysis, text: string, tooLarge?: Held['tooLarge']): Held {
   let lines: LineIndex | undefined;
   let documentLines: LineIndex | undefined;
   const linesOf = (engineText: string) =>
@@ -88,6 +90,7 @@ function heldDocument(uri: string, analysis: Analysis, text: string): Held {
   return {
     uri,
     analysis,
+    ...(tooLarge && { tooLarge }),
     get lines() {
       return (lines ??= linesOf(analysis.positions?.engineText ?? text));
     },
@@ -124,8 +127,20 @@ export const HANDLERS: Record<string, Handler> = {
   [METHODS.tracePacket]: (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
   [METHODS.listTargets]: (d) => listTargets(d.analysis),
   diagnostics: (d, _p, lang) =>
-    shownInEditor(diagnosticsOf(d.analysis, lang), lang).map((x) => toLspDiagnostic(x, d.uri)),
+    d.tooLarge
+      ? [tooLargeDiagnostic(d.uri, d.tooLarge, lang)]
+      : shownInEditor(diagnosticsOf(d.analysis, lang), lang).map((x) => toLspDiagnostic(x, d.uri)),
 };
+
+/**
+ * The one error of a document too large to read, on its first line, in the asked language: made from what the held
+ * document keeps, so that a change of language says it again.
+ */
+function tooLargeDiagnostic(uri: string, { used, limit }: { used: number; limit: number }, lang: Lang) {
+  const message = t(lang, 'parse.document-too-large', { used: megabytes(used), limit: megabytes(limit) });
+  const span = { line: 0, column: 0, length: 0 };
+  return toLspDiagnostic({ span, severity: 'error', code: 'document-too-large', message }, uri);
+}
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /**
@@ -201,11 +216,11 @@ export function runWorker(): void {
   const sayTooLarge = (m: Extract<ToWorker, { kind: 'analyse' }>, e: DocumentTooLarge, started: number): void => {
     held.delete(m.uri);
     collectGarbage();
-    held.set(m.uri, heldDocument(m.uri, analyzeText('', kindForLanguage(m.languageId)), ''));
-    const message = t(m.lang, 'parse.document-too-large', { used: megabytes(e.used), limit: megabytes(e.limit) });
-    const span = { line: 0, column: 0, length: 0 };
-    const diagnostic = toLspDiagnostic({ span, severity: 'error', code: 'document-too-large', message }, m.uri);
-    post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics: [diagnostic], ms: Date.now() - started });
+    const tooLarge = { used: e.used, limit: e.limit };
+    const doc = heldDocument(m.uri, analyzeText('', kindForLanguage(m.languageId)), '', tooLarge);
+    held.set(m.uri, doc);
+    const diagnostics = HANDLERS.diagnostics(doc, undefined, m.lang) as unknown[];
+    post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
   };
   port.on('message', (m: ToWorker) => {
     if (m.kind === 'cancelFlags') {

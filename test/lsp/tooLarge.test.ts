@@ -5,11 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HoverRequest } from 'vscode-languageserver-protocol/node';
+import { DidChangeConfigurationNotification, HoverRequest } from 'vscode-languageserver-protocol/node';
 import { oneChainListing, seedDump } from '../helpers/dumps';
 import { startSession } from './client';
 
 const listing = oneChainListing(60_000);
+const TOO_LARGE = {
+  en: /^This document is too large for the language server: reading it used \d+ MB of memory, of the 96 MB its worker may use/,
+  'zh-CN': /^此文档对语言服务器来说太大：读取它已用 \d+ MB 内存，而其 worker 最多可用 96 MB/,
+};
 
 for (const language of ['en', 'zh-CN'] as const) {
   test(`a listing too large for the worker's heap is one error that says so (${language}); the server serves on`, async () => {
@@ -28,12 +32,15 @@ for (const language of ['en', 'zh-CN'] as const) {
       const [d] = diagnostics;
       assert.equal(d.severity, 1);
       assert.deepEqual(d.range.start, { line: 0, character: 0 });
-      assert.match(
-        String(d.message),
-        language === 'en'
-          ? /^This document is too large for the language server: reading it used \d+ MB of memory, of the 96 MB its worker may use/
-          : /^此文档对语言服务器来说太大：读取它已用 \d+ MB 内存，而其 worker 最多可用 96 MB/,
-      );
+      assert.match(String(d.message), TOO_LARGE[language]);
+      // A change of language says it again in the other language (it was lost: the empty document has no error).
+      const other = language === 'en' ? 'zh-CN' : 'en';
+      const again = s.waitDiagnostics(big, (p) => p.diagnostics.some((x) => TOO_LARGE[other].test(String(x.message))));
+      s.settings.language = other;
+      await s.connection.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { kubePacketPath: { language: other } },
+      });
+      assert.equal((await again).diagnostics.length, 1);
       // Nothing of it was read: a hover on a row answers nothing, and answers.
       assert.equal(
         await s.connection.sendRequest(HoverRequest.type, {
