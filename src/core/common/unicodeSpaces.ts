@@ -4,11 +4,13 @@
  * editors add zero-width spaces (U+200B, U+2060, U+FEFF) at the starts and ends of lines. No tool writes them, and
  * read as they are they glue every rule into one word. Each is read as a blank, one character for one (every column
  * stays where it is). A zero-width space inside a word is left: read as a blank it would cut the word in two.
+ * A Chinese or Japanese input method types the ideographic space (U+3000) for a blank in full-width mode, and
+ * documents written with one indent their code by it: no tool writes it either, and it is read as a blank too.
  */
 
-/** The no-break space, and the other fixed-width spaces a copy makes of the blanks. */
+/** The no-break space, and the other fixed-width spaces a copy (or an input method: U+3000) makes of the blanks. */
 const NO_BREAK = '\u00a0';
-const FIXED_WIDTH = '\u2000-\u200a\u202f\u205f';
+const FIXED_WIDTH = '\u2000-\u200a\u202f\u205f\u3000';
 const WIDE_SPACES = NO_BREAK + FIXED_WIDTH;
 /** Zero-width spaces and the word joiner (a byte order mark inside the text reads as one). */
 const ZERO_WIDTH = '\u200b\u2060\ufeff';

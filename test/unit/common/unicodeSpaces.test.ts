@@ -72,3 +72,25 @@ test("a file's byte order mark before its first line is no copy's space", () => 
   assert.equal(readUnicodeSpaces(`\ufeff${SAVE}`), undefined);
   assert.equal(readUnicodeSpaces(`\ufeff\u200b${SAVE}`)?.text, `\ufeff ${SAVE}`);
 });
+
+test('a paste indented or spaced with ideographic spaces (an input method in full-width mode) reads as the output', () => {
+  const ideographic = '\u3000';
+  for (const text of [SAVE, IPVS]) {
+    // A Chinese document indents its code by two of them; an input method types one for each blank.
+    const indented = text.replace(/^(?=\S)/gm, ideographic.repeat(2));
+    const spaced = text.replace(/ /g, ideographic);
+    assert.equal(readingOf(indented), readingOf(text), `indented: ${text.slice(0, 30)}`);
+    assert.equal(readingOf(spaced), readingOf(text), `spaced: ${text.slice(0, 30)}`);
+  }
+  const a = analyzeText(SAVE.replace(/^(?=\S)/gm, ideographic.repeat(2)));
+  const plain = analyzeText(SAVE.replace(/^(?=\S)/gm, '  '));
+  // One for one: every rule keeps its columns.
+  assert.deepEqual(
+    a.iptables!.dump.rules.map((r) => r.span),
+    plain.iptables!.dump.rules.map((r) => r.span),
+  );
+  const note = diagnosticsOf(a, 'en').find((d) => d.code === 'unicode-spaces');
+  assert.deepEqual(note?.span, { line: 0, column: 0, length: 1 });
+  assert.match(note!.message, /U\+3000/);
+  assert.match(diagnosticsOf(a, 'zh-CN').find((d) => d.code === 'unicode-spaces')!.message, /全角空格/);
+});
