@@ -3,6 +3,7 @@
  * right engine. Parsing happens once here; callers keep the result and answer questions from its indexes.
  */
 import type { Diagnostic } from './common/diagnostics';
+import type { IpFamily } from './common/ip';
 import { LineIndex, normalizeLineBreaks } from './common/lines';
 import { memoryCheckpoint } from './common/memoryCheck';
 import type { PastePositions } from './common/pastePositions';
@@ -39,12 +40,17 @@ export interface Analysis {
   lines?: LineIndex;
 }
 
-/**
- * `kind` forces a family (e.g. the editor's language id); otherwise the text decides. `traceFocus`: the analysis
- * is for one trace of this packet only, and may read only the lines it needs (see `traceText`).
- */
-export function analyzeText(text: string, kind?: DumpKind, traceFocus?: TraceFocus): Analysis {
-  return analyzeOrRead<never>(text, undefined, kind, traceFocus) as Analysis;
+/** An analysis made for a trace (see `traceText`). */
+export interface TraceReading {
+  /** The analysis is for one trace of this packet only, and may read only the lines it needs. */
+  focus?: TraceFocus;
+  /** The packet's family: an nft ruleset's tables of that family are read (the focus's, when that is given). */
+  packetFamily?: IpFamily;
+}
+
+/** `kind` forces a family (e.g. the editor's language id); otherwise the text decides. */
+export function analyzeText(text: string, kind?: DumpKind, trace?: TraceReading): Analysis {
+  return analyzeOrRead<never>(text, undefined, kind, trace) as Analysis;
 }
 
 /**
@@ -59,15 +65,15 @@ export function analyzeOrRead<T>(
   text: string,
   plain: PlainDumpReader<T> | undefined,
   kind?: DumpKind,
-  traceFocus?: TraceFocus,
+  trace?: TraceReading,
 ): Analysis | { read: T } {
   // Every engine below counts lines as the editor does (a lone CR ends a line too).
   const input = normalizeLineBreaks(text);
   const paste = unwrapPaste(input);
-  if (!paste) return analyzeOutput(input, kind, traceFocus, true, plain);
+  if (!paste) return analyzeOutput(input, kind, trace, true, plain);
   // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
   // kube-proxy logged an iptables-restore input: iptables, however many log lines came before it.
-  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), traceFocus) as Analysis;
+  const a = analyzeOutput(paste.text, kind ?? (paste.kubeProxy ? 'iptables' : undefined), trace) as Analysis;
   const dumpDiagnostics = a.iptables?.dump.diagnostics ?? a.ipvs?.diagnostics ?? a.network?.diagnostics;
   dumpDiagnostics?.unshift(...pasteNotes(paste));
   if (paste.positions) a.positions = paste.positions;
@@ -152,7 +158,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
 function analyzeOutput<T>(
   text: string,
   kind?: DumpKind,
-  traceFocus?: TraceFocus,
+  trace: TraceReading = {},
   normalized = false,
   plain?: PlainDumpReader<T>,
 ): Analysis | { read: T } {
@@ -180,7 +186,13 @@ function analyzeOutput<T>(
       return afterPhase({
         detection,
         lines,
-        iptables: buildModel(parseIptables(text, { lines, ...(traceFocus ? { traceFocus } : {}) })),
+        iptables: buildModel(
+          parseIptables(text, {
+            lines,
+            ...(trace.focus ? { traceFocus: trace.focus } : {}),
+            ...(trace.packetFamily ? { packetFamily: trace.packetFamily } : {}),
+          }),
+        ),
       });
     }
   }

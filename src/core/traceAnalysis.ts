@@ -4,6 +4,7 @@
  * for it. A paste may hold both (IPVS-mode kube-proxy keeps iptables rules too): IPVS answers for the virtual
  * services it holds, the iptables rules for the rest. The faces only shape the answer (JSON, a tree, a view).
  */
+import { parseIp } from './common/ip';
 import { analyzeText, type Analysis } from './analyze';
 import type { Lang } from './i18n/catalog';
 import type { IptablesModel } from './iptables/model';
@@ -55,20 +56,22 @@ export function traceText(
   lang: Lang,
 ): { analysis: Analysis; answer: TraceAnswer } {
   const focus = { dst: packet.dst, dport: packet.dport, proto: packet.proto };
-  let focused = analyzeText(text, undefined, focus);
+  let focused = analyzeText(text, undefined, { focus });
   let answer: TraceAnswer;
   try {
     answer = traceAnalysis(focused, packet, lang);
   } catch (e) {
     if (!(e instanceof DeferredChain)) throw e;
     // The trace entered a chain the slice left out (kube-proxy's KUBE-NODEPORTS): the same slice with it read.
-    focused = analyzeText(text, undefined, { ...focus, again: e.slice });
+    focused = analyzeText(text, undefined, { focus: { ...focus, again: e.slice } });
     answer = traceAnalysis(focused, packet, lang);
   }
   const sliced = focused.iptables !== undefined && isTraceSlice(focused.iptables.dump);
   if (!sliced || (answer.engine === 'iptables' && answer.result.paths.some((p) => p.dnat)))
     return { analysis: focused, answer };
-  const whole = analyzeText(text);
+  // An nft ruleset is read for the packet's family, as the focused reading was.
+  const packetFamily = parseIp(packet.dst)?.family;
+  const whole = analyzeText(text, undefined, packetFamily ? { packetFamily } : {});
   return { analysis: whole, answer: traceAnalysis(whole, packet, lang) };
 }
 

@@ -7,7 +7,9 @@ import { parentPort } from 'node:worker_threads';
 import { analyzeText, diagnosticsOf, type Analysis } from '../core/analyze';
 import { megabytes, setMemoryCheck, v8Heap, watchHeap } from '../core/common/memoryCheck';
 import { t, type Lang } from '../core/i18n/catalog';
+import type { IpFamily } from '../core/common/ip';
 import type { DumpKind } from '../core/detect';
+import { nftSkipsFamily } from '../core/iptables/trace/family';
 import { kindOfLanguage } from '../core/languages';
 import { toLspDiagnostic } from './convert';
 import { shownInEditor } from './shownDiagnostics';
@@ -72,6 +74,11 @@ export interface Held {
   readonly lines: LineIndex;
   /** The document's lines, when they differ from the engines'. */
   readonly documentLines?: LineIndex;
+  /**
+   * The analysis a packet of `family` is traced through: another reading of the text when it is an nft ruleset read
+   * for the other family's tables (made when first asked, then kept).
+   */
+  analysisFor?(family: IpFamily): Analysis;
   /** Reading the text stopped: it needs more than the worker's heap (the analysis is then an empty text's). */
   readonly tooLarge?: { readonly used: number; readonly limit: number };
 }
@@ -80,9 +87,16 @@ export interface Held {
  * The document's lines are counted when first asked for (the diagnostics do not wait for them), or taken from the
  * engine's line index when it read this very text.
  */
-function heldDocument(uri: string, analysis: Analysis, text: string, tooLarge?: Held['tooLarge']): Held {
+function heldDocument(
+  uri: string,
+  analysis: Analysis,
+  text: string,
+  kind: DumpKind | undefined,
+  tooLarge?: Held['tooLarge'],
+): Held {
   let lines: LineIndex | undefined;
   let documentLines: LineIndex | undefined;
+  let otherFamily: Analysis | undefined;
   const linesOf = (engineText: string) =>
     analysis.lines?.text === engineText
       ? LineIndex.ofStarts(engineText, analysis.lines.start)
@@ -91,6 +105,11 @@ function heldDocument(uri: string, analysis: Analysis, text: string, tooLarge?: 
     uri,
     analysis,
     ...(tooLarge && { tooLarge }),
+    analysisFor(family) {
+      const dump = analysis.iptables?.dump;
+      if (!dump || !nftSkipsFamily(dump, family)) return analysis;
+      return (otherFamily ??= analyzeText(text, kind, { packetFamily: family }));
+    },
     get lines() {
       return (lines ??= linesOf(analysis.positions?.engineText ?? text));
     },
@@ -124,7 +143,8 @@ export const HANDLERS: Record<string, Handler> = {
     prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
   'callHierarchy/incomingCalls': (d, p) => incomingCalls(d.analysis, d.uri, p.item, d.lines),
   'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
-  [METHODS.tracePacket]: (d, p, lang) => tracePacketRequest(d.analysis, p, lang),
+  [METHODS.tracePacket]: (d, p, lang) =>
+    tracePacketRequest(d.analysis, p, lang, (family) => d.analysisFor?.(family) ?? d.analysis),
   [METHODS.listTargets]: (d) => listTargets(d.analysis),
   diagnostics: (d, _p, lang) =>
     d.tooLarge
@@ -217,7 +237,8 @@ export function runWorker(): void {
     held.delete(m.uri);
     collectGarbage();
     const tooLarge = { used: e.used, limit: e.limit };
-    const doc = heldDocument(m.uri, analyzeText('', kindForLanguage(m.languageId)), '', tooLarge);
+    const kind = kindForLanguage(m.languageId);
+    const doc = heldDocument(m.uri, analyzeText('', kind), '', kind, tooLarge);
     held.set(m.uri, doc);
     const diagnostics = HANDLERS.diagnostics(doc, undefined, m.lang) as unknown[];
     post({ kind: 'analysed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
@@ -255,7 +276,8 @@ export function runWorker(): void {
       watchHeap((used, limit) => new DocumentTooLarge(used, limit), v8Heap(WORKER_YOUNG_GENERATION_MB * 1024 * 1024));
       try {
         // The previous analysis keeps its place until this one is complete: a failure leaves it answering.
-        const analysis = analyzeText(text, kindForLanguage(m.languageId));
+        const kind = kindForLanguage(m.languageId);
+        const analysis = analyzeText(text, kind);
         if (m.early) {
           const parsed = shownInEditor(diagnosticsOf(analysis, m.lang, false), m.lang).map((x) =>
             toLspDiagnostic(x, m.uri),
@@ -263,7 +285,7 @@ export function runWorker(): void {
           const diagnostics = resultToDocument('diagnostics', parsed, analysis.positions) as unknown[];
           post({ kind: 'parsed', uri: m.uri, version: m.version, diagnostics, ms: Date.now() - started });
         }
-        const doc = heldDocument(m.uri, analysis, text);
+        const doc = heldDocument(m.uri, analysis, text, kind);
         held.set(m.uri, doc);
         const found = HANDLERS.diagnostics(doc, undefined, m.lang);
         const diagnostics = resultToDocument('diagnostics', found, analysis.positions) as unknown[];

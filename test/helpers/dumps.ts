@@ -208,3 +208,49 @@ export function oneChainListing(rows: number, comment = (i: number) => `ns/s${i}
     ),
   ].join('\n');
 }
+
+/**
+ * `nft list ruleset` of a dual-stack node whose kube-proxy (iptables mode) writes through iptables-nft: a `table ip6
+ * nat` and a `table ip nat`, ip6's first (nft lists tables in the order they were made). Service default/web has a
+ * cluster IP of each family; the IPv4 table also holds kube-dns, so it has more rules.
+ */
+export const DUAL_STACK_NFT = [
+  'table ip6 nat {',
+  '\tchain PREROUTING {',
+  '\t\ttype nat hook prerouting priority dstnat; policy accept;',
+  '\t\tcounter packets 9 bytes 540 jump KUBE-SERVICES comment "kubernetes service portals"',
+  '\t}',
+  '\tchain KUBE-SERVICES {',
+  '\t\tip6 daddr fd00:96::5 tcp dport 80 counter packets 2 bytes 120 jump KUBE-SVC-WEB6 comment "default/web:http cluster IP"',
+  '\t}',
+  '\tchain KUBE-SVC-WEB6 {',
+  '\t\tcounter packets 2 bytes 120 jump KUBE-SEP-WEB6A comment "default/web:http -> [fd00:244:1::7]:8080"',
+  '\t}',
+  '\tchain KUBE-SEP-WEB6A {',
+  '\t\tmeta l4proto tcp counter packets 2 bytes 120 dnat to [fd00:244:1::7]:8080 comment "default/web:http"',
+  '\t}',
+  '}',
+  'table ip nat {',
+  '\tchain PREROUTING {',
+  '\t\ttype nat hook prerouting priority dstnat; policy accept;',
+  '\t\tcounter packets 30 bytes 1800 jump KUBE-SERVICES comment "kubernetes service portals"',
+  '\t}',
+  '\tchain KUBE-SERVICES {',
+  '\t\tip daddr 10.96.5.5 tcp dport 80 counter packets 7 bytes 420 jump KUBE-SVC-WEB4 comment "default/web:http cluster IP"',
+  '\t\tip daddr 10.96.0.10 udp dport 53 counter packets 20 bytes 1300 jump KUBE-SVC-DNS4 comment "kube-system/kube-dns:dns cluster IP"',
+  '\t}',
+  '\tchain KUBE-SVC-WEB4 {',
+  '\t\tcounter packets 7 bytes 420 jump KUBE-SEP-WEB4A comment "default/web:http -> 10.244.1.7:8080"',
+  '\t}',
+  '\tchain KUBE-SEP-WEB4A {',
+  '\t\tmeta l4proto tcp counter packets 7 bytes 420 dnat to 10.244.1.7:8080 comment "default/web:http"',
+  '\t}',
+  '\tchain KUBE-SVC-DNS4 {',
+  '\t\tcounter packets 20 bytes 1300 jump KUBE-SEP-DNS4A comment "kube-system/kube-dns:dns -> 10.244.0.2:53"',
+  '\t}',
+  '\tchain KUBE-SEP-DNS4A {',
+  '\t\tmeta l4proto udp counter packets 20 bytes 1300 dnat to 10.244.0.2:53 comment "kube-system/kube-dns:dns"',
+  '\t}',
+  '}',
+  '',
+].join('\n');

@@ -29,7 +29,7 @@ import { ListTargetsRequest, TracePacketRequest } from '../../src/server/protoco
 import { corpusFile, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
+import { DUAL_STACK_NFT, NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
 import { startSession, type LspSession } from './client';
 
 const seed = seedDump();
@@ -637,6 +637,27 @@ test('IPVS trace: direct routing keeps the VIP and names the real server; only M
       [null, { ip: '10.0.1.21', port: 80, method: 'Route' }],
       [{ ip: '10.0.1.22', port: 8080 }, null],
     ],
+  );
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+});
+
+test('a dual-stack nft ruleset: each family is traced through its own tables, whichever the outline shows', async () => {
+  const uri = 'file:///work/dual-stack.nft';
+  await s.open(uri, 'iptables', DUAL_STACK_NFT);
+  const v6 = await s.connection.sendRequest(TracePacketRequest, { uri, src: 'fd00:244:2::3', dst: '[fd00:96::5]:80' });
+  assert.deepEqual(
+    v6.paths.map((p) => p.dnat),
+    [{ ip: 'fd00:244:1::7', port: 8080 }],
+  );
+  // Its steps point at the ip6 table's lines of the document.
+  assert.deepEqual(
+    v6.matchedLines.slice().sort((a, b) => a - b),
+    [3, 6, 9, 12],
+  );
+  const v4 = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.2.3', dst: '10.96.5.5:80' });
+  assert.deepEqual(
+    v4.paths.map((p) => p.dnat),
+    [{ ip: '10.244.1.7', port: 8080 }],
   );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 });

@@ -9,12 +9,13 @@ import { lineSpan } from '../common/diagnostics';
 import { isAlnumCode, isBlankCode, isDigitCode, isWhiteCode } from '../common/chars';
 import { commandOfTools, promptCommand, readHashPrompt } from '../common/commandLines';
 import { LineIndex, type SourceLine } from '../common/lines';
+import { parseIp, type IpFamily } from '../common/ip';
 import { truncate } from '../common/text';
 import { CAPTION, isProse } from '../common/prose';
 import { isListingStart, listingTableOf, parseListingBlock } from './listing';
 import { MEMORY_CHECK_MASK, memoryCheckpoint } from '../common/memoryCheck';
 import type { NftBaseChain } from '../nft/objects';
-import { isNftTableStart, parseNftTable } from '../nft/ruleset';
+import { isNftTableStart, nftFamilyToRead, parseNftTable } from '../nft/ruleset';
 import { EXTENSION_TARGETS, FAMILY_OPTIONS, isKnownOptionSpelling, RULE_COMMAND_OF } from './options';
 import { problem, relatedAt } from './problems';
 import {
@@ -225,11 +226,18 @@ export interface ParseOptions {
    * traceSlice.ts; `isTraceSlice` then says so): the dump is good for that trace and nothing else.
    */
   traceFocus?: TraceFocus;
+  /**
+   * The family of the packet a trace follows (the trace focus's, when that is given): an nft ruleset is read for
+   * that family's tables when it has any (see `nftFamilyToRead`).
+   */
+  packetFamily?: IpFamily;
   /** The text's line index, when the caller made one (`analyzeText`): its content starts move as pastes unwrap. */
   lines?: LineIndex;
 }
 
 export function parseIptables(text: string, options: ParseOptions = {}): IptablesDump {
+  const packetFamily: IpFamily | undefined =
+    options.packetFamily ?? (options.traceFocus && parseIp(options.traceFocus.dst)?.family);
   const lines = options.lines?.text === text ? options.lines : new LineIndex(text);
   const src = lines.text;
   const diagnostics: Diagnostic[] = [];
@@ -277,7 +285,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
   /** Chains of `iptables -L` listings: a listing of empty chains has no rules to count. */
   let listingChains = 0;
   let nftRules = 0;
-  /** Family of the first nft table read (`ip` or `ip6`): a dump holds one family, so the other's tables are skipped. */
+  /** The family nft tables are read for (`ip` or `ip6`): a dump holds one family, so the other's tables are skipped. */
   let nftFamily: string | undefined;
   let allLines: SourceLine[] | undefined;
   // Rules come chain by chain: a chain word equal to the last rule's needs no interning.
@@ -434,7 +442,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     if (slice && slice.skip[li] !== 0) {
       // The slice knew the line's table: a text it misread (a prompt line that ended the table) is read whole.
       if (ctx.table?.name !== slice.tables[slice.skip[li] - 1])
-        return parseIptables(text, { ...options, traceFocus: undefined });
+        return parseIptables(text, { ...options, traceFocus: undefined, packetFamily });
       li = slice.stretchEnd(li);
       continue;
     }
@@ -858,6 +866,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     for (const t of block.tokens) tokens.push(t);
     const nft = block.table;
     if (!nft) return block.nextLine;
+    nftFamily ??= nftFamilyToRead(allLines, li, packetFamily === 6 ? 'ip6' : packetFamily === 4 ? 'ip' : undefined);
     const family = nft.family === 'inet' ? nftFamily : nft.family;
     if ((family && nftFamily && family !== nftFamily) || (tables.has(nft.name) && nft.family === 'inet')) {
       diagnostics.push(

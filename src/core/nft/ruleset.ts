@@ -49,6 +49,45 @@ export function isNftTableStart(content: string): boolean {
   return TABLE_START.test(content);
 }
 
+/**
+ * The family whose tables a ruleset is read for (a dump holds one family; iptables-nft writes `ip` and `ip6` tables
+ * of the same names): `preferred` (a traced packet's) when the text has a table of it, otherwise the family whose
+ * tables hold more rules (kube-proxy's Services are in one, the other holds its empty chains), the first on a tie:
+ * `nft list ruleset` lists tables in the order they were made, so ip6's may well come first. Undefined when only
+ * `inet` tables (which see both) are there. Lines from `start`, a table's first line.
+ */
+export function nftFamilyToRead(
+  lines: readonly SourceLine[],
+  start: number,
+  preferred?: 'ip' | 'ip6',
+): string | undefined {
+  /** Rule lines of each family's tables; undefined while the text has none. */
+  const rules: { ip?: number; ip6?: number } = {};
+  let first: 'ip' | 'ip6' | undefined;
+  let family: 'ip' | 'ip6' | undefined;
+  for (let i = start; i < lines.length; i++) {
+    const content = lines[i].content;
+    const c = content.charCodeAt(0);
+    if (c === 116 /* t */) {
+      const m = TABLE_START.exec(content);
+      if (m) {
+        family = m[1] === 'ip' || m[1] === 'ip6' ? m[1] : undefined;
+        if (family) rules[family] ??= 0;
+        first ??= family;
+        continue;
+      }
+      if (content.startsWith('type ')) continue;
+    }
+    // Not a rule: a blank line, a brace, a chain's head.
+    if (family === undefined || content.length === 0 || c === 125 /* } */ || content.startsWith('chain ')) continue;
+    rules[family]!++;
+  }
+  if (preferred && rules[preferred] !== undefined) return preferred;
+  if (!first) return undefined;
+  const other = first === 'ip' ? 'ip6' : 'ip';
+  return (rules[other] ?? 0) > rules[first]! ? other : first;
+}
+
 export interface NftChain {
   name: string;
   policy?: string;

@@ -1,6 +1,6 @@
 /** The tracer behind the custom requests: trace a packet through the open dump, list trace destinations. */
 import type { Analysis } from '../../core/analyze';
-import { joinHostPort } from '../../core/common/ip';
+import { joinHostPort, parseIp, type IpFamily } from '../../core/common/ip';
 import type { Lang } from '../../core/i18n/catalog';
 import { distinctSteps, renderTraceMessage } from '../../core/iptables/trace';
 import { noEndpointsSummary } from '../../core/iptables/traceHints';
@@ -23,10 +23,21 @@ const PARAM_NAMES: TraceInputNames = {
   localAddresses: 'localAddresses',
 };
 
-export function tracePacketRequest(a: Analysis, p: TracePacketParams, serverLang: Lang): TracePacketResult {
+/**
+ * `forFamily`: the analysis a packet of a family is traced through, when it is not `held` (an nft ruleset read for
+ * the other family's tables: see `heldDocument`).
+ */
+export function tracePacketRequest(
+  held: Analysis,
+  p: TracePacketParams,
+  serverLang: Lang,
+  forFamily?: (family: IpFamily) => Analysis,
+): TracePacketResult {
   const lang: Lang = p.lang === 'en' || p.lang === 'zh-CN' ? p.lang : serverLang;
   const checked = checkTracePacket(p, PARAM_NAMES);
   if (!checked.ok) throw new TraceInputError(checked.message);
+  const family = parseIp(checked.packet.dst)?.family;
+  const a = (family && forFamily?.(family)) || held;
   const answer = traceAnalysis(a, checked.packet, lang);
   // The trace itself runs in the engine, which knows nothing of requests: it stops here, before its answer is made.
   throwIfCancelled();

@@ -14,6 +14,16 @@ function toolOf(family: IpFamily): string {
   return family === 6 ? 'ip6tables' : 'iptables';
 }
 
+/**
+ * Whether the dump is an nft ruleset read for the other family whose tables of `family` were skipped (the parser
+ * says so, `nft-table-skipped`): reading it again for `family` traces such a packet through its own tables.
+ */
+export function nftSkipsFamily(dump: IptablesDump, family: IpFamily): boolean {
+  if (dump.format !== 'nft' || dump.family === family) return false;
+  const name = family === 6 ? 'ip6' : 'ip';
+  return dump.diagnostics.some((d) => d.code === 'nft-table-skipped' && d.params?.family === name);
+}
+
 /** The family of a NAT target (`10.0.0.1:80`, `[fd00::1]:80`, `fd00::1`); undefined when it has no address. */
 function natFamily(value: string): IpFamily | undefined {
   if (value.startsWith('[') || value.indexOf(':') !== value.lastIndexOf(':')) return 6;
