@@ -587,12 +587,16 @@ export class RuleStore {
     return out;
   }
 
-  /** Whether line `line` ends in a blank or the next line starts with one. */
+  /**
+   * Whether line `line` ends in a blank or the next line starts with one: after the column the fold's rest starts
+   * at, the text's first or, in a paste indented or quoted whole, `line`'s own (the parser's `foldRestColumn`).
+   */
   private blankAtBreak(line: number): boolean {
-    return (
-      this.lineContentEnd[line] < this.lineRawEnd[line] ||
-      (line + 1 < this.lineStart.length && this.lineContentStart[line + 1] > this.lineStart[line + 1])
-    );
+    if (this.lineContentEnd[line] < this.lineRawEnd[line]) return true;
+    if (line + 1 >= this.lineStart.length) return false;
+    const column = this.lineContentStart[line + 1] - this.lineStart[line + 1];
+    const margin = this.lineContentStart[line] - this.lineStart[line];
+    return column !== margin && (column === margin + 1 || column !== 0);
   }
 
   /** `joinedText` of word k (at text offset `at`), read as its flags say the line breaks in it are. */
