@@ -9,6 +9,8 @@
  *   :KUBE-SERVICES - [0:0]\n..."`, the whole input on the log line with Go's escapes;
  * - JSON logging (`--logging-format=json`) of a string: `{"ts":...,"msg":"Restoring iptables","rules":"*filter\n..."}`;
  * - JSON logging of a byte slice (zap writes bytes in base64): `"rules":"KmZpbHRlcgo6S1VCRS1TRVJWSUNFUy..."`.
+ * A JSON log made readable before it was pasted (`jq .`) has a blank after each colon and every member on a line of
+ * its own: `  "rules": "*filter\n..."` is read as the line `{"...","rules":"*filter\n..."}` would be.
  * The input is what the engines read: the last one logged, with every other log line blanked. The first two keep
  * their lines (only the log's own text is blanked); the escaped and base64 forms are decoded into lines of their
  * own, and `positions` says where each of those lines is in the log.
@@ -37,7 +39,11 @@ const RAW_KEY = 'iptables rules: ';
 const LINES_KEY = ' rules=<';
 const QUOTED_KEY = ' rules="';
 const JSON_KEY = '"rules":"';
-const INPUT_KEYS = [RAW_KEY, LINES_KEY, QUOTED_KEY, JSON_KEY];
+/** JSON's key with the blank a formatter (`jq .`) puts after its colon. */
+const FORMATTED_JSON_KEY = '"rules": "';
+/** A member of a formatted JSON object on a line of its own: `"rules": "...",`. */
+const JSON_MEMBER = /^"[\w.]+":/;
+const INPUT_KEYS = [RAW_KEY, LINES_KEY, QUOTED_KEY, JSON_KEY, FORMATTED_JSON_KEY];
 const RAW_INPUT = new RegExp(`^(?:Restoring|Syncing) ${RAW_KEY}`);
 /** The start of a restore input: a table header or a rule, at its start or after one of its line breaks. */
 const LOOKS_LIKE_INPUT = /(?:^|\n)(?:\*(?:filter|nat|mangle|raw|security)\b|:KUBE-|-A KUBE-)/;
@@ -81,7 +87,9 @@ export function looksLikeKubeProxyLog(head: string): boolean {
   let lines = 0;
   for (const line of head.split('\n', SAMPLE_LINES)) {
     const start = line.trimStart();
-    if (KLOG_HEADER.test(start) || (start.startsWith('{"') && start.includes('"msg":'))) return true;
+    // A JSON entry on a line, or a formatted one's message member on its own.
+    if (KLOG_HEADER.test(start) || (start.startsWith('{"') && start.includes('"msg":')) || start.startsWith('"msg":'))
+      return true;
     if (start !== '' && ++lines >= 20) return false;
   }
   return false;
@@ -99,7 +107,7 @@ function lastInput(text: string): Found | undefined {
     while (headerAt < end && isBlankCode(text.charCodeAt(headerAt))) headerAt++;
     const head = text.slice(headerAt, Math.min(end, headerAt + 200));
     const klog = KLOG_HEADER.exec(head);
-    const json = !klog && head.startsWith('{"');
+    const json = !klog && (head.startsWith('{"') || JSON_MEMBER.test(head));
     if (klog || json) logLines++;
     else if (line >= SAMPLE_LINES && logLines === 0) return undefined;
     const found = klog
@@ -141,9 +149,11 @@ function klogInput(text: string, headerAt: number, end: number, headerLength: nu
 
 function jsonInput(text: string, headerAt: number, end: number) {
   // Looked for in this line only: a search past its end would read the rest of a long log for every line.
-  const key = text.slice(headerAt, end).indexOf(JSON_KEY);
+  const line = text.slice(headerAt, end);
+  const compact = line.indexOf(JSON_KEY);
+  const key = compact >= 0 ? compact : line.indexOf(FORMATTED_JSON_KEY);
   if (key < 0) return undefined;
-  const inputAt = headerAt + key + JSON_KEY.length;
+  const inputAt = headerAt + key + (compact >= 0 ? JSON_KEY : FORMATTED_JSON_KEY).length;
   if (looksLikeEscapedInput(text, inputAt, end)) return { form: 'json' as const, inputAt };
   return looksLikeBase64Input(text, inputAt, end) ? { form: 'base64' as const, inputAt } : undefined;
 }

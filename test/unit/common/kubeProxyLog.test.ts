@@ -145,6 +145,17 @@ const FORMS: [string, (dump: string) => string, (line: string) => string][] = [
       ].join('\n'),
     (l) => JSON.stringify(l).slice(1, -1),
   ],
+  [
+    'JSON logging formatted by jq (a blank after each colon, a member a line)',
+    (d) =>
+      [
+        { ts: 1765015201101.234, caller: 'iptables/proxier.go:805', msg: 'Syncing iptables rules', v: 2 },
+        { ts: 1765015201123.456, caller: 'iptables/proxier.go:1538', msg: 'Restoring iptables', v: 5, rules: d },
+      ]
+        .map((entry) => JSON.stringify(entry, null, 2))
+        .join('\n'),
+    (l) => JSON.stringify(l).slice(1, -1),
+  ],
 ];
 
 /** What a dump reads as, spans as the text they cover (escaped as `escape` writes them). */
@@ -210,6 +221,43 @@ test('a long log: the input logged after hundreds of other lines is still read a
   // The editor's detector (a server request on plain text) decides it too, and only from the whole text.
   assert.equal(detectDump(log).kind, 'iptables');
   assert.equal(detectDump(chatter.join('\n')).kind, 'unknown');
+});
+
+test('a JSON log formatted by jq: the input after hundreds of entries, and on one line with a blank after each colon', () => {
+  const entry = (i: number) =>
+    JSON.stringify(
+      { ts: 1765015000 + i, caller: 'config/config.go:336', msg: 'Calling handler.OnEndpointSliceUpdate' },
+      null,
+      2,
+    );
+  const dump = kubeProxyDump(SERVICES);
+  const restore = {
+    ts: 1765015201.123,
+    caller: 'iptables/proxier.go:1538',
+    msg: 'Restoring iptables',
+    v: 5,
+    rules: dump,
+  };
+  const log = [...Array.from({ length: 120 }, (_, i) => entry(i)), JSON.stringify(restore, null, 2), ''].join('\n');
+  assert.ok(log.split('\n').length > 600);
+  assert.equal(detectDump(log).kind, 'iptables');
+  const a = analyzeText(log);
+  assert.deepEqual(
+    a.iptables!.kube.services.map((s) => s.name),
+    reading(dump).services.map(([name]) => name),
+  );
+  // The note is on the `"rules": "` member, in the log as pasted.
+  const note = documentDiagnostic(
+    a,
+    diagnosticsOf(a, 'en').find((d) => d.code === 'kube-proxy-log')!,
+  );
+  assert.equal(log.split('\n')[note.span.line].slice(note.span.column, note.span.column + 10), '"rules": "');
+  // One line, as Python's or Node's JSON writer spaces it.
+  const spaced = JSON.stringify(restore)
+    .replace(/":"/g, '": "')
+    .replace(/":(\d)/g, '": $1');
+  assert.ok(spaced.includes('"rules": "') && !spaced.includes('"rules":"'));
+  assert.deepEqual(reading(spaced).services, reading(dump).services);
 });
 
 test('an input cut off with the log line (no COMMIT, no closing quote) still counts in its table', () => {
