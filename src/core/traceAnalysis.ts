@@ -70,8 +70,7 @@ export function traceText(
   if (!sliced || (answer.engine === 'iptables' && answer.result.paths.some((p) => p.dnat)))
     return { analysis: focused, answer };
   // An nft ruleset is read for the packet's family, as the focused reading was.
-  const packetFamily = parseIp(packet.dst)?.family;
-  const whole = analyzeText(text, undefined, packetFamily ? { packetFamily } : {});
+  const whole = analyzeText(text, undefined, { packetFamily: parseIp(packet.dst)?.family });
   return { analysis: whole, answer: traceAnalysis(whole, packet, lang) };
 }
 

@@ -163,7 +163,9 @@ function ipvsCounters(dump: IpvsDump, service: ServiceInfo, port: ServicePortSpe
  */
 export function ruleCounters(dump: string, service: ServiceInfo, port: ServicePortSpec): RuleCounter[] {
   if (!dump.trim()) return [];
-  return ruleCountersOf(analyzeText(dump), service, port);
+  // `nft list ruleset` of a dual-stack node: the tables of the Service's family.
+  const packetFamily = parseIp(service.clusterIP)?.family;
+  return ruleCountersOf(analyzeText(dump, undefined, { packetFamily }), service, port);
 }
 
 /** `ruleCounters` of a dump the caller has already read with `analyzeText`. */

@@ -442,11 +442,13 @@ export function gatherFacts(
   const route = clusterIP ? routeTo(input.checks, clusterIP, 'route-clusterip') : undefined;
   const routeClass = classifyRoute(input, route, node);
   const probeRan = !!connect && connect.outcome !== 'error' && connect.outcome !== 'not-run';
-  // Each dump is read once per decision (big nodes have dumps of tens of MB).
+  // Each dump is read once per decision (big nodes have dumps of tens of MB); `nft list ruleset` of a dual-stack
+  // node for the Service's family.
   const parsed = new Map<string, Analysis>();
+  const packetFamily = clusterIP ? parseIp(clusterIP)?.family : undefined;
   const read = (text: string): Analysis => {
     let a = parsed.get(text);
-    if (!a) parsed.set(text, (a = analyzeText(text)));
+    if (!a) parsed.set(text, (a = analyzeText(text, undefined, { packetFamily })));
     return a;
   };
   const counters = counterFacts(input, node, probeRan, read);

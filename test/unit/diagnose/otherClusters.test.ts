@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { nodeCaptureChecks, nodeRulesCheck, serviceFamily } from '../../../src/core/diagnose/node';
 import { generateIptablesRestore } from '../../../src/core/iptables/generate';
+import { gatherFacts } from '../../../src/core/diagnose/verdict';
 import { clusterDomainFromResolvConf } from '../../../src/core/diagnose/plan';
 import {
   calicoPod,
@@ -296,6 +297,78 @@ describe('an IPv6 ClusterIP (single stack v6, or v6 first in dual stack)', () =>
     assert.equal(en.code, 'backend-unreachable', en.summary);
     assert.ok(en.summary.startsWith(`[${p.clusterIP}]:${p.port} is DNATed on the node`), en.summary);
     assert.ok(en.evidence.some((e) => e.source === 'trace' && e.text.includes(`[${p.endpoints[0]}]:${p.targetPort}`)));
+  });
+
+  test('a dual-stack node in nftables mode: the ip6 table of `nft list ruleset` is read for the IPv6 Service', () => {
+    const p = V6;
+    /** kube-proxy's nftables layout for one family, written here; `services`: [cluster IP, endpoint IPs]. */
+    const table = (family: 'ip' | 'ip6', services: [string, string[]][]) => {
+      const addr = family === 'ip' ? 'ipv4_addr' : 'ipv6_addr';
+      const host = (ip: string) => (family === 'ip6' ? `[${ip}]` : ip);
+      const chains: string[] = [];
+      const elements = services.map(([vip, eps], i) => {
+        const svc = `service-SVC${i}ABCD-shop/s${i}/tcp/http`;
+        const ep = (ip: string) => `endpoint-EP${i}ABCDE-shop/s${i}/tcp/http__${host(ip)}/${p.targetPort}`;
+        chains.push(
+          `\tchain ${svc} {`,
+          `\t\tnumgen random mod ${eps.length} vmap { ${eps.map((ip, k) => `${k} : goto ${ep(ip)}`).join(', ')} }`,
+          '\t}',
+          ...eps.flatMap((ip) => [
+            `\tchain ${ep(ip)} {`,
+            `\t\tmeta l4proto tcp dnat to ${host(ip)}:${p.targetPort}`,
+            '\t}',
+          ]),
+        );
+        return `${vip} . tcp . ${p.port} : goto ${svc}`;
+      });
+      return [
+        `table ${family} kube-proxy {`,
+        '\tmap service-ips {',
+        `\t\ttype ${addr} . inet_proto . inet_service : verdict`,
+        `\t\telements = { ${elements.join(', ')} }`,
+        '\t}',
+        '\tchain nat-prerouting {',
+        '\t\ttype nat hook prerouting priority dstnat; policy accept;',
+        '\t\tjump services',
+        '\t}',
+        '\tchain services {',
+        `\t\t${family} daddr . meta l4proto . th dport vmap @service-ips`,
+        '\t}',
+        ...chains,
+        '}',
+      ].join('\n');
+    };
+    // The ip6 table first and smaller, as on a node whose IPv4 Services outnumber its IPv6 ones.
+    const ruleset = [
+      table('ip6', [[p.clusterIP, p.endpoints]]),
+      table('ip', [
+        ['10.43.0.10', ['10.42.0.5', '10.42.1.6']],
+        ['10.43.7.7', ['10.42.2.7', '10.42.3.8']],
+        ['10.43.9.9', ['10.42.4.9', '10.42.5.10']],
+      ]),
+      '',
+    ].join('\n');
+    const outputs = {
+      'connect-clusterip': CURL_OK(p.clusterIP),
+      ...Object.fromEntries(p.endpoints.map((ip) => [`connect-endpoint:[${ip}]:${p.targetPort}`, CURL_OK(ip)])),
+      ...dnsOk(p),
+    };
+    const input = scenario({
+      plan: p,
+      outputs,
+      nodeEvidence: evidence(p, ruleset, ruleset, {
+        mode: 'nftables',
+        addresses: `2: eth0    inet6 ${p.nodeIP}/64 scope global \\       valid_lft forever preferred_lft forever\n`,
+      }),
+    });
+    const facts = gatherFacts(input);
+    assert.equal(facts.trace.state, 'dnat');
+    assert.deepEqual(
+      facts.trace.dnat.map((d) => d.target).sort(),
+      p.endpoints.map((ip) => `[${ip}]:${p.targetPort}`).sort(),
+    );
+    const { en } = both(input);
+    assert.equal(en.code, 'ok', en.summary);
   });
 
   test('refused with no node rules read: the summary does not claim the node DNATs it', () => {
