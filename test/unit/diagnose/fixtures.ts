@@ -577,3 +577,26 @@ export function both(input: DiagnoseInput) {
 
 /** The two address plans every verdict test runs on. */
 export const PLANS: AddressPlan[] = [PLAN_A, PLAN_B];
+
+/**
+ * The start of kube-proxy's nftables-mode table for a family, written here: its `service-ips` map holding
+ * `elements` (`VIP . tcp . PORT : goto CHAIN`, none for an empty map), the prerouting hook and the `services` chain.
+ */
+export function nftKubeProxyHead(family: 'ip' | 'ip6', elements: readonly string[]): string[] {
+  return [
+    `table ${family} kube-proxy {`,
+    '\tcomment "rules for kube-proxy"',
+    '\tmap service-ips {',
+    `\t\ttype ${family === 'ip' ? 'ipv4_addr' : 'ipv6_addr'} . inet_proto . inet_service : verdict`,
+    '\t\tcomment "ClusterIP, ExternalIP and LoadBalancer IP traffic"',
+    ...(elements.length ? [`\t\telements = { ${elements.join(', ')} }`] : []),
+    '\t}',
+    '\tchain nat-prerouting {',
+    '\t\ttype nat hook prerouting priority dstnat; policy accept;',
+    '\t\tjump services',
+    '\t}',
+    '\tchain services {',
+    `\t\t${family} daddr . meta l4proto . th dport vmap @service-ips`,
+    '\t}',
+  ];
+}

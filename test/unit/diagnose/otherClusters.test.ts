@@ -28,6 +28,7 @@ import {
   type AddressPlan,
   both,
   PLANS,
+  nftKubeProxyHead,
 } from './fixtures';
 
 describe("the cluster's DNS domain comes from the pod's resolv.conf", () => {
@@ -303,7 +304,6 @@ describe('an IPv6 ClusterIP (single stack v6, or v6 first in dual stack)', () =>
     const p = V6;
     /** kube-proxy's nftables layout for one family, written here; `services`: [cluster IP, endpoint IPs]. */
     const table = (family: 'ip' | 'ip6', services: [string, string[]][]) => {
-      const addr = family === 'ip' ? 'ipv4_addr' : 'ipv6_addr';
       const host = (ip: string) => (family === 'ip6' ? `[${ip}]` : ip);
       const chains: string[] = [];
       const elements = services.map(([vip, eps], i) => {
@@ -321,22 +321,7 @@ describe('an IPv6 ClusterIP (single stack v6, or v6 first in dual stack)', () =>
         );
         return `${vip} . tcp . ${p.port} : goto ${svc}`;
       });
-      return [
-        `table ${family} kube-proxy {`,
-        '\tmap service-ips {',
-        `\t\ttype ${addr} . inet_proto . inet_service : verdict`,
-        `\t\telements = { ${elements.join(', ')} }`,
-        '\t}',
-        '\tchain nat-prerouting {',
-        '\t\ttype nat hook prerouting priority dstnat; policy accept;',
-        '\t\tjump services',
-        '\t}',
-        '\tchain services {',
-        `\t\t${family} daddr . meta l4proto . th dport vmap @service-ips`,
-        '\t}',
-        ...chains,
-        '}',
-      ].join('\n');
+      return [...nftKubeProxyHead(family, elements), ...chains, '}'].join('\n');
     };
     // The ip6 table first and smaller, as on a node whose IPv4 Services outnumber its IPv6 ones.
     const ruleset = [

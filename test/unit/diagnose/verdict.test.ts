@@ -30,6 +30,7 @@ import {
   type AddressPlan,
   both,
   PLANS,
+  nftKubeProxyHead,
 } from './fixtures';
 
 describe('seed case: a second interface takes the ClusterIP to another gateway', () => {
@@ -871,21 +872,8 @@ describe("kube-proxy's nftables mode on the node", () => {
     const svcChain = `service-ABCD2345-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}`;
     const epChain = (ip: string) =>
       `endpoint-EFGH67AB-${p.svcNamespace}/${p.svcName}/tcp/${p.portName || 'p'}__${ip}/${p.targetPort}`;
-    const elements = withService ? `\n\t\telements = { ${p.clusterIP} . tcp . ${p.port} : goto ${svcChain} }` : '';
     const lines = [
-      'table ip kube-proxy {',
-      '\tcomment "rules for kube-proxy"',
-      '\tmap service-ips {',
-      '\t\ttype ipv4_addr . inet_proto . inet_service : verdict',
-      `\t\tcomment "ClusterIP, ExternalIP and LoadBalancer IP traffic"${elements}`,
-      '\t}',
-      '\tchain nat-prerouting {',
-      '\t\ttype nat hook prerouting priority dstnat; policy accept;',
-      '\t\tjump services',
-      '\t}',
-      '\tchain services {',
-      '\t\tip daddr . meta l4proto . th dport vmap @service-ips',
-      '\t}',
+      ...nftKubeProxyHead('ip', withService ? [`${p.clusterIP} . tcp . ${p.port} : goto ${svcChain}`] : []),
       '\tchain mark-for-masquerade {',
       '\t\tmeta mark set meta mark | 0x00004000',
       '\t}',
