@@ -13,6 +13,7 @@ import {
   readTools,
   resolvConfCheck,
   toolProbeCheck,
+  wantsNodeRules,
   type RawResult,
 } from '../core/diagnose/plan';
 import { serviceFamily, type ProxyMode } from '../core/diagnose/node';
@@ -478,8 +479,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     let access: NodeAccess | undefined;
     let nodeEvidence: NodeEvidence | undefined;
     let mode: ProxyMode | undefined;
-    const wantNode =
-      opts.nodeEvidence !== false && !!source.nodeName && plan.some((c) => c.kind === 'connect-clusterip');
+    const probesClusterIP = plan.some((c) => c.kind === 'connect-clusterip');
+    const wantNode = opts.nodeEvidence !== false && !!source.nodeName && wantsNodeRules(plan, service, port);
     if (wantNode && source.nodeName) {
       nodeEvidence = { name: source.nodeName };
       try {
@@ -551,8 +552,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       throw e;
     }
 
-    // 7. Node evidence after.
-    if (access && nodeEvidence && nodeEvidence.before !== undefined) {
+    // 7. Node evidence after (counters moved by the probe; a port nothing probed is read once).
+    if (access && nodeEvidence && nodeEvidence.before !== undefined && probesClusterIP) {
       progress(`reading node ${source.nodeName}'s rules (after the probes)`);
       try {
         const after = await captureRules(access, mode, call, serviceFamily(service));

@@ -8,7 +8,7 @@
  * plan (its check is not run) rather than quoted.
  */
 import { formatIp, joinHostPort, parseIp } from '../common/ip';
-import type { EndpointInfo } from '../kube/types';
+import type { EndpointInfo, ServiceInfo, ServicePortSpec } from '../kube/types';
 import { isNamespaceName, isPortNumber, isServiceName, isSubdomainName } from '../kube/validate';
 import type { CheckKind, CheckResult, CheckSpec, PlanRequest, ToolSet } from './types';
 
@@ -180,6 +180,22 @@ function orderedEndpoints(endpoints: readonly EndpointInfo[]): { ip: string; por
   return out;
 }
 
+/** Ports the pod can probe: TCP with a connect, UDP 53 with a DNS query. Other UDP ports and SCTP get no probe. */
+export function probedLikeTcp(protocol: string, port: number): boolean {
+  return protocol === 'TCP' || (protocol === 'UDP' && port === 53);
+}
+
+/**
+ * Whether the node's rules are read for this plan: when the pod probes the ClusterIP (their counters before and after
+ * say whether the probe reached them), and when the Service port cannot be probed at all (UDP other than 53, SCTP):
+ * then the trace of the pod's packet through the node's rules is the only sign that the node translates the
+ * ClusterIP (stale rules, a route that bypasses a node that has them).
+ */
+export function wantsNodeRules(plan: readonly CheckSpec[], service: ServiceInfo, port: ServicePortSpec): boolean {
+  if (plan.some((c) => c.kind === 'connect-clusterip')) return true;
+  return !!safeIp(service.clusterIP) && isPortNumber(port.port) && !probedLikeTcp(port.protocol, port.port);
+}
+
 /**
  * The checks for one Service port from one pod, given the tools found: connects to the ClusterIP and to up to
  * `MAX_ENDPOINT_CHECKS` endpoints directly (ready first), the Service's DNS name, the routes the pod's kernel picks
@@ -201,9 +217,9 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
   const dnsName = serviceDnsName(req.service.namespace, req.service.name, req.clusterDomain);
   const proto = req.port.protocol;
   const probe = (ip: string, p: number): string[] | undefined => {
+    if (!probedLikeTcp(proto, p)) return undefined;
     if (proto === 'TCP') return connectArgv(tools, ip, p, seconds);
-    if (proto === 'UDP' && p === 53 && dnsName) return dnsArgv(tools, dnsName, ip);
-    return undefined;
+    return dnsName ? dnsArgv(tools, dnsName, ip) : undefined;
   };
 
   if (clusterIP && port !== undefined)

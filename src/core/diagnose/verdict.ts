@@ -45,6 +45,7 @@ import {
   curlConnectLines,
   hasConnectTool,
   MAX_ENDPOINT_CHECKS,
+  probedLikeTcp,
   readTools,
   resolvedAddresses,
   safeIp,
@@ -774,8 +775,8 @@ type EndpointConnect = { result: CheckResult; outcome: ConnectOutcome };
  * the direct connects.
  */
 /** Ports the pod's probe opens like TCP: TCP, and UDP 53 (a DNS query). */
-function probedLikeTcp(input: DiagnoseInput): boolean {
-  return input.port.protocol === 'TCP' || (input.port.protocol === 'UDP' && input.port.port === 53);
+function probedLikeTcpPort(input: DiagnoseInput): boolean {
+  return probedLikeTcp(input.port.protocol, input.port.port);
 }
 
 /** The pod cannot probe `target`: its tools probe failed, or found no tool for the port. */
@@ -885,7 +886,7 @@ function headlessVerdict(x: Texts, input: DiagnoseInput, f: ReturnType<typeof ga
   // No endpoint was probed: the pod has no tool to, as for a ClusterIP.
   const probe = lastCheck(input.checks, 'tools');
   const probeFailed = !!probe && (probe.exitCode !== 0 || !!probe.error);
-  if (probe && (probeFailed || (probedLikeTcp(input) && !hasConnectTool(readTools(probe)))))
+  if (probe && (probeFailed || (probedLikeTcpPort(input) && !hasConnectTool(readTools(probe)))))
     return toolMissingVerdict(x, input, probe, probeFailed, `${name}:${input.port.port}`, names);
   return verdict(
     'inconclusive',
@@ -1287,7 +1288,7 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   // 5. Tools.
   const probe = lastCheck(input.checks, 'tools');
   const probeFailed = !!probe && (probe.exitCode !== 0 || !!probe.error);
-  const tcpLike = probedLikeTcp(input);
+  const tcpLike = probedLikeTcpPort(input);
   const noConnectTool = probe && !probeFailed ? !hasConnectTool(readTools(probe)) : false;
   if (!f.connect || f.connect.outcome === 'error') {
     if (probeFailed || (tcpLike && (noConnectTool || !f.connect || f.connect.outcome === 'error'))) {
