@@ -135,15 +135,15 @@ function ran(r: CheckResult | undefined): r is CheckResult {
 }
 
 /**
- * The route the pod's kernel takes to `dst`: the `ip route get` check of that kind when it ran, else a lookup in
- * the `routes` check (`ip route` or `/proc/net/route`). Undefined when neither says anything.
+ * The route the pod's kernel takes to `dst`: the `ip route get` check of that kind when it ran, else (or without a
+ * kind) a lookup in the `routes` check (`ip route` or `/proc/net/route`). Undefined when neither says anything.
  */
 export function routeTo(
   checks: readonly CheckResult[],
   dst: string,
-  kind: 'route-clusterip' | 'route-endpoint',
+  kind?: 'route-clusterip' | 'route-endpoint',
 ): RouteFact | undefined {
-  const get = findCheck(checks, kind);
+  const get = kind ? findCheck(checks, kind) : undefined;
   if (ran(get)) {
     const text = output(get);
     const kernelSaid = /RTNETLINK answers:\s*(.+)/i.exec(text);

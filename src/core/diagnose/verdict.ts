@@ -1081,24 +1081,53 @@ function verdict(code: VerdictCode, summary: string, x: Texts, steps: string[]):
   return { code, summary, evidence: x.evidence, nextSteps: steps };
 }
 
+/** Where the pod's route to `dst` goes instead of into the node (no route, a gateway, an interface), unfinished. */
+function bypassHead(x: Texts, dst: string, r: RouteFact | undefined, rc: RouteClass): string {
+  if (rc.kind === 'bypass' && rc.reason === 'no-route')
+    return x.t('diagnose.summary.bypass.no-route', { dst, error: r?.error ?? '?' });
+  if (rc.kind !== 'bypass' || !r) return x.t('diagnose.summary.bypass.counters-only', { dst });
+  if (r.gateway) {
+    const kind = rc.iface?.kind;
+    return kind && BESIDE_NODE_KINDS.has(kind)
+      ? x.t('diagnose.summary.bypass.gateway-kind', { dst, gateway: r.gateway, dev: r.dev ?? '?', kind })
+      : x.t('diagnose.summary.bypass.gateway', { dst, gateway: r.gateway, dev: r.dev ?? '?' });
+  }
+  if (rc.iface?.kind) return x.t('diagnose.summary.bypass.onlink', { dst, dev: r.dev ?? '?', kind: rc.iface.kind });
+  return x.t('diagnose.summary.bypass.onlink-plain', { dst, dev: r.dev ?? '?' });
+}
+
+/**
+ * The pod's nameserver (the first of its resolv.conf) when the pod's route to it does not lead into the node (a
+ * second interface, a gateway that is not the node, macvlan): its DNS queries, to kube-dns's ClusterIP or a
+ * node-local cache, then never reach the node, whatever the route to the Service's own ClusterIP does.
+ */
+function nameserverBypass(
+  input: DiagnoseInput,
+  f: ReturnType<typeof gatherFacts>,
+): { server: string; route: RouteFact; rc: RouteClass } | undefined {
+  const conf = findCheck(input.checks, 'resolv-conf');
+  if (!ran(conf) || conf.exitCode !== 0) return undefined;
+  const first = parseResolvConf(conf.stdout).nameservers[0];
+  const server = first ? canonicalIp(first) : undefined;
+  if (!server) return undefined;
+  const route = routeTo(input.checks, server);
+  if (!route) return undefined;
+  const rc = classifyRoute(input, route, f.node);
+  return rc.kind === 'bypass' && rc.strong ? { server, route, rc } : undefined;
+}
+
+function addNameserverRouteEvidence(x: Texts, r: RouteFact): void {
+  const extra = { argv: r.check.argv, output: outputOf(r.check) };
+  const params = { source: r.source, dst: r.dst, dev: r.dev ?? '?' };
+  if (!r.found) x.add(r.check.id, 'diagnose.ev.route-table-none', params, extra);
+  else if (r.gateway) x.add(r.check.id, 'diagnose.ev.route-table', { ...params, gateway: r.gateway }, extra);
+  else x.add(r.check.id, 'diagnose.ev.route-table-onlink', params, extra);
+}
+
 /** Whether the pod's route fact says the packet does not go through the node. */
 function bypassSummary(x: Texts, f: ReturnType<typeof gatherFacts>): string {
   const rc = f.routeClass;
-  const r = f.route;
-  const dst = f.clusterIP ?? f.target;
-  let head: string;
-  if (rc.kind === 'bypass' && rc.reason === 'no-route')
-    head = x.t('diagnose.summary.bypass.no-route', { dst, error: r?.error ?? '?' });
-  else if (rc.kind !== 'bypass' || !r) head = x.t('diagnose.summary.bypass.counters-only', { dst });
-  else if (r.gateway) {
-    const kind = rc.iface?.kind;
-    head =
-      kind && BESIDE_NODE_KINDS.has(kind)
-        ? x.t('diagnose.summary.bypass.gateway-kind', { dst, gateway: r.gateway, dev: r.dev ?? '?', kind })
-        : x.t('diagnose.summary.bypass.gateway', { dst, gateway: r.gateway, dev: r.dev ?? '?' });
-  } else if (rc.iface?.kind)
-    head = x.t('diagnose.summary.bypass.onlink', { dst, dev: r.dev ?? '?', kind: rc.iface.kind });
-  else head = x.t('diagnose.summary.bypass.onlink-plain', { dst, dev: r.dev ?? '?' });
+  const head = bypassHead(x, f.clusterIP ?? f.target, f.route, rc);
   if (rc.kind === 'bypass' && rc.reason === 'no-route') return `${head}.`;
   const rule = x.t(`diagnose.rule.${f.counters.rule}`);
   if (f.counters.state === 'still') return head + x.t('diagnose.summary.tail.still', { rule, target: f.target });
@@ -1498,6 +1527,18 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
         : checkable
           ? x.t('diagnose.summary.dns-failure', { target: f.target, name: dnsName, why: dnsWhy(x, dns) })
           : x.t('diagnose.summary.dns-failure.not-checkable', { name: dnsName, why: dnsWhy(x, dns) });
+      // No answer at all, and the queries leave the pod another way than into the node.
+      const ns = resolved ? undefined : nameserverBypass(input, f);
+      if (ns) {
+        addNameserverRouteEvidence(x, ns.route);
+        const route = bypassHead(x, ns.server, ns.route, ns.rc);
+        return verdict(
+          'dns-failure',
+          `${summary} ${x.t('diagnose.summary.tail.nameserver-bypass', { route, server: ns.server })}`,
+          x,
+          [x.t('diagnose.next.dns-bypass.1', { server: ns.server }), x.t('diagnose.next.bypass.2')],
+        );
+      }
       return verdict('dns-failure', summary, x, nextSteps(x, 'dns-failure', 3, names));
     }
   }

@@ -135,6 +135,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.word.on-nodes.other': ', on nodes {nodes}',
     'diagnose.summary.dns-failure': '{target} answers, but {name} does not resolve from the pod ({why}).',
     'diagnose.summary.dns-failure.not-checkable': '{name} does not resolve from the pod ({why}).',
+    'diagnose.summary.tail.nameserver-bypass':
+      '{route}: its queries to the nameserver {server} (resolv.conf) never reach the node.',
     'diagnose.summary.dns-mismatch': '{target} answers, but {name} resolves to {addresses}, not to the ClusterIP {ip}.',
     'diagnose.summary.tool-missing':
       'The container has no tool to open a connection with (looked for curl, wget, nc and bash): {target} was not probed.',
@@ -347,6 +349,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-failure.2':
       "Check the pod's resolv.conf (nameserver = the kube-dns ClusterIP, search list, ndots) and the pod's dnsPolicy.",
     'diagnose.next.dns-failure.3': 'Diagnose the kube-dns Service itself (UDP 53) from this pod.',
+    'diagnose.next.dns-bypass.1':
+      "Make the pod's route to its nameserver {server} go through the node too (the Service CIDR, or the node-local DNS address), in the CNI or Multus config, or remove the second interface's default route.",
     'diagnose.next.tool-missing.1':
       "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
     'diagnose.next.tool-missing.2': 'Or diagnose from another pod on the same node that has curl, wget, nc or bash.',
@@ -482,6 +486,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.word.on-nodes.other': '，位于节点 {nodes}',
     'diagnose.summary.dns-failure': '{target} 有响应，但在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-failure.not-checkable': '在 Pod 中无法解析 {name}（{why}）。',
+    'diagnose.summary.tail.nameserver-bypass': '{route}：发往域名服务器 {server}（resolv.conf）的查询根本到不了节点。',
     'diagnose.summary.dns-mismatch': '{target} 有响应，但 {name} 解析为 {addresses}，而不是 ClusterIP {ip}。',
     'diagnose.summary.tool-missing':
       '容器里没有可用来建立连接的工具（查找了 curl、wget、nc 和 bash）：没有探测 {target}。',
@@ -667,6 +672,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-failure.2':
       '检查 Pod 的 resolv.conf（nameserver 应为 kube-dns 的 ClusterIP、search 列表、ndots）以及 Pod 的 dnsPolicy。',
     'diagnose.next.dns-failure.3': '从这个 Pod 诊断 kube-dns Service 本身（UDP 53）。',
+    'diagnose.next.dns-bypass.1':
+      '让 Pod 到域名服务器 {server} 的路由也经过节点（Service CIDR，或节点本地 DNS 的地址），在 CNI 或 Multus 配置中修改，或者去掉第二个接口上的默认路由。',
     'diagnose.next.tool-missing.1':
       '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
     'diagnose.next.tool-missing.2': '或者从同一节点上带有 curl、wget、nc 或 bash 的另一个 Pod 进行诊断。',
