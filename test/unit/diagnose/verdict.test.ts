@@ -533,9 +533,25 @@ describe('DNS', () => {
     assert.equal(v.code, 'ok');
     assert.equal(
       v.summary,
-      `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}.`,
+      `From pod ${p.svcNamespace}/${p.podName}, ${p.svcNamespace}/${p.svcName} answers on ${p.clusterIP}:${p.port}; its name was not looked up (no nslookup or getent ran in the pod).`,
     );
   });
+
+  // A DNS that is down looks healthy from such a pod: the ok says the name was not checked.
+  for (const p of PLANS)
+    test(`a pod without a DNS client: the ok says its name was not looked up (plan ${p.name})`, () => {
+      const input = scenario({
+        plan: p,
+        tools: ['curl', 'ip', 'cat'],
+        outputs: { ...calicoPod(p), ...connects(p, 'ok', 'ok') },
+        nodeEvidence: counters(p, 2, 3),
+      });
+      assert.ok(!input.checks.some((c) => c.kind === 'dns'));
+      const { en, zh } = both(input);
+      assert.equal(en.code, 'ok');
+      assert.ok(en.summary.endsWith('its name was not looked up (no nslookup or getent ran in the pod).'), en.summary);
+      assert.match(zh.summary, /没有查询它的名称/);
+    });
 
   test('getent only: not found (exit 2)', () => {
     const p = PLAN_A;

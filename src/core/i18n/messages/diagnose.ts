@@ -21,7 +21,8 @@ export const diagnoseMessages: MessageBundle = {
 
     // Summaries.
     'diagnose.summary.ok': 'From pod {pod}, {service} answers on {target}, and its name {name} resolves.',
-    'diagnose.summary.ok.no-dns': 'From pod {pod}, {service} answers on {target}.',
+    'diagnose.summary.ok.no-dns':
+      'From pod {pod}, {service} answers on {target}; its name was not looked up (no nslookup or getent ran in the pod).',
     'diagnose.summary.tail.short-none':
       'But from namespace {namespace} its bare name {name} does not resolve (the search list tries {namespace} first): clients there must use {qualified}.',
     'diagnose.summary.tail.short-other':
@@ -407,7 +408,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.title.inconclusive': '无法判定',
 
     'diagnose.summary.ok': '从 Pod {pod} 访问 {service}：{target} 有响应，名称 {name} 也能解析。',
-    'diagnose.summary.ok.no-dns': '从 Pod {pod} 访问 {service}：{target} 有响应。',
+    'diagnose.summary.ok.no-dns':
+      '从 Pod {pod} 访问 {service}：{target} 有响应；没有查询它的名称（Pod 中没有能运行的 nslookup 或 getent）。',
     'diagnose.summary.tail.short-none':
       '但在命名空间 {namespace} 中，它的短名称 {name} 无法解析（搜索列表先查 {namespace}）：那里的客户端必须使用 {qualified}。',
     'diagnose.summary.tail.short-other':
