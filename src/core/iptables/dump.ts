@@ -173,6 +173,12 @@ export interface IptablesDump {
   backendWarnings: BackendWarning[];
   /** Parse problems (unknown lines, broken quoting, ...). Lint adds its own separately. */
   diagnostics: Diagnostic[];
+  /**
+   * The text ends inside a table (or a headerless paste) on its last rule's line, which the parse found nothing cut
+   * in: the line, and the column its content ends at. A lint finding on its last word (`-j KUBE-SEP-AB`, `-m comme`)
+   * may be the paste's cut, which lint then says.
+   */
+  endsOnRule?: { span: Span; end: number };
   /** Rules a later command took out of their chain (`-D`, `-R`, `-F`): the rule -> 0-based line of that command. */
   removedAt: Map<Rule, number>;
   /** What each `-D` / `-R` line took out of its chain (absent when nothing was). */

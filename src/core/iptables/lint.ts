@@ -106,6 +106,31 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     const w = split;
     add('legacy-nft-split', 'warning', { line: w.line, column: 0, length: w.text.length + 2 }, { text: w.text });
   }
+  // A finding on the last word of a text that ends on a rule (`-j KUBE-SEP-AB`, `-m comme`): the paste's cut may be
+  // why, as the parse says of what it finds cut there itself. Not when other lines have the same finding, nor for a
+  // jump to a chain the paste lacks unless a chain of the paste starts with its name: a grep's rules that jump to
+  // chains it left out end on whole words.
+  const open = dump.endsOnRule;
+  const atCut = open
+    ? out.find(
+        (d) => d.severity !== 'hint' && d.span.line === open.span.line && d.span.column + d.span.length === open.end,
+      )
+    : undefined;
+  const cutName = (name = '') =>
+    dump.tables.some((tb) => [...tb.chains.keys()].some((c) => c.length > name.length && c.startsWith(name)));
+  if (
+    open &&
+    atCut &&
+    !out.some((d) => d.code === atCut.code && d.span.line !== open.span.line) &&
+    (atCut.code !== 'undefined-chain' || cutName(rules[rules.length - 1]?.target?.name))
+  )
+    out.push({
+      span: open.span,
+      severity: 'info',
+      code: 'cut-rule',
+      message: t(lang, 'parse.cut-rule'),
+      messageKey: 'parse.cut-rule',
+    });
   return out.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
 
   /**

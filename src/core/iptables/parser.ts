@@ -925,6 +925,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         cut = true;
       }
     if (cut) diagnostics.push(problem('cut-rule', 'info', lineSpan(last, lines.raw(last))));
+    else dump.endsOnRule = { span: lineSpan(last, lines.raw(last)), end };
   }
 
   /** Only the option's own values follow column `from` of line `li` (`--match-set NAME` cut before its flags). */

@@ -173,3 +173,38 @@ test('`iptables -S` output cut inside its last rule says so too, though it has n
   // Cut between two rules: nothing is cut in two.
   assert.deepEqual(problems(listing.slice(0, listing.lastIndexOf('\n'))), []);
 });
+
+test("a cut that leaves a whole-looking word (a chain's or a module's name cut short) is named by lint's finding's note", () => {
+  const cutAfter = (text: string, upTo: string, keep: number) => text.slice(0, text.lastIndexOf(upTo) + keep);
+  const findings = (text: string) => {
+    const last = text.split('\n').length - 1;
+    return diagnosticsOf(analyzeText(text), 'en')
+      .filter((d) => d.span.line === last)
+      .map((d) => [d.code, d.severity])
+      .sort();
+  };
+  // The target's name cut: a chain the paste lacks; the module's name cut: a module no kernel has.
+  const target = cutAfter(TICKET, '-j KUBE-SEP-V2PECCYPB6X2GSCW', 16);
+  assert.ok(target.endsWith('-j KUBE-SEP-V2PE'));
+  assert.deepEqual(findings(target), [
+    ['cut-rule', 'info'],
+    ['undefined-chain', 'warning'],
+  ]);
+  const module = cutAfter(TICKET, '-m comment --comment "default/kubernetes:https"', 8);
+  assert.ok(module.endsWith('-m comme'));
+  assert.deepEqual(findings(module), [
+    ['cut-rule', 'info'],
+    ['unknown-module', 'warning'],
+  ]);
+  const note = diagnosticsOf(analyzeText(module), 'zh-CN').find((d) => d.code === 'cut-rule')!;
+  assert.match(note.message, /粘贴被截断/);
+  assert.equal(note.span.line, module.split('\n').length - 1);
+  // The table's COMMIT after it: the name was written so, and no note.
+  assert.ok(!diagnosticsOf(analyzeText(`${target}\nCOMMIT\n`), 'en').some((d) => d.code === 'cut-rule'));
+  // A grep's rules, each jumping to a chain it left out: the last one ends on a whole name like the others.
+  const grep = TICKET.split('\n')
+    .filter((l) => l.startsWith('-A KUBE-S'))
+    .slice(0, 2)
+    .join('\n');
+  assert.ok(!diagnosticsOf(analyzeText(`${grep}\n`), 'en').some((d) => d.code === 'cut-rule'));
+});
