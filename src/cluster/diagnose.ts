@@ -10,6 +10,7 @@ import {
   hasConnectTool,
   MAX_ENDPOINT_CHECKS,
   planChecks,
+  probeOrder,
   readTools,
   resolvConfCheck,
   toolProbeCheck,
@@ -87,9 +88,10 @@ async function readEndpointPods(
   endpoints: readonly EndpointInfo[],
   call: { signal?: AbortSignal | undefined },
 ): Promise<EndpointPodPorts[]> {
+  // The pods of the endpoints the plan probes directly.
   const names: string[] = [];
-  for (const e of [...endpoints].sort((a, b) => Number(b.ready) - Number(a.ready)))
-    if (e.pod && !names.includes(e.pod) && names.length < MAX_ENDPOINT_CHECKS) names.push(e.pod);
+  for (const e of probeOrder(endpoints).slice(0, MAX_ENDPOINT_CHECKS))
+    if (e.pod && !names.includes(e.pod)) names.push(e.pod);
   const read = await Promise.all(
     names.map(async (name): Promise<EndpointPodPorts | undefined> => {
       try {

@@ -165,19 +165,38 @@ export function dnsArgv(tools: ToolSet, name: string, server?: string): string[]
   return undefined;
 }
 
-function orderedEndpoints(endpoints: readonly EndpointInfo[]): { ip: string; port: number; ready: boolean }[] {
+/**
+ * The endpoints in the order they are probed directly (the first `MAX_ENDPOINT_CHECKS` are): ready ones first, and
+ * within each, spread over their nodes (one endpoint of every node before a second of any, nodes in the API's
+ * order). A fault between nodes (a broken tunnel, a node firewall) hits every endpoint of a node, so a Service with
+ * more endpoints than probes is probed on as many of its nodes as the cap allows, not on the first ones listed.
+ * Addresses that do not validate and repeated ip:port pairs are left out.
+ */
+export function probeOrder(endpoints: readonly EndpointInfo[]): (EndpointInfo & { ip: string })[] {
   const seen = new Set<string>();
-  const out: { ip: string; port: number; ready: boolean }[] = [];
-  const sorted = [...endpoints].sort((a, b) => Number(b.ready) - Number(a.ready));
-  for (const e of sorted) {
+  const valid: (EndpointInfo & { ip: string })[] = [];
+  for (const e of endpoints) {
     const ip = safeIp(e.ip);
     if (!ip || !isPortNumber(e.port)) continue;
     const key = joinHostPort(ip, e.port);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ ip, port: e.port, ready: e.ready });
+    valid.push({ ...e, ip });
   }
-  return out;
+  const spread = (list: (EndpointInfo & { ip: string })[]) => {
+    const byNode = new Map<string, (EndpointInfo & { ip: string })[]>();
+    for (const e of list) {
+      const node = e.nodeName ?? '';
+      const group = byNode.get(node);
+      if (group) group.push(e);
+      else byNode.set(node, [e]);
+    }
+    const groups = [...byNode.values()];
+    const out: (EndpointInfo & { ip: string })[] = [];
+    for (let i = 0; out.length < list.length; i++) for (const g of groups) if (i < g.length) out.push(g[i]);
+    return out;
+  };
+  return [...spread(valid.filter((e) => e.ready)), ...spread(valid.filter((e) => !e.ready))];
 }
 
 /** Ports the pod can probe: TCP with a connect, UDP 53 with a DNS query. Other UDP ports and SCTP get no probe. */
@@ -198,7 +217,7 @@ export function wantsNodeRules(plan: readonly CheckSpec[], service: ServiceInfo,
 
 /**
  * The checks for one Service port from one pod, given the tools found: connects to the ClusterIP and to up to
- * `MAX_ENDPOINT_CHECKS` endpoints directly (ready first), the Service's DNS name, the routes the pod's kernel picks
+ * `MAX_ENDPOINT_CHECKS` endpoints directly (ready first, spread over their nodes: `probeOrder`), the Service's DNS name, the routes the pod's kernel picks
  * for the ClusterIP and one endpoint, and the pod's addresses, links, neighbours, routes and resolv.conf.
  * TCP ports are connected to; a UDP port 53 gets a DNS query against that address (a server that answers at all,
  * even NXDOMAIN, is reachable); other UDP and SCTP ports are not checkable this way and get no connect check.
@@ -224,7 +243,8 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
 
   if (clusterIP && port !== undefined)
     add('connect-clusterip', 'connect-clusterip', probe(clusterIP, port), joinHostPort(clusterIP, port));
-  for (const e of orderedEndpoints(req.endpoints).slice(0, MAX_ENDPOINT_CHECKS)) {
+  const ordered = probeOrder(req.endpoints);
+  for (const e of ordered.slice(0, MAX_ENDPOINT_CHECKS)) {
     const target = joinHostPort(e.ip, e.port);
     add(`connect-endpoint:${target}`, 'connect-endpoint', probe(e.ip, e.port), target);
   }
@@ -233,7 +253,7 @@ export function planChecks(req: PlanRequest): CheckSpec[] {
   if (dnsName && req.source.namespace !== req.service.namespace)
     add('dns-short', 'dns-short', dnsArgv(tools, req.service.name), req.service.name);
 
-  const firstEndpoint = orderedEndpoints(req.endpoints)[0];
+  const firstEndpoint = ordered[0];
   if (tools.ip) {
     if (clusterIP) add('route-clusterip', 'route-clusterip', ['ip', 'route', 'get', clusterIP], clusterIP);
     if (firstEndpoint)
