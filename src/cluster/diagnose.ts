@@ -301,7 +301,10 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       throw new ClusterError(
         'not-found',
         `no running pod in namespace ${podNs} to check from`,
-        'pass --from pod/NAME (a pod in the namespace of the Service)',
+        // The Service's namespace may hold no client at all (default/kubernetes): a pod of another one will do.
+        opts.fromNamespace === undefined
+          ? 'pass --from pod/NAME, with --from-namespace NS for a pod of another namespace'
+          : `pass --from pod/NAME (a pod of namespace ${podNs})`,
       );
     }
     podObj = picked;
