@@ -362,7 +362,7 @@ export const diagnoseMessages: MessageBundle = {
       'Ask for `create` on `pods/exec` in namespace {namespace} (RBAC), or use a kube context that has it.',
     'diagnose.next.exec-forbidden.2': 'Check with `kubectl auth can-i create pods/exec -n {namespace}`.',
     'diagnose.next.inconclusive.1':
-      'Read the evidence below and the commands run; rerun with a longer timeout if checks timed out.',
+      'Read the evidence above and the commands run below; rerun with a longer timeout if checks timed out.',
     'diagnose.next.inconclusive.2':
       "Capture the node's rules before and after a probe (`kpp capture node/...`) and trace the pod's packet through them.",
 
@@ -685,7 +685,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.exec-forbidden.1':
       '申请命名空间 {namespace} 中 `pods/exec` 的 `create` 权限（RBAC），或使用有该权限的 kube 上下文。',
     'diagnose.next.exec-forbidden.2': '用 `kubectl auth can-i create pods/exec -n {namespace}` 确认。',
-    'diagnose.next.inconclusive.1': '阅读下面的证据和执行过的命令；如果检查超时，请用更长的超时时间重试。',
+    'diagnose.next.inconclusive.1': '阅读上面的证据和下面执行过的命令；如果检查超时，请用更长的超时时间重试。',
     'diagnose.next.inconclusive.2': '在探测前后采集节点的规则（`kpp capture node/...`），并在其中追踪 Pod 的数据包。',
 
     'diagnose.report.title': '诊断：从 {pod} 访问 {service}',
