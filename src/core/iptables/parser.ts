@@ -629,7 +629,11 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
       const existing = tables.get(cut ?? m[1]);
       const t = getTable(cut ?? m[1]);
       if (existing) {
-        // A second dump of the same table in one paste: keep one table, reset its COMMIT.
+        // A second dump of the same table in one paste: keep one table, reset its COMMIT. After the COMMIT of the
+        // first, say so: the two are read together (a rule both hold twice, their ladders as one). A script's second
+        // restore input (a here-document, `-n` often) is the script's, no paste's.
+        if (existing.commitLine !== undefined && hereDocument === undefined)
+          diagnostics.push(problem('table-again', 'info', at, { table: t.name }));
         t.commitLine = undefined;
         reopened.add(t.name);
       }

@@ -208,3 +208,23 @@ test("a cut that leaves a whole-looking word (a chain's or a module's name cut s
     .join('\n');
   assert.ok(!diagnosticsOf(analyzeText(`${grep}\n`), 'en').some((d) => d.code === 'cut-rule'));
 });
+
+test('a table that starts again after its COMMIT (a second dump pasted) is noted on its second header', () => {
+  const whole = `${TICKET}\nCOMMIT\n`;
+  const nat = whole.slice(whole.indexOf('*nat'));
+  const again = (text: string) =>
+    diagnosticsOf(analyzeText(text), 'en')
+      .filter((d) => d.code === 'table-again')
+      .map((d) => [d.span.line, d.params?.table, d.severity]);
+  // Two nodes' nat tables, one after the other.
+  const twice = `${whole}${nat}`;
+  const second = twice.split('\n').lastIndexOf('*nat');
+  assert.deepEqual(again(twice), [[second, 'nat', 'info']]);
+  assert.match(
+    diagnosticsOf(analyzeText(twice), 'zh-CN').find((d) => d.code === 'table-again')!.message,
+    /表 nat 在其 COMMIT 之后再次开始/,
+  );
+  // One dump of each table, and a header repeated before the first COMMIT (a cut, said by missing-commit): no note.
+  assert.deepEqual(again(whole), []);
+  assert.deepEqual(again(`${TICKET}\n${nat}`), []);
+});

@@ -28,6 +28,8 @@ export const parseMessages: MessageBundle = {
       'The text ends inside this table header (the paste was cut off?): `{header}` is read as `*{table}`, the one table whose name starts so.',
     'parse.cut-rule':
       'The text ends inside this rule (the paste was cut off?): what it lacks is the cut, not an error of the dump.',
+    'parse.table-again':
+      "Table {table} starts again after its COMMIT (a second dump pasted after the first: another node's, a later one, or the other iptables backend's?): its chains and rules are read together with the first's, so rules both hold count twice and Service ladders add up. Paste each dump into a document of its own to read it alone.",
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
     'parse.duplicate-chain-declaration': 'Chain {chain} is declared twice in table {table}.',
     'parse.undeclared-chain':
@@ -175,6 +177,8 @@ export const parseMessages: MessageBundle = {
     'parse.cut-table-header':
       '文本在这个表头中间结束（粘贴被截断？）：`{header}` 按 `*{table}` 读取，它是唯一以此开头的表。',
     'parse.cut-rule': '文本在这条规则中间结束（粘贴被截断？）：它缺少的部分是截断造成的，不是转储的错误。',
+    'parse.table-again':
+      '表 {table} 在其 COMMIT 之后再次开始（在第一份转储之后又粘贴了一份：来自另一个节点、稍后的时间，还是另一个 iptables 后端？）：它的链和规则与第一份合在一起读取，因此两份都有的规则会计两次，Service 的概率阶梯也会叠加。请把每份转储粘贴到单独的文档中分别读取。',
     'parse.commit-without-table': 'COMMIT 之前没有 *table 表头。',
     'parse.duplicate-chain-declaration': '链 {chain} 在表 {table} 中声明了两次。',
     'parse.undeclared-chain':
