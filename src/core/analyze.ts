@@ -67,8 +67,9 @@ export function analyzeOrRead<T>(
   kind?: DumpKind,
   trace?: TraceReading,
 ): Analysis | { read: T } {
-  // Every engine below counts lines as the editor does (a lone CR ends a line too).
-  const input = normalizeLineBreaks(text);
+  // Every engine below counts lines as the editor does (a lone CR ends a line too), and columns without a leading
+  // byte order mark (a Windows editor's, or UTF-16's kept by the CLI's decoding), as the editor, which drops it.
+  const input = normalizeLineBreaks(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const paste = unwrapPaste(input);
   if (!paste) return analyzeOutput(input, kind, trace, true, plain);
   // A quoted or logged paste: the engines read what is inside, and the dump says how it was unwrapped.
