@@ -9,6 +9,10 @@ export const CAPTION = /^[A-Za-z][\w.'\u2019-]*(?:\s+[\w.'\u2019()/-]+){0,5}:$/;
 const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\s+[A-Za-z]/;
 
 const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
+/** A word or two asked or exclaimed (`Any idea?`, `Thanks!`): no tool's line ends so. */
+const SHORT_QUESTION = /^[A-Za-z][\w'\u2019,]*(?:\s+[A-Za-z][\w'\u2019,]*)?[?!]+$/;
+/** sudo's prompt for the password, left in a terminal's paste above the output. */
+const SUDO_PROMPT = /^\[sudo\] password for \S+:$/;
 
 /**
  * A program's own message around the output, its name and a colon before it: `sudo: unable to resolve host node-a:
@@ -28,9 +32,11 @@ const OUTPUT_AFTER_NAME = /^[^:]*:\s+(?:[-:*[#]|(?:TCP|UDP|SCTP|FWM)\s+\S*(?:\d+
  * a caption or Markdown. `content` is the line without indentation and trailing blanks.
  */
 export function isProse(content: string): boolean {
-  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content)) return true;
+  if (CAPTION.test(content) || MARKDOWN_PROSE.test(content) || SUDO_PROMPT.test(content)) return true;
   if (PROGRAM_MESSAGE.test(content) && !OUTPUT_AFTER_NAME.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
+  // A list item's caption (`1. iptables-save:`), a short question.
+  if ((prose !== content && CAPTION.test(prose)) || SHORT_QUESTION.test(prose)) return true;
   // Three words or more: the line has no trailing blanks, so a third word's first character says it. (A group
   // repeated per word, `(?:\s+\S+){2,}$`, kept a backtrack entry per word: a flattened paste of 3M words overflowed.)
   return SENTENCE_START.test(prose) && !/\s-[jgAmsd]\s/.test(prose);

@@ -34,3 +34,17 @@ test("a program's message is prose; a host prefix before the output's lines (pds
   ])
     assert.equal(isProse(line), false, line);
 });
+
+test("a short question, a list item's caption and sudo's password prompt are prose; no tool's line is", () => {
+  for (const line of [
+    'Any idea?',
+    'Thanks!',
+    'Help?!',
+    '1. iptables-save:',
+    '- On node-1:',
+    '[sudo] password for ops:',
+  ])
+    assert.equal(isProse(line), true, line);
+  for (const line of ['COMMIT', 'KUBE-SERVICES', '1. -A INPUT -j DROP', '[0:0]', '-A X -j DROP!'])
+    assert.equal(isProse(line), false, line);
+});
