@@ -82,3 +82,35 @@ test('cat -n quoted in a chat: the quote marks, then the numbers behind them', (
     ['quoted-paste', 'numbered-paste'],
   );
 });
+
+/** vim's `:set number` (width 3) or `less -N` (width 7): right-aligned, one blank, the empty lines numbered too. */
+const editorNumbers = (text: string, width: number) =>
+  text
+    .split('\n')
+    .map((l, i) => `${String(i + 1).padStart(width)} ${l}`.trimEnd())
+    .join('\n');
+
+test("an editor's or a pager's numbers (vim, less -N) read as the output, columns where the numbered text has them", () => {
+  const ipvs =
+    'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\nTCP  10.96.0.1:443 rr\n  -> 172.18.0.2:6443              Masq    1      3          0\n';
+  for (const width of [3, 7]) {
+    for (const text of [SAVE, `${SAVE}\n\n${SAVE.split('\n')[0]}`, ipvs]) {
+      const numbered = editorNumbers(text, width);
+      assert.equal(readingOf(numbered), readingOf(text), `${width}: ${text.slice(0, 20)}`);
+    }
+    const a = analyzeText(editorNumbers(SAVE, width));
+    const note = diagnosticsOf(a, 'en').find((d) => d.code === 'numbered-paste')!;
+    assert.deepEqual(note.span, { line: 0, column: 0, length: width + 1 });
+    assert.match(diagnosticsOf(a, 'zh-CN').find((d) => d.code === 'numbered-paste')!.message, /less -N/);
+    const plain = analyzeText(SAVE);
+    assert.deepEqual(
+      a.iptables!.dump.rules.map((r) => [r.line, r.span.column - width - 1]),
+      plain.iptables!.dump.rules.map((r) => [r.line, r.span.column]),
+    );
+  }
+  // The shell's prompt after the pager's last line is no line of the output.
+  assert.equal(readingOf(`${editorNumbers(SAVE, 3)}\n$ `), readingOf(`${SAVE}\n$ `));
+  // Numbers that skip, or change width, are no editor's.
+  assert.equal(blankLineNumbers('  1 *nat\n  3 :INPUT ACCEPT [0:0]\n  4 COMMIT\n'), undefined);
+  assert.equal(blankLineNumbers(' 1 *nat\n  2 :INPUT ACCEPT [0:0]\n  3 COMMIT\n'), undefined);
+});

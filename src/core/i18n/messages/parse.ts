@@ -147,7 +147,7 @@ export const parseMessages: MessageBundle = {
     'parse.html-references':
       "HTML character references (`&quot;`, `&gt;`, `&amp;`) are read as the characters they stand for: the text was copied from a web page's source or a ticket export.",
     'parse.numbered-paste':
-      'Lines start with line numbers and a tab (`cat -n`, `nl`); the numbers are ignored (positions are lines of this file).',
+      "Lines start with line numbers (`cat -n`, `nl`, an editor's or `less -N`'s); the numbers are ignored (positions are lines of this file).",
     'parse.diff-paste': 'This is diff output; the lines marked ">" (the newer dump) are read, the "<" side is skipped.',
     'parse.listing-text-unmapped':
       '"{text}" in this listing is not mapped to a match; the tracer treats the rule as uncertain.',
@@ -278,7 +278,8 @@ export const parseMessages: MessageBundle = {
       '不换行空格、零宽空格或全角空格（U+00A0、U+200B、U+3000 等）按工具输出的空格读取：粘贴内容经过了聊天工具、邮件客户端、wiki、网页或输入法的转换。',
     'parse.html-references':
       'HTML 字符引用（`&quot;`、`&gt;`、`&amp;`）按其代表的字符读取：文本复制自网页源代码或工单导出。',
-    'parse.numbered-paste': '各行以行号和制表符开头（`cat -n`、`nl`）；已忽略这些行号（位置按本文件的行计）。',
+    'parse.numbered-paste':
+      '各行以行号开头（`cat -n`、`nl`、编辑器或 `less -N` 显示的行号）；已忽略这些行号（位置按本文件的行计）。',
     'parse.diff-paste': '这是 diff 输出；读取标记为 ">" 的行（较新的转储），跳过 "<" 一侧。',
     'parse.listing-text-unmapped': '此列表中的 "{text}" 无法对应到匹配条件；追踪器把这条规则视为不确定。',
     'parse.document-too-large':
