@@ -113,7 +113,7 @@ export const checks: UiCheck[] = [
       const rows = await problemRows(page, (all) => all.some((r) => r.includes('Typographic quotes')));
       log(`problems: ${rows.join(' | ')}`);
       await screenshot('numbered-typographic-problems', page.locator('.markers-panel'));
-      assert.ok(rows.some((r) => r.includes('Lines start with line numbers and a tab')));
+      assert.ok(rows.some((r) => r.includes('Lines start with line numbers (')));
       // The first row is the file's own (`2 problems in file ...`).
       const problems = rows.filter((r) => /^(Error|Warning|Info)/.test(r));
       assert.equal(problems.length, 2);
@@ -126,7 +126,7 @@ export const checks: UiCheck[] = [
         const zh = await problemRows(page, (all) => all.some((r) => r.includes('排版引号')));
         log(`problems (zh-CN): ${zh.join(' | ')}`);
         await screenshot('numbered-typographic-problems-zh-CN', page.locator('.markers-panel'));
-        assert.ok(zh.some((r) => r.includes('行号和制表符')));
+        assert.ok(zh.some((r) => r.includes('各行以行号开头')));
       } finally {
         await leaveAsFound(page);
       }
