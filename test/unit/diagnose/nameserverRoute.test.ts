@@ -6,15 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  calicoPod,
   connects,
   counters,
   dnsName,
-  ipDLink,
-  ipOAddr,
   NSLOOKUP_TIMEOUT,
   routeGet,
   scenario,
+  secondInterfacePod,
   both,
   PLANS,
   type AddressPlan,
@@ -25,24 +23,11 @@ const NODE_LOCAL_DNS = '169.254.20.10';
 
 /** A pod with a second interface whose default route goes to another gateway; pod and Service CIDRs via the node. */
 function serviceCidrFixed(p: AddressPlan, nameserver: string): Record<string, Raw> {
-  const base = calicoPod(p);
+  // The seed pod's interfaces, its neighbours left out: here only the routes differ.
+  const { neighbours: _neighbours, ...seedPod } = secondInterfacePod(p);
   return {
-    ...base,
+    ...seedPod,
     'route-clusterip': { exitCode: 0, stdout: routeGet(p.clusterIP, '169.254.1.1', p.podIface, p.podIP) },
-    addresses: {
-      exitCode: 0,
-      stdout: ipOAddr([
-        [4, p.podIface, `${p.podIP}/32`],
-        [6, p.extraIface, `${p.extraIP}/${p.extraPrefix}`],
-      ]),
-    },
-    links: {
-      exitCode: 0,
-      stdout: ipDLink([
-        [4, p.podIface, 17, 'veth', '7a:9c:01:3e:55:d0'],
-        [6, p.extraIface, 31, 'veth', '3a:0b:7e:11:90:aa'],
-      ]),
-    },
     routes: {
       exitCode: 0,
       stdout:
