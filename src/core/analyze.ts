@@ -187,13 +187,7 @@ function analyzeOutput<T>(
       return afterPhase({
         detection,
         lines,
-        iptables: buildModel(
-          parseIptables(text, {
-            lines,
-            ...(trace.focus ? { traceFocus: trace.focus } : {}),
-            ...(trace.packetFamily ? { packetFamily: trace.packetFamily } : {}),
-          }),
-        ),
+        iptables: buildModel(parseIptables(text, { lines, traceFocus: trace.focus, packetFamily: trace.packetFamily })),
       });
     }
   }
