@@ -146,4 +146,35 @@ describe('a packet of the other family than the dump', () => {
     const codes = answer.result.warningMessages.map((m) => m.code);
     assert.ok(codes.includes('warn.family-unknown'), codes.join(', '));
   });
+  test('a rules file for both tools (`-4`, `-6`) traces each family through its own rules, without a family warning', () => {
+    // As iptables-persistent or a config tool writes one file for iptables-restore and ip6tables-restore alike:
+    // the IPv4 rule comes first, so the addresses alone would call the file IPv4.
+    const bothTools = [
+      '*filter',
+      ':INPUT DROP [0:0]',
+      ':FORWARD DROP [0:0]',
+      ':OUTPUT ACCEPT [0:0]',
+      '-4 -A INPUT -s 198.51.100.0/24 -p tcp --dport 22 -j ACCEPT',
+      '-6 -A INPUT -s 2001:db8:7::/48 -p tcp --dport 22 -j ACCEPT',
+      '-A INPUT -p tcp --dport 443 -j ACCEPT',
+      'COMMIT',
+      '',
+    ].join('\n');
+    const trace = (src: string, dst: string, dport: number) => {
+      const packet = { src, dst, dport, proto: 'tcp' as const, hook: 'prerouting' as const };
+      const { answer } = traceText(bothTools, { ...packet, inIface: 'eth0', localAddresses: [dst] }, 'en');
+      assert.ok(answer.engine === 'iptables');
+      const r = answer.result;
+      assert.ok(!r.warningMessages.some((m) => /famil/.test(m.code)), r.warnings.join(' | '));
+      // Lines 1-based, as the file shows them (steps count from 0).
+      return r.paths.map((p) => `${p.verdict} ${(p.steps.at(-1)?.line ?? -2) + 1}`);
+    };
+    assert.deepEqual(trace('2001:db8:7::9', '2001:db8:7::1', 22), ['ACCEPT 6']);
+    assert.deepEqual(trace('198.51.100.9', '198.51.100.1', 22), ['ACCEPT 5']);
+    // Each family's marked rule never matches the other's packet: the IPv6 packet from outside the IPv6 prefix and
+    // an IPv4 packet from outside the IPv4 one fall to the policy; the unmarked rule serves both.
+    assert.deepEqual(trace('2001:db8:9::9', '2001:db8:7::1', 22), ['DROP 2']);
+    assert.deepEqual(trace('203.0.113.9', '198.51.100.1', 22), ['DROP 2']);
+    assert.deepEqual(trace('2001:db8:9::9', '2001:db8:7::1', 443), ['ACCEPT 7']);
+  });
 });

@@ -68,19 +68,29 @@ export interface DumpIndex {
   marksRead(): MarkBits;
 }
 
-const cache = new WeakMap<object, DumpIndex>();
+const caches: Record<IpFamily, WeakMap<object, DumpIndex>> = { 4: new WeakMap(), 6: new WeakMap() };
 
-export function dumpIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: readonly NftObject[] }): DumpIndex {
-  let index = cache.get(dump);
+/**
+ * The dump's rules compiled for packets of `family`, the dump's own unless told: a rules file for both tools (`-4`,
+ * `-6`) or an nft `inet` table holds rules of both families, and what a rule means (`-6`, `-p icmp`, a NAT address)
+ * depends on the packet's.
+ */
+export function dumpIndex(
+  dump: { family: IpFamily; tables: Table[]; nftObjects?: readonly NftObject[] },
+  family: IpFamily = dump.family,
+): DumpIndex {
+  let index = caches[family].get(dump);
   if (!index) {
-    index = buildIndex(dump);
-    cache.set(dump, index);
+    index = buildIndex(dump, family);
+    caches[family].set(dump, index);
   }
   return index;
 }
 
-function buildIndex(dump: { family: IpFamily; tables: Table[]; nftObjects?: readonly NftObject[] }): DumpIndex {
-  const family = dump.family;
+function buildIndex(
+  dump: { family: IpFamily; tables: Table[]; nftObjects?: readonly NftObject[] },
+  family: IpFamily,
+): DumpIndex {
   const tables = new Map<string, Table>();
   const duplicateTables: string[] = [];
   for (const t of dump.tables) {

@@ -199,7 +199,7 @@ export function tracePacket(dump: IptablesDump, packet: Packet, options: TraceOp
   const run: Run = {
     env,
     stages: stagesOf(dump),
-    index: dumpIndex(dump),
+    index: dumpIndex(dump, prepared.env.family),
     backend: backendOf(dump),
     packet,
     limits: {

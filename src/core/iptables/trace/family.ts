@@ -5,7 +5,7 @@
  * rule holds an address; nft rulesets are left alone (an `inet` table sees both families).
  */
 import type { IpFamily } from '../../common/ip';
-import { forEachOptionName, type IptablesDump } from '../dump';
+import { forEachOptionName, type IptablesDump, type Rule } from '../dump';
 import { msg } from './message';
 import type { TraceMessage } from './types';
 
@@ -30,11 +30,18 @@ function natFamily(value: string): IpFamily | undefined {
   return /^\d/.test(value) ? 4 : undefined;
 }
 
+/** The family of a source or destination (`10.0.0.0/8`, `fd00::/8`), as the parser reads a dump's family. */
+function addressFamily(value: string): IpFamily | undefined {
+  return value === '' ? undefined : value.includes(':') ? 6 : 4;
+}
+
 /**
  * A packet whose family is not the dump's: `refuse` when the dump says it holds the other tool's rules (its header,
- * the first rule with an address, as the parser decides the family, or a DNAT or SNAT target), so the packet never
- * meets them; a warning only when nothing says (a dump without header or addresses may be either tool's) or the
- * dump is nft's.
+ * the first rule with an address, or a DNAT or SNAT target), so the packet never meets them; a warning only when
+ * nothing says (a dump without header or addresses may be either tool's) or the dump is nft's. A rules file for both
+ * tools (rules marked `-4` or `-6`) is read by each: its marked rules say nothing of the file's family, and the
+ * packet is traced without a word when nothing unmarked says otherwise (the marked rules of the other family never
+ * match it).
  */
 export function familyProblem(
   dump: IptablesDump,
@@ -51,19 +58,33 @@ export function familyProblem(
   const header = dump.headers.find((h) => /^ip6?tables/.test(h.tool));
   if (header && header.tool.startsWith('ip6tables') === (dump.family === 6))
     return { message: msg('warn.other-family.header', { ...params, tool: header.tool }), refuse: true };
+  let forBothTools = false;
   for (const r of dump.rules) {
-    let seen: IpFamily | undefined;
-    forEachOptionName(r, (module, name, option) => {
-      if (seen !== undefined) return;
-      // The parser decides the dump's family by the first source or destination address.
-      if (module === '' && (name === 'source' || name === 'destination')) seen = dump.family;
-      else if (module === null && (name === 'to-destination' || name === 'to-source'))
-        seen = natFamily(option().values[0] ?? '');
-    });
+    const { family: seen, marked } = ruleFamily(r);
+    if (marked) {
+      forBothTools = true;
+      continue;
+    }
     if (seen === undefined) continue;
     if (seen !== packetFamily) return { message: msg('warn.other-family.address', params), refuse: true };
+    if (forBothTools) return undefined;
     // A NAT target of the packet's family where the parser read none: the warning of old, traced.
     return { message: msg('warn.family-mismatch', params), refuse: false };
   }
-  return { message: msg('warn.family-unknown', params), refuse: false };
+  return forBothTools ? undefined : { message: msg('warn.family-unknown', params), refuse: false };
+}
+
+/** The family a rule's first address or NAT target says, and whether the rule is marked `-4` or `-6`. */
+function ruleFamily(rule: Rule): { family: IpFamily | undefined; marked: boolean } {
+  let family: IpFamily | undefined;
+  let marked = false;
+  forEachOptionName(rule, (module, name, option) => {
+    if (module === '' && (name === 'ipv4' || name === 'ipv6')) marked = true;
+    else if (family !== undefined) return;
+    else if (module === '' && (name === 'source' || name === 'destination'))
+      family = addressFamily(option().values[0] ?? '');
+    else if (module === null && (name === 'to-destination' || name === 'to-source'))
+      family = natFamily(option().values[0] ?? '');
+  });
+  return { family, marked };
 }
