@@ -1,17 +1,25 @@
 /**
- * Outputs quoted in a chat, a mail or code: `> ` (Markdown and mail, nested `>> ` or `> > `), `// ` or `# ` before
- * every line. When most lines of a paste's head carry the same mark, the marks are blanked (replaced by spaces, so
- * every column stays where the editor shows it) and each engine reads the output behind them as if it were indented.
+ * Outputs quoted in a chat, a mail or code: `> ` (Markdown and mail, nested `>> ` or `> > `), `// `, `# ` or `-- `
+ * (SQL, Lua) before every line, or a Markdown table's cell per line (`| ... |`). When most lines of a paste's head
+ * carry the same mark, the marks are blanked (replaced by spaces, so every column stays where the editor shows it)
+ * and each engine reads the output behind them as if it were indented. A table's closing `|` and its delimiter row
+ * (`|---|`) are blanked with its marks.
  */
 import { headLines } from './text';
 
-export type QuoteMark = '>' | '//' | '#';
+export type QuoteMark = '>' | '//' | '#' | '--' | '|';
 
 const MARKS: readonly [QuoteMark, RegExp][] = [
   ['>', /^[ \t]*>(?:[ \t]*>)*[ \t]?/],
   ['//', /^[ \t]*\/\/[ \t]?/],
   ['#', /^[ \t]*#[ \t]?/],
+  // Not `--dport`: the mark is followed by a blank or ends the line (a quoted blank line).
+  ['--', /^[ \t]*--(?:[ \t]|(?=\r?$))/],
+  ['|', /^[ \t]*\|[ \t]?/],
 ];
+/** A Markdown table's cell closing a line, and its delimiter row. */
+const CELL_END = /[ \t]*\|[ \t]*(?=\r?$)/;
+const DELIMITER_ROW = /^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)*[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*\r?$/;
 
 /** Lines looked at to decide; the rest of a big paste follows what its head does. */
 const SAMPLE_LINES = 400;
@@ -49,8 +57,16 @@ export function blankQuoteMarks(text: string): BlankedQuoteMarks | undefined {
       length = m[0].length;
     }
     lines[i] = ' '.repeat(m[0].length) + lines[i].slice(m[0].length);
+    if (mark === '|') lines[i] = blankCell(lines[i]);
   }
   return { text: lines.join('\n'), mark, firstLine, length };
+}
+
+/** A table row's closing `|` blanked, or the whole delimiter row. */
+function blankCell(line: string): string {
+  if (DELIMITER_ROW.test(line)) return line.replace(/[^\r]/g, ' ');
+  const end = CELL_END.exec(line);
+  return end ? line.slice(0, end.index) + ' '.repeat(end[0].length) + line.slice(end.index + end[0].length) : line;
 }
 
 function headMark(text: string): QuoteMark | undefined {
