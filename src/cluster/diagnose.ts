@@ -149,24 +149,37 @@ async function selectedPods(
   }
 }
 
-/** The Service port asked for: by number or name; else the only port, else the first (said in progress). */
+/**
+ * The Service port asked for: by number or name; else the only port, else the first (said in progress). A number or
+ * name that is no port of the Service but is the targetPort of exactly one of them (the container's port, which is
+ * what a user who knows the pods types) picks that port; of several, the error names them.
+ */
 export function pickPort(service: ServiceInfo, wanted: string | number | undefined): ServicePortSpec {
   const ports = service.ports;
-  const list = ports.map((p) => `${p.name ? `${p.name}:` : ''}${p.port}/${p.protocol}`).join(', ');
+  const show = (p: ServicePortSpec) =>
+    `${p.name ? `${p.name}:` : ''}${p.port}/${p.protocol}${p.targetPort !== undefined && String(p.targetPort) !== String(p.port) ? ` (targetPort ${p.targetPort})` : ''}`;
+  const list = ports.map(show).join(', ');
   if (!ports.length) {
     throw new ClusterError('api', `Service ${service.namespace}/${service.name} has no ports`, 'nothing to check');
   }
   if (wanted === undefined || wanted === '') return ports[0];
   const n = typeof wanted === 'number' ? wanted : /^\d+$/.test(wanted) ? Number(wanted) : undefined;
   const found = ports.find((p) => (n !== undefined ? p.port === n : p.name === wanted));
-  if (!found) {
+  if (found) return found;
+  const byTarget = ports.filter((p) => p.targetPort !== undefined && String(p.targetPort) === String(wanted));
+  if (byTarget.length === 1) return byTarget[0];
+  if (byTarget.length > 1) {
     throw new ClusterError(
       'not-found',
-      `Service ${service.namespace}/${service.name} has no port ${wanted} (ports: ${list})`,
-      'pass --port with one of its ports',
+      `Service ${service.namespace}/${service.name} has no port ${wanted}; it is the targetPort of ports ${byTarget.map(show).join(', ')}`,
+      `pass --port with one of them: ${byTarget.map((p) => p.name || p.port).join(', ')}`,
     );
   }
-  return found;
+  throw new ClusterError(
+    'not-found',
+    `Service ${service.namespace}/${service.name} has no port ${wanted} (ports: ${list})`,
+    'pass --port with one of its ports',
+  );
 }
 
 function podInfoOf(pod: KubeObject): PodInfo {
@@ -270,6 +283,17 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     );
   }
   const port = pickPort(service, opts.port);
+  if (opts.port !== undefined && String(opts.port) !== String(port.port) && String(opts.port) !== port.name) {
+    progress(
+      `${opts.port} is the targetPort of Service port ${port.name || port.port} (${port.port}/${port.protocol}); checking that`,
+    );
+  }
+  const sameNumber = service.ports.filter((p) => p.port === port.port);
+  if (opts.port !== undefined && sameNumber.length > 1 && String(opts.port) === String(port.port)) {
+    progress(
+      `port ${port.port} is ${sameNumber.map((p) => `${p.name || p.port} (${p.protocol})`).join(' and ')}; checking ${port.name || port.port} (choose by name with --port)`,
+    );
+  }
   if (opts.port === undefined && service.ports.length > 1) {
     progress(`Service has ${service.ports.length} ports; checking ${port.name || port.port} (choose with --port)`);
   }

@@ -376,7 +376,7 @@ if (skipReason) {
         ],
         [
           ['diagnose', 'svc/web', '-n', 'default', '--port', '8443'],
-          /Service default\/web has no port 8443 \(ports: http:80\/TCP\)/,
+          /Service default\/web has no port 8443 \(ports: http:80\/TCP \(targetPort 8080\)\)/,
         ],
         [['diagnose', 'svc/web', '-n', 'default', '--from', 'pod/ghost'], /pod default\/ghost not found/],
         [
