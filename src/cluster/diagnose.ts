@@ -537,6 +537,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       } catch (e) {
         if (isFatal(e) && !(isClusterError(e) && e.code === 'not-found')) throw e;
         nodeEvidence.error = isClusterError(e) ? e.oneLine() : (e as Error).message;
+        if (isClusterError(e) && e.code === 'not-confirmed') nodeEvidence.unconfirmed = true;
         progress(`no node evidence: ${nodeEvidence.error}`);
         access = undefined;
       }

@@ -83,6 +83,8 @@ export interface NodeEvidence {
   via?: string;
   /** Why node evidence is missing or partial. */
   error?: string;
+  /** The node could be read only through a debug pod, which was not confirmed (`--yes`, the prompt). */
+  unconfirmed?: boolean;
 }
 
 /** The packet counters of the Service's rules on the node, before and after the probes. */

@@ -1136,7 +1136,23 @@ function bypassSummary(x: Texts, f: ReturnType<typeof gatherFacts>): string {
   return head + x.t('diagnose.summary.tail.unknown');
 }
 
+/** Verdicts the node's rules could change or decide (the others rest on the API, the pod's route or its tools). */
+const NODE_DECIDES: ReadonlySet<VerdictCode> = new Set([
+  'inconclusive',
+  'backend-unreachable',
+  'clusterip-dnat-missing',
+]);
+
 export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
+  const v = decide(input, lang);
+  const ev = input.nodeEvidence;
+  // The node was not read because its debug pod was not allowed: say how to allow it, first.
+  if (ev?.unconfirmed && !ev.before && !ev.after && NODE_DECIDES.has(v.code))
+    return { ...v, nextSteps: [t(lang, 'diagnose.next.node-unconfirmed', { node: ev.name }), ...v.nextSteps] };
+  return v;
+}
+
+function decide(input: DiagnoseInput, lang: Lang): Verdict {
   const x = new Texts(lang);
   const pod = podLabel(input);
   const service = serviceLabel(input);
@@ -1580,9 +1596,22 @@ export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   if (!tcpLike && rc.kind === 'node' && f.trace.state === 'dnat') {
     return verdict(
       'ok',
-      x.t('diagnose.summary.ok.not-checkable', { pod, service, target: f.target, proto: input.port.protocol }),
+      x.t('diagnose.summary.ok.not-checkable', {
+        pod,
+        service,
+        target: f.target,
+        proto: input.port.protocol,
+        dnat: f.trace.dnat.map((d) => d.target).join(', '),
+      }),
       x,
-      nextSteps(x, 'ok', 2),
+      [
+        x.t('diagnose.next.ok-unprobed.1', {
+          protocol: input.port.protocol.toLowerCase(),
+          ip: f.clusterIP ?? f.target,
+          node: f.nodeName ?? '?',
+        }),
+        x.t('diagnose.next.ok.2'),
+      ],
     );
   }
   const reason = !tcpLike

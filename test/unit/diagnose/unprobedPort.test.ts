@@ -41,7 +41,7 @@ const PATHS: Record<string, string> = {
 };
 
 /** A session that answers the API reads and execs of one Service, its client pod and the node's kube-proxy pod. */
-function session(p: AddressPlan, rules: string): { session: ClusterSession; execs: string[] } {
+function session(p: AddressPlan, rules: string, proxyPods = true): { session: ClusterSession; execs: string[] } {
   const execs: string[] = [];
   const svc = udpService(p);
   const eps = udpEndpoints(p);
@@ -85,6 +85,7 @@ function session(p: AddressPlan, rules: string): { session: ClusterSession; exec
     status: { phase: 'Running', podIP: ip, podIPs: [{ ip }] },
   });
   const stub = {
+    namespace: 'default',
     getService: async () => ({
       apiVersion: 'v1',
       kind: 'Service',
@@ -128,7 +129,7 @@ function session(p: AddressPlan, rules: string): { session: ClusterSession; exec
       status: { addresses: [{ type: 'InternalIP', address: p.nodeIP }] },
     }),
     findPods: async (ns: string) =>
-      ns === 'kube-system'
+      ns === 'kube-system' && proxyPods
         ? [
             {
               ...podObject(PROXY_POD, p.nodeIP, p.nodeName, { hostNetwork: true }),
@@ -146,13 +147,14 @@ function session(p: AddressPlan, rules: string): { session: ClusterSession; exec
   return { session: stub as unknown as ClusterSession, execs };
 }
 
-function diagnose(p: AddressPlan, rules: string) {
-  const { session: s, execs } = session(p, rules);
+function diagnose(p: AddressPlan, rules: string, opts: { proxyPods?: boolean; lang?: 'en' | 'zh-CN' } = {}) {
+  const { session: s, execs } = session(p, rules, opts.proxyPods ?? true);
   return diagnoseService(s, {
     namespace: p.svcNamespace,
     service: p.svcName,
     from: p.podName,
     timeoutMs: 3000,
+    ...(opts.lang ? { lang: opts.lang } : {}),
   }).then((report) => ({ report, execs }));
 }
 
@@ -171,6 +173,34 @@ for (const p of [PLAN_A, PLAN_B]) {
       // Nothing probed the port, so there is no "after" to compare: the rules are read once.
       assert.equal(execs.filter((e) => e.endsWith('iptables-save -c')).length, 1);
       assert.ok(!report.checks.some((c) => c.id === 'connect-clusterip'));
+    });
+
+    it('says what was checked and what was not, in both languages', async () => {
+      const rules = nodeDump(p, { svc, eps });
+      const { report } = await diagnose(p, rules);
+      const { summary, nextSteps } = report.verdict;
+      // The node's DNAT targets are named; the endpoints' answers are said to be unchecked.
+      for (const e of eps) assert.ok(summary.includes(`${e.ip}:${UDP_PORT.targetPort}`), summary);
+      assert.match(summary, /Not checked: whether the endpoints receive and answer/);
+      assert.doesNotMatch(summary, /nothing is wrong/);
+      assert.ok(!nextSteps.some((n) => /works from this pod/.test(n)), nextSteps.join('\n'));
+      assert.ok(nextSteps[0].includes(`conntrack -L -p udp --orig-dst ${p.clusterIP}`), nextSteps[0]);
+      assert.ok(nextSteps[0].includes(p.nodeName), nextSteps[0]);
+      const zh = (await diagnose(p, rules, { lang: 'zh-CN' })).report.verdict;
+      assert.equal(zh.code, 'ok');
+      assert.match(zh.summary, /未检查：端点是否收到并应答/);
+      assert.ok(zh.nextSteps[0].includes('conntrack'), zh.nextSteps[0]);
+      assert.ok(!zh.nextSteps.some((n) => /访问该 Service 正常/.test(n)), zh.nextSteps.join('\n'));
+    });
+
+    it('without a kube-proxy pod and no --yes, the first next step says how to let a debug pod read the node', async () => {
+      const { report, execs } = await diagnose(p, nodeDump(p, { svc, eps }), { proxyPods: false });
+      assert.equal(report.verdict.code, 'inconclusive', report.verdict.summary);
+      assert.ok(!execs.some((e) => e.endsWith('iptables-save -c')));
+      assert.match(report.verdict.nextSteps[0], /`--yes`/);
+      assert.ok(report.verdict.nextSteps[0].includes(p.nodeName), report.verdict.nextSteps[0]);
+      const zh = (await diagnose(p, nodeDump(p, { svc, eps }), { proxyPods: false, lang: 'zh-CN' })).report.verdict;
+      assert.match(zh.nextSteps[0], /`--yes`.*特权调试 Pod|特权调试 Pod.*`--yes`/);
     });
 
     it("is clusterip-dnat-missing where the node's rules lack the Service", async () => {

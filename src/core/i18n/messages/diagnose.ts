@@ -28,7 +28,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.tail.short-other':
       'But from namespace {namespace} its bare name {name} resolves to {addresses}, another Service (the search list tries {namespace} first): clients there must use {qualified}.',
     'diagnose.summary.ok.not-checkable':
-      'From pod {pod}, nothing is wrong with {service}: its endpoints are ready, the route leads to the node and the node DNATs {target} ({proto} cannot be probed with a connect).',
+      "From pod {pod}, {service} is right as far as it was checked: its endpoints are ready, the pod's route leads into the node and the node's rules DNAT {target} to {dnat}. Not checked: whether the endpoints receive and answer what is sent there ({proto} cannot be probed with a connect: a lost datagram and an unanswered one look alike).",
     'diagnose.summary.no-endpoints':
       'Service {service} has no endpoints for port {port}: nothing backs {target}, so kube-proxy rejects or drops connections to it.',
     'diagnose.summary.no-local-endpoints':
@@ -301,6 +301,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.ok.1':
       'The Service works from this pod. If the application still fails, check its own settings (host name, port, TLS, proxy variables).',
     'diagnose.next.ok.2': 'Compare with the failing pod: diagnose from that pod, or from a pod on another node.',
+    'diagnose.next.ok-unprobed.1':
+      "Only the node's translation was checked, not the endpoints' answers: send a request with the application's own client from this pod and watch an endpoint's log, or run `conntrack -L -p {protocol} --orig-dst {ip}` on node {node} right after it (an [UNREPLIED] entry: no answer came back).",
+    'diagnose.next.node-unconfirmed':
+      "Node {node}'s rules were not read (no kube-proxy pod there to read them through): allow a privileged debug pod on that node (pass `--yes` to kpp diagnose, or confirm the prompt in VS Code; it is deleted afterwards) and diagnose again.",
     'diagnose.next.no-endpoints.1':
       'Check the selector: `kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` and `kubectl get pods -n {namespace} -l <selector>`.',
     'diagnose.next.no-endpoints.2':
@@ -415,7 +419,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.summary.tail.short-other':
       '但在命名空间 {namespace} 中，它的短名称 {name} 解析到 {addresses}，那是另一个 Service（搜索列表先查 {namespace}）：那里的客户端必须使用 {qualified}。',
     'diagnose.summary.ok.not-checkable':
-      '从 Pod {pod} 看 {service} 没有问题：端点已就绪，路由经过节点，节点会对 {target} 做 DNAT（{proto} 无法用连接来探测）。',
+      '从 Pod {pod} 看，{service} 在已检查的范围内正常：端点已就绪，Pod 的路由进入节点，节点规则把 {target} DNAT 到 {dnat}。未检查：端点是否收到并应答发往那里的数据（{proto} 无法用连接来探测：丢失的数据报和没有应答的数据报看起来一样）。',
     'diagnose.summary.no-endpoints':
       'Service {service} 的端口 {port} 没有端点：{target} 背后没有任何后端，kube-proxy 会拒绝或丢弃到它的连接。',
     'diagnose.summary.no-local-endpoints':
@@ -631,6 +635,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.ok.1':
       '从这个 Pod 访问该 Service 正常。如果应用仍然失败，请检查应用自己的配置（主机名、端口、TLS、代理环境变量）。',
     'diagnose.next.ok.2': '与出问题的 Pod 对比：从那个 Pod 或另一个节点上的 Pod 再诊断一次。',
+    'diagnose.next.ok-unprobed.1':
+      '只检查了节点的地址转换，没有检查端点的应答：从这个 Pod 用应用自己的客户端发送一次请求并查看端点的日志，或在发送后立即在节点 {node} 上运行 `conntrack -L -p {protocol} --orig-dst {ip}`（[UNREPLIED] 条目表示没有收到应答）。',
+    'diagnose.next.node-unconfirmed':
+      '没有读取节点 {node} 的规则（该节点上没有可用来读取的 kube-proxy Pod）：允许在该节点上创建特权调试 Pod（给 kpp diagnose 加 `--yes`，或在 VS Code 中确认提示；用完即删除），然后再诊断一次。',
     'diagnose.next.no-endpoints.1':
       '检查选择器：`kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` 和 `kubectl get pods -n {namespace} -l <selector>`。',
     'diagnose.next.no-endpoints.2': '没有选择器的 Service 需要手工（或由其控制器）写入 Endpoints 或 EndpointSlice。',
