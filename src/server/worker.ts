@@ -145,7 +145,8 @@ export const HANDLERS: Record<string, Handler> = {
   'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
   [METHODS.tracePacket]: (d, p, lang) =>
     tracePacketRequest(d.analysis, p, lang, (family) => d.analysisFor?.(family) ?? d.analysis),
-  [METHODS.listTargets]: (d) => listTargets(d.analysis),
+  // A dual-stack nft ruleset is read for one family; the picker offers the other family's Services as well.
+  [METHODS.listTargets]: (d) => [...new Set([d.analysis, d.analysisFor?.(4), d.analysisFor?.(6)])].flatMap(targetsOf),
   diagnostics: (d, _p, lang) =>
     d.tooLarge
       ? [tooLargeDiagnostic(d.uri, d.tooLarge, lang)]
@@ -162,6 +163,10 @@ function tooLargeDiagnostic(uri: string, { used, limit }: { used: number; limit:
   return toLspDiagnostic({ span, severity: 'error', code: 'document-too-large', message }, uri);
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+function targetsOf(analysis: Analysis | undefined) {
+  return analysis ? listTargets(analysis) : [];
+}
 
 /**
  * Answers written as JSON text here (jsonAnswer.ts) and sent to the editor as they are: the server's thread neither

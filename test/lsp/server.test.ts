@@ -644,6 +644,16 @@ test('IPVS trace: direct routing keeps the VIP and names the real server; only M
 test('a dual-stack nft ruleset: each family is traced through its own tables, whichever the outline shows', async () => {
   const uri = 'file:///work/dual-stack.nft';
   await s.open(uri, 'iptables', DUAL_STACK_NFT);
+  // The picker offers the Services of both families, the family read first, each at its own table's rule (0-based).
+  const targets = await s.connection.sendRequest(ListTargetsRequest, { uri });
+  assert.deepEqual(
+    targets.map((t) => `${t.name} ${t.destination} ${t.protocol} ${t.line}`),
+    [
+      'default/web:http 10.96.5.5:80 tcp 21',
+      'kube-system/kube-dns:dns 10.96.0.10:53 udp 22',
+      'default/web:http [fd00:96::5]:80 tcp 6',
+    ],
+  );
   const v6 = await s.connection.sendRequest(TracePacketRequest, { uri, src: 'fd00:244:2::3', dst: '[fd00:96::5]:80' });
   assert.deepEqual(
     v6.paths.map((p) => p.dnat),
