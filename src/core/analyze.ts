@@ -111,6 +111,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
     logfmt,
     logfmtOtherFamily,
     klogCommands,
+    htmlBreaks,
     html,
     typographic,
     dashes,
@@ -137,6 +138,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
   }
   if (klogCommands)
     note('klog-commands', klogCommands.line, klogCommands.column, klogCommands.length, 'parse.klog-commands');
+  if (htmlBreaks) note('html-line-breaks', htmlBreaks.line, htmlBreaks.column, 1, 'parse.html-line-breaks');
   if (html) note('html-references', html.line, html.column, 1, 'parse.html-references');
   if (typographic) note('typographic-quotes', typographic.line, typographic.column, 1, 'parse.typographic-quotes');
   if (dashes) note('typographic-dashes', dashes.line, dashes.column, 2, 'parse.typographic-dashes');

@@ -13,6 +13,7 @@ const UNWRAP_NOTES = new Set([
   'typographic-quotes',
   'typographic-dashes',
   'html-references',
+  'html-line-breaks',
   'unicode-spaces',
   'double-spaced-paste',
   'terminal-escapes',

@@ -1,7 +1,7 @@
 /**
  * What people wrap around an output when they paste it, unwrapped in the order the wrappers were put on: a
  * container runtime's log file (Docker's JSON entries, a long line's parts) first, then a terminal's escape
- * sequences (colours), then a mail's or a chat's double spacing (a blank line after every line) and the no-break and
+ * sequences (colours), then the HTML line breaks a web form kept (`<br>`), then a mail's or a chat's double spacing (a blank line after every line) and the no-break and
  * zero-width spaces it made of the blanks (the marks below are found by their blanks), then a quote of a chat or a
  * mail, then the file names a grep over files put before each line, then line numbers (`cat -n`), then Markdown's
  * code fences, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML
@@ -15,6 +15,7 @@ import { blankCodeFences } from './codeFences';
 import { readContainerLog } from './containerLogs';
 import { blankGrepFileNames, type BlankedFileNames } from './grepFileNames';
 import { readDoubleSpacing } from './doubleSpacing';
+import { readHtmlLineBreaks } from './htmlLineBreaks';
 import { readHtmlReferences } from './htmlReferences';
 import { readKlogCommands } from './klogCommands';
 import { readKubeProxyLog, type LoggedRestoreInput } from './kubeProxyLog';
@@ -45,6 +46,8 @@ export interface UnwrappedPaste {
   kubeProxy?: LoggedRestoreInput;
   /** Where the engines' lines and columns are in the text, when they are not the text's own. */
   positions?: PastePositions;
+  /** The first HTML line break (`<br>`) read as a line break (engine line and column). */
+  htmlBreaks?: { line: number; column: number };
   /** The first HTML character reference read as its character (engine line and column). */
   html?: { line: number; column: number };
   /** The first typographic quote read as a straight one. */
@@ -67,8 +70,10 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const contained = container?.text ?? pasted;
   const ansi = readAnsiEscapes(contained);
   const uncoloured = ansi?.text ?? contained;
-  const doubled = readDoubleSpacing(uncoloured);
-  const single = doubled?.text ?? uncoloured;
+  const breaks = readHtmlLineBreaks(uncoloured);
+  const broken = breaks?.text ?? uncoloured;
+  const doubled = readDoubleSpacing(broken);
+  const single = doubled?.text ?? broken;
   const spaces = readUnicodeSpaces(single);
   const text = spaces?.text ?? single;
   const quote = blankQuoteMarks(text);
@@ -98,6 +103,7 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const wrappers = [
     container,
     ansi,
+    breaks,
     doubled,
     spaces,
     quote,
@@ -117,6 +123,7 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const maps = [
     container?.positions,
     ansi?.positions,
+    breaks?.positions,
     doubled?.positions,
     klogCommands?.positions,
     html?.positions,
@@ -128,8 +135,8 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     return (line: number, column: number) =>
       later.reduce((at, map) => (map ? map.toEngine(at.line, at.column) : at), { line, column });
   };
-  const [afterContainer, afterAnsi, afterDoubling, afterBlanking, afterKlog, afterHtml, afterDashes] = [
-    0, 1, 2, 2, 3, 4, 5,
+  const [afterContainer, afterAnsi, afterBreaks, afterDoubling, afterBlanking, afterKlog, afterHtml, afterDashes] = [
+    0, 1, 2, 3, 3, 4, 5, 6,
   ].map(after);
   const positions = chainPositions(maps);
   const log = blanked && { ...afterBlanking(blanked.firstLine, blanked.column), length: blanked.length };
@@ -152,6 +159,7 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     ...(klogCommands
       ? { klogCommands: { ...afterKlog(klogCommands.line, klogCommands.column), length: klogCommands.length } }
       : {}),
+    ...(breaks ? { htmlBreaks: afterBreaks(breaks.line, breaks.column) } : {}),
     ...(html ? { html: afterHtml(html.line, html.column) } : {}),
     ...(straightened ? { typographic: afterHtml(straightened.line, straightened.column) } : {}),
     ...(dashes ? { dashes: afterDashes(dashes.line, dashes.column) } : {}),

@@ -67,3 +67,30 @@ test('a dump without references in its head is left as it is', () => {
   // A bare ampersand is no reference: a comment may have one.
   assert.equal(readHtmlReferences('-A X -m comment --comment "R&D" -j ACCEPT\n'), undefined);
 });
+
+test('a dump a web form kept with <br> line breaks (joined into one line, or before each line break) reads as the dump, each span on the pasted text', () => {
+  const joined = SAVE.trimEnd().split('\n').join('<br>');
+  const kept = `<pre><code>${SAVE.trimEnd().split('\n').join('<br/>\n')}</code></pre>\n`;
+  for (const [name, text] of [
+    ['one line', joined],
+    ['<br/> before each break, in <pre><code>', kept],
+  ] as const) {
+    assert.equal(readingOf(text), readingOf(SAVE), name);
+    const a = analyzeText(text);
+    assert.deepEqual(
+      diagnosticsOf(a, 'en').map((d) => d.code),
+      ['html-line-breaks'],
+      name,
+    );
+    // The DNAT rule's span is its line in the paste, wherever the form put it (with the break that ends it).
+    const dnat = a.iptables!.dump.rules.find((r) => r.target?.name === 'DNAT')!;
+    const { span } = documentDiagnostic(a, { span: dnat.span, severity: 'info', code: '', message: '' });
+    const at = text.split('\n')[span.line].slice(span.column, span.column + span.length);
+    assert.equal(
+      at.replace(/<br\/?>$/, ''),
+      SAVE.split('\n').find((l) => l.includes('DNAT')),
+      name,
+    );
+  }
+  assert.match(diagnosticsOf(analyzeText(joined), 'zh-CN')[0].message, /HTML 换行标记/);
+});

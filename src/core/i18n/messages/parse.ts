@@ -144,6 +144,8 @@ export const parseMessages: MessageBundle = {
       'Every line is followed by a blank line (the paste went through a mail, a word processor or a chat that made each line a paragraph): the lines are read without those blank lines; positions are lines of this file.',
     'parse.unicode-spaces':
       'No-break, zero-width or full-width spaces (U+00A0, U+200B, U+3000, ...) are read as the blanks the tool wrote: the paste went through a chat, a mail client, a wiki, a web page or an input method.',
+    'parse.html-line-breaks':
+      "HTML line breaks (`<br>`) are read as the line breaks they stand for, and the tags around the output (`<pre>`, `<code>`) as nothing: the text was pasted into a web form, or copied from a page's source.",
     'parse.html-references':
       "HTML character references (`&quot;`, `&gt;`, `&amp;`) are read as the characters they stand for: the text was copied from a web page's source or a ticket export.",
     'parse.numbered-paste':
@@ -276,6 +278,8 @@ export const parseMessages: MessageBundle = {
       '每行之后都有一个空行（粘贴内容经过了邮件、文字处理软件或聊天工具的转换，每行成了一个段落）：读取时忽略这些空行；位置按本文件的行计。',
     'parse.unicode-spaces':
       '不换行空格、零宽空格或全角空格（U+00A0、U+200B、U+3000 等）按工具输出的空格读取：粘贴内容经过了聊天工具、邮件客户端、wiki、网页或输入法的转换。',
+    'parse.html-line-breaks':
+      'HTML 换行标记（`<br>`）按其代表的换行读取，输出外围的标签（`<pre>`、`<code>`）被忽略：文本曾粘贴到网页表单中，或复制自网页源代码。',
     'parse.html-references':
       'HTML 字符引用（`&quot;`、`&gt;`、`&amp;`）按其代表的字符读取：文本复制自网页源代码或工单导出。',
     'parse.numbered-paste':
