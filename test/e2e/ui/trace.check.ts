@@ -4,7 +4,8 @@
 // in a colour of their own and its endpoint chain whole as its first row, the view in Chinese, and a Service without
 // endpoints whose "is it the node's address?" fork is two alternatives after the node's addresses were asked for
 // once, each condition with its paths whole in the message; a Service whose KUBE-SERVICES rule is missing, said as
-// such in both languages, the whole warning readable at the default side bar width.
+// such in both languages, the whole warning readable at the default side bar width; a dual-stack nft ruleset, whose
+// IPv6 Service the picker offers and the view traces through the ip6 table, in both languages.
 import * as assert from 'node:assert/strict';
 import { t, type Lang } from '../../../src/core/i18n/catalog';
 import { SAMPLES } from '../support/samples';
@@ -32,6 +33,11 @@ const SHOP = 'shop-no-endpoints.iptables';
 const SHOP_LOG = 'kube-proxy-v9.log';
 /** The demo dump without KUBE-SERVICES's rule for demo/web: its chains are there, nothing sends a packet to them. */
 const SERVICE_RULE_MISSING = 'kube-proxy-service-rule-missing.iptables';
+/**
+ * `nft list ruleset` of a dual-stack node (kube-proxy in iptables mode through iptables-nft): `table ip6 nat` first,
+ * then `table ip nat`, which has more rules and is the one the editor reads; shop/web has a cluster IP in each.
+ */
+const DUAL_STACK = 'kube-proxy-dual-stack.nft';
 
 /** Path rows whose label the side bar cuts (text wider than its box). */
 function cutPathRows(page: Page): Promise<string[]> {
@@ -309,6 +315,60 @@ export const checks: UiCheck[] = [
         await settle(
           () => traceViewMessages(page),
           (all) => all.some((m) => m.text.endsWith(warning('en'))),
+          30_000,
+        );
+        await page.mouse.move(900, 500);
+        await page.keyboard.press('Escape');
+        await closeAllEditors(page);
+      }
+    },
+  },
+  {
+    name: "a dual-stack nft ruleset: the picker offers the IPv6 Service too, traced through the ip6 table's rules, in both languages",
+    async run({ page, screenshot, log }) {
+      await openFile(page, DUAL_STACK);
+      await settle(
+        () => statusBarLanguage(page),
+        (l) => l === 'iptables dump',
+        60_000,
+      );
+      // The IPv6 cluster IP's row, picked by the Service's name: the editor read the ip table, the picker lists both.
+      await traceFromPalette(page, 'fd00:244:0:2::9', 'shop/web', /fd00:96::2a/);
+      const question = page.locator('.quick-input-widget', { hasText: 'addresses of this node' });
+      if (await question.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+      const paths: Record<Lang, RegExp> = { en: /: 1 path → /, 'zh-CN': /：1 条路径 → / };
+      // The path's row: its DNAT, then the start of its endpoint chain (the row shows the chain's start only).
+      const ipv6Path = (row: string) => /^100% DNAT \[fd00:244:0:1::1e\]:8080\s*KUBE-SEP-4APS/.test(row);
+      const seen = async (lang: Lang, shot: string) => {
+        const { messages, rows } = await settle(
+          async () => ({ messages: await traceViewMessages(page), rows: await sideBarRows(page) }),
+          (now) =>
+            now.messages.some(
+              (m) => m.text.startsWith('TCP fd00:244:0:2::9 → [fd00:96::2a]:80') && paths[lang].test(m.text),
+            ) && now.rows.some(ipv6Path),
+          30_000,
+        );
+        log(`dual-stack trace (${lang}): ${JSON.stringify(messages)} rows: ${rows.join(' | ')}`);
+        await page.mouse.move(900, 500);
+        // Down to the path's row, below the summary.
+        await screenshot(shot, { x: 0, y: 30, width: 760, height: 620 });
+        const summary = messages.find((m) => m.text.startsWith('TCP fd00:244:0:2::9'));
+        assert.ok(summary?.whole, JSON.stringify(messages));
+        // The endpoint of the ip6 table; the ip table's endpoint of the same Service is nowhere.
+        assert.ok(summary.text.includes('[fd00:244:0:1::1e]:8080'), summary.text);
+        assert.ok(rows.some(ipv6Path), rows.join(' | '));
+        assert.ok(!rows.some((r) => r.includes('10.244.1.30')), rows.join(' | '));
+        assert.ok(!messages.some((m) => /IPv4|family|族/.test(m.text)), JSON.stringify(messages));
+      };
+      try {
+        await seen('en', 'trace-dual-stack-nft');
+        await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
+        await seen('zh-CN', 'trace-dual-stack-nft-zh-CN');
+      } finally {
+        await setEnumSetting(page, 'kubePacketPath.language', 'auto');
+        await settle(
+          () => traceViewMessages(page),
+          (all) => all.some((m) => paths.en.test(m.text)),
           30_000,
         );
         await page.mouse.move(900, 500);
