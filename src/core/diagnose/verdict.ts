@@ -1156,7 +1156,14 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
   const x = new Texts(lang);
   const pod = podLabel(input);
   const service = serviceLabel(input);
-  const names = { pod, namespace: input.source.namespace, name: input.service.name };
+  // `namespace` is the pod's (exec rights, a debug container), `svcNamespace` the Service's (its selector, slices).
+  const names = {
+    pod,
+    podName: input.source.name,
+    namespace: input.source.namespace,
+    svcNamespace: input.service.namespace,
+    name: input.service.name,
+  };
 
   // 1. Exec (refused before any check ran, or for the checks themselves).
   const refusedCheck = input.execError

@@ -304,9 +304,9 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.ok-unprobed.1':
       "Only the node's translation was checked, not the endpoints' answers: send a request with the application's own client from this pod and watch an endpoint's log, or run `conntrack -L -p {protocol} --orig-dst {ip}` on node {node} right after it (an [UNREPLIED] entry: no answer came back).",
     'diagnose.next.node-unconfirmed':
-      "Node {node}'s rules were not read (no kube-proxy pod there to read them through): allow a privileged debug pod on that node (pass `--yes` to kpp diagnose, or confirm the prompt in VS Code; it is deleted afterwards) and diagnose again.",
+      "Node {node}'s rules were not read (no usable kube-proxy pod there to read them through): allow a privileged debug pod on that node (pass `--yes` to kpp diagnose, or confirm the prompt in VS Code; it is deleted afterwards) and diagnose again.",
     'diagnose.next.no-endpoints.1':
-      'Check the selector: `kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` and `kubectl get pods -n {namespace} -l <selector>`.',
+      'Check the selector: `kubectl get svc {name} -n {svcNamespace} -o jsonpath={.spec.selector}` and `kubectl get pods -n {svcNamespace} -l <selector>`.',
     'diagnose.next.no-endpoints.2':
       'A Service without a selector needs Endpoints or EndpointSlices written by hand (or by its controller).',
     'diagnose.next.no-endpoints.3':
@@ -329,7 +329,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dnat-missing.3':
       'Compare the node dump with `kpp generate` on the same Services and endpoints to see every difference.',
     'diagnose.next.backend-refused.1':
-      "Compare the Service's targetPort with the port the container really listens on: `kubectl get svc {name} -n {namespace} -o jsonpath={.spec.ports}` and `ss -ltn` (or the server's log) inside an endpoint pod.",
+      "Compare the Service's targetPort with the port the container really listens on: `kubectl get svc {name} -n {svcNamespace} -o jsonpath={.spec.ports}` and `ss -ltn` (or the server's log) inside an endpoint pod.",
     'diagnose.next.backend-refused.2':
       "Fix the Service's targetPort (or the address the server binds: a server on 127.0.0.1 refuses the pod IP), then diagnose again.",
     'diagnose.next.backend-filtered.1':
@@ -339,7 +339,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.no-local-endpoints.1':
       "Run a ready endpoint on this pod's node too (a DaemonSet, or spread the Deployment), or set `internalTrafficPolicy: Cluster` on Service {name}.",
     'diagnose.next.no-local-endpoints.2':
-      "Or run this client on a node that has an endpoint: `kubectl get endpointslices -n {namespace} -l kubernetes.io/service-name={name} -o wide` shows each endpoint's node.",
+      "Or run this client on a node that has an endpoint: `kubectl get endpointslices -n {svcNamespace} -l kubernetes.io/service-name={name} -o wide` shows each endpoint's node.",
     'diagnose.next.no-local-endpoints.3':
       "kube-proxy's rule for it is a `has no local endpoints` DROP: the client sees a timeout, not a refusal.",
     'diagnose.next.hairpin.1':
@@ -357,10 +357,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-bypass.1':
       "Make the pod's route to its nameserver {server} go through the node too (the Service CIDR, or the node-local DNS address), in the CNI or Multus config, or remove the second interface's default route.",
     'diagnose.next.tool-missing.1':
-      "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {pod} --image=nicolaka/netshoot`).",
+      "Run the checks from an ephemeral debug container that shares the pod's network (e.g. `kubectl debug -it {podName} -n {namespace} --image=nicolaka/netshoot`).",
     'diagnose.next.tool-missing.2': 'Or diagnose from another pod on the same node that has curl, wget, nc or bash.',
     'diagnose.next.tool-missing-dns.1':
-      "A UDP DNS port is probed with a DNS query: run the checks from an ephemeral debug container that has nslookup and shares the pod's network (e.g. `kubectl debug -it {pod} --image=busybox`).",
+      "A UDP DNS port is probed with a DNS query: run the checks from an ephemeral debug container that has nslookup and shares the pod's network (e.g. `kubectl debug -it {podName} -n {namespace} --image=busybox`).",
     'diagnose.next.tool-missing-dns.2': 'Or diagnose from another pod on the same node that has nslookup.',
     'diagnose.next.exec-forbidden.1':
       'Ask for `create` on `pods/exec` in namespace {namespace} (RBAC), or use a kube context that has it.',
@@ -640,7 +640,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.node-unconfirmed':
       '没有读取节点 {node} 的规则（该节点上没有可用来读取的 kube-proxy Pod）：允许在该节点上创建特权调试 Pod（给 kpp diagnose 加 `--yes`，或在 VS Code 中确认提示；用完即删除），然后再诊断一次。',
     'diagnose.next.no-endpoints.1':
-      '检查选择器：`kubectl get svc {name} -n {namespace} -o jsonpath={.spec.selector}` 和 `kubectl get pods -n {namespace} -l <selector>`。',
+      '检查选择器：`kubectl get svc {name} -n {svcNamespace} -o jsonpath={.spec.selector}` 和 `kubectl get pods -n {svcNamespace} -l <selector>`。',
     'diagnose.next.no-endpoints.2': '没有选择器的 Service 需要手工（或由其控制器）写入 Endpoints 或 EndpointSlice。',
     'diagnose.next.no-endpoints.3': '检查 Service 的端口名称或端口号是否与 Pod 的容器端口一致。',
     'diagnose.next.endpoints-not-ready.1': '查看 Pod 为何未就绪：`kubectl describe pod`（就绪探针事件）以及容器日志。',
@@ -658,7 +658,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dnat-missing.3':
       '用 `kpp generate` 根据同样的 Service 和端点生成规则，与节点转储对比，找出所有差异。',
     'diagnose.next.backend-refused.1':
-      '对比 Service 的 targetPort 和容器实际监听的端口：`kubectl get svc {name} -n {namespace} -o jsonpath={.spec.ports}`，并在端点 Pod 中运行 `ss -ltn`（或查看服务日志）。',
+      '对比 Service 的 targetPort 和容器实际监听的端口：`kubectl get svc {name} -n {svcNamespace} -o jsonpath={.spec.ports}`，并在端点 Pod 中运行 `ss -ltn`（或查看服务日志）。',
     'diagnose.next.backend-refused.2':
       '修正 Service 的 targetPort（或服务绑定的地址：只监听 127.0.0.1 的服务会拒绝发往 Pod IP 的连接），然后重新诊断。',
     'diagnose.next.backend-filtered.1':
@@ -667,7 +667,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.no-local-endpoints.1':
       '让该 Pod 所在的节点上也有就绪端点（使用 DaemonSet，或把 Deployment 分散到各节点），或者把 Service {name} 的 internalTrafficPolicy 设为 Cluster。',
     'diagnose.next.no-local-endpoints.2':
-      '或者把这个客户端调度到有端点的节点上：`kubectl get endpointslices -n {namespace} -l kubernetes.io/service-name={name} -o wide` 会显示每个端点所在的节点。',
+      '或者把这个客户端调度到有端点的节点上：`kubectl get endpointslices -n {svcNamespace} -l kubernetes.io/service-name={name} -o wide` 会显示每个端点所在的节点。',
     'diagnose.next.no-local-endpoints.3':
       'kube-proxy 为此写的是 `has no local endpoints` 的 DROP 规则：客户端看到的是超时，而不是连接被拒绝。',
     'diagnose.next.hairpin.1':
@@ -685,10 +685,10 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-bypass.1':
       '让 Pod 到域名服务器 {server} 的路由也经过节点（Service CIDR，或节点本地 DNS 的地址），在 CNI 或 Multus 配置中修改，或者去掉第二个接口上的默认路由。',
     'diagnose.next.tool-missing.1':
-      '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=nicolaka/netshoot`）。',
+      '在共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {podName} -n {namespace} --image=nicolaka/netshoot`）。',
     'diagnose.next.tool-missing.2': '或者从同一节点上带有 curl、wget、nc 或 bash 的另一个 Pod 进行诊断。',
     'diagnose.next.tool-missing-dns.1':
-      'UDP 的 DNS 端口要用 DNS 查询来探测：在带有 nslookup 并共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {pod} --image=busybox`）。',
+      'UDP 的 DNS 端口要用 DNS 查询来探测：在带有 nslookup 并共享该 Pod 网络的临时调试容器中运行检查（例如 `kubectl debug -it {podName} -n {namespace} --image=busybox`）。',
     'diagnose.next.tool-missing-dns.2': '或者从同一节点上带有 nslookup 的另一个 Pod 进行诊断。',
     'diagnose.next.exec-forbidden.1':
       '申请命名空间 {namespace} 中 `pods/exec` 的 `create` 权限（RBAC），或使用有该权限的 kube 上下文。',
