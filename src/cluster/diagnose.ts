@@ -343,7 +343,11 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     );
   }
   const containers = container(podObj);
-  let cont = opts.container ?? containers[0];
+  // kubectl's own default: the pod's default-container annotation when it names one of its containers, else the first.
+  const annotations = podObj.metadata?.annotations as Record<string, unknown> | undefined;
+  const annotated = annotations?.['kubectl.kubernetes.io/default-container'];
+  let cont =
+    opts.container ?? (typeof annotated === 'string' && containers.includes(annotated) ? annotated : containers[0]);
   if (opts.container && !containers.includes(opts.container)) {
     throw new ClusterError(
       'not-found',
@@ -352,7 +356,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     );
   }
   if (cont) checkContainerName(cont);
-  const podContainer = cont;
+  let podContainer = cont;
   if (!opts.container && containers.length > 1)
     progress(`pod has ${containers.length} containers; using ${cont} (choose with --container)`);
 
@@ -459,6 +463,28 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     }
     let tools = readTools(toolCheck);
     const checks: CheckResult[] = [toolCheck];
+    // The default container may have no tool (a distroless app beside a sidecar that has a shell): the pod's other
+    // containers share its network, so the first of them that can connect runs the checks. Not when --container said.
+    if (!hasConnectTool(tools) && !opts.container) {
+      for (const other of containers.filter((c) => c !== cont)) {
+        let probe: CheckResult;
+        try {
+          checkContainerName(other);
+          probe = await exec({ ...toolProbeCheck(), id: `tools:${other}` }, other);
+        } catch (e) {
+          if (isFatal(e) || (isClusterError(e) && e.code === 'exec-forbidden')) throw e;
+          continue;
+        }
+        const found = readTools(probe);
+        if (!hasConnectTool(found)) continue;
+        progress(`container ${cont} has no tool to connect with; running the checks in container ${other}`);
+        checks.push(probe);
+        tools = found;
+        cont = other;
+        podContainer = other;
+        break;
+      }
+    }
     let debugContainer: DebugHandle | undefined;
     if (!hasConnectTool(tools) && opts.confirm) {
       progress(`pod ${podNs}/${source.name} has no tool to connect with`);
