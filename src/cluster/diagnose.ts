@@ -282,6 +282,13 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       '',
     );
   }
+  if (service.type === 'ExternalName' && service.ports.length === 0) {
+    throw new ClusterError(
+      'api',
+      `Service ${ns}/${svcName} is of type ExternalName, a DNS alias of ${service.externalName ?? '?'} with no ports: kube-proxy translates nothing for it`,
+      `look ${service.externalName ?? 'that name'} up and connect to it from the pod`,
+    );
+  }
   const port = pickPort(service, opts.port);
   if (opts.port !== undefined && String(opts.port) !== String(port.port) && String(opts.port) !== port.name) {
     progress(

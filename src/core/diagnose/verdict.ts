@@ -900,6 +900,38 @@ function headlessVerdict(x: Texts, input: DiagnoseInput, f: ReturnType<typeof ga
   );
 }
 
+/**
+ * An ExternalName Service: a DNS alias (CNAME) the cluster DNS answers, with nothing of kube-proxy's: no ClusterIP,
+ * no endpoints. Its name not resolving is a DNS failure; else nothing here can be probed, and the far end is named.
+ */
+function externalNameVerdict(x: Texts, input: DiagnoseInput, names: Params): Verdict {
+  const service = serviceLabel(input);
+  const externalName = input.service.externalName ?? '—';
+  const name = serviceDnsName(input.service.namespace, input.service.name, input.clusterDomain) ?? service;
+  const dns = findCheck(input.checks, 'dns');
+  const dnsRan = ran(dns) && dns.exitCode !== 126 && dns.exitCode !== 127;
+  addDnsEvidence(x, input);
+  const steps = [x.t('diagnose.next.external-name.1', { ...names, externalName })];
+  const addrs = dnsRan ? resolvedAddresses(dns) : [];
+  if (dnsRan && addrs.length === 0)
+    return verdict(
+      'dns-failure',
+      x.t('diagnose.summary.external-name.dns', { service, externalName, name, why: dnsWhy(x, dns) }),
+      x,
+      [...steps, ...nextSteps(x, 'dns-failure', 2, names)],
+    );
+  const reason = x.t('diagnose.reason.external-name', {
+    externalName,
+    addresses: addrs.join(', ') || x.t('diagnose.word.none'),
+  });
+  return verdict(
+    'inconclusive',
+    x.t('diagnose.summary.inconclusive', { target: name, pod: podLabel(input), reason }),
+    x,
+    steps,
+  );
+}
+
 /** The failed endpoints' outcomes and nodes (as the API places them), for a backend summary. */
 function failureParams(x: Texts, input: DiagnoseInput, failed: readonly EndpointConnect[]): Params {
   const outcomes = [...new Set(failed.map((c) => outcomeText(x, c.outcome)))].join(', ');
@@ -1198,6 +1230,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
   const f = gatherFacts(input, lang);
 
   // 2. The API.
+  if (input.service.type === 'ExternalName') return externalNameVerdict(x, input, names);
   if (!f.clusterIP && input.service.clusterIP === 'None') return headlessVerdict(x, input, f, names);
   if (!f.clusterIP) {
     addApiEvidence(x, input);
@@ -1281,12 +1314,14 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
     addApiEvidence(x, input);
     if (f.connect) addConnectEvidence(x, f.connect);
     addEndpointEvidence(x, input, f);
+    // Terminating endpoints that still serve are what kube-proxy uses when none is ready (usedEndpoints).
+    const terminating = input.endpoints.filter((e) => e.serving && e.terminating).length;
     return verdict(
       'endpoints-not-ready',
-      x.t('diagnose.summary.endpoints-not-ready', {
+      x.t(terminating ? 'diagnose.summary.endpoints-terminating' : 'diagnose.summary.endpoints-not-ready', {
         service,
         port: portLabel,
-        count: input.endpoints.length,
+        count: terminating || input.endpoints.length,
         target: f.target,
       }),
       x,

@@ -47,6 +47,12 @@ export const diagnoseMessages: MessageBundle = {
       'Service {service} has 1 endpoint for port {port} and it is not ready: kube-proxy sends no traffic to {target}.',
     'diagnose.summary.endpoints-not-ready.other':
       'Service {service} has {count} endpoints for port {port} and none is ready: kube-proxy sends no traffic to {target}.',
+    'diagnose.summary.endpoints-terminating.one':
+      'Service {service} has no ready endpoint for port {port}; 1 terminating endpoint still serves: kube-proxy (1.28+) sends connections to {target} to it until it stops, then to nothing (a rollout or a scale-down with no new pod ready).',
+    'diagnose.summary.endpoints-terminating.other':
+      'Service {service} has no ready endpoint for port {port}; {count} terminating endpoints still serve: kube-proxy (1.28+) sends connections to {target} to them until they stop, then to nothing (a rollout or a scale-down with no new pod ready).',
+    'diagnose.summary.external-name.dns':
+      '{service} is an ExternalName Service, a DNS alias of {externalName}, and its name {name} does not resolve from the pod ({why}).',
     'diagnose.summary.bypass.gateway': "The pod's route to {dst} goes via {gateway} on {dev}, which is not this node",
     'diagnose.summary.bypass.gateway-kind':
       "The pod's route to {dst} goes via {gateway} on {dev}, a {kind} interface on the network beside the node, and {gateway} is not this node",
@@ -150,6 +156,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.reason.exec-failed': 'exec into the pod failed: {message}.',
     'diagnose.reason.headless':
       'the Service is headless (ClusterIP {clusterIP}): its clients reach its pods directly, and none of them could be probed (its endpoints could not be read, or its port cannot be probed).',
+    'diagnose.reason.external-name':
+      'the Service is of type ExternalName, a DNS alias (CNAME) of {externalName} (from the pod: {addresses}): kube-proxy writes nothing for it, so there is no ClusterIP or endpoint to probe.',
     'diagnose.reason.not-checkable':
       'a {proto} port cannot be probed with a TCP connect, and no other check found a fault.',
     'diagnose.reason.counters-still-route-node':
@@ -371,6 +379,8 @@ export const diagnoseMessages: MessageBundle = {
       "Capture the node's rules before and after a probe (`kpp capture node/...`) and trace the pod's packet through them.",
 
     // Report.
+    'diagnose.next.external-name.1':
+      'Check the far end from the pod itself: `kubectl exec -n {namespace} {podName} -- nslookup {externalName}`, then a connect to {externalName} on the port the client uses (kpp diagnose checks what kube-proxy translates).',
     'diagnose.report.title': 'Diagnosis: {service} from {pod}',
     'diagnose.report.verdict': 'Verdict: {title}',
     'diagnose.report.evidence': 'Evidence',
@@ -434,6 +444,12 @@ export const diagnoseMessages: MessageBundle = {
       '无法从 API 读取 {service} 的端点，但节点 {node} 的 kube-proxy 规则把端口 {port} 当作没有端点的 Service（第 {line} 行）：{target} 背后没有任何后端，kube-proxy 会拒绝到它的连接。',
     'diagnose.summary.endpoints-not-ready.other':
       'Service {service} 的端口 {port} 有 {count} 个端点，但没有一个就绪：kube-proxy 不会把发往 {target} 的流量转给它们。',
+    'diagnose.summary.endpoints-terminating.one':
+      'Service {service} 的端口 {port} 没有就绪端点；1 个正在终止的端点仍在服务：kube-proxy（1.28+）会把发往 {target} 的连接转给它，直到它停止，之后就无处可转（滚动更新或缩容时没有新的 Pod 就绪）。',
+    'diagnose.summary.endpoints-terminating.other':
+      'Service {service} 的端口 {port} 没有就绪端点；{count} 个正在终止的端点仍在服务：kube-proxy（1.28+）会把发往 {target} 的连接转给它们，直到它们停止，之后就无处可转（滚动更新或缩容时没有新的 Pod 就绪）。',
+    'diagnose.summary.external-name.dns':
+      '{service} 是 ExternalName 类型的 Service，即 {externalName} 的 DNS 别名，而它的名称 {name} 在 Pod 中无法解析（{why}）。',
     'diagnose.summary.bypass.gateway': 'Pod 到 {dst} 的路由经 {dev} 上的 {gateway} 转发，而该网关不是本节点',
     'diagnose.summary.bypass.gateway-kind':
       'Pod 到 {dst} 的路由经 {gateway} 转发，出口 {dev} 是一个 {kind} 接口，位于节点旁边的网络上，而 {gateway} 不是本节点',
@@ -505,6 +521,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.reason.exec-failed': '进入 Pod 执行命令失败：{message}。',
     'diagnose.reason.headless':
       'Service 是无头服务（ClusterIP {clusterIP}）：客户端直接访问它的 Pod，而没有一个能探测（无法读取其端点，或其端口无法探测）。',
+    'diagnose.reason.external-name':
+      '该 Service 是 ExternalName 类型，即 {externalName} 的 DNS 别名（CNAME）（在 Pod 中解析为：{addresses}）：kube-proxy 不为它写任何规则，因此没有 ClusterIP 或端点可探测。',
     'diagnose.reason.not-checkable': '{proto} 端口无法用 TCP 连接来探测，其他检查也没有发现故障。',
     'diagnose.reason.counters-still-route-node':
       '连接失败（{outcome}），节点上的规则也没有计到任何包，尽管 Pod 的路由指向节点：在 kube-proxy 的 nat 规则之前有东西（eBPF 程序、Pod 接口上的策略）丢弃了它，或者证据来自另一个节点。',
@@ -696,6 +714,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.inconclusive.1': '阅读上面的证据和下面执行过的命令；如果检查超时，请用更长的超时时间重试。',
     'diagnose.next.inconclusive.2': '在探测前后采集节点的规则（`kpp capture node/...`），并在其中追踪 Pod 的数据包。',
 
+    'diagnose.next.external-name.1':
+      '在 Pod 中直接检查远端：`kubectl exec -n {namespace} {podName} -- nslookup {externalName}`，再在客户端使用的端口上连接 {externalName}（kpp diagnose 检查的是 kube-proxy 转换的流量）。',
     'diagnose.report.title': '诊断：从 {pod} 访问 {service}',
     'diagnose.report.verdict': '结论：{title}',
     'diagnose.report.evidence': '证据',
