@@ -304,7 +304,9 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   if (opts.port === undefined && service.ports.length > 1) {
     progress(`Service has ${service.ports.length} ports; checking ${port.name || port.port} (choose with --port)`);
   }
-  const endpoints: EndpointInfo[] = snap.endpoints[serviceKey(ns, svcName)]?.[port.name] ?? [];
+  const byPort = snap.endpoints[serviceKey(ns, svcName)] ?? {};
+  const endpoints: EndpointInfo[] = byPort[port.name] ?? [];
+  const endpointPortNames = Object.keys(byPort).filter((n) => byPort[n].length > 0);
   const selected = endpointsKnown && endpoints.length === 0 ? await selectedPods(session, svcObj, ns, call) : undefined;
   throwIfCancelled();
 
@@ -395,6 +397,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       checks,
       ...(clusterDomain ? { clusterDomain } : {}),
       ...(selected ? { selected } : {}),
+      ...(endpointPortNames.length ? { endpointPortNames } : {}),
       ...input,
     };
     const verdict = dumpEngine().decideVerdict(full, lang);

@@ -149,6 +149,11 @@ export interface DiagnoseInput {
    * namespace it matches, running and ready. Absent when not read.
    */
   selected?: { selector?: string; matching: number; running: number; ready: number };
+  /**
+   * The port names the Service's Endpoints or EndpointSlices list endpoints for (`""` an unnamed port): kube-proxy
+   * pairs them with the Service's ports by name, so endpoints under another name back nothing.
+   */
+  endpointPortNames?: string[];
   /** Pods behind the endpoints (a few, as the API gives them), with the container ports they declare. */
   endpointPods?: EndpointPodPorts[];
 }

@@ -1250,6 +1250,26 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
     : `${input.port.port}/${input.port.protocol}`;
   if (input.endpointsKnown && input.endpoints.length === 0) {
     addKubeProxyEvidence(x, input, f);
+    // Hand-made endpoints (a Service without a selector) under another port name than the Service's back nothing.
+    // A selector's controller names them right; its slices lack a port whose named targetPort no pod declares.
+    const handMade = !!input.selected && input.selected.selector === undefined;
+    const others = handMade ? (input.endpointPortNames ?? []).filter((n) => n !== input.port.name) : [];
+    if (others.length > 0) {
+      const shown = (n: string) => (n ? n : '""');
+      const params = { ...names, portName: shown(input.port.name) };
+      return verdict(
+        'no-endpoints',
+        x.t('diagnose.summary.no-endpoints.port-name', {
+          service,
+          port: portLabel,
+          target: f.target,
+          names: others.map(shown).join(', '),
+          portName: params.portName,
+        }),
+        x,
+        [x.t('diagnose.next.no-endpoints.port-name', params), ...nextSteps(x, 'no-endpoints', 3, names).slice(1)],
+      );
+    }
     return verdict(
       'no-endpoints',
       noEndpointsSummary(x, input, portLabel, f.target),

@@ -41,6 +41,8 @@ export const diagnoseMessages: MessageBundle = {
       "Service {service} has no endpoints for port {port} although its selector {selector} matches {count} pods ({running} running): pods without an IP yet (Pending) are no endpoints, nor ones whose containers lack the Service's targetPort {targetPort} when it is a port name. kube-proxy rejects connections to {target}.",
     'diagnose.summary.no-endpoints.no-selector':
       'Service {service} has no selector and no endpoints for port {port}: nothing writes its endpoints but whoever manages them (Endpoints or EndpointSlices of its own), so kube-proxy rejects connections to {target}.',
+    'diagnose.summary.no-endpoints.port-name':
+      'Service {service} has no endpoints for port {port}: its Endpoints or EndpointSlices list endpoints for port name {names}, not {portName}; kube-proxy pairs them with the Service port by name, so nothing backs {target} and it rejects connections to it.',
     'diagnose.summary.no-endpoints.node':
       "The API's endpoints of {service} could not be read, but node {node}'s kube-proxy rules have port {port} as a Service without endpoints (line {line}): nothing backs {target}, so kube-proxy rejects connections to it.",
     'diagnose.summary.endpoints-not-ready.one':
@@ -311,6 +313,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.ok.2': 'Compare with the failing pod: diagnose from that pod, or from a pod on another node.',
     'diagnose.next.ok-unprobed.1':
       "Only the node's translation was checked, not the endpoints' answers: send a request with the application's own client from this pod and watch an endpoint's log, or run `conntrack -L -p {protocol} --orig-dst {ip}` on node {node} right after it (an [UNREPLIED] entry: no answer came back).",
+    'diagnose.next.no-endpoints.port-name':
+      'Give the port of the Endpoints or EndpointSlice the name of the Service port ({portName}), or leave both unnamed (a Service with one port): `kubectl get endpointslices -n {svcNamespace} -l kubernetes.io/service-name={name} -o yaml` shows their ports.',
     'diagnose.next.node-unconfirmed':
       "Node {node}'s rules were not read (no usable kube-proxy pod there to read them through): allow a privileged debug pod on that node (pass `--yes` to kpp diagnose, or confirm the prompt in VS Code; it is deleted afterwards) and diagnose again.",
     'diagnose.next.no-endpoints.1':
@@ -440,6 +444,8 @@ export const diagnoseMessages: MessageBundle = {
       'Service {service} 的端口 {port} 没有端点，尽管它的选择器 {selector} 匹配到 {count} 个 Pod（{running} 个在运行）：还没有 IP 的 Pod（Pending）不是端点；targetPort {targetPort} 是端口名称时，容器里没有这个端口的 Pod 也不是。kube-proxy 会拒绝到 {target} 的连接。',
     'diagnose.summary.no-endpoints.no-selector':
       'Service {service} 没有选择器，端口 {port} 也没有端点：它的端点只能由管理它的人或控制器写入（自己的 Endpoints 或 EndpointSlice），所以 kube-proxy 会拒绝到 {target} 的连接。',
+    'diagnose.summary.no-endpoints.port-name':
+      'Service {service} 的端口 {port} 没有端点：它的 Endpoints 或 EndpointSlice 中的端点属于端口名 {names}，而不是 {portName}；kube-proxy 按名称把它们与 Service 端口配对，因此 {target} 没有后端，kube-proxy 会拒绝到它的连接。',
     'diagnose.summary.no-endpoints.node':
       '无法从 API 读取 {service} 的端点，但节点 {node} 的 kube-proxy 规则把端口 {port} 当作没有端点的 Service（第 {line} 行）：{target} 背后没有任何后端，kube-proxy 会拒绝到它的连接。',
     'diagnose.summary.endpoints-not-ready.other':
@@ -655,6 +661,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.ok.2': '与出问题的 Pod 对比：从那个 Pod 或另一个节点上的 Pod 再诊断一次。',
     'diagnose.next.ok-unprobed.1':
       '只检查了节点的地址转换，没有检查端点的应答：从这个 Pod 用应用自己的客户端发送一次请求并查看端点的日志，或在发送后立即在节点 {node} 上运行 `conntrack -L -p {protocol} --orig-dst {ip}`（[UNREPLIED] 条目表示没有收到应答）。',
+    'diagnose.next.no-endpoints.port-name':
+      '把 Endpoints 或 EndpointSlice 的端口命名为 Service 端口的名称（{portName}），或者两者都不命名（只有一个端口的 Service）：`kubectl get endpointslices -n {svcNamespace} -l kubernetes.io/service-name={name} -o yaml` 会显示它们的端口。',
     'diagnose.next.node-unconfirmed':
       '没有读取节点 {node} 的规则（该节点上没有可用来读取的 kube-proxy Pod）：允许在该节点上创建特权调试 Pod（给 kpp diagnose 加 `--yes`，或在 VS Code 中确认提示；用完即删除），然后再诊断一次。',
     'diagnose.next.no-endpoints.1':
