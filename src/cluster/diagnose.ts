@@ -117,6 +117,14 @@ async function readEndpointPods(
   return read.filter((p): p is EndpointPodPorts => !!p);
 }
 
+/** Whether the pod's Ready condition is True. */
+function podReady(p: KubeObject): boolean {
+  const conditions = Array.isArray(p.status?.conditions)
+    ? (p.status.conditions as { type?: string; status?: string }[])
+    : [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
 /**
  * For a Service without endpoints: its selector and the pods of its namespace that match it (running, ready), which
  * tell "matches nothing" from "matches pods that are no endpoints". Undefined when the pods cannot be listed.
@@ -137,11 +145,7 @@ async function selectedPods(
   try {
     const pods = await session.findPods(namespace, selector, undefined, call);
     const running = pods.filter((p) => p.status?.phase === 'Running');
-    const ready = running.filter((p) =>
-      (Array.isArray(p.status?.conditions) ? (p.status.conditions as { type?: string; status?: string }[]) : []).some(
-        (c) => c.type === 'Ready' && c.status === 'True',
-      ),
-    );
+    const ready = running.filter(podReady);
     return { selector, matching: pods.length, running: running.length, ready: ready.length };
   } catch (e) {
     if (isClusterError(e) && e.code === 'cancelled') throw e;
@@ -195,14 +199,18 @@ function podInfoOf(pod: KubeObject): PodInfo {
 }
 
 /**
- * A running pod of the namespace that is not hostNetwork and not a backend of the Service (sorted by name).
+ * A running pod of the namespace that is not hostNetwork and not a backend of the Service, ready ones first (a pod
+ * whose containers crash is Running but cannot be exec'd into), then by name.
  * `backends` holds canonical addresses (the snapshot's); a pod's is read as Kubernetes reads it to compare.
  */
 export function pickSource(pods: KubeObject[], backends: Set<string>): KubeObject | undefined {
   const usable = pods
     .filter((p) => p.status?.phase === 'Running' && p.spec?.hostNetwork !== true && !p.metadata?.deletionTimestamp)
     .filter((p) => kubeIpText(p.status?.podIP) !== undefined && isSubdomainName(p.metadata?.name))
-    .sort((a, b) => String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
+    .sort(
+      (a, b) =>
+        Number(podReady(b)) - Number(podReady(a)) || String(a.metadata?.name).localeCompare(String(b.metadata?.name)),
+    );
   return usable.find((p) => !backends.has(kubeIpText(p.status?.podIP)!)) ?? usable[0];
 }
 
