@@ -21,6 +21,9 @@ const MARKS: readonly [QuoteMark, RegExp][] = [
 const CELL_END = /[ \t]*\|[ \t]*(?=\r?$)/;
 const DELIMITER_ROW = /^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)*[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*\r?$/;
 
+/** journalctl's own lines (`-- Boot 0a1b... --`, `-- Logs begin at ... --`, `-- Reboot --`): a journal's, not quotes. */
+const JOURNAL_MARKER = /^-- .* --$/;
+
 /** Lines looked at to decide; the rest of a big paste follows what its head does. */
 const SAMPLE_LINES = 400;
 /** `diff` output: its `>` lines are one side of a comparison, which the iptables parser reads as such. */
@@ -79,7 +82,10 @@ function headMark(text: string): QuoteMark | undefined {
     if (content === '') continue;
     if (DIFF_HUNK.test(content)) return undefined;
     nonBlank++;
-    const mark = SAVE_COMMENT.test(content) ? undefined : MARKS.find(([, re]) => re.test(line))?.[0];
+    const mark =
+      SAVE_COMMENT.test(content) || JOURNAL_MARKER.test(content)
+        ? undefined
+        : MARKS.find(([, re]) => re.test(line))?.[0];
     if (mark) counts.set(mark, (counts.get(mark) ?? 0) + 1);
     if (mark === '#' && HASHED_IPTABLES.test(content)) hashedIptables++;
     // Ten lines without a mark: not a quote (a dump is decided without reading its 400 lines).
