@@ -11,6 +11,7 @@ import type { IpFamily } from '../core/common/ip';
 import type { DumpKind } from '../core/detect';
 import { nftSkipsFamily } from '../core/iptables/trace/family';
 import { kindOfLanguage } from '../core/languages';
+import { readingAt, skippedNftFamily } from '../core/nftFamilies';
 import { toLspDiagnostic } from './convert';
 import { shownInEditor } from './shownDiagnostics';
 import { hover } from './features/hover';
@@ -79,6 +80,8 @@ export interface Held {
    * for the other family's tables (made when first asked, then kept).
    */
   analysisFor?(family: IpFamily): Analysis;
+  /** The analysis that reads line `line`: the other family's reading for a line of the tables this one skipped. */
+  analysisAt?(line: number): Analysis;
   /** Reading the text stopped: it needs more than the worker's heap (the analysis is then an empty text's). */
   readonly tooLarge?: { readonly used: number; readonly limit: number };
 }
@@ -97,6 +100,11 @@ function heldDocument(
   let lines: LineIndex | undefined;
   let documentLines: LineIndex | undefined;
   let otherFamily: Analysis | undefined;
+  const analysisFor = (family: IpFamily): Analysis => {
+    const dump = analysis.iptables?.dump;
+    if (!dump || !nftSkipsFamily(dump, family)) return analysis;
+    return (otherFamily ??= analyzeText(text, kind, { packetFamily: family }));
+  };
   const linesOf = (engineText: string) =>
     analysis.lines?.text === engineText
       ? LineIndex.ofStarts(engineText, analysis.lines.start)
@@ -105,10 +113,10 @@ function heldDocument(
     uri,
     analysis,
     ...(tooLarge && { tooLarge }),
-    analysisFor(family) {
-      const dump = analysis.iptables?.dump;
-      if (!dump || !nftSkipsFamily(dump, family)) return analysis;
-      return (otherFamily ??= analyzeText(text, kind, { packetFamily: family }));
+    analysisFor,
+    analysisAt(line) {
+      const skipped = skippedNftFamily(analysis);
+      return skipped === undefined ? analysis : readingAt(line, analysis, analysisFor(skipped));
     },
     get lines() {
       return (lines ??= linesOf(analysis.positions?.engineText ?? text));
@@ -124,10 +132,10 @@ type Handler = (d: Held, p: any, lang: Lang) => unknown;
 
 /** The requests a worker answers, by LSP method; `diagnostics` republishes in another language. */
 export const HANDLERS: Record<string, Handler> = {
-  'textDocument/hover': (d, p, lang) => hover(d.analysis, p.position.line, p.position.character, lang),
-  'textDocument/definition': (d, p) => definition(d.analysis, d.uri, p.position.line, p.position.character),
+  'textDocument/hover': (d, p, lang) => hover(at(d, p.position), p.position.line, p.position.character, lang),
+  'textDocument/definition': (d, p) => definition(at(d, p.position), d.uri, p.position.line, p.position.character),
   'textDocument/references': (d, p) =>
-    references(d.analysis, d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
+    references(at(d, p.position), d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
   'textDocument/documentSymbol': (d, _p, lang) => [
     ...outline(d.analysis, d.lines, lang),
     ...networkSymbols(d.analysis, d.lines, lang),
@@ -135,18 +143,18 @@ export const HANDLERS: Record<string, Handler> = {
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
   'textDocument/foldingRange': (d) => foldingRanges(d.analysis),
   'textDocument/codeLens': (d, _p, lang) => codeLenses(d.analysis, d.uri, lang),
-  'textDocument/inlayHint': (d, p) => inlayHints(d.analysis, p.range.start.line, p.range.end.line),
+  'textDocument/inlayHint': (d, p) => readings(d).flatMap((a) => inlayHints(a, p.range.start.line, p.range.end.line)),
   'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis),
   'textDocument/semanticTokens/range': (d, p) =>
     semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }),
   'textDocument/prepareCallHierarchy': (d, p) =>
-    prepareCallHierarchy(d.analysis, d.uri, p.position.line, p.position.character, d.lines),
-  'callHierarchy/incomingCalls': (d, p) => incomingCalls(d.analysis, d.uri, p.item, d.lines),
-  'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(d.analysis, d.uri, p.item, d.lines),
+    prepareCallHierarchy(at(d, p.position), d.uri, p.position.line, p.position.character, d.lines),
+  'callHierarchy/incomingCalls': (d, p) => incomingCalls(at(d, p.item.selectionRange.start), d.uri, p.item, d.lines),
+  'callHierarchy/outgoingCalls': (d, p) => outgoingCalls(at(d, p.item.selectionRange.start), d.uri, p.item, d.lines),
   [METHODS.tracePacket]: (d, p, lang) =>
     tracePacketRequest(d.analysis, p, lang, (family) => d.analysisFor?.(family) ?? d.analysis),
   // A dual-stack nft ruleset is read for one family; the picker offers the other family's Services as well.
-  [METHODS.listTargets]: (d) => [...new Set([d.analysis, d.analysisFor?.(4), d.analysisFor?.(6)])].flatMap(targetsOf),
+  [METHODS.listTargets]: (d) => readings(d).flatMap(listTargets),
   diagnostics: (d, _p, lang) =>
     d.tooLarge
       ? [tooLargeDiagnostic(d.uri, d.tooLarge, lang)]
@@ -164,8 +172,15 @@ function tooLargeDiagnostic(uri: string, { used, limit }: { used: number; limit:
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-function targetsOf(analysis: Analysis | undefined) {
-  return analysis ? listTargets(analysis) : [];
+/** The analysis that reads the line of a position (see Held.analysisAt). */
+function at(d: Held, position: { line: number }): Analysis {
+  return d.analysisAt?.(position.line) ?? d.analysis;
+}
+
+/** The document's analysis, then the reading of the family it skipped when it is a dual-stack nft ruleset. */
+function readings(d: Held): Analysis[] {
+  const skipped = skippedNftFamily(d.analysis);
+  return skipped === undefined || !d.analysisFor ? [d.analysis] : [d.analysis, d.analysisFor(skipped)];
 }
 
 /**

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { corpusFile, corpusFiles, CORPUS_MISSING, repoRoot } from '../helpers/corpus';
-import { NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
+import { DUAL_STACK_NFT, NFT_RULESET, seedDump, SESSION_PASTE } from '../helpers/dumps';
 import { generateIptablesRestore } from '../../src/core/iptables/generate';
 import { normaliseCluster } from '../../src/core/kube/objects';
 import { syntheticCluster } from '../../src/core/kube/synthetic';
@@ -737,6 +737,19 @@ test('an nft list ruleset: parse --json names the format and reads its Services;
     out.paths.every((_, i) => walkOf(out, i).some((s) => s.chain === 'KUBE-SERVICES' && s.line === svcLine + 1)),
     'steps point at the ruleset lines, 1-based',
   );
+});
+
+test("a dual-stack nft ruleset: explain reads a line of the family the dump's reading skipped from that family's tables", () => {
+  const file = join(dir, 'dual-stack.nft');
+  writeFileSync(file, DUAL_STACK_NFT);
+  const lineOf = (needle: string) => String(DUAL_STACK_NFT.split('\n').findIndex((l) => l.includes(needle)) + 1);
+  // The ip6 table comes first, the ip table (more rules) is the one read; a line of each is explained.
+  const v6 = kpp('explain', file, '--line', lineOf('ip6 daddr fd00:96::5'));
+  assert.equal(v6.code, 0, v6.stderr);
+  assert.match(v6.stdout, /TCP to \[fd00:96::5\]:80 \(Service \*\*default\/web\*\*, port http\) goes to KUBE-SVC-WEB6/);
+  const v4 = kpp('explain', file, '--line', lineOf('ip daddr 10.96.5.5'), '--lang', 'zh-CN');
+  assert.match(v4.stdout, /10\.96\.5\.5:80/);
+  assert.match(kpp('explain', file, '--line', lineOf('dnat to [fd00:244:1::7]:8080')).stdout, /\[fd00:244:1::7\]:8080/);
 });
 
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {

@@ -664,6 +664,32 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
     v6.matchedLines.slice().sort((a, b) => a - b),
     [3, 6, 9, 12],
   );
+  // A hover, a definition and the inlay hints on the ip6 table's lines answer from that table, as on the ip table's.
+  const lines = DUAL_STACK_NFT.split('\n');
+  const lineOf = (needle: string) => lines.findIndex((l) => l.includes(needle));
+  const v6Rule = lineOf('ip6 daddr fd00:96::5');
+  const onV6 = await s.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: { line: v6Rule, character: lines[v6Rule].indexOf('fd00:96::5') + 2 },
+  });
+  assert.match(hoverText(onV6), /TCP to \[fd00:96::5\]:80 \(Service \*\*default\/web\*\*, port http\)/);
+  const jumpTo = await s.connection.sendRequest(DefinitionRequest.type, {
+    textDocument: { uri },
+    position: { line: v6Rule, character: lines[v6Rule].indexOf('KUBE-SVC-WEB6') + 3 },
+  });
+  assert.deepEqual(
+    [jumpTo].flat().map((l) => (l && 'range' in l ? l.range.start.line : -1)),
+    [lineOf('chain KUBE-SVC-WEB6')],
+  );
+  const hints = await s.connection.sendRequest(InlayHintRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+  });
+  const hinted = new Set((hints ?? []).map((h) => h.position.line));
+  assert.ok(
+    hinted.has(lineOf('jump KUBE-SEP-WEB6A')) && hinted.has(lineOf('jump KUBE-SEP-WEB4A')),
+    JSON.stringify(hints),
+  );
   const v4 = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.2.3', dst: '10.96.5.5:80' });
   assert.deepEqual(
     v4.paths.map((p) => p.dnat),

@@ -4,6 +4,7 @@ import { normalizeLineBreaks } from '../../core/common/lines';
 import type { TextPosition } from '../../core/common/pastePositions';
 import { unwrapPaste } from '../../core/common/pasteWrappers';
 import { enginePosition } from '../../core/documentPositions';
+import { readingAt, skippedNftFamily } from '../../core/nftFamilies';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
 import { langOption } from '../lang';
@@ -55,8 +56,12 @@ export function runExplain(argv: string[]): number {
     ? // The engines' position of the one asked (a kube-proxy log carries the dump's lines on one line of its own).
       enginePosition(a, line, positiveInt('column', args.options.get('column')) - 1)
     : firstThingOn(a, text, line);
-  const wholeRule = !args.options.has('column') && !!a.iptables?.ruleAtLine(at.line);
-  const result = explainLine(a, at.line, wholeRule ? -1 : at.column, lang);
+  // A line of the tables a dual-stack nft ruleset's reading skipped is explained from that family's reading.
+  const skipped = skippedNftFamily(a);
+  const reading =
+    skipped === undefined ? a : readingAt(at.line, a, analyzeText(text, undefined, { packetFamily: skipped }));
+  const wholeRule = !args.options.has('column') && !!reading.iptables?.ruleAtLine(at.line);
+  const result = explainLine(reading, at.line, wholeRule ? -1 : at.column, lang);
   process.stdout.write(
     `${result?.markdown ?? (lang === 'zh-CN' ? '这一行没有可解释的内容。' : 'Nothing to explain on this line.')}\n`,
   );

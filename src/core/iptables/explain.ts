@@ -238,9 +238,7 @@ export function explainChain(model: IptablesModel, table: string, name: string, 
     const entry = kind === 'endpoint' ? kube.endpointByChain.get(name) : undefined;
     const service = entry?.service ?? kube.serviceByChain.get(name);
     const serviceName = service?.name || t(lang, 'iptables.chain.unknown-service');
-    const endpoint = entry
-      ? `${entry.endpoint.ip}${entry.endpoint.port !== undefined ? `:${entry.endpoint.port}` : ''}`
-      : '';
+    const endpoint = entry ? joinHostPort(entry.endpoint.ip, entry.endpoint.port) : '';
     const count = service?.endpoints.length ?? 0;
     parts.push(
       t(lang, `iptables.chain.kind.${kind}`, {
@@ -506,7 +504,7 @@ function kubeSentence(model: IptablesModel, rule: Rule, lang: Lang): string | un
   const protocol = (opt(rule, 'protocol')?.values[0] ?? '').toUpperCase() || 'IP';
   const dst = opt(rule, 'destination')?.values[0]?.replace(/\/(?:32|128)$/, '');
   const dport = opt(rule, 'dport')?.values[0];
-  const address = dst ? `${dst}${dport ? `:${dport}` : ''}` : dport ? `:${dport}` : '?';
+  const address = dst ? joinHostPort(dst, dport) : dport ? `:${dport}` : '?';
   if ((rule.chain === 'KUBE-SERVICES' || rule.chain === 'KUBE-NODEPORTS') && target === 'KUBE-NODEPORTS')
     return t(lang, 'iptables.rule.nodeports-jump');
   const svcByTarget = kube.serviceByChain.get(target);
