@@ -107,6 +107,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
     quote,
     fileNames,
     numbers,
+    ansible,
     log,
     logfmt,
     logfmtOtherFamily,
@@ -129,6 +130,7 @@ function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
   if (quote) note('quoted-paste', quote.firstLine, 0, quote.length, 'parse.quoted-paste', { mark: quote.mark });
   if (fileNames) note('grep-file-names', fileNames.firstLine, 0, fileNames.length, 'parse.grep-file-names');
   if (numbers) note('numbered-paste', numbers.firstLine, 0, numbers.length, 'parse.numbered-paste');
+  if (ansible) note('ansible-output', ansible.line, ansible.column, ansible.length, 'parse.ansible-output');
   if (log) note('log-prefixed-paste', log.line, log.column, log.length, 'parse.log-prefixed-paste');
   if (logfmt) note('logfmt-commands', logfmt.line, logfmt.column, logfmt.length, 'parse.logfmt-commands');
   if (logfmtOtherFamily) {

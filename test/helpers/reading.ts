@@ -14,6 +14,7 @@ const UNWRAP_NOTES = new Set([
   'typographic-dashes',
   'html-references',
   'html-line-breaks',
+  'ansible-output',
   'unicode-spaces',
   'double-spaced-paste',
   'terminal-escapes',

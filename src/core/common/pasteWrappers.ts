@@ -4,12 +4,13 @@
  * sequences (colours), then the HTML line breaks a web form kept (`<br>`), then a mail's or a chat's double spacing (a blank line after every line) and the no-break and
  * zero-width spaces it made of the blanks (the marks below are found by their blanks), then a quote of a chat or a
  * mail, then the file names a grep over files put before each line, then line numbers (`cat -n`), then Markdown's
- * code fences, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML
+ * code fences, then Ansible's report of the command that printed the output, then a log collector's prefixes (and the iptables commands an agent or kube-proxy logged), then HTML
  * character references (a page's source), then kube-proxy's own log of its iptables-restore input. Typographic
  * quotes and dashes on rule lines (a word processor's) are read as straight quotes and `--`. The readers that move
  * lines or columns chain their maps of positions. Every face (the detector, the engines) reads the same unwrapped
  * text.
  */
+import { readAnsibleOutput } from './ansibleOutput';
 import { readAnsiEscapes } from './ansiEscapes';
 import { blankCodeFences } from './codeFences';
 import { readContainerLog } from './containerLogs';
@@ -35,6 +36,8 @@ export interface UnwrappedPaste {
   numbers?: Omit<BlankedLineNumbers, 'text'>;
   /** The first file name a grep put before a line. */
   fileNames?: Omit<BlankedFileNames, 'text'>;
+  /** Ansible's report of the command that printed the output: its first result header (or output key). */
+  ansible?: { line: number; column: number; length: number };
   /** The first line with a log prefix and where the prefix is on it. */
   log?: { line: number; column: number; length: number };
   /** An agent's logfmt log of the iptables commands it ran: the first command read. */
@@ -85,7 +88,10 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
   const unnumbered = numbered?.text ?? named;
   // The fences need no note: whoever pasted them knows, and the lines between read as they would without them.
   const unfenced = blankCodeFences(unnumbered)?.text;
-  const inside = unfenced ?? unnumbered;
+  const fenced = unfenced ?? unnumbered;
+  // Gathered with Ansible: the output is where Ansible printed it (a JSON string, or after a result header).
+  const ansible = readAnsibleOutput(fenced);
+  const inside = ansible?.text ?? fenced;
   // A log quoted in a chat, grepped or numbered: its prefixes follow the blanks.
   const blanked = blankLogPrefixes(inside, !!quote || !!grepped || !!numbered);
   // An agent's logfmt log (behind a log prefix or not): the iptables commands it says it ran.
@@ -109,6 +115,7 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     quote,
     grepped,
     numbered,
+    ansible,
     blanked,
     agent,
     klogCommands,
@@ -125,6 +132,7 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     ansi?.positions,
     breaks?.positions,
     doubled?.positions,
+    ansible?.positions,
     klogCommands?.positions,
     html?.positions,
     dashes?.positions,
@@ -135,17 +143,27 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     return (line: number, column: number) =>
       later.reduce((at, map) => (map ? map.toEngine(at.line, at.column) : at), { line, column });
   };
-  const [afterContainer, afterAnsi, afterBreaks, afterDoubling, afterBlanking, afterKlog, afterHtml, afterDashes] = [
-    0, 1, 2, 3, 3, 4, 5, 6,
-  ].map(after);
+  const [
+    afterContainer,
+    afterAnsi,
+    afterBreaks,
+    afterDoubling,
+    afterQuoting,
+    afterAnsible,
+    afterBlanking,
+    afterKlog,
+    afterHtml,
+    afterDashes,
+  ] = [0, 1, 2, 3, 3, 4, 4, 5, 6, 7].map(after);
   const positions = chainPositions(maps);
   const log = blanked && { ...afterBlanking(blanked.firstLine, blanked.column), length: blanked.length };
-  const lineAfterBlanking = (line: number) => afterBlanking(line, 0).line;
+  const lineAfterQuoting = (line: number) => afterQuoting(line, 0).line;
   return {
     text: kubeProxy?.text ?? logged,
-    ...(quote ? { quote: { ...quote, firstLine: lineAfterBlanking(quote.firstLine) } } : {}),
-    ...(grepped ? { fileNames: { firstLine: lineAfterBlanking(grepped.firstLine), length: grepped.length } } : {}),
-    ...(numbered ? { numbers: { firstLine: lineAfterBlanking(numbered.firstLine), length: numbered.length } } : {}),
+    ...(quote ? { quote: { ...quote, firstLine: lineAfterQuoting(quote.firstLine) } } : {}),
+    ...(grepped ? { fileNames: { firstLine: lineAfterQuoting(grepped.firstLine), length: grepped.length } } : {}),
+    ...(numbered ? { numbers: { firstLine: lineAfterQuoting(numbered.firstLine), length: numbered.length } } : {}),
+    ...(ansible ? { ansible: { ...afterAnsible(ansible.line, ansible.column), length: ansible.length } } : {}),
     ...(log ? { log } : {}),
     ...(agent ? { logfmt: { ...afterBlanking(agent.line, agent.column), length: agent.length } } : {}),
     ...(agent?.otherFamily
@@ -165,7 +183,7 @@ export function unwrapPaste(pasted: string): UnwrappedPaste | undefined {
     ...(dashes ? { dashes: afterDashes(dashes.line, dashes.column) } : {}),
     ...(ansi ? { terminalEscapes: afterAnsi(ansi.line, ansi.column) } : {}),
     ...(doubled ? { doubleSpaced: { line: afterDoubling(doubled.line, 0).line, length: doubled.length } } : {}),
-    ...(spaces ? { spaces: afterBlanking(spaces.line, spaces.column) } : {}),
+    ...(spaces ? { spaces: afterQuoting(spaces.line, spaces.column) } : {}),
     ...(container
       ? {
           containerLog: {

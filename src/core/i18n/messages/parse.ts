@@ -144,6 +144,8 @@ export const parseMessages: MessageBundle = {
       'Every line is followed by a blank line (the paste went through a mail, a word processor or a chat that made each line a paragraph): the lines are read without those blank lines; positions are lines of this file.',
     'parse.unicode-spaces':
       'No-break, zero-width or full-width spaces (U+00A0, U+200B, U+3000, ...) are read as the blanks the tool wrote: the paste went through a chat, a mail client, a wiki, a web page or an input method.',
+    'parse.ansible-output':
+      "Ansible's report of a command (`node | CHANGED | rc=0 >>`, a task's `stdout` or `stdout_lines` in JSON): the output it holds is read (JSON strings unescaped, one line per line of the output), and Ansible's own lines and keys are ignored.",
     'parse.html-line-breaks':
       "HTML line breaks (`<br>`) are read as the line breaks they stand for, and the tags around the output (`<pre>`, `<code>`) as nothing: the text was pasted into a web form, or copied from a page's source.",
     'parse.html-references':
@@ -278,6 +280,8 @@ export const parseMessages: MessageBundle = {
       '每行之后都有一个空行（粘贴内容经过了邮件、文字处理软件或聊天工具的转换，每行成了一个段落）：读取时忽略这些空行；位置按本文件的行计。',
     'parse.unicode-spaces':
       '不换行空格、零宽空格或全角空格（U+00A0、U+200B、U+3000 等）按工具输出的空格读取：粘贴内容经过了聊天工具、邮件客户端、wiki、网页或输入法的转换。',
+    'parse.ansible-output':
+      'Ansible 对命令的报告（`node | CHANGED | rc=0 >>`，或任务结果 JSON 中的 `stdout`、`stdout_lines`）：读取其中包含的输出（JSON 字符串已反转义，输出的每一行为一行），Ansible 自己的行和键被忽略。',
     'parse.html-line-breaks':
       'HTML 换行标记（`<br>`）按其代表的换行读取，输出外围的标签（`<pre>`、`<code>`）被忽略：文本曾粘贴到网页表单中，或复制自网页源代码。',
     'parse.html-references':
