@@ -61,7 +61,9 @@ export function refusalCode(content: string): 'no-such-service' | 'ipvsadm-error
 
 export function parseIpvs(text: string, options: ParseIpvsOptions = {}): IpvsDump {
   const ctx = new ParseContext(options.lang ?? 'en');
+  let last: SourceLine | undefined;
   for (const sl of toSourceLines(text)) {
+    if (sl.content !== '') last = sl;
     try {
       parseLine(ctx, sl);
     } catch (err) {
@@ -73,10 +75,31 @@ export function parseIpvs(text: string, options: ParseIpvsOptions = {}): IpvsDum
     }
     if (!ctx.dump.lines[sl.line]) ctx.setLine(sl, { kind: 'unknown' });
   }
+  if (last) noteCutLine(ctx, last);
   applyRemovals(ctx);
   ctx.dump.format = overallFormat(ctx.layoutsSeen, ctx.dump.header !== undefined);
   ctx.dump.tokens.seal(ctx.dump.lines.length);
   return ctx.dump;
+}
+
+/** What a line cut short makes of its last word: an address, a forward method, a counter, or the line itself. */
+const CUT_FINDINGS = new Set(['ipvs-bad-address', 'ipvs-unknown-forward', 'ipvs-bad-number', 'ipvs-unrecognized-line']);
+
+/**
+ * A service or real-server line that ends the text with a finding on it (`-> 10.24`, `Masq    1      0   Ma`) may be
+ * the paste's cut: a note says so beside the finding, as the iptables parser says of a rule the text stops inside.
+ * Not when another line has the same finding (the output's own), nor on other lines (prose, a prompt), nor where the
+ * line's missing columns already say it ends early.
+ */
+function noteCutLine(ctx: ParseContext, last: SourceLine): void {
+  const first = last.content.split(/\s/, 1)[0];
+  if (first !== '->' && !SERVICE_PROTOCOLS.has(first)) return;
+  const findings = ctx.dump.diagnostics;
+  const atCut = findings.find((d) => d.span.line === last.line && CUT_FINDINGS.has(d.code));
+  if (!atCut || findings.some((d) => d.code === atCut.code && d.span.line !== last.line)) return;
+  // A line that lacks columns says so itself.
+  if (findings.some((d) => d.code === 'ipvs-truncated-line' && d.span.line === last.line)) return;
+  ctx.diag('cut-line', 'info', ctx.lineSpan(last));
 }
 
 function overallFormat(seen: Set<IpvsLayout>, hasHeader: boolean): IpvsFormat {

@@ -593,3 +593,41 @@ describe('what people paste', () => {
     assert.equal(parseIpvs('\n\n  \n').format, 'unknown');
   });
 });
+
+describe('a paste cut inside its last line', () => {
+  const OUTPUT = `IP Virtual Server version 1.2.1 (size=4096)
+Prot LocalAddress:Port Scheduler Flags
+  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn
+TCP  10.96.0.10:53 rr
+  -> 10.244.0.3:53                Masq    1      0          0
+  -> 10.244.1.7:53                Masq    1      0          0
+`;
+
+  it("says so beside the finding the cut makes of the last word (a real server's or a service's address)", () => {
+    for (const [cut, line] of [
+      [OUTPUT.slice(0, OUTPUT.lastIndexOf('10.244.1.7') + 6), 5],
+      [`${OUTPUT}TCP  10.96.0.`, 6],
+    ] as const) {
+      for (const text of [cut, `${cut}\n`]) {
+        const dump = parseIpvs(text);
+        const note = dump.diagnostics.find((d) => d.code === 'ipvs-cut-line');
+        assert.ok(note, text);
+        assert.equal(note.severity, 'info');
+        assert.equal(note.span.line, line);
+        assert.ok(dump.diagnostics.some((d) => d.span.line === line && d.severity === 'warning'));
+      }
+    }
+    assert.match(
+      parseIpvs(OUTPUT.slice(0, OUTPUT.lastIndexOf('10.244.1.7') + 6), { lang: 'zh-CN' }).diagnostics.find(
+        (d) => d.code === 'ipvs-cut-line',
+      )!.message,
+      /粘贴被截断/,
+    );
+  });
+
+  it("is not said of a whole output, of the same finding on other lines, of prose, nor beside a line's missing columns", () => {
+    const twice = OUTPUT.replace('10.244.0.3:53', '10.244.0.x').replace('10.244.1.7:53', '10.244.1.x');
+    for (const text of [OUTPUT, twice, `${OUTPUT}Any ide`, OUTPUT.replace(/Masq {4}1 {6}0 {10}0\n$/, 'Ma')])
+      assert.ok(!codes(parseIpvs(text)).includes('ipvs-cut-line'), text);
+  });
+});

@@ -15,6 +15,8 @@ export const ipvsMessages: MessageBundle = {
       'ipvsadm answered "{text}": IPVS on this node has no virtual service with the address, port and protocol the command named. kube-proxy has not programmed that Service here (compare with ipvsadm -Ln and the Service\'s ClusterIP and port).',
     'ipvs.diag.bad-address': 'Cannot read "{text}" as address:port.',
     'ipvs.diag.bad-number': '"{text}" is not a number.',
+    'ipvs.diag.cut-line':
+      'The text ends inside this line (the paste was cut off?): what it lacks is the cut, not an error of the output.',
     'ipvs.diag.truncated-line': 'The line ends early; missing: {missing}. The paste was probably cut.',
     'ipvs.diag.unexpected-token': 'Unexpected "{text}" on this line.',
     'ipvs.diag.unknown-port-name': 'Port name "{name}" is not a known service name; its number stays unknown.',
@@ -361,6 +363,7 @@ export const ipvsMessages: MessageBundle = {
       'ipvsadm 回答 "{text}"：此节点的 IPVS 中没有命令所指地址、端口和协议的虚拟服务。kube-proxy 没有在此节点上配置该 Service（请与 ipvsadm -Ln 以及 Service 的 ClusterIP 和端口对照）。',
     'ipvs.diag.bad-address': '无法把 "{text}" 解析为 地址:端口。',
     'ipvs.diag.bad-number': '"{text}" 不是数字。',
+    'ipvs.diag.cut-line': '文本在这一行中间结束（粘贴被截断？）：它缺少的部分是截断造成的，不是输出的错误。',
     'ipvs.diag.truncated-line': '此行提前结束，缺少：{missing}。粘贴内容可能被截断。',
     'ipvs.diag.unexpected-token': '此行出现了意外的 "{text}"。',
     'ipvs.diag.unknown-port-name': '端口名 "{name}" 不是已知的服务名，端口号未知。',
