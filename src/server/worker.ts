@@ -137,7 +137,7 @@ export const HANDLERS: Record<string, Handler> = {
   'textDocument/references': (d, p) =>
     references(at(d, p.position), d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
   'textDocument/documentSymbol': (d, _p, lang) => [
-    ...outline(d.analysis, d.lines, lang),
+    ...readings(d).flatMap((a) => outline(a, d.lines, lang)),
     ...networkSymbols(d.analysis, d.lines, lang),
   ],
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),

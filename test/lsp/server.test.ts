@@ -690,6 +690,19 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
     hinted.has(lineOf('jump KUBE-SEP-WEB6A')) && hinted.has(lineOf('jump KUBE-SEP-WEB4A')),
     JSON.stringify(hints),
   );
+  // The outline lists each family's table and Services, the IPv6 address in brackets before its port.
+  const symbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri },
+  })) as DocumentSymbol[];
+  const servicePorts = symbols
+    .filter((sym) => sym.name === 'Services')
+    .flatMap((sym) => sym.children ?? [])
+    .flatMap((svc) => (svc.children ?? []).map((port) => `${svc.name} ${port.detail}`));
+  assert.deepEqual(servicePorts.sort(), [
+    'default/web TCP 10.96.5.5:80 · 1 endpoint',
+    'default/web TCP [fd00:96::5]:80 · 1 endpoint',
+    'kube-system/kube-dns UDP 10.96.0.10:53 · 1 endpoint',
+  ]);
   const v4 = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.2.3', dst: '10.96.5.5:80' });
   assert.deepEqual(
     v4.paths.map((p) => p.dnat),

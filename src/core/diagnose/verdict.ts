@@ -1218,7 +1218,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
       );
     }
     addApiEvidence(x, input);
-    const target = `${input.service.clusterIP}:${input.port.port}`;
+    const target = joinHostPort(input.service.clusterIP, input.port.port);
     return verdict(
       'inconclusive',
       x.t('diagnose.summary.inconclusive', { target, pod, reason: x.t('diagnose.reason.exec-failed', { message }) }),

@@ -10,6 +10,7 @@ import { kubeChainKind } from './chainHashes';
 import { optionValue, ruleTargetName, targetOptionValue } from './dump';
 import { distinctSteps } from './trace/steps';
 import type { Packet, TraceResult } from './trace/types';
+import { joinHostPort } from '../common/ip';
 
 /**
  * The text's 0-based line of an engine line: the same line, unless the engines read a dump a kube-proxy log
@@ -104,7 +105,11 @@ function serviceHints(
   const blocked = firewallBlock(model, result, textLine);
   if (blocked)
     return [
-      t(lang, 'trace.hint.lb-source-blocked', { ...blocked, dst: `${packet.dst}:${packet.dport}`, src: packet.src }),
+      t(lang, 'trace.hint.lb-source-blocked', {
+        ...blocked,
+        dst: joinHostPort(packet.dst, packet.dport),
+        src: packet.src,
+      }),
     ];
   // A Service port without endpoints: kube-proxy's REJECT answers; the port and protocol were right.
   const noEndpoints = noEndpointsSummary(model, packet, result, lang, textLine);
@@ -124,7 +129,7 @@ function serviceHints(
     return served.chain && model.chainsNamed(served.chain).length > 0 && !entered(result, served.chain) && !unknown
       ? [
           t(lang, 'trace.hint.service-not-reached', {
-            dst: `${packet.dst}:${packet.dport}/${packet.proto.toUpperCase()}`,
+            dst: `${joinHostPort(packet.dst, packet.dport)}/${packet.proto.toUpperCase()}`,
             service: served.name || served.chain,
             chain: served.chain,
           }),

@@ -246,7 +246,7 @@ function* serviceSymbols(
           };
         });
       const addr = s.clusterIP
-        ? `${s.clusterIP}:${s.port ?? '?'}`
+        ? joinHostPort(s.clusterIP, s.port ?? '?')
         : s.nodePort !== undefined
           ? `NodePort ${s.nodePort}`
           : '';
