@@ -1298,6 +1298,21 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
   }
   const podNode = input.source.nodeName ?? f.nodeName;
   const readyEndpoints = input.endpoints.filter((e) => e.ready);
+  // internalTrafficPolicy Local with ready endpoints on the pod's node: kube-proxy there sends the pod's connections
+  // to those alone, so only they can explain or spoil the ClusterIP's answer; the others are probed for reference.
+  const localKeys =
+    input.service.internalTrafficPolicy === 'Local' &&
+    !input.source.hostNetwork &&
+    !!podNode &&
+    readyEndpoints.every((e) => !!e.nodeName) &&
+    readyEndpoints.some((e) => e.nodeName === podNode)
+      ? new Set(readyEndpoints.filter((e) => e.nodeName === podNode).map((e) => endpointKey(e.ip, e.port)))
+      : undefined;
+  const usedByNode = (c: EndpointConnect) => !localKeys || localKeys.has(c.result.target ?? '');
+  const addLocalOnly = () => {
+    if (localKeys && f.endpointConnects.some((c) => !usedByNode(c)))
+      x.add('api', 'diagnose.ev.local-endpoints-used', { node: podNode ?? '?', endpoints: [...localKeys].join(', ') });
+  };
   // internalTrafficPolicy Local: kube-proxy on this node uses only this node's endpoints. The API says there are
   // none here only when it places every ready endpoint on a node; else the node's "has no local endpoints" rule.
   const noLocalByApi =
@@ -1418,9 +1433,9 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
         rc.kind !== 'bypass' &&
         f.trace.state !== 'no-kube');
     const failed = f.endpointConnects.filter(
-      (c) => c.outcome !== 'connected' && c.outcome !== 'error' && c.outcome !== 'not-run',
+      (c) => c.outcome !== 'connected' && c.outcome !== 'error' && c.outcome !== 'not-run' && usedByNode(c),
     );
-    const answered = f.endpointConnects.filter((c) => c.outcome === 'connected');
+    const answered = f.endpointConnects.filter((c) => c.outcome === 'connected' && usedByNode(c));
     // A filter rule on the node (FORWARD, a NetworkPolicy chain) that drops or rejects the DNATed packet.
     // Named as the cause only for an endpoint whose every DNATed path stops at such a rule: a rule that drops
     // some of them (a statistic match, an ipset the dump does not hold, a fork the trace assumed) is evidence in
@@ -1495,6 +1510,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
       addCounterEvidence(x, input, f);
       addTraceEvidence(x, input, f);
       addEndpointEvidence(x, input, f);
+      addLocalOnly();
       addEndpointRouteEvidence(x, input, failed);
       addApiEvidence(x, input);
       // TCP refused: the backends' host answered, nothing listens. TCP timed out / unreachable: the kernel of a live
@@ -1535,6 +1551,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
     addCounterEvidence(x, input, f);
     addTraceEvidence(x, input, f);
     addEndpointEvidence(x, input, f);
+    addLocalOnly();
     addDnsEvidence(x, input);
     addApiEvidence(x, input);
     const outcome = outcomeText(x, f.connect!.outcome);
@@ -1557,7 +1574,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
   // 6b. The ClusterIP answered, but ready endpoints fail when connected to directly: kube-proxy spreads connections
   // over all of them, so that share fails (an endpoint on a node the pod's node cannot reach; this probe was lucky).
   if (connected) {
-    const readyKeys = new Set(input.endpoints.filter((e) => e.ready).map((e) => endpointKey(e.ip, e.port)));
+    const readyKeys = localKeys ?? new Set(readyEndpoints.map((e) => endpointKey(e.ip, e.port)));
     const failedReady = f.endpointConnects.filter(
       (c) =>
         ['refused', 'unreachable', 'timeout', 'no-connect'].includes(c.outcome) && readyKeys.has(c.result.target ?? ''),
@@ -1627,6 +1644,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
     if (rc.kind === 'bypass') x.add('route-clusterip', 'diagnose.ev.connect-ok-despite-route', {});
     addCounterEvidence(x, input, f);
     addEndpointEvidence(x, input, f, true);
+    addLocalOnly();
     const summary =
       dnsRan && dnsName
         ? x.t('diagnose.summary.ok', { pod, service, target: f.target, name: dnsName })

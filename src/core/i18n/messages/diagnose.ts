@@ -287,6 +287,8 @@ export const diagnoseMessages: MessageBundle = {
       "Node {node}'s {table} {chain} line {line} {action} the pod's packets to {target} (share {share}), {given}: not a kube-proxy rule (a firewall or a NetworkPolicy's).",
     'diagnose.ev.container-ports': 'Pod {pod} declares container ports {ports}.',
     'diagnose.ev.container-ports-none': 'Pod {pod} declares no container ports.',
+    'diagnose.ev.local-endpoints-used':
+      "internalTrafficPolicy Local: kube-proxy on node {node} sends this pod's connections only to the endpoints there ({endpoints}); the others were probed for reference and do not count for this pod.",
     'diagnose.ev.ipvs-service': "Node {node}'s IPVS virtual service {target}: real servers {servers}.",
     'diagnose.ev.dns-ok': '{tool} {name}: resolves to {addresses}.',
     'diagnose.ev.dns-failed': '{tool} {name}: does not resolve ({why}).',
@@ -638,6 +640,8 @@ export const diagnoseMessages: MessageBundle = {
       'Pod 访问 {target} 时收到的拒绝来自节点 {node} 上的这条 REJECT（ICMP 端口不可达），而不是后端关闭的端口。',
     'diagnose.ev.container-ports': 'Pod {pod} 声明的容器端口：{ports}。',
     'diagnose.ev.container-ports-none': 'Pod {pod} 没有声明任何容器端口。',
+    'diagnose.ev.local-endpoints-used':
+      'internalTrafficPolicy 为 Local：节点 {node} 上的 kube-proxy 只把这个 Pod 的连接转给该节点上的端点（{endpoints}）；其他端点只是顺带探测，对这个 Pod 不起作用。',
     'diagnose.ev.ipvs-service': '节点 {node} 的 IPVS 虚拟服务 {target}：真实服务器 {servers}。',
     'diagnose.ev.dns-ok': '{tool} {name}：解析为 {addresses}。',
     'diagnose.ev.dns-failed': '{tool} {name}：无法解析（{why}）。',
