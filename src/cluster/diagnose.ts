@@ -504,6 +504,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       }
     }
     let debugContainer: DebugHandle | undefined;
+    let debugUnconfirmed = false;
     if (!hasConnectTool(tools) && opts.confirm) {
       progress(`pod ${podNs}/${source.name} has no tool to connect with`);
       try {
@@ -521,6 +522,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       } catch (e) {
         if (isFatal(e) || (isClusterError(e) && e.code === 'exec-forbidden')) throw e;
         progress(`no debug container: ${(e as Error).message}`);
+        if (isClusterError(e) && e.code === 'not-confirmed') debugUnconfirmed = true;
       }
     }
     throwIfCancelled();
@@ -653,7 +655,11 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       : undefined;
     const out = report(
       checks,
-      { ...(nodeEvidence ? { nodeEvidence } : {}), ...(endpointPods.length ? { endpointPods } : {}) },
+      {
+        ...(nodeEvidence ? { nodeEvidence } : {}),
+        ...(endpointPods.length ? { endpointPods } : {}),
+        ...(debugUnconfirmed ? { debugUnconfirmed } : {}),
+      },
       nodeReport ? { node: nodeReport } : {},
     );
     if (debugContainer) out.source.debugContainer = debugContainer.container;

@@ -142,6 +142,8 @@ export interface DiagnoseInput {
   nodeEvidence?: NodeEvidence;
   /** The cluster's DNS domain (`cluster.local` unless told). */
   clusterDomain?: string;
+  /** The pod had no tool and the ephemeral debug container that would have had them was not confirmed. */
+  debugUnconfirmed?: boolean;
   /** Exec into the pod was refused (403) or failed before any check ran. */
   execError?: { status?: number; message: string };
   /**

@@ -1177,6 +1177,9 @@ const NODE_DECIDES: ReadonlySet<VerdictCode> = new Set([
 
 export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
   const v = decide(input, lang);
+  // The pod had no tool and the debug container that brings them was not allowed: say how to allow it, first.
+  if (input.debugUnconfirmed && v.code === 'tool-missing')
+    return { ...v, nextSteps: [t(lang, 'diagnose.next.debug-unconfirmed', {}), ...v.nextSteps] };
   const ev = input.nodeEvidence;
   // The node was not read because its debug pod was not allowed: say how to allow it, first.
   if (ev?.unconfirmed && !ev.before && !ev.after && NODE_DECIDES.has(v.code))

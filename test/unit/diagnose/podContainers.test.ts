@@ -94,7 +94,7 @@ function session(p: AddressPlan, containers: Containers, annotations: Record<str
 async function diagnose(
   p: AddressPlan,
   containers: Containers,
-  opts: { container?: string; annotations?: Record<string, string> } = {},
+  opts: { container?: string; annotations?: Record<string, string>; declined?: boolean; lang?: 'en' | 'zh-CN' } = {},
 ) {
   const { session: s, used } = session(p, containers, opts.annotations);
   const report = await diagnoseService(s, {
@@ -104,6 +104,9 @@ async function diagnose(
     timeoutMs: 3000,
     nodeEvidence: false,
     ...(opts.container ? { container: opts.container } : {}),
+    // What kpp diagnose without --yes (and no terminal to ask on) answers.
+    ...(opts.declined ? { confirm: async () => false } : {}),
+    ...(opts.lang ? { lang: opts.lang } : {}),
   });
   return { report, used };
 }
@@ -135,6 +138,17 @@ for (const p of PLANS) {
       const { report, used } = await diagnose(p, { app: null, 'debug-sidecar': SHELL }, { container: 'app' });
       assert.equal(report.verdict.code, 'tool-missing', report.verdict.summary);
       assert.ok(!used.some((u) => u.startsWith('debug-sidecar')));
+    });
+
+    it('a debug container not allowed: the first next step says --yes brings one', async () => {
+      const { report } = await diagnose(p, { app: null }, { declined: true });
+      assert.equal(report.verdict.code, 'tool-missing', report.verdict.summary);
+      assert.match(report.verdict.nextSteps[0], /ephemeral debug container kpp offers \(pass `--yes`/);
+      const zh = (await diagnose(p, { app: null }, { declined: true, lang: 'zh-CN' })).report.verdict;
+      assert.match(zh.nextSteps[0], /临时调试容器.*`--yes`/);
+      // Nothing was declined when nobody was asked (no confirm callback): the steps are as they were.
+      const asked = (await diagnose(p, { app: null })).report.verdict;
+      assert.doesNotMatch(asked.nextSteps[0], /--yes/);
     });
 
     it('no container has a tool: tool-missing, from the default container probe', async () => {

@@ -319,6 +319,8 @@ export const diagnoseMessages: MessageBundle = {
       'Give the port of the Endpoints or EndpointSlice the name of the Service port ({portName}), or leave both unnamed (a Service with one port): `kubectl get endpointslices -n {svcNamespace} -l kubernetes.io/service-name={name} -o yaml` shows their ports.',
     'diagnose.next.node-unconfirmed':
       "Node {node}'s rules were not read (no usable kube-proxy pod there to read them through): allow a privileged debug pod on that node (pass `--yes` to kpp diagnose, or confirm the prompt in VS Code; it is deleted afterwards) and diagnose again.",
+    'diagnose.next.debug-unconfirmed':
+      "Allow the ephemeral debug container kpp offers (pass `--yes` to kpp diagnose, or confirm the prompt in VS Code): it shares the pod's network, brings the tools and ends by itself (Kubernetes cannot remove it); then diagnose again.",
     'diagnose.next.no-endpoints.1':
       'Check the selector: `kubectl get svc {name} -n {svcNamespace} -o jsonpath={.spec.selector}` and `kubectl get pods -n {svcNamespace} -l <selector>`.',
     'diagnose.next.no-endpoints.2':
@@ -669,6 +671,8 @@ export const diagnoseMessages: MessageBundle = {
       '把 Endpoints 或 EndpointSlice 的端口命名为 Service 端口的名称（{portName}），或者两者都不命名（只有一个端口的 Service）：`kubectl get endpointslices -n {svcNamespace} -l kubernetes.io/service-name={name} -o yaml` 会显示它们的端口。',
     'diagnose.next.node-unconfirmed':
       '没有读取节点 {node} 的规则（该节点上没有可用来读取的 kube-proxy Pod）：允许在该节点上创建特权调试 Pod（给 kpp diagnose 加 `--yes`，或在 VS Code 中确认提示；用完即删除），然后再诊断一次。',
+    'diagnose.next.debug-unconfirmed':
+      '允许 kpp 提供的临时调试容器（给 kpp diagnose 加 `--yes`，或在 VS Code 中确认提示）：它共享该 Pod 的网络，带有所需工具，并会自行结束（Kubernetes 无法删除它）；然后再诊断一次。',
     'diagnose.next.no-endpoints.1':
       '检查选择器：`kubectl get svc {name} -n {svcNamespace} -o jsonpath={.spec.selector}` 和 `kubectl get pods -n {svcNamespace} -l <selector>`。',
     'diagnose.next.no-endpoints.2': '没有选择器的 Service 需要手工（或由其控制器）写入 Endpoints 或 EndpointSlice。',
