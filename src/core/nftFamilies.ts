@@ -1,10 +1,13 @@
 /**
  * A dual-stack `nft list ruleset` holds an `ip` and an `ip6` table of each name, and a reading of it takes one family
  * (the parser says which it skipped: `nft-table-skipped`). A line of the skipped family's tables is answered from a
- * reading of that family: the editor's hovers and definitions, and `kpp explain`.
+ * reading of that family: the editor's hovers, definitions, outline and diagnostics, `kpp explain` and `kpp lint`.
  */
-import type { Analysis } from './analyze';
+import { analyzeText, diagnosticsOf, type Analysis } from './analyze';
+import type { Diagnostic } from './common/diagnostics';
 import type { IpFamily } from './common/ip';
+import type { DumpKind } from './detect';
+import type { Lang } from './i18n/catalog';
 import { nftSkipsFamily } from './iptables/trace/family';
 
 /** The family whose tables a reading of an nft ruleset skipped; undefined for any other text. */
@@ -28,4 +31,23 @@ function lastTableStart(analysis: Analysis, line: number): number {
   for (const t of analysis.iptables?.dump.tables ?? [])
     if (t.line !== undefined && t.line <= line) last = Math.max(last, t.line);
   return last;
+}
+
+/** The reading of the family `analysis` skipped, of the same text; undefined when it skipped none. */
+export function skippedFamilyReading(analysis: Analysis, text: string, kind?: DumpKind): Analysis | undefined {
+  const skipped = skippedNftFamily(analysis);
+  return skipped === undefined ? undefined : analyzeText(text, kind, { packetFamily: skipped });
+}
+
+/**
+ * The diagnostics of both readings: all of the one read, and of the skipped family's reading those on its own
+ * tables' lines (the rest repeat the first's, and its `nft-table-skipped` note is about the tables read).
+ */
+export function diagnosticsOfBoth(read: Analysis, skipped: Analysis | undefined, lang: Lang): Diagnostic[] {
+  const found = diagnosticsOf(read, lang);
+  if (!skipped) return found;
+  const own = diagnosticsOf(skipped, lang).filter(
+    (d) => d.code !== 'nft-table-skipped' && readingAt(d.span.line, read, skipped) === skipped,
+  );
+  return found.concat(own).sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }

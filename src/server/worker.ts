@@ -11,7 +11,7 @@ import type { IpFamily } from '../core/common/ip';
 import type { DumpKind } from '../core/detect';
 import { nftSkipsFamily } from '../core/iptables/trace/family';
 import { kindOfLanguage } from '../core/languages';
-import { readingAt, skippedNftFamily } from '../core/nftFamilies';
+import { diagnosticsOfBoth, readingAt, skippedNftFamily } from '../core/nftFamilies';
 import { toLspDiagnostic } from './convert';
 import { shownInEditor } from './shownDiagnostics';
 import { hover } from './features/hover';
@@ -158,7 +158,9 @@ export const HANDLERS: Record<string, Handler> = {
   diagnostics: (d, _p, lang) =>
     d.tooLarge
       ? [tooLargeDiagnostic(d.uri, d.tooLarge, lang)]
-      : shownInEditor(diagnosticsOf(d.analysis, lang), lang).map((x) => toLspDiagnostic(x, d.uri)),
+      : shownInEditor(diagnosticsOfBoth(d.analysis, skippedReading(d), lang), lang).map((x) =>
+          toLspDiagnostic(x, d.uri),
+        ),
 };
 
 /**
@@ -177,10 +179,16 @@ function at(d: Held, position: { line: number }): Analysis {
   return d.analysisAt?.(position.line) ?? d.analysis;
 }
 
+/** The reading of the family a dual-stack nft ruleset's analysis skipped (see Held.analysisFor). */
+function skippedReading(d: Held): Analysis | undefined {
+  const skipped = skippedNftFamily(d.analysis);
+  return skipped === undefined ? undefined : d.analysisFor?.(skipped);
+}
+
 /** The document's analysis, then the reading of the family it skipped when it is a dual-stack nft ruleset. */
 function readings(d: Held): Analysis[] {
-  const skipped = skippedNftFamily(d.analysis);
-  return skipped === undefined || !d.analysisFor ? [d.analysis] : [d.analysis, d.analysisFor(skipped)];
+  const skipped = skippedReading(d);
+  return skipped ? [d.analysis, skipped] : [d.analysis];
 }
 
 /**

@@ -752,6 +752,29 @@ test("a dual-stack nft ruleset: explain reads a line of the family the dump's re
   assert.match(kpp('explain', file, '--line', lineOf('dnat to [fd00:244:1::7]:8080')).stdout, /\[fd00:244:1::7\]:8080/);
 });
 
+test("a dual-stack nft ruleset: lint reads the tables of the family the dump's reading skipped in their own reading", () => {
+  // A jump in the ip6 table to a chain it does not hold; the ip table (more rules) is the one read.
+  const broken = DUAL_STACK_NFT.replace('jump KUBE-SEP-WEB6A comment', 'jump KUBE-SEP-GONE6 comment');
+  const file = join(dir, 'dual-stack-broken.nft');
+  const lint = (text: string) => {
+    writeFileSync(file, text);
+    return (JSON.parse(kpp('lint', file, '--json').stdout).diagnostics as { line: number; code: string }[]).map(
+      (d) => `${d.line} ${d.code}`,
+    );
+  };
+  const found = lint(broken);
+  const lineOf = (needle: string) => broken.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  assert.ok(found.includes(`${lineOf('KUBE-SEP-GONE6')} undefined-chain`), found.join(', '));
+  // Each family's lines are linted by its own reading, each finding once: the test chains' names are no hashes.
+  assert.ok(found.includes(`${lineOf('chain KUBE-SVC-WEB6 {')} hash-mismatch`), found.join(', '));
+  assert.ok(found.includes(`${lineOf('chain KUBE-SVC-WEB4 {')} hash-mismatch`), found.join(', '));
+  assert.equal(new Set(found).size, found.length, found.join(', '));
+  assert.deepEqual(
+    lint(DUAL_STACK_NFT),
+    found.filter((f) => !f.endsWith('undefined-chain')),
+  );
+});
+
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {
   const sample = join(root, 'samples', 'kube-proxy-nftables.nft');
   const r = kpp('parse', sample, '--json');

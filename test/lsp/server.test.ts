@@ -643,6 +643,18 @@ test('IPVS trace: direct routing keeps the VIP and names the real server; only M
 
 test('a dual-stack nft ruleset: each family is traced through its own tables, whichever the outline shows', async () => {
   const uri = 'file:///work/dual-stack.nft';
+  // Published: the note on the ip6 table, and a fault in it found by the ip6 reading (a jump to a missing chain).
+  const broken = DUAL_STACK_NFT.replace('jump KUBE-SEP-WEB6A comment', 'jump KUBE-SEP-GONE6 comment');
+  const published = await s.open('file:///work/dual-stack-broken.nft', 'iptables', broken);
+  const said = published.diagnostics.map((d) => `${d.range.start.line} ${d.code}`);
+  assert.ok(said.includes('0 nft-table-skipped'), said.join(', '));
+  assert.ok(
+    said.includes(`${broken.split('\n').findIndex((l) => l.includes('KUBE-SEP-GONE6'))} undefined-chain`),
+    said.join(', '),
+  );
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, {
+    textDocument: { uri: 'file:///work/dual-stack-broken.nft' },
+  });
   await s.open(uri, 'iptables', DUAL_STACK_NFT);
   // The picker offers the Services of both families, the family read first, each at its own table's rule (0-based).
   const targets = await s.connection.sendRequest(ListTargetsRequest, { uri });

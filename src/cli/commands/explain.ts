@@ -4,7 +4,7 @@ import { normalizeLineBreaks } from '../../core/common/lines';
 import type { TextPosition } from '../../core/common/pastePositions';
 import { unwrapPaste } from '../../core/common/pasteWrappers';
 import { enginePosition } from '../../core/documentPositions';
-import { readingAt, skippedNftFamily } from '../../core/nftFamilies';
+import { readingAt, skippedFamilyReading } from '../../core/nftFamilies';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
 import { langOption } from '../lang';
@@ -57,9 +57,8 @@ export function runExplain(argv: string[]): number {
       enginePosition(a, line, positiveInt('column', args.options.get('column')) - 1)
     : firstThingOn(a, text, line);
   // A line of the tables a dual-stack nft ruleset's reading skipped is explained from that family's reading.
-  const skipped = skippedNftFamily(a);
-  const reading =
-    skipped === undefined ? a : readingAt(at.line, a, analyzeText(text, undefined, { packetFamily: skipped }));
+  const skipped = skippedFamilyReading(a, text);
+  const reading = skipped ? readingAt(at.line, a, skipped) : a;
   const wholeRule = !args.options.has('column') && !!reading.iptables?.ruleAtLine(at.line);
   const result = explainLine(reading, at.line, wholeRule ? -1 : at.column, lang);
   process.stdout.write(

@@ -1,5 +1,6 @@
 /** `kpp lint FILE [--json] [--lang en|zh-CN]`: parse diagnostics plus lint findings; exit 1 when any is an error. */
-import { analyzeText, diagnosticsOf } from '../../core/analyze';
+import { analyzeText } from '../../core/analyze';
+import { diagnosticsOfBoth, skippedFamilyReading } from '../../core/nftFamilies';
 import { documentDiagnostic } from '../../core/documentPositions';
 import { parseArgs } from '../args';
 import { diagnosticJson, formatDiagnostic, printJson, readInput } from '../io';
@@ -10,8 +11,10 @@ export function runLint(argv: string[]): number {
   const args = parseArgs(argv, ['lang'], ['json']);
   const file = args.positionals[0];
   const lang = langOption(args);
-  const a = analyzeText(readInput(file, lang));
-  const findings = diagnosticsOf(a, lang).map((d) => documentDiagnostic(a, d));
+  const text = readInput(file, lang);
+  const a = analyzeText(text);
+  // A dual-stack nft ruleset: the tables of the family the reading skipped are linted in their own reading.
+  const findings = diagnosticsOfBoth(a, skippedFamilyReading(a, text), lang).map((d) => documentDiagnostic(a, d));
   if (args.flags.has('json')) printJson({ diagnostics: findings.map(diagnosticJson) });
   else {
     for (const d of findings) process.stdout.write(`${formatDiagnostic(file ?? '-', d)}\n`);

@@ -44,7 +44,7 @@ export const parseMessages: MessageBundle = {
     'parse.nft-table-unclosed':
       'Table {table} has no closing `}`: the paste ends inside it. Its rules up to here are read.',
     'parse.nft-table-skipped':
-      "Table {family} {table} is not read: a dump is read for one family at a time, here {read} (the family with more rules, or the traced packet's), or a table of that name was read already. A trace of a packet of family {family} reads that family's tables, as do hovers and explanations of its lines and the outline; the lint covers {read}.",
+      "Table {family} {table} is read on its own: a dump is read for one family at a time, here {read} (the family with more rules, or the traced packet's), or a table of that name was read already. A packet of family {family} is traced through that family's tables, and the hovers, explanations, outline and lint of these lines read them.",
     'parse.nft-xt-extension':
       'nft printed the xtables {kind} `{name}` by name only (its translation is unknown to this nft): its options are not in the listing, so the tracer treats them as unknown. iptables-save shows them in full.',
     'parse.nft-text-unmapped':
@@ -196,7 +196,7 @@ export const parseMessages: MessageBundle = {
       '这是 `table ... {` 块之外的 nft 语法（nft list ruleset 的 grep 结果？）：不知道这些行属于哪个表和链，所以不会读取。请粘贴完整的 `nft list ruleset`，或 iptables-save（nf_tables 主机上运行 iptables-nft-save）。',
     'parse.nft-table-unclosed': '表 {table} 没有结束的 `}`：粘贴内容在表内结束。到此为止的规则已读取。',
     'parse.nft-table-skipped':
-      '表 {family} {table} 未读取：一个转储一次只读一个协议族，这里是 {read}（规则较多的协议族，或所追踪数据包的协议族），或同名的表已读取。追踪 {family} 协议族的数据包时会读取该协议族的表，悬停提示、对其各行的解释和大纲也是如此；检查只涵盖 {read}。',
+      '表 {family} {table} 单独读取：一个转储一次只读一个协议族，这里是 {read}（规则较多的协议族，或所追踪数据包的协议族），或同名的表已读取。{family} 协议族的数据包沿该协议族的表追踪，这些行的悬停提示、解释、大纲和检查也读取这些表。',
     'parse.nft-xt-extension':
       'nft 只按名字打印了 xtables {kind} `{name}`（这个 nft 不认识它的翻译）：列表里没有它的选项，追踪器把它们视为未知。iptables-save 会完整显示。',
     'parse.nft-text-unmapped': '此 nft 规则中的 "{text}" 无法对应到 iptables 匹配条件；追踪器把这条规则视为不确定。',
