@@ -632,8 +632,14 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
         // A second dump of the same table in one paste: keep one table, reset its COMMIT. After the COMMIT of the
         // first, say so: the two are read together (a rule both hold twice, their ladders as one). A script's second
         // restore input (a here-document, `-n` often) is the script's, no paste's.
+        // Where the first dump starts and ends goes with the note (the editor shows both).
         if (existing.commitLine !== undefined && hereDocument === undefined)
-          diagnostics.push(problem('table-again', 'info', at, { table: t.name }));
+          diagnostics.push(
+            problem('table-again', 'info', at, { table: t.name }, undefined, [
+              ...(existing.span ? [relatedAt(existing.span, 'first-dump')] : []),
+              relatedAt(lineSpan(existing.commitLine, lines.raw(existing.commitLine)), 'first-dump-commit'),
+            ]),
+          );
         t.commitLine = undefined;
         reopened.add(t.name);
       }

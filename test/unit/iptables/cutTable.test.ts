@@ -228,3 +228,30 @@ test('a table that starts again after its COMMIT (a second dump pasted) is noted
   assert.deepEqual(again(whole), []);
   assert.deepEqual(again(`${TICKET}\n${nat}`), []);
 });
+
+test("a table's second dump: the note says which lines are the first dump's, with its header and COMMIT as related places", () => {
+  const whole = `${TICKET}\nCOMMIT\n`;
+  const nat = whole.slice(whole.indexOf('*nat'));
+  const twice = `${whole}${nat}`;
+  const lines = twice.split('\n');
+  for (const lang of ['en', 'zh-CN'] as const) {
+    const note = diagnosticsOf(analyzeText(twice), lang).find((d) => d.code === 'table-again')!;
+    assert.deepEqual(
+      note.related?.map((r) => [r.span.line, lines[r.span.line].slice(r.span.column, r.span.column + r.span.length)]),
+      [
+        [lines.indexOf('*nat'), '*nat'],
+        [lines.indexOf('COMMIT', lines.indexOf('*nat')), 'COMMIT'],
+      ],
+    );
+    assert.match(
+      note.message,
+      lang === 'en'
+        ? /the first dump runs from the first \*nat header to its COMMIT/
+        : /第一份转储从第一个 \*nat 表头到它的 COMMIT/,
+    );
+  }
+  assert.match(
+    diagnosticsOf(analyzeText(twice), 'zh-CN').find((d) => d.code === 'table-again')!.related![0].message,
+    /第一份转储的表头/,
+  );
+});

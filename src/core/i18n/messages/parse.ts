@@ -29,7 +29,7 @@ export const parseMessages: MessageBundle = {
     'parse.cut-rule':
       'The text ends inside this rule (the paste was cut off?): what it lacks is the cut, not an error of the dump.',
     'parse.table-again':
-      "Table {table} starts again after its COMMIT (a second dump pasted after the first: another node's, a later one, or the other iptables backend's?): its chains and rules are read together with the first's, so rules both hold count twice and Service ladders add up. Paste each dump into a document of its own to read it alone.",
+      "Table {table} starts again after its COMMIT (a second dump pasted after the first: another node's, a later one, or the other iptables backend's?): the first dump runs from the first *{table} header to its COMMIT, the second from this header on. Their chains and rules are read together as one table, so rules both hold count twice and Service ladders add up: the ladder, duplicate and order findings on them may be the two dumps', not a node's. Paste each dump into a document of its own to read it alone.",
     'parse.commit-without-table': 'COMMIT without a *table header before it.',
     'parse.duplicate-chain-declaration': 'Chain {chain} is declared twice in table {table}.',
     'parse.undeclared-chain':
@@ -39,6 +39,8 @@ export const parseMessages: MessageBundle = {
     'parse.undeclared-chain.renamed':
       'Chain {chain} was renamed to {to} on line {line}, so this rule makes a new, undeclared chain {chain} in table {table}: iptables-restore stops at this line ("No chain/target/match by that name"). Did you mean {to}?',
     'parse.related.first-declaration': 'first declaration',
+    'parse.related.first-dump': "the first dump's header",
+    'parse.related.first-dump-commit': "the first dump's COMMIT",
     'parse.nft-syntax':
       'This is nft syntax outside a `table ... {` block (a grep of nft list ruleset?): these lines are not read, as nothing says their table and chain. Paste the whole `nft list ruleset`, or iptables-save (iptables-nft-save on nf_tables hosts).',
     'parse.nft-table-unclosed':
@@ -182,7 +184,7 @@ export const parseMessages: MessageBundle = {
       '文本在这个表头中间结束（粘贴被截断？）：`{header}` 按 `*{table}` 读取，它是唯一以此开头的表。',
     'parse.cut-rule': '文本在这条规则中间结束（粘贴被截断？）：它缺少的部分是截断造成的，不是转储的错误。',
     'parse.table-again':
-      '表 {table} 在其 COMMIT 之后再次开始（在第一份转储之后又粘贴了一份：来自另一个节点、稍后的时间，还是另一个 iptables 后端？）：它的链和规则与第一份合在一起读取，因此两份都有的规则会计两次，Service 的概率阶梯也会叠加。请把每份转储粘贴到单独的文档中分别读取。',
+      '表 {table} 在其 COMMIT 之后再次开始（在第一份转储之后又粘贴了一份：来自另一个节点、稍后的时间，还是另一个 iptables 后端？）：第一份转储从第一个 *{table} 表头到它的 COMMIT，第二份从这个表头开始。它们的链和规则合在一起作为一张表读取，因此两份都有的规则会计两次，Service 的概率阶梯也会叠加：针对它们的阶梯、重复和顺序检查结果可能来自两份转储的合并，而不是节点的问题。请把每份转储粘贴到单独的文档中分别读取。',
     'parse.commit-without-table': 'COMMIT 之前没有 *table 表头。',
     'parse.duplicate-chain-declaration': '链 {chain} 在表 {table} 中声明了两次。',
     'parse.undeclared-chain':
@@ -192,6 +194,8 @@ export const parseMessages: MessageBundle = {
     'parse.undeclared-chain.renamed':
       '链 {chain} 已在第 {line} 行被重命名为 {to}，所以这条规则会在表 {table} 中新建一个未声明的链 {chain}：iptables-restore 会在这一行停止（“No chain/target/match by that name”）。是不是想写 {to}？',
     'parse.related.first-declaration': '第一次声明',
+    'parse.related.first-dump': '第一份转储的表头',
+    'parse.related.first-dump-commit': '第一份转储的 COMMIT',
     'parse.nft-syntax':
       '这是 `table ... {` 块之外的 nft 语法（nft list ruleset 的 grep 结果？）：不知道这些行属于哪个表和链，所以不会读取。请粘贴完整的 `nft list ruleset`，或 iptables-save（nf_tables 主机上运行 iptables-nft-save）。',
     'parse.nft-table-unclosed': '表 {table} 没有结束的 `}`：粘贴内容在表内结束。到此为止的规则已读取。',
