@@ -81,8 +81,17 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
   for (let t = 0; t < dump.tables.length; t++) {
     const table = dump.tables[t];
     const referenced = complete && table.chains.size <= LARGE_DUMP_CHAINS ? targetsIn(table.name) : undefined;
+    // A table the text ends inside (a header and no COMMIT: the paste was cut): the chain its last rule is in may go
+    // on past the cut.
+    let cutChain: Chain | undefined;
+    if (table.span && table.commitLine === undefined)
+      table.chains.forEach((chain) => {
+        const last = chain.rules[chain.rules.length - 1];
+        const cutLast = cutChain?.rules[cutChain.rules.length - 1];
+        if (last && (!cutLast || last.line > cutLast.line)) cutChain = chain;
+      });
     table.chains.forEach((chain) => {
-      lintChainRules(chain);
+      lintChainRules(chain, chain === cutChain);
       if (referenced && !chain.builtin && chain.declSpan && !referenced.has(chain.name)) {
         add('unreferenced-chain', 'hint', chain.declSpan, { chain: chain.name, table: table.name });
       }
@@ -185,7 +194,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
     }
   }
 
-  function lintChainRules(chain: Chain): void {
+  /** `cut`: the text ends inside the chain's rules (its table has no COMMIT): its last rules may be missing. */
+  function lintChainRules(chain: Chain, cut = false): void {
     const rules = chain.rules;
     // Rules with the same text have the same target: a rule is compared with the earlier ones of its target only,
     // and a rule's text is read when a second rule of its target comes (in a kube-proxy dump, almost never). A
@@ -250,7 +260,8 @@ export function lintIptables(model: IptablesModel, lang: Lang = 'en'): Diagnosti
       if (!terminalAt && name !== undefined && isUnconditional(r) && (TERMINAL.has(name) || r.target!.kind === 'goto'))
         terminalAt = r;
     }
-    lintLadder(chain);
+    // A ladder the paste cut is not the node's: its missing rules would make any probability look wrong.
+    if (!cut) lintLadder(chain);
   }
 
   /** kube-proxy's ladder: rule i of n (0-based) has p = 1/(n-i), so each endpoint gets 1/n. */
