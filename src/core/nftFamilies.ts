@@ -46,8 +46,11 @@ export function skippedFamilyReading(analysis: Analysis, text: string, kind?: Du
 export function diagnosticsOfBoth(read: Analysis, skipped: Analysis | undefined, lang: Lang): Diagnostic[] {
   const found = diagnosticsOf(read, lang);
   if (!skipped) return found;
-  const own = diagnosticsOf(skipped, lang).filter(
-    (d) => d.code !== 'nft-table-skipped' && readingAt(d.span.line, read, skipped) === skipped,
-  );
+  const own = ownDiagnostics(read, skipped, diagnosticsOf(skipped, lang));
   return found.concat(own).sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
+}
+
+/** Of diagnostics of the skipped family's reading, those on its own tables' lines (see diagnosticsOfBoth). */
+export function ownDiagnostics(read: Analysis, skipped: Analysis, found: readonly Diagnostic[]): Diagnostic[] {
+  return found.filter((d) => d.code !== 'nft-table-skipped' && readingAt(d.span.line, read, skipped) === skipped);
 }

@@ -775,6 +775,31 @@ test("a dual-stack nft ruleset: lint reads the tables of the family the dump's r
   );
 });
 
+test("a dual-stack nft ruleset: parse counts and lists both families' tables and Services, each once", () => {
+  const file = join(dir, 'dual-stack-parse.nft');
+  writeFileSync(file, DUAL_STACK_NFT);
+  const r = kpp('parse', file, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  // ip6: 4 chains, 4 rules; ip: 6 chains, 7 rules (the test ruleset's own counts).
+  assert.deepEqual(j.counts, { tables: 2, chains: 10, rules: 11 });
+  assert.deepEqual(
+    j.services.map((s: { name: string; clusterIP: string; endpoints: { ip: string }[] }) =>
+      [s.name, s.clusterIP, ...s.endpoints.map((e) => e.ip)].join(' '),
+    ),
+    [
+      'default/web:http 10.96.5.5 10.244.1.7',
+      'kube-system/kube-dns:dns 10.96.0.10 10.244.0.2',
+      'default/web:http fd00:96::5 fd00:244:1::7',
+    ],
+  );
+  assert.deepEqual(
+    j.diagnostics.map((d: { code: string }) => d.code),
+    ['nft-table-skipped'],
+  );
+  assert.match(kpp('parse', file).stdout, /service default\/web:http tcp \[fd00:96::5\]:80 -> KUBE-SVC-WEB6/);
+});
+
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {
   const sample = join(root, 'samples', 'kube-proxy-nftables.nft');
   const r = kpp('parse', sample, '--json');

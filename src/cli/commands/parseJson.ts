@@ -7,6 +7,7 @@ import { documentDiagnostic } from '../../core/documentPositions';
 import { ipvsToJson } from '../../core/ipvs/json';
 import { IndexGaveUp, indexKubeFacts, indexSaveDump } from '../../core/iptables/dumpIndex';
 import { kubeViewOf, type KubeService } from '../../core/iptables/kubeView';
+import { ownDiagnostics, skippedFamilyReading } from '../../core/nftFamilies';
 import { diagnosticJson } from '../io';
 import { JsonBytes } from '../jsonBytes';
 
@@ -87,10 +88,17 @@ function round(n: number): number {
   return Math.round(n * 1e9) / 1e9;
 }
 
-export function parseResultJson(a: Analysis, lang: Lang = 'en'): ParseJson {
-  const out = parseResult(a, lang);
-  if (a.iptables) out.services = a.iptables.kube.services.map(serviceJson);
+/** `skipped`: the reading of the family a dual-stack nft ruleset's analysis skipped, whose tables count too. */
+export function parseResultJson(a: Analysis, lang: Lang = 'en', skipped?: Analysis): ParseJson {
+  const out = parseResult(a, lang, skipped);
+  if (a.iptables) out.services = servicesOf(a, skipped).map(serviceJson);
   return out;
+}
+
+/** The Services of the analysis, then those of the skipped family's reading. */
+function servicesOf(a: Analysis, skipped?: Analysis): readonly KubeService[] {
+  const services = a.iptables?.kube.services ?? [];
+  return skipped?.iptables ? services.concat(skipped.iptables.kube.services) : services;
 }
 
 /**
@@ -105,8 +113,13 @@ const SMALL_ANSWER = 12_000;
  * from the view: a big dump's 10,000 Services and 50,000 endpoints would otherwise become objects, then a string,
  * then bytes, only to be printed.
  */
-export function parseResultJsonBytes(a: Analysis, lang: Lang = 'en', objectsUpTo = SMALL_ANSWER): Buffer {
-  return answerBytes(parseResult(a, lang), a.iptables?.kube.services ?? [], objectsUpTo);
+export function parseResultJsonBytes(
+  a: Analysis,
+  lang: Lang = 'en',
+  objectsUpTo = SMALL_ANSWER,
+  skipped?: Analysis,
+): Buffer {
+  return answerBytes(parseResult(a, lang, skipped), servicesOf(a, skipped), objectsUpTo);
 }
 
 /**
@@ -117,7 +130,7 @@ export function parseResultJsonBytes(a: Analysis, lang: Lang = 'en', objectsUpTo
 export function parseTextJsonBytes(text: string, lang: Lang = 'en', objectsUpTo = SMALL_ANSWER): Buffer {
   const a = analyzeOrRead(text, indexedAnswer);
   if ('read' in a) return answerBytes(a.read.out, a.read.services, objectsUpTo);
-  return parseResultJsonBytes(a, lang, objectsUpTo);
+  return parseResultJsonBytes(a, lang, objectsUpTo, skippedFamilyReading(a, text));
 }
 
 /** The answer of a plain dump from its index, or undefined when the index declines it (it is then parsed). */
@@ -252,7 +265,7 @@ function writeStrings(json: JsonBytes, values: readonly string[]): void {
 }
 
 /** Everything but the Services, which the caller adds (as objects or as text). */
-function parseResult(a: Analysis, lang: Lang): ParseJson {
+function parseResult(a: Analysis, lang: Lang, skipped?: Analysis): ParseJson {
   const diagnostics: Diagnostic[] = [];
   const out: ParseJson = {
     format: 'unknown',
@@ -271,14 +284,17 @@ function parseResult(a: Analysis, lang: Lang): ParseJson {
             ? 'unknown'
             : d.format;
     // Rules the chains hold once `-D`, `-R` and `-F` lines are applied: what the kernel would end up with.
+    const tables = skipped?.iptables ? d.tables.concat(skipped.iptables.dump.tables) : d.tables;
     let rules = 0;
-    for (const t of d.tables) for (const c of t.chains.values()) rules += c.rules.length;
+    for (const t of tables) for (const c of t.chains.values()) rules += c.rules.length;
     out.counts = {
-      tables: d.tables.filter((t) => t.span).length,
-      chains: d.tables.reduce((n, t) => n + t.chains.size, 0),
+      tables: tables.filter((t) => t.span).length,
+      chains: tables.reduce((n, t) => n + t.chains.size, 0),
       rules,
     };
     for (const x of d.diagnostics) diagnostics.push(x);
+    if (skipped?.iptables)
+      for (const x of ownDiagnostics(a, skipped, skipped.iptables.dump.diagnostics)) diagnostics.push(x);
   }
   if (a.ipvs) {
     out.format = a.ipvs.format === 'unknown' ? 'ipvsadm' : `ipvsadm-${a.ipvs.format}`;
