@@ -141,8 +141,8 @@ export const HANDLERS: Record<string, Handler> = {
     ...networkSymbols(d.analysis, d.lines, lang),
   ],
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
-  'textDocument/foldingRange': (d) => foldingRanges(d.analysis),
-  'textDocument/codeLens': (d, _p, lang) => codeLenses(d.analysis, d.uri, lang),
+  'textDocument/foldingRange': (d) => readings(d).flatMap(foldingRanges),
+  'textDocument/codeLens': (d, _p, lang) => readings(d).flatMap((a) => codeLenses(a, d.uri, lang)),
   'textDocument/inlayHint': (d, p) => readings(d).flatMap((a) => inlayHints(a, p.range.start.line, p.range.end.line)),
   'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis),
   'textDocument/semanticTokens/range': (d, p) =>

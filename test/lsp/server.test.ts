@@ -644,13 +644,24 @@ test('IPVS trace: direct routing keeps the VIP and names the real server; only M
 test('a dual-stack nft ruleset: each family is traced through its own tables, whichever the outline shows', async () => {
   const uri = 'file:///work/dual-stack.nft';
   // Published: the note on the ip6 table, and a fault in it found by the ip6 reading (a jump to a missing chain).
-  const broken = DUAL_STACK_NFT.replace('jump KUBE-SEP-WEB6A comment', 'jump KUBE-SEP-GONE6 comment');
+  const broken = DUAL_STACK_NFT.replace('jump KUBE-SEP-WEB6A comment', 'jump KUBE-SEP-GONE6 comment').replace(
+    '\t\tip6 daddr fd00:96::5 tcp dport 80',
+    '\t\tip6 daddr fd00:96::6 tcp dport 80 counter packets 0 bytes 0 jump KUBE-SVC-WEB6\n\t\tip6 daddr fd00:96::5 tcp dport 80',
+  );
   const published = await s.open('file:///work/dual-stack-broken.nft', 'iptables', broken);
   const said = published.diagnostics.map((d) => `${d.range.start.line} ${d.code}`);
   assert.ok(said.includes('0 nft-table-skipped'), said.join(', '));
   assert.ok(
     said.includes(`${broken.split('\n').findIndex((l) => l.includes('KUBE-SEP-GONE6'))} undefined-chain`),
     said.join(', '),
+  );
+  // The rules of a chain fold in each family: the broken copy's ip6 KUBE-SERVICES has two rules, as ip's has (a line lower).
+  const folds = await s.connection.sendRequest(FoldingRangeRequest.type, {
+    textDocument: { uri: 'file:///work/dual-stack-broken.nft' },
+  });
+  assert.deepEqual(
+    (folds ?? []).map((f) => `${f.startLine}-${f.endLine}`),
+    ['6-7', '22-23'],
   );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, {
     textDocument: { uri: 'file:///work/dual-stack-broken.nft' },
@@ -715,6 +726,10 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
     'default/web TCP [fd00:96::5]:80 · 1 endpoint',
     'kube-system/kube-dns UDP 10.96.0.10:53 · 1 endpoint',
   ]);
+  // Each family's Service rules get their code lens.
+  const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  const lensed = new Set((lenses ?? []).map((l) => l.range.start.line));
+  assert.ok(lensed.has(v6Rule) && lensed.has(lineOf('ip daddr 10.96.5.5')), JSON.stringify(lenses));
   const v4 = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.2.3', dst: '10.96.5.5:80' });
   assert.deepEqual(
     v4.paths.map((p) => p.dnat),
