@@ -26,6 +26,30 @@ export function readingAt(line: number, read: Analysis, skipped: Analysis): Anal
   return lastTableStart(skipped, line) > lastTableStart(read, line) ? skipped : read;
 }
 
+/**
+ * Lines `from` to `to` cut where a table of either reading starts, each piece with the reading whose table it is
+ * (lines before the first table with `read`): pieces in document order, for answers built in that order.
+ */
+export function piecesByReading(
+  read: Analysis,
+  skipped: Analysis,
+  from: number,
+  to: number,
+): { analysis: Analysis; from: number; to: number }[] {
+  const starts = [read, skipped]
+    .flatMap((analysis) => (analysis.iptables?.dump.tables ?? []).map((t) => ({ analysis, line: t.line ?? -1 })))
+    .filter((t) => t.line > from && t.line <= to)
+    .sort((x, y) => x.line - y.line);
+  const pieces: { analysis: Analysis; from: number; to: number }[] = [];
+  let at = from;
+  for (const start of starts) {
+    pieces.push({ analysis: readingAt(at, read, skipped), from: at, to: start.line - 1 });
+    at = start.line;
+  }
+  pieces.push({ analysis: readingAt(at, read, skipped), from: at, to });
+  return pieces;
+}
+
 function lastTableStart(analysis: Analysis, line: number): number {
   let last = -1;
   for (const t of analysis.iptables?.dump.tables ?? [])

@@ -144,9 +144,9 @@ export const HANDLERS: Record<string, Handler> = {
   'textDocument/foldingRange': (d) => readings(d).flatMap(foldingRanges),
   'textDocument/codeLens': (d, _p, lang) => readings(d).flatMap((a) => codeLenses(a, d.uri, lang)),
   'textDocument/inlayHint': (d, p) => readings(d).flatMap((a) => inlayHints(a, p.range.start.line, p.range.end.line)),
-  'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis),
+  'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis, skippedReading(d)),
   'textDocument/semanticTokens/range': (d, p) =>
-    semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }),
+    semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }, skippedReading(d)),
   'textDocument/prepareCallHierarchy': (d, p) =>
     prepareCallHierarchy(at(d, p.position), d.uri, p.position.line, p.position.character, d.lines),
   'callHierarchy/incomingCalls': (d, p) => incomingCalls(at(d, p.item.selectionRange.start), d.uri, p.item, d.lines),

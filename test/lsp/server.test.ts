@@ -726,6 +726,18 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
     'default/web TCP [fd00:96::5]:80 · 1 endpoint',
     'kube-system/kube-dns UDP 10.96.0.10:53 · 1 endpoint',
   ]);
+  // Both families' jump targets are coloured, in document order (LSP's relative encoding has no step back).
+  const tokens = await s.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+  const coloured = new Set<number>();
+  let tokenLine = 0;
+  for (let i = 0; i < (tokens?.data.length ?? 0); i += 5) {
+    assert.ok(tokens!.data[i] >= 0, 'tokens in document order');
+    coloured.add((tokenLine += tokens!.data[i]));
+  }
+  assert.ok(
+    coloured.has(lineOf('jump KUBE-SVC-WEB6 comment')) && coloured.has(lineOf('jump KUBE-SVC-WEB4 comment')),
+    [...coloured].join(', '),
+  );
   // Each family's Service rules get their code lens.
   const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
   const lensed = new Set((lenses ?? []).map((l) => l.range.start.line));

@@ -12,6 +12,7 @@ import { EXTENSION_TARGETS } from '../../core/iptables/options';
 import { optionValue, STANDARD_TARGETS, type Chain, type Rule } from '../../core/iptables/dump';
 import { ipvsSemanticTokens } from '../../core/ipvs/semanticTokens';
 import { throwIfCancelled } from '../cancellation';
+import { piecesByReading } from '../../core/nftFamilies';
 
 export const TOKEN_TYPES = [
   'namespace',
@@ -59,16 +60,22 @@ export interface LineRange {
   to: number;
 }
 
-/** Tokens of the whole document, or null when it is too long to send at once (see FULL_TOKENS_MAX_LINES). */
-export function semanticTokens(a: Analysis): SemanticTokens | null {
+/**
+ * Tokens of the whole document, or null when it is too long to send at once (see FULL_TOKENS_MAX_LINES). `skipped`:
+ * the reading of the family a dual-stack nft ruleset's analysis skipped, which colours its own tables' lines.
+ */
+export function semanticTokens(a: Analysis, skipped?: Analysis): SemanticTokens | null {
   if (documentLines(a) > FULL_TOKENS_MAX_LINES) return null;
-  return semanticTokensIn(a, { from: 0, to: Number.MAX_SAFE_INTEGER });
+  return semanticTokensIn(a, { from: 0, to: Number.MAX_SAFE_INTEGER }, skipped);
 }
 
-export function semanticTokensIn(a: Analysis, range: LineRange): SemanticTokens {
+export function semanticTokensIn(a: Analysis, range: LineRange, skipped?: Analysis): SemanticTokens {
   if (a.iptables) {
     const encoder = new OrderedTokenEncoder();
-    iptablesTokens(a.iptables, encoder, range);
+    if (!skipped) iptablesTokens(a.iptables, encoder, range);
+    else
+      for (const piece of piecesByReading(a, skipped, range.from, range.to))
+        if (piece.analysis.iptables) iptablesTokens(piece.analysis.iptables, encoder, piece);
     return { data: encoder.build() };
   }
   // The library's builder (it orders what comes out of order) is loaded for the first document that is not
