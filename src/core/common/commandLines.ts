@@ -1,7 +1,7 @@
 /**
  * Shell command lines in a paste, read the same way by every engine: a prompt and what was typed after it
  * (`$ sudo iptables-save`, `[root@node ~]# ipvsadm -Ln`, `node:~# ip route`, a prompt alone as `sh-4.4#`), a root
- * prompt shortened to `#` as docs print it (`# ip route`), and a command typed with no prompt at all
+ * prompt shortened to `#` as docs print it, a Windows prompt (`PS C:\> kubectl exec ...`, `C:\Users\ops>kubectl ...`) (`# ip route`), and a command typed with no prompt at all
  * (`sudo -E iptables -t nat -S`, `host1 sudo ip r`). Which tools announce output is each engine's own list.
  * Only the words are read; nothing is ever run.
  */
@@ -20,6 +20,11 @@ const PROMPT = /^(?:\[[^\]]*\]|[\w.@:~/-]*[\w~\]/)])\s*[#$](?:\s+(?=\S)|$)/;
 const PROMPT_OWNER = /[@\]]|^[\w.-]+:|^[/~]|^[a-z]*sh-\d+(?:\.\d+)*\s*[#$]/;
 /** A prompt with nothing after it, whose directory may hold any character: `root@node:~/a+b#`, `host:#`. */
 const EMPTY_PROMPT = /^(?:\[[^\]]*\]|[\w.-]+@[\w.-]+(?::\S*)?|[\w.-]+:\S*|[a-z]*sh-\d+(?:\.\d+)*)\s*[#$]$/;
+/**
+ * A Windows prompt before a command (kubectl run from a workstation): PowerShell's `PS C:\Users\ops> ` (pwsh's
+ * `PS /home/ops> `) and cmd's `C:\Users\ops>`, whose command follows the `>` without a blank.
+ */
+const WINDOWS_PROMPT = /^(?:PS (?:[A-Za-z]:\\|[/~])[^<>|\n]*|[A-Za-z]:\\[^<>|:*?"\n]*)>[ \t]*/;
 /** A root prompt reduced to `#` (`# ip route`, `#ipvsadm -Ln`); only a known tool after it makes it one. */
 const HASH_PROMPT = /^#\s*(\S.*)$/;
 /** What may come before the tool on a line typed without a prompt: `sudo`, its options, a host (`host1 sudo ip r`). */
@@ -36,6 +41,8 @@ export function promptCommand(content: string): string | undefined {
  */
 export function readPrompt(content: string): ShellCommand | undefined {
   if (content === '$' || EMPTY_PROMPT.test(content)) return { command: '', column: content.length };
+  const windows = WINDOWS_PROMPT.exec(content);
+  if (windows) return { command: content.slice(windows[0].length), column: windows[0].length };
   const dollar = /^[$]\s+(\S.*)$/.exec(content);
   const m = dollar ? undefined : PROMPT.exec(content);
   const command = dollar

@@ -11,6 +11,10 @@ const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\
 const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
 /** A word or two asked or exclaimed (`Any idea?`, `Thanks!`): no tool's line ends so. */
 const SHORT_QUESTION = /^[A-Za-z][\w'\u2019,]*(?:\s+[A-Za-z][\w'\u2019,]*)?[?!]+$/;
+/** A chat's line of who wrote and when, above each message copied (Teams: `[9:14 PM] Jane Doe`). */
+const CHAT_HEADER = /^\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]\s+\S/;
+/** A mail's greeting or closing word on a line of its own (`Hi,`, `Thanks,`, `Best regards,`). */
+const GREETING = /^[A-Z][a-z'\u2019]+(?:\s+[A-Za-z][a-z'\u2019]+)?,$/;
 /** sudo's prompt for the password, left in a terminal's paste above the output. */
 const SUDO_PROMPT = /^\[sudo\] password for \S+:$/;
 
@@ -33,6 +37,7 @@ const OUTPUT_AFTER_NAME = /^[^:]*:\s+(?:[-:*[#]|(?:TCP|UDP|SCTP|FWM)\s+\S*(?:\d+
  */
 export function isProse(content: string): boolean {
   if (CAPTION.test(content) || MARKDOWN_PROSE.test(content) || SUDO_PROMPT.test(content)) return true;
+  if (CHAT_HEADER.test(content) || GREETING.test(content)) return true;
   if (PROGRAM_MESSAGE.test(content) && !OUTPUT_AFTER_NAME.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
   // A list item's caption (`1. iptables-save:`), a short question.

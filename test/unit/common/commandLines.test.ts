@@ -11,6 +11,7 @@ import {
   readPrompt,
   readShellCommand,
 } from '../../../src/core/common/commandLines';
+import { analyzeText, diagnosticsOf } from '../../../src/core/analyze';
 import { parseIptables } from '../../../src/core/iptables/parser';
 import { parseIpvs } from '../../../src/core/ipvs/parse';
 import { readCommandLine } from '../../../src/core/netstate/commands';
@@ -123,4 +124,44 @@ test('the IPVS engine reads every form of its command line', () => {
     assert.equal(dump.lines[0]?.kind, 'command', line);
     assert.equal(dump.services.length, 1, line);
   }
+});
+
+test('a Windows prompt (PowerShell, pwsh, cmd) and the kubectl command after it, also alone; every engine reads the output after it', () => {
+  for (const [line, command] of [
+    [
+      'PS C:\\Users\\ops> kubectl exec -n kube-system kube-proxy-7x2kq -- iptables-save',
+      'kubectl exec -n kube-system kube-proxy-7x2kq -- iptables-save',
+    ],
+    ['PS /home/ops> kubectl get pods', 'kubectl get pods'],
+    ['C:\\Users\\ops>kubectl exec kube-proxy-7x2kq -- ipvsadm -Ln', 'kubectl exec kube-proxy-7x2kq -- ipvsadm -Ln'],
+    ['PS C:\\Users\\ops>', ''],
+    ['C:\\>', ''],
+  ] as const) {
+    const read = readPrompt(line);
+    assert.equal(read?.command, command, line);
+    assert.equal(line.slice(read!.column), command, line);
+  }
+  const ipvs = `C:\\Users\\ops>kubectl exec -n kube-system kube-proxy-7x2kq -- ipvsadm -Ln
+TCP  10.96.0.1:443 rr
+  -> 172.18.0.2:6443              Masq    1      0          0
+
+C:\\Users\\ops>
+`;
+  const nat = `PS C:\\Users\\ops> kubectl exec kube-proxy-7x2kq -- iptables-save -t nat
+*nat
+:KUBE-SERVICES - [0:0]
+-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j RETURN
+COMMIT
+PS C:\\Users\\ops>
+`;
+  for (const text of [ipvs, nat]) {
+    const found = diagnosticsOf(analyzeText(text), 'en');
+    assert.deepEqual(
+      found.filter((d) => d.severity === 'warning'),
+      [],
+      text,
+    );
+  }
+  assert.equal(analyzeText(ipvs).ipvs!.services.length, 1);
+  assert.equal(analyzeText(nat).iptables!.dump.rules.length, 1);
 });

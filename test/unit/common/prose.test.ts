@@ -48,3 +48,10 @@ test("a short question, a list item's caption and sudo's password prompt are pro
   for (const line of ['COMMIT', 'KUBE-SERVICES', '1. -A INPUT -j DROP', '[0:0]', '-A X -j DROP!'])
     assert.equal(isProse(line), false, line);
 });
+
+test("a chat's name-and-time line and a mail's greeting or closing are prose; no tool's line is", () => {
+  for (const line of ['[9:14 PM] Jane Doe', '[21:14] ops-bot', 'Hi,', 'Thanks,', 'Best regards,'])
+    assert.equal(isProse(line), true, line);
+  for (const line of ['[0:0] -A KUBE-SERVICES -j RETURN', ':KUBE-SVC-X - [0:0]', 'COMMIT', 'Chain KUBE-SVC-X,'])
+    assert.equal(isProse(line), false, line);
+});
