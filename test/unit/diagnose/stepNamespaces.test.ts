@@ -8,6 +8,8 @@ import { describe, it } from 'node:test';
 import { decideVerdict } from '../../../src/core/diagnose/verdict';
 import {
   calicoPod,
+  connects,
+  NSLOOKUP_TIMEOUT,
   endpoints,
   nodeDump,
   PLANS,
@@ -60,6 +62,23 @@ for (const p of PLANS) {
         const v = decideVerdict(input, lang);
         assert.equal(v.code, 'tool-missing', v.summary);
         assert.ok(v.nextSteps[0].includes(`kubectl debug -it ${p.podName} -n ${CLIENT_NS} --image=`), v.nextSteps[0]);
+      }
+    });
+  });
+}
+
+for (const p of PLANS) {
+  describe(`the DNS next step from namespace ${CLIENT_NS} (plan ${p.name})`, () => {
+    it('names the kpp diagnose command for the DNS Service from this very pod', () => {
+      for (const lang of ['en', 'zh-CN'] as const) {
+        const outputs = { ...calicoPod(p), ...connects(p, 'ok', 'ok'), dns: NSLOOKUP_TIMEOUT };
+        const v = decideVerdict(scenario({ plan: p, pod: client(p), outputs }), lang);
+        assert.equal(v.code, 'dns-failure', v.summary);
+        const step = v.nextSteps.find((s) => s.includes('kpp diagnose svc/kube-dns'));
+        assert.ok(
+          step?.includes(`-n kube-system --port 53 --from pod/${p.podName} --from-namespace ${CLIENT_NS}`),
+          v.nextSteps.join('\n'),
+        );
       }
     });
   });

@@ -369,7 +369,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-failure.1': "Check CoreDNS / kube-dns: its pods, logs and the kube-dns Service's endpoints.",
     'diagnose.next.dns-failure.2':
       "Check the pod's resolv.conf (nameserver = the kube-dns ClusterIP, search list, ndots) and the pod's dnsPolicy.",
-    'diagnose.next.dns-failure.3': 'Diagnose the kube-dns Service itself (UDP 53) from this pod.',
+    'diagnose.next.dns-failure.3':
+      'Diagnose the cluster DNS Service itself (UDP 53) from this pod: `kpp diagnose svc/kube-dns -n kube-system --port 53 --from pod/{podName} --from-namespace {namespace}` (kube-dns is its usual name, with CoreDNS too).',
     'diagnose.next.dns-bypass.1':
       "Make the pod's route to its nameserver {server} go through the node too (the Service CIDR, or the node-local DNS address), in the CNI or Multus config, or remove the second interface's default route.",
     'diagnose.next.tool-missing.1':
@@ -715,7 +716,8 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-failure.1': '检查 CoreDNS / kube-dns：它的 Pod、日志以及 kube-dns Service 的端点。',
     'diagnose.next.dns-failure.2':
       '检查 Pod 的 resolv.conf（nameserver 应为 kube-dns 的 ClusterIP、search 列表、ndots）以及 Pod 的 dnsPolicy。',
-    'diagnose.next.dns-failure.3': '从这个 Pod 诊断 kube-dns Service 本身（UDP 53）。',
+    'diagnose.next.dns-failure.3':
+      '从这个 Pod 诊断集群 DNS Service 本身（UDP 53）：`kpp diagnose svc/kube-dns -n kube-system --port 53 --from pod/{podName} --from-namespace {namespace}`（通常名为 kube-dns，使用 CoreDNS 时也是如此）。',
     'diagnose.next.dns-bypass.1':
       '让 Pod 到域名服务器 {server} 的路由也经过节点（Service CIDR，或节点本地 DNS 的地址），在 CNI 或 Multus 配置中修改，或者去掉第二个接口上的默认路由。',
     'diagnose.next.tool-missing.1':
