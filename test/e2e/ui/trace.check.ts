@@ -5,14 +5,18 @@
 // endpoints whose "is it the node's address?" fork is two alternatives after the node's addresses were asked for
 // once, each condition with its paths whole in the message; a Service whose KUBE-SERVICES rule is missing, said as
 // such in both languages, the whole warning readable at the default side bar width; a dual-stack nft ruleset, whose
-// IPv6 Service the picker offers and the view traces through the ip6 table, in both languages.
+// IPv6 Service the picker offers and the view traces through the ip6 table, and whose ip6 rule a hover explains,
+// in both languages.
 import * as assert from 'node:assert/strict';
 import { t, type Lang } from '../../../src/core/i18n/catalog';
 import { SAMPLES } from '../support/samples';
 import type { UiCheck } from './check';
 import {
+  activeEditor,
+  aroundHover,
   closeAllEditors,
   foldView,
+  hoverText,
   openFile,
   setEnumSetting,
   settle,
@@ -324,7 +328,7 @@ export const checks: UiCheck[] = [
     },
   },
   {
-    name: "a dual-stack nft ruleset: the picker offers the IPv6 Service too, traced through the ip6 table's rules, in both languages",
+    name: "a dual-stack nft ruleset: the picker offers the IPv6 Service too, traced through the ip6 table's rules, and a hover on that table's rule reads it, in both languages",
     async run({ page, screenshot, log }) {
       await openFile(page, DUAL_STACK);
       await settle(
@@ -359,6 +363,22 @@ export const checks: UiCheck[] = [
         assert.ok(rows.some(ipv6Path), rows.join(' | '));
         assert.ok(!rows.some((r) => r.includes('10.244.1.30')), rows.join(' | '));
         assert.ok(!messages.some((m) => /IPv4|family|族/.test(m.text)), JSON.stringify(messages));
+        // A hover on the ip6 table's Service rule reads that table, as on the ip table's.
+        const address = activeEditor(page)
+          .locator('.view-lines .view-line', { hasText: 'ip6 daddr fd00:96::2a' })
+          .first()
+          .locator('span span', { hasText: 'fd00:96::2a' })
+          .first();
+        const rule = hovered[lang];
+        const { text, hover } = await hoverText(page, address, (t) => rule.test(t));
+        log(`hover on the ip6 rule (${lang}): ${text.replace(/\n+/g, ' | ')}`);
+        await screenshot(`hover-dual-stack-nft${lang === 'en' ? '' : '-zh-CN'}`, await aroundHover(hover));
+        assert.match(text, rule);
+        await page.keyboard.press('Escape');
+      };
+      const hovered: Record<Lang, RegExp> = {
+        en: /TCP to \[fd00:96::2a\]:80 \(Service shop\/web, port http\) goes to KUBE-SVC-67NZLRHBNDSAWJRO/,
+        'zh-CN': /发往 \[fd00:96::2a\]:80 的 TCP 流量（Service shop\/web/,
       };
       try {
         await seen('en', 'trace-dual-stack-nft');
