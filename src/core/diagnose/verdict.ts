@@ -944,6 +944,25 @@ function failureParams(x: Texts, input: DiagnoseInput, failed: readonly Endpoint
   return { outcome: outcomes, where };
 }
 
+/**
+ * Next steps for endpoints that fail a direct connect: a refusal points at the port the pods listen on; a timeout or
+ * an unreachable over TCP at the path between the pod's node and theirs (the kernel of a live pod answers a SYN by
+ * itself); anything else (a DNS server that does not answer) at both.
+ */
+function backendSteps(
+  x: Texts,
+  input: DiagnoseInput,
+  failed: readonly EndpointConnect[],
+  refused: boolean,
+  pathBroken: boolean,
+  names: Params,
+): string[] {
+  if (refused) return nextSteps(x, 'backend-refused', 2, names);
+  if (!pathBroken || input.port.protocol !== 'TCP') return nextSteps(x, 'backend-unreachable', 2, names);
+  const endpoint = splitHostPort(failed[0]?.result.target ?? '')?.host ?? '?';
+  return nextSteps(x, 'backend-path', 2, { ...names, node: input.source.nodeName ?? '?', endpoint });
+}
+
 /** The pods behind refused endpoints, as the API gave them (with the container ports they declare). */
 function podsOfEndpoints(input: DiagnoseInput, failed: readonly EndpointConnect[]): EndpointPodPorts[] {
   const out: EndpointPodPorts[] = [];
@@ -1546,7 +1565,7 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
           ...ports,
         }),
         x,
-        nextSteps(x, refused ? 'backend-refused' : 'backend-unreachable', 2, names),
+        backendSteps(x, input, failed, refused, pathBroken, names),
       );
     }
     addConnectEvidence(x, f.connect!);
@@ -1597,7 +1616,14 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
           ...failureParams(x, input, failedReady),
         }),
         x,
-        nextSteps(x, 'backend-unreachable', 2, names),
+        backendSteps(
+          x,
+          input,
+          failedReady,
+          false,
+          failedReady.every((c) => c.outcome === 'timeout' || c.outcome === 'unreachable'),
+          names,
+        ),
       );
     }
   }

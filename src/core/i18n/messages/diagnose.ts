@@ -366,6 +366,10 @@ export const diagnoseMessages: MessageBundle = {
       'Check the backend pods listen on the target port on all addresses (not only 127.0.0.1): `ss -ltn` inside them.',
     'diagnose.next.backend-unreachable.2':
       "Check the Service's targetPort against the containers' ports, and NetworkPolicies that may block the traffic.",
+    'diagnose.next.backend-path.1':
+      "Check the path from node {node} to {endpoint}: on that node `ip route get {endpoint}` must leave by the overlay or towards the endpoint's node (not unreachable or a blackhole), and the tunnel between the nodes must pass (VXLAN UDP 8472 or 4789, IPIP, WireGuard; BGP routes; security groups or firewalls between nodes).",
+    'diagnose.next.backend-path.2':
+      'A NetworkPolicy or a firewall that drops the packets looks the same (`kubectl get networkpolicy -n {svcNamespace}`); diagnose from a pod on another node too: a broken path between two nodes fails only from the one side.',
     'diagnose.next.dns-failure.1': "Check CoreDNS / kube-dns: its pods, logs and the kube-dns Service's endpoints.",
     'diagnose.next.dns-failure.2':
       "Check the pod's resolv.conf (nameserver = the kube-dns ClusterIP, search list, ndots) and the pod's dnsPolicy.",
@@ -713,6 +717,10 @@ export const diagnoseMessages: MessageBundle = {
       '检查后端 Pod 是否在所有地址（不只是 127.0.0.1）上监听目标端口：在 Pod 内运行 `ss -ltn`。',
     'diagnose.next.backend-unreachable.2':
       '核对 Service 的 targetPort 与容器端口，并检查可能阻断流量的 NetworkPolicy。',
+    'diagnose.next.backend-path.1':
+      '检查从节点 {node} 到 {endpoint} 的路径：在该节点上 `ip route get {endpoint}` 应经由覆盖网络或朝端点所在的节点离开（而不是 unreachable 或 blackhole），节点之间的隧道也必须畅通（VXLAN UDP 8472 或 4789、IPIP、WireGuard；BGP 路由；节点之间的安全组或防火墙）。',
+    'diagnose.next.backend-path.2':
+      '丢弃数据包的 NetworkPolicy 或防火墙看起来也是这样（`kubectl get networkpolicy -n {svcNamespace}`）；也从另一个节点上的 Pod 再诊断一次：两个节点之间的路径故障只会在其中一侧出现。',
     'diagnose.next.dns-failure.1': '检查 CoreDNS / kube-dns：它的 Pod、日志以及 kube-dns Service 的端点。',
     'diagnose.next.dns-failure.2':
       '检查 Pod 的 resolv.conf（nameserver 应为 kube-dns 的 ClusterIP、search 列表、ndots）以及 Pod 的 dnsPolicy。',
