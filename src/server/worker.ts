@@ -22,7 +22,9 @@ import { semanticTokens, semanticTokensIn } from './features/semanticTokens';
 import { foldingRanges, outline, workspaceSymbols } from './features/symbols';
 import { listTargets, TraceInputError, tracePacketRequest } from './features/trace';
 import { fitResponse } from './fit';
-import { writeJson, type JsonText } from './jsonAnswer';
+import type { DocumentSymbol } from 'vscode-languageserver';
+import { SymbolKind } from './lspConstants';
+import { OpenList, writeJson, type JsonText } from './jsonAnswer';
 import { collectGarbage } from './gc';
 import { LineIndex } from './lineIndex';
 import { paramsToEngine, resultToDocument } from './pasteMapping';
@@ -137,13 +139,23 @@ export const HANDLERS: Record<string, Handler> = {
   'textDocument/references': (d, p) =>
     references(at(d, p.position), d.uri, p.position.line, p.position.character, p.context.includeDeclaration),
   'textDocument/documentSymbol': (d, _p, lang) => [
-    ...readings(d).flatMap((a) => outline(a, d.lines, lang)),
+    ...fromBothReadings(d, (a) => outline(a, d.lines, lang), symbolLine),
     ...networkSymbols(d.analysis, d.lines, lang),
   ],
   'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
-  'textDocument/foldingRange': (d) => readings(d).flatMap(foldingRanges),
-  'textDocument/codeLens': (d, _p, lang) => readings(d).flatMap((a) => codeLenses(a, d.uri, lang)),
-  'textDocument/inlayHint': (d, p) => readings(d).flatMap((a) => inlayHints(a, p.range.start.line, p.range.end.line)),
+  'textDocument/foldingRange': (d) => fromBothReadings(d, foldingRanges, (f) => f.startLine),
+  'textDocument/codeLens': (d, _p, lang) =>
+    fromBothReadings(
+      d,
+      (a) => codeLenses(a, d.uri, lang),
+      (l) => l.range.start.line,
+    ),
+  'textDocument/inlayHint': (d, p) =>
+    fromBothReadings(
+      d,
+      (a) => inlayHints(a, p.range.start.line, p.range.end.line),
+      (h) => h.position.line,
+    ),
   'textDocument/semanticTokens/full': (d) => semanticTokens(d.analysis, skippedReading(d)),
   'textDocument/semanticTokens/range': (d, p) =>
     semanticTokensIn(d.analysis, { from: p.range.start.line, to: p.range.end.line }, skippedReading(d)),
@@ -154,7 +166,7 @@ export const HANDLERS: Record<string, Handler> = {
   [METHODS.tracePacket]: (d, p, lang) =>
     tracePacketRequest(d.analysis, p, lang, (family) => d.analysisFor?.(family) ?? d.analysis),
   // A dual-stack nft ruleset is read for one family; the picker offers the other family's Services as well.
-  [METHODS.listTargets]: (d) => readings(d).flatMap(listTargets),
+  [METHODS.listTargets]: (d) => fromBothReadings(d, listTargets, (t) => t.line),
   diagnostics: (d, _p, lang) =>
     d.tooLarge
       ? [tooLargeDiagnostic(d.uri, d.tooLarge, lang)]
@@ -185,10 +197,29 @@ function skippedReading(d: Held): Analysis | undefined {
   return skipped === undefined ? undefined : d.analysisFor?.(skipped);
 }
 
-/** The document's analysis, then the reading of the family it skipped when it is a dual-stack nft ruleset. */
-function readings(d: Held): Analysis[] {
+/**
+ * The answer of the document's analysis, then, for a dual-stack nft ruleset, that of the reading of the family it
+ * skipped on that reading's own tables' lines (an `inet` table is in both readings: answered once).
+ */
+function fromBothReadings<T>(d: Held, answer: (a: Analysis) => T[], lineOf: (item: T) => number | undefined): T[] {
+  const found = answer(d.analysis);
   const skipped = skippedReading(d);
-  return skipped ? [d.analysis, skipped] : [d.analysis];
+  if (!skipped) return found;
+  return found.concat(
+    answer(skipped).filter((item) => {
+      const line = lineOf(item);
+      return line === undefined || readingAt(line, d.analysis, skipped) === skipped;
+    }),
+  );
+}
+
+/**
+ * The first line of a table's outline symbol; undefined for the Services group, which is each reading's own (it
+ * sits on the reading's last line, which may be an `inet` table's).
+ */
+function symbolLine(symbol: DocumentSymbol | OpenList): number | undefined {
+  const head = (symbol instanceof OpenList ? symbol.head : symbol) as unknown as DocumentSymbol;
+  return head.kind === SymbolKind.Namespace ? head.range.start.line : undefined;
 }
 
 /**

@@ -666,6 +666,22 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, {
     textDocument: { uri: 'file:///work/dual-stack-broken.nft' },
   });
+  // An inet table (firewalld's, say) is read with either family: its lines are answered once, not once per reading.
+  const withInet = `${DUAL_STACK_NFT}table inet firewalld {\n\tchain filter_INPUT {\n\t\ttype filter hook input priority filter + 10; policy accept;\n\t\tct state established,related counter packets 8 bytes 640 accept\n\t\tiifname "lo" counter packets 3 bytes 180 accept\n\t}\n}\n`;
+  const inetUri = 'file:///work/dual-stack-inet.nft';
+  await s.open(inetUri, 'iptables', withInet);
+  const inetLine = withInet.split('\n').findIndex((l) => l.includes('ct state established'));
+  const inetFolds = await s.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri: inetUri } });
+  assert.equal((inetFolds ?? []).filter((f) => f.startLine === inetLine).length, 1, JSON.stringify(inetFolds));
+  const inetSymbols = (await s.connection.sendRequest(DocumentSymbolRequest.type, {
+    textDocument: { uri: inetUri },
+  })) as DocumentSymbol[];
+  const inetTable = withInet.split('\n').findIndex((l) => l.startsWith('table inet firewalld'));
+  const inetTables = inetSymbols.filter((sym) => sym.range.start.line === inetTable);
+  // Each family's Services group, the ip6 one too though its reading ends in the inet table.
+  assert.equal(inetSymbols.filter((sym) => sym.name === 'Services').length, 2, JSON.stringify(inetSymbols));
+  assert.equal(inetTables.length, 1, JSON.stringify(inetSymbols.map((sym) => [sym.name, sym.range.start.line])));
+  await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: inetUri } });
   await s.open(uri, 'iptables', DUAL_STACK_NFT);
   // The picker offers the Services of both families, the family read first, each at its own table's rule (0-based).
   const targets = await s.connection.sendRequest(ListTargetsRequest, { uri });
