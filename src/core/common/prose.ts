@@ -13,6 +13,11 @@ const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
 const SHORT_QUESTION = /^[A-Za-z][\w'\u2019,]*(?:\s+[A-Za-z][\w'\u2019,]*)?[?!]+$/;
 /** A chat's line of who wrote and when, above each message copied (Teams: `[9:14 PM] Jane Doe`). */
 const CHAT_HEADER = /^\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]\s+\S/;
+/**
+ * tmux's status line, copied with a pane's scrollback: `[session] 0:bash* 1:vim-  "node-1" 21:03 07-Dec-26` (its
+ * windows, then the pane's title, the time and the date as tmux shows them by default).
+ */
+const TMUX_STATUS = /^\[[^\]\s]+\]\s+\d+:\S+.*\s"[^"]*"\s+\d{1,2}:\d{2}\s+\d{1,2}-[A-Za-z]{3}-\d{2}$/;
 /** A mail's greeting or closing word on a line of its own (`Hi,`, `Thanks,`, `Best regards,`). */
 const GREETING = /^[A-Z][a-z'\u2019]+(?:\s+[A-Za-z][a-z'\u2019]+)?,$/;
 /** sudo's prompt for the password, left in a terminal's paste above the output. */
@@ -37,7 +42,7 @@ const OUTPUT_AFTER_NAME = /^[^:]*:\s+(?:[-:*[#]|(?:TCP|UDP|SCTP|FWM)\s+\S*(?:\d+
  */
 export function isProse(content: string): boolean {
   if (CAPTION.test(content) || MARKDOWN_PROSE.test(content) || SUDO_PROMPT.test(content)) return true;
-  if (CHAT_HEADER.test(content) || GREETING.test(content)) return true;
+  if (CHAT_HEADER.test(content) || GREETING.test(content) || TMUX_STATUS.test(content)) return true;
   if (PROGRAM_MESSAGE.test(content) && !OUTPUT_AFTER_NAME.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
   // A list item's caption (`1. iptables-save:`), a short question.

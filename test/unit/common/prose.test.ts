@@ -49,8 +49,15 @@ test("a short question, a list item's caption and sudo's password prompt are pro
     assert.equal(isProse(line), false, line);
 });
 
-test("a chat's name-and-time line and a mail's greeting or closing are prose; no tool's line is", () => {
-  for (const line of ['[9:14 PM] Jane Doe', '[21:14] ops-bot', 'Hi,', 'Thanks,', 'Best regards,'])
+test("a chat's name-and-time line, a mail's greeting or closing and tmux's status line are prose; no tool's line is", () => {
+  for (const line of [
+    '[9:14 PM] Jane Doe',
+    '[21:14] ops-bot',
+    'Hi,',
+    'Thanks,',
+    'Best regards,',
+    '[k8s] 0:bash* 1:vim-                                   "node-1" 21:03 07-Dec-26',
+  ])
     assert.equal(isProse(line), true, line);
   for (const line of ['[0:0] -A KUBE-SERVICES -j RETURN', ':KUBE-SVC-X - [0:0]', 'COMMIT', 'Chain KUBE-SVC-X,'])
     assert.equal(isProse(line), false, line);
