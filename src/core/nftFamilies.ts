@@ -57,10 +57,47 @@ function lastTableStart(analysis: Analysis, line: number): number {
   return last;
 }
 
-/** The reading of the family `analysis` skipped, of the same text; undefined when it skipped none. */
+/**
+ * The reading of the tables of the family `analysis` skipped; undefined when it skipped none. Only those tables'
+ * lines are read again, the others blank (line numbers kept): the skipped family is mostly the small one, and an
+ * `inet` table, which the first reading has, is not read twice. (A paste whose engines read other lines than the
+ * document's, a quoted or logged one, is read again whole.) A packet's trace reads the whole text for its family
+ * instead, as an `inet` table sees both.
+ */
 export function skippedFamilyReading(analysis: Analysis, text: string, kind?: DumpKind): Analysis | undefined {
   const skipped = skippedNftFamily(analysis);
-  return skipped === undefined ? undefined : analyzeText(text, kind, { packetFamily: skipped });
+  if (skipped === undefined) return undefined;
+  const ranges = skippedTableRanges(analysis, skipped);
+  return analyzeText(analysis.positions ? text : onlyLines(text, ranges), kind, { packetFamily: skipped });
+}
+
+/** Whether `line` is in a table of the family `analysis` skipped (see skippedFamilyReading). */
+export function inSkippedTable(analysis: Analysis, line: number): boolean {
+  const skipped = skippedNftFamily(analysis);
+  return skipped !== undefined && skippedTableRanges(analysis, skipped).some(([from, to]) => line >= from && line < to);
+}
+
+/**
+ * Lines [from, to) of each table of family `skipped`: from its header (the parser's `nft-table-skipped` note) to the
+ * next table's header of any family, or the end.
+ */
+function skippedTableRanges(analysis: Analysis, skipped: IpFamily): [number, number][] {
+  const dump = analysis.iptables!.dump;
+  const family = skipped === 6 ? 'ip6' : 'ip';
+  const notes = dump.diagnostics.filter((d) => d.code === 'nft-table-skipped');
+  const starts = notes.map((d) => d.span.line).concat(dump.tables.map((t) => t.line ?? -1));
+  return notes
+    .filter((d) => d.params?.family === family)
+    .map((d) => {
+      const next = Math.min(...starts.filter((l) => l > d.span.line));
+      return [d.span.line, Number.isFinite(next) ? next : Number.MAX_SAFE_INTEGER];
+    });
+}
+
+/** `text` with every line outside `ranges` blank. */
+function onlyLines(text: string, ranges: readonly [number, number][]): string {
+  const lines = text.split('\n');
+  return lines.map((l, i) => (ranges.some(([from, to]) => i >= from && i < to) ? l : '')).join('\n');
 }
 
 /**

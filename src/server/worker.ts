@@ -11,7 +11,7 @@ import type { IpFamily } from '../core/common/ip';
 import type { DumpKind } from '../core/detect';
 import { nftSkipsFamily } from '../core/iptables/trace/family';
 import { kindOfLanguage } from '../core/languages';
-import { diagnosticsOfBoth, readingAt, skippedNftFamily } from '../core/nftFamilies';
+import { diagnosticsOfBoth, inSkippedTable, readingAt, skippedFamilyReading } from '../core/nftFamilies';
 import { toLspDiagnostic } from './convert';
 import { shownInEditor } from './shownDiagnostics';
 import { hover } from './features/hover';
@@ -82,8 +82,11 @@ export interface Held {
    * for the other family's tables (made when first asked, then kept).
    */
   analysisFor?(family: IpFamily): Analysis;
-  /** The analysis that reads line `line`: the other family's reading for a line of the tables this one skipped. */
-  analysisAt?(line: number): Analysis;
+  /**
+   * A dual-stack nft ruleset's tables of the family this analysis skipped, read on their own (`skippedFamilyReading`,
+   * made when first asked, then kept): what answers their lines. Undefined for any other text.
+   */
+  skippedTables?(): Analysis | undefined;
   /** Reading the text stopped: it needs more than the worker's heap (the analysis is then an empty text's). */
   readonly tooLarge?: { readonly used: number; readonly limit: number };
 }
@@ -102,6 +105,7 @@ function heldDocument(
   let lines: LineIndex | undefined;
   let documentLines: LineIndex | undefined;
   let otherFamily: Analysis | undefined;
+  let skippedTables: { reading: Analysis | undefined } | undefined;
   const analysisFor = (family: IpFamily): Analysis => {
     const dump = analysis.iptables?.dump;
     if (!dump || !nftSkipsFamily(dump, family)) return analysis;
@@ -116,10 +120,7 @@ function heldDocument(
     analysis,
     ...(tooLarge && { tooLarge }),
     analysisFor,
-    analysisAt(line) {
-      const skipped = skippedNftFamily(analysis);
-      return skipped === undefined ? analysis : readingAt(line, analysis, analysisFor(skipped));
-    },
+    skippedTables: () => (skippedTables ??= { reading: skippedFamilyReading(analysis, text, kind) }).reading,
     get lines() {
       return (lines ??= linesOf(analysis.positions?.engineText ?? text));
     },
@@ -186,15 +187,15 @@ function tooLargeDiagnostic(uri: string, { used, limit }: { used: number; limit:
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** The analysis that reads the line of a position (see Held.analysisAt). */
+/** The analysis that reads the line of a position: for a line of a dual-stack ruleset's skipped tables, theirs. */
 function at(d: Held, position: { line: number }): Analysis {
-  return d.analysisAt?.(position.line) ?? d.analysis;
+  const skipped = inSkippedTable(d.analysis, position.line) ? skippedReading(d) : undefined;
+  return skipped ?? d.analysis;
 }
 
-/** The reading of the family a dual-stack nft ruleset's analysis skipped (see Held.analysisFor). */
+/** The reading of the tables of the family a dual-stack nft ruleset's analysis skipped (see Held.skippedTables). */
 function skippedReading(d: Held): Analysis | undefined {
-  const skipped = skippedNftFamily(d.analysis);
-  return skipped === undefined ? undefined : d.analysisFor?.(skipped);
+  return d.skippedTables?.();
 }
 
 /**

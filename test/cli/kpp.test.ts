@@ -798,6 +798,11 @@ test("a dual-stack nft ruleset: parse counts and lists both families' tables and
     ['nft-table-skipped'],
   );
   assert.match(kpp('parse', file).stdout, /service default\/web:http tcp \[fd00:96::5\]:80 -> KUBE-SVC-WEB6/);
+  // An inet table (firewalld's) is read with either family: counted once.
+  const inet =
+    'table inet firewalld {\n\tchain filter_INPUT {\n\t\ttype filter hook input priority filter + 10; policy accept;\n\t\tct state established,related counter packets 8 bytes 640 accept\n\t}\n}\n';
+  writeFileSync(file, DUAL_STACK_NFT + inet);
+  assert.deepEqual(JSON.parse(kpp('parse', file, '--json').stdout).counts, { tables: 3, chains: 11, rules: 12 });
 });
 
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {

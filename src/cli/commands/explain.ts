@@ -4,7 +4,7 @@ import { normalizeLineBreaks } from '../../core/common/lines';
 import type { TextPosition } from '../../core/common/pastePositions';
 import { unwrapPaste } from '../../core/common/pasteWrappers';
 import { enginePosition } from '../../core/documentPositions';
-import { readingAt, skippedFamilyReading } from '../../core/nftFamilies';
+import { inSkippedTable, skippedFamilyReading } from '../../core/nftFamilies';
 import { parseArgs, UsageError } from '../args';
 import { readInput } from '../io';
 import { langOption } from '../lang';
@@ -57,8 +57,7 @@ export function runExplain(argv: string[]): number {
       enginePosition(a, line, positiveInt('column', args.options.get('column')) - 1)
     : firstThingOn(a, text, line);
   // A line of the tables a dual-stack nft ruleset's reading skipped is explained from that family's reading.
-  const skipped = skippedFamilyReading(a, text);
-  const reading = skipped ? readingAt(at.line, a, skipped) : a;
+  const reading = (inSkippedTable(a, at.line) && skippedFamilyReading(a, text)) || a;
   const wholeRule = !args.options.has('column') && !!reading.iptables?.ruleAtLine(at.line);
   const result = explainLine(reading, at.line, wholeRule ? -1 : at.column, lang);
   process.stdout.write(
