@@ -18,6 +18,11 @@ const CHAT_HEADER = /^\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]\s+\S/;
  * windows, then the pane's title, the time and the date as tmux shows them by default).
  */
 const TMUX_STATUS = /^\[[^\]\s]+\]\s+\d+:\S+.*\s"[^"]*"\s+\d{1,2}:\d{2}\s+\d{1,2}-[A-Za-z]{3}-\d{2}$/;
+/**
+ * A YAML key and its one-word value or block scalar around an output kept in a manifest (`kind: ConfigMap`,
+ * `rules.v4: |`). Not a host prefix before a dump's word (`node1: COMMIT`): a value of capitals alone is no key's.
+ */
+const YAML_KEY = /^[a-z][\w.-]*:\s+(?:[|>][-+]?\d?|(?=\S*[a-z\d])[\w./:@-]+)$/;
 /** A mail's greeting or closing word on a line of its own (`Hi,`, `Thanks,`, `Best regards,`). */
 const GREETING = /^[A-Z][a-z'\u2019]+(?:\s+[A-Za-z][a-z'\u2019]+)?,$/;
 /** sudo's prompt for the password, left in a terminal's paste above the output. */
@@ -43,6 +48,7 @@ const OUTPUT_AFTER_NAME = /^[^:]*:\s+(?:[-:*[#]|(?:TCP|UDP|SCTP|FWM)\s+\S*(?:\d+
 export function isProse(content: string): boolean {
   if (CAPTION.test(content) || MARKDOWN_PROSE.test(content) || SUDO_PROMPT.test(content)) return true;
   if (CHAT_HEADER.test(content) || GREETING.test(content) || TMUX_STATUS.test(content)) return true;
+  if (YAML_KEY.test(content)) return true;
   if (PROGRAM_MESSAGE.test(content) && !OUTPUT_AFTER_NAME.test(content)) return true;
   const prose = content.replace(/^(?:[-*\u2022]|\d{1,2}[.)])\s+/, '');
   // A list item's caption (`1. iptables-save:`), a short question.

@@ -62,3 +62,10 @@ test("a chat's name-and-time line, a mail's greeting or closing and tmux's statu
   for (const line of ['[0:0] -A KUBE-SERVICES -j RETURN', ':KUBE-SVC-X - [0:0]', 'COMMIT', 'Chain KUBE-SVC-X,'])
     assert.equal(isProse(line), false, line);
 });
+
+test("a YAML key around an output kept in a manifest is prose; a host prefix before a dump's word is not", () => {
+  for (const line of ['apiVersion: v1', 'kind: ConfigMap', 'name: node-1-rules', 'rules.v4: |', 'output: >-'])
+    assert.equal(isProse(line), true, line);
+  for (const line of ['node1: COMMIT', 'node1: -A KUBE-SERVICES -j RETURN', 'KUBE-SVC-X: ACCEPT'])
+    assert.equal(isProse(line), false, line);
+});
