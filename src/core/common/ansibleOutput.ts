@@ -11,6 +11,7 @@
  * that has both its `stdout` and its `stdout_lines` is read once, from `stdout`. `positions` maps each engine line
  * and column back to the text's.
  */
+import { nextOf, writeJsonEscape } from './jsonString';
 import { MappedTextWriter } from './mappedText';
 import type { PastePositions } from './pastePositions';
 import { headLines } from './text';
@@ -28,8 +29,6 @@ const ANSIBLE_LINE =
 const OUTPUT_KEY = /"(stdout|msg)":[ \t]*"|"(stdout_lines|msg)":[ \t]*\[/g;
 /** A line of an array of strings (its string's quotes excluded). */
 const ARRAY_ITEM = /^[ \t]*"((?:[^"\\\n]|\\.)*)",?[ \t]*\r?$/;
-/** JSON's one-character escapes; a control character would end or break an engine line: a blank holds its place. */
-const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', t: '\t', b: ' ', f: ' ', r: '' };
 
 export interface ReadAnsibleOutput {
   text: string;
@@ -124,6 +123,8 @@ class AnsibleReader {
       const lines = m[2] !== undefined;
       if (keyAt < copied || (lines && this.stdoutRead)) continue;
       const valueAt = keyAt + m[0].length;
+      // A message of one line ("non-zero return code") is Ansible's; a debug's message with the output has lines.
+      if (m[1] === 'msg' && !hasLineBreak(text, valueAt, end)) continue;
       this.noteAt(1);
       writer.replace(valueAt - copied, '');
       if (!lines) {
@@ -173,11 +174,15 @@ class AnsibleReader {
   private readString(from: number, end: number): number {
     const { text, writer } = this;
     let i = from;
+    // The next quote and backslash, each looked for again only once passed: a search to the end of a string
+    // without quotes (ipvsadm's output) at every `\n` made a long one quadratic.
+    let quote = -1;
+    let backslash = -1;
     for (;;) {
-      const quote = text.indexOf('"', i);
-      const close = quote < 0 || quote > end ? end : quote;
-      const backslash = text.indexOf('\\', i);
-      const stop = backslash < 0 || backslash > close ? close : backslash;
+      if (quote < i) quote = nextOf(text, '"', i, end);
+      if (backslash < i) backslash = nextOf(text, '\\', i, end);
+      const close = quote;
+      const stop = Math.min(backslash, close);
       writer.copy(i, stop);
       i = stop;
       if (i >= end) return end;
@@ -197,15 +202,7 @@ class AnsibleReader {
         i += 2;
         continue;
       }
-      const hex = kind === 'u' ? text.slice(i + 2, i + 6) : '';
-      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-        const code = parseInt(hex, 16);
-        writer.replace(6, code < 32 && code !== 9 && code !== 27 ? ' ' : String.fromCharCode(code));
-        i += 6;
-        continue;
-      }
-      writer.replace(2, ESCAPED[kind] ?? kind);
-      i += 2;
+      i = writeJsonEscape(text, i, writer, '');
     }
   }
 
@@ -235,4 +232,14 @@ class AnsibleReader {
   private noteAt(length: number): void {
     this.first ??= { line: this.writer.position.line, column: 0, length };
   }
+}
+
+/** Whether the JSON string from `from` holds a `\n` before its closing quote (or `end`). */
+function hasLineBreak(text: string, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) {
+    const c = text[i];
+    if (c === '"') return false;
+    if (c === '\\' && text[++i] === 'n') return true;
+  }
+  return false;
 }

@@ -10,6 +10,7 @@
  * strings unescaped, and the parts of a split line of either as the one line they were; `positions` maps each engine
  * column back to the file's.
  */
+import { nextOf, writeJsonEscape } from './jsonString';
 import { MappedTextWriter } from './mappedText';
 import type { PastePositions } from './pastePositions';
 import { headLines } from './text';
@@ -58,9 +59,6 @@ function headForm(lines: readonly string[], docker: boolean): ReadContainerLog['
   return cri >= 2 && cri * 10 >= nonBlank * 6 ? 'cri' : undefined;
 }
 
-/** JSON's one-character escapes; a control character would end or break an engine line: a blank holds its place. */
-const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', t: '\t', b: ' ', f: ' ', r: ' ' };
-
 class LogReader {
   private readonly writer: MappedTextWriter;
   private first: { line: number; column: number } | undefined;
@@ -107,11 +105,13 @@ class LogReader {
   private unescapeValue(from: number, end: number): boolean {
     const { text, writer } = this;
     let i = from;
+    let quote = -1;
+    let backslash = -1;
     for (;;) {
-      const quote = text.indexOf('"', i);
-      const close = quote < 0 || quote > end ? end : quote;
-      const backslash = text.indexOf('\\', i);
-      const stop = backslash < 0 || backslash > close ? close : backslash;
+      if (quote < i) quote = nextOf(text, '"', i, end);
+      if (backslash < i) backslash = nextOf(text, '\\', i, end);
+      const close = quote;
+      const stop = Math.min(backslash, close);
       writer.copy(i, stop);
       i = stop;
       if (i >= end || i === close) break;
@@ -134,16 +134,7 @@ class LogReader {
         i += 2;
         continue;
       }
-      const hex = kind === 'u' ? text.slice(i + 2, i + 6) : '';
-      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-        const code = parseInt(hex, 16);
-        // An escape sequence's ESC stays (the colours are left out next); other control characters are blanks.
-        writer.replace(6, code < 32 && code !== 9 && code !== 27 ? ' ' : String.fromCharCode(code));
-        i += 6;
-        continue;
-      }
-      writer.replace(2, ESCAPED[kind] ?? kind);
-      i += 2;
+      i = writeJsonEscape(text, i, writer, ' ');
     }
     // A string without its `\n`: a part, whose line the next entry goes on (a cut line: the rest is nothing).
     writer.replace(end - i, '');
