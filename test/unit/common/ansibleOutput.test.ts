@@ -98,3 +98,24 @@ test('ipvsadm output of two hosts gathered with -o reads as both, and prose arou
   for (const text of [SAVE, '{"stdout": "*nat\\nCOMMIT"}\n', 'node-1 | grep KUBE\n'])
     assert.ok(!diagnosticsOf(analyzeText(text), 'en').some((d) => d.code === 'ansible-output'), text);
 });
+
+test("a failed task's one-line message is Ansible's, not a line of the output, compact or over several lines", () => {
+  const failed = {
+    changed: true,
+    cmd: 'iptables-save -t nat',
+    msg: 'non-zero return code',
+    rc: 1,
+    stdout: SAVE.trimEnd(),
+  };
+  for (const text of [
+    `fatal: [node-1]: FAILED! => ${JSON.stringify(failed)}\n`,
+    `fatal: [node-1]: FAILED! => ${JSON.stringify(failed, null, 4)}\n`,
+  ]) {
+    assert.deepEqual(summary(text), summary(SAVE), text.slice(0, 40));
+    assert.deepEqual(
+      diagnosticsOf(analyzeText(text), 'en').map((d) => d.code),
+      ['ansible-output'],
+      text.slice(0, 40),
+    );
+  }
+});
