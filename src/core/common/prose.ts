@@ -11,8 +11,11 @@ const MARKDOWN_PROSE = /^(?:\*\*|__)[A-Za-z]|^[*\u2022]\s+[A-Za-z][\w'\u2019,]*\
 const SENTENCE_START = /^[A-Za-z][\w'\u2019,]*\s+\S+\s+\S/;
 /** A word or two asked or exclaimed (`Any idea?`, `Thanks!`): no tool's line ends so. */
 const SHORT_QUESTION = /^[A-Za-z][\w'\u2019,]*(?:\s+[A-Za-z][\w'\u2019,]*)?[?!]+$/;
-/** A chat's line of who wrote and when, above each message copied (Teams: `[9:14 PM] Jane Doe`). */
-const CHAT_HEADER = /^\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]\s+\S/;
+/**
+ * A chat's line of who wrote and when, above each message copied (Teams: `[9:14 PM] Jane Doe`). Not iptables-save's
+ * counters before a rule or a chain (`[1:60] -A X ...`, `[5:300] :X`): a name follows, not an option or a colon.
+ */
+const CHAT_HEADER = /^\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]\s+[^\s:-]/;
 /**
  * tmux's status line, copied with a pane's scrollback: `[session] 0:bash* 1:vim-  "node-1" 21:03 07-Dec-26` (its
  * windows, then the pane's title, the time and the date as tmux shows them by default).

@@ -59,7 +59,15 @@ test("a chat's name-and-time line, a mail's greeting or closing and tmux's statu
     '[k8s] 0:bash* 1:vim-                                   "node-1" 21:03 07-Dec-26',
   ])
     assert.equal(isProse(line), true, line);
-  for (const line of ['[0:0] -A KUBE-SERVICES -j RETURN', ':KUBE-SVC-X - [0:0]', 'COMMIT', 'Chain KUBE-SVC-X,'])
+  // Counters before a rule or a chain (iptables-save -c) with two-digit bytes look like a time.
+  for (const line of [
+    '[0:0] -A KUBE-SERVICES -j RETURN',
+    '[1:60] -A KUBE-SERVICES -j RETURN',
+    '[5:30] :KUBE-SVC-X',
+    ':KUBE-SVC-X - [0:0]',
+    'COMMIT',
+    'Chain KUBE-SVC-X,',
+  ])
     assert.equal(isProse(line), false, line);
 });
 
