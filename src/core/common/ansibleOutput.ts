@@ -11,7 +11,7 @@
  * that has both its `stdout` and its `stdout_lines` is read once, from `stdout`. `positions` maps each engine line
  * and column back to the text's.
  */
-import { nextOf, writeJsonEscape } from './jsonString';
+import { copyPlain, writeJsonEscape } from './jsonString';
 import { MappedTextWriter } from './mappedText';
 import type { PastePositions } from './pastePositions';
 import { headLines } from './text';
@@ -174,19 +174,10 @@ class AnsibleReader {
   private readString(from: number, end: number): number {
     const { text, writer } = this;
     let i = from;
-    // The next quote and backslash, each looked for again only once passed: a search to the end of a string
-    // without quotes (ipvsadm's output) at every `\n` made a long one quadratic.
-    let quote = -1;
-    let backslash = -1;
     for (;;) {
-      if (quote < i) quote = nextOf(text, '"', i, end);
-      if (backslash < i) backslash = nextOf(text, '\\', i, end);
-      const close = quote;
-      const stop = Math.min(backslash, close);
-      writer.copy(i, stop);
-      i = stop;
+      i = copyPlain(text, i, end, writer);
       if (i >= end) return end;
-      if (i === close) {
+      if (text[i] === '"') {
         writer.replace(1, '');
         return i + 1;
       }

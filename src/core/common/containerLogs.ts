@@ -10,7 +10,7 @@
  * strings unescaped, and the parts of a split line of either as the one line they were; `positions` maps each engine
  * column back to the file's.
  */
-import { nextOf, writeJsonEscape } from './jsonString';
+import { copyPlain, writeJsonEscape } from './jsonString';
 import { MappedTextWriter } from './mappedText';
 import type { PastePositions } from './pastePositions';
 import { headLines } from './text';
@@ -105,16 +105,9 @@ class LogReader {
   private unescapeValue(from: number, end: number): boolean {
     const { text, writer } = this;
     let i = from;
-    let quote = -1;
-    let backslash = -1;
     for (;;) {
-      if (quote < i) quote = nextOf(text, '"', i, end);
-      if (backslash < i) backslash = nextOf(text, '\\', i, end);
-      const close = quote;
-      const stop = Math.min(backslash, close);
-      writer.copy(i, stop);
-      i = stop;
-      if (i >= end || i === close) break;
+      i = copyPlain(text, i, end, writer);
+      if (i >= end || text[i] === '"') break;
       if (i + 1 >= end) {
         // A line cut right after a backslash: the backslash is itself.
         writer.copy(i, end);
