@@ -19,16 +19,16 @@ export function skippedNftFamily(analysis: Analysis): IpFamily | undefined {
 }
 
 /**
- * Of two readings of one ruleset, the one whose table holds `line`: the tables of a ruleset are blocks one after
- * another, so the line is in the table that starts last at or before it.
+ * Of two readings of one ruleset, the one that answers for `line`: the skipped family's reading on the lines of its
+ * tables (inSkippedTable), the first reading everywhere else.
  */
 export function readingAt(line: number, read: Analysis, skipped: Analysis): Analysis {
-  return lastTableStart(skipped, line) > lastTableStart(read, line) ? skipped : read;
+  return inSkippedTable(read, line) ? skipped : read;
 }
 
 /**
- * Lines `from` to `to` cut where a table of either reading starts, each piece with the reading whose table it is
- * (lines before the first table with `read`): pieces in document order, for answers built in that order.
+ * Lines `from` to `to` cut where a skipped table starts or ends, each piece with the reading that answers for it
+ * (see readingAt): pieces in document order, for answers built in that order.
  */
 export function piecesByReading(
   read: Analysis,
@@ -36,25 +36,17 @@ export function piecesByReading(
   from: number,
   to: number,
 ): { analysis: Analysis; from: number; to: number }[] {
-  const starts = [read, skipped]
-    .flatMap((analysis) => (analysis.iptables?.dump.tables ?? []).map((t) => ({ analysis, line: t.line ?? -1 })))
-    .filter((t) => t.line > from && t.line <= to)
-    .sort((x, y) => x.line - y.line);
+  const cuts = skippedRanges(read)
+    .flat()
+    .filter((line) => line > from && line <= to);
   const pieces: { analysis: Analysis; from: number; to: number }[] = [];
   let at = from;
-  for (const start of starts) {
-    pieces.push({ analysis: readingAt(at, read, skipped), from: at, to: start.line - 1 });
-    at = start.line;
+  for (const cut of cuts) {
+    pieces.push({ analysis: readingAt(at, read, skipped), from: at, to: cut - 1 });
+    at = cut;
   }
   pieces.push({ analysis: readingAt(at, read, skipped), from: at, to });
   return pieces;
-}
-
-function lastTableStart(analysis: Analysis, line: number): number {
-  let last = -1;
-  for (const t of analysis.iptables?.dump.tables ?? [])
-    if (t.line !== undefined && t.line <= line) last = Math.max(last, t.line);
-  return last;
 }
 
 /**
@@ -67,14 +59,37 @@ function lastTableStart(analysis: Analysis, line: number): number {
 export function skippedFamilyReading(analysis: Analysis, text: string, kind?: DumpKind): Analysis | undefined {
   const skipped = skippedNftFamily(analysis);
   if (skipped === undefined) return undefined;
-  const ranges = skippedTableRanges(analysis, skipped);
-  return analyzeText(analysis.positions ? text : onlyLines(text, ranges), kind, { packetFamily: skipped });
+  return analyzeText(analysis.positions ? text : onlyLines(text, skippedRanges(analysis)), kind, {
+    packetFamily: skipped,
+  });
 }
 
 /** Whether `line` is in a table of the family `analysis` skipped (see skippedFamilyReading). */
 export function inSkippedTable(analysis: Analysis, line: number): boolean {
-  const skipped = skippedNftFamily(analysis);
-  return skipped !== undefined && skippedTableRanges(analysis, skipped).some(([from, to]) => line >= from && line < to);
+  const ranges = skippedRanges(analysis);
+  // The last range starting at or before `line`: ranges are sorted and do not overlap.
+  let low = 0;
+  let high = ranges.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ranges[mid][0] <= line) low = mid + 1;
+    else high = mid;
+  }
+  return low > 0 && line < ranges[low - 1][1];
+}
+
+/** The skipped tables' line ranges of each analysis, found once: a hover asks on every move of the mouse. */
+const rangesOfAnalysis = new WeakMap<Analysis, readonly [number, number][]>();
+
+/** The line ranges of the tables of the family `analysis` skipped, in line order; none when it skipped none. */
+function skippedRanges(analysis: Analysis): readonly [number, number][] {
+  let ranges = rangesOfAnalysis.get(analysis);
+  if (!ranges) {
+    const skipped = skippedNftFamily(analysis);
+    ranges = skipped === undefined ? [] : skippedTableRanges(analysis, skipped).sort((x, y) => x[0] - y[0]);
+    rangesOfAnalysis.set(analysis, ranges);
+  }
+  return ranges;
 }
 
 /**
