@@ -143,7 +143,12 @@ export const HANDLERS: Record<string, Handler> = {
     ...fromBothReadings(d, (a) => outline(a, d.lines, lang), symbolLine),
     ...networkSymbols(d.analysis, d.lines, lang),
   ],
-  'workspace/symbol': (d, p) => workspaceSymbols([{ uri: d.uri, analysis: d.analysis, lines: d.lines }], p.query),
+  'workspace/symbol': (d, p) =>
+    fromBothReadings(
+      d,
+      (a) => workspaceSymbols([{ uri: d.uri, analysis: a, lines: d.lines }], p.query),
+      (sym) => ('range' in sym.location ? sym.location.range.start.line : undefined),
+    ),
   'textDocument/foldingRange': (d) => fromBothReadings(d, foldingRanges, (f) => f.startLine),
   'textDocument/codeLens': (d, _p, lang) =>
     fromBothReadings(

@@ -18,6 +18,7 @@ import {
   WorkspaceSymbolRequest,
   type DocumentSymbol,
   type Hover,
+  type Location,
   type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
 import { TEXT_PART_CHARS } from '../../src/server/analysisCache';
@@ -681,6 +682,11 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
   // Each family's Services group, the ip6 one too though its reading ends in the inet table.
   assert.equal(inetSymbols.filter((sym) => sym.name === 'Services').length, 2, JSON.stringify(inetSymbols));
   assert.equal(inetTables.length, 1, JSON.stringify(inetSymbols.map((sym) => [sym.name, sym.range.start.line])));
+  const inetFound = await s.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'filter_INPUT' });
+  assert.deepEqual(
+    (inetFound ?? []).filter((x) => x.location.uri === inetUri).map((x) => (x.location as Location).range.start.line),
+    [inetLine - 2],
+  );
   await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: inetUri } });
   await s.open(uri, 'iptables', DUAL_STACK_NFT);
   // The picker offers the Services of both families, the family read first, each at its own table's rule (0-based).
@@ -758,6 +764,22 @@ test('a dual-stack nft ruleset: each family is traced through its own tables, wh
   const lenses = await s.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
   const lensed = new Set((lenses ?? []).map((l) => l.range.start.line));
   assert.ok(lensed.has(v6Rule) && lensed.has(lineOf('ip daddr 10.96.5.5')), JSON.stringify(lenses));
+  // Workspace symbols find the chains and Services of both families' tables.
+  const found = await s.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'web' });
+  assert.deepEqual(
+    (found ?? [])
+      .filter((x) => x.location.uri === uri)
+      .map((x) => `${x.name} ${(x.location as Location).range.start.line}`)
+      .sort(),
+    [
+      'KUBE-SEP-WEB4A 27',
+      'KUBE-SEP-WEB6A 11',
+      'KUBE-SVC-WEB4 24',
+      'KUBE-SVC-WEB6 8',
+      'default/web:http 21',
+      'default/web:http 6',
+    ],
+  );
   const v4 = await s.connection.sendRequest(TracePacketRequest, { uri, src: '10.244.2.3', dst: '10.96.5.5:80' });
   assert.deepEqual(
     v4.paths.map((p) => p.dnat),
