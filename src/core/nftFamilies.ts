@@ -126,7 +126,14 @@ export function diagnosticsOfBoth(read: Analysis, skipped: Analysis | undefined,
   return found.concat(own).sort((x, y) => x.span.line - y.span.line || x.span.column - y.span.column);
 }
 
-/** Of diagnostics of the skipped family's reading, those on its own tables' lines (see diagnosticsOfBoth). */
+/**
+ * Of diagnostics of the skipped family's reading, those on its own tables' lines (see diagnosticsOfBoth) that the
+ * first reading does not give too: a note on how a paste was unwrapped (quoted, logged) is each reading's.
+ */
 export function ownDiagnostics(read: Analysis, skipped: Analysis, found: readonly Diagnostic[]): Diagnostic[] {
-  return found.filter((d) => d.code !== 'nft-table-skipped' && readingAt(d.span.line, read, skipped) === skipped);
+  const key = (d: Diagnostic) => `${d.code} ${d.span.line} ${d.span.column} ${d.span.length}`;
+  const given = new Set((read.iptables?.dump.diagnostics ?? []).map(key));
+  return found.filter(
+    (d) => d.code !== 'nft-table-skipped' && readingAt(d.span.line, read, skipped) === skipped && !given.has(key(d)),
+  );
 }

@@ -803,6 +803,20 @@ test("a dual-stack nft ruleset: parse counts and lists both families' tables and
     'table inet firewalld {\n\tchain filter_INPUT {\n\t\ttype filter hook input priority filter + 10; policy accept;\n\t\tct state established,related counter packets 8 bytes 640 accept\n\t}\n}\n';
   writeFileSync(file, DUAL_STACK_NFT + inet);
   assert.deepEqual(JSON.parse(kpp('parse', file, '--json').stdout).counts, { tables: 3, chains: 11, rules: 12 });
+  // Quoted in a chat: the same counts, and the note on the quote once (each reading unwraps the quote).
+  writeFileSync(file, (DUAL_STACK_NFT + inet).replace(/^/gm, '> '));
+  const quoted = JSON.parse(kpp('parse', file, '--json').stdout);
+  assert.deepEqual(quoted.counts, { tables: 3, chains: 11, rules: 12 });
+  assert.deepEqual(
+    quoted.diagnostics.map((d: { code: string }) => d.code),
+    ['quoted-paste', 'nft-table-skipped'],
+  );
+  // The test's chain names are not kube-proxy's hashes (lint says so); the quote's note it says once.
+  const linted = JSON.parse(kpp('lint', file, '--json').stdout).diagnostics.map((d: { code: string }) => d.code);
+  assert.deepEqual(
+    linted.filter((code: string) => code !== 'hash-mismatch'),
+    ['quoted-paste', 'nft-table-skipped'],
+  );
 });
 
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {
