@@ -38,6 +38,12 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
   private uri: vscode.Uri | undefined;
   /** The path whose lines alone are highlighted (selected in the view), or none: every matched line. */
   private selectedPath: number | undefined;
+  /**
+   * Counts the traces shown: a row's id names its trace, so that a new trace's rows are new to the workbench, which
+   * would otherwise keep a path of the last one selected and open (its rows have the same labels) while its lines are
+   * no longer lit, and a click on it would only fold it.
+   */
+  private generation = 0;
   /** Every rule any path matched. */
   private readonly highlight = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
@@ -72,12 +78,22 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     return this.uri;
   }
 
-  show(uri: vscode.Uri, result: TracePacketResult): void {
+  /**
+   * Shows a trace: a new one with no path selected or open; the same one again in another language (`sameTrace`)
+   * keeps the path selected.
+   */
+  show(uri: vscode.Uri, result: TracePacketResult, sameTrace = false): void {
     this.uri = uri;
     this.result = result;
-    this.selectedPath = undefined;
-    this.view.message = viewMessage(result, uiLang());
+    if (!sameTrace) {
+      this.selectedPath = undefined;
+      this.generation++;
+    }
+    // The rows first, then the message: the workbench batches a view's changes for 200 ms and acts on the first at
+    // once. Were the message first, the rows' refresh would come late and could drop the rows the workbench had just
+    // fetched when the view was focused; a click on one then reached no path (seen on a loaded machine).
     this.changed.fire(undefined);
+    this.view.message = viewMessage(result, uiLang());
     this.decorate();
   }
 
@@ -227,17 +243,21 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       case 'alternative': {
         const text = node.given.join('; ');
         const item = new vscode.TreeItem(text, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `trace-${this.generation}/if-${node.paths[0]}`;
         item.description = tn(lang, 'ui.trace.alternative.paths', node.paths.length);
         item.tooltip = t(lang, 'ui.trace.alternative', { text });
         item.iconPath = new vscode.ThemeIcon('question');
         return item;
       }
-      case 'path':
-        return pathItem(
+      case 'path': {
+        const item = pathItem(
           node.path,
           lang,
           (this.result?.paths ?? []).some((p) => (p.given ?? []).length > 0),
         );
+        item.id = `trace-${this.generation}/path-${node.index}`;
+        return item;
+      }
       case 'shared': {
         const item = new vscode.TreeItem(
           tn(lang, 'ui.trace.shared', node.count),

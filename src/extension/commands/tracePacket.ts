@@ -95,7 +95,7 @@ export function followLanguage(ctx: Ctx): vscode.Disposable {
     try {
       const client = await ctx.languageClient();
       const result = await client.sendRequest(TracePacketRequest, { ...again.params, lang: uiLang() });
-      if (shown === again) ctx.traceView.show(again.uri, result);
+      if (shown === again) ctx.traceView.show(again.uri, result, true);
     } catch {
       ctx.traceView.refresh();
     }

@@ -1,7 +1,8 @@
 // Trace Packet... as a person runs it: the palette, a source IP, a Service picked from the dump by its name, and
 // the paths in the Packet Trace view: one row per path that fits the default side bar, the summary whole in the
 // view's message (it wraps; a tree row would be cut at the side bar's edge), a selected path's lines alone highlighted
-// in a colour of their own and its endpoint chain whole as its first row, the view in Chinese, and a Service without
+// in a colour of their own and its endpoint chain whole as its first row, a new trace with no path selected or open
+// (the same path then selected and lit again), the view in Chinese, and a Service without
 // endpoints whose "is it the node's address?" fork is two alternatives after the node's addresses were asked for
 // once, each condition with its paths whole in the message; a Service whose KUBE-SERVICES rule is missing, said as
 // such in both languages, the whole warning readable at the default side bar width; a dual-stack nft ruleset, whose
@@ -78,6 +79,52 @@ async function traceViewMessages(page: Page): Promise<{ text: string; lines: num
     .filter((m) => m.text)`);
 }
 
+/** The sample dump open and demo/web traced from 10.244.1.9: the Packet Trace view's rows once its 3 paths are shown. */
+async function traceDemoWeb(page: Page): Promise<string[]> {
+  await openFile(page, SAMPLES.iptables);
+  await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
+  return settle(
+    () => sideBarRows(page),
+    (texts) => texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
+    60_000,
+  );
+}
+
+/** Path rows (`33.3% DNAT ...`) of the Packet Trace view that are selected or open. */
+function touchedPathRows(page: Page) {
+  const row = '.part.sidebar .pane-body .monaco-list-row';
+  return page.locator(`${row}.selected, ${row}[aria-expanded="true"]`, { hasText: /^\d+(\.\d+)?%/ });
+}
+
+/**
+ * Selects demo/web's path to 10.244.2.7 with a click, as a person does: the lines then lit in the path's colour, and
+ * the side bar's rows once the path is open (its endpoint chain first).
+ */
+async function selectWebPath(page: Page, log: (text: string) => void): Promise<{ lit: number; chain: string[] }> {
+  const row = page
+    .locator('.part.sidebar .pane-body .monaco-list-row', { hasText: /^33\.3%\s+DNAT 10\.244\.2\.7:8080/ })
+    .first();
+  await row.click();
+  // Under load a click once focused the row without selecting it: a row not selected is clicked once more (a click on
+  // a selected row would fold it again).
+  const isSelected = async () => (await row.getAttribute('aria-selected')) === 'true';
+  if (!(await settle(isSelected, (yes) => yes, 5_000))) {
+    log('the path row was not selected by the click: clicking it again');
+    await row.click();
+  }
+  const lit = await settle(
+    () => pathHighlightedLines(page),
+    (n) => n > 0,
+    15_000,
+  );
+  const chain = await settle(
+    () => sideBarRows(page),
+    (texts) => texts.some((t) => /^KUBE-SEP-[A-Z0-9]{16}$/.test(t)),
+    15_000,
+  );
+  return { lit, chain };
+}
+
 /** Editor lines painted with the selected path's colour (kubePacketPath.tracePathBackground). */
 async function pathHighlightedLines(page: Page): Promise<number> {
   return page.evaluate(`[...document.querySelectorAll('.editor-group-container.active .view-overlays > div > div')]
@@ -88,13 +135,7 @@ export const checks: UiCheck[] = [
   {
     name: 'Trace Packet... to demo/web picked by name: one summary row per path that fits the side bar',
     async run({ page, screenshot, log }) {
-      await openFile(page, SAMPLES.iptables);
-      await traceFromPalette(page, '10.244.1.9', 'demo/web', /demo\/web:http/);
-      const rows = await settle(
-        () => sideBarRows(page),
-        (texts) => texts.filter((t) => /^33\.3% DNAT 10\.244\.\d\.\d:8080\s*KUBE-SEP-/.test(t)).length === 3,
-        60_000,
-      );
+      const rows = await traceDemoWeb(page);
       const said = await settle(
         () => traceViewMessages(page),
         (all) => all.some((m) => m.text.includes('3 paths')),
@@ -121,23 +162,20 @@ export const checks: UiCheck[] = [
   },
   {
     name: "selecting a path lights that path's rules only, in a colour that is not the current line's",
-    async run({ page, screenshot }) {
+    async run({ page, screenshot, log }) {
+      // The trace the check before left, unless its paths are not shown, or one is open, selected or lit already
+      // (this check's first attempt, when this is its second): then a new trace, so that each attempt starts alike.
+      const pathRows = (await sideBarRows(page)).filter((t) => /^33\.3% DNAT /.test(t));
+      if (
+        pathRows.length !== 3 ||
+        (await touchedPathRows(page).count()) > 0 ||
+        (await pathHighlightedLines(page)) > 0
+      ) {
+        log('the paths of demo/web are not shown as the trace left them: tracing it again');
+        await traceDemoWeb(page);
+      }
       const before = await pathHighlightedLines(page);
-      const row = page
-        .locator('.part.sidebar .pane-body .monaco-list-row', { hasText: /^33\.3%\s+DNAT 10\.244\.2\.7:8080/ })
-        .first();
-      await row.click();
-      const lit = await settle(
-        () => pathHighlightedLines(page),
-        (n) => n > 0,
-        15_000,
-      );
-      // The path opens: its first row is its endpoint chain, whole (the path's row shows its start only).
-      const chain = await settle(
-        () => sideBarRows(page),
-        (texts) => texts.some((t) => /^KUBE-SEP-[A-Z0-9]{16}$/.test(t)),
-        15_000,
-      );
+      const { lit, chain } = await selectWebPath(page, log);
       await screenshot('trace-path-selected', { x: 0, y: 30, width: 1000, height: 560 });
       assert.ok(
         chain.some((t) => /^KUBE-SEP-[A-Z0-9]{16}$/.test(t)),
@@ -147,6 +185,35 @@ export const checks: UiCheck[] = [
       assert.equal(before, 0);
       // The path's filter and nat rules on screen (FORWARD, PREROUTING...), not every matched line of the trace.
       assert.ok(lit >= 3, `${lit} lines lit`);
+    },
+  },
+  {
+    name: 'a new trace starts with no path selected or open, and selecting the same path again lights it',
+    async run({ page, log }) {
+      // A path selected and open, as the check before leaves it and a person would before tracing again.
+      if ((await touchedPathRows(page).count()) === 0) {
+        if ((await sideBarRows(page)).filter((t) => /^33\.3% DNAT /.test(t)).length !== 3) await traceDemoWeb(page);
+        await selectWebPath(page, log);
+      }
+      await traceDemoWeb(page);
+      // The new trace is shown when every matched line is lit in the trace's colour again, not the path's.
+      await settle(
+        () => pathHighlightedLines(page),
+        (n) => n === 0,
+        15_000,
+      );
+      const touched = await settle(
+        () => touchedPathRows(page).allInnerTexts(),
+        (rows) => rows.length === 0,
+        5_000,
+      );
+      assert.deepEqual(touched, [], 'no path row selected or open after a new trace');
+      const { lit, chain } = await selectWebPath(page, log);
+      assert.ok(lit >= 3, `${lit} lines lit`);
+      assert.ok(
+        chain.some((t) => /^KUBE-SEP-[A-Z0-9]{16}$/.test(t)),
+        chain.join(' | '),
+      );
     },
   },
   {
