@@ -81,10 +81,36 @@ export function analyzeOrRead<T>(
   return a;
 }
 
+/**
+ * The notes on how a paste was unwrapped (quoted, logged, numbered, ...): the dump's diagnostics start with them.
+ * A second reading of the same paste (a dual-stack ruleset's other family) gives them again.
+ */
+export const PASTE_NOTE_CODES = [
+  'ansible-output',
+  'command-other-family',
+  'container-log-parts',
+  'docker-json-log',
+  'double-spaced-paste',
+  'grep-file-names',
+  'html-line-breaks',
+  'html-references',
+  'klog-commands',
+  'kube-proxy-log',
+  'log-prefixed-paste',
+  'logfmt-commands',
+  'numbered-paste',
+  'quoted-paste',
+  'terminal-escapes',
+  'typographic-dashes',
+  'typographic-quotes',
+  'unicode-spaces',
+] as const;
+export type PasteNoteCode = (typeof PASTE_NOTE_CODES)[number];
+
 function pasteNotes(paste: UnwrappedPaste): Diagnostic[] {
   const notes: Diagnostic[] = [];
   const note = (
-    code: string,
+    code: PasteNoteCode,
     line: number,
     column: number,
     length: number,

@@ -3,7 +3,7 @@
  * (the parser says which it skipped: `nft-table-skipped`). A line of the skipped family's tables is answered from a
  * reading of that family: the editor's hovers, definitions, outline and diagnostics, `kpp explain` and `kpp lint`.
  */
-import { analyzeText, diagnosticsOf, type Analysis } from './analyze';
+import { analyzeText, diagnosticsOf, PASTE_NOTE_CODES, type Analysis } from './analyze';
 import type { Diagnostic } from './common/diagnostics';
 import type { IpFamily } from './common/ip';
 import type { DumpKind } from './detect';
@@ -100,7 +100,7 @@ function skippedTableRanges(analysis: Analysis, skipped: IpFamily): [number, num
   const dump = analysis.iptables!.dump;
   const family = skipped === 6 ? 'ip6' : 'ip';
   const notes = dump.diagnostics.filter((d) => d.code === 'nft-table-skipped');
-  const starts = notes.map((d) => d.span.line).concat(dump.tables.map((t) => t.line ?? -1));
+  const starts = dump.nftTableLines ?? [];
   return notes
     .filter((d) => d.params?.family === family)
     .map((d) => {
@@ -128,12 +128,19 @@ export function diagnosticsOfBoth(read: Analysis, skipped: Analysis | undefined,
 
 /**
  * Of diagnostics of the skipped family's reading, those on its own tables' lines (see diagnosticsOfBoth) that the
- * first reading does not give too: a note on how a paste was unwrapped (quoted, logged) is each reading's.
+ * first reading does not give too: the notes on how a paste was unwrapped (quoted, logged) are each reading's, and
+ * the skipped family's reading of a paste puts them on its own first line.
  */
 export function ownDiagnostics(read: Analysis, skipped: Analysis, found: readonly Diagnostic[]): Diagnostic[] {
   const key = (d: Diagnostic) => `${d.code} ${d.span.line} ${d.span.column} ${d.span.length}`;
   const given = new Set((read.iptables?.dump.diagnostics ?? []).map(key));
   return found.filter(
-    (d) => d.code !== 'nft-table-skipped' && readingAt(d.span.line, read, skipped) === skipped && !given.has(key(d)),
+    (d) =>
+      d.code !== 'nft-table-skipped' &&
+      !PASTE_NOTES.has(d.code) &&
+      readingAt(d.span.line, read, skipped) === skipped &&
+      !given.has(key(d)),
   );
 }
+
+const PASTE_NOTES: ReadonlySet<string> = new Set(PASTE_NOTE_CODES);

@@ -817,6 +817,50 @@ test("a dual-stack nft ruleset: parse counts and lists both families' tables and
     linted.filter((code: string) => code !== 'hash-mismatch'),
     ['quoted-paste', 'nft-table-skipped'],
   );
+  // The same with the ip table first: the other family's reading keeps only the ip6 table's lines, and would put the
+  // quote's note on that table's first line.
+  const [ip6Table, ipTable] = DUAL_STACK_NFT.split(/(?=^table ip nat)/m);
+  writeFileSync(file, (ipTable + ip6Table).replace(/^/gm, '> '));
+  const swapped = JSON.parse(kpp('lint', file, '--json').stdout).diagnostics.map((d: { code: string }) => d.code);
+  assert.deepEqual(
+    swapped.filter((code: string) => code !== 'hash-mismatch'),
+    ['quoted-paste', 'nft-table-skipped'],
+  );
+});
+
+test('an nft ruleset with tables of one name in several families (firewalld): a line is read in its own table', () => {
+  // inet, ip and ip6 tables all named firewalld; the ip6 one has more rules, so it is the family read, and the ip
+  // table, skipped, ends where the ip6 table starts (the tables share a name: one table of the dump).
+  const ruleset = [
+    'table inet firewalld {',
+    '\tchain filter_INPUT {',
+    '\t\ttype filter hook input priority filter + 10; policy accept;',
+    '\t\tct state established,related accept',
+    '\t}',
+    '}',
+    'table ip firewalld {',
+    '\tchain nat_PREROUTING {',
+    '\t\ttype nat hook prerouting priority dstnat + 10; policy accept;',
+    '\t\tip daddr 10.0.0.1 tcp dport 80 dnat to 10.0.0.2:8080',
+    '\t}',
+    '}',
+    'table ip6 firewalld {',
+    '\tchain nat_PREROUTING {',
+    '\t\ttype nat hook prerouting priority dstnat + 10; policy accept;',
+    '\t\tip6 daddr fd00::1 tcp dport 80 dnat to [fd00::2]:8080',
+    '\t\tip6 daddr fd00::3 tcp dport 80 dnat to [fd00::4]:8080',
+    '\t}',
+    '}',
+    '',
+  ].join('\n');
+  const file = join(dir, 'firewalld-families.nft');
+  writeFileSync(file, ruleset);
+  const lineOf = (needle: string) => String(ruleset.split('\n').findIndex((l) => l.includes(needle)) + 1);
+  const v6 = kpp('explain', file, '--line', lineOf('fd00::3'));
+  assert.equal(v6.code, 0, v6.stderr);
+  assert.match(v6.stdout, /\[fd00::4\]:8080/);
+  const v4 = kpp('explain', file, '--line', lineOf('10.0.0.1'));
+  assert.match(v4.stdout, /10\.0\.0\.2:8080/);
 });
 
 test("kube-proxy's nftables mode: parse --json lists the Services of the maps, and the text names them", () => {

@@ -199,6 +199,11 @@ export interface IptablesDump {
   nftObjects?: NftObject[];
   /** Base chains of those tables that iptables has no builtin for (`nat-prerouting`), with hook and priority. */
   nftBaseChains?: NftBaseChain[];
+  /**
+   * The header line of every `table FAMILY NAME {` block of an nft ruleset, read or skipped, in order: where each
+   * block starts (a table of a name read before joins it, so `tables` has the first one's line only).
+   */
+  nftTableLines?: number[];
 }
 
 export const BUILTIN_CHAINS: Readonly<Record<string, readonly string[]>> = {

@@ -876,6 +876,7 @@ export function parseIptables(text: string, options: ParseOptions = {}): Iptable
     for (const t of block.tokens) tokens.push(t);
     const nft = block.table;
     if (!nft) return block.nextLine;
+    (dump.nftTableLines ??= []).push(nft.span.line);
     nftFamily ??= nftFamilyToRead(allLines, li, packetFamily === 6 ? 'ip6' : packetFamily === 4 ? 'ip' : undefined);
     const family = nft.family === 'inet' ? nftFamily : nft.family;
     if ((family && nftFamily && family !== nftFamily) || (tables.has(nft.name) && nft.family === 'inet')) {
