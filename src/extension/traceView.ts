@@ -80,12 +80,17 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
 
   /**
    * Shows a trace: a new one with no path selected or open; the same one again in another language (`sameTrace`)
-   * keeps the path selected.
+   * keeps the path selected, when its paths are the ones shown (the document may have changed since).
    */
   show(uri: vscode.Uri, result: TracePacketResult, sameTrace = false): void {
+    const samePaths =
+      sameTrace &&
+      this.result !== undefined &&
+      pathsKey(this.result) === pathsKey(result) &&
+      this.uri?.toString() === uri.toString();
     this.uri = uri;
     this.result = result;
-    if (!sameTrace) {
+    if (!samePaths) {
       this.selectedPath = undefined;
       this.generation++;
     }
@@ -301,6 +306,11 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     this.pathHighlight.dispose();
     this.changed.dispose();
   }
+}
+
+/** What tells a trace's paths apart whatever the language: each one's target, share and endpoint chain. */
+function pathsKey(r: TracePacketResult): string {
+  return JSON.stringify(r.paths.map((p) => [p.verdict, p.dnat, p.probability, p.endpointChain, p.given?.length]));
 }
 
 /**

@@ -90,6 +90,23 @@ async function traceDemoWeb(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Waits for a new trace to be shown after one with a path selected (its rows have the same labels): every matched
+ * line lit in the trace's colour again, not the path's; then the path rows still selected or open (none expected).
+ */
+async function afterNewTrace(page: Page): Promise<string[]> {
+  await settle(
+    () => pathHighlightedLines(page),
+    (n) => n === 0,
+    15_000,
+  );
+  return settle(
+    () => touchedPathRows(page).allInnerTexts(),
+    (rows) => rows.length === 0,
+    5_000,
+  );
+}
+
 /** Path rows (`33.3% DNAT ...`) of the Packet Trace view that are selected or open. */
 function touchedPathRows(page: Page) {
   const row = '.part.sidebar .pane-body .monaco-list-row';
@@ -173,6 +190,7 @@ export const checks: UiCheck[] = [
       ) {
         log('the paths of demo/web are not shown as the trace left them: tracing it again');
         await traceDemoWeb(page);
+        await afterNewTrace(page);
       }
       const before = await pathHighlightedLines(page);
       const { lit, chain } = await selectWebPath(page, log);
@@ -196,18 +214,7 @@ export const checks: UiCheck[] = [
         await selectWebPath(page, log);
       }
       await traceDemoWeb(page);
-      // The new trace is shown when every matched line is lit in the trace's colour again, not the path's.
-      await settle(
-        () => pathHighlightedLines(page),
-        (n) => n === 0,
-        15_000,
-      );
-      const touched = await settle(
-        () => touchedPathRows(page).allInnerTexts(),
-        (rows) => rows.length === 0,
-        5_000,
-      );
-      assert.deepEqual(touched, [], 'no path row selected or open after a new trace');
+      assert.deepEqual(await afterNewTrace(page), [], 'no path row selected or open after a new trace');
       const { lit, chain } = await selectWebPath(page, log);
       assert.ok(lit >= 3, `${lit} lines lit`);
       assert.ok(
