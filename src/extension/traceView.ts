@@ -152,7 +152,19 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     return undefined;
   }
 
+  /**
+   * Each row keyed by where it is in the trace (a path by its index, the others by their place under their parent),
+   * not by its text: a change of language then keeps what was open and selected.
+   */
   getChildren(node?: Node): Node[] {
+    return this.childrenOf(node).map((child, i) => {
+      const at = child.kind === 'path' ? `path-${child.index}` : node ? `${keyOf(node)}/${i}` : `top-${i}`;
+      keys.set(child, at);
+      return child;
+    });
+  }
+
+  private childrenOf(node?: Node): Node[] {
     const r = this.result;
     if (!r) return [];
     const lang = uiLang();
@@ -230,6 +242,12 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    const item = this.itemOf(node);
+    item.id = `trace-${this.generation}/${keyOf(node)}`;
+    return item;
+  }
+
+  private itemOf(node: Node): vscode.TreeItem {
     const lang = uiLang();
     switch (node.kind) {
       case 'endpoint': {
@@ -248,21 +266,17 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
       case 'alternative': {
         const text = node.given.join('; ');
         const item = new vscode.TreeItem(text, vscode.TreeItemCollapsibleState.Expanded);
-        item.id = `trace-${this.generation}/if-${node.paths[0]}`;
         item.description = tn(lang, 'ui.trace.alternative.paths', node.paths.length);
         item.tooltip = t(lang, 'ui.trace.alternative', { text });
         item.iconPath = new vscode.ThemeIcon('question');
         return item;
       }
-      case 'path': {
-        const item = pathItem(
+      case 'path':
+        return pathItem(
           node.path,
           lang,
           (this.result?.paths ?? []).some((p) => (p.given ?? []).length > 0),
         );
-        item.id = `trace-${this.generation}/path-${node.index}`;
-        return item;
-      }
       case 'shared': {
         const item = new vscode.TreeItem(
           tn(lang, 'ui.trace.shared', node.count),
@@ -307,6 +321,10 @@ export class TraceView implements vscode.TreeDataProvider<Node>, vscode.Disposab
     this.changed.dispose();
   }
 }
+
+/** Where each row given to the workbench is in its trace (see getChildren). */
+const keys = new WeakMap<Node, string>();
+const keyOf = (node: Node): string => keys.get(node) ?? (node.kind === 'path' ? `path-${node.index}` : 'row');
 
 /** What tells a trace's paths apart whatever the language: each one's target, share and endpoint chain. */
 function pathsKey(r: TracePacketResult): string {

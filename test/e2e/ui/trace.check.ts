@@ -224,10 +224,15 @@ export const checks: UiCheck[] = [
     },
   },
   {
-    name: 'with Simplified Chinese the Packet Trace view on screen turns Chinese',
+    name: 'with Simplified Chinese the Packet Trace view on screen turns Chinese, the open path still open',
     async run({ page, screenshot }) {
       await page.mouse.move(700, 880);
       await page.keyboard.press('Escape');
+      // The check before left a path open (when it ran): a change of language keeps it so.
+      const openPaths = page.locator('.part.sidebar .pane-body .monaco-list-row[aria-expanded="true"]', {
+        hasText: /^\d+(\.\d+)?%/,
+      });
+      const openBefore = await openPaths.count();
       await setEnumSetting(page, 'kubePacketPath.language', 'zh-CN');
       try {
         // The message is set at once; the tree's rows are drawn anew when the workbench asks for them, later (under
@@ -244,6 +249,7 @@ export const checks: UiCheck[] = [
           texts.join(' | '),
         );
         assert.ok(!texts.some(english), texts.join(' | '));
+        assert.equal(await openPaths.count(), openBefore, 'the path open before is open in Chinese');
       } finally {
         await setEnumSetting(page, 'kubePacketPath.language', 'auto');
       }
