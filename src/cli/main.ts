@@ -24,10 +24,10 @@ usage:
   kpp explain FILE --line N [--column C] [--lang en|zh-CN]
   kpp lint FILE [--json] [--lang en|zh-CN]
   kpp generate CLUSTER.json [--cluster-cidr CIDR] [--masquerade-all]
-  kpp services [-n NS | -A] [--context C] [--kubeconfig F] [--json]
+  kpp services [-n NS | -A] [--context C] [--kubeconfig F] [--json] [--lang en|zh-CN]
   kpp diagnose svc/NAME [-n NS] [--port P] [--from pod/NAME] [--from-namespace NS] [--container C] [--context C]
                [--kubeconfig F] [--timeout S] [--json] [--lang en|zh-CN] [--yes] [--verbose]
-  kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes] [--json]
+  kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes] [--json] [--lang en|zh-CN]
 
 FILE is an iptables-save / iptables -S / iptables -L dump, ipvsadm output, or ip route / ip addr / conntrack /
 ipset text, in UTF-8 or UTF-16, or gzip-compressed; "-" reads standard input. Lines and columns are 1-based.

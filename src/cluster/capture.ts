@@ -8,15 +8,17 @@ import { nodeCaptureChecks, nodeRulesCheck, type IpFamily, type ProxyMode } from
 import type { CheckResult, CheckSpec } from '../core/diagnose/types';
 import { createNodeDebugPod, type DebugHandle, type DebugOptions } from './debug';
 import { dumpEngine } from './dumpEngine';
-import { ClusterError, isClusterError } from './errors';
+import { t, type Lang } from '../core/i18n/catalog';
+import { ClusterError, errorText, hintText, isClusterError, textIn, type CatalogText } from './errors';
 import { DEFAULT_MAX_OUTPUT_BYTES, type ExecResult } from './exec';
 import type { CallOptions } from './http';
 import type { ClusterSession, KubeObject } from './session';
 import { checkNodeName, checkPodName } from './validate';
 
 export interface NodeAccessOptions extends DebugOptions {
-  /** Called with one line per step. */
+  /** Called with one line per step, in `lang` (default English). */
   onProgress?: (message: string) => void;
+  lang?: Lang;
 }
 
 /** A way to run argv in a node's network namespace. */
@@ -141,16 +143,16 @@ export async function openNodeAccess(
 ): Promise<NodeAccess> {
   checkNodeName(node);
   const call = { signal: opts.signal, timeoutMs: opts.timeoutMs };
-  let why = '';
+  let why: CatalogText | undefined;
   let candidates: KubeObject[] = [];
   try {
     candidates = (await session.findPods('kube-system', 'k8s-app=kube-proxy', `spec.nodeName=${node}`, call)).filter(
       (p) => isUsableKubeProxy(p, node),
     );
-    if (!candidates.length) why = `no running hostNetwork kube-proxy pod on node ${node}`;
+    if (!candidates.length) why = errorText('no-kube-proxy-pod', { node });
   } catch (e) {
     if (isClusterError(e) && e.code === 'cancelled') throw e;
-    why = `cannot list kube-proxy pods: ${(e as Error).message}`;
+    why = errorText('kube-proxy-list-failed', { text: isClusterError(e) ? e : (e as Error).message });
   }
   for (const p of candidates) {
     const name = p.metadata?.name;
@@ -172,7 +174,9 @@ export async function openNodeAccess(
       call,
     );
     if (probe.exitCode === 0) {
-      opts.onProgress?.(`reading node ${node} through its kube-proxy pod kube-system/${name}`);
+      opts.onProgress?.(
+        t(opts.lang ?? 'en', 'cluster.progress.node-via-kube-proxy', { node, pod: `kube-system/${name}` }),
+      );
       return {
         node,
         via: `exec kube-system/${name}`,
@@ -183,9 +187,11 @@ export async function openNodeAccess(
         dispose: async () => undefined,
       };
     }
-    why = `kube-proxy pod kube-system/${name} cannot run ip (${probe.error ?? `exit ${probe.exitCode}`})`;
+    why = errorText('kube-proxy-no-ip', { pod: `kube-system/${name}`, text: probe.error ?? `exit ${probe.exitCode}` });
   }
-  opts.onProgress?.(`${why}; a privileged debug pod on the node is needed`);
+  opts.onProgress?.(
+    t(opts.lang ?? 'en', 'cluster.progress.node-needs-debug-pod', { why: textIn(opts.lang ?? 'en', why ?? '') }),
+  );
   let handle: DebugHandle;
   try {
     handle = await createNodeDebugPod(session, node, opts);
@@ -193,13 +199,13 @@ export async function openNodeAccess(
     if (isClusterError(e) && e.code === 'not-confirmed') {
       throw new ClusterError(
         'not-confirmed',
-        `${why}; reading the node needs a privileged debug pod, which was not confirmed`,
-        'pass --yes to allow a debug pod (deleted afterwards)',
+        errorText('node-debug-not-confirmed', { why: why ?? '' }),
+        hintText('node-debug-not-confirmed'),
       );
     }
     throw e;
   }
-  opts.onProgress?.(`reading node ${node} through ${handle.via}`);
+  opts.onProgress?.(t(opts.lang ?? 'en', 'cluster.progress.node-via', { node, via: handle.via }));
   return {
     node,
     via: handle.via,

@@ -7,8 +7,8 @@
  * Kubernetes cannot remove an ephemeral container from a pod: it stays listed in the pod's spec, terminated.
  */
 import { randomBytes } from 'node:crypto';
-import { t, type Lang } from '../core/i18n/catalog';
-import { ClusterError, isClusterError } from './errors';
+import type { Lang } from '../core/i18n/catalog';
+import { ClusterError, errorText, hintText, isClusterError, textIn, type CatalogText } from './errors';
 import type { CallOptions } from './http';
 import type { ClusterSession, KubeObject } from './session';
 import { checkImage, checkNamespace, checkNodeName, checkPodName } from './validate';
@@ -25,14 +25,18 @@ export type PlannedCreation =
   | { kind: 'debug-pod'; image: string; namespace: string; node: string };
 
 /** The planned creation as a phrase of `lang` ("add an ephemeral debug container (image ...) to pod ns/name; ..."). */
-export function describeCreation(lang: Lang, c: PlannedCreation): string {
+/** The creation as a catalog text (a confirmation question, or the cause of a not-confirmed error). */
+export function creationText(c: PlannedCreation): CatalogText {
   return c.kind === 'ephemeral-container'
-    ? t(lang, 'cluster.create.ephemeral-container', {
-        image: c.image,
-        pod: `${c.namespace}/${c.pod}`,
-        lifetime: c.lifetimeSeconds,
-      })
-    : t(lang, 'cluster.create.debug-pod', { image: c.image, node: c.node, namespace: c.namespace });
+    ? {
+        key: 'cluster.create.ephemeral-container',
+        params: { image: c.image, pod: `${c.namespace}/${c.pod}`, lifetime: c.lifetimeSeconds },
+      }
+    : { key: 'cluster.create.debug-pod', params: { image: c.image, node: c.node, namespace: c.namespace } };
+}
+
+export function describeCreation(lang: Lang, c: PlannedCreation): string {
+  return textIn(lang, creationText(c));
 }
 
 /** Asked before anything is created; false or absent: nothing is created (ClusterError `not-confirmed`). */
@@ -63,25 +67,31 @@ function suffix(): string {
 async function confirmed(opts: DebugOptions, creation: PlannedCreation): Promise<void> {
   const yes = opts.confirm ? await opts.confirm(creation) : false;
   if (!yes) {
-    const what = describeCreation('en', creation);
-    throw new ClusterError('not-confirmed', `not confirmed: ${what}`, 'confirm the prompt, or pass --yes to the CLI');
+    throw new ClusterError(
+      'not-confirmed',
+      errorText('not-confirmed', { what: creationText(creation) }),
+      hintText('not-confirmed'),
+    );
   }
 }
 
 type Obj = Record<string, unknown>;
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 
-function containerState(pod: KubeObject, name: string, field: string): true | string | false {
+function containerState(pod: KubeObject, name: string, field: string): true | CatalogText | false {
   const st = arr(pod.status?.[field]).find((s) => s.name === name);
   const state = (st?.state ?? {}) as Obj;
   if (state.running) return true;
   const waiting = state.waiting as Obj | undefined;
   const reason = typeof waiting?.reason === 'string' ? waiting.reason : '';
   if (/ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerError|CreateContainerConfigError/.test(reason)) {
-    return `debug container ${name} cannot start: ${reason}${typeof waiting?.message === 'string' ? `: ${waiting.message}` : ''}`;
+    return errorText('debug-container-cannot-start', {
+      container: name,
+      reason: `${reason}${typeof waiting?.message === 'string' ? `: ${waiting.message}` : ''}`,
+    });
   }
   const term = state.terminated as Obj | undefined;
-  if (term) return `debug container ${name} ended before use (${String(term.reason ?? 'terminated')})`;
+  if (term) return errorText('debug-container-ended', { container: name, reason: String(term.reason ?? 'terminated') });
   return false;
 }
 
@@ -116,7 +126,7 @@ export async function addDebugContainer(
     namespace,
     pod,
     (p) => {
-      if (p.metadata?.deletionTimestamp) return `pod ${namespace}/${pod} is being deleted`;
+      if (p.metadata?.deletionTimestamp) return errorText('pod-being-deleted', { pod: `${namespace}/${pod}` });
       return containerState(p, name, 'ephemeralContainerStatuses');
     },
     { signal: opts.signal, timeoutMs: opts.startTimeoutMs ?? 90_000 },
@@ -177,8 +187,11 @@ export async function createNodeDebugPod(
       // Leave a sentence the caller can show; the pod still ends at activeDeadlineSeconds.
       throw new ClusterError(
         isClusterError(e) ? e.code : 'api',
-        `could not delete debug pod ${namespace}/${name}: ${(e as Error).message}`,
-        `delete it with: kubectl delete pod -n ${namespace} ${name}`,
+        errorText('debug-pod-not-deleted', {
+          pod: `${namespace}/${name}`,
+          text: isClusterError(e) ? e : (e as Error).message,
+        }),
+        hintText('debug-pod-not-deleted', { namespace, name }),
       );
     }
   };
@@ -188,10 +201,13 @@ export async function createNodeDebugPod(
       name,
       (p) => {
         if (p.status?.phase === 'Failed')
-          return `debug pod ${namespace}/${name} failed: ${String(p.status?.message ?? p.status?.reason ?? '')}`;
+          return errorText('debug-pod-failed', {
+            pod: `${namespace}/${name}`,
+            text: String(p.status?.message ?? p.status?.reason ?? ''),
+          });
         if (p.status?.phase !== 'Running') {
           const s = containerState(p, 'debugger', 'containerStatuses');
-          return typeof s === 'string' ? s : false;
+          return typeof s === 'object' ? s : false;
         }
         const s = containerState(p, 'debugger', 'containerStatuses');
         return s === false ? true : s;

@@ -26,7 +26,7 @@ import type {
   EndpointPodPorts,
   NodeEvidence,
 } from '../core/diagnose/types';
-import type { Lang } from '../core/i18n/catalog';
+import { t, type Lang } from '../core/i18n/catalog';
 import { normaliseCluster } from '../core/kube/objects';
 import { isSubdomainName, kubeIpText } from '../core/kube/validate';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
@@ -41,7 +41,7 @@ import {
 } from './capture';
 import { dumpEngine } from './dumpEngine';
 import { addDebugContainer, DEFAULT_DEBUG_IMAGE, type ConfirmCreation, type DebugHandle } from './debug';
-import { cancelledError, ClusterError, isClusterError } from './errors';
+import { cancelledError, ClusterError, errorText, hintText, isClusterError } from './errors';
 import type { ExecResult } from './exec';
 import type { ClusterSession, KubeObject } from './session';
 import { checkContainerName, checkNamespace, checkPodName, checkServiceName } from './validate';
@@ -163,8 +163,13 @@ export function pickPort(service: ServiceInfo, wanted: string | number | undefin
   const show = (p: ServicePortSpec) =>
     `${p.name ? `${p.name}:` : ''}${p.port}/${p.protocol}${p.targetPort !== undefined && String(p.targetPort) !== String(p.port) ? ` (targetPort ${p.targetPort})` : ''}`;
   const list = ports.map(show).join(', ');
+  const serviceName = `${service.namespace}/${service.name}`;
   if (!ports.length) {
-    throw new ClusterError('api', `Service ${service.namespace}/${service.name} has no ports`, 'nothing to check');
+    throw new ClusterError(
+      'api',
+      errorText('service-no-ports', { service: serviceName }),
+      hintText('service-no-ports'),
+    );
   }
   if (wanted === undefined || wanted === '') return ports[0];
   const n = typeof wanted === 'number' ? wanted : /^\d+$/.test(wanted) ? Number(wanted) : undefined;
@@ -175,14 +180,18 @@ export function pickPort(service: ServiceInfo, wanted: string | number | undefin
   if (byTarget.length > 1) {
     throw new ClusterError(
       'not-found',
-      `Service ${service.namespace}/${service.name} has no port ${wanted}; it is the targetPort of ports ${byTarget.map(show).join(', ')}`,
-      `pass --port with one of them: ${byTarget.map((p) => p.name || p.port).join(', ')}`,
+      errorText('port-is-target-of-several', {
+        service: serviceName,
+        port: String(wanted),
+        ports: byTarget.map(show).join(', '),
+      }),
+      hintText('port-is-target-of-several', { choices: byTarget.map((p) => p.name || p.port).join(', ') }),
     );
   }
   throw new ClusterError(
     'not-found',
-    `Service ${service.namespace}/${service.name} has no port ${wanted} (ports: ${list})`,
-    'pass --port with one of its ports',
+    errorText('no-such-port', { service: serviceName, port: String(wanted), ports: list }),
+    hintText('no-such-port'),
   );
 }
 
@@ -191,7 +200,7 @@ function podInfoOf(pod: KubeObject): PodInfo {
   if (!info) {
     throw new ClusterError(
       'invalid-name',
-      `pod ${pod.metadata?.namespace}/${pod.metadata?.name} could not be read`,
+      errorText('pod-unreadable', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` }),
       '',
     );
   }
@@ -212,6 +221,18 @@ export function pickSource(pods: KubeObject[], backends: Set<string>): KubeObjec
         Number(podReady(b)) - Number(podReady(a)) || String(a.metadata?.name).localeCompare(String(b.metadata?.name)),
     );
   return usable.find((p) => !backends.has(kubeIpText(p.status?.podIP)!)) ?? usable[0];
+}
+
+/** The source pod went away while the checks ran: its results are no longer the pod's. */
+function sourceGone(namespace: string, pod: string): ClusterError {
+  return new ClusterError(
+    'not-found',
+    errorText('source-gone', { pod: `${namespace}/${pod}` }),
+    hintText('source-gone'),
+    {
+      status: 404,
+    },
+  );
 }
 
 /** Exec errors that end the diagnosis (the pod is gone, the API went away, the caller cancelled). */
@@ -250,6 +271,10 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   // Every parallel exec listens on the one signal.
   if (signal) setMaxListeners(200, signal);
   const progress = (m: string) => opts.onProgress?.(m);
+  const say = (key: string, params: Record<string, string | number> = {}) =>
+    progress(t(lang, `cluster.progress.${key}`, params));
+  /** An error as a line in the report's language (the API's or the system's own text as it came). */
+  const errorLine = (e: unknown) => (isClusterError(e) ? e.oneLine(lang) : (e as Error).message);
   const checkTimeout = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const call = { signal };
   const throwIfCancelled = () => {
@@ -257,7 +282,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   };
 
   // 1. The Service and its endpoints.
-  progress(`reading Service ${ns}/${svcName}`);
+  say('reading-service', { service: `${ns}/${svcName}` });
   let svcObj: KubeObject;
   try {
     svcObj = await session.getService(ns, svcName, call);
@@ -265,8 +290,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     if (isClusterError(e) && e.code === 'not-found') {
       throw new ClusterError(
         'not-found',
-        `Service ${ns}/${svcName} not found`,
-        `list them with: kpp services -n ${ns}`,
+        errorText('service-not-found', { service: `${ns}/${svcName}` }),
+        hintText('service-not-found', { namespace: ns }),
         { status: 404 },
       );
     }
@@ -279,39 +304,43 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   } catch (e) {
     if (isFatal(e)) throw e;
     endpointsKnown = false;
-    progress(`endpoints of ${ns}/${svcName} could not be read: ${(e as Error).message}`);
+    say('endpoints-unreadable', { service: `${ns}/${svcName}`, text: errorLine(e) });
   }
   const snap = normaliseCluster([svcObj, ...endpointObjs]);
   const service = snap.services[0];
   if (!service) {
     throw new ClusterError(
       'invalid-name',
-      `Service ${ns}/${svcName} could not be read: ${snap.warnings[0] ?? 'invalid object'}`,
+      snap.warnings[0]
+        ? errorText('service-unreadable', { service: `${ns}/${svcName}`, text: snap.warnings[0] })
+        : errorText('service-invalid', { service: `${ns}/${svcName}` }),
       '',
     );
   }
   if (service.type === 'ExternalName' && service.ports.length === 0) {
     throw new ClusterError(
       'api',
-      `Service ${ns}/${svcName} is of type ExternalName, a DNS alias of ${service.externalName ?? '?'} with no ports: kube-proxy translates nothing for it`,
-      `look ${service.externalName ?? 'that name'} up and connect to it from the pod`,
+      errorText('external-name', { service: `${ns}/${svcName}`, name: service.externalName ?? '?' }),
+      service.externalName
+        ? hintText('external-name', { name: service.externalName })
+        : hintText('external-name.unnamed'),
     );
   }
   const port = pickPort(service, opts.port);
-  if (opts.port !== undefined && String(opts.port) !== String(port.port) && String(opts.port) !== port.name) {
-    progress(
-      `${opts.port} is the targetPort of Service port ${port.name || port.port} (${port.port}/${port.protocol}); checking that`,
-    );
-  }
-  const sameNumber = service.ports.filter((p) => p.port === port.port);
-  if (opts.port !== undefined && sameNumber.length > 1 && String(opts.port) === String(port.port)) {
-    progress(
-      `port ${port.port} is ${sameNumber.map((p) => `${p.name || p.port} (${p.protocol})`).join(' and ')}; checking ${port.name || port.port} (choose by name with --port)`,
-    );
-  }
-  if (opts.port === undefined && service.ports.length > 1) {
-    progress(`Service has ${service.ports.length} ports; checking ${port.name || port.port} (choose with --port)`);
-  }
+  const asked = opts.port === undefined ? undefined : String(opts.port);
+  const checking = `${port.name ? `${port.name} ` : ''}${port.port}/${port.protocol}`;
+  if (asked !== undefined && asked !== String(port.port) && asked !== port.name)
+    say('port-is-target', { asked: String(opts.port), port: checking });
+  // The same number over another protocol (kube-dns: 53/UDP and 53/TCP): the report says it too.
+  const others = service.ports.filter((p) => p.port === port.port && p.protocol !== port.protocol);
+  if (others.length)
+    say('port-other-protocol', {
+      port: checking,
+      others: others.map((p) => `${p.port}/${p.protocol}`).join(', '),
+      choice: others[0].name || String(others[0].port),
+    });
+  if (opts.port === undefined && service.ports.length > 1)
+    say('port-first', { count: service.ports.length, port: checking });
   const byPort = snap.endpoints[serviceKey(ns, svcName)] ?? {};
   const endpoints: EndpointInfo[] = byPort[port.name] ?? [];
   const endpointPortNames = Object.keys(byPort).filter((n) => byPort[n].length > 0);
@@ -327,8 +356,8 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       if (isClusterError(e) && e.code === 'not-found') {
         throw new ClusterError(
           'not-found',
-          `pod ${podNs}/${opts.from} not found`,
-          `check --from; pods: kubectl get pods -n ${podNs}`,
+          errorText('source-not-found', { pod: `${podNs}/${opts.from}` }),
+          hintText('source-not-found', { namespace: podNs }),
           { status: 404 },
         );
       }
@@ -341,22 +370,25 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     if (!picked?.metadata?.name) {
       throw new ClusterError(
         'not-found',
-        `no running pod in namespace ${podNs} to check from`,
+        errorText('no-source-pod', { namespace: podNs }),
         // The Service's namespace may hold no client at all (default/kubernetes): a pod of another one will do.
         opts.fromNamespace === undefined
-          ? 'pass --from pod/NAME, with --from-namespace NS for a pod of another namespace'
-          : `pass --from pod/NAME (a pod of namespace ${podNs})`,
+          ? hintText('no-source-pod')
+          : hintText('no-source-pod.in-namespace', { namespace: podNs }),
       );
     }
     podObj = picked;
-    progress(`no --from given: checking from pod ${podNs}/${picked.metadata.name} (running, not hostNetwork)`);
+    say('source-picked', { pod: `${podNs}/${picked.metadata.name}` });
   }
   const source = podInfoOf(podObj);
   if (podObj.status?.phase !== 'Running') {
+    const phase = podObj.status?.phase;
     throw new ClusterError(
       'api',
-      `pod ${podNs}/${source.name} is ${String(podObj.status?.phase ?? 'not running')}`,
-      'choose a running pod with --from',
+      typeof phase === 'string' && phase
+        ? errorText('source-not-running', { pod: `${podNs}/${source.name}`, phase })
+        : errorText('source-not-running.no-phase', { pod: `${podNs}/${source.name}` }),
+      hintText('source-not-running'),
     );
   }
   const containers = container(podObj);
@@ -368,14 +400,18 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   if (opts.container && !containers.includes(opts.container)) {
     throw new ClusterError(
       'not-found',
-      `pod ${podNs}/${source.name} has no container ${opts.container} (containers: ${containers.join(', ')})`,
-      'check --container',
+      errorText('no-such-container', {
+        pod: `${podNs}/${source.name}`,
+        container: opts.container,
+        containers: containers.join(', '),
+      }),
+      hintText('no-such-container'),
     );
   }
   if (cont) checkContainerName(cont);
   let podContainer = cont;
   if (!opts.container && containers.length > 1)
-    progress(`pod has ${containers.length} containers; using ${cont} (choose with --container)`);
+    say('container-picked', { count: containers.length, container: cont ?? '' });
 
   let node: NodeInfo | undefined;
   if (source.nodeName) {
@@ -383,7 +419,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       node = normaliseCluster([await session.getNode(source.nodeName, call)]).nodes?.[0];
     } catch (e) {
       if (isClusterError(e) && e.code === 'cancelled') throw e;
-      progress(`node ${source.nodeName} could not be read: ${(e as Error).message}`);
+      say('node-unreadable', { node: source.nodeName, text: errorLine(e) });
     }
   }
   throwIfCancelled();
@@ -439,12 +475,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         return dumpEngine().classifyCheck(spec, podCheckOutput(spec, r));
       } catch (e) {
         if (isClusterError(e) && e.code === 'not-found') {
-          throw new ClusterError(
-            'not-found',
-            `pod ${podNs}/${source.name} is gone (deleted during the diagnosis)`,
-            'choose another pod with --from and run again',
-            { status: 404 },
-          );
+          throw sourceGone(podNs, source.name);
         }
         throw e;
       }
@@ -469,7 +500,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       }
     };
 
-    progress(`looking for tools in ${podNs}/${source.name}${cont ? ` (${cont})` : ''}`);
+    say('tools', { pod: `${podNs}/${source.name}${cont ? ` (${cont})` : ''}` });
     let toolCheck: CheckResult;
     try {
       toolCheck = await exec(toolProbeCheck(), cont);
@@ -495,7 +526,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         }
         const found = readTools(probe);
         if (!hasConnectTool(found)) continue;
-        progress(`container ${cont} has no tool to connect with; running the checks in container ${other}`);
+        say('other-container', { container: cont ?? '', other });
         checks.push(probe);
         tools = found;
         cont = other;
@@ -506,7 +537,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     let debugContainer: DebugHandle | undefined;
     let debugUnconfirmed = false;
     if (!hasConnectTool(tools) && opts.confirm) {
-      progress(`pod ${podNs}/${source.name} has no tool to connect with`);
+      say('no-tools', { pod: `${podNs}/${source.name}` });
       try {
         debugContainer = await addDebugContainer(session, podNs, source.name, {
           confirm: opts.confirm,
@@ -515,13 +546,13 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         });
         created.push(debugContainer);
         cont = debugContainer.container;
-        progress(`running the checks in ${debugContainer.via}`);
+        say('in-debug-container', { via: debugContainer.via });
         const again = await exec({ ...toolProbeCheck(), id: 'tools-debug' }, cont);
         checks.push(again);
         tools = readTools(again);
       } catch (e) {
         if (isFatal(e) || (isClusterError(e) && e.code === 'exec-forbidden')) throw e;
-        progress(`no debug container: ${(e as Error).message}`);
+        say('no-debug-container', { text: errorLine(e) });
         if (isClusterError(e) && e.code === 'not-confirmed') debugUnconfirmed = true;
       }
     }
@@ -534,7 +565,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       checks.push(resolvConf);
       if (!clusterDomain && resolvConf.exitCode === 0) {
         clusterDomain = clusterDomainFromResolvConf(resolvConf.stdout, source.namespace);
-        if (clusterDomain) progress(`cluster DNS domain ${clusterDomain} (from the pod's resolv.conf)`);
+        if (clusterDomain) say('cluster-domain', { domain: clusterDomain });
       }
     }
     throwIfCancelled();
@@ -559,12 +590,13 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     if (wantNode && source.nodeName) {
       nodeEvidence = { name: source.nodeName };
       try {
-        progress(`reading node ${source.nodeName}'s rules (before the probes)`);
+        say('node-before', { node: source.nodeName });
         access = await openNodeAccess(session, source.nodeName, {
           ...(opts.confirm ? { confirm: opts.confirm } : {}),
           image: opts.debugImage ?? DEFAULT_DEBUG_IMAGE,
           ...(signal ? { signal } : {}),
           onProgress: progress,
+          lang,
         });
         created.push(access);
         nodeEvidence.via = access.via;
@@ -578,20 +610,19 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
         const routes = out('node-routes');
         if (addresses !== undefined) nodeEvidence.addresses = addresses;
         if (routes !== undefined) nodeEvidence.routes = routes;
-        if (cap.dump === undefined)
-          nodeEvidence.error = 'no rules dump could be read on the node (iptables-save, nft, ipvsadm all failed)';
+        if (cap.dump === undefined) nodeEvidence.error = t(lang, 'cluster.error.no-rules-dump');
       } catch (e) {
         if (isFatal(e) && !(isClusterError(e) && e.code === 'not-found')) throw e;
-        nodeEvidence.error = isClusterError(e) ? e.oneLine() : (e as Error).message;
+        nodeEvidence.error = errorLine(e);
         if (isClusterError(e) && e.code === 'not-confirmed') nodeEvidence.unconfirmed = true;
-        progress(`no node evidence: ${nodeEvidence.error}`);
+        say('no-node-evidence', { text: nodeEvidence.error });
         access = undefined;
       }
     }
     throwIfCancelled();
 
     // 6. The probes, in parallel.
-    progress(`running ${plan.length} checks from ${podNs}/${source.name}`);
+    say('running', { count: plan.length, pod: `${podNs}/${source.name}` });
     // The endpoints' pods (their declared container ports) are read meanwhile: a refused endpoint is judged by them.
     const [results, endpointPods] = await Promise.all([
       Promise.all(plan.map((spec) => check(spec, cont))),
@@ -605,40 +636,37 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       if (now.metadata?.uid && podObj.metadata?.uid && now.metadata.uid !== podObj.metadata.uid) {
         throw new ClusterError(
           'not-found',
-          `pod ${podNs}/${source.name} was replaced during the diagnosis`,
-          'run it again',
+          errorText('source-replaced', { pod: `${podNs}/${source.name}` }),
+          hintText('run-again'),
         );
       }
       if (now.metadata?.deletionTimestamp) {
         throw new ClusterError(
           'not-found',
-          `pod ${podNs}/${source.name} was deleted during the diagnosis`,
-          'choose another pod with --from and run again',
+          errorText('source-deleted', { pod: `${podNs}/${source.name}` }),
+          hintText('source-gone'),
         );
       }
     } catch (e) {
       if (isClusterError(e) && e.code === 'not-found' && e.status === 404) {
-        throw new ClusterError(
-          'not-found',
-          `pod ${podNs}/${source.name} is gone (deleted during the diagnosis)`,
-          'choose another pod with --from and run again',
-          { status: 404 },
-        );
+        throw sourceGone(podNs, source.name);
       }
       throw e;
     }
 
     // 7. Node evidence after (counters moved by the probe; a port nothing probed is read once).
     if (access && nodeEvidence && nodeEvidence.before !== undefined && probesClusterIP) {
-      progress(`reading node ${source.nodeName}'s rules (after the probes)`);
+      say('node-after', { node: source.nodeName ?? '' });
       try {
         const after = await captureRules(access, mode, call, serviceFamily(service));
         if (after.dump !== undefined) nodeEvidence.after = after.dump;
         else
-          nodeEvidence.error = `the second rules dump failed: ${after.result.error ?? after.result.stderr.trim() ?? `exit ${after.result.exitCode}`}`;
+          nodeEvidence.error = t(lang, 'cluster.error.second-dump-failed', {
+            text: after.result.error ?? (after.result.stderr.trim() || `exit ${after.result.exitCode}`),
+          });
       } catch (e) {
         if (isFatal(e)) throw e;
-        nodeEvidence.error = (e as Error).message;
+        nodeEvidence.error = errorLine(e);
       }
     }
 
@@ -669,7 +697,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
       try {
         await c.dispose();
       } catch (e) {
-        progress(isClusterError(e) ? e.oneLine() : (e as Error).message);
+        progress(errorLine(e));
       }
     }
   }

@@ -1,7 +1,43 @@
 /**
  * Errors of the cluster half in words a person can act on: what failed, why, and what to do next. The message
- * never carries a token, a certificate or a request dump; `hint` is the next step.
+ * never carries a token, a certificate or a request dump; `hint` is the next step. Both are catalog texts
+ * (`cluster.error.*`, `cluster.hint.*`, English and Chinese): `message` and `hint` are the English ones (logs, tests,
+ * `--json`), `messageIn(lang)` / `hintIn(lang)` / `oneLine(lang)` what a person reads.
  */
+import { t, type Lang } from '../core/i18n/catalog';
+
+/**
+ * A catalog text and what fills its placeholders. A parameter may itself be a catalog text or a ClusterError (a
+ * cause inside a sentence): it is written in the same language. Other text (the API's or the OS's own message,
+ * names, addresses) goes in as it came.
+ */
+export interface CatalogText {
+  key: string;
+  params?: Record<string, TextParam>;
+}
+export type TextParam = string | number | CatalogText | ClusterError;
+
+function isCatalogText(v: unknown): v is CatalogText {
+  return typeof v === 'object' && v !== null && !(v instanceof Error) && typeof (v as CatalogText).key === 'string';
+}
+
+/** A catalog text in `lang`; a plain string is returned as it is. */
+export function textIn(lang: Lang, text: string | CatalogText): string {
+  if (typeof text === 'string') return text;
+  if (!text.params) return t(lang, text.key);
+  const params: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(text.params))
+    params[k] = v instanceof ClusterError ? v.messageIn(lang) : isCatalogText(v) ? textIn(lang, v) : v;
+  return t(lang, text.key, params);
+}
+
+/** Shorthand for a text of this module's catalog: `cluster.error.<name>` and, for hints, `cluster.hint.<name>`. */
+export function errorText(name: string, params?: Record<string, TextParam>): CatalogText {
+  return params ? { key: `cluster.error.${name}`, params } : { key: `cluster.error.${name}` };
+}
+export function hintText(name: string, params?: Record<string, TextParam>): CatalogText {
+  return params ? { key: `cluster.hint.${name}`, params } : { key: `cluster.hint.${name}` };
+}
 
 export type ClusterErrorCode =
   /** The kubeconfig could not be read, or names no usable context. */
@@ -39,24 +75,38 @@ export class ClusterError extends Error {
   /** The API's own message (v1.Status `message`), when it sent one. */
   readonly detail?: string;
 
+  /** The message and hint as catalog texts; a plain string (a message from elsewhere) reads the same in any language. */
+  private readonly texts: { message: string | CatalogText; hint: string | CatalogText };
+
   constructor(
     code: ClusterErrorCode,
-    message: string,
-    hint = '',
+    message: string | CatalogText,
+    hint: string | CatalogText = '',
     extra: { status?: number; reason?: string; detail?: string } = {},
   ) {
-    super(message);
+    super(textIn('en', message));
     this.name = 'ClusterError';
     this.code = code;
-    this.hint = hint;
+    this.hint = textIn('en', hint);
+    this.texts = { message, hint };
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.reason !== undefined) this.reason = extra.reason;
     if (extra.detail !== undefined) this.detail = extra.detail;
   }
 
+  messageIn(lang: Lang): string {
+    return textIn(lang, this.texts.message);
+  }
+
+  hintIn(lang: Lang): string {
+    return textIn(lang, this.texts.hint);
+  }
+
   /** One line: the message and, when there is one, the hint. */
-  oneLine(): string {
-    return this.hint ? `${this.message} (${this.hint})` : this.message;
+  oneLine(lang: Lang = 'en'): string {
+    const message = this.messageIn(lang);
+    const hint = this.hintIn(lang);
+    return hint ? t(lang, 'cluster.error.with-hint', { message, hint }) : message;
   }
 }
 
@@ -103,27 +153,19 @@ export function transportError(e: unknown, server: string): ClusterError {
   const err = e as NodeJS.ErrnoException & { reason?: string };
   const code = err?.code ?? '';
   const text = err?.message ?? String(e);
-  if (err?.name === 'AbortError' || code === 'ABORT_ERR') {
-    return new ClusterError('cancelled', 'cancelled', '');
-  }
+  if (err?.name === 'AbortError' || code === 'ABORT_ERR') return cancelledError();
   if (TLS_CODES.has(code) || /certificate|SSL|TLS/i.test(text)) {
-    return new ClusterError(
-      'tls',
-      `TLS error talking to ${server}: ${text}`,
-      'check certificate-authority / insecure-skip-tls-verify of the cluster in the kubeconfig, and that the server address is the API server',
-    );
+    return new ClusterError('tls', errorText('tls', { server, text }), hintText('tls'));
   }
   if (NETWORK_CODES.has(code) || /connect|socket hang up/i.test(text)) {
-    return new ClusterError(
-      'unreachable',
-      `cluster unreachable: ${text.startsWith('connect ') ? text : `${code ? `${code} ` : ''}${text}`}`.replace(
-        /\s+/g,
-        ' ',
-      ),
-      `is the API server at ${server} running and reachable from here (VPN, proxy, port)?`,
-    );
+    const detail = (text.startsWith('connect ') ? text : `${code ? `${code} ` : ''}${text}`).replace(/\s+/g, ' ');
+    return new ClusterError('unreachable', errorText('unreachable', { detail }), hintText('unreachable', { server }));
   }
-  return new ClusterError('unreachable', `cluster unreachable: ${text}`, `check the server address ${server}`);
+  return new ClusterError(
+    'unreachable',
+    errorText('unreachable', { detail: text }),
+    hintText('unreachable.address', { server }),
+  );
 }
 
 /** The API's own message from a v1.Status body, when it sent one. */
@@ -142,72 +184,85 @@ export function statusMessage(body: string): { message?: string; reason?: string
   return {};
 }
 
+/** ` in NS` (or its translation) after a request's target; nothing without a namespace. */
+function inNamespace(what: RequestWhat): TextParam {
+  return what.namespace ? errorText('scope.namespace', { namespace: what.namespace }) : '';
+}
+
+/** `NS/NAME`, or NAME alone. */
+function nsName(what: RequestWhat): string {
+  return `${what.namespace ? `${what.namespace}/` : ''}${what.name ?? ''}`;
+}
+
 /** An HTTP answer that is not 2xx, in words. */
 export function httpError(status: number, body: string, what: RequestWhat, user?: string): ClusterError {
   const { message, reason } = statusMessage(body);
   const text = message ?? (body.trim().split('\n')[0]?.slice(0, 200) || `HTTP ${status}`);
   const extra = { status, ...(reason ? { reason } : {}), ...(message ? { detail: message } : {}) };
-  const scope = what.namespace ? ` in ${what.namespace}` : what.name ? '' : ' (cluster-wide)';
+  const scope: TextParam = what.namespace ? inNamespace(what) : what.name ? '' : errorText('scope.cluster');
   const target = what.name ? `${what.resource} ${what.name}` : what.resource;
+  const request = { verb: what.verb, target, scope };
   switch (status) {
     case 401:
       return new ClusterError(
         'unauthorized',
-        `401: the cluster refused the credentials${user ? ` of user "${user}"` : ''} (expired or invalid)`,
-        'log in again or refresh the token / exec plugin of this context (kubectl get ns shows the same)',
+        user ? errorText('unauthorized.user', { user }) : errorText('unauthorized'),
+        hintText('unauthorized'),
         extra,
       );
     case 403:
       if (what.resource === 'pods/exec') {
         return new ClusterError(
           'exec-forbidden',
-          `403: you may not exec into pods${scope}: ${text}`,
-          'ask for the "create" permission on pods/exec, or use a context that has it',
+          errorText('exec-forbidden', { scope, text }),
+          hintText('exec-forbidden'),
           extra,
         );
       }
-      return new ClusterError(
-        'forbidden',
-        `403: you may not ${what.verb} ${target}${scope}`,
-        `the API said: ${text}`,
-        extra,
-      );
+      return new ClusterError('forbidden', errorText('forbidden', request), hintText('api-said', { text }), extra);
     case 404:
       if (what.resource === 'pods/exec') {
         return new ClusterError(
           'not-found',
-          `404: pod ${what.namespace ? `${what.namespace}/` : ''}${what.name} not found`,
-          'the pod may have been deleted; check the name and the namespace (-n)',
+          errorText('exec-pod-not-found', { pod: nsName(what) }),
+          hintText('exec-pod-not-found'),
           extra,
         );
       }
-      return new ClusterError(
-        'not-found',
-        `404: ${what.name ? `${what.resource.replace(/s$/, '')} ${what.namespace ? `${what.namespace}/` : ''}${what.name} not found` : `${what.resource} not served by this cluster`}`,
-        what.name ? 'check the name and the namespace (-n)' : 'the cluster may be older than this API',
-        extra,
-      );
+      return what.name
+        ? new ClusterError(
+            'not-found',
+            errorText('object-not-found', { kind: what.resource.replace(/s$/, ''), object: nsName(what) }),
+            hintText('object-not-found'),
+            extra,
+          )
+        : new ClusterError(
+            'not-found',
+            errorText('resource-not-served', { resource: what.resource }),
+            hintText('resource-not-served'),
+            extra,
+          );
     case 408:
     case 504:
       return new ClusterError(
         'timeout',
-        `${status}: the API timed out on ${what.verb} ${target}${scope}`,
-        'try again; raise the timeout',
+        errorText('api-timeout', { status, ...request }),
+        hintText('api-timeout'),
         extra,
       );
     default:
       if (what.resource === 'pods/exec') {
         return new ClusterError(
           'api',
-          `${status}: could not exec into pod ${what.namespace ? `${what.namespace}/` : ''}${what.name}: ${text}`,
-          status === 400 ? 'check the container name (--container) and that the pod is running' : '',
+          errorText('exec-failed', { status, pod: nsName(what), text }),
+          status === 400 ? hintText('exec-failed.400') : '',
           extra,
         );
       }
       return new ClusterError(
         'api',
-        `${status}: could not ${what.verb} ${target}${scope}: ${text}`,
-        status >= 500 ? 'the API server had a problem; try again' : '',
+        errorText('request-failed', { status, ...request, text }),
+        status >= 500 ? hintText('server-error') : '',
         extra,
       );
   }
@@ -217,8 +272,13 @@ export function timeoutError(what: RequestWhat, ms: number): ClusterError {
   const target = what.name ? `${what.resource} ${what.name}` : what.resource;
   return new ClusterError(
     'timeout',
-    `timed out after ${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s: ${what.verb} ${target}${what.namespace ? ` in ${what.namespace}` : ''}`,
-    'the API server is slow or unreachable; try again or raise the timeout',
+    errorText('timed-out', {
+      seconds: (ms / 1000).toFixed(ms % 1000 ? 1 : 0),
+      verb: what.verb,
+      target,
+      scope: inNamespace(what),
+    }),
+    hintText('timed-out'),
   );
 }
 
@@ -226,34 +286,43 @@ export function answerTooLargeError(what: RequestWhat): ClusterError {
   const target = what.name ? `${what.resource} ${what.name}` : what.resource;
   return new ClusterError(
     'api',
-    `the API's answer to ${what.verb} ${target}${what.namespace ? ` in ${what.namespace}` : ''} is larger than 256 MB`,
-    'lists come in pages of 500 items, far less than that: is the server a Kubernetes API server, or is a proxy in between sending something else?',
+    errorText('answer-too-large', { verb: what.verb, target, scope: inNamespace(what) }),
+    hintText('answer-too-large'),
   );
 }
 
 /** A list whose pages did not end: a `continue` token came back, or far more pages or items than a cluster has. */
 export function endlessListError(what: RequestWhat, pages: number, items: number, repeated: boolean): ClusterError {
-  const target = `${what.verb} ${what.resource}${what.namespace ? ` in ${what.namespace}` : ''}`;
+  const params = { verb: what.verb, resource: what.resource, scope: inNamespace(what), pages, items };
   return new ClusterError(
     'api',
-    repeated
-      ? `the API gave back a page token it had given before: ${target} stopped after ${pages} pages (${items} items)`
-      : `the API kept paging: ${target} stopped after ${pages} pages (${items} items)`,
-    'is a proxy between you and the API server dropping the `continue` parameter? Try the API server directly, or `kubectl get --raw` the same list to compare',
+    errorText(repeated ? 'list-token-repeated' : 'list-endless', params),
+    hintText('list-endless'),
   );
 }
 
 /** A watch the API server ended with an ERROR event other than 410 Gone (which only asks for a new list). */
 export function watchErrorEvent(what: RequestWhat, status: { code?: number; message?: string }): ClusterError {
-  const target = `${what.resource}${what.namespace ? ` in ${what.namespace}` : ''}`;
+  const params = { resource: what.resource, scope: inNamespace(what) };
+  const name = status.code
+    ? status.message
+      ? 'watch-ended.code-message'
+      : 'watch-ended.code'
+    : status.message
+      ? 'watch-ended.message'
+      : 'watch-ended';
   return new ClusterError(
     'api',
-    `the API server ended the watch of ${target} with an error${status.code ? ` ${status.code}` : ''}${status.message ? `: ${status.message}` : ''}`,
-    'the list is read again after a pause; if this repeats, the API server (or a proxy in front of it) is unwell',
+    errorText(name, {
+      ...params,
+      ...(status.code ? { code: status.code } : {}),
+      ...(status.message ? { text: status.message } : {}),
+    }),
+    hintText('watch-ended'),
     status.code !== undefined ? { status: status.code } : {},
   );
 }
 
 export function cancelledError(): ClusterError {
-  return new ClusterError('cancelled', 'cancelled', '');
+  return new ClusterError('cancelled', errorText('cancelled'), '');
 }

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
-import { cancelledError, ClusterError, httpError, transportError, type RequestWhat } from './errors';
+import { cancelledError, ClusterError, errorText, httpError, transportError, type RequestWhat } from './errors';
 import { withQuery, type ApiTransport } from './http';
 
 export interface ExecOptions {
@@ -73,7 +73,7 @@ export async function execInPod(
   opts: ExecOptions = {},
 ): Promise<ExecResult> {
   if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string')) {
-    throw new ClusterError('invalid-name', 'exec needs a non-empty argv array of strings', '');
+    throw new ClusterError('invalid-name', errorText('exec-argv'), '');
   }
   if (opts.signal?.aborted) throw cancelledError();
   const what: RequestWhat = { verb: 'exec into', resource: 'pods/exec', namespace, name: pod };

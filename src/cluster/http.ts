@@ -14,6 +14,8 @@ import {
   timeoutError,
   transportError,
   answerTooLargeError,
+  errorText,
+  hintText,
   type RequestWhat,
 } from './errors';
 
@@ -76,15 +78,11 @@ export class ApiTransport {
       const text = (e as Error).message ?? String(e);
       // client-node refuses a plain-HTTP server unless TLS checks are off: the server's address, not the user's.
       if (/HTTP protocol is not allowed/i.test(text))
-        throw new ClusterError(
-          'kubeconfig',
-          `the kubeconfig's server ${this.server} is plain http://, which the Kubernetes client refuses unless the cluster sets insecure-skip-tls-verify: true`,
-          "use the API server's https:// address (kubectl cluster-info shows it)",
-        );
+        throw new ClusterError('kubeconfig', errorText('plain-http', { server: this.server }), hintText('plain-http'));
       throw new ClusterError(
         'kubeconfig',
-        `cannot get credentials for user "${this.user}": ${text.split('\n')[0].slice(0, 300)}`,
-        'check the user entry of the kubeconfig (certificate files, exec plugin command on PATH, token file)',
+        errorText('credentials', { user: this.user, text: text.split('\n')[0].slice(0, 300) }),
+        hintText('credentials'),
       );
     }
     if (this.agent) {
@@ -110,8 +108,8 @@ export class ApiTransport {
     } catch {
       throw new ClusterError(
         'api',
-        `the API answered ${what.verb} ${what.resource} with something that is not JSON`,
-        `is ${this.server} a Kubernetes API server?`,
+        errorText('not-json', { verb: what.verb, resource: what.resource }),
+        hintText('not-json', { server: this.server }),
       );
     }
   }
@@ -261,7 +259,11 @@ export class ApiTransport {
         let idle = setTimeout(onIdle, idleMs);
         function onIdle() {
           finish(
-            new ClusterError('timeout', `no answer on the watch for ${Math.round(idleMs / 1000)} s`, 'reconnecting'),
+            new ClusterError(
+              'timeout',
+              errorText('watch-idle', { seconds: Math.round(idleMs / 1000) }),
+              hintText('watch-idle'),
+            ),
           );
           req.destroy();
         }

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clientNode, type KubeCluster, type KubeConfig, type KubeContext, type KubeUser } from './clientNode';
-import { ClusterError } from './errors';
+import { ClusterError, errorText, hintText } from './errors';
 
 const SERVICEACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 const SERVICEACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -50,6 +50,14 @@ export interface LoadedKubeconfig {
   contexts: string[];
 }
 
+function unreadableKubeconfig(file: string, e: unknown): ClusterError {
+  return new ClusterError(
+    'kubeconfig',
+    errorText('kubeconfig-unreadable', { file, text: firstLine((e as Error).message) }),
+    hintText('kubeconfig-unreadable'),
+  );
+}
+
 /** The files kubectl would read, in order, and the ones it would skip. */
 export function kubeconfigFiles(opts: Pick<KubeconfigOptions, 'kubeconfig' | 'env' | 'home'> = {}): {
   files: string[];
@@ -59,11 +67,7 @@ export function kubeconfigFiles(opts: Pick<KubeconfigOptions, 'kubeconfig' | 'en
   if (opts.kubeconfig) {
     const file = path.resolve(expandHome(opts.kubeconfig, opts.home));
     if (!fs.existsSync(file)) {
-      throw new ClusterError(
-        'kubeconfig',
-        `kubeconfig ${file} does not exist`,
-        'check the --kubeconfig path or the kubePacketPath.kubeconfig setting',
-      );
+      throw new ClusterError('kubeconfig', errorText('kubeconfig-missing', { file }), hintText('kubeconfig-missing'));
     }
     return { files: [file], skipped: [], explicit: true };
   }
@@ -125,8 +129,8 @@ export async function loadKubeconfig(opts: KubeconfigOptions = {}): Promise<Load
   if (files.length === 0) {
     throw new ClusterError(
       'kubeconfig',
-      `no kubeconfig found (${skipped.length ? `looked for ${skipped.join(', ')}` : 'KUBECONFIG is empty'})`,
-      'set KUBECONFIG, pass --kubeconfig FILE, or set kubePacketPath.kubeconfig',
+      skipped.length ? errorText('no-kubeconfig', { files: skipped.join(', ') }) : errorText('no-kubeconfig.empty-env'),
+      hintText('no-kubeconfig'),
     );
   }
   const clusters = new Map<string, KubeCluster>();
@@ -139,11 +143,7 @@ export async function loadKubeconfig(opts: KubeconfigOptions = {}): Promise<Load
       one.loadFromString(fs.readFileSync(file, 'utf8'), { onInvalidEntry: 'filter' });
       one.makePathsAbsolute(path.dirname(file));
     } catch (e) {
-      throw new ClusterError(
-        'kubeconfig',
-        `kubeconfig ${file} cannot be read: ${firstLine((e as Error).message)}`,
-        'fix the file (kubectl config view shows what kubectl makes of it)',
-      );
+      throw unreadableKubeconfig(file, e);
     }
     // First file wins, entry by entry, as in clientcmd.
     for (const c of one.clusters ?? []) if (!clusters.has(c.name)) clusters.set(c.name, c);
@@ -156,31 +156,35 @@ export async function loadKubeconfig(opts: KubeconfigOptions = {}): Promise<Load
   if (!context) {
     throw new ClusterError(
       'kubeconfig',
-      `the kubeconfig names no current context${names.length ? ` (contexts: ${names.join(', ')})` : ''}`,
-      names.length ? 'pass --context NAME or choose a context' : 'add a context to the kubeconfig',
+      names.length
+        ? errorText('no-current-context.listed', { contexts: names.join(', ') })
+        : errorText('no-current-context'),
+      names.length ? hintText('no-current-context.listed') : hintText('no-current-context'),
     );
   }
   const ctx = contexts.get(context);
   if (!ctx) {
     throw new ClusterError(
       'kubeconfig',
-      `context "${context}" is not in the kubeconfig${names.length ? ` (contexts: ${names.join(', ')})` : ''}`,
-      opts.context ? 'check --context' : 'fix current-context, or pass --context NAME',
+      names.length
+        ? errorText('unknown-context.listed', { context, contexts: names.join(', ') })
+        : errorText('unknown-context', { context }),
+      opts.context ? hintText('unknown-context.option') : hintText('unknown-context.current'),
     );
   }
   const cluster = clusters.get(ctx.cluster);
   if (!cluster) {
     throw new ClusterError(
       'kubeconfig',
-      `context "${context}" names cluster "${ctx.cluster}", which the kubeconfig does not define`,
-      'fix the context, or add the cluster (kubectl config set-cluster)',
+      errorText('context-cluster-missing', { context, cluster: ctx.cluster }),
+      hintText('context-cluster-missing'),
     );
   }
   if (!users.has(ctx.user) && ctx.user) {
     throw new ClusterError(
       'kubeconfig',
-      `context "${context}" names user "${ctx.user}", which the kubeconfig does not define`,
-      'fix the context, or add the user (kubectl config set-credentials)',
+      errorText('context-user-missing', { context, user: ctx.user }),
+      hintText('context-user-missing'),
     );
   }
   const kc = new k8s.KubeConfig();
@@ -230,11 +234,7 @@ export async function readContexts(
     try {
       one.loadFromString(fs.readFileSync(file, 'utf8'), { onInvalidEntry: 'filter' });
     } catch (e) {
-      throw new ClusterError(
-        'kubeconfig',
-        `kubeconfig ${file} cannot be read: ${firstLine((e as Error).message)}`,
-        'fix the file (kubectl config view shows what kubectl makes of it)',
-      );
+      throw unreadableKubeconfig(file, e);
     }
     for (const c of one.contexts ?? []) {
       if (!seen.has(c.name)) {

@@ -9,8 +9,11 @@ import {
   cancelledError,
   ClusterError,
   endlessListError,
+  errorText,
+  hintText,
   isClusterError,
   watchErrorEvent,
+  type CatalogText,
   type RequestWhat,
 } from './errors';
 import { execInPod, type ExecOptions, type ExecResult } from './exec';
@@ -495,7 +498,7 @@ export class ClusterSession {
   async waitForPod(
     ns: string,
     name: string,
-    ready: (pod: KubeObject) => boolean | string,
+    ready: (pod: KubeObject) => boolean | CatalogText,
     opts: CallOptions & { intervalMs?: number } = {},
   ): Promise<KubeObject> {
     const timeoutMs = opts.timeoutMs ?? 60_000;
@@ -508,12 +511,12 @@ export class ClusterSession {
       });
       const r = ready(pod);
       if (r === true) return pod;
-      if (typeof r === 'string') throw new ClusterError('api', r, '');
+      if (typeof r === 'object') throw new ClusterError('api', r, '');
       if (Date.now() > deadline) {
         throw new ClusterError(
           'timeout',
-          `pod ${ns}/${name} was not ready after ${Math.round(timeoutMs / 1000)} s`,
-          'check the pod with kubectl describe pod',
+          errorText('pod-not-ready', { pod: `${ns}/${name}`, seconds: Math.round(timeoutMs / 1000) }),
+          hintText('pod-not-ready', { namespace: ns, name }),
         );
       }
       await sleep(opts.intervalMs ?? 250, opts.signal);

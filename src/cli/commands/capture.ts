@@ -5,8 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { captureFiles, captureNode, DEFAULT_DEBUG_IMAGE, openNodeAccess, wasCut } from '../../cluster';
+import { captureFiles, captureNode, DEFAULT_DEBUG_IMAGE, isClusterError, openNodeAccess, wasCut } from '../../cluster';
 import { parseArgs, UsageError } from '../args';
+import { langOption } from '../lang';
 import { printJson } from '../io';
 import {
   confirmer,
@@ -21,7 +22,7 @@ import {
 export async function runCapture(argv: string[]): Promise<number> {
   const args = parseArgs(
     expandShortOptions(argv),
-    ['context', 'kubeconfig', 'out', 'namespace', 'timeout', 'image'],
+    ['context', 'kubeconfig', 'out', 'namespace', 'timeout', 'image', 'lang'],
     ['yes', 'json', 'verbose'],
   );
   if (args.positionals.length !== 1) {
@@ -31,7 +32,8 @@ export async function runCapture(argv: string[]): Promise<number> {
   }
   const node = resourceName(args.positionals[0], ['node', 'nodes', 'no'], 'node');
   const timeoutMs = secondsOption(args.options.get('timeout'), 'timeout');
-  return guarded('capture', async () => {
+  const lang = langOption(args);
+  return guarded('capture', lang, async () => {
     const session = await openSession({
       kubeconfig: args.options.get('kubeconfig'),
       context: args.options.get('context'),
@@ -45,9 +47,10 @@ export async function runCapture(argv: string[]): Promise<number> {
       await session.getNode(node, { signal: ctl.signal });
       const progress = progressWriter(args.flags.has('verbose'));
       access = await openNodeAccess(session, node, {
-        confirm: confirmer(args.flags.has('yes')),
+        confirm: confirmer(args.flags.has('yes'), lang),
         image: args.options.get('image') ?? DEFAULT_DEBUG_IMAGE,
         signal: ctl.signal,
+        lang,
         ...(progress ? { onProgress: progress } : {}),
       });
       const cap = await captureNode(access, { signal: ctl.signal, ...(timeoutMs ? { timeoutMs } : {}) });
@@ -84,7 +87,7 @@ export async function runCapture(argv: string[]): Promise<number> {
         try {
           await access.dispose();
         } catch (e) {
-          process.stderr.write(`kpp capture: ${(e as Error).message}\n`);
+          process.stderr.write(`kpp capture: ${isClusterError(e) ? e.oneLine(lang) : (e as Error).message}\n`);
         }
       }
       session.dispose();

@@ -84,18 +84,18 @@ export function confirmer(yes: boolean, lang: Lang = 'en'): ConfirmCreation {
   };
 }
 
-/** A ClusterError as the one stderr line of exit code 2. */
-export function clusterFailure(command: string, e: ClusterError): number {
-  process.stderr.write(`kpp ${command}: ${e.oneLine()}\n`);
+/** A ClusterError as the one stderr line of exit code 2, in the command's language. */
+export function clusterFailure(command: string, e: ClusterError, lang: Lang = 'en'): number {
+  process.stderr.write(`kpp ${command}: ${e.oneLine(lang)}\n`);
   return 2;
 }
 
-/** Runs a cluster command body; ClusterError -> one line, exit 2 (UsageError is left to main). */
-export async function guarded(command: string, body: () => Promise<number>): Promise<number> {
+/** Runs a cluster command body; ClusterError -> one line in `lang`, exit 2 (UsageError is left to main). */
+export async function guarded(command: string, lang: Lang, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (e) {
-    if (isClusterError(e)) return clusterFailure(command, e);
+    if (isClusterError(e)) return clusterFailure(command, e, lang);
     throw e;
   }
 }

@@ -8,6 +8,7 @@ import { reportMarkdown } from '../../core/diagnose/report';
 import { parseArgs, UsageError } from '../args';
 import { printJson } from '../io';
 import { langOption } from '../lang';
+import { t } from '../../core/i18n/catalog';
 import {
   confirmer,
   expandShortOptions,
@@ -54,7 +55,7 @@ export async function runDiagnose(argv: string[]): Promise<number> {
   const lang = langOption(args);
   const json = args.flags.has('json');
 
-  return guarded('diagnose', async () => {
+  return guarded('diagnose', lang, async () => {
     const session = await openSession({
       kubeconfig: args.options.get('kubeconfig'),
       context: args.options.get('context'),
@@ -87,7 +88,7 @@ export async function runDiagnose(argv: string[]): Promise<number> {
       return report.verdict.code === 'ok' ? 0 : 1;
     } catch (e) {
       if (isClusterError(e) && e.code === 'cancelled') {
-        process.stderr.write('kpp diagnose: cancelled (anything created was removed)\n');
+        process.stderr.write(`kpp diagnose: ${t(lang, 'cluster.error.cancelled.cleaned-up')}\n`);
         return 130;
       }
       throw e;

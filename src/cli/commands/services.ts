@@ -3,6 +3,7 @@ import { ALL_NAMESPACES } from '../../cluster';
 import type { EndpointInfo, ServiceInfo } from '../../core/kube/types';
 import { serviceKey } from '../../core/kube/types';
 import { parseArgs, UsageError } from '../args';
+import { langOption } from '../lang';
 import { printJson } from '../io';
 import { expandShortOptions, guarded, openSession, secondsOption } from './clusterArgs';
 
@@ -32,14 +33,14 @@ function table(rows: string[][]): string {
 export async function runServices(argv: string[]): Promise<number> {
   const args = parseArgs(
     expandShortOptions(argv),
-    ['namespace', 'context', 'kubeconfig', 'request-timeout'],
+    ['namespace', 'context', 'kubeconfig', 'request-timeout', 'lang'],
     ['all-namespaces', 'json'],
   );
   if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const all = args.flags.has('all-namespaces');
   if (all && args.options.has('namespace')) throw new UsageError('-n and -A cannot go together');
   const timeoutMs = secondsOption(args.options.get('request-timeout'), 'request-timeout');
-  return guarded('services', async () => {
+  return guarded('services', langOption(args), async () => {
     const session = await openSession({
       kubeconfig: args.options.get('kubeconfig'),
       context: args.options.get('context'),

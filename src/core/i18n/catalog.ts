@@ -3,6 +3,7 @@
  * `messages/<domain>.ts` with both languages side by side; this module merges them into one catalog per language.
  */
 import { ownEntry } from '../common/own';
+import { clusterMessages } from './messages/clusterErrors';
 import { diagnoseMessages } from './messages/diagnose';
 import { iptablesMessages } from './messages/iptables';
 import { ipvsMessages } from './messages/ipvs';
@@ -18,6 +19,7 @@ export { LANGS };
 export type { Lang, MessageBundle, Messages };
 
 const bundles: MessageBundle[] = [
+  clusterMessages,
   diagnoseMessages,
   iptablesMessages,
   ipvsMessages,

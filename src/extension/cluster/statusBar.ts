@@ -38,7 +38,7 @@ export class ClusterStatusBar implements vscode.Disposable {
     this.item.text = error
       ? `$(error) ${t(uiLang(), 'ui.status.no-context')}`
       : `$(server-environment) ${s?.context} · ${ns}`;
-    this.item.tooltip = error ? error.oneLine() : t(uiLang(), 'ui.status.tooltip');
+    this.item.tooltip = error ? error.oneLine(uiLang()) : t(uiLang(), 'ui.status.tooltip');
     this.item.show();
   }
 

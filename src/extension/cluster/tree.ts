@@ -38,8 +38,8 @@ function errorRow(section: Section, e: ClusterError): ClusterRow {
   return {
     kind: 'message',
     id: `error:${section}`,
-    text: e.message,
-    tooltip: e.hint ? `${e.message}\n\n${e.hint}` : e.message,
+    text: e.messageIn(uiLang()),
+    tooltip: e.hint ? `${e.messageIn(uiLang())}\n\n${e.hintIn(uiLang())}` : e.messageIn(uiLang()),
     error: true,
     retry: true,
   };

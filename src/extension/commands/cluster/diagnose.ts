@@ -34,7 +34,7 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
     try {
       session = await state.open();
     } catch (e) {
-      void vscode.window.showErrorMessage(asClusterError(e).oneLine());
+      void vscode.window.showErrorMessage(asClusterError(e).oneLine(uiLang()));
       return undefined;
     }
     const want: Partial<DiagnoseArgs> = isRow(arg) ? {} : { ...arg };
@@ -104,7 +104,7 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
     } catch (e) {
       const err = asClusterError(e);
       if (err.code !== 'cancelled')
-        void vscode.window.showErrorMessage(t(uiLang(), 'ui.diagnose.failed', { message: err.oneLine() }));
+        void vscode.window.showErrorMessage(t(uiLang(), 'ui.diagnose.failed', { message: err.oneLine(uiLang()) }));
       return undefined;
     }
   };

@@ -95,7 +95,7 @@ export function captureNodeRulesCommand(ctx: Ctx) {
     } catch (e) {
       const err = asClusterError(e);
       if (err.code !== 'cancelled')
-        void vscode.window.showErrorMessage(t(uiLang(), 'ui.capture.failed', { message: err.oneLine() }));
+        void vscode.window.showErrorMessage(t(uiLang(), 'ui.capture.failed', { message: err.oneLine(uiLang()) }));
       return undefined;
     }
   };
@@ -131,7 +131,7 @@ export function traceInNodeRulesCommand(ctx: Ctx) {
     } catch (e) {
       const err = asClusterError(e);
       if (err.code !== 'cancelled')
-        void vscode.window.showErrorMessage(t(uiLang(), 'ui.capture.failed', { message: err.oneLine() }));
+        void vscode.window.showErrorMessage(t(uiLang(), 'ui.capture.failed', { message: err.oneLine(uiLang()) }));
       return undefined;
     }
   };

@@ -17,7 +17,7 @@ export function switchContextCommand(ctx: Ctx) {
         contexts = s.info.contexts;
         current = s.context;
       } catch (e) {
-        void vscode.window.showErrorMessage(asClusterError(e).oneLine());
+        void vscode.window.showErrorMessage(asClusterError(e).oneLine(uiLang()));
         return undefined;
       }
       const picked = await vscode.window.showQuickPick(
