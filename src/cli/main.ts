@@ -25,8 +25,9 @@ usage:
   kpp lint FILE [--json] [--lang en|zh-CN]
   kpp generate CLUSTER.json [--cluster-cidr CIDR] [--masquerade-all]
   kpp services [-n NS | -A] [--context C] [--kubeconfig F] [--json] [--lang en|zh-CN]
-  kpp diagnose svc/NAME [-n NS] [--port P] [--from pod/NAME] [--from-namespace NS] [--container C] [--context C]
-               [--kubeconfig F] [--timeout S] [--json] [--lang en|zh-CN] [--yes] [--verbose]
+  kpp diagnose svc/NAME [-n NS] [--port P[/tcp|/udp]] [--from pod/NAME] [--from-namespace NS] [--container C]
+               [--context C] [--kubeconfig F] [--timeout S] [--json] [--lang en|zh-CN] [--yes] [--verbose]
+               (kpp diagnose --help says more)
   kpp capture node/NAME [--context C] [--kubeconfig F] [--out DIR] [--yes] [--json] [--lang en|zh-CN]
 
 FILE is an iptables-save / iptables -S / iptables -L dump, ipvsadm output, or ip route / ip addr / conntrack /

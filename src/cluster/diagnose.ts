@@ -153,10 +153,20 @@ async function selectedPods(
   }
 }
 
+/** `53/tcp`, `dns/UDP`: a port number or name and the protocol to check, when a number serves more than one. */
+const PORT_WITH_PROTOCOL = /^([^/]+)\/(tcp|udp|sctp)$/i;
+
+/** How a person names this port of the Service on the command line: its name, else number/protocol. */
+export function portChoice(p: ServicePortSpec): string {
+  return p.name || `${p.port}/${p.protocol.toLowerCase()}`;
+}
+
 /**
- * The Service port asked for: by number or name; else the only port, else the first (said in progress). A number or
- * name that is no port of the Service but is the targetPort of exactly one of them (the container's port, which is
- * what a user who knows the pods types) picks that port; of several, the error names them.
+ * The Service port asked for: by number or name, optionally with `/tcp`, `/udp` or `/sctp` (kube-dns serves 53 over
+ * both); else the only port, else the first (said in progress). A number alone that two ports share (53/UDP and
+ * 53/TCP) picks the first, as listed; the report names the other and how to check it. A number or name that is no
+ * port of the Service but is the targetPort of exactly one of them (the container's port, which is what a user who
+ * knows the pods types) picks that port; of several, the error names them.
  */
 export function pickPort(service: ServiceInfo, wanted: string | number | undefined): ServicePortSpec {
   const ports = service.ports;
@@ -172,10 +182,14 @@ export function pickPort(service: ServiceInfo, wanted: string | number | undefin
     );
   }
   if (wanted === undefined || wanted === '') return ports[0];
-  const n = typeof wanted === 'number' ? wanted : /^\d+$/.test(wanted) ? Number(wanted) : undefined;
-  const found = ports.find((p) => (n !== undefined ? p.port === n : p.name === wanted));
+  const split = typeof wanted === 'string' ? PORT_WITH_PROTOCOL.exec(wanted) : null;
+  const key = split ? split[1] : String(wanted);
+  const protocol = split?.[2].toUpperCase();
+  const candidates = protocol ? ports.filter((p) => p.protocol === protocol) : ports;
+  const n = /^\d+$/.test(key) ? Number(key) : undefined;
+  const found = candidates.find((p) => (n !== undefined ? p.port === n : p.name === key));
   if (found) return found;
-  const byTarget = ports.filter((p) => p.targetPort !== undefined && String(p.targetPort) === String(wanted));
+  const byTarget = candidates.filter((p) => p.targetPort !== undefined && String(p.targetPort) === key);
   if (byTarget.length === 1) return byTarget[0];
   if (byTarget.length > 1) {
     throw new ClusterError(
@@ -185,7 +199,7 @@ export function pickPort(service: ServiceInfo, wanted: string | number | undefin
         port: String(wanted),
         ports: byTarget.map(show).join(', '),
       }),
-      hintText('port-is-target-of-several', { choices: byTarget.map((p) => p.name || p.port).join(', ') }),
+      hintText('port-is-target-of-several', { choices: byTarget.map(portChoice).join(', ') }),
     );
   }
   throw new ClusterError(
@@ -327,7 +341,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     );
   }
   const port = pickPort(service, opts.port);
-  const asked = opts.port === undefined ? undefined : String(opts.port);
+  const asked = opts.port === undefined ? undefined : String(opts.port).replace(PORT_WITH_PROTOCOL, '$1');
   const checking = `${port.name ? `${port.name} ` : ''}${port.port}/${port.protocol}`;
   if (asked !== undefined && asked !== String(port.port) && asked !== port.name)
     say('port-is-target', { asked: String(opts.port), port: checking });
@@ -337,7 +351,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
     say('port-other-protocol', {
       port: checking,
       others: others.map((p) => `${p.port}/${p.protocol}`).join(', '),
-      choice: others[0].name || String(others[0].port),
+      choice: portChoice(others[0]),
     });
   if (opts.port === undefined && service.ports.length > 1)
     say('port-first', { count: service.ports.length, port: checking });

@@ -1,5 +1,6 @@
-// The cluster commands' error line in the person's language (--lang, or LANG). No cluster: a kubeconfig that does
-// not exist and one whose server refuses (127.0.0.1:1). Before, the error line was English whatever --lang said.
+// The cluster commands' error line in the person's language (--lang, or LANG), and `kpp diagnose --help` / --port
+// with a protocol. No cluster: a kubeconfig that does not exist and one whose server refuses (127.0.0.1:1). Before,
+// the error line was English whatever --lang said, --help was an unknown option and --port 53/tcp a usage error.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -70,4 +71,18 @@ test('a server that refuses: the unreachable line in the chosen language', () =>
     zh.stderr,
     /^kpp diagnose: 无法连接集群：.*ECONNREFUSED 127\.0\.0\.1:1（https:\/\/127\.0\.0\.1:1 上的 API/,
   );
+});
+
+test('kpp diagnose --help documents --port with a protocol; --port 53/tcp is accepted, 53/icmp is not', () => {
+  const help = kpp(['diagnose', '--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: kpp diagnose svc\/NAME/);
+  assert.match(help.stdout, /--port P .*number\/protocol \(53\/tcp, 53\/udp\)/);
+  // Past the option check: it fails on the kubeconfig, not on the port.
+  const tcp = kpp(['diagnose', 'svc/kube-dns', '-n', 'kube-system', '--port', '53/tcp', '--kubeconfig', missing]);
+  assert.equal(tcp.code, 2);
+  assert.match(tcp.stderr, /does not exist/);
+  const bad = kpp(['diagnose', 'svc/kube-dns', '--port', '53/icmp', '--kubeconfig', missing]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--port must be a port number or a port name, optionally with \/tcp, \/udp or \/sctp/);
 });

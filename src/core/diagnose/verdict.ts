@@ -35,7 +35,7 @@ import { tracePacket } from '../iptables/trace';
 import { displayRuleText, ruleTargetName } from '../iptables/dump';
 import type { IpvsDump } from '../ipvs/types';
 import { t, type Lang } from '../i18n/catalog';
-import type { ClusterSnapshot, EndpointInfo } from '../kube/types';
+import type { ClusterSnapshot, EndpointInfo, ServicePortSpec } from '../kube/types';
 import { parseIpAddr } from '../netstate';
 import { isWhiteCode } from '../common/chars';
 import { compareCounters, serviceClusterIPs, serviceFamily, type CounterChange } from './node';
@@ -537,7 +537,11 @@ function addConnectEvidence(x: Texts, c: { result: CheckResult; outcome: Connect
     {
       tool: toolOf(c.result.argv) ?? '?',
       target: c.result.target ?? c.result.id,
-      outcome: outcomeText(x, c.outcome),
+      // A DNS query over UDP has no connection: its server answered.
+      outcome:
+        c.outcome === 'connected' && toolOf(c.result.argv) === 'nslookup'
+          ? x.t('diagnose.outcome.answered')
+          : outcomeText(x, c.outcome),
       code: c.result.exitCode ?? '—',
       ms: Math.round(c.result.durationMs),
     },
@@ -1194,8 +1198,35 @@ const NODE_DECIDES: ReadonlySet<VerdictCode> = new Set([
   'clusterip-dnat-missing',
 ]);
 
+/**
+ * When the Service serves the checked port number over another protocol too (kube-dns: 53/UDP and 53/TCP), which
+ * protocol this report checked and the command that checks the other: the packets of one never say anything about
+ * the other (their own rules, their own listeners).
+ */
+function otherProtocolEvidence(input: DiagnoseInput, lang: Lang): Evidence | undefined {
+  const { port } = input;
+  const others = input.service.ports.filter((p) => p.port === port.port && p.protocol !== port.protocol);
+  if (!others.length) return undefined;
+  const named = (p: ServicePortSpec) => `${p.port}/${p.protocol}${p.name ? ` (${p.name})` : ''}`;
+  const { namespace, name } = input.service;
+  const commands = others.map(
+    (o) =>
+      `\`kpp diagnose svc/${name} -n ${namespace} --port ${o.port}/${o.protocol.toLowerCase()} --from pod/${input.source.name} --from-namespace ${input.source.namespace}\``,
+  );
+  return {
+    source: 'api',
+    text: t(lang, 'diagnose.ev.api-other-protocol', {
+      checked: named(port),
+      others: others.map(named).join(', '),
+      commands: commands.join(', '),
+    }),
+  };
+}
+
 export function decideVerdict(input: DiagnoseInput, lang: Lang): Verdict {
-  const v = decide(input, lang);
+  const decided = decide(input, lang);
+  const other = otherProtocolEvidence(input, lang);
+  const v = other ? { ...decided, evidence: [other, ...decided.evidence] } : decided;
   // The pod had no tool and the debug container that brings them was not allowed: say how to allow it, first.
   if (input.debugUnconfirmed && v.code === 'tool-missing')
     return { ...v, nextSteps: [t(lang, 'diagnose.next.debug-unconfirmed', {}), ...v.nextSteps] };

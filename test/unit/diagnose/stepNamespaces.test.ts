@@ -76,7 +76,7 @@ for (const p of PLANS) {
         assert.equal(v.code, 'dns-failure', v.summary);
         const step = v.nextSteps.find((s) => s.includes('kpp diagnose svc/kube-dns'));
         assert.ok(
-          step?.includes(`-n kube-system --port 53 --from pod/${p.podName} --from-namespace ${CLIENT_NS}`),
+          step?.includes(`-n kube-system --port 53/udp --from pod/${p.podName} --from-namespace ${CLIENT_NS}`),
           v.nextSteps.join('\n'),
         );
       }

@@ -125,7 +125,8 @@ export const clusterMessages: MessageBundle = {
       'Service {service} has no port {port}; it is the targetPort of ports {ports}',
     'cluster.hint.port-is-target-of-several': 'pass --port with one of them: {choices}',
     'cluster.error.no-such-port': 'Service {service} has no port {port} (ports: {ports})',
-    'cluster.hint.no-such-port': 'pass --port with one of its ports',
+    'cluster.hint.no-such-port':
+      'pass --port with one of its ports: a number, a name, or a number with its protocol (53/tcp)',
     'cluster.error.pod-unreadable': 'pod {pod} could not be read',
     'cluster.error.service-not-found': 'Service {service} not found',
     'cluster.hint.service-not-found': 'list them with: kpp services -n {namespace}',
@@ -287,7 +288,7 @@ export const clusterMessages: MessageBundle = {
     'cluster.error.port-is-target-of-several': 'Service {service} 没有端口 {port}；它是这些端口的 targetPort：{ports}',
     'cluster.hint.port-is-target-of-several': '用 --port 指定其中一个：{choices}',
     'cluster.error.no-such-port': 'Service {service} 没有端口 {port}（端口：{ports}）',
-    'cluster.hint.no-such-port': '用 --port 指定它的一个端口',
+    'cluster.hint.no-such-port': '用 --port 指定它的一个端口：端口号、端口名，或带协议的端口号（53/tcp）',
     'cluster.error.pod-unreadable': '无法读取 Pod {pod}',
     'cluster.error.service-not-found': '找不到 Service {service}',
     'cluster.hint.service-not-found': '列出已有的 Service：kpp services -n {namespace}',

@@ -140,6 +140,8 @@ export const diagnoseMessages: MessageBundle = {
       '{target} answered this time, but the only ready endpoint probed fails when connected to directly ({outcome}{where}): connections kube-proxy sends to it fail.',
     'diagnose.summary.backend-partly.other':
       '{target} answered this time, but {failed} of {count} ready endpoints probed fail when connected to directly ({outcome}{where}): the connections kube-proxy sends to them fail.',
+    'diagnose.ev.api-other-protocol':
+      'This report checks {checked}; the Service serves the same port number as {others} too, which it does not check: {commands}.',
     'diagnose.word.on-nodes.one': ', on node {nodes}',
     'diagnose.word.on-nodes.other': ', on nodes {nodes}',
     'diagnose.summary.dns-failure': '{target} answers, but {name} does not resolve from the pod ({why}).',
@@ -185,6 +187,7 @@ export const diagnoseMessages: MessageBundle = {
 
     // Connect outcomes.
     'diagnose.outcome.connected': 'connected',
+    'diagnose.outcome.answered': 'answered',
     'diagnose.outcome.refused': 'refused',
     'diagnose.outcome.unreachable': 'unreachable',
     'diagnose.outcome.timeout': 'timed out',
@@ -374,7 +377,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-failure.2':
       "Check the pod's resolv.conf (nameserver = the kube-dns ClusterIP, search list, ndots) and the pod's dnsPolicy.",
     'diagnose.next.dns-failure.3':
-      'Diagnose the cluster DNS Service itself (UDP 53) from this pod: `kpp diagnose svc/kube-dns -n kube-system --port 53 --from pod/{podName} --from-namespace {namespace}` (kube-dns is its usual name, with CoreDNS too).',
+      'Diagnose the cluster DNS Service itself (UDP 53) from this pod: `kpp diagnose svc/kube-dns -n kube-system --port 53/udp --from pod/{podName} --from-namespace {namespace}` (kube-dns is its usual name, with CoreDNS too).',
     'diagnose.next.dns-bypass.1':
       "Make the pod's route to its nameserver {server} go through the node too (the Service CIDR, or the node-local DNS address), in the CNI or Multus config, or remove the second interface's default route.",
     'diagnose.next.tool-missing.1':
@@ -520,6 +523,8 @@ export const diagnoseMessages: MessageBundle = {
       '从 Pod {pod} 访问无头 Service {service}：探测的 {count} 个端点都有响应（没有查询它的名称）。',
     'diagnose.summary.backend-partly.other':
       '{target} 这次有响应，但探测的 {count} 个就绪端点中有 {failed} 个直接连接失败（{outcome}{where}）：kube-proxy 转发给它们的连接会失败。',
+    'diagnose.ev.api-other-protocol':
+      '本报告检查的是 {checked}；该 Service 还以 {others} 提供同一端口号，本报告没有检查它：{commands}。',
     'diagnose.word.on-nodes.other': '，位于节点 {nodes}',
     'diagnose.summary.dns-failure': '{target} 有响应，但在 Pod 中无法解析 {name}（{why}）。',
     'diagnose.summary.dns-failure.not-checkable': '在 Pod 中无法解析 {name}（{why}）。',
@@ -561,6 +566,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.word.none': '无',
 
     'diagnose.outcome.connected': '已连接',
+    'diagnose.outcome.answered': '有应答',
     'diagnose.outcome.refused': '被拒绝',
     'diagnose.outcome.unreachable': '不可达',
     'diagnose.outcome.timeout': '超时',
@@ -575,7 +581,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.ev.tools': '容器中找到的工具：{tools}。',
     'diagnose.ev.tools-none': '工具探测没有找到任何它要找的工具。',
     'diagnose.ev.tools-failed': '工具探测失败（{why}）：对容器一无所知。',
-    'diagnose.ev.connect': '用 {tool} 连接 {target}：{outcome}（退出码 {code}，{ms} 毫秒）。',
+    'diagnose.ev.connect': '用 {tool} 访问 {target}：{outcome}（退出码 {code}，{ms} 毫秒）。',
     'diagnose.ev.connect-summary.other': '{count} 次直接连接端点中有 {failed} 次失败。',
     'diagnose.ev.connect-summary-ok.one': '探测的唯一端点接受了直接连接。',
     'diagnose.ev.connect-summary-ok.other': '探测的 {count} 个端点都接受了直接连接。',
@@ -725,7 +731,7 @@ export const diagnoseMessages: MessageBundle = {
     'diagnose.next.dns-failure.2':
       '检查 Pod 的 resolv.conf（nameserver 应为 kube-dns 的 ClusterIP、search 列表、ndots）以及 Pod 的 dnsPolicy。',
     'diagnose.next.dns-failure.3':
-      '从这个 Pod 诊断集群 DNS Service 本身（UDP 53）：`kpp diagnose svc/kube-dns -n kube-system --port 53 --from pod/{podName} --from-namespace {namespace}`（通常名为 kube-dns，使用 CoreDNS 时也是如此）。',
+      '从这个 Pod 诊断集群 DNS Service 本身（UDP 53）：`kpp diagnose svc/kube-dns -n kube-system --port 53/udp --from pod/{podName} --from-namespace {namespace}`（通常名为 kube-dns，使用 CoreDNS 时也是如此）。',
     'diagnose.next.dns-bypass.1':
       '让 Pod 到域名服务器 {server} 的路由也经过节点（Service CIDR，或节点本地 DNS 的地址），在 CNI 或 Multus 配置中修改，或者去掉第二个接口上的默认路由。',
     'diagnose.next.tool-missing.1':

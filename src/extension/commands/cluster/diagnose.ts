@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { t } from '../../../core/i18n/catalog';
 import type { DiagnoseReport } from '../../../core/diagnose/types';
-import { diagnoseService } from '../../../cluster';
+import { diagnoseService, portChoice } from '../../../cluster';
 import { readSettings, uiLang } from '../../config';
 import type { Ctx } from '../../ctx';
 import { asClusterError } from '../../cluster/state';
@@ -43,8 +43,7 @@ export function diagnoseServiceCommand(ctx: Ctx, fromHere = false) {
         want.namespace = arg.service.namespace;
         if (!fromHere || arg.kind !== 'endpoint') want.service = arg.service.name;
       }
-      if (arg.kind === 'port' || (arg.kind === 'endpoint' && !fromHere))
-        want.port = arg.port.name || String(arg.port.port);
+      if (arg.kind === 'port' || (arg.kind === 'endpoint' && !fromHere)) want.port = portChoice(arg.port);
       if (fromHere && arg.kind === 'endpoint') want.from = arg.endpoint.pod;
     }
     try {

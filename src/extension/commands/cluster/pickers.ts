@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { uiLang } from '../../config';
 import { t } from '../../../core/i18n/catalog';
 import type { NodeInfo, PodInfo, ServiceInfo } from '../../../core/kube/types';
-import { describeCreation, type ClusterSession, type PlannedCreation } from '../../../cluster';
+import { describeCreation, portChoice, type ClusterSession, type PlannedCreation } from '../../../cluster';
 import type { ClusterState } from '../../cluster/state';
 
 export async function pickService(
@@ -34,11 +34,11 @@ export async function pickService(
 }
 
 export async function pickPort(service: ServiceInfo): Promise<string | undefined> {
-  if (service.ports.length <= 1) return service.ports[0] ? String(service.ports[0].port) : undefined;
+  if (service.ports.length <= 1) return service.ports[0] ? portChoice(service.ports[0]) : undefined;
   const picked = await vscode.window.showQuickPick(
     service.ports.map((p) => ({
       label: `${p.name ? `${p.name} ` : ''}${p.port}/${p.protocol}`,
-      port: p.name || String(p.port),
+      port: portChoice(p),
     })),
     { title: t(uiLang(), 'ui.pick.port') },
   );
