@@ -27,6 +27,7 @@ import type {
   NodeEvidence,
 } from '../core/diagnose/types';
 import { t, type Lang } from '../core/i18n/catalog';
+import { parseIp } from '../core/common/ip';
 import { normaliseCluster } from '../core/kube/objects';
 import { isSubdomainName, kubeIpText } from '../core/kube/validate';
 import type { EndpointInfo, NodeInfo, PodInfo, ServiceInfo, ServicePortSpec } from '../core/kube/types';
@@ -249,6 +250,19 @@ function sourceGone(namespace: string, pod: string): ClusterError {
   );
 }
 
+/**
+ * The endpoints behind the ClusterIP checked. A dual-stack Service's IPv4 and IPv6 EndpointSlices list every pod once
+ * per family, and kube-proxy sends a ClusterIP's packets to the endpoints of its family only: the other family's
+ * are left out, or each pod would count twice. Endpoints of one family only (a headless Service, a single-stack one)
+ * are all kept, whatever the ClusterIP says.
+ */
+export function endpointsOfFamily(endpoints: EndpointInfo[], service: ServiceInfo): EndpointInfo[] {
+  const family = parseIp(service.clusterIP)?.family;
+  if (!family) return endpoints;
+  const same = endpoints.filter((e) => parseIp(e.ip)?.family === family);
+  return same.length > 0 && same.length < endpoints.length ? same : endpoints;
+}
+
 /** Exec errors that end the diagnosis (the pod is gone, the API went away, the caller cancelled). */
 function isFatal(e: unknown): boolean {
   return isClusterError(e) && ['cancelled', 'not-found', 'unreachable', 'unauthorized', 'tls'].includes(e.code);
@@ -356,7 +370,7 @@ export async function diagnoseService(session: ClusterSession, opts: DiagnoseOpt
   if (opts.port === undefined && service.ports.length > 1)
     say('port-first', { count: service.ports.length, port: checking });
   const byPort = snap.endpoints[serviceKey(ns, svcName)] ?? {};
-  const endpoints: EndpointInfo[] = byPort[port.name] ?? [];
+  const endpoints = endpointsOfFamily(byPort[port.name] ?? [], service);
   const endpointPortNames = Object.keys(byPort).filter((n) => byPort[n].length > 0);
   const selected = endpointsKnown && endpoints.length === 0 ? await selectedPods(session, svcObj, ns, call) : undefined;
   throwIfCancelled();
