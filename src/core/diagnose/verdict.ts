@@ -1638,9 +1638,13 @@ function decide(input: DiagnoseInput, lang: Lang): Verdict {
       addEndpointRouteEvidence(x, input, failedReady);
       addCounterEvidence(x, input, f);
       addApiEvidence(x, input);
+      // ClientIP affinity pins this pod to one endpoint, the one that answered: it answers every time, and the
+      // clients pinned to the failing ones fail every time (not "now and then").
+      const affinity = input.service.sessionAffinity === 'ClientIP';
       return verdict(
         'backend-unreachable',
-        x.t('diagnose.summary.backend-partly', {
+        x.t(affinity ? 'diagnose.summary.backend-partly.affinity' : 'diagnose.summary.backend-partly', {
+          ...(affinity ? { timeout: input.service.affinityTimeoutSeconds } : {}),
           target: f.target,
           failed: failedReady.length,
           count: f.endpointConnects.filter((c) => readyKeys.has(c.result.target ?? '')).length,

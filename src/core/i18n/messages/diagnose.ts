@@ -140,6 +140,10 @@ export const diagnoseMessages: MessageBundle = {
       '{target} answered this time, but the only ready endpoint probed fails when connected to directly ({outcome}{where}): connections kube-proxy sends to it fail.',
     'diagnose.summary.backend-partly.other':
       '{target} answered this time, but {failed} of {count} ready endpoints probed fail when connected to directly ({outcome}{where}): the connections kube-proxy sends to them fail.',
+    'diagnose.summary.backend-partly.affinity.one':
+      "{target} answered, and the Service's ClientIP session affinity makes kube-proxy send every connection of this pod to that same endpoint (until {timeout} s after its last one); but the only ready endpoint probed fails when connected to directly ({outcome}{where}): clients pinned to it fail on every connection, not now and then.",
+    'diagnose.summary.backend-partly.affinity.other':
+      "{target} answered, and the Service's ClientIP session affinity makes kube-proxy send every connection of this pod to that same endpoint (until {timeout} s after its last one); but {failed} of {count} ready endpoints probed fail when connected to directly ({outcome}{where}): clients pinned to them fail on every connection, not now and then.",
     'diagnose.ev.api-other-protocol':
       'This report checks {checked}; the Service serves the same port number as {others} too, which it does not check: {commands}.',
     'diagnose.word.on-nodes.one': ', on node {nodes}',
@@ -523,6 +527,8 @@ export const diagnoseMessages: MessageBundle = {
       '从 Pod {pod} 访问无头 Service {service}：探测的 {count} 个端点都有响应（没有查询它的名称）。',
     'diagnose.summary.backend-partly.other':
       '{target} 这次有响应，但探测的 {count} 个就绪端点中有 {failed} 个直接连接失败（{outcome}{where}）：kube-proxy 转发给它们的连接会失败。',
+    'diagnose.summary.backend-partly.affinity.other':
+      '{target} 有响应；Service 设置了 ClientIP 会话亲和，kube-proxy 会把这个 Pod 的每个连接都发往同一个端点（直到最后一次连接后 {timeout} 秒），所以它每次都能成功；但探测的 {count} 个就绪端点中有 {failed} 个直接连接失败（{outcome}{where}）：被固定到这些端点的客户端每次连接都会失败，而不是偶尔失败。',
     'diagnose.ev.api-other-protocol':
       '本报告检查的是 {checked}；该 Service 还以 {others} 提供同一端口号，本报告没有检查它：{commands}。',
     'diagnose.word.on-nodes.other': '，位于节点 {nodes}',
