@@ -655,6 +655,85 @@ if (skipReason) {
       assert.match(loopy.verdict.summary, /only ready endpoint is pod billing\/loopy itself .*hairpin/);
     });
   });
+  scenario('headless-and-dns-tcp', (lab) => {
+    const toolbox = ['--from', 'pod/toolbox'];
+    const resolver = (port: string) => ['-n', 'infra', '--from-namespace', 'data', ...toolbox, '--port', port];
+    verdicts(lab, 'headless-and-dns-tcp', [
+      ['ok', ['-n', 'data', ...toolbox], 'svc/pg'],
+      ['backend-unreachable', ['-n', 'data', ...toolbox], 'svc/mq'],
+      ['ok', resolver('53'), 'svc/resolver'],
+      ['ok', resolver('53/udp'), 'svc/resolver'],
+      ['ok', resolver('dns'), 'svc/resolver'],
+      ['backend-unreachable', resolver('53/tcp'), 'svc/resolver'],
+      ['backend-unreachable', resolver('dns-tcp'), 'svc/resolver'],
+    ]);
+    const run = async (label: string, svc: string, extra: string[]) =>
+      (await diagnose(lab(), `headless-and-dns-tcp ${label}`, extra, svc)).report;
+
+    it('headless: no ClusterIP to probe; the name resolves to the pods, each connected to directly', async () => {
+      const pg = await run('pg', 'svc/pg', ['-n', 'data', ...toolbox]);
+      assert.equal(pg.service.clusterIP, 'None');
+      const ids = pg.checks.map((c) => c.id);
+      assert.ok(!ids.includes('connect-clusterip'), ids.join(' '));
+      const pods = ['10.160.1.21:5432', '10.160.2.21:5432'];
+      for (const target of pods) assert.ok(ids.includes(`connect-endpoint:${target}`), ids.join(' '));
+      assert.match(pg.verdict.summary, /headless data\/pg works/);
+      const mq = await run('mq', 'svc/mq', ['-n', 'data', ...toolbox]);
+      assert.match(mq.verdict.summary, /^Headless Service data\/mq: .*refused, on node w2/);
+    });
+
+    it('--port 53 checks UDP and says so, naming the TCP port and the command that checks it', async () => {
+      const udp = await run('53', 'svc/resolver', resolver('53'));
+      assert.equal(udp.service.protocol, 'UDP');
+      const first = udp.verdict.evidence[0] as { source: string; text: string };
+      assert.equal(first.source, 'api');
+      assert.ok(
+        first.text.startsWith(
+          'This report checks 53/UDP (dns); the Service serves the same port number as 53/TCP (dns-tcp) too',
+        ),
+        first.text,
+      );
+      assert.ok(
+        first.text.includes(
+          '`kpp diagnose svc/resolver -n infra --port 53/tcp --from pod/toolbox --from-namespace data`',
+        ),
+        first.text,
+      );
+      // The command it gives is the one that finds the TCP fault: the node's FORWARD drops TCP to the DNS pod.
+      const tcp = await run('53/tcp', 'svc/resolver', resolver('53/tcp'));
+      assert.equal(tcp.service.protocol, 'TCP');
+      assert.match(tcp.verdict.summary, /FORWARD line \d+ drops the packets to 10\.160\.2\.54:53 .*timed out/);
+      assert.ok((tcp.verdict.evidence[0] as { text: string }).text.includes('--port 53/udp'));
+      const zh = await kpp([
+        'diagnose',
+        'svc/resolver',
+        ...resolver('53'),
+        '--lang',
+        'zh-CN',
+        '--kubeconfig',
+        lab().kubeconfig,
+      ]);
+      assert.equal(zh.code, 0, zh.stderr);
+      assert.match(zh.stdout, /本报告检查的是 53\/UDP \(dns\)；该 Service 还以 53\/TCP \(dns-tcp\) 提供同一端口号/);
+    });
+
+    it('a port the Service lacks, in Chinese: the error line lists its ports by protocol', async () => {
+      const r = await kpp([
+        'diagnose',
+        'svc/resolver',
+        ...resolver('53/sctp'),
+        '--lang',
+        'zh-CN',
+        '--kubeconfig',
+        lab().kubeconfig,
+      ]);
+      assert.equal(r.code, 2);
+      assert.equal(
+        r.stderr,
+        'kpp diagnose: Service infra/resolver 没有端口 53/sctp（端口：dns:53/UDP, dns-tcp:53/TCP）（用 --port 指定它的一个端口：端口号、端口名，或带协议的端口号（53/tcp））\n',
+      );
+    });
+  });
   scenario('no-endpoints', (lab) => verdicts(lab, 'no-endpoints', [['no-endpoints']]));
   scenario('endpoints-not-ready', (lab) => verdicts(lab, 'endpoints-not-ready', [['endpoints-not-ready']]));
   scenario('backend-down', (lab) => verdicts(lab, 'backend-down', [['backend-unreachable']]));

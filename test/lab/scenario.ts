@@ -18,7 +18,8 @@
  *   where the kernel has the driver): the pod's eth0 is a macvlan (ipvlan L2) link whose parent is a veth into the node network's segment, not into its node;
  *   its `ip` is an address on `nodeNetwork.cidr` and its default gateway the network's router, so its packets never
  *   enter the node's netfilter (client pods only). `distroless: true`: the image has no tools at all, not even sh.
- * - `services`: ClusterIP or NodePort, `clusterIP` (inside `serviceCidr`), ports (name, port, targetPort, protocol
+ * - `services`: ClusterIP or NodePort, `clusterIP` (inside `serviceCidr`, or `"None"`: a headless ClusterIP Service,
+ *   no rules, its DNS name answers with its ready endpoints' addresses), ports (name, port, targetPort, protocol
  *   TCP/UDP, nodePort for NodePort Services), and either a `selector` (endpoints = matching pods in the Service's
  *   namespace, as the endpoints controller does) or `endpointPods` (`ns/name` list, for selector-less Services such
  *   as `default/kubernetes`, whose endpoints the API server itself maintains).
@@ -113,6 +114,7 @@ export interface ScenarioService {
   namespace: string;
   name: string;
   type: ServiceType;
+  /** An IPv4 address, or `None` (headless). */
   clusterIP: string;
   ports: ScenarioServicePort[];
   selector?: Record<string, string>;
@@ -630,10 +632,12 @@ function readServices(r: Reader, top: Obj, serviceCidr: string | undefined, pods
     const name = r.name(o, 'name', at);
     const type = (r.string(o, 'type', at, true) ?? 'ClusterIP') as ServiceType;
     if (type !== 'ClusterIP' && type !== 'NodePort') r.problem(`${at}.type`, `"${type}" is not ClusterIP or NodePort`);
-    const clusterIP = r.ipv4(o, 'clusterIP', at);
-    if (clusterIP && serviceCidr && !inCidr(clusterIP, serviceCidr))
+    const headless = o.clusterIP === 'None';
+    if (headless && type !== 'ClusterIP') r.problem(`${at}.clusterIP`, 'only a ClusterIP Service can be headless');
+    const clusterIP = headless ? 'None' : r.ipv4(o, 'clusterIP', at);
+    if (clusterIP && !headless && serviceCidr && !inCidr(clusterIP, serviceCidr))
       r.problem(`${at}.clusterIP`, `${clusterIP} is not inside serviceCidr ${serviceCidr}`);
-    if (clusterIP && out.some((s) => s.clusterIP === clusterIP))
+    if (clusterIP && !headless && out.some((s) => s.clusterIP === clusterIP))
       r.problem(`${at}.clusterIP`, `duplicate ClusterIP ${clusterIP}`);
     if (namespace && name && out.some((s) => s.namespace === namespace && s.name === name))
       r.problem(`${at}.name`, `duplicate Service ${namespace}/${name}`);

@@ -14,7 +14,10 @@ export interface DnsZone {
 export function clusterDnsZone(plan: LabPlan): DnsZone {
   const domain = plan.scenario.clusterDomain.toLowerCase();
   const a: Record<string, string[]> = {};
-  for (const s of plan.services) a[`${s.service.name}.${s.service.namespace}.svc.${domain}`] = [s.service.clusterIP];
+  for (const s of plan.services)
+    a[`${s.service.name}.${s.service.namespace}.svc.${domain}`] =
+      // A headless Service's name answers with its ready endpoints, as kube-dns does.
+      s.service.clusterIP === 'None' ? s.endpoints.filter((e) => e.ready).map((e) => e.pod.ip) : [s.service.clusterIP];
   for (const p of plan.pods) a[`${p.pod.ip.replace(/\./g, '-')}.${p.pod.namespace}.pod.${domain}`] = [p.pod.ip];
   return { domain, a };
 }
