@@ -9,6 +9,8 @@ import { decideVerdict } from '../../../src/core/diagnose/verdict';
 import {
   calicoPod,
   connects,
+  counters,
+  secondInterfacePod,
   NSLOOKUP_TIMEOUT,
   endpoints,
   nodeDump,
@@ -79,6 +81,28 @@ for (const p of PLANS) {
           step?.includes(`-n kube-system --port 53/udp --from pod/${p.podName} --from-namespace ${CLIENT_NS}`),
           v.nextSteps.join('\n'),
         );
+      }
+    });
+  });
+}
+
+for (const p of PLANS) {
+  describe(`the route-bypass next step from namespace ${CLIENT_NS} (plan ${p.name})`, () => {
+    it("gives the commands that show this pod's routes and rules, with its namespace", () => {
+      for (const lang of ['en', 'zh-CN'] as const) {
+        const input = scenario({
+          plan: p,
+          pod: client(p),
+          outputs: { ...secondInterfacePod(p), ...connects(p, 'timeout', 'ok') },
+          nodeEvidence: counters(p, 7, 7),
+        });
+        const v = decideVerdict(input, lang);
+        assert.equal(v.code, 'pod-route-bypasses-node', v.summary);
+        for (const what of ['route', 'rule'])
+          assert.ok(
+            v.nextSteps[1].includes(`\`kubectl exec -n ${CLIENT_NS} ${p.podName} -- ip ${what}\``),
+            v.nextSteps[1],
+          );
       }
     });
   });

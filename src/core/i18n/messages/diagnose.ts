@@ -340,7 +340,8 @@ export const diagnoseMessages: MessageBundle = {
       'If the pods serve but the probe is wrong, fix the readinessProbe (path, port, timeout).',
     'diagnose.next.bypass.1':
       "Make the Service CIDR go through the node: a route in the pod for the Service CIDR via the node side of its primary interface (in the CNI or Multus config), or remove the second interface's default route.",
-    'diagnose.next.bypass.2': "Compare the pod's `ip route` and `ip rule` with a working pod on the same node.",
+    'diagnose.next.bypass.2':
+      "Compare the pod's routes and routing rules with those of a working pod on the same node: `kubectl exec -n {namespace} {podName} -- ip route` and `kubectl exec -n {namespace} {podName} -- ip rule`.",
     'diagnose.next.bypass.3':
       'For macvlan/ipvlan/SR-IOV pods, ClusterIPs need a route back through the node or a CNI that translates Services in the pod (e.g. an eBPF load balancer).',
     'diagnose.next.bypass.4':
@@ -699,7 +700,8 @@ export const diagnoseMessages: MessageBundle = {
       '如果 Pod 能提供服务但探针配置有误，请修正 readinessProbe（路径、端口、超时）。',
     'diagnose.next.bypass.1':
       '让 Service CIDR 经过节点：在 Pod 中为 Service CIDR 添加一条经主接口节点侧的路由（在 CNI 或 Multus 配置中），或者去掉第二个接口上的默认路由。',
-    'diagnose.next.bypass.2': '将该 Pod 的 `ip route` 和 `ip rule` 与同一节点上正常的 Pod 对比。',
+    'diagnose.next.bypass.2':
+      '将该 Pod 的路由和路由规则与同一节点上正常的 Pod 对比：`kubectl exec -n {namespace} {podName} -- ip route` 和 `kubectl exec -n {namespace} {podName} -- ip rule`。',
     'diagnose.next.bypass.3':
       '对于 macvlan/ipvlan/SR-IOV 的 Pod，ClusterIP 需要一条经节点返回的路由，或者使用在 Pod 内转换 Service 的 CNI（例如 eBPF 负载均衡）。',
     'diagnose.next.bypass.4': '在此之前，可以直接访问端点（它们的地址可以直接到达）或通过 NodePort 访问。',
